@@ -1,0 +1,90 @@
+# readguard: read-before-write protection for process trees.
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+DESTDIR   ?=
+
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CPPFLAGS  += -D_GNU_SOURCE -DRG_VERSION='"$(VERSION)"'
+B         := build
+
+# Pure and file-level code that both the shim and the CLI use.
+CORE      := sys table request policy text session
+# The rest of the shim: per-process state and the hooks.
+SHIM      := $(CORE) context scope log guard $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
+CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))
+UNIT      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+HELPERS   := $(patsubst tests/helpers/%.c,%,$(wildcard tests/helpers/*.c))
+
+SHIM_OBJ  := $(SHIM:%=$(B)/pic/%.o)
+CORE_OBJ  := $(CORE:%=$(B)/obj/%.o)
+CLI_OBJ   := $(CLI:%=$(B)/obj/cli/%.o)
+HEADERS   := $(wildcard shim/*.h shim/cli/*.h)
+
+all: $(B)/readguard $(B)/libreadguard.so
+
+$(B)/pic/%.o: shim/%.c $(HEADERS) | $(B)/pic
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/obj/%.o: shim/%.c $(HEADERS) | $(B)/obj/cli
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(B)/libreadguard.so: $(SHIM_OBJ) shim/export.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=shim/export.map -Wl,-z,defs \
+		-o $@ $(SHIM_OBJ) -ldl
+
+$(B)/readguard: $(CLI_OBJ) $(CORE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ -lbsd
+
+$(B)/pic $(B)/obj/cli $(B)/unit $(B)/t:
+	mkdir -p $@
+
+# --- tests -------------------------------------------------------------------
+
+$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(CORE_OBJ) $(HEADERS) | $(B)/unit
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ishim -o $@ $< $(CORE_OBJ)
+
+$(B)/t/%: tests/helpers/%.c | $(B)/t
+	$(CC) $(CPPFLAGS) -O2 $(WARN) -pthread -o $@ $<
+
+$(B)/t/rgprobe-fortify: tests/helpers/rgprobe.c | $(B)/t
+	$(CC) -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -O2 $(WARN) -D_GNU_SOURCE -o $@ $<
+
+$(B)/t/rgprobe64: tests/helpers/rgprobe.c | $(B)/t
+	$(CC) -D_FILE_OFFSET_BITS=64 -O2 $(WARN) -D_GNU_SOURCE -o $@ $<
+
+UNIT_BIN   := $(UNIT:%=$(B)/unit/%)
+HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
+	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64)
+
+deps:
+	@scripts/install-deps.sh test
+
+check-build: all $(UNIT_BIN) $(HELPER_BIN)
+
+test: deps
+	$(MAKE) check-build
+	scripts/run-tests.sh $(UNIT_BIN)
+
+unit: $(UNIT_BIN)
+	scripts/run-tests.sh --unit-only $(UNIT_BIN)
+
+# --- install -----------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/readguard
+	install -m 0755 $(B)/readguard $(DESTDIR)$(BINDIR)/readguard
+	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(LIBDIR)/readguard/libreadguard.so
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(LIBDIR)/readguard/libreadguard.so
+	-rmdir $(DESTDIR)$(LIBDIR)/readguard
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps check-build test unit install uninstall clean
+.DELETE_ON_ERROR:

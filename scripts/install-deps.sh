@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs the Debian packages that building and testing readguard need, and
+# only those that are missing, so `make test` works on a fresh Debian 12.
+# Usage: scripts/install-deps.sh [build|test|bench|all]
+set -eu
+
+build_pkgs="gcc make libbsd-dev uthash-dev"
+test_pkgs="bats bats-assert bats-support bats-file python3 perl git"
+bench_pkgs="hyperfine"
+
+case "${1:-test}" in
+    build) want="$build_pkgs" ;;
+    test)  want="$build_pkgs $test_pkgs" ;;
+    bench) want="$build_pkgs $bench_pkgs" ;;
+    all)   want="$build_pkgs $test_pkgs $bench_pkgs" ;;
+    *) echo "usage: $0 [build|test|bench|all]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "readguard: missing packages:$missing" >&2
+    echo "readguard: install them with: sudo apt-get install$missing" >&2
+    exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,235 @@
+/* readguard run: create a session, run a command in it, wait for the whole
+ * process tree, remove the session. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../session.h"
+#include "../text.h"
+#include "cli.h"
+
+static const char run_usage[] =
+    "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
+    "Run COMMAND in a new session: writes to existing files under the roots are\n"
+    "refused (EACCES) unless the session has read them and they have not changed since.\n"
+    "\n"
+    "  -r, --root DIR       guard writes under DIR; repeatable (default: the current\n"
+    "                       directory)\n"
+    "  -m, --mode MODE      'enforce' refuses (default); 'warn' allows, and logs what\n"
+    "                       enforce would refuse\n"
+    "  -l, --log FILE       append one JSON line per refusal or warning to FILE\n"
+    "                       (default: ~/.local/state/readguard/SESSION.log)\n"
+    "      --capacity N     how many files the session can track (default 1048576)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
+    "not be run, 127 if it was not found, 128+N if it was killed by signal N.\n"
+    "The session ends, and its table is removed, when every process of the tree\n"
+    "has exited.\n";
+
+struct run_opts {
+    struct rg_settings s;
+    const char *roots[64];
+    char root_buf[64][PATH_MAX];
+    char log_buf[PATH_MAX];
+};
+
+static int add_root(struct run_opts *o, const char *dir)
+{
+    struct stat st;
+    size_t i = o->s.nroots;
+    if (i >= sizeof o->roots / sizeof *o->roots) {
+        rg_err("too many --root options (at most %zu)", i);
+        return -1;
+    }
+    if (!realpath(dir, o->root_buf[i])) {
+        rg_err("--root '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+        rg_err("--root '%s': Not a directory", dir);
+        return -1;
+    }
+    o->roots[o->s.nroots++] = o->root_buf[i];
+    return 0;
+}
+
+static int set_log(struct run_opts *o, const char *file)
+{
+    char cwd[PATH_MAX];
+    if (!*file || !getcwd(cwd, sizeof cwd) ||
+        !rg_path_join(o->log_buf, sizeof o->log_buf, cwd, file)) {
+        rg_err("--log '%s': not a usable path", file);
+        return -1;
+    }
+    o->s.log_path = o->log_buf;
+    return 0;
+}
+
+/* Returns the index of COMMAND in argv, or -1 after reporting. */
+static int parse(int argc, char **argv, struct run_opts *o)
+{
+    static const struct option longs[] = {
+        {"root", required_argument, NULL, 'r'}, {"mode", required_argument, NULL, 'm'},
+        {"log", required_argument, NULL, 'l'},  {"capacity", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+    };
+    int ch, mode;
+    o->s = (struct rg_settings){RG_MODE_ENFORCE, RG_DEFAULT_CAPACITY, NULL, o->roots, 0};
+    const char *env_log = getenv(RG_ENV_LOG);
+    if (env_log && *env_log && set_log(o, env_log) < 0)
+        return -1;
+    while ((ch = getopt_long(argc, argv, "+r:m:l:h", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'r':
+            if (add_root(o, optarg) < 0)
+                return -1;
+            break;
+        case 'm':
+            if ((mode = rg_mode_parse(optarg)) < 0) {
+                rg_err("--mode '%s': expected 'enforce' or 'warn'", optarg);
+                return -1;
+            }
+            o->s.mode = (enum rg_mode)mode;
+            break;
+        case 'l':
+            if (set_log(o, optarg) < 0)
+                return -1;
+            break;
+        case 'c':
+            if (!(o->s.capacity = rg_capacity_parse(optarg))) {
+                rg_err("--capacity '%s': expected a number of files from %u to %u", optarg,
+                       RG_MIN_CAPACITY, RG_MAX_CAPACITY);
+                return -1;
+            }
+            break;
+        case 'h':
+            fputs(run_usage, stdout);
+            exit(0);
+        default:
+            fputs("Try 'readguard run --help'.\n", stderr);
+            return -1;
+        }
+    }
+    if (optind >= argc) {
+        rg_err("run: no command given\nTry 'readguard run --help'.");
+        return -1;
+    }
+    if (o->s.nroots == 0 && add_root(o, ".") < 0)
+        return -1;
+    return optind;
+}
+
+static int export_env(const char *session)
+{
+    char shim[PATH_MAX], preload[PATH_MAX * 2];
+    if (rg_find_shim(shim, sizeof shim) < 0) {
+        rg_err("cannot find libreadguard.so next to the readguard binary or in "
+               "../lib/readguard/");
+        return -1;
+    }
+    const char *old = getenv("LD_PRELOAD");
+    if (old && *old)
+        snprintf(preload, sizeof preload, "%s:%s", shim, old);
+    else
+        snprintf(preload, sizeof preload, "%s", shim);
+    if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv(RG_ENV_SESSION, session, 1) != 0) {
+        rg_err("cannot set the environment: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static volatile sig_atomic_t child_pid;
+
+/* Signals sent to readguard go on to the command. Those the terminal sends
+ * (SI_KERNEL) already reached the whole foreground group, the command too. */
+static void forward(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    if (child_pid > 0 && info->si_code != SI_KERNEL)
+        kill(child_pid, sig);
+}
+
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
+
+static void install_forwarding(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        sigaction(forwarded[i], &sa, NULL);
+}
+
+static void exec_command(char **cmd)
+{
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        signal(forwarded[i], SIG_DFL);
+    execvp(cmd[0], cmd);
+    int e = errno;
+    rg_err("'%s': %s", cmd[0], strerror(e));
+    _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
+}
+
+/* Waits until no descendant is left (readguard is their subreaper), and
+ * returns the command's exit status in the env(1) convention. */
+static int wait_tree(pid_t child)
+{
+    int status, result = RG_EXIT_FAILURE;
+    for (;;) {
+        pid_t pid = wait(&status);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break; /* ECHILD: the tree is gone */
+        }
+        if (pid != child)
+            continue;
+        child_pid = 0;
+        if (WIFEXITED(status))
+            result = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            result = 128 + WTERMSIG(status);
+    }
+    return result;
+}
+
+int rg_cmd_run(int argc, char **argv)
+{
+    static struct run_opts opts;
+    int first = parse(argc, argv, &opts);
+    if (first < 0)
+        return RG_EXIT_FAILURE;
+    char session[PATH_MAX], err[512];
+    if (rg_session_create(&opts.s, session, sizeof session, err, sizeof err) < 0) {
+        rg_err("%s", err);
+        return RG_EXIT_FAILURE;
+    }
+    if (export_env(session) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        unlink(session);
+        return RG_EXIT_FAILURE;
+    }
+    install_forwarding();
+    pid_t pid = fork();
+    if (pid < 0) {
+        rg_err("cannot fork: %s", strerror(errno));
+        unlink(session);
+        return RG_EXIT_FAILURE;
+    }
+    if (pid == 0)
+        exec_command(argv + first);
+    child_pid = pid;
+    int status = wait_tree(pid);
+    unlink(session);
+    return status;
+}

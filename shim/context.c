@@ -1,0 +1,312 @@
+#include "context.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include "guard.h"
+#include "log.h"
+#include "session.h"
+#include "sys.h"
+#include "text.h"
+
+enum { UNINIT, INITING, READY };
+
+static struct rg_ctx ctx;
+
+/* initial-exec: the flag must not make glibc allocate TLS lazily, which could
+ * call malloc from inside a hook. */
+static __thread int in_shim __attribute__((tls_model("initial-exec")));
+
+struct rg_overflow {
+    int fd;
+    struct rg_fdslot slot;
+    UT_hash_handle hh;
+};
+
+static void add_root(struct rg_ctx *c, const char *root)
+{
+    if (c->nroots < RG_MAX_ROOTS)
+        c->roots[c->nroots++] = root;
+}
+
+/* Roots for a process that must fail closed without a table: READGUARD_ROOTS
+ * if set, else the working directory, so writes there are still refused. */
+static void fallback_roots(struct rg_ctx *c)
+{
+    const char *env = getenv(RG_ENV_ROOTS);
+    char cwd[PATH_MAX];
+    if (!env || !*env)
+        env = getcwd(cwd, sizeof cwd) ? cwd : "/";
+    size_t o = 0;
+    for (const char *p = env; *p && o < sizeof c->fallback_roots;) {
+        const char *e = strchrnul(p, ':');
+        char one[PATH_MAX], abs[PATH_MAX];
+        size_t n = (size_t)(e - p);
+        if (n > 0 && n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (!realpath(one, abs) && !rg_path_join(abs, sizeof abs, cwd, one))
+                abs[0] = '\0';
+            size_t len = strlen(abs) + 1;
+            if (len > 1 && o + len <= sizeof c->fallback_roots) {
+                memcpy(c->fallback_roots + o, abs, len);
+                add_root(c, c->fallback_roots + o);
+                o += len;
+            }
+        }
+        p = *e ? e + 1 : e;
+    }
+}
+
+static void fail_closed(struct rg_ctx *c, const char *why)
+{
+    c->table_state = RG_TABLE_BROKEN;
+    c->problem = why;
+    c->mode = RG_MODE_ENFORCE;
+    fallback_roots(c);
+}
+
+static void use_table(struct rg_ctx *c)
+{
+    const struct rg_header *h = c->table.hdr;
+    c->table_state = RG_TABLE_OK;
+    c->mode = (enum rg_mode)h->mode;
+    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r))
+        add_root(c, r);
+}
+
+/* A process preloaded without a session starts one, and exports it so its
+ * children join. Settings come from the environment. */
+static void start_session(struct rg_ctx *c)
+{
+    struct rg_settings s = {RG_MODE_ENFORCE, RG_DEFAULT_CAPACITY, getenv(RG_ENV_LOG), NULL, 0};
+    const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
+    if (mode && *mode && rg_mode_parse(mode) < 0) {
+        fail_closed(c, "READGUARD_MODE is neither 'enforce' nor 'warn'");
+        return;
+    }
+    if (mode && *mode)
+        s.mode = (enum rg_mode)rg_mode_parse(mode);
+    if (cap && *cap && !(s.capacity = rg_capacity_parse(cap))) {
+        fail_closed(c, "READGUARD_CAPACITY is not a number of files in range");
+        return;
+    }
+    if (s.log_path && !*s.log_path)
+        s.log_path = NULL;
+    fallback_roots(c);
+    s.roots = c->roots;
+    s.nroots = c->nroots;
+    char err[256];
+    if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
+        c->nroots = 0;
+        fail_closed(c, "no session table could be created");
+        return;
+    }
+    c->nroots = 0;
+    const char *why = rg_session_attach(c->session_path, &c->table);
+    if (why) {
+        fail_closed(c, why);
+        return;
+    }
+    use_table(c);
+    c->owner_pid = (int32_t)getpid();
+    setenv(RG_ENV_SESSION, c->session_path, 1);
+}
+
+static void init(struct rg_ctx *c)
+{
+    const char *path = getenv(RG_ENV_SESSION);
+    if (!path || !*path) {
+        start_session(c);
+        return;
+    }
+    snprintf(c->session_path, sizeof c->session_path, "%s", path);
+    const char *why = rg_session_attach(path, &c->table);
+    if (why)
+        fail_closed(c, why);
+    else
+        use_table(c);
+}
+
+struct rg_ctx *rg_enter(void)
+{
+    if (in_shim)
+        return NULL;
+    in_shim = 1;
+    int st = atomic_load_explicit(&ctx.state, memory_order_acquire);
+    if (st == READY)
+        return &ctx;
+    if (st == UNINIT && atomic_compare_exchange_strong(&ctx.state, &st, INITING)) {
+        init(&ctx);
+        atomic_store_explicit(&ctx.state, READY, memory_order_release);
+        return &ctx;
+    }
+    /* Another thread is initialising; it does not wait on us, so wait. */
+    while (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY)
+        sched_yield();
+    return &ctx;
+}
+
+void rg_leave(void)
+{
+    in_shim = 0;
+}
+
+struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
+{
+    struct rg_facts f = {.table = c->table_state, .mode = c->mode};
+    if (c->table_state == RG_TABLE_BROKEN)
+        return f;
+    f.rec = rg_entry_load(&c->table, e);
+    if (f.rec.writers > 0)
+        f.writer_alive = f.rec.writer_pid > 0 && (kill(f.rec.writer_pid, 0) == 0 || errno == EPERM);
+    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
+        f.table = RG_TABLE_FULL;
+    return f;
+}
+
+/* Descriptors are the process's own, so each slot has one writer at a time:
+ * the thread that opened or closes that descriptor. Large descriptors are
+ * rare and go to a locked uthash map. */
+static void overflow_lock(struct rg_ctx *c)
+{
+    while (atomic_exchange_explicit(&c->overflow_lock, 1, memory_order_acquire))
+        sched_yield();
+}
+
+static void overflow_unlock(struct rg_ctx *c)
+{
+    atomic_store_explicit(&c->overflow_lock, 0, memory_order_release);
+}
+
+void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
+                 void *stream)
+{
+    if (fd < 0)
+        return;
+    if (fd < RG_FDMAP_SIZE) {
+        struct rg_fdslot *s = &c->fds[fd];
+        s->dev = (uint32_t)dev;
+        s->opener = opener;
+        s->stream = stream;
+        atomic_store_explicit(&s->ino, ino, memory_order_release);
+        return;
+    }
+    overflow_lock(c);
+    struct rg_overflow *o;
+    HASH_FIND_INT(c->overflow, &fd, o);
+    if (!o && (o = calloc(1, sizeof *o))) {
+        o->fd = fd;
+        HASH_ADD_INT(c->overflow, fd, o);
+    }
+    if (o) {
+        o->slot.dev = (uint32_t)dev;
+        o->slot.opener = opener;
+        o->slot.stream = stream;
+        atomic_store(&o->slot.ino, ino);
+    }
+    overflow_unlock(c);
+}
+
+static bool overflow_get(struct rg_ctx *c, int fd, struct rg_fdslot *out, bool take)
+{
+    bool found = false;
+    overflow_lock(c);
+    struct rg_overflow *o;
+    HASH_FIND_INT(c->overflow, &fd, o);
+    if (o) {
+        out->dev = o->slot.dev;
+        out->opener = o->slot.opener;
+        out->stream = o->slot.stream;
+        atomic_store(&out->ino, atomic_load(&o->slot.ino));
+        found = true;
+        if (take) {
+            HASH_DEL(c->overflow, o);
+            free(o);
+        }
+    }
+    overflow_unlock(c);
+    return found;
+}
+
+bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+{
+    if (fd < 0)
+        return false;
+    if (fd >= RG_FDMAP_SIZE)
+        return c->overflow && overflow_get(c, fd, out, true);
+    struct rg_fdslot *s = &c->fds[fd];
+    if (atomic_load_explicit(&s->ino, memory_order_relaxed) == 0)
+        return false; /* the fast path of every close() */
+    out->dev = s->dev;
+    out->opener = s->opener;
+    out->stream = s->stream;
+    uint64_t ino = atomic_exchange_explicit(&s->ino, 0, memory_order_acq_rel);
+    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
+    return ino != 0;
+}
+
+bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+{
+    if (fd < 0)
+        return false;
+    if (fd >= RG_FDMAP_SIZE)
+        return c->overflow && overflow_get(c, fd, out, false);
+    struct rg_fdslot *s = &c->fds[fd];
+    uint64_t ino = atomic_load_explicit(&s->ino, memory_order_acquire);
+    if (ino == 0)
+        return false;
+    out->dev = s->dev;
+    out->opener = s->opener;
+    out->stream = s->stream;
+    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
+    return true;
+}
+
+void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream)
+{
+    struct rg_fdslot s;
+    if (rg_fd_peek(c, fd, &s))
+        rg_fd_track(c, fd, s.dev, atomic_load(&s.ino), s.opener, stream);
+}
+
+void rg_fd_take_each(struct rg_ctx *c, int from, int to,
+                     void (*fn)(struct rg_ctx *, int, struct rg_fdslot *))
+{
+    struct rg_fdslot s;
+    for (int fd = from < 0 ? 0 : from; fd < RG_FDMAP_SIZE && fd <= to; fd++)
+        if (rg_fd_take(c, fd, &s))
+            fn(c, fd, &s);
+    while (c->overflow) {
+        overflow_lock(c);
+        struct rg_overflow *o, *tmp, *pick = NULL;
+        HASH_ITER(hh, c->overflow, o, tmp)
+            if (o->fd >= from && o->fd <= to) {
+                pick = o;
+                break;
+            }
+        int fd = pick ? pick->fd : -1;
+        overflow_unlock(c);
+        if (fd < 0 || !rg_fd_take(c, fd, &s))
+            break;
+        fn(c, fd, &s);
+    }
+}
+
+/* At exit: restamp what this process wrote, and remove the session if this
+ * process created it (only the creator itself, not its forked children). */
+__attribute__((destructor)) static void rg_exit(void)
+{
+    struct rg_ctx *c = rg_enter();
+    if (!c)
+        return;
+    rg_restamp_at_exit(c);
+    if (c->owner_pid && c->owner_pid == (int32_t)getpid() && c->session_path[0])
+        unlink(c->session_path);
+    rg_leave();
+}

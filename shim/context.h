@@ -1,0 +1,78 @@
+/* The shim's per-process state: one struct, one instance. Everything a hook
+ * needs beyond its arguments lives here: the mapped table, the policy read
+ * from it, and the descriptors this process holds open for writing. */
+#ifndef RG_CONTEXT_H
+#define RG_CONTEXT_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "table.h"
+
+#define RG_MAX_ROOTS 64
+#define RG_FDMAP_SIZE 4096
+
+/* A descriptor open for writing on a tracked file, to restamp when it closes.
+ * ino is published last: a slot with ino 0 is empty. */
+struct rg_fdslot {
+    _Atomic uint64_t ino;
+    uint32_t dev;
+    int32_t opener;  /* the pid that counted it in entry->writers; 0 for copies */
+    void *stream;    /* the FILE opened on it, to flush before a restamp at exit */
+};
+
+struct rg_overflow; /* uthash map for descriptors >= RG_FDMAP_SIZE */
+
+struct rg_ctx {
+    _Atomic int state;
+    enum rg_table_state table_state;
+    const char *problem;               /* why the table is unusable */
+    struct rg_table table;
+    enum rg_mode mode;
+    size_t nroots;
+    const char *roots[RG_MAX_ROOTS];
+    char fallback_roots[PATH_MAX];      /* roots when there is no table */
+    char session_path[PATH_MAX];
+    int32_t owner_pid;                  /* set when this process created the session */
+    _Atomic int log_warned;
+    struct rg_fdslot fds[RG_FDMAP_SIZE];
+    struct rg_overflow *overflow;
+    _Atomic int overflow_lock;
+};
+
+/* Enters the shim from a hook: the ready context, or NULL when the call must
+ * pass straight through (a hook re-entered from inside the shim, for example
+ * from a signal handler or from dlsym). Pair with rg_leave(). */
+struct rg_ctx *rg_enter(void);
+void rg_leave(void);
+
+struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
+
+void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
+                 void *stream);
+bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);
+/* Calls fn on each tracked descriptor in [from, to], taking it out of the map. */
+void rg_fd_take_each(struct rg_ctx *c, int from, int to,
+                     void (*fn)(struct rg_ctx *, int, struct rg_fdslot *));
+
+/* Converts a kernel-style result into the libc convention, restoring the
+ * caller's errno on success. */
+static inline long rg_result(long r, int saved_errno);
+
+#include <errno.h>
+static inline long rg_result(long r, int saved_errno)
+{
+    if (r < 0 && r > -4096) {
+        errno = (int)-r;
+        return -1;
+    }
+    errno = saved_errno;
+    return r;
+}
+
+#endif

@@ -1,0 +1,368 @@
+#include "guard.h"
+
+#include <linux/fs.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "policy.h"
+#include "scope.h"
+#include "session.h"
+#include "sys.h"
+
+static int sys_open(const struct rg_request *req, int flags)
+{
+    mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
+    if (!req->resolve)
+        return rg_sys_openat(req->dirfd, req->path, flags, mode);
+    struct open_how how = {.flags = (uint64_t)(unsigned)flags, .mode = mode,
+                           .resolve = req->resolve};
+    return rg_sys_openat2(req->dirfd, req->path, &how, sizeof how);
+}
+
+int rg_open_unguarded(const struct rg_request *req)
+{
+    return sys_open(req, req->flags);
+}
+
+static struct rg_file file_of(const struct stat *st)
+{
+    return (struct rg_file){
+        .exists = true,
+        .regular = S_ISREG(st->st_mode),
+        .dev = st->st_dev,
+        .ino = st->st_ino,
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .size = st->st_size,
+        .scope = RG_SCOPE_UNKNOWN,
+    };
+}
+
+static struct rg_entry *entry_for(struct rg_ctx *c, const struct rg_file *f, bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
+               : rg_table_find(&c->table, f->dev, f->ino);
+}
+
+static void stamp(struct rg_ctx *c, const struct rg_file *f)
+{
+    struct rg_entry *e = entry_for(c, f, true);
+    if (e)
+        rg_entry_stamp(&c->table, e, f->mtime_ns, f->size, rg_now_ns());
+}
+
+/* Asks the policy, working out the scope only when the answer depends on it,
+ * and reports anything short of a plain allow. 0 to go ahead, or -EACCES. */
+static int judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
+                 bool follow)
+{
+    struct rg_facts facts = rg_facts_for(c, entry_for(c, f, false));
+    struct rg_decision d = rg_decide(req, f, &facts);
+    char abs[PATH_MAX] = "";
+    if (d.action == RG_NEED_SCOPE) {
+        f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
+        d = rg_decide(req, f, &facts);
+    }
+    if (d.action == RG_WARN || d.action == RG_REFUSE) {
+        struct rg_report rep = {req, req->path, abs, f, &facts, d};
+        rg_log_decision(c, &rep);
+    }
+    return d.action == RG_REFUSE ? -EACCES : 0;
+}
+
+/* Judges a path that is not open: the destination of a rename, the target of
+ * truncate or of a spawned child's open. A missing path is a new file. */
+static int judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
+{
+    struct stat st;
+    bool there = fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists)
+        *exists = there;
+    if (!there)
+        return 0; /* missing, or an error the real call will report itself */
+    struct rg_file f = file_of(&st);
+    return judge(c, req, &f, -1, follow);
+}
+
+static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
+{
+    struct stat st;
+    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+        struct rg_file f = file_of(&st);
+        stamp(c, &f);
+    }
+}
+
+void rg_note_read(struct rg_ctx *c, int fd, int flags)
+{
+    struct stat st;
+    if (fd < 0 || (flags & O_PATH) || c->table_state == RG_TABLE_BROKEN)
+        return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    struct rg_file f = file_of(&st);
+    stamp(c, &f);
+}
+
+static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
+{
+    if (fd < 0 || !S_ISREG(st->st_mode))
+        return;
+    struct rg_file f = file_of(st);
+    struct rg_entry *e = entry_for(c, &f, true);
+    int32_t pid = (int32_t)getpid();
+    if (e)
+        rg_entry_writer_open(e, pid);
+    if (c->table.hdr)
+        atomic_fetch_add_explicit(&c->table.hdr->writes_allowed, 1, memory_order_relaxed);
+    rg_fd_track(c, fd, f.dev, f.ino, pid, stream);
+}
+
+void rg_note_write(struct rg_ctx *c, int fd, void *stream)
+{
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0)
+        note_write_stat(c, fd, &st, stream);
+}
+
+/* Opens the target of a write without truncating it, creating it only if it
+ * does not exist. *fresh says the file is new: there is nothing to lose.
+ * O_CREAT|O_EXCL makes the "does not exist" answer atomic; the loop covers a
+ * file appearing in between, and a dangling symlink, which O_EXCL refuses but
+ * a plain O_CREAT follows to create its target. */
+static int open_untruncated(const struct rg_request *req, bool *fresh, bool *maybe_fresh)
+{
+    int flags = req->flags & ~(O_TRUNC | O_CREAT);
+    for (int tries = 0; tries < 3; tries++) {
+        int fd = sys_open(req, flags);
+        if (fd != -ENOENT || !(req->flags & O_CREAT))
+            return fd;
+        fd = sys_open(req, req->flags | O_EXCL);
+        if (fd != -EEXIST) {
+            *fresh = fd >= 0;
+            return fd;
+        }
+    }
+    *maybe_fresh = true;
+    return sys_open(req, req->flags & ~O_TRUNC);
+}
+
+/* O_TRUNC, applied only once the check has passed. */
+static int truncate_opened(const struct rg_request *req, int fd, const struct rg_file *f)
+{
+    if ((req->flags & O_ACCMODE) != O_RDONLY) {
+        int r = rg_sys_ftruncate(fd, 0);
+        if (r < 0) {
+            rg_sys_close(fd);
+            return r;
+        }
+        return fd;
+    }
+    /* O_RDONLY|O_TRUNC: ftruncate needs a writable descriptor, so reopen the
+     * way the program asked and keep it only if it is the file we checked. */
+    int fd2 = sys_open(req, req->flags & ~O_CREAT);
+    struct stat st;
+    rg_sys_close(fd);
+    if (fd2 >= 0 && (fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+        rg_sys_close(fd2);
+        return -EAGAIN;
+    }
+    return fd2;
+}
+
+int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
+{
+    if (!rg_flags_write(req->flags)) {
+        int fd = sys_open(req, req->flags);
+        rg_note_read(c, fd, req->flags);
+        return fd;
+    }
+    /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can
+     * overwrite anything. */
+    if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
+        (req->flags & O_TMPFILE) == O_TMPFILE) {
+        int fd = sys_open(req, req->flags);
+        rg_note_write(c, fd, NULL);
+        return fd;
+    }
+    bool fresh = false, maybe_fresh = false;
+    int fd = open_untruncated(req, &fresh, &maybe_fresh);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return fd;
+    struct rg_file f = file_of(&st);
+    if (maybe_fresh && st.st_size == 0)
+        fresh = true;
+    if (!fresh) {
+        int r = judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+        if (r < 0) {
+            rg_sys_close(fd);
+            return r;
+        }
+        if ((req->flags & O_TRUNC) && f.regular) {
+            fd = truncate_opened(req, fd, &f);
+            if (fd < 0 || fstat(fd, &st) != 0)
+                return fd;
+        }
+    }
+    note_write_stat(c, fd, &st, NULL);
+    return fd;
+}
+
+int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
+                    const char *oldpath, unsigned flags)
+{
+    int targets = rg_rename_targets(flags), r;
+    struct rg_request old = *req;
+    old.dirfd = olddirfd;
+    old.path = oldpath;
+    for (int tries = 0;; tries++) {
+        bool exists = true;
+        if (targets >= 1 && (r = judge_path(c, req, false, &exists)) < 0)
+            return r;
+        if (targets == 2 && (r = judge_path(c, &old, false, NULL)) < 0)
+            return r;
+        /* The destination was free when checked: keep it so, or a file that
+         * appears meanwhile would be replaced unchecked. */
+        unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
+        r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, f);
+        if (r == -EEXIST && f != flags)
+            continue;
+        if (r == -EINVAL && f != flags) /* a filesystem without RENAME_NOREPLACE */
+            r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
+        break;
+    }
+    if (r == 0) {
+        stamp_path(c, req->dirfd, req->path, false);
+        if (targets == 2)
+            stamp_path(c, olddirfd, oldpath, false);
+    }
+    return r;
+}
+
+int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
+{
+    int r = judge_path(c, req, true, NULL);
+    if (r < 0)
+        return r;
+    r = rg_sys_truncate(req->path, length);
+    if (r == 0)
+        stamp_path(c, AT_FDCWD, req->path, true);
+    return r;
+}
+
+int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
+{
+    if (!rg_flags_write(req->flags))
+        return 0;
+    if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+        return 0;
+    return judge_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
+}
+
+/* The session's own write is done: what the file looks like now is what the
+ * session knows it to be. */
+static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release)
+{
+    struct stat st;
+    struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
+    struct rg_entry *e = entry_for(c, &f, true);
+    if (!e)
+        return;
+    if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
+        f = file_of(&st);
+        rg_entry_stamp(&c->table, e, f.mtime_ns, f.size, rg_now_ns());
+    }
+    if (release && s->opener && s->opener == (int32_t)getpid())
+        rg_entry_writer_close(e);
+}
+
+static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
+{
+    restamp(c, fd, s, true);
+}
+
+void rg_note_close(struct rg_ctx *c, int fd)
+{
+    struct rg_fdslot s;
+    if (rg_fd_take(c, fd, &s))
+        restamp(c, fd, &s, true);
+}
+
+void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
+{
+    struct rg_fdslot s;
+    if (oldfd == newfd)
+        return;
+    rg_note_close(c, newfd);
+    /* The copy restamps when it closes, but was not counted as a writer. */
+    if (rg_fd_peek(c, oldfd, &s))
+        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), 0, NULL);
+}
+
+void rg_note_close_range(struct rg_ctx *c, int first, int last)
+{
+    rg_fd_take_each(c, first, last, restamp_taken);
+}
+
+void rg_note_exec(struct rg_ctx *c)
+{
+    int32_t me = (int32_t)getpid();
+    for (int fd = 0; fd < RG_FDMAP_SIZE; fd++) {
+        struct rg_fdslot s;
+        if (!rg_fd_peek(c, fd, &s) || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+            continue;
+        /* In a vfork child the map is the parent's: only the process that
+         * counted a writer (never a vfork child) may uncount it. */
+        restamp(c, fd, &s, s.opener == me);
+        if (s.opener == me)
+            rg_fd_track(c, fd, s.dev, atomic_load(&s.ino), 0, s.stream);
+    }
+}
+
+/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
+ * by a parent shell: restamp them if the session already knows the file. */
+static void restamp_inherited(struct rg_ctx *c, int fd)
+{
+    struct stat st;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    struct rg_file f = file_of(&st);
+    struct rg_entry *e = entry_for(c, &f, false);
+    struct rg_record rec = rg_entry_load(&c->table, e);
+    if (e && (rec.found || rec.writers > 0))
+        rg_entry_stamp(&c->table, e, f.mtime_ns, f.size, rg_now_ns());
+}
+
+static void flush_stream(void *stream)
+{
+    /* stdio flushes after destructors run; flush now so the stamp sees the
+     * bytes, but never wait for a lock another thread may hold forever. */
+    FILE *fp = stream;
+    if (fp && ftrylockfile(fp) == 0) {
+        fflush_unlocked(fp);
+        funlockfile(fp);
+    }
+}
+
+static void restamp_at_exit(struct rg_ctx *c, int fd, struct rg_fdslot *s)
+{
+    flush_stream(s->stream);
+    restamp(c, fd, s, true);
+}
+
+void rg_restamp_at_exit(struct rg_ctx *c)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return;
+    rg_fd_take_each(c, 0, 0x7fffffff, restamp_at_exit);
+    flush_stream(stdout);
+    flush_stream(stderr);
+    for (int fd = 0; fd <= 2; fd++)
+        restamp_inherited(c, fd);
+}

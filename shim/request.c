@@ -1,0 +1,58 @@
+#include "request.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stddef.h>
+
+/* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. */
+bool rg_flags_write(int flags)
+{
+    return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+}
+
+bool rg_flags_need_mode(int flags)
+{
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+bool rg_fopen_flags(const char *mode, int *flags)
+{
+    int acc, extra;
+    switch (mode[0]) {
+    case 'r': acc = O_RDONLY; extra = 0; break;
+    case 'w': acc = O_WRONLY; extra = O_CREAT | O_TRUNC; break;
+    case 'a': acc = O_WRONLY; extra = O_CREAT | O_APPEND; break;
+    default: return false;
+    }
+    /* glibc reads at most six more characters and stops at ",ccs=". */
+    for (int i = 1; i < 7 && mode[i] && mode[i] != ','; i++) {
+        switch (mode[i]) {
+        case '+': acc = O_RDWR; break;
+        case 'x': extra |= O_EXCL; break;
+        case 'e': extra |= O_CLOEXEC; break;
+        default: break; /* b, m, c, t and the rest change nothing on disk */
+        }
+    }
+    *flags = acc | extra;
+    return true;
+}
+
+int rg_rename_targets(unsigned flags)
+{
+    if (flags & RENAME_EXCHANGE)
+        return 2;
+    if (flags & RENAME_NOREPLACE)
+        return 0;
+    return 1;
+}
+
+const char *rg_op_name(enum rg_op op)
+{
+    switch (op) {
+    case RG_OP_OPEN: return "open";
+    case RG_OP_RENAME: return "rename";
+    case RG_OP_TRUNCATE: return "truncate";
+    case RG_OP_SPAWN_OPEN: return "spawn-open";
+    }
+    return "?";
+}

@@ -1,0 +1,40 @@
+/* What a hooked call asks for, decoded from its arguments. Every hook turns
+ * its arguments into one struct rg_request; nothing downstream looks at the
+ * original call. The decoders here are pure, so they are unit-tested. */
+#ifndef RG_REQUEST_H
+#define RG_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum rg_op {
+    RG_OP_OPEN,       /* open, openat, creat, fopen, syscall(SYS_open*) ... */
+    RG_OP_RENAME,     /* the destination of rename*, renameat2 */
+    RG_OP_TRUNCATE,   /* truncate */
+    RG_OP_SPAWN_OPEN, /* posix_spawn_file_actions_addopen: opened later by a child */
+};
+
+struct rg_request {
+    enum rg_op op;
+    const char *call;  /* the entry point, for the log: "openat", "fopen" ... */
+    int dirfd;
+    const char *path;
+    int flags;         /* open(2) flags; for fopen, the decoded mode */
+    mode_t mode;
+    uint64_t resolve;  /* openat2 RESOLVE_* flags, 0 otherwise */
+};
+
+bool rg_flags_write(int flags);
+bool rg_flags_need_mode(int flags);
+
+/* Decodes an fopen/freopen mode as glibc does. Returns false for a mode
+ * glibc rejects (EINVAL). */
+bool rg_fopen_flags(const char *mode, int *flags);
+
+/* The destinations a rename writes: 0, 1 (new) or 2 (new and old). */
+int rg_rename_targets(unsigned flags);
+
+const char *rg_op_name(enum rg_op op);
+
+#endif

@@ -1,0 +1,194 @@
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys.h"
+#include "text.h"
+
+int64_t rg_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
+ * in whichever process touches them, so a directory counts only if the whole
+ * table would fit in its free space. */
+static int has_room(const char *dir, size_t size)
+{
+    struct statvfs vfs;
+    if (access(dir, W_OK | X_OK) != 0 || statvfs(dir, &vfs) != 0)
+        return 0;
+    return (unsigned long long)vfs.f_bavail * vfs.f_frsize >= size;
+}
+
+static int create_in(const char *dir, size_t size, char *path, size_t cap)
+{
+    unsigned char rnd[8];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return -EIO;
+    int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
+                     (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
+                     rnd[7]);
+    if (n < 0 || (size_t)n >= cap)
+        return -ENAMETOOLONG;
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           0600);
+    if (fd < 0)
+        return fd;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int e = errno;
+        rg_sys_close(fd);
+        unlink(path);
+        return -e;
+    }
+    return fd;
+}
+
+int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
+                      size_t errcap)
+{
+    size_t size = rg_table_file_size(s->capacity);
+    const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
+    int fd = -ENOSPC;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && fd < 0; i++) {
+        if (!dirs[i] || !*dirs[i])
+            continue;
+        /* An explicit directory is used as given, or the creation fails. */
+        if (i > 0 && !has_room(dirs[i], size))
+            continue;
+        fd = create_in(dirs[i], size, path, cap);
+        if (i == 0)
+            break;
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot create a session table of %zu MiB: %s", size >> 20,
+                 strerror(-fd));
+        return fd;
+    }
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rg_sys_close(fd);
+    if (map == MAP_FAILED) {
+        int e = errno;
+        unlink(path);
+        snprintf(err, errcap, "cannot map the session table: %s", strerror(e));
+        return -e;
+    }
+    char log[RG_LOG_PATH_MAX];
+    struct rg_settings with_log = *s;
+    if (!s->log_path) {
+        rg_session_default_log(path, log, sizeof log);
+        with_log.log_path = log;
+    }
+    int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
+                            rg_now_ns());
+    munmap(map, size);
+    if (r < 0) {
+        unlink(path);
+        snprintf(err, errcap, "cannot write the session settings: %s",
+                 r == -ENAMETOOLONG ? "the roots or the log path are too long" : strerror(-r));
+    }
+    return r;
+}
+
+const char *rg_session_attach(const char *path, struct rg_table *t)
+{
+    /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd == -ENOENT)
+        return "it does not exist (the session has ended?)";
+    if (fd == -ELOOP)
+        return "it is a symbolic link";
+    if (fd == -EISDIR)
+        return "it is a directory";
+    if (fd < 0)
+        return "it cannot be opened";
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = "it cannot be examined";
+    else if (!S_ISREG(st.st_mode))
+        why = "it is not a regular file";
+    else if (st.st_uid != geteuid())
+        why = "it belongs to another user";
+    else if ((size_t)st.st_size < RG_HEADER_SIZE)
+        why = "it is too small to be a session table";
+    if (why) {
+        rg_sys_close(fd);
+        return why;
+    }
+    size_t size = (size_t)st.st_size;
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rg_sys_close(fd);
+    if (map == MAP_FAILED)
+        return "it cannot be mapped";
+    why = rg_table_validate(map, size, (uint32_t)geteuid());
+    if (why) {
+        munmap(map, size);
+        return why;
+    }
+    rg_table_bind(t, map, size);
+    return NULL;
+}
+
+void rg_session_detach(struct rg_table *t)
+{
+    if (t->hdr)
+        munmap(t->hdr, t->map_size);
+    t->hdr = NULL;
+}
+
+void rg_session_default_log(const char *table_path, char *out, size_t cap)
+{
+    const char *name = strrchr(table_path, '/');
+    name = name ? name + 1 : table_path;
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    int n;
+    if (state && state[0] == '/')
+        n = snprintf(out, cap, "%s/readguard/%s.log", state, name);
+    else if (home && home[0] == '/')
+        n = snprintf(out, cap, "%s/.local/state/readguard/%s.log", home, name);
+    else
+        n = snprintf(out, cap, "%s.log", table_path);
+    if (n < 0 || (size_t)n >= cap)
+        snprintf(out, cap, "%s.log", table_path);
+}
+
+int rg_mode_parse(const char *s)
+{
+    if (strcmp(s, "enforce") == 0)
+        return RG_MODE_ENFORCE;
+    if (strcmp(s, "warn") == 0)
+        return RG_MODE_WARN;
+    return -1;
+}
+
+const char *rg_mode_name(enum rg_mode m)
+{
+    return m == RG_MODE_WARN ? "warn" : "enforce";
+}
+
+uint32_t rg_capacity_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || s[0] == '-')
+        return 0;
+    if (*end == 'k' || *end == 'K')
+        v *= 1000, end++;
+    else if (*end == 'M')
+        v *= 1000000, end++;
+    if (*end || v < RG_MIN_CAPACITY || v > RG_MAX_CAPACITY)
+        return 0;
+    return (uint32_t)v;
+}

@@ -1,0 +1,57 @@
+/* Raw system calls, kernel style: a negative result is -errno.
+ *
+ * The shim carries out every operation it has checked itself, through one
+ * trampoline, instead of calling back into libc: libc's entry points are what
+ * it hooks, so a raw call can never recurse into a hook or touch errno, and a
+ * single call site is what a seccomp filter can recognise (supervised mode).
+ * Calls the shim does not hook (fstat, write, mmap...) go through libc. */
+#ifndef RG_SYS_H
+#define RG_SYS_H
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+long rg_syscall6(long nr, long a, long b, long c, long d, long e, long f);
+
+static inline long rg_sys3(long nr, long a, long b, long c)
+{
+    return rg_syscall6(nr, a, b, c, 0, 0, 0);
+}
+
+static inline int rg_sys_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+    return (int)rg_syscall6(SYS_openat, dirfd, (long)path, flags | O_LARGEFILE, mode, 0, 0);
+}
+
+static inline int rg_sys_close(int fd) { return (int)rg_sys3(SYS_close, fd, 0, 0); }
+
+static inline int rg_sys_ftruncate(int fd, off_t len)
+{
+    return (int)rg_sys3(SYS_ftruncate, fd, len, 0);
+}
+
+static inline int rg_sys_renameat2(int olddir, const char *oldp, int newdir, const char *newp,
+                                   unsigned flags)
+{
+    return (int)rg_syscall6(SYS_renameat2, olddir, (long)oldp, newdir, (long)newp, flags, 0);
+}
+
+static inline int rg_sys_openat2(int dirfd, const char *path, void *how, size_t size)
+{
+    return (int)rg_syscall6(SYS_openat2, dirfd, (long)path, (long)how, (long)size, 0, 0);
+}
+
+static inline int rg_sys_dup3(int oldfd, int newfd, int flags)
+{
+    return (int)rg_sys3(SYS_dup3, oldfd, newfd, flags);
+}
+
+static inline int rg_sys_truncate(const char *path, off_t len)
+{
+    return (int)rg_sys3(SYS_truncate, (long)path, len, 0);
+}
+
+#endif

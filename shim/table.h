@@ -1,0 +1,135 @@
+/* The session table: one file, mapped MAP_SHARED by every process of a
+ * session, that remembers which inodes the session has read and what they
+ * looked like then.
+ *
+ * Layout: a fixed header (identity, settings, counters), an open-addressing
+ * index of 32-bit slots, and a dense array of entries. The index holds
+ * "entry number + 1" (0 = empty); entries are claimed by one atomic
+ * fetch-and-add and published into the index by one compare-and-swap, only
+ * after their key is written. So a reader never sees a half-built key, and a
+ * process killed at any instruction leaves at worst one unused entry behind:
+ * there is no lock to die holding. Dense entries also mean the file's resident
+ * size grows with the number of tracked files, not with the capacity. */
+#ifndef RG_TABLE_H
+#define RG_TABLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define RG_MAGIC "RDGUARD\x01"
+#define RG_TABLE_VERSION 1u
+#define RG_HEADER_SIZE 16384u
+#define RG_LOG_PATH_MAX 4096u
+#define RG_ROOTS_MAX 8192u
+#define RG_DEFAULT_CAPACITY (1u << 20)
+#define RG_MIN_CAPACITY 16u
+#define RG_MAX_CAPACITY (1u << 26)
+#define RG_MAX_PROBE 256u
+
+enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
+
+/* One tracked inode. dev is 32 bits because Linux encodes st_dev in 32 bits
+ * (new_encode_dev); a larger value is refused at record time, not truncated.
+ * gen says which "generation" of reads the stamp belongs to: a reset bumps the
+ * header's generation and every older stamp stops counting at once. */
+struct rg_entry {
+    uint64_t ino;
+    uint32_t dev;
+    _Atomic uint32_t gen;         /* 0: never recorded or forgotten */
+    _Atomic int64_t mtime_ns;
+    _Atomic int64_t size;
+    _Atomic int64_t read_ns;      /* wall clock of the last record */
+    _Atomic uint32_t writers;     /* write fds the session holds open on it */
+    _Atomic int32_t writer_pid;   /* the last process that opened one */
+};
+
+struct rg_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t header_size;
+    uint64_t file_size;
+    uint32_t entry_size;
+    uint32_t capacity;            /* entries */
+    uint32_t index_slots;         /* power of two, at least 2 * capacity */
+    uint32_t uid;
+    int32_t creator_pid;
+    uint32_t mode;                /* enum rg_mode */
+    int64_t created_ns;
+    uint32_t nroots;
+    uint32_t flags;               /* reserved for policy knobs */
+    char log_path[RG_LOG_PATH_MAX];
+    char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
+
+    /* Shared, mutable: kept off the settings' cache lines. */
+    _Alignas(64) _Atomic uint32_t used;
+    _Atomic uint32_t generation;
+    _Atomic uint32_t full;
+    _Alignas(64) _Atomic uint64_t reads;
+    _Atomic uint64_t writes_allowed;
+    _Atomic uint64_t refusals;
+    _Atomic uint64_t warnings;
+};
+
+_Static_assert(sizeof(struct rg_entry) == 48, "entry layout is part of the file format");
+_Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
+
+struct rg_settings {
+    enum rg_mode mode;
+    uint32_t capacity;
+    const char *log_path;
+    const char *const *roots;     /* absolute, canonical */
+    size_t nroots;
+};
+
+/* A process's view of a mapped table. */
+struct rg_table {
+    struct rg_header *hdr;
+    _Atomic uint32_t *index;
+    struct rg_entry *entries;
+    size_t map_size;
+};
+
+/* What a decision needs to know about an entry, read once. */
+struct rg_record {
+    bool found;                   /* recorded in the current generation */
+    int64_t mtime_ns;
+    int64_t size;
+    int64_t read_ns;
+    uint32_t writers;
+    int32_t writer_pid;
+};
+
+size_t rg_table_file_size(uint32_t capacity);
+
+/* Fills a zeroed mapping of rg_table_file_size(capacity) bytes. Returns 0 or
+ * -errno (-ENAMETOOLONG when the roots or log path do not fit). */
+int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
+                    int32_t creator_pid, int64_t now_ns);
+
+/* Checks that a mapping holds a table this build understands. Returns NULL or
+ * a short reason ("wrong magic", "truncated", ...). */
+const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid);
+
+void rg_table_bind(struct rg_table *t, void *map, size_t size);
+
+struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino);
+/* NULL when the table is full (the header's full flag is then set). */
+struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino);
+
+void rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, int64_t mtime_ns, int64_t size,
+                    int64_t now_ns);
+void rg_entry_forget(struct rg_entry *e);
+struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
+void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
+void rg_entry_writer_close(struct rg_entry *e);
+
+/* Forgets every read at once. */
+void rg_table_reset(struct rg_table *t);
+
+/* Iterates the roots stored in the header. */
+const char *rg_table_root(const struct rg_header *h, const char *prev);
+
+#endif

@@ -1,0 +1,28 @@
+/* Pure text helpers shared by the shim and the CLI: JSON escaping, UTC time
+ * stamps and lexical path handling. None of them allocates, locks or reads
+ * global state, so they are safe inside any hook and easy to fuzz. */
+#ifndef RG_TEXT_H
+#define RG_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes src as the inside of a JSON string: quotes, backslashes and control
+ * characters escaped, bytes that are not UTF-8 replaced by U+FFFD. Never
+ * splits an escape; stops early, NUL-terminated, when cap is reached.
+ * Returns the length written. */
+size_t rg_json_escape(char *dst, size_t cap, const char *src);
+
+/* "2026-11-22T07:45:12.123456789Z"; buf needs RG_TIME_LEN bytes. */
+#define RG_TIME_LEN 32
+void rg_format_time(int64_t ns, char *buf);
+
+/* Joins base (absolute) and path, then folds ".", ".." and repeated slashes.
+ * An absolute path ignores base. Returns false when the result does not fit. */
+bool rg_path_join(char *out, size_t cap, const char *base, const char *path);
+
+/* Is path the directory root or below it? Both absolute and normalised. */
+bool rg_path_under(const char *path, const char *root);
+
+#endif

@@ -1,5 +1,6 @@
 #include "context.h"
 
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -115,7 +116,18 @@ static void start_session(struct rg_ctx *c)
     }
     use_table(c);
     c->owner_pid = (int32_t)getpid();
+    char pid[16];
+    snprintf(pid, sizeof pid, "%d", (int)c->owner_pid);
     setenv(RG_ENV_SESSION, c->session_path, 1);
+    setenv(RG_ENV_OWNER, pid, 1);
+}
+
+/* The creator of a session may exec (a shell runs its last command that
+ * way); the pid survives exec, so the new image still owns the session. */
+static int32_t owner_from_env(void)
+{
+    const char *s = getenv(RG_ENV_OWNER);
+    return s && atoi(s) == (int)getpid() ? (int32_t)getpid() : 0;
 }
 
 static void init(struct rg_ctx *c)
@@ -127,10 +139,12 @@ static void init(struct rg_ctx *c)
     }
     snprintf(c->session_path, sizeof c->session_path, "%s", path);
     const char *why = rg_session_attach(path, &c->table);
-    if (why)
+    if (why) {
         fail_closed(c, why);
-    else
-        use_table(c);
+        return;
+    }
+    use_table(c);
+    c->owner_pid = owner_from_env();
 }
 
 struct rg_ctx *rg_enter(void)
@@ -157,6 +171,35 @@ void rg_leave(void)
     in_shim = 0;
 }
 
+/* Does process pid have (dev, ino) open right now? A writer count can go
+ * stale (a process killed, or exec'd, while holding a descriptor), and a
+ * stale count must never hide an external change; so the count is only
+ * believed while its last writer still holds the file. Costs a directory
+ * scan, but only for a write that would otherwise be refused. */
+static bool pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
+{
+    char dir[64], buf[4096];
+    if (pid <= 0)
+        return false;
+    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+    int dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return false;
+    bool held = false;
+    long n;
+    while (!held && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
+        for (long off = 0; off < n && !held;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            struct stat st;
+            held = d->d_name[0] != '.' && fstatat(dfd, d->d_name, &st, 0) == 0 &&
+                   st.st_ino == ino && st.st_dev == dev;
+            off += d->d_reclen;
+        }
+    }
+    rg_sys_close(dfd);
+    return held;
+}
+
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
 {
     struct rg_facts f = {.table = c->table_state, .mode = c->mode};
@@ -164,7 +207,7 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
         return f;
     f.rec = rg_entry_load(&c->table, e);
     if (f.rec.writers > 0)
-        f.writer_alive = f.rec.writer_pid > 0 && (kill(f.rec.writer_pid, 0) == 0 || errno == EPERM);
+        f.writer_alive = pid_holds(f.rec.writer_pid, e->dev, e->ino);
     if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
         f.table = RG_TABLE_FULL;
     return f;

@@ -4,6 +4,7 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -27,6 +28,15 @@ int rg_open_unguarded(const struct rg_request *req)
     return sys_open(req, req->flags);
 }
 
+static struct rg_stamp stamp_of(const struct stat *st)
+{
+    return (struct rg_stamp){
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .size = st->st_size,
+    };
+}
+
 static struct rg_file file_of(const struct stat *st)
 {
     return (struct rg_file){
@@ -48,24 +58,59 @@ static struct rg_entry *entry_for(struct rg_ctx *c, const struct rg_file *f, boo
                : rg_table_find(&c->table, f->dev, f->ino);
 }
 
-static void stamp(struct rg_ctx *c, const struct rg_file *f)
+static void stamp(struct rg_ctx *c, const struct stat *st, bool own_write)
 {
-    struct rg_entry *e = entry_for(c, f, true);
-    if (e)
-        rg_entry_stamp(&c->table, e, f->mtime_ns, f->size, rg_now_ns());
+    struct rg_file f = file_of(st);
+    struct rg_entry *e = entry_for(c, &f, true);
+    struct rg_stamp now = stamp_of(st);
+    if (e && rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
+        atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
+}
+
+/* Looks at the file again. False when nothing moved since the last look. */
+static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+{
+    struct stat st;
+    int r = fd >= 0 ? fstat(fd, &st)
+                    : fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    if (r != 0)
+        return false;
+    struct rg_file now = file_of(&st);
+    if (now.ino == f->ino && now.dev == f->dev && now.mtime_ns == f->mtime_ns &&
+        now.size == f->size)
+        return false;
+    now.scope = f->scope;
+    *f = now;
+    return true;
 }
 
 /* Asks the policy, working out the scope only when the answer depends on it,
- * and reports anything short of a plain allow. 0 to go ahead, or -EACCES. */
+ * and reports anything short of a plain allow. 0 to go ahead, or -EACCES.
+ * A "changed" answer is only final once a fresh look agrees with the last
+ * and no writer of the session is left to restamp: a sibling may finish a
+ * write between our fstat and our read of the entry, and a session must
+ * never refuse itself. Only would-be refusals pay for this. */
 static int judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
                  bool follow)
 {
-    struct rg_facts facts = rg_facts_for(c, entry_for(c, f, false));
-    struct rg_decision d = rg_decide(req, f, &facts);
+    struct rg_facts facts;
+    struct rg_decision d;
     char abs[PATH_MAX] = "";
-    if (d.action == RG_NEED_SCOPE) {
-        f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
+    for (int look = 0;; look++) {
+        facts = rg_facts_for(c, entry_for(c, f, false));
         d = rg_decide(req, f, &facts);
+        if (d.action == RG_NEED_SCOPE) {
+            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
+            d = rg_decide(req, f, &facts);
+        }
+        if (d.reason != RG_WHY_CHANGED || look == 3)
+            break;
+        /* Writers still counted may be about to restamp: give them a moment. */
+        bool writing = facts.rec.writers > 0;
+        if (writing)
+            nanosleep(&(struct timespec){0, 200000L << look}, NULL);
+        if (!look_again(req, f, fd, follow) && !writing)
+            break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE) {
         struct rg_report rep = {req, req->path, abs, f, &facts, d};
@@ -91,10 +136,8 @@ static int judge_path(struct rg_ctx *c, const struct rg_request *req, bool follo
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
 {
     struct stat st;
-    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
-        struct rg_file f = file_of(&st);
-        stamp(c, &f);
-    }
+    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+        stamp(c, &st, true);
 }
 
 void rg_note_read(struct rg_ctx *c, int fd, int flags)
@@ -102,10 +145,8 @@ void rg_note_read(struct rg_ctx *c, int fd, int flags)
     struct stat st;
     if (fd < 0 || (flags & O_PATH) || c->table_state == RG_TABLE_BROKEN)
         return;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    struct rg_file f = file_of(&st);
-    stamp(c, &f);
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        stamp(c, &st, false);
 }
 
 static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
@@ -273,9 +314,10 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
     struct rg_entry *e = entry_for(c, &f, true);
     if (!e)
         return;
+    struct rg_stamp now;
     if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
-        f = file_of(&st);
-        rg_entry_stamp(&c->table, e, f.mtime_ns, f.size, rg_now_ns());
+        now = stamp_of(&st);
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
     if (release && s->opener && s->opener == (int32_t)getpid())
         rg_entry_writer_close(e);
@@ -299,9 +341,16 @@ void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
     if (oldfd == newfd)
         return;
     rg_note_close(c, newfd);
-    /* The copy restamps when it closes, but was not counted as a writer. */
-    if (rg_fd_peek(c, oldfd, &s))
-        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), 0, NULL);
+    if (!rg_fd_peek(c, oldfd, &s))
+        return;
+    /* A copy is a writer of its own: `cmd >> f` opens f, dup2s it onto 1 and
+     * closes the original before writing a byte. */
+    struct rg_file f = {.dev = s.dev, .ino = atomic_load(&s.ino)};
+    struct rg_entry *e = entry_for(c, &f, true);
+    int32_t pid = (int32_t)getpid();
+    if (e)
+        rg_entry_writer_open(e, pid);
+    rg_fd_track(c, newfd, f.dev, f.ino, pid, NULL);
 }
 
 void rg_note_close_range(struct rg_ctx *c, int first, int last)
@@ -335,8 +384,9 @@ static void restamp_inherited(struct rg_ctx *c, int fd)
     struct rg_file f = file_of(&st);
     struct rg_entry *e = entry_for(c, &f, false);
     struct rg_record rec = rg_entry_load(&c->table, e);
+    struct rg_stamp now = stamp_of(&st);
     if (e && (rec.found || rec.writers > 0))
-        rg_entry_stamp(&c->table, e, f.mtime_ns, f.size, rg_now_ns());
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
 }
 
 static void flush_stream(void *stream)

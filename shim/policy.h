@@ -32,7 +32,7 @@ struct rg_file {
 
 struct rg_facts {
     struct rg_record rec;
-    bool writer_alive;            /* rec.writer_pid still runs */
+    bool writer_alive;            /* rec.writer_pid still holds the file open */
     enum rg_table_state table;
     enum rg_mode mode;
 };

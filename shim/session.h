@@ -14,6 +14,7 @@
 #define RG_ENV_LOG "READGUARD_LOG"
 #define RG_ENV_DIR "READGUARD_DIR"
 #define RG_ENV_CAPACITY "READGUARD_CAPACITY"
+#define RG_ENV_OWNER "READGUARD_OWNER"
 
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.

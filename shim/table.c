@@ -185,19 +185,30 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
     return NULL;
 }
 
-void rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, int64_t mtime_ns, int64_t size,
-                    int64_t now_ns)
+bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                    bool own_write, int64_t now_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    /* Re-reading an unchanged file is the common case: leave its line clean. */
-    if (atomic_load_explicit(&e->gen, memory_order_relaxed) == gen &&
-        atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == mtime_ns &&
-        atomic_load_explicit(&e->size, memory_order_relaxed) == size)
-        return;
-    atomic_store_explicit(&e->mtime_ns, mtime_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->size, size, memory_order_relaxed);
+    uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    if ((cur & RG_GEN_MASK) == gen) {
+        int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+        if (st->ctime_ns < ctime)
+            return false;
+        if (st->ctime_ns == ctime) {
+            /* Re-reading an unchanged file is the common case: leave its line clean. */
+            if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size)
+                return false;
+            if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)
+                return false;
+        }
+    }
+    atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
+    atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
+    atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->gen, gen, memory_order_release);
+    atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
+    return true;
 }
 
 void rg_entry_forget(struct rg_entry *e)
@@ -210,7 +221,7 @@ struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *
     struct rg_record r = {0};
     if (!e)
         return r;
-    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
     r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
     r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
@@ -237,9 +248,11 @@ void rg_entry_writer_close(struct rg_entry *e)
 
 void rg_table_reset(struct rg_table *t)
 {
-    uint32_t g = atomic_fetch_add(&t->hdr->generation, 1) + 1;
-    if (g == 0) /* generation 0 means "never"; skip it on wrap-around */
-        atomic_fetch_add(&t->hdr->generation, 1);
+    /* Generation 0 means "never"; wrap within RG_GEN_MASK and skip it. */
+    uint32_t g = atomic_load(&t->hdr->generation), next;
+    do
+        next = (g + 1) & RG_GEN_MASK ? (g + 1) & RG_GEN_MASK : 1;
+    while (!atomic_compare_exchange_weak(&t->hdr->generation, &g, next));
 }
 
 const char *rg_table_root(const struct rg_header *h, const char *prev)

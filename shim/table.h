@@ -29,6 +29,13 @@
 #define RG_MAX_CAPACITY (1u << 26)
 #define RG_MAX_PROBE 256u
 
+/* An entry's gen carries, in its top bit, whether the stamp came from the
+ * session's own write (a restamp) rather than from a read. */
+#define RG_GEN_WRITE 0x80000000u
+#define RG_GEN_MASK 0x7fffffffu
+/* A generous bound on file timestamp granularity (a jiffy is 1-10 ms). */
+#define RG_TICK_NS 50000000LL
+
 enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
 
 /* One tracked inode. dev is 32 bits because Linux encodes st_dev in 32 bits
@@ -38,9 +45,10 @@ enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
 struct rg_entry {
     uint64_t ino;
     uint32_t dev;
-    _Atomic uint32_t gen;         /* 0: never recorded or forgotten */
+    _Atomic uint32_t gen;         /* 0: never recorded or forgotten; see RG_GEN_WRITE */
     _Atomic int64_t mtime_ns;
     _Atomic int64_t size;
+    _Atomic int64_t ctime_ns;     /* orders stamps: users cannot set ctime back */
     _Atomic int64_t read_ns;      /* wall clock of the last record */
     _Atomic uint32_t writers;     /* write fds the session holds open on it */
     _Atomic int32_t writer_pid;   /* the last process that opened one */
@@ -73,7 +81,7 @@ struct rg_header {
     _Atomic uint64_t warnings;
 };
 
-_Static_assert(sizeof(struct rg_entry) == 48, "entry layout is part of the file format");
+_Static_assert(sizeof(struct rg_entry) == 56, "entry layout is part of the file format");
 _Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
 
 struct rg_settings {
@@ -119,8 +127,21 @@ struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t 
 /* NULL when the table is full (the header's full flag is then set). */
 struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino);
 
-void rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, int64_t mtime_ns, int64_t size,
-                    int64_t now_ns);
+/* What fstat said about a file, as far as the table cares. */
+struct rg_stamp {
+    int64_t mtime_ns;
+    int64_t ctime_ns;
+    int64_t size;
+};
+
+/* Records st as what the session knows the file to be; own_write says it was
+ * taken after the session's own write. A read that raced with a newer write
+ * must not roll the entry back, so a stamp older by ctime is dropped, and so
+ * is a read that ties with a write's stamp within one timestamp tick. A read
+ * taken later than that is the file's final state for the tick, and wins.
+ * Returns whether the entry changed. */
+bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                    bool own_write, int64_t now_ns);
 void rg_entry_forget(struct rg_entry *e);
 struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);

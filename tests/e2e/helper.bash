@@ -1,0 +1,247 @@
+# Shared helpers for the readguard end-to-end tests.
+#
+# Every test runs in a fresh scratch directory ($W, under BATS_TEST_TMPDIR)
+# which is also the current directory, so it is the session's default root.
+# Files outside $W (e.g. $OUT, $BATS_TEST_TMPDIR/sync.*) are outside the root.
+
+bats_require_minimum_version 1.5.0
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+load '/usr/lib/bats/bats-file/load'
+
+TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+RG="$TOP/build/readguard"
+SHIM="$TOP/build/libreadguard.so"
+T="$TOP/build/t"
+export RG SHIM T TOP
+
+# Readguard's refusal messages (see README / the contract).
+MSG_UNREAD="it has not been read in this session. Read it first, then retry."
+MSG_CHANGED="it changed since this session read it"
+
+setup() {
+	[ -x "$RG" ] || fail "$RG not built (run make)"
+	[ -f "$SHIM" ] || fail "$SHIM not built (run make)"
+	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
+	W="$BATS_TEST_TMPDIR/w"
+	OUT="$BATS_TEST_TMPDIR/outside"
+	mkdir -p "$W" "$OUT"
+	cd "$W" || fail "cannot cd to $W"
+	LOG="$W/readguard.log"
+	BG_PID=
+	export W OUT LOG
+}
+
+teardown() {
+	# Never leave a paused background session behind.
+	if [ -n "${BG_PID:-}" ]; then
+		: >"$SYNC/go" 2>/dev/null || true
+		kill "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+	fi
+	if [ -n "${FIFO_PID:-}" ]; then
+		kill "$FIFO_PID" 2>/dev/null || true
+		wait "$FIFO_PID" 2>/dev/null || true
+	fi
+}
+
+# rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.
+rg() {
+	"$RG" run --log "$LOG" -- "$@"
+}
+
+# rgsh SCRIPT: run a bash script in a new readguard session.
+rgsh() {
+	"$RG" run --log "$LOG" -- bash -c "$1"
+}
+
+# mtime_ns FILE: modification time in nanoseconds.
+mtime_ns() {
+	stat -c '%.9Y' -- "$1"
+}
+
+# make_old FILE...: give files an old mtime so any later change is visible.
+make_old() {
+	touch -d '2020-01-01 00:00:00' -- "$@"
+}
+
+# mkfile FILE CONTENT: create FILE (outside any session) with CONTENT plus a
+# newline, and an old mtime.
+mkfile() {
+	printf '%s\n' "$2" >"$1"
+	make_old "$1"
+}
+
+# external_write FILE TEXT: overwrite FILE with TEXT (plus newline) from a
+# process that is not part of any readguard session.
+external_write() {
+	env -u LD_PRELOAD -u READGUARD_SESSION -u READGUARD_ROOTS -u READGUARD_MODE \
+		-u READGUARD_LOG sh -c 'printf "%s\n" "$2" >"$1"' sh "$1" "$2"
+}
+
+# snapshot FILE...: remember content, mtime (ns) and inode of each FILE.
+declare -gA SNAP_CONTENT SNAP_MTIME SNAP_INO
+snapshot() {
+	local f
+	for f in "$@"; do
+		SNAP_CONTENT[$f]="$(od -An -tx1 -v -- "$f")"
+		SNAP_MTIME[$f]="$(mtime_ns "$f")"
+		SNAP_INO[$f]="$(stat -c %i -- "$f")"
+	done
+}
+
+# assert_unchanged FILE...: content, mtime and inode equal the snapshot.
+assert_unchanged() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || fail "'$f' no longer exists"
+		[ "$(od -An -tx1 -v -- "$f")" = "${SNAP_CONTENT[$f]}" ] ||
+			fail "content of '$f' changed; now: $(cat -v -- "$f")"
+		[ "$(mtime_ns "$f")" = "${SNAP_MTIME[$f]}" ] ||
+			fail "mtime of '$f' changed: ${SNAP_MTIME[$f]} -> $(mtime_ns "$f")"
+		[ "$(stat -c %i -- "$f")" = "${SNAP_INO[$f]}" ] ||
+			fail "'$f' was replaced (inode ${SNAP_INO[$f]} -> $(stat -c %i -- "$f"))"
+	done
+}
+
+# assert_content FILE TEXT: FILE holds exactly TEXT (a trailing newline is
+# ignored, as with $(cat)).
+assert_content() {
+	[ -e "$1" ] || fail "'$1' does not exist"
+	local got
+	got="$(cat -- "$1")"
+	[ "$got" = "$2" ] || fail "content of '$1': expected '$2', got '$got'"
+}
+
+# count_rg_lines: number of "readguard: refused" lines in $stderr (from
+# `run --separate-stderr`) or, failing that, in $output.
+count_rg_lines() {
+	local l n=0 src
+	if [ -n "${stderr+set}" ]; then src="$stderr"; else src="$output"; fi
+	while IFS= read -r l; do
+		[[ $l == "readguard: refused to write "* ]] && n=$((n + 1))
+	done <<<"$src"
+	echo "$n"
+}
+
+# assert_refused PATH unread|changed|any: exactly one readguard refusal line on
+# stderr, naming PATH as the program gave it, with the right reason.
+# Use after `run --separate-stderr`.
+assert_refused() {
+	local path=$1 reason=$2 want n
+	case $reason in
+	unread) want="readguard: refused to write '$path': $MSG_UNREAD" ;;
+	changed) want="readguard: refused to write '$path': $MSG_CHANGED (read at " ;;
+	any) want="readguard: refused to write '$path': it " ;;
+	*) fail "assert_refused: bad reason '$reason'" ;;
+	esac
+	n=$(count_rg_lines)
+	[ "$n" -eq 1 ] || fail "expected exactly 1 readguard refusal line on stderr, got $n:
+stderr: ${stderr-}
+output: $output"
+	[[ ${stderr-$output} == *"$want"* ]] || fail "stderr lacks: $want
+stderr: ${stderr-}
+output: $output"
+}
+
+# refute_refused: no readguard refusal line at all.
+refute_refused() {
+	local n
+	n=$(count_rg_lines)
+	[ "$n" -eq 0 ] || fail "expected no readguard refusal, got $n:
+stderr: ${stderr-}
+output: $output"
+}
+
+# assert_probe_ok / assert_probe_err ENAME: check rgprobe's verdict and exit
+# status (its stdout holds only the verdict; stderr is separate).
+assert_probe_ok() {
+	[ "$status" -eq 0 ] || fail "expected rgprobe ok (status 0), got status $status
+stdout: $output
+stderr: ${stderr-}"
+	assert_line --regexp '^ok( [0-9]+)?$'
+}
+assert_probe_err() {
+	[ "$status" -eq 1 ] || fail "expected rgprobe failure (status 1), got status $status
+stdout: $output
+stderr: ${stderr-}"
+	assert_line "err $1"
+}
+
+# assert_log_json: every line of $LOG parses as JSON (strict UTF-8).
+# (Does not touch $status/$output.)
+assert_log_json() {
+	[ -s "$LOG" ] || fail "log $LOG is missing or empty"
+	local out
+	out=$(python3 - "$LOG" 2>&1 <<'EOF'
+import json, sys
+data = open(sys.argv[1], 'rb').read()
+text = data.decode('utf-8')          # strict: invalid UTF-8 is an error
+lines = text.split('\n')
+assert lines[-1] == '', 'log does not end with a newline'
+for i, l in enumerate(lines[:-1], 1):
+    obj = json.loads(l)
+    assert isinstance(obj, dict), 'line %d is not an object' % i
+EOF
+) || fail "log is not valid JSON lines: $out
+$(cat -v "$LOG")"
+}
+
+# log_count: number of lines in $LOG (0 if it does not exist).
+log_count() {
+	if [ -e "$LOG" ]; then wc -l <"$LOG"; else echo 0; fi
+}
+
+# log_field N KEY: print field KEY of log line N (1-based), JSON-encoded.
+log_field() {
+	python3 -c '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()
+obj = json.loads(lines[int(sys.argv[2]) - 1])
+print(json.dumps(obj[sys.argv[3]], ensure_ascii=False))' "$LOG" "$1" "$2"
+}
+
+# Paused sessions: bg_session PHASE1 PHASE2 [readguard-run-options...]
+# starts `readguard run` in the background on a bash script that runs
+# PHASE1, then waits until the test calls bg_finish, then runs PHASE2.
+# Meanwhile the test can act from outside the session (e.g. external_write,
+# or another session).  bg_finish sets status/output/stderr/lines like
+# `run --separate-stderr`.
+bg_session() {
+	local p1=$1 p2=$2
+	shift 2
+	SYNC="$BATS_TEST_TMPDIR/sync.$RANDOM$RANDOM"
+	mkdir -p "$SYNC"
+	local script="$p1
+: >'$SYNC/ready'
+n=0; until [ -e '$SYNC/go' ] || [ \$n -ge 1000 ]; do sleep 0.01; n=\$((n+1)); done
+$p2"
+	"$RG" run --log "$LOG" "$@" -- bash -c "$script" >"$SYNC/out" 2>"$SYNC/err" 3>&- &
+	BG_PID=$!
+	local i=0
+	until [ -e "$SYNC/ready" ]; do
+		if ! kill -0 "$BG_PID" 2>/dev/null; then
+			wait "$BG_PID" || true
+			BG_PID=
+			fail "background session ended before PHASE1 finished: $(cat "$SYNC/err")"
+		fi
+		i=$((i + 1))
+		[ $i -lt 1000 ] || fail "background session never became ready"
+		sleep 0.01
+	done
+}
+
+bg_finish() {
+	: >"$SYNC/go"
+	local rc=0
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	status=$rc
+	output="$(cat "$SYNC/out")"
+	stderr="$(cat "$SYNC/err")"
+	lines=()
+	stderr_lines=()
+	[ -z "$output" ] || mapfile -t lines <<<"$output"
+	[ -z "$stderr" ] || mapfile -t stderr_lines <<<"$stderr"
+}

@@ -1,0 +1,430 @@
+#!/usr/bin/env bats
+# The nine acceptance scenarios of seed 001 (read-before-write), played with
+# real tools, plus the edge cases the seed lists (deletion, hard links,
+# roots, a preloaded process without readguard run).
+
+load helper
+
+# --- seed scenario 1: prevent write without read -------------------------
+
+@test "t0100.01 seed 1: writing an existing file that was not read is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rgsh 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+# --- seed scenario 2: allow write after read -----------------------------
+
+@test "t0100.02 seed 2: writing a file after reading it is allowed" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null && echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t0100.03 seed 2: a read by one process unlocks the write for another process of the session" {
+	mkfile f original
+	run --separate-stderr rgsh 'sh -c "cat f >/dev/null" && sh -c "echo new >f"'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+# --- seed scenario 3: detect external modifications ----------------------
+
+@test "t0100.04 seed 3: a file changed outside the session after the read is refused as changed" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	external_write f 'changed outside the session'
+	snapshot f
+	bg_finish
+	assert_failure
+	assert_refused f changed
+	assert_unchanged f
+	assert_content f 'changed outside the session'
+}
+
+@test "t0100.05 seed 3: the changed-file message reports the old and new sizes" {
+	mkfile f original # 9 bytes
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	external_write f 'x' # 2 bytes
+	bg_finish
+	assert_failure
+	assert_refused f changed
+	[[ $stderr == *"size 9 -> 2). Read it again, then retry."* ]] ||
+		fail "unexpected message: $stderr"
+}
+
+@test "t0100.06 seed 3: after an external change, reading again unlocks the write" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'cat f >/dev/null; echo new >f'
+	external_write f 'changed outside the session'
+	bg_finish
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t0100.07 seed 3: an external change that keeps the size but moves the mtime is detected" {
+	mkfile f aaaa
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	external_write f bbbb
+	snapshot f
+	bg_finish
+	assert_failure
+	assert_refused f changed
+	assert_unchanged f
+}
+
+@test "t0100.08 seed 3: an external change that restores the mtime but changes the size is detected" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	external_write f 'longer content here'
+	make_old f
+	snapshot f
+	bg_finish
+	assert_failure
+	assert_refused f changed
+	assert_unchanged f
+}
+
+# --- seed scenario 4: allow new file creation ----------------------------
+
+@test "t0100.09 seed 4: creating a new file needs no read" {
+	run --separate-stderr rgsh 'echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t0100.10 seed 4: a file the session created may be written again by another process" {
+	run --separate-stderr rgsh 'echo one >f; sh -c "echo two >f"; echo three >>f'
+	assert_success
+	refute_refused
+	assert_content f $'two\nthree'
+}
+
+# --- seed scenario 5: path normalization ---------------------------------
+
+@test "t0100.11 seed 5: read by relative path, write by absolute path is allowed" {
+	mkdir d
+	mkfile d/f original
+	run --separate-stderr rgsh 'cat d/f >/dev/null && echo new >"$W/d/f"'
+	assert_success
+	refute_refused
+	assert_content d/f new
+}
+
+@test "t0100.12 seed 5: read by absolute path, write by a dotted relative path is allowed" {
+	mkdir d
+	mkfile d/f original
+	run --separate-stderr rgsh 'cat "$W/d/f" >/dev/null && echo new >./d/../d/./f'
+	assert_success
+	refute_refused
+	assert_content d/f new
+}
+
+@test "t0100.13 seed 5: read from another working directory, write from here is allowed" {
+	mkdir d
+	mkfile d/f original
+	run --separate-stderr rgsh '(cd d && cat f >/dev/null) && echo new >d/f'
+	assert_success
+	refute_refused
+	assert_content d/f new
+}
+
+# --- seed scenario 6: symlink handling -----------------------------------
+
+@test "t0100.14 seed 6: read via a symlink, write via the real path is allowed" {
+	mkfile f original
+	ln -s f link
+	run --separate-stderr rgsh 'cat link >/dev/null && echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t0100.15 seed 6: read via the real path, write via a symlink is allowed" {
+	mkfile f original
+	ln -s f link
+	run --separate-stderr rgsh 'cat f >/dev/null && echo new >link'
+	assert_success
+	refute_refused
+	assert_content f new
+	[ -L link ] || fail "link was replaced"
+}
+
+@test "t0100.16 seed 6: writing through a symlink to an unread file is refused" {
+	mkfile f original
+	ln -s f link
+	snapshot f
+	run --separate-stderr rgsh 'echo new >link'
+	assert_failure
+	assert_refused link unread
+	assert_unchanged f
+}
+
+# --- seed scenario 7: edit enforcement -----------------------------------
+
+@test "t0100.17 seed 7: an in-place edit (no truncation) of an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rgsh 'printf X | dd of=f conv=notrunc status=none'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0100.18 seed 7: appending to an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rgsh 'echo more >>f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0100.19 seed 7: editing a file after writing it (no read in between) is allowed" {
+	run --separate-stderr rgsh 'echo "hello world" >f && sed -i s/world/there/ f && echo more >>f'
+	assert_success
+	refute_refused
+	assert_content f $'hello there\nmore'
+}
+
+# --- seed scenario 8: session isolation ----------------------------------
+
+@test "t0100.20 seed 8: a read in an earlier session does not unlock a write in a later one" {
+	mkfile f original
+	run --separate-stderr rg cat f
+	assert_success
+	snapshot f
+	run --separate-stderr rgsh 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0100.21 seed 8: a read in a concurrent session does not unlock a write in another" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo A >f'
+	snapshot f
+	run --separate-stderr rgsh 'echo B >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+	bg_finish
+	# Session A read it and nobody changed it: A may write.
+	assert_success
+	refute_refused
+	assert_content f A
+}
+
+@test "t0100.22 seed 8: another session's write makes the file changed for this session" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo A >f'
+	run --separate-stderr rgsh 'cat f >/dev/null && echo "written by B" >f'
+	assert_success
+	assert_content f 'written by B'
+	snapshot f
+	bg_finish
+	assert_failure
+	assert_refused f changed
+	assert_unchanged f
+}
+
+# --- seed scenario 9: timestamp updated after write ----------------------
+
+@test "t0100.23 seed 9: read, write, write again is allowed" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; echo one >f && echo two >f && echo three >f'
+	assert_success
+	refute_refused
+	assert_content f three
+}
+
+@test "t0100.24 seed 9: read, write, then edit with sed -i twice is allowed" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; echo "a b" >f && sed -i s/a/x/ f && sed -i s/b/y/ f'
+	assert_success
+	refute_refused
+	assert_content f 'x y'
+}
+
+@test "t0100.25 seed 9: a temp file + rename save, then another write, is allowed" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; echo v2 >f.tmp && mv f.tmp f && echo v3 >f && echo v4 >>f'
+	assert_success
+	refute_refused
+	assert_content f $'v3\nv4'
+}
+
+@test "t0100.26 seed 9: a truncate by the session restamps the file" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; truncate -s 2 f && echo x >>f'
+	assert_success
+	refute_refused
+	assert_content f $'or'x
+}
+
+@test "t0100.27 seed 9: a write in a slow second step (after the mtime tick) is still allowed" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; echo one >f; sleep 0.05; echo two >>f; sleep 0.05; echo three >f'
+	assert_success
+	refute_refused
+	assert_content f three
+}
+
+# --- edge cases ----------------------------------------------------------
+
+@test "t0100.28 a file deleted after its read may be written (it is a new file)" {
+	mkfile f original
+	run --separate-stderr rgsh 'cat f >/dev/null; rm f; echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t0100.29 a file deleted and recreated outside the session must be read again" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	rm f
+	external_write f 'recreated outside'
+	snapshot f
+	bg_finish
+	assert_failure
+	# "unread" (new inode) or "changed" (the inode number was reused).
+	assert_refused f any
+	assert_unchanged f
+}
+
+@test "t0100.30 hard link: read via one name, write via the other is allowed" {
+	mkfile f original
+	ln f g
+	run --separate-stderr rgsh 'cat g >/dev/null && echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+	assert_content g new
+}
+
+@test "t0100.31 hard link: writing via a new hard link to an unread file is refused" {
+	mkfile f original
+	ln f g
+	snapshot f
+	run --separate-stderr rgsh 'echo new >g'
+	assert_failure
+	assert_refused g unread
+	assert_unchanged f
+}
+
+@test "t0100.32 reading a different file with the same name elsewhere does not unlock" {
+	mkdir a b
+	mkfile a/f A
+	mkfile b/f B
+	snapshot b/f
+	run --separate-stderr rgsh 'cat a/f >/dev/null && cd b && echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged b/f
+}
+
+@test "t0100.33 writes outside the root (default root = cwd) are allowed" {
+	mkfile "$OUT/f" original
+	run --separate-stderr rgsh 'echo new >"$OUT/f"'
+	assert_success
+	refute_refused
+	assert_content "$OUT/f" new
+}
+
+@test "t0100.34 with --root DIR, files outside DIR are allowed and files inside refused" {
+	mkdir guarded free
+	mkfile guarded/f G
+	mkfile free/f F
+	snapshot guarded/f
+	run --separate-stderr "$RG" run --log "$LOG" --root "$W/guarded" -- bash -c 'echo new >free/f'
+	assert_success
+	refute_refused
+	assert_content free/f new
+	run --separate-stderr "$RG" run --log "$LOG" --root "$W/guarded" -- bash -c 'echo new >guarded/f'
+	assert_failure
+	assert_refused guarded/f unread
+	assert_unchanged guarded/f
+}
+
+@test "t0100.35 --root covers subdirectories" {
+	mkdir -p deep/er/est
+	mkfile deep/er/est/f original
+	snapshot deep/er/est/f
+	run --separate-stderr "$RG" run --log "$LOG" --root "$W/deep" -- bash -c 'echo new >deep/er/est/f'
+	assert_failure
+	assert_refused deep/er/est/f unread
+	assert_unchanged deep/er/est/f
+}
+
+@test "t0100.36 a root given by a relative path guards the same directory" {
+	mkdir guarded
+	mkfile guarded/f G
+	snapshot guarded/f
+	run --separate-stderr "$RG" run --log "$LOG" --root guarded -- bash -c 'cd / && echo new >"$W/guarded/f"'
+	assert_failure
+	assert_refused "$W/guarded/f" unread
+	assert_unchanged guarded/f
+}
+
+@test "t0100.37 a preloaded process without a session is guarded (READGUARD_ROOTS)" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0100.38 a preloaded process without a session: its children join its session" {
+	mkfile f original
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c 'cat f >/dev/null && echo new >f && sh -c "echo newer >f"'
+	assert_success
+	refute_refused
+	assert_content f newer
+}
+
+@test "t0100.39 a preloaded process without a session defaults its root to the cwd" {
+	mkfile f original
+	mkfile "$OUT/g" original
+	snapshot f
+	run --separate-stderr env LD_PRELOAD="$SHIM" bash -c 'echo new >"$OUT/g"; echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+	assert_content "$OUT/g" new
+}
+
+@test "t0100.40 READGUARD_ROOTS takes a colon-separated list" {
+	mkdir a b c
+	mkfile a/f A
+	mkfile b/f B
+	mkfile c/f C
+	snapshot a/f b/f
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W/a:$W/b" bash -c 'echo x >c/f; echo x >a/f'
+	assert_failure
+	assert_refused a/f unread
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W/a:$W/b" bash -c 'echo x >b/f'
+	assert_failure
+	assert_refused b/f unread
+	assert_unchanged a/f b/f
+	assert_content c/f x
+}
+
+@test "t0100.41 two preloaded processes without a session do not share reads" {
+	mkfile f original
+	env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" cat f >/dev/null
+	snapshot f
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}

@@ -192,26 +192,31 @@ static int open_untruncated(const struct rg_request *req, bool *fresh, bool *may
     return sys_open(req, req->flags & ~O_TRUNC);
 }
 
-/* O_TRUNC, applied only once the check has passed. */
-static int truncate_opened(const struct rg_request *req, int fd, const struct rg_file *f)
+/* O_TRUNC, applied only once the check has passed, and only once fd counts
+ * as a writer: a sibling must never see the emptied file and no writer. */
+static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int fd,
+                           const struct rg_file *f)
 {
     if ((req->flags & O_ACCMODE) != O_RDONLY) {
         int r = rg_sys_ftruncate(fd, 0);
-        if (r < 0) {
-            rg_sys_close(fd);
-            return r;
-        }
-        return fd;
+        if (r == 0)
+            return fd;
+        rg_note_close(c, fd);
+        rg_sys_close(fd);
+        return r;
     }
     /* O_RDONLY|O_TRUNC: ftruncate needs a writable descriptor, so reopen the
      * way the program asked and keep it only if it is the file we checked. */
     int fd2 = sys_open(req, req->flags & ~O_CREAT);
     struct stat st;
-    rg_sys_close(fd);
     if (fd2 >= 0 && (fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
         rg_sys_close(fd2);
-        return -EAGAIN;
+        fd2 = -EAGAIN;
     }
+    if (fd2 >= 0)
+        note_write_stat(c, fd2, &st, NULL);
+    rg_note_close(c, fd);
+    rg_sys_close(fd);
     return fd2;
 }
 
@@ -244,13 +249,10 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
             rg_sys_close(fd);
             return r;
         }
-        if ((req->flags & O_TRUNC) && f.regular) {
-            fd = truncate_opened(req, fd, &f);
-            if (fd < 0 || fstat(fd, &st) != 0)
-                return fd;
-        }
     }
     note_write_stat(c, fd, &st, NULL);
+    if (!fresh && (req->flags & O_TRUNC) && f.regular)
+        fd = truncate_opened(c, req, fd, &f);
     return fd;
 }
 

@@ -24,8 +24,9 @@ bool rg_fopen_flags(const char *mode, int *flags)
     case 'a': acc = O_WRONLY; extra = O_CREAT | O_APPEND; break;
     default: return false;
     }
-    /* glibc reads at most six more characters and stops at ",ccs=". */
-    for (int i = 1; i < 7 && mode[i] && mode[i] != ','; i++) {
+    /* glibc reads at most six more characters and skips any it does not
+     * know, ',' included: "r,+" opens O_RDWR. */
+    for (int i = 1; i < 7 && mode[i]; i++) {
         switch (mode[i]) {
         case '+': acc = O_RDWR; break;
         case 'x': extra |= O_EXCL; break;

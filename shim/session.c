@@ -184,6 +184,8 @@ uint32_t rg_capacity_parse(const char *s)
     unsigned long long v = strtoull(s, &end, 10);
     if (end == s || errno || s[0] == '-')
         return 0;
+    if (v > RG_MAX_CAPACITY) /* before a suffix can wrap it around */
+        return 0;
     if (*end == 'k' || *end == 'K')
         v *= 1000, end++;
     else if (*end == 'M')

@@ -108,7 +108,7 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
         !memchr(h->log_path, '\0', sizeof h->log_path))
         return "its settings are corrupt";
-    if (atomic_load(&h->used) > h->capacity + 64u * 1024u || atomic_load(&h->generation) == 0)
+    if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
         return "its counters are corrupt";
     return NULL;
 }
@@ -146,12 +146,16 @@ struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t 
 
 static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino)
 {
-    uint32_t n = atomic_fetch_add_explicit(&t->hdr->used, 1, memory_order_relaxed);
-    if (n >= t->hdr->capacity) {
-        /* Undo is not needed: used only grows past capacity by losers here. */
-        atomic_store_explicit(&t->hdr->full, 1, memory_order_relaxed);
-        return NULL;
-    }
+    /* A bounded compare-and-swap rather than fetch-and-add: a full table is
+     * still asked on every read, and must not count past its capacity. */
+    uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
+    do {
+        if (n >= t->hdr->capacity) {
+            atomic_store_explicit(&t->hdr->full, 1, memory_order_relaxed);
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1,
+                                                    memory_order_relaxed, memory_order_relaxed));
     struct rg_entry *e = &t->entries[n];
     e->ino = ino;
     e->dev = (uint32_t)dev;

@@ -4,8 +4,8 @@
  *
  * Layout: a fixed header (identity, settings, counters), an open-addressing
  * index of 32-bit slots, and a dense array of entries. The index holds
- * "entry number + 1" (0 = empty); entries are claimed by one atomic
- * fetch-and-add and published into the index by one compare-and-swap, only
+ * "entry number + 1" (0 = empty); entries are claimed by one bounded
+ * compare-and-swap on a counter and published into the index by another, only
  * after their key is written. So a reader never sees a half-built key, and a
  * process killed at any instruction leaves at worst one unused entry behind:
  * there is no lock to die holding. Dense entries also mean the file's resident

@@ -115,37 +115,31 @@ void rg_format_time(int64_t ns, char *buf)
 
 bool rg_path_join(char *out, size_t cap, const char *base, const char *path)
 {
-    size_t o = 0;
+    size_t o = 1;
     if (cap < 2)
         return false;
-    out[o++] = '/';
+    out[0] = '/';
     for (int pass = path[0] == '/'; pass < 2; pass++) {
-        const char *s = pass == 0 ? base : path;
-        while (*s) {
+        for (const char *s = pass == 0 ? base : path; *s;) {
             while (*s == '/')
                 s++;
-            const char *e = s;
-            while (*e && *e != '/')
-                e++;
+            const char *e = strchrnul(s, '/');
             size_t n = (size_t)(e - s);
-            if (n == 0 || (n == 1 && s[0] == '.')) {
-                /* nothing */
-            } else if (n == 2 && s[0] == '.' && s[1] == '.') {
+            if (n == 2 && s[0] == '.' && s[1] == '.') {
                 while (o > 1 && out[o - 1] != '/')
                     o--;
                 if (o > 1)
                     o--;
-            } else {
-                if (o > 1)
-                    out[o++] = '/';
-                if (o + n + 1 > cap)
+            } else if (n > 0 && !(n == 1 && s[0] == '.')) {
+                size_t sep = o > 1;
+                if (o + sep + n + 1 > cap)
                     return false;
+                if (sep)
+                    out[o++] = '/';
                 memcpy(out + o, s, n);
                 o += n;
             }
             s = e;
-            if (o + 2 > cap)
-                return false;
         }
     }
     out[o] = '\0';

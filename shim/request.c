@@ -4,9 +4,12 @@
 #include <linux/fs.h>
 #include <stddef.h>
 
-/* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. */
+/* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. With
+ * O_PATH the kernel ignores every access and truncation flag. */
 bool rg_flags_write(int flags)
 {
+    if (flags & O_PATH)
+        return false;
     return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
 }
 

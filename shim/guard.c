@@ -330,11 +330,29 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
     restamp(c, fd, s, true);
 }
 
+/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
+ * by a parent shell: restamp them if the session already knows the file. */
+static void restamp_inherited(struct rg_ctx *c, int fd)
+{
+    struct stat st;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    struct rg_file f = file_of(&st);
+    struct rg_entry *e = entry_for(c, &f, false);
+    struct rg_record rec = rg_entry_load(&c->table, e);
+    struct rg_stamp now = stamp_of(&st);
+    if (e && (rec.found || rec.writers > 0))
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+}
+
 void rg_note_close(struct rg_ctx *c, int fd)
 {
     struct rg_fdslot s;
     if (rg_fd_take(c, fd, &s))
         restamp(c, fd, &s, true);
+    else if (fd >= 0 && fd <= 2) /* coreutils fclose(stdout) before exit */
+        restamp_inherited(c, fd);
 }
 
 void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
@@ -373,22 +391,6 @@ void rg_note_exec(struct rg_ctx *c)
         if (s.opener == me)
             rg_fd_track(c, fd, s.dev, atomic_load(&s.ino), 0, s.stream);
     }
-}
-
-/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
- * by a parent shell: restamp them if the session already knows the file. */
-static void restamp_inherited(struct rg_ctx *c, int fd)
-{
-    struct stat st;
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    struct rg_file f = file_of(&st);
-    struct rg_entry *e = entry_for(c, &f, false);
-    struct rg_record rec = rg_entry_load(&c->table, e);
-    struct rg_stamp now = stamp_of(&st);
-    if (e && (rec.found || rec.writers > 0))
-        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
 }
 
 static void flush_stream(void *stream)

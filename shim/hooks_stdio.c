@@ -132,7 +132,8 @@ RG_EXPORT int fclose(FILE *stream)
     if (c) {
         struct rg_fdslot s;
         int fd = fileno(stream);
-        if (fd >= 0 && rg_fd_peek(c, fd, &s)) {
+        /* 0-2 may be the session's file, written by a parent's redirect. */
+        if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
             fflush(stream);
             rg_note_close(c, fd);
         }

@@ -1,0 +1,162 @@
+/* Unit tests for policy.c: rg_decide as a table of named cases. */
+#include <fcntl.h>
+
+#include "check.h"
+#include "policy.h"
+
+#define MTIME 1700000000000000000
+#define SIZE 4096
+
+/* One case, flat: every field left out is zero, which reads as "the usual":
+ * an existing regular file, a record (if found) that matches it exactly, no
+ * writers, a working table, enforce mode. */
+struct policy_case {
+    const char *name;
+    enum rg_op op;
+    int flags;
+    bool missing, special;     /* the file does not exist / is not regular */
+    enum rg_scope scope;
+    bool found;                /* recorded in the current generation */
+    int64_t mtime_off;         /* recorded mtime minus the file's */
+    int64_t size_off;          /* recorded size minus the file's */
+    uint32_t writers;
+    bool writer_alive;
+    enum rg_table_state table;
+    enum rg_mode mode;
+    enum rg_action want;
+    enum rg_reason why;
+};
+
+#define GUARDED .scope = RG_SCOPE_GUARDED
+#define FREE .scope = RG_SCOPE_FREE
+#define UNKNOWN .scope = RG_SCOPE_UNKNOWN
+#define WARN_MODE .mode = RG_MODE_WARN
+#define OPEN(fl) .op = RG_OP_OPEN, .flags = (fl)
+#define ALLOW .want = RG_ALLOW, .why = RG_WHY_OK
+#define NEED_SCOPE .want = RG_NEED_SCOPE, .why = RG_WHY_OK
+#define REFUSE(r) .want = RG_REFUSE, .why = RG_WHY_##r
+#define WARN(r) .want = RG_WARN, .why = RG_WHY_##r
+
+static const struct policy_case cases[] = {
+    {"read_open_is_allowed", OPEN(O_RDONLY), GUARDED, ALLOW},
+    {"read_open_needs_no_scope", OPEN(O_RDONLY), UNKNOWN, ALLOW},
+    {"write_to_missing_file_is_allowed", OPEN(O_WRONLY | O_CREAT | O_TRUNC), .missing = true,
+     GUARDED, ALLOW},
+    {"write_to_non_regular_file_is_allowed", OPEN(O_WRONLY), .special = true, GUARDED, ALLOW},
+    {"recorded_with_equal_stamp_is_allowed", OPEN(O_RDWR), GUARDED, .found = true, ALLOW},
+    {"recorded_with_equal_stamp_needs_no_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
+     .found = true, ALLOW},
+    {"mtime_differs_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, .found = true,
+     .mtime_off = -1, NEED_SCOPE},
+    {"mtime_differs_guarded_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .mtime_off = -1, REFUSE(CHANGED)},
+    {"size_differs_alone_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .size_off = 1, REFUSE(CHANGED)},
+    {"not_recorded_guarded_is_refused_unread", OPEN(O_WRONLY), GUARDED, REFUSE(UNREAD)},
+    {"not_recorded_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, NEED_SCOPE},
+    /* found=false with a matching stamp: a record of an older generation. */
+    {"stale_equal_stamp_is_refused_unread", OPEN(O_WRONLY), GUARDED, .found = false,
+     REFUSE(UNREAD)},
+    {"not_recorded_free_scope_is_allowed", OPEN(O_WRONLY), FREE, ALLOW},
+    {"changed_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .mtime_off = 9,
+     ALLOW},
+    {"warn_mode_unread_warns_unread", OPEN(O_WRONLY), GUARDED, WARN_MODE, WARN(UNREAD)},
+    {"warn_mode_changed_warns_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .size_off = -SIZE, WARN_MODE, WARN(CHANGED)},
+    {"warn_mode_table_full_warns_table_full", OPEN(O_WRONLY), GUARDED, .table = RG_TABLE_FULL,
+     WARN_MODE, WARN(TABLE_FULL)},
+    {"warn_mode_equal_stamp_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, WARN_MODE,
+     ALLOW},
+    {"warn_mode_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, WARN_MODE, NEED_SCOPE},
+    {"live_writer_in_session_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .mtime_off = 1, .writers = 1, .writer_alive = true, ALLOW},
+    {"dead_writer_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true, .mtime_off = 1,
+     .writers = 2, .writer_alive = false, REFUSE(CHANGED)},
+    {"alive_pid_without_writers_is_refused", OPEN(O_WRONLY), GUARDED, .found = true,
+     .mtime_off = 1, .writers = 0, .writer_alive = true, REFUSE(CHANGED)},
+    {"table_full_not_found_is_refused_table_full", OPEN(O_WRONLY), GUARDED,
+     .table = RG_TABLE_FULL, REFUSE(TABLE_FULL)},
+    {"table_full_found_equal_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .table = RG_TABLE_FULL, ALLOW},
+    {"table_full_found_changed_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .size_off = 1, .table = RG_TABLE_FULL, REFUSE(CHANGED)},
+    {"table_broken_is_refused_no_table_even_if_found", OPEN(O_WRONLY), GUARDED, .found = true,
+     .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
+    {"table_broken_ignores_live_writer", OPEN(O_WRONLY), GUARDED, .found = true,
+     .mtime_off = 1, .writers = 1, .writer_alive = true, .table = RG_TABLE_BROKEN,
+     REFUSE(NO_TABLE)},
+    {"table_broken_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN,
+     .table = RG_TABLE_BROKEN, NEED_SCOPE},
+    {"table_broken_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .table = RG_TABLE_BROKEN,
+     ALLOW},
+    {"table_broken_warn_mode_warns_no_table", OPEN(O_WRONLY), GUARDED,
+     .table = RG_TABLE_BROKEN, WARN_MODE, WARN(NO_TABLE)},
+    {"rdonly_trunc_open_is_a_write", OPEN(O_RDONLY | O_TRUNC), GUARDED, REFUSE(UNREAD)},
+    {"rename_with_read_flags_is_a_write", .op = RG_OP_RENAME, .flags = O_RDONLY, GUARDED,
+     REFUSE(UNREAD)},
+    {"rename_over_changed_file_is_refused_changed", .op = RG_OP_RENAME, GUARDED, .found = true,
+     .mtime_off = 5, REFUSE(CHANGED)},
+    {"rename_onto_missing_file_is_allowed", .op = RG_OP_RENAME, .missing = true, GUARDED,
+     ALLOW},
+    {"truncate_with_read_flags_is_a_write", .op = RG_OP_TRUNCATE, .flags = O_RDONLY, GUARDED,
+     REFUSE(UNREAD)},
+    {"truncate_recorded_equal_is_allowed", .op = RG_OP_TRUNCATE, GUARDED, .found = true,
+     ALLOW},
+    {"spawn_open_with_read_flags_is_allowed", .op = RG_OP_SPAWN_OPEN, .flags = O_RDONLY,
+     GUARDED, ALLOW},
+    {"spawn_open_with_write_flags_is_refused", .op = RG_OP_SPAWN_OPEN,
+     .flags = O_WRONLY | O_CREAT, GUARDED, REFUSE(UNREAD)},
+};
+
+static const struct policy_case *current;
+
+static const char *action_name(enum rg_action a)
+{
+    switch (a) {
+    case RG_ALLOW: return "ALLOW";
+    case RG_NEED_SCOPE: return "NEED_SCOPE";
+    case RG_WARN: return "WARN";
+    case RG_REFUSE: return "REFUSE";
+    }
+    return "?";
+}
+
+TEST(decide_case)
+{
+    const struct policy_case *c = current;
+    struct rg_request req = {.op = c->op, .call = "test", .dirfd = AT_FDCWD, .path = "f",
+                             .flags = c->flags, .mode = 0644};
+    struct rg_file file = {.exists = !c->missing, .regular = !c->special, .dev = 8, .ino = 42,
+                           .mtime_ns = MTIME, .size = SIZE, .scope = c->scope};
+    struct rg_facts facts = {
+        .rec = {.found = c->found, .mtime_ns = MTIME + c->mtime_off,
+                .size = SIZE + c->size_off, .read_ns = 1, .writers = c->writers,
+                .writer_pid = c->writers ? 4321 : 0},
+        .writer_alive = c->writer_alive,
+        .table = c->table,
+        .mode = c->mode,
+    };
+    struct rg_decision d = rg_decide(&req, &file, &facts);
+    CHECK_EQ_STR(action_name(d.action), action_name(c->want));
+    CHECK_EQ_STR(rg_reason_name(d.reason), rg_reason_name(c->why));
+}
+
+TEST(reason_names)
+{
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_OK), "ok");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_UNREAD), "unread");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_CHANGED), "changed");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_TABLE_FULL), "table-full");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_NO_TABLE), "no-table");
+    CHECK_EQ_STR(rg_reason_name((enum rg_reason)42), "?");
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        current = &cases[i];
+        check_run(decide_case, cases[i].name);
+    }
+    RUN(reason_names);
+    return check_done();
+}

@@ -1,0 +1,1010 @@
+/* Unit tests for table.c: format, validation, the lock-free index, stamps,
+ * generations, writer counts, and concurrent adds from several processes. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "table.h"
+
+#define UID 4242u
+#define LOG "/var/log/rg-test.log"
+
+static const char *const roots_ab[] = {"/a", "/b"};
+
+/* A table in its own anonymous mapping: page-aligned, as a real one is. */
+struct fixture {
+    struct rg_table t;
+    void *map;
+    size_t size;
+};
+
+static void *map_anon(size_t size, bool shared)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("# mmap");
+        exit(2);
+    }
+    return p;
+}
+
+static struct fixture make_table(uint32_t cap, bool shared)
+{
+    struct fixture f = {.size = rg_table_file_size(cap)};
+    f.map = map_anon(f.size, shared);
+    struct rg_settings s = {RG_MODE_WARN, cap, LOG, roots_ab, 2};
+    int r = rg_table_format(f.map, f.size, &s, UID, 77, 123456789);
+    if (r != 0 || rg_table_validate(f.map, f.size, UID) != NULL) {
+        fprintf(stderr, "# cannot set up a table: %d\n", r);
+        exit(2);
+    }
+    rg_table_bind(&f.t, f.map, f.size);
+    return f;
+}
+
+static void drop(struct fixture *f) { munmap(f->map, f->size); }
+
+#define CHECK_REASON(why, want)                                                             \
+    do {                                                                                    \
+        const char *why_ = (why);                                                           \
+        if (!CHECK(why_ && strstr(why_, want)))                                             \
+            fprintf(stderr, "#     reason: %s\n", why_ ? why_ : "(null: valid)");           \
+    } while (0)
+
+static const struct rg_stamp stamp_a = {.mtime_ns = 1000, .ctime_ns = 2000, .size = 10};
+
+/* --- format and validate -------------------------------------------------- */
+
+TEST(file_size_is_header_index_and_entries)
+{
+    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 56);
+    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 56);
+    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 56);
+}
+
+TEST(format_then_validate_is_ok)
+{
+    struct fixture f = make_table(16, false);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    drop(&f);
+}
+
+TEST(format_stores_the_settings)
+{
+    struct fixture f = make_table(1000, false);
+    struct rg_header *h = f.t.hdr;
+    CHECK(memcmp(h->magic, RG_MAGIC, 8) == 0);
+    CHECK_EQ_INT(h->version, RG_TABLE_VERSION);
+    CHECK_EQ_INT(h->header_size, RG_HEADER_SIZE);
+    CHECK_EQ_INT(h->file_size, f.size);
+    CHECK_EQ_INT(h->entry_size, sizeof(struct rg_entry));
+    CHECK_EQ_INT(h->capacity, 1000);
+    CHECK_EQ_INT(h->index_slots, 2048);
+    CHECK_EQ_INT(h->uid, UID);
+    CHECK_EQ_INT(h->creator_pid, 77);
+    CHECK_EQ_INT(h->mode, RG_MODE_WARN);
+    CHECK_EQ_INT(h->created_ns, 123456789);
+    CHECK_EQ_INT(h->nroots, 2);
+    CHECK_EQ_STR(h->log_path, LOG);
+    CHECK_EQ_INT(atomic_load(&h->generation), 1);
+    CHECK_EQ_INT(atomic_load(&h->used), 0);
+    CHECK_EQ_INT(atomic_load(&h->full), 0);
+    drop(&f);
+}
+
+TEST(format_without_log_path_leaves_it_empty)
+{
+    size_t size = rg_table_file_size(16);
+    void *map = map_anon(size, false);
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, NULL, roots_ab, 2};
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    CHECK_EQ_STR(((struct rg_header *)map)->log_path, "");
+    CHECK(rg_table_validate(map, size, UID) == NULL);
+    munmap(map, size);
+}
+
+TEST(format_rejects_bad_capacity)
+{
+    size_t size = rg_table_file_size(16);
+    void *map = map_anon(size, false);
+    uint32_t bad[] = {0, RG_MIN_CAPACITY - 1, RG_MAX_CAPACITY + 1, UINT32_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct rg_settings s = {RG_MODE_ENFORCE, bad[i], LOG, roots_ab, 2};
+        CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
+    }
+    CHECK(memcmp(map, RG_MAGIC, 8) != 0);
+    munmap(map, size);
+}
+
+TEST(format_rejects_size_that_does_not_match_capacity)
+{
+    size_t size = rg_table_file_size(32);
+    void *map = map_anon(size, false);
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, roots_ab, 2};
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
+    CHECK(memcmp(map, RG_MAGIC, 8) != 0);
+    munmap(map, size);
+}
+
+TEST(format_rejects_roots_too_long)
+{
+    size_t size = rg_table_file_size(16);
+    char *big = malloc(RG_ROOTS_MAX + 1);
+    memset(big, 'x', RG_ROOTS_MAX);
+    big[0] = '/';
+    big[RG_ROOTS_MAX] = '\0';                /* 8192 characters + NUL */
+    const char *one[] = {big}, *two[] = {"/a", big + 2};
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, one, 1};
+    void *map = map_anon(size, false);
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
+    CHECK(memcmp(map, RG_MAGIC, 8) != 0);
+    munmap(map, size);
+
+    /* "/a\0" + 8190 characters + NUL is 8194 bytes: two too many. */
+    big[2] = '/';
+    s.roots = two, s.nroots = 2;
+    map = map_anon(size, false);
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
+    munmap(map, size);
+
+    /* Exactly full: 8191 characters + NUL. */
+    big[RG_ROOTS_MAX - 1] = '\0';
+    s.roots = one, s.nroots = 1;
+    map = map_anon(size, false);
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    CHECK(rg_table_validate(map, size, UID) == NULL);
+    CHECK_EQ_INT(strlen(((struct rg_header *)map)->roots), RG_ROOTS_MAX - 1);
+    munmap(map, size);
+    free(big);
+}
+
+TEST(format_rejects_log_path_too_long)
+{
+    size_t size = rg_table_file_size(16);
+    char *log = malloc(RG_LOG_PATH_MAX + 1);
+    memset(log, 'l', RG_LOG_PATH_MAX);
+    log[0] = '/';
+    log[RG_LOG_PATH_MAX] = '\0';
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, log, roots_ab, 2};
+    void *map = map_anon(size, false);
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
+    munmap(map, size);
+
+    log[RG_LOG_PATH_MAX - 1] = '\0';
+    map = map_anon(size, false);
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    CHECK_EQ_STR(((struct rg_header *)map)->log_path, log);
+    munmap(map, size);
+    free(log);
+}
+
+/* A valid table, corrupted by the caller, then validated at size + delta. */
+static struct fixture good_copy(void)
+{
+    static struct fixture good;
+    if (!good.map)
+        good = make_table(16, false);
+    struct fixture f = good;
+    f.map = map_anon(f.size, false);
+    memcpy(f.map, good.map, f.size);
+    rg_table_bind(&f.t, f.map, f.size);
+    return f;
+}
+
+TEST(validate_rejects_too_small)
+{
+    struct fixture f = good_copy();
+    CHECK_REASON(rg_table_validate(f.map, RG_HEADER_SIZE - 1, UID), "too small");
+    CHECK_REASON(rg_table_validate(f.map, 0, UID), "too small");
+    drop(&f);
+}
+
+TEST(validate_rejects_wrong_magic)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->magic[7] ^= 1;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "wrong magic");
+    drop(&f);
+}
+
+TEST(validate_rejects_other_version)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->version = RG_TABLE_VERSION + 1;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "another version");
+    drop(&f);
+}
+
+TEST(validate_rejects_other_entry_size)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->entry_size = 48;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "another version");
+    drop(&f);
+}
+
+TEST(validate_rejects_other_header_size)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->header_size = RG_HEADER_SIZE * 2;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "another version");
+    drop(&f);
+}
+
+TEST(validate_rejects_wrong_uid)
+{
+    struct fixture f = good_copy();
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID + 1), "another user");
+    CHECK_REASON(rg_table_validate(f.map, f.size, 0), "another user");
+    drop(&f);
+}
+
+TEST(validate_rejects_truncated_size)
+{
+    struct fixture f = good_copy();
+    CHECK_REASON(rg_table_validate(f.map, f.size - 1, UID), "truncated");
+    CHECK_REASON(rg_table_validate(f.map, RG_HEADER_SIZE, UID), "truncated");
+    drop(&f);
+}
+
+TEST(validate_rejects_padded_size)
+{
+    struct fixture f = good_copy();
+    CHECK_REASON(rg_table_validate(f.map, f.size + 4096, UID), "padded");
+    drop(&f);
+}
+
+TEST(validate_rejects_file_size_mismatch)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->file_size += sizeof(struct rg_entry);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "sizes disagree");
+    /* Even when the mapping agrees with the header's wrong size. */
+    CHECK_REASON(rg_table_validate(f.map, f.size + sizeof(struct rg_entry), UID),
+                 "sizes disagree");
+    drop(&f);
+}
+
+TEST(validate_rejects_capacity_out_of_range)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->capacity = RG_MIN_CAPACITY - 1;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "sizes disagree");
+    f.t.hdr->capacity = RG_MAX_CAPACITY * 2;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "sizes disagree");
+    drop(&f);
+}
+
+TEST(validate_rejects_wrong_index_slots)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->index_slots = 512;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "sizes disagree");
+    drop(&f);
+}
+
+TEST(validate_rejects_mode_out_of_range)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->mode = RG_MODE_WARN + 1;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    f.t.hdr->mode = UINT32_MAX;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_unterminated_roots)
+{
+    struct fixture f = good_copy();
+    memset(f.t.hdr->roots, '/', sizeof f.t.hdr->roots);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_relative_root)
+{
+    struct fixture f = good_copy();
+    CHECK_EQ_STR(f.t.hdr->roots + 3, "/b");
+    f.t.hdr->roots[3] = 'b'; /* "/a\0bb\0" */
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_more_roots_than_stored)
+{
+    struct fixture f = good_copy();
+    f.t.hdr->nroots = 3;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    f.t.hdr->nroots = UINT32_MAX;
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_unterminated_log_path)
+{
+    struct fixture f = good_copy();
+    memset(f.t.hdr->log_path, 'x', sizeof f.t.hdr->log_path);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "settings are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_generation_zero)
+{
+    struct fixture f = good_copy();
+    atomic_store(&f.t.hdr->generation, 0);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "counters are corrupt");
+    drop(&f);
+}
+
+TEST(validate_rejects_used_beyond_capacity)
+{
+    struct fixture f = good_copy();
+    atomic_store(&f.t.hdr->used, f.t.hdr->capacity);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    atomic_store(&f.t.hdr->used, f.t.hdr->capacity + 1);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "counters are corrupt");
+    atomic_store(&f.t.hdr->used, UINT32_MAX);
+    CHECK_REASON(rg_table_validate(f.map, f.size, UID), "counters are corrupt");
+    drop(&f);
+}
+
+/* --- bind, find, add ------------------------------------------------------ */
+
+TEST(bind_points_into_the_mapping)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_table t;
+    rg_table_bind(&t, f.map, f.size);
+    CHECK(t.hdr == f.map);
+    CHECK((char *)t.index == (char *)f.map + RG_HEADER_SIZE);
+    CHECK((char *)t.entries == (char *)f.map + RG_HEADER_SIZE + 1024 * 4);
+    CHECK((char *)(t.entries + 16) == (char *)f.map + f.size);
+    CHECK_EQ_INT(t.map_size, f.size);
+    drop(&f);
+}
+
+TEST(find_on_empty_table_is_null)
+{
+    struct fixture f = make_table(16, false);
+    CHECK(rg_table_find(&f.t, 1, 2) == NULL);
+    CHECK(rg_table_find(&f.t, 0, 0) == NULL);
+    CHECK(rg_table_find(&f.t, UINT32_MAX, UINT64_MAX) == NULL);
+    drop(&f);
+}
+
+TEST(find_or_add_then_find_returns_same_entry)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 8, 42);
+    CHECK(e != NULL);
+    CHECK(rg_table_find(&f.t, 8, 42) == e);
+    if (e) {
+        CHECK_EQ_INT(e->dev, 8);
+        CHECK_EQ_INT(e->ino, 42);
+    }
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), 1);
+    drop(&f);
+}
+
+TEST(find_or_add_of_known_key_adds_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 8, 42);
+    CHECK(rg_table_find_or_add(&f.t, 8, 42) == e);
+    CHECK(rg_table_find_or_add(&f.t, 8, 42) == e);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), 1);
+    drop(&f);
+}
+
+TEST(distinct_keys_get_distinct_entries)
+{
+    struct fixture f = make_table(16, false);
+    uint64_t keys[][2] = {{1, 5}, {2, 5}, {1, 6}, {5, 1}, {0, 0}, {UINT32_MAX, UINT64_MAX}};
+    enum { N = sizeof keys / sizeof *keys };
+    struct rg_entry *e[N];
+    for (int i = 0; i < N; i++) {
+        e[i] = rg_table_find_or_add(&f.t, keys[i][0], keys[i][1]);
+        CHECK(e[i] != NULL);
+    }
+    for (int i = 0; i < N; i++) {
+        CHECK(rg_table_find(&f.t, keys[i][0], keys[i][1]) == e[i]);
+        for (int j = 0; j < i; j++)
+            CHECK(e[i] != e[j]);
+    }
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), N);
+    drop(&f);
+}
+
+TEST(dev_above_32_bits_is_refused)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 7, 9);
+    CHECK(rg_table_find_or_add(&f.t, (1ull << 32) | 7, 9) == NULL);
+    CHECK(rg_table_find_or_add(&f.t, UINT64_MAX, 1) == NULL);
+    /* Not truncated to 32 bits: the low half's entry is not found either. */
+    CHECK(rg_table_find(&f.t, (1ull << 32) | 7, 9) == NULL);
+    CHECK(rg_table_find(&f.t, 7, 9) == e);
+    /* A refused key is not a full table. */
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    drop(&f);
+}
+
+TEST(dev_of_exactly_32_bits_is_kept)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, UINT32_MAX, 3);
+    CHECK(e != NULL);
+    CHECK(rg_table_find(&f.t, UINT32_MAX, 3) == e);
+    drop(&f);
+}
+
+/* --- stamps ---------------------------------------------------------------- */
+
+TEST(stamp_then_load_is_found_with_values)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, false, 555));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 1000);
+    CHECK_EQ_INT(r.size, 10);
+    CHECK_EQ_INT(r.read_ns, 555);
+    CHECK_EQ_INT(r.writers, 0);
+    CHECK_EQ_INT(atomic_load(&e->ctime_ns), 2000);
+    drop(&f);
+}
+
+TEST(new_entry_is_not_found_until_stamped)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(!rg_entry_load(&f.t, e).found);
+    drop(&f);
+}
+
+TEST(load_of_null_entry_is_not_found)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_record r = rg_entry_load(&f.t, NULL);
+    CHECK(!r.found);
+    CHECK_EQ_INT(r.mtime_ns, 0);
+    CHECK_EQ_INT(r.writers, 0);
+    drop(&f);
+}
+
+TEST(restamp_of_unchanged_file_changes_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    CHECK(!rg_entry_stamp(&f.t, e, &stamp_a, false, 999));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 555);
+    drop(&f);
+}
+
+TEST(stamp_with_older_ctime_is_dropped)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    struct rg_stamp old = {.mtime_ns = 900, .ctime_ns = 1999, .size = 3};
+    CHECK(!rg_entry_stamp(&f.t, e, &old, false, 999));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 1000);
+    CHECK_EQ_INT(r.size, 10);
+    CHECK_EQ_INT(r.read_ns, 555);
+    drop(&f);
+}
+
+TEST(stamp_with_newer_ctime_replaces)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    struct rg_stamp now = {.mtime_ns = 3000, .ctime_ns = 3000, .size = 11};
+    CHECK(rg_entry_stamp(&f.t, e, &now, false, 999));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 3000);
+    CHECK_EQ_INT(r.size, 11);
+    CHECK_EQ_INT(r.read_ns, 999);
+    drop(&f);
+}
+
+TEST(stamp_with_same_ctime_and_new_size_replaces)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    struct rg_stamp now = stamp_a;
+    now.size = 12;
+    CHECK(rg_entry_stamp(&f.t, e, &now, false, 999));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).size, 12);
+    drop(&f);
+}
+
+/* A restamp after the session's own write, then a read with the same ctime
+ * but other contents: within one timestamp tick of that ctime the read may
+ * have raced with the write, and must not roll the entry back. */
+static struct rg_stamp own = {.mtime_ns = 7000, .ctime_ns = 7000, .size = 70};
+static struct rg_stamp tie = {.mtime_ns = 6999, .ctime_ns = 7000, .size = 69};
+
+TEST(own_write_stamp_is_found)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(rg_entry_stamp(&f.t, e, &own, true, 7001));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 7000);
+    CHECK_EQ_INT(r.size, 70);
+    drop(&f);
+}
+
+TEST(read_tying_with_own_write_within_a_tick_is_dropped)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    CHECK(!rg_entry_stamp(&f.t, e, &tie, false, 7000 + RG_TICK_NS - 1));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 7000);
+    CHECK_EQ_INT(r.size, 70);
+    CHECK_EQ_INT(r.read_ns, 7001);
+    drop(&f);
+}
+
+TEST(read_tying_with_own_write_after_a_tick_wins)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    CHECK(rg_entry_stamp(&f.t, e, &tie, false, 7000 + RG_TICK_NS));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 6999);
+    CHECK_EQ_INT(r.size, 69);
+    /* It is a read's stamp now: another tie replaces it at once. */
+    CHECK(rg_entry_stamp(&f.t, e, &own, false, 7002));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).mtime_ns, 7000);
+    drop(&f);
+}
+
+TEST(read_tying_with_a_read_replaces)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, false, 7001);
+    CHECK(rg_entry_stamp(&f.t, e, &tie, false, 7002));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).size, 69);
+    drop(&f);
+}
+
+TEST(own_write_tying_within_a_tick_replaces)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    CHECK(rg_entry_stamp(&f.t, e, &tie, true, 7002));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).size, 69);
+    drop(&f);
+}
+
+TEST(own_write_with_older_ctime_is_dropped)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, false, 7001);
+    struct rg_stamp old = {.mtime_ns = 1, .ctime_ns = 6999, .size = 1};
+    CHECK(!rg_entry_stamp(&f.t, e, &old, true, 7002));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).size, 70);
+    drop(&f);
+}
+
+/* --- generations and forgetting ------------------------------------------- */
+
+TEST(reset_forgets_every_read)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *a = rg_table_find_or_add(&f.t, 1, 1), *b = rg_table_find_or_add(&f.t, 1, 2);
+    rg_entry_stamp(&f.t, a, &stamp_a, false, 1);
+    rg_entry_stamp(&f.t, b, &stamp_a, false, 1);
+    rg_table_reset(&f.t);
+    CHECK(!rg_entry_load(&f.t, a).found);
+    CHECK(!rg_entry_load(&f.t, b).found);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->generation), 2);
+    /* The entries themselves stay: only the reads are forgotten. */
+    CHECK(rg_table_find(&f.t, 1, 1) == a);
+    drop(&f);
+}
+
+TEST(stamp_after_reset_is_found_again)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 1);
+    rg_table_reset(&f.t);
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, false, 2));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.read_ns, 2);
+    drop(&f);
+}
+
+TEST(stamp_after_reset_accepts_older_ctime)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 1);
+    rg_table_reset(&f.t);
+    struct rg_stamp old = {.mtime_ns = 5, .ctime_ns = 5, .size = 5};
+    CHECK(rg_entry_stamp(&f.t, e, &old, false, 2));
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK(r.found);
+    CHECK_EQ_INT(r.mtime_ns, 5);
+    drop(&f);
+}
+
+TEST(reset_skips_generation_zero)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    atomic_store(&f.t.hdr->generation, RG_GEN_MASK);
+    rg_entry_stamp(&f.t, e, &stamp_a, true, 1);
+    CHECK(rg_entry_load(&f.t, e).found);
+    rg_table_reset(&f.t);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->generation), 1);
+    CHECK(!rg_entry_load(&f.t, e).found);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, false, 2));
+    CHECK(rg_entry_load(&f.t, e).found);
+    drop(&f);
+}
+
+TEST(forget_makes_the_entry_unread)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *a = rg_table_find_or_add(&f.t, 1, 1), *b = rg_table_find_or_add(&f.t, 1, 2);
+    rg_entry_stamp(&f.t, a, &stamp_a, false, 1);
+    rg_entry_stamp(&f.t, b, &stamp_a, false, 1);
+    rg_entry_forget(a);
+    CHECK(!rg_entry_load(&f.t, a).found);
+    CHECK(rg_entry_load(&f.t, b).found);
+    CHECK(rg_table_find(&f.t, 1, 1) == a);
+    /* The same stamp records it again: forgetting is not a ctime barrier. */
+    CHECK(rg_entry_stamp(&f.t, a, &stamp_a, false, 2));
+    CHECK(rg_entry_load(&f.t, a).found);
+    drop(&f);
+}
+
+/* --- writers --------------------------------------------------------------- */
+
+TEST(writer_open_counts_and_remembers_pid)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_writer_open(e, 100);
+    rg_entry_writer_open(e, 200);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, 2);
+    CHECK_EQ_INT(r.writer_pid, 200);
+    drop(&f);
+}
+
+TEST(writer_close_counts_down_and_never_underflows)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_writer_open(e, 100);
+    rg_entry_writer_open(e, 100);
+    rg_entry_writer_close(e);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).writers, 1);
+    rg_entry_writer_close(e);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).writers, 0);
+    rg_entry_writer_close(e);
+    rg_entry_writer_close(e);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).writers, 0);
+    drop(&f);
+}
+
+/* --- a full table ---------------------------------------------------------- */
+
+/* Adds keys (3, 1), (3, 2)... until find_or_add fails; returns how many fit. */
+static uint32_t fill(struct fixture *f)
+{
+    uint32_t n = 0;
+    while (n < 100000 && rg_table_find_or_add(&f->t, 3, n + 1))
+        n++;
+    return n;
+}
+
+TEST(small_table_fills_up_and_sets_full)
+{
+    struct fixture f = make_table(RG_MIN_CAPACITY, false);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(fill(&f), RG_MIN_CAPACITY);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    for (uint32_t i = 1; i <= RG_MIN_CAPACITY; i++) {
+        struct rg_entry *e = rg_table_find(&f.t, 3, i);
+        if (!CHECK(e != NULL))
+            continue;
+        CHECK_EQ_INT(e->ino, i);
+    }
+    CHECK(rg_table_find(&f.t, 3, RG_MIN_CAPACITY + 1) == NULL);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), RG_MIN_CAPACITY);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    drop(&f);
+}
+
+TEST(full_table_still_finds_and_returns_known_keys)
+{
+    struct fixture f = make_table(RG_MIN_CAPACITY, false);
+    fill(&f);
+    struct rg_entry *e = rg_table_find(&f.t, 3, 5);
+    CHECK(e != NULL);
+    CHECK(rg_table_find_or_add(&f.t, 3, 5) == e);
+    CHECK(rg_table_find_or_add(&f.t, 3, 999) == NULL);
+    drop(&f);
+}
+
+TEST(full_table_stays_valid_after_many_failed_adds)
+{
+    /* A full table is still used: every read of an untracked file tries to
+     * add it. The table must stay attachable however many times that fails. */
+    struct fixture f = make_table(RG_MIN_CAPACITY, false);
+    fill(&f);
+    for (uint32_t i = 0; i < 70000; i++)
+        rg_table_find_or_add(&f.t, 4, i + 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->used), RG_MIN_CAPACITY);
+    CHECK(rg_table_find_or_add(&f.t, 3, 1) != NULL);
+    const char *why = rg_table_validate(f.map, f.size, UID);
+    if (!CHECK(why == NULL))
+        fprintf(stderr, "#     reason: %s (used %u, capacity %u)\n", why,
+                (unsigned)atomic_load(&f.t.hdr->used), (unsigned)f.t.hdr->capacity);
+    drop(&f);
+}
+
+/* --- roots ---------------------------------------------------------------- */
+
+TEST(roots_iterate_in_order)
+{
+    struct fixture f = make_table(16, false);
+    const char *r = rg_table_root(f.t.hdr, NULL);
+    CHECK_EQ_STR(r, "/a");
+    r = r ? rg_table_root(f.t.hdr, r) : NULL;
+    CHECK_EQ_STR(r, "/b");
+    r = r ? rg_table_root(f.t.hdr, r) : NULL;
+    CHECK(r == NULL);
+    drop(&f);
+}
+
+TEST(roots_single_slash)
+{
+    size_t size = rg_table_file_size(16);
+    void *map = map_anon(size, false);
+    const char *slash[] = {"/"};
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, slash, 1};
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    const char *r = rg_table_root(map, NULL);
+    CHECK_EQ_STR(r, "/");
+    CHECK(r == NULL || rg_table_root(map, r) == NULL);
+    munmap(map, size);
+}
+
+TEST(roots_none)
+{
+    size_t size = rg_table_file_size(16);
+    void *map = map_anon(size, false);
+    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, NULL, 0};
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    CHECK(rg_table_root(map, NULL) == NULL);
+    CHECK(rg_table_validate(map, size, UID) == NULL);
+    munmap(map, size);
+}
+
+/* --- several processes at once -------------------------------------------- */
+
+#define NPROC 4
+#define NKEYS 500
+#define ROUNDS 32
+#define SHARED_DEV 1u
+#define OWN_DEV(c) (10u + (unsigned)(c))
+
+struct race {
+    _Atomic int go;
+    int32_t got[NPROC][2 * NKEYS]; /* entry index each child was given */
+};
+
+static int32_t entry_index(const struct rg_table *t, const struct rg_entry *e,
+                           uint64_t dev, uint64_t ino)
+{
+    if (!e)
+        return -1;
+    if (e->dev != dev || e->ino != ino)
+        return -2;
+    return (int32_t)(e - t->entries);
+}
+
+static void racer(struct rg_table *t, struct race *r, int c)
+{
+    while (!atomic_load(&r->go))
+        sched_yield();
+    for (int i = 0; i < NKEYS; i++) {
+        /* Half the children walk the shared keys backwards. */
+        int k = c % 2 ? NKEYS - 1 - i : i;
+        struct rg_entry *e = rg_table_find_or_add(t, SHARED_DEV, 1000 + k);
+        r->got[c][k] = entry_index(t, e, SHARED_DEV, 1000 + k);
+        e = rg_table_find_or_add(t, OWN_DEV(c), 1000 + i);
+        r->got[c][NKEYS + i] = entry_index(t, e, OWN_DEV(c), 1000 + i);
+    }
+}
+
+/* Distinct keys are numbered: shared 0..NKEYS-1, then NKEYS per child. */
+static int key_number(uint64_t dev, uint64_t ino)
+{
+    if (ino < 1000 || ino >= 1000 + NKEYS)
+        return -1;
+    if (dev == SHARED_DEV)
+        return (int)(ino - 1000);
+    if (dev >= OWN_DEV(0) && dev < OWN_DEV(NPROC))
+        return NKEYS * (1 + (int)(dev - OWN_DEV(0))) + (int)(ino - 1000);
+    return -1;
+}
+
+static bool race_round(void)
+{
+    enum { DISTINCT = NKEYS * (NPROC + 1) };
+    int failed_before = check_failed_now;
+    struct fixture f = make_table(8192, true);
+    struct race *r = map_anon(sizeof *r, true);
+    pid_t pids[NPROC];
+    for (int c = 0; c < NPROC; c++) {
+        pids[c] = fork();
+        if (pids[c] == 0) {
+            racer(&f.t, r, c);
+            _exit(0);
+        }
+        CHECK(pids[c] > 0);
+    }
+    atomic_store(&r->go, 1);
+    for (int c = 0; c < NPROC; c++) {
+        int status = -1;
+        if (pids[c] > 0)
+            waitpid(pids[c], &status, 0);
+        CHECK_EQ_INT(status, 0);
+    }
+
+    /* Every child was handed the one published entry of each key. */
+    for (int k = 0; k < NKEYS; k++) {
+        int32_t want = entry_index(&f.t, rg_table_find(&f.t, SHARED_DEV, 1000 + k), SHARED_DEV,
+                                   1000 + k);
+        CHECK(want >= 0);
+        for (int c = 0; c < NPROC; c++)
+            if (r->got[c][k] != want)
+                CHECK_EQ_INT(r->got[c][k], want);
+    }
+    for (int c = 0; c < NPROC; c++)
+        for (int i = 0; i < NKEYS; i++) {
+            int32_t want = entry_index(&f.t, rg_table_find(&f.t, OWN_DEV(c), 1000 + i),
+                                       OWN_DEV(c), 1000 + i);
+            CHECK(want >= 0);
+            if (r->got[c][NKEYS + i] != want)
+                CHECK_EQ_INT(r->got[c][NKEYS + i], want);
+        }
+
+    /* The index holds each key exactly once, each in its own entry. */
+    static int seen_key[DISTINCT];
+    static unsigned char seen_entry[8192];
+    memset(seen_key, 0, sizeof seen_key);
+    memset(seen_entry, 0, sizeof seen_entry);
+    int published = 0;
+    for (uint32_t s = 0; s < f.t.hdr->index_slots; s++) {
+        uint32_t v = atomic_load(&f.t.index[s]);
+        if (v == 0)
+            continue;
+        published++;
+        if (!CHECK(v >= 1 && v <= f.t.hdr->capacity))
+            continue;
+        CHECK(seen_entry[v - 1]++ == 0);
+        int n = key_number(f.t.entries[v - 1].dev, f.t.entries[v - 1].ino);
+        if (CHECK(n >= 0))
+            seen_key[n]++;
+    }
+    CHECK_EQ_INT(published, DISTINCT);
+    for (int n = 0; n < DISTINCT; n++)
+        if (seen_key[n] != 1)
+            CHECK_EQ_INT(seen_key[n], 1);
+
+    /* Each lost race wastes at most one entry, and only shared keys race. */
+    uint32_t used = atomic_load(&f.t.hdr->used);
+    CHECK(used >= DISTINCT);
+    CHECK(used <= DISTINCT + (NPROC - 1) * NKEYS);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    munmap(r, sizeof *r);
+    drop(&f);
+    return check_failed_now == failed_before;
+}
+
+TEST(concurrent_adds_from_processes_publish_each_key_once)
+{
+    for (int round = 0; round < ROUNDS; round++)
+        if (!race_round()) {
+            fprintf(stderr, "#   (failed in round %d)\n", round);
+            break;
+        }
+}
+
+int main(void)
+{
+    RUN(file_size_is_header_index_and_entries);
+    RUN(format_then_validate_is_ok);
+    RUN(format_stores_the_settings);
+    RUN(format_without_log_path_leaves_it_empty);
+    RUN(format_rejects_bad_capacity);
+    RUN(format_rejects_size_that_does_not_match_capacity);
+    RUN(format_rejects_roots_too_long);
+    RUN(format_rejects_log_path_too_long);
+    RUN(validate_rejects_too_small);
+    RUN(validate_rejects_wrong_magic);
+    RUN(validate_rejects_other_version);
+    RUN(validate_rejects_other_entry_size);
+    RUN(validate_rejects_other_header_size);
+    RUN(validate_rejects_wrong_uid);
+    RUN(validate_rejects_truncated_size);
+    RUN(validate_rejects_padded_size);
+    RUN(validate_rejects_file_size_mismatch);
+    RUN(validate_rejects_capacity_out_of_range);
+    RUN(validate_rejects_wrong_index_slots);
+    RUN(validate_rejects_mode_out_of_range);
+    RUN(validate_rejects_unterminated_roots);
+    RUN(validate_rejects_relative_root);
+    RUN(validate_rejects_more_roots_than_stored);
+    RUN(validate_rejects_unterminated_log_path);
+    RUN(validate_rejects_generation_zero);
+    RUN(validate_rejects_used_beyond_capacity);
+    RUN(bind_points_into_the_mapping);
+    RUN(find_on_empty_table_is_null);
+    RUN(find_or_add_then_find_returns_same_entry);
+    RUN(find_or_add_of_known_key_adds_nothing);
+    RUN(distinct_keys_get_distinct_entries);
+    RUN(dev_above_32_bits_is_refused);
+    RUN(dev_of_exactly_32_bits_is_kept);
+    RUN(stamp_then_load_is_found_with_values);
+    RUN(new_entry_is_not_found_until_stamped);
+    RUN(load_of_null_entry_is_not_found);
+    RUN(restamp_of_unchanged_file_changes_nothing);
+    RUN(stamp_with_older_ctime_is_dropped);
+    RUN(stamp_with_newer_ctime_replaces);
+    RUN(stamp_with_same_ctime_and_new_size_replaces);
+    RUN(own_write_stamp_is_found);
+    RUN(read_tying_with_own_write_within_a_tick_is_dropped);
+    RUN(read_tying_with_own_write_after_a_tick_wins);
+    RUN(read_tying_with_a_read_replaces);
+    RUN(own_write_tying_within_a_tick_replaces);
+    RUN(own_write_with_older_ctime_is_dropped);
+    RUN(reset_forgets_every_read);
+    RUN(stamp_after_reset_is_found_again);
+    RUN(stamp_after_reset_accepts_older_ctime);
+    RUN(reset_skips_generation_zero);
+    RUN(forget_makes_the_entry_unread);
+    RUN(writer_open_counts_and_remembers_pid);
+    RUN(writer_close_counts_down_and_never_underflows);
+    RUN(small_table_fills_up_and_sets_full);
+    RUN(full_table_still_finds_and_returns_known_keys);
+    RUN(full_table_stays_valid_after_many_failed_adds);
+    RUN(roots_iterate_in_order);
+    RUN(roots_single_slash);
+    RUN(roots_none);
+    RUN(concurrent_adds_from_processes_publish_each_key_once);
+    return check_done();
+}

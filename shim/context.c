@@ -342,6 +342,21 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
     }
 }
 
+/* A new session must exist before main() runs: shells copy the environment
+ * into their own variables at start-up and export those to their children,
+ * not environ, so a READGUARD_SESSION set later would never reach them.
+ * Joining an existing session stays lazy (the first hook attaches). */
+__attribute__((constructor)) static void rg_start(void)
+{
+    const char *s = getenv(RG_ENV_SESSION);
+    if (s && *s)
+        return;
+    int saved = errno;
+    if (rg_enter())
+        rg_leave();
+    errno = saved;
+}
+
 /* Is one of descriptors 0-2 a regular file open for writing? Such a process
  * (`seq 10 > f`) writes the session's file without a single hooked call. */
 static bool writes_inherited_stdio(void)
@@ -359,12 +374,12 @@ static bool writes_inherited_stdio(void)
 /* At exit: restamp what this process wrote, and remove the session if this
  * process created it (only the creator itself, not its forked children). A
  * process that never entered the shim is only attached now if it has
- * something to restamp: most (`true`, `test`) have nothing. */
+ * something to do: most (`true`, `test`) have nothing. */
 __attribute__((destructor)) static void rg_exit(void)
 {
     int saved = errno;
     if (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY &&
-        !writes_inherited_stdio()) {
+        !owner_from_env() && !writes_inherited_stdio()) {
         errno = saved;
         return;
     }

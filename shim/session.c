@@ -1,6 +1,8 @@
 #include "session.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,43 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     return fd;
 }
 
+static bool creator_gone(int dirfd, const char *name)
+{
+    struct rg_header h;
+    struct stat st;
+    int fd = rg_sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd < 0)
+        return false;
+    bool gone = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+                pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
+                memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
+                kill(h.creator_pid, 0) != 0 && errno == ESRCH;
+    rg_sys_close(fd);
+    return gone;
+}
+
+int rg_session_prune(const char *dir)
+{
+    char prefix[32];
+    int n = 0, dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return 0;
+    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
+    char buf[4096];
+    long got;
+    while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
+        for (long off = 0; off < got;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            if (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.') &&
+                creator_gone(dfd, d->d_name) && unlinkat(dfd, d->d_name, 0) == 0)
+                n++;
+            off += d->d_reclen;
+        }
+    }
+    rg_sys_close(dfd);
+    return n;
+}
+
 int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
                       size_t errcap)
 {
@@ -66,6 +105,7 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
         /* An explicit directory is used as given, or the creation fails. */
         if (i > 0 && !has_room(dirs[i], size))
             continue;
+        rg_session_prune(dirs[i]);
         fd = create_in(dirs[i], size, path, cap);
         if (i == 0)
             break;

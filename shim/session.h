@@ -23,6 +23,11 @@
 int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
                       size_t errcap);
 
+/* Removes this user's tables in dir whose creator has exited: a creator that
+ * leaves by _exit (dash does) or SIGKILL cannot remove its own. Returns how
+ * many were removed. */
+int rg_session_prune(const char *dir);
+
 /* Maps an existing table read-write. NULL on success, else the reason. */
 const char *rg_session_attach(const char *path, struct rg_table *t);
 

@@ -428,3 +428,38 @@ load helper
 	assert_refused f unread
 	assert_unchanged f
 }
+
+@test "t0100.42 a preloaded session is removed when its creator exits, even after exec" {
+	# bash execs its last command, so the creating process ends as another image.
+	run env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c 'echo "$READGUARD_SESSION" >sess; exec bash -c :'
+	assert_success
+	[ -s sess ] || fail "no session was exported"
+	[ ! -e "$(cat sess)" ] || fail "session table $(cat sess) was left behind"
+}
+
+@test "t0100.43 a table left by a creator that used _exit is removed by the next new session" {
+	mkdir tables
+	# dash leaves through _exit(), so no destructor can remove its table.
+	run env LD_PRELOAD="$SHIM" READGUARD_DIR="$W/tables" dash -c 'echo "$READGUARD_SESSION" >sess'
+	assert_success
+	[ -e "$(cat sess)" ] || fail "expected dash to leave its table behind"
+	run env LD_PRELOAD="$SHIM" READGUARD_DIR="$W/tables" bash -c 'echo "$READGUARD_SESSION" >sess2'
+	assert_success
+	[ ! -e "$(cat sess)" ] || fail "dead session $(cat sess) was not pruned"
+}
+
+@test "t0100.44 a session whose creator still runs is never pruned" {
+	mkdir tables
+	run --separate-stderr rg env READGUARD_DIR="$W/tables" bash -c 'env -u READGUARD_SESSION LD_PRELOAD="$SHIM" READGUARD_DIR="$W/tables" true; [ -e "$READGUARD_SESSION" ] && echo alive'
+	assert_success
+	assert_output alive
+}
+
+@test "t0100.45 children of a preloaded dash join its session (dash exports its own variables)" {
+	mkfile f original
+	# cat is a child of dash: its read only counts if it joined dash's session.
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" dash -c 'cat f >/dev/null; echo new >f'
+	assert_success
+	refute_refused
+	assert_content f new
+}

@@ -662,6 +662,15 @@ probe_after_read() {
 	assert_unchanged f
 }
 
+@test "t0200.67b an O_PATH open with write bits is neither refused nor a write" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg "$T/rgprobe" open f "O_PATH|O_WRONLY|O_TRUNC"
+	assert_probe_ok
+	refute_refused
+	assert_unchanged f
+}
+
 @test "t0200.68 opening the directory is not a read of the files in it" {
 	mkdir d
 	mkfile d/f original

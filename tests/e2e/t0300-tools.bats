@@ -449,3 +449,19 @@ open("f", "w").write("new\n")'
 	assert_refused f unread
 	assert_unchanged f
 }
+
+@test "t0300.45 an external command writing its redirected stdout keeps the file writable" {
+	mkfile f original
+	run --separate-stderr rg bash -c 'cat f >/dev/null; seq 3 >f; seq 5 >f'
+	assert_success
+	refute_refused
+	assert_content f "$(seq 5)"
+}
+
+@test "t0300.46 a command that writes stdout through stdio keeps the file writable" {
+	mkfile f original
+	run --separate-stderr rg bash -c 'cat f >/dev/null; printf "a\n" >f; python3 -c "print(2)" >f; ls -d . >f'
+	assert_success
+	refute_refused
+	assert_content f .
+}

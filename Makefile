@@ -12,7 +12,7 @@ CPPFLAGS  += -D_GNU_SOURCE -DRG_VERSION='"$(VERSION)"'
 B         := build
 
 # Pure and file-level code that both the shim and the CLI use.
-CORE      := sys table request policy text session
+CORE      := sys table request policy text session report holder
 # The rest of the shim: per-process state and the hooks.
 SHIM      := $(CORE) context scope log guard $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
 CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))

@@ -11,6 +11,7 @@
 #include <uthash.h>
 
 #include "guard.h"
+#include "holder.h"
 #include "log.h"
 #include "session.h"
 #include "sys.h"
@@ -172,35 +173,6 @@ void rg_leave(void)
     in_shim = 0;
 }
 
-/* Does process pid have (dev, ino) open right now? A writer count can go
- * stale (a process killed, or exec'd, while holding a descriptor), and a
- * stale count must never hide an external change; so the count is only
- * believed while its last writer still holds the file. Costs a directory
- * scan, but only for a write that would otherwise be refused. */
-static bool pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
-{
-    char dir[64], buf[4096];
-    if (pid <= 0)
-        return false;
-    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
-    int dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-    if (dfd < 0)
-        return false;
-    bool held = false;
-    long n;
-    while (!held && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
-        for (long off = 0; off < n && !held;) {
-            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            struct stat st;
-            held = d->d_name[0] != '.' && fstatat(dfd, d->d_name, &st, 0) == 0 &&
-                   st.st_ino == ino && st.st_dev == dev;
-            off += d->d_reclen;
-        }
-    }
-    rg_sys_close(dfd);
-    return held;
-}
-
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
 {
     struct rg_facts f = {.table = c->table_state, .mode = c->mode};
@@ -208,7 +180,7 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
         return f;
     f.rec = rg_entry_load(&c->table, e);
     if (f.rec.writers > 0)
-        f.writer_alive = pid_holds(f.rec.writer_pid, e->dev, e->ino);
+        f.writer_alive = rg_pid_holds(f.rec.writer_pid, e->dev, e->ino);
     if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
         f.table = RG_TABLE_FULL;
     return f;

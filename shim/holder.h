@@ -1,0 +1,16 @@
+/* Whether a process holds a file open, from /proc/PID/fd. Shared by the
+ * shim and `readguard check`. */
+#ifndef RG_HOLDER_H
+#define RG_HOLDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Does process pid have (dev, ino) open right now? A writer count can go
+ * stale (a process killed, or exec'd, while holding a descriptor), and a
+ * stale count must never hide an external change; so the count is only
+ * believed while its last writer still holds the file. Costs a directory
+ * scan, but only for a write that would otherwise be refused. */
+bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino);
+
+#endif

@@ -9,6 +9,10 @@ CC        ?= cc
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS  += -D_GNU_SOURCE -DRG_VERSION='"$(VERSION)"'
+# Debian's multiarch triplet: ld.so's $LIB is lib/$(MULTIARCH), so the shim
+# installed there is named through $LIB in LD_PRELOAD (see shim/cli/shim_path.c).
+MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
+CPPFLAGS  += -DRG_MULTIARCH='"$(MULTIARCH)"'
 B         := build
 
 # Pure and file-level code that both the shim and the CLI use.

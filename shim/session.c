@@ -93,28 +93,11 @@ int rg_session_prune(const char *dir)
     return n;
 }
 
-int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
-                      size_t errcap)
+/* Maps a new, sized table file, writes its header and closes fd. The file
+ * is removed again if that fails. */
+static int format_table(int fd, size_t size, const struct rg_settings *s, const char *path,
+                        char *err, size_t errcap)
 {
-    size_t size = rg_table_file_size(s->capacity);
-    const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
-    int fd = -ENOSPC;
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && fd < 0; i++) {
-        if (!dirs[i] || !*dirs[i])
-            continue;
-        /* An explicit directory is used as given, or the creation fails. */
-        if (i > 0 && !has_room(dirs[i], size))
-            continue;
-        rg_session_prune(dirs[i]);
-        fd = create_in(dirs[i], size, path, cap);
-        if (i == 0)
-            break;
-    }
-    if (fd < 0) {
-        snprintf(err, errcap, "cannot create a session table of %zu MiB: %s", size >> 20,
-                 strerror(-fd));
-        return fd;
-    }
     void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);
     if (map == MAP_FAILED) {
@@ -138,6 +121,50 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
                  r == -ENAMETOOLONG ? "the roots or the log path are too long" : strerror(-r));
     }
     return r;
+}
+
+int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
+                      size_t errcap)
+{
+    size_t size = rg_table_file_size(s->capacity);
+    const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
+    int fd = -ENOSPC;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && fd < 0; i++) {
+        if (!dirs[i] || !*dirs[i])
+            continue;
+        /* An explicit directory is used as given, or the creation fails. */
+        if (i > 0 && !has_room(dirs[i], size))
+            continue;
+        rg_session_prune(dirs[i]);
+        fd = create_in(dirs[i], size, path, cap);
+        if (i == 0)
+            break;
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot create a session table of %zu MiB: %s", size >> 20,
+                 strerror(-fd));
+        return fd;
+    }
+    return format_table(fd, size, s, path, err, errcap);
+}
+
+int rg_session_create_at(const struct rg_settings *s, const char *path, char *err,
+                         size_t errcap)
+{
+    size_t size = rg_table_file_size(s->capacity);
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           0600);
+    if (fd >= 0 && ftruncate(fd, (off_t)size) != 0) {
+        int e = errno;
+        rg_sys_close(fd);
+        unlink(path);
+        fd = -e;
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot create the session table '%s': %s", path, strerror(-fd));
+        return fd;
+    }
+    return format_table(fd, size, s, path, err, errcap);
 }
 
 const char *rg_session_attach(const char *path, struct rg_table *t)

@@ -9,10 +9,24 @@
 
 int rg_cmd_run(int argc, char **argv);
 
+struct rg_settings;
+/* The settings that run's options and READGUARD_* variables describe, for a
+ * verb that starts a session without a command (readguard env). NULL after
+ * reporting a bad option. */
+const struct rg_settings *rg_run_settings(int argc, char **argv);
+
+/* readguard run --session PATH: joins the session at PATH, or creates it
+ * there with s. Writes the absolute path to out. Returns 1 if it created
+ * the session, 0 if it joined one, -1 after reporting. */
+int rg_session_open_named(const char *path, const struct rg_settings *s, char *out,
+                          unsigned long cap);
+
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The shim's path, found next to this executable or in ../lib/readguard/. */
 int rg_find_shim(char *out, unsigned long cap);
+/* What to put in LD_PRELOAD for it: the path, with $LIB for an install. */
+int rg_preload_path(char *out, unsigned long cap);
 
 #endif

@@ -4,19 +4,36 @@
 #include <string.h>
 
 #include "cli.h"
+#include "verbs.h"
 
 #ifndef RG_VERSION
 #define RG_VERSION "0.1.0"
 #endif
 
 static const char usage[] =
-    "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
+    "Usage: readguard COMMAND [OPTION]... [ARG]...\n"
     "       readguard --help | --version\n"
     "\n"
     "Refuse writes to files a process tree has not read, or that changed since it\n"
-    "read them. 'readguard run' starts a session and runs COMMAND in it.\n"
+    "read them.\n"
     "\n"
-    "Run 'readguard run --help' for the options of run.\n";
+    "Commands:\n"
+    "  run [OPTION]... [--] CMD [ARG]...  run CMD in a new (or --session) session\n"
+    "  env [OPTION]...       start a session for the current shell: eval \"$(readguard env)\"\n"
+    "  end                   end it: eval \"$(readguard end)\"\n"
+    "  status [--json] [--files]  settings, counters and tracked files of a session\n"
+    "  reset                 forget every read (after an agent's context compaction)\n"
+    "  forget FILE...        forget that these files were read\n"
+    "  mark FILE...          record files as read without reading them (logged)\n"
+    "  check FILE...         would a write be allowed now? (exit 0 yes, 1 no)\n"
+    "  log [--follow] [--json]  the session's refusals, warnings and marks\n"
+    "  sessions [--prune]    this user's sessions, and whether they are running\n"
+    "  doctor [CMD]          can CMD be guarded by the preload?\n"
+    "\n"
+    "Verbs that act on a session take --session PATH; without it they use\n"
+    "$READGUARD_SESSION, else the one running session of this user.\n"
+    "Run 'readguard COMMAND --help' for the options of each command, and see\n"
+    "readguard(1).\n";
 
 void rg_err(const char *fmt, ...)
 {
@@ -27,6 +44,16 @@ void rg_err(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+} verbs[] = {
+    {"run", rg_cmd_run},       {"env", rg_cmd_env},           {"end", rg_cmd_end},
+    {"status", rg_cmd_status}, {"reset", rg_cmd_reset},       {"forget", rg_cmd_forget},
+    {"mark", rg_cmd_mark},     {"check", rg_cmd_check},       {"log", rg_cmd_log},
+    {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},
+};
 
 int main(int argc, char **argv)
 {
@@ -44,8 +71,9 @@ int main(int argc, char **argv)
         printf("readguard %s\n", RG_VERSION);
         return 0;
     }
-    if (strcmp(verb, "run") == 0)
-        return rg_cmd_run(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(verb, verbs[i].name) == 0)
+            return verbs[i].fn(argc - 1, argv + 1);
     rg_err("unknown command '%s'\nTry 'readguard --help'.", verb);
     return RG_EXIT_FAILURE;
 }

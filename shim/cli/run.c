@@ -28,6 +28,10 @@ static const char run_usage[] =
     "  -l, --log FILE       append one JSON line per refusal or warning to FILE\n"
     "                       (default: ~/.local/state/readguard/SESSION.log)\n"
     "      --capacity N     how many files the session can track (default 1048576)\n"
+    "  -s, --session PATH   join the session whose table is PATH, or create it there;\n"
+    "                       an existing table keeps its own settings\n"
+    "  -k, --keep           keep the session table when COMMAND ends, so a later\n"
+    "                       'run --session PATH' continues with the same reads\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
@@ -40,6 +44,8 @@ struct run_opts {
     const char *roots[64];
     char root_buf[64][PATH_MAX];
     char log_buf[PATH_MAX];
+    const char *session; /* --session */
+    bool keep;           /* --keep */
 };
 
 static int add_root(struct run_opts *o, const char *dir)
@@ -80,14 +86,15 @@ static int parse(int argc, char **argv, struct run_opts *o)
     static const struct option longs[] = {
         {"root", required_argument, NULL, 'r'}, {"mode", required_argument, NULL, 'm'},
         {"log", required_argument, NULL, 'l'},  {"capacity", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},       {"session", required_argument, NULL, 's'},
+        {"keep", no_argument, NULL, 'k'},       {NULL, 0, NULL, 0},
     };
     int ch, mode;
     o->s = (struct rg_settings){RG_MODE_ENFORCE, RG_DEFAULT_CAPACITY, NULL, o->roots, 0};
     const char *env_log = getenv(RG_ENV_LOG);
     if (env_log && *env_log && set_log(o, env_log) < 0)
         return -1;
-    while ((ch = getopt_long(argc, argv, "+r:m:l:h", longs, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+r:m:l:hs:k", longs, NULL)) != -1) {
         switch (ch) {
         case 'r':
             if (add_root(o, optarg) < 0)
@@ -111,6 +118,12 @@ static int parse(int argc, char **argv, struct run_opts *o)
                 return -1;
             }
             break;
+        case 's':
+            o->session = optarg;
+            break;
+        case 'k':
+            o->keep = true;
+            break;
         case 'h':
             fputs(run_usage, stdout);
             exit(0);
@@ -131,7 +144,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 static int export_env(const char *session)
 {
     char shim[PATH_MAX], preload[PATH_MAX * 2];
-    if (rg_find_shim(shim, sizeof shim) < 0) {
+    if (rg_preload_path(shim, sizeof shim) < 0) {
         rg_err("cannot find libreadguard.so next to the readguard binary or in "
                "../lib/readguard/");
         return -1;
@@ -204,6 +217,15 @@ static int wait_tree(pid_t child)
     return result;
 }
 
+/* A named session that was joined, or asked to be kept, outlives this run. */
+static bool session_kept;
+
+static void end_session(const char *session)
+{
+    if (!session_kept)
+        unlink(session);
+}
+
 int rg_cmd_run(int argc, char **argv)
 {
     static struct run_opts opts;
@@ -211,25 +233,50 @@ int rg_cmd_run(int argc, char **argv)
     if (first < 0)
         return RG_EXIT_FAILURE;
     char session[PATH_MAX], err[512];
-    if (rg_session_create(&opts.s, session, sizeof session, err, sizeof err) < 0) {
-        rg_err("%s", err);
+    int made = 1;
+    if (opts.session)
+        made = rg_session_open_named(opts.session, &opts.s, session, sizeof session);
+    else if (rg_session_create(&opts.s, session, sizeof session, err, sizeof err) < 0)
+        made = -1, rg_err("%s", err);
+    if (made < 0)
         return RG_EXIT_FAILURE;
-    }
+    if (opts.keep || !made)
+        session_kept = true;
     if (export_env(session) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
-        unlink(session);
+        end_session(session);
         return RG_EXIT_FAILURE;
     }
     install_forwarding();
     pid_t pid = fork();
     if (pid < 0) {
         rg_err("cannot fork: %s", strerror(errno));
-        unlink(session);
+        end_session(session);
         return RG_EXIT_FAILURE;
     }
     if (pid == 0)
         exec_command(argv + first);
     child_pid = pid;
     int status = wait_tree(pid);
-    unlink(session);
+    end_session(session);
     return status;
+}
+
+const struct rg_settings *rg_run_settings(int argc, char **argv)
+{
+    /* run's parser wants a command; env has none, so lend it one. */
+    static char *args[256];
+    static struct run_opts opts;
+    if (argc < 1 || argc > 250)
+        return NULL;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = "--";
+    args[argc + 1] = ":";
+    int first = parse(argc + 2, args, &opts);
+    if (first < 0)
+        return NULL;
+    if (first != argc + 1) {
+        rg_err("unexpected argument '%s'", args[first]);
+        return NULL;
+    }
+    return &opts.s;
 }

@@ -1,0 +1,48 @@
+/* readguard forget: make the session read some files again. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "verbs.h"
+
+static const char usage[] =
+    "Usage: readguard forget [--session PATH] FILE...\n"
+    "Forget that the session read each FILE, so it must be read again before it\n"
+    "may be written. A FILE the session never read is left as it is.\n"
+    "\n"
+    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
+    "                       one running session of this user)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 2 if there is no usable session or a FILE cannot be examined.\n";
+
+int rg_cmd_forget(int argc, char **argv)
+{
+    struct rg_verb v = {"forget", usage, "", NULL, NULL};
+    if (rg_verb_getopt(&v, argc, argv) != -1)
+        return rg_verb_usage_error(&v);
+    if (optind >= argc) {
+        fputs("readguard: forget: no file given\n", stderr);
+        return rg_verb_usage_error(&v);
+    }
+    struct rg_cli_session s;
+    if (rg_pick_session(v.session, &s) < 0)
+        return RG_EXIT_TROUBLE;
+    int rc = RG_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0) {
+            rg_err("forget: '%s': %s", argv[i], strerror(errno));
+            rc = RG_EXIT_TROUBLE;
+            continue;
+        }
+        struct rg_entry *e = rg_table_find(&s.table, st.st_dev, st.st_ino);
+        if (e)
+            rg_entry_forget(e);
+    }
+    rg_drop_session(&s);
+    return rc;
+}

@@ -1,0 +1,67 @@
+/* Sessions with a name the user chose: `readguard run --session PATH`, so
+ * an agent that restarts can come back to the reads it made. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../session.h"
+#include "cli.h"
+#include "verbs.h"
+
+/* Children run in other directories, so READGUARD_SESSION must be
+ * absolute; the file itself may not exist yet. */
+static int absolute(const char *path, char *out, size_t cap)
+{
+    char dir[PATH_MAX], base[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    snprintf(base, sizeof base, "%s", path);
+    const char *name = basename(base);
+    if (!realpath(dirname(dir), real)) {
+        rg_err("--session '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (!*name || strcmp(name, "/") == 0 || strcmp(name, ".") == 0 ||
+        strcmp(name, "..") == 0 ||
+        snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", name) >= (int)cap) {
+        rg_err("--session '%s': not a usable file name", path);
+        return -1;
+    }
+    return 0;
+}
+
+int rg_session_open_named(const char *path, const struct rg_settings *s, char *out,
+                          unsigned long cap)
+{
+    if (absolute(path, out, cap) < 0)
+        return -1;
+    for (int tries = 0; tries < 2; tries++) {
+        struct rg_table t;
+        const char *why = rg_session_attach(out, &t);
+        if (!why) {
+            /* Joined. The launcher is what keeps a session alive: take the
+             * role over only from one that is gone. */
+            if (!rg_session_running(t.hdr))
+                t.hdr->creator_pid = (int32_t)getpid();
+            rg_session_detach(&t);
+            return 0;
+        }
+        if (access(out, F_OK) == 0 || errno != ENOENT) {
+            rg_err("--session '%s': %s", out, why);
+            return -1;
+        }
+        char err[512];
+        int r = rg_session_create_at(s, out, err, sizeof err);
+        if (r == 0)
+            return 1;
+        if (r != -EEXIST) { /* EEXIST: another launcher won; join it */
+            rg_err("%s", err);
+            return -1;
+        }
+    }
+    rg_err("--session '%s': cannot create or join it", out);
+    return -1;
+}

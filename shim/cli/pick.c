@@ -1,0 +1,165 @@
+/* Choosing a session for the verbs that act on one, and finding the user's
+ * session tables. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../session.h"
+#include "cli.h"
+#include "verbs.h"
+
+bool rg_session_running(const struct rg_header *h)
+{
+    /* EPERM: the pid exists, owned by someone else, so a reused pid. That is
+     * rare and errs on the side of keeping the table, which is harmless. */
+    return h->creator_pid > 0 && (kill(h->creator_pid, 0) == 0 || errno == EPERM);
+}
+
+/* "readguard-<uid>-" and 16 hex digits, as rg_session_create names them. */
+static bool table_name(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
+        return false;
+    return strspn(name + n, "0123456789abcdef") == 16;
+}
+
+void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
+{
+    /* READGUARD_DIR, when set, is where this user's sessions go, and the
+     * only place to look: a sandbox or a test sees only its own. */
+    const char *dir = getenv(RG_ENV_DIR);
+    const char *dirs[] = {dir, "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
+    size_t ndirs = dir && *dir ? 1 : sizeof dirs / sizeof *dirs;
+    struct stat seen[4];
+    size_t nseen = 0;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
+    for (size_t i = 0; i < ndirs; i++) {
+        struct stat st;
+        if (!dirs[i] || !*dirs[i] || stat(dirs[i], &st) != 0)
+            continue;
+        bool dup = false; /* $XDG_RUNTIME_DIR may well be $READGUARD_DIR */
+        for (size_t j = 0; j < nseen; j++)
+            dup |= seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino;
+        if (dup)
+            continue;
+        seen[nseen++] = st;
+        DIR *d = opendir(dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            char path[PATH_MAX];
+            if (table_name(e->d_name, prefix) &&
+                snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name) < (int)sizeof path)
+                fn(path, arg);
+        }
+        closedir(d);
+    }
+}
+
+struct candidates {
+    size_t running, ended;
+    char first[PATH_MAX];
+    char list[8192];
+    size_t len;
+};
+
+static void consider(const char *path, void *arg)
+{
+    struct candidates *c = arg;
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    bool running = rg_session_running(t.hdr);
+    int n = snprintf(c->list + c->len, sizeof c->list - c->len, "\n  %s (%s, pid %d)", path,
+                     running ? "running" : "ended", (int)t.hdr->creator_pid);
+    if (n > 0 && c->len + (size_t)n < sizeof c->list)
+        c->len += (size_t)n;
+    if (running && c->running++ == 0)
+        snprintf(c->first, sizeof c->first, "%s", path);
+    c->ended += !running;
+    rg_session_detach(&t);
+}
+
+static int attach(const char *path, const char *how, struct rg_cli_session *s)
+{
+    snprintf(s->path, sizeof s->path, "%s", path);
+    const char *why = rg_session_attach(path, &s->table);
+    if (why) {
+        rg_err("session '%s'%s: %s", path, how, why);
+        return -1;
+    }
+    return 0;
+}
+
+int rg_pick_session(const char *path, struct rg_cli_session *s)
+{
+    if (path)
+        return attach(path, "", s);
+    const char *env = getenv(RG_ENV_SESSION);
+    if (env && *env)
+        return attach(env, " (from READGUARD_SESSION)", s);
+    struct candidates c = {0};
+    rg_each_session_file(consider, &c);
+    if (c.running == 1)
+        return attach(c.first, "", s);
+    if (c.running > 1)
+        rg_err("%zu sessions are running; choose one with --session PATH or "
+               "READGUARD_SESSION:%s", c.running, c.list);
+    else if (c.ended > 0)
+        rg_err("no session is running; ended sessions left behind (name one with --session "
+               "PATH, or remove them with 'readguard sessions --prune'):%s", c.list);
+    else
+        rg_err("no session: start one with 'readguard run -- CMD' or "
+               "'eval \"$(readguard env)\"', or name one with --session PATH");
+    return -1;
+}
+
+void rg_drop_session(struct rg_cli_session *s)
+{
+    rg_session_detach(&s->table);
+}
+
+int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
+{
+    static struct option longs[32];
+    static char shorts[64];
+    static const struct option common[] = {
+        {"session", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+    };
+    if (!longs[0].name) {
+        size_t n = 0;
+        for (; v->longs && v->longs[n].name && n < 29; n++)
+            longs[n] = v->longs[n];
+        longs[n++] = common[0];
+        longs[n++] = common[1];
+        snprintf(shorts, sizeof shorts, "s:h%s", v->shortopts ? v->shortopts : "");
+    }
+    for (;;) {
+        int ch = getopt_long(argc, argv, shorts, longs, NULL);
+        if (ch == 's') {
+            v->session = optarg;
+            continue;
+        }
+        if (ch == 'h') {
+            fputs(v->usage, stdout);
+            exit(RG_EXIT_OK);
+        }
+        return ch;
+    }
+}
+
+int rg_verb_usage_error(const struct rg_verb *v)
+{
+    fprintf(stderr, "Try 'readguard %s --help'.\n", v->name);
+    return RG_EXIT_TROUBLE;
+}

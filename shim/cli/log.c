@@ -100,7 +100,7 @@ static int show(const char *log, const char *table, bool follow, bool as_json)
         struct stat st;
         if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size < off)
             off = 0, len = 0; /* truncated or replaced: start again */
-        ssize_t n;
+        ssize_t n = 0;
         while (fd >= 0 && (n = pread(fd, buf + len, sizeof buf - len - 1, off)) > 0) {
             off += n;
             len += (size_t)n;
@@ -110,6 +110,11 @@ static int show(const char *log, const char *table, bool follow, bool as_json)
                 print_line(buf, as_json);
                 len = 0;
             }
+        }
+        if (n < 0) {
+            rg_err("log: cannot read '%s': %s", log, strerror(errno));
+            close(fd);
+            return RG_EXIT_TROUBLE;
         }
         if (fd >= 0)
             close(fd);

@@ -1,0 +1,33 @@
+# Helpers for the session verbs' tests (t2xxx). Each test gets its own table
+# directory, so sessions of other tests or other users of the machine are
+# never seen: with READGUARD_DIR set, only that directory is searched.
+
+# helper.bash's setup, kept under another name so a test file can define a
+# setup of its own that calls it.
+eval "common_setup() $(declare -f setup | tail -n +2)"
+
+cli_setup() {
+	TABLES="$BATS_TEST_TMPDIR/tables"
+	mkdir -p "$TABLES"
+	export READGUARD_DIR="$TABLES"
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+}
+
+# new_session [env-options...]: a running session owned by this test's
+# shell (it lives as long as the test does); its path goes to $S.
+new_session() {
+	local out
+	out=$("$RG" env --pid $$ "$@") || fail "readguard env failed: $out"
+	S=$(sed -n "s/^export READGUARD_SESSION='\(.*\)';$/\1/p" <<<"$out")
+	[ -f "$S" ] || fail "no session table in: $out"
+}
+
+# dead_session PATH: a kept session whose launcher has exited.
+dead_session() {
+	"$RG" run --session "$1" --keep -- true || fail "cannot make a kept session at $1"
+}
+
+# in_session CMD...: run CMD preloaded in session $S.
+in_session() {
+	env LD_PRELOAD="$SHIM" READGUARD_SESSION="$S" "$@"
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# readguard --help and each verb's --help and usage errors.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+VERBS="run env end status reset forget mark check log sessions doctor"
+
+@test "t2000.01 readguard --help names every verb" {
+	run --separate-stderr "$RG" --help
+	assert_success
+	for v in $VERBS; do
+		assert_line --regexp "^  $v( |$)"
+	done
+}
+
+@test "t2000.02 every verb's --help prints its usage on stdout and exits 0" {
+	for v in $VERBS; do
+		run --separate-stderr "$RG" "$v" --help
+		assert_success
+		assert_output --partial "Usage: "
+		assert_output --partial "$v"
+		[ -z "$stderr" ] || fail "$v --help wrote to stderr: $stderr"
+	done
+}
+
+@test "t2000.03 an unknown option of a session verb exits 2 and points to --help" {
+	for v in status reset forget mark check log sessions end doctor; do
+		run --separate-stderr "$RG" "$v" --no-such-option
+		assert_equal "$status" 2
+		[[ $stderr == *"Try 'readguard $v --help'."* ]] || fail "$v: $stderr"
+	done
+}
+
+@test "t2000.04 forget, mark and check without a file exit 2" {
+	cli_setup
+	new_session
+	for v in forget mark check; do
+		run --separate-stderr "$RG" "$v" --session "$S"
+		assert_equal "$status" 2
+		[[ $stderr == *"no file given"* ]] || fail "$v: $stderr"
+	done
+}
+
+@test "t2000.05 status, reset and log reject a stray argument with exit 2" {
+	cli_setup
+	new_session
+	for v in status reset log end; do
+		run --separate-stderr "$RG" "$v" --session "$S" stray
+		assert_equal "$status" 2
+		[[ $stderr == *"unexpected argument 'stray'"* ]] || fail "$v: $stderr"
+	done
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# How a verb chooses its session, and every way that can fail.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+
+@test "t2010.01 with no session at all a verb exits 2 and says how to start one" {
+	run --separate-stderr "$RG" status
+	assert_equal "$status" 2
+	[[ $stderr == *"no session: start one with 'readguard run -- CMD'"* ]] || fail "$stderr"
+}
+
+@test "t2010.02 the one running session of the user is chosen without --session" {
+	new_session
+	run --separate-stderr "$RG" status --json
+	assert_success
+	[[ $output == *"\"session\":\"$S\""* ]] || fail "$output"
+}
+
+@test "t2010.03 with two running sessions a verb exits 2 and lists both" {
+	new_session
+	local first=$S
+	new_session
+	run --separate-stderr "$RG" reset
+	assert_equal "$status" 2
+	[[ $stderr == *"2 sessions are running; choose one with --session PATH"* ]] || fail "$stderr"
+	[[ $stderr == *"$first (running"* ]] || fail "$stderr"
+	[[ $stderr == *"$S (running"* ]] || fail "$stderr"
+}
+
+@test "t2010.04 a dead session is not chosen: the error lists it and suggests --prune" {
+	dead_session "$TABLES/kept"
+	# The kept table is not named like a generated one, so make one that is.
+	mv "$TABLES/kept" "$TABLES/readguard-$(id -u)-0123456789abcdef"
+	run --separate-stderr "$RG" status
+	assert_equal "$status" 2
+	[[ $stderr == *"no session is running"* ]] || fail "$stderr"
+	[[ $stderr == *"readguard-$(id -u)-0123456789abcdef (ended"* ]] || fail "$stderr"
+	[[ $stderr == *"readguard sessions --prune"* ]] || fail "$stderr"
+}
+
+@test "t2010.05 a dead session named with --session can still be inspected" {
+	dead_session "$TABLES/kept"
+	run --separate-stderr "$RG" status --session "$TABLES/kept"
+	assert_success
+	assert_line --regexp '^state +ended \(pid [0-9]+\)$'
+}
+
+@test "t2010.06 READGUARD_SESSION is used before looking for running sessions" {
+	new_session
+	local first=$S
+	new_session
+	READGUARD_SESSION=$first run --separate-stderr "$RG" status --json
+	assert_success
+	[[ $output == *"\"session\":\"$first\""* ]] || fail "$output"
+}
+
+@test "t2010.07 --session wins over READGUARD_SESSION" {
+	new_session
+	local first=$S
+	new_session
+	READGUARD_SESSION=$first run --separate-stderr "$RG" status --json --session "$S"
+	assert_success
+	[[ $output == *"\"session\":\"$S\""* ]] || fail "$output"
+}
+
+@test "t2010.08 --session naming a missing file exits 2 and says so" {
+	run --separate-stderr "$RG" status --session "$TABLES/nope"
+	assert_equal "$status" 2
+	[[ $stderr == *"session '$TABLES/nope': it does not exist"* ]] || fail "$stderr"
+}
+
+@test "t2010.09 a file that is not a table is refused by every session verb" {
+	head -c 40000 /dev/zero >"$TABLES/junk"
+	printf 'x\n' >f
+	for v in "status" "reset" "forget f" "mark f" "check f" "log" "end"; do
+		run --separate-stderr "$RG" $v --session "$TABLES/junk"
+		assert_equal "$status" 2
+		[[ $stderr == *"it is not a readguard session table (wrong magic)"* ]] ||
+			fail "$v: $stderr"
+	done
+	[ -f "$TABLES/junk" ] || fail "end removed a file that is not a table"
+}
+
+@test "t2010.10 a too-small file and a directory are refused with their reason" {
+	printf 'short' >"$TABLES/small"
+	run --separate-stderr "$RG" status --session "$TABLES/small"
+	assert_equal "$status" 2
+	[[ $stderr == *"too small to be a session table"* ]] || fail "$stderr"
+	run --separate-stderr "$RG" status --session "$TABLES"
+	assert_equal "$status" 2
+	[[ $stderr == *"it is a directory"* ]] || fail "$stderr"
+}
+
+@test "t2010.11 READGUARD_SESSION naming a missing file is reported as coming from it" {
+	READGUARD_SESSION=$TABLES/gone run --separate-stderr "$RG" status
+	assert_equal "$status" 2
+	[[ $stderr == *"(from READGUARD_SESSION)"* ]] || fail "$stderr"
+}

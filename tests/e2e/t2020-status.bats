@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# readguard status: settings, counters, tracked files.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+@test "t2020.01 status shows the session's roots, mode, log and capacity" {
+	mkdir -p r2
+	new_session --root . --root r2 --mode warn --log "$LOG" --capacity 1000
+	run --separate-stderr "$RG" status
+	assert_success
+	assert_line "session     $S"
+	assert_line --regexp '^state +running \(pid [0-9]+\)$'
+	assert_line "mode        warn"
+	assert_line "roots       $W"
+	assert_line "            $W/r2"
+	assert_line "log         $LOG"
+	assert_line --regexp '^capacity +1000 files, 0 used'
+}
+
+@test "t2020.02 status counts reads, allowed writes and refusals" {
+	new_session
+	mkfile a old
+	mkfile b old
+	in_session cat a >/dev/null
+	in_session sh -c 'echo new >a'
+	run in_session sh -c 'echo new >b'
+	run --separate-stderr "$RG" status
+	assert_success
+	assert_line "tracked     1 files read or written in this generation"
+	assert_line "writes      1 allowed"
+	assert_line "refusals    1"
+}
+
+@test "t2020.03 status --json is one JSON object with the counters" {
+	new_session --log "$LOG"
+	mkfile a old
+	in_session cat a >/dev/null
+	run --separate-stderr "$RG" status --json
+	assert_success
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["session"] == sys.argv[2], o
+assert o["running"] is True and o["mode"] == "enforce", o
+assert o["roots"] == [sys.argv[3]], o
+assert o["log"] == sys.argv[4], o
+assert o["tracked"] == 1 and o["refusals"] == 0 and o["generation"] == 1, o
+assert "files" not in o
+' "$output" "$S" "$W" "$LOG" || fail "bad JSON: $output"
+}
+
+@test "t2020.04 status --files lists state, dev:ino, size and the path under the roots" {
+	new_session
+	mkfile a hello
+	in_session cat a >/dev/null
+	run --separate-stderr "$RG" status --files
+	assert_success
+	local id
+	id=$(stat -c '%d:%i' a)
+	assert_line --regexp "^read +$id +2020-01-01T00:00:00\.000000000Z +6  $W/a$"
+}
+
+@test "t2020.05 status --files marks files the session wrote, and forgotten ones" {
+	new_session
+	in_session sh -c 'echo x >new'
+	mkfile old text
+	in_session cat old >/dev/null
+	"$RG" forget old
+	run --separate-stderr "$RG" status --files
+	assert_success
+	assert_line --regexp "^written +$(stat -c '%d:%i' new) .* $W/new$"
+	assert_line --regexp "^forgotten +$(stat -c '%d:%i' old) .* $W/old$"
+}
+
+@test "t2020.06 status --json --files gives each file's path, or null outside the roots" {
+	new_session
+	mkfile a hello
+	printf 'out\n' >"$OUT/o"
+	in_session cat a "$OUT/o" >/dev/null
+	run --separate-stderr "$RG" status --json --files
+	assert_success
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+paths = sorted((f["path"] or "-") for f in o["files"])
+assert sys.argv[2] in paths and "-" in paths, paths
+f = [f for f in o["files"] if f["path"] == sys.argv[2]][0]
+assert f["state"] == "read" and f["size"] == 6, f
+' "$output" "$W/a" || fail "bad JSON: $output"
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# readguard check: would a write be allowed now?
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+@test "t2040.01 check of an unread file exits 1 with the shim's refusal text" {
+	new_session
+	mkfile a old
+	run --separate-stderr "$RG" check a
+	assert_equal "$status" 1
+	assert_output "refused to write 'a': $MSG_UNREAD"
+}
+
+@test "t2040.02 check of a read file exits 0" {
+	new_session
+	mkfile a old
+	in_session cat a >/dev/null
+	run --separate-stderr "$RG" check a
+	assert_success
+	assert_output "allowed to write 'a': it was read in this session and has not changed since."
+}
+
+@test "t2040.03 check of a changed file words it exactly as the shim's refusal does" {
+	new_session
+	mkfile a old
+	in_session cat a >/dev/null
+	external_write a changed
+	run --separate-stderr "$RG" check a
+	assert_equal "$status" 1
+	local said=$output
+	run --separate-stderr in_session sh -c 'echo new >a'
+	assert_refused a changed
+	[ "readguard: $said" = "${stderr_lines[0]}" ] ||
+		fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}
+
+@test "t2040.04 check of a new file in an existing directory exits 0" {
+	new_session
+	run --separate-stderr "$RG" check brand-new
+	assert_success
+	assert_output --partial "does not exist: writing it creates a new file"
+}
+
+@test "t2040.05 check of a file outside the roots exits 0" {
+	new_session
+	printf 'x\n' >"$OUT/o"
+	run --separate-stderr "$RG" check "$OUT/o"
+	assert_success
+	assert_output --partial "outside the session's roots"
+}
+
+@test "t2040.06 check of a path whose directory does not exist exits 2" {
+	new_session
+	run --separate-stderr "$RG" check no/such/dir/f
+	assert_equal "$status" 2
+	[[ $stderr == *"check: 'no/such/dir/f': No such file or directory"* ]] || fail "$stderr"
+}
+
+@test "t2040.07 check of several files exits 1 when any would be refused" {
+	new_session
+	mkfile a old
+	mkfile b old
+	in_session cat a >/dev/null
+	run --separate-stderr "$RG" check a b
+	assert_equal "$status" 1
+	assert_line --index 0 --partial "allowed to write 'a'"
+	assert_line --index 1 --partial "refused to write 'b'"
+}
+
+@test "t2040.08 check --quiet prints nothing and answers with its status" {
+	new_session
+	mkfile a old
+	run --separate-stderr "$RG" check --quiet a
+	assert_equal "$status" 1
+	assert_output ''
+}
+
+@test "t2040.09 in warn mode check exits 0 and still gives the reason" {
+	new_session --mode warn
+	mkfile a old
+	run --separate-stderr "$RG" check a
+	assert_success
+	assert_output "allowed to write 'a' (warn mode logs it): $MSG_UNREAD"
+}
+
+@test "t2040.10 check writes nothing: no log line, the file unchanged" {
+	new_session --log "$LOG"
+	mkfile a old
+	snapshot a
+	run --separate-stderr "$RG" check a
+	assert_unchanged a
+	[ "$(log_count)" -eq 0 ] || fail "$(cat "$LOG")"
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# readguard log: reading the session log back.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+@test "t2050.01 log prints one human line per refusal: time, program, pid, path, reason" {
+	new_session --log "$LOG"
+	mkfile a old
+	run in_session sh -c 'echo new >a'
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output --regexp "^[0-9-]+T[0-9:.]+Z sh\[[0-9]+\] refused open '$W/a': not read in this session$"
+}
+
+@test "t2050.02 log explains a changed file with both mtimes and sizes" {
+	new_session --log "$LOG"
+	mkfile a old
+	in_session cat a >/dev/null
+	external_write a longer
+	run in_session sh -c 'echo new >a'
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output --partial "changed since it was read (mtime 2020-01-01T00:00:00.000000000Z -> "
+	assert_output --partial ", size 4 -> 7)"
+}
+
+@test "t2050.03 log --json prints the log's lines unchanged" {
+	new_session --log "$LOG"
+	mkfile a old
+	run in_session sh -c 'echo new >a'
+	"$RG" mark a
+	run --separate-stderr "$RG" log --json
+	assert_success
+	[ "$output" = "$(cat "$LOG")" ] || fail "$output"
+}
+
+@test "t2050.04 log of a session that refused nothing prints nothing and exits 0" {
+	new_session --log "$LOG"
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output ''
+}
+
+@test "t2050.05 log shows a line it cannot parse as it is" {
+	new_session --log "$LOG"
+	printf 'not json\n' >"$LOG"
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output 'not json'
+}
+
+@test "t2050.06 log --follow prints new lines and stops when the session ends" {
+	new_session --log "$LOG"
+	mkfile a old
+	"$RG" log --follow >"$BATS_TEST_TMPDIR/follow" 2>&1 &
+	local pid=$! i=0
+	run in_session sh -c 'echo new >a'
+	until grep -q "refused open '$W/a'" "$BATS_TEST_TMPDIR/follow"; do
+		i=$((i + 1))
+		[ $i -lt 500 ] || { kill $pid; fail "follow printed: $(cat "$BATS_TEST_TMPDIR/follow")"; }
+		sleep 0.02
+	done
+	rm "$S"
+	wait $pid || fail "log --follow exited with $?"
+}
+
+@test "t2050.07 log of an unreadable log file exits 2" {
+	new_session --log "$BATS_TEST_TMPDIR/logdir"
+	mkdir "$BATS_TEST_TMPDIR/logdir"
+	run --separate-stderr "$RG" log
+	assert_equal "$status" 2
+	[[ $stderr == *"log: cannot read"* ]] || fail "$stderr"
+}

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,10 @@ static int take_pid(int *argc, char **argv, int32_t *pid)
         long v = strtol(val, &end, 10);
         if (*end || end == val || v <= 0 || v > INT32_MAX) {
             rg_err("env: --pid '%s': not a process id", val);
+            return -1;
+        }
+        if (kill((pid_t)v, 0) != 0 && errno == ESRCH) {
+            rg_err("env: --pid %ld: no such process", v);
             return -1;
         }
         *pid = (int32_t)v;

@@ -31,3 +31,13 @@ dead_session() {
 in_session() {
 	env LD_PRELOAD="$SHIM" READGUARD_SESSION="$S" "$@"
 }
+
+# ended_session: a session (path in $S) whose owner has exited.
+ended_session() {
+	sleep 60 &
+	local p=$! out
+	out=$("$RG" env --pid $p) || fail "readguard env failed: $out"
+	kill $p
+	wait $p 2>/dev/null || true
+	S=$(sed -n "s/^export READGUARD_SESSION='\(.*\)';$/\1/p" <<<"$out")
+}

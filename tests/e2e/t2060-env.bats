@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# readguard env / end: a session for an existing shell.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+@test "t2060.01 eval of readguard env guards the shell's children" {
+	mkfile a old
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)" || exit 9
+		echo new >a          # the shell itself is not preloaded: allowed
+		cat a >/dev/null
+		sh -c "echo x >b; echo y >b"
+		external() { env -u LD_PRELOAD -u READGUARD_SESSION sh -c "echo ext >a"; }
+		external
+		sh -c "echo z >a"
+	'
+	assert_failure
+	assert_refused a changed
+}
+
+@test "t2060.02 env prints export lines for LD_PRELOAD and READGUARD_SESSION" {
+	run --separate-stderr "$RG" env --pid $$
+	assert_success
+	assert_line --index 0 "export LD_PRELOAD='$SHIM';"
+	assert_line --index 1 --regexp "^export READGUARD_SESSION='$TABLES/readguard-[0-9]+-[0-9a-f]{16}';$"
+}
+
+@test "t2060.03 env keeps an LD_PRELOAD already set, after the shim" {
+	LD_PRELOAD=libother.so run --separate-stderr "$RG" env --pid $$
+	assert_success
+	assert_line --index 0 "export LD_PRELOAD='$SHIM:libother.so';"
+}
+
+@test "t2060.04 env takes run's options: roots and mode are stored in the session" {
+	mkdir r
+	new_session --root r --mode warn
+	run --separate-stderr "$RG" status --session "$S"
+	assert_line "mode        warn"
+	assert_line "roots       $W/r"
+}
+
+@test "t2060.05 the session of env lives as long as the shell that ran eval" {
+	run --separate-stderr bash -c 'eval "$("$RG" env)"; "$RG" sessions'
+	assert_success
+	assert_output --partial " running  pid "
+	run --separate-stderr "$RG" sessions
+	assert_output --partial " ended  pid "
+}
+
+@test "t2060.06 env with a bad option exits 125 and creates no session" {
+	run --separate-stderr "$RG" env --mode sideways
+	assert_equal "$status" 125
+	[ -z "$(ls "$TABLES")" ] || fail "left: $(ls "$TABLES")"
+	run --separate-stderr "$RG" env --pid nope
+	assert_equal "$status" 125
+	run --separate-stderr "$RG" env stray
+	assert_equal "$status" 125
+	[[ $stderr == *"unexpected argument 'stray'"* ]] || fail "$stderr"
+}
+
+@test "t2060.07 eval of readguard end removes the session and unsets the variables" {
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)"; s=$READGUARD_SESSION
+		eval "$("$RG" end)" || exit 9
+		[ -e "$s" ] && exit 8
+		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}]"'
+	assert_success
+	assert_output '[unset] [unset]'
+}
+
+@test "t2060.08 end keeps the other entries of LD_PRELOAD" {
+	new_session
+	LD_PRELOAD="/x/libother.so:$SHIM" READGUARD_SESSION=$S run --separate-stderr "$RG" end
+	assert_success
+	assert_line --index 0 "export LD_PRELOAD='/x/libother.so';"
+	assert_line --index 1 "unset READGUARD_SESSION;"
+}
+
+@test "t2060.09 end without a session exits 2 and prints nothing to eval" {
+	run --separate-stderr "$RG" end
+	assert_equal "$status" 2
+	assert_output ''
+}

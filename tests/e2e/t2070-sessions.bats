@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# readguard sessions [--prune], and run --session/--keep.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+}
+
+@test "t2070.01 sessions lists running sessions with pid, time and root" {
+	new_session
+	run --separate-stderr "$RG" sessions
+	assert_success
+	assert_output --regexp "^$S  running  pid $$  since [0-9-]+T[0-9:.]+Z  root $W$"
+}
+
+@test "t2070.02 sessions with none prints nothing and exits 0" {
+	run --separate-stderr "$RG" sessions
+	assert_success
+	assert_output ''
+}
+
+@test "t2070.03 a session whose owner is gone is listed as ended" {
+	ended_session
+	run --separate-stderr "$RG" sessions
+	assert_output --partial "$S  ended  pid "
+}
+
+@test "t2070.15 env --pid of a process that does not exist exits 125" {
+	run --separate-stderr "$RG" env --pid 999999999
+	assert_equal "$status" 125
+	[[ $stderr == *"no such process"* ]] || fail "$stderr"
+}
+
+@test "t2070.04 sessions --prune removes ended sessions and keeps running ones" {
+	new_session
+	local live=$S
+	ended_session
+	local dead=$S
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_line "removed $dead"
+	assert_not_exist "$dead"
+	assert_exist "$live"
+}
+
+@test "t2070.05 a broken table file is listed as broken, and pruned only once it is old" {
+	local junk="$TABLES/readguard-$(id -u)-00000000000000ff"
+	head -c 20000 /dev/zero >"$junk"
+	run --separate-stderr "$RG" sessions --prune
+	assert_output --partial "$junk  broken  (it is not a readguard session table (wrong magic))"
+	assert_exist "$junk"
+	touch -d '10 minutes ago' "$junk"
+	run --separate-stderr "$RG" sessions --prune
+	assert_line "removed $junk"
+	assert_not_exist "$junk"
+}
+
+@test "t2070.06 sessions --json prints one object per session" {
+	new_session
+	run --separate-stderr "$RG" sessions --json
+	assert_success
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["session"] == sys.argv[2] and o["state"] == "running" and o["root"] == sys.argv[3], o
+' "$output" "$S" "$W" || fail "$output"
+}
+
+@test "t2070.07 files of other names in the table directory are not sessions" {
+	printf 'x' >"$TABLES/readguard-$(id -u)-notatable"
+	printf 'x' >"$TABLES/other"
+	run --separate-stderr "$RG" sessions
+	assert_output ''
+}
+
+@test "t2070.08 run --session --keep keeps the reads for the next run" {
+	mkfile a old
+	"$RG" run --session "$TABLES/agent" --keep -- cat a >/dev/null
+	assert_exist "$TABLES/agent"
+	run --separate-stderr "$RG" run --session "$TABLES/agent" -- sh -c 'echo new >a'
+	assert_success
+	assert_content a new
+}
+
+@test "t2070.09 run --session without --keep removes a session it created" {
+	"$RG" run --session "$TABLES/once" -- true
+	assert_not_exist "$TABLES/once"
+}
+
+@test "t2070.10 run --session joining a kept session never removes it" {
+	dead_session "$TABLES/kept"
+	"$RG" run --session "$TABLES/kept" -- true
+	assert_exist "$TABLES/kept"
+}
+
+@test "t2070.11 the launcher that joins an ended session becomes its owner" {
+	dead_session "$TABLES/kept"
+	run --separate-stderr "$RG" run --session "$TABLES/kept" -- "$RG" status --session "$TABLES/kept"
+	assert_success
+	assert_line --regexp '^state +running'
+}
+
+@test "t2070.12 a relative --session path is made absolute for the children" {
+	run --separate-stderr "$RG" run --session rel.table -- sh -c 'echo "$READGUARD_SESSION"'
+	assert_success
+	assert_output "$W/rel.table"
+}
+
+@test "t2070.13 run --session on a file that is not a table exits 125 and leaves it alone" {
+	printf 'precious\n' >notatable
+	run --separate-stderr "$RG" run --session notatable -- true
+	assert_equal "$status" 125
+	[[ $stderr == *"it is too small to be a session table"* ]] || fail "$stderr"
+	assert_content notatable precious
+}
+
+@test "t2070.14 run --session in a missing directory exits 125" {
+	run --separate-stderr "$RG" run --session no/such/dir/t -- true
+	assert_equal "$status" 125
+	[[ $stderr == *"--session 'no/such/dir/t': No such file or directory"* ]] || fail "$stderr"
+}

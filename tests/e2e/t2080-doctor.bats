@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# readguard doctor: what the preload cannot reach.
+
+load helper
+
+# fake_section NAME OUT: a copy of /bin/true carrying an extra ELF section.
+fake_section() {
+	printf 'fixture' >blob
+	objcopy --add-section "$1=blob" --set-section-flags "$1=noload,readonly" /bin/true "$2" ||
+		skip "objcopy cannot add sections here"
+}
+
+@test "t2080.01 doctor of an ordinary dynamic program finds nothing and exits 0" {
+	run --separate-stderr "$RG" doctor true
+	assert_success
+	assert_output --partial "a dynamically linked 64-bit program: the preload can guard it."
+}
+
+@test "t2080.02 doctor finds a static program and suggests --supervise" {
+	[ -e /usr/lib/x86_64-linux-gnu/libc.a ] || skip "no static libc (libc6-dev)"
+	printf 'int main(void){return 0;}\n' >s.c
+	cc -static -o static s.c || skip "cannot link statically"
+	run --separate-stderr "$RG" doctor ./static
+	assert_equal "$status" 1
+	assert_output --partial "./static: statically linked (no ELF interpreter)"
+	assert_output --partial "readguard run --supervise"
+}
+
+@test "t2080.03 doctor finds a setuid program" {
+	cp /bin/true suid
+	chmod u+s suid
+	run --separate-stderr "$RG" doctor ./suid
+	assert_equal "$status" 1
+	assert_output --partial "./suid: setuid: the dynamic linker ignores LD_PRELOAD"
+}
+
+@test "t2080.04 doctor finds a setgid program" {
+	cp /bin/true sgid
+	chmod g+s sgid
+	run --separate-stderr "$RG" doctor ./sgid
+	assert_equal "$status" 1
+	assert_output --partial "./sgid: setgid"
+}
+
+@test "t2080.05 doctor finds a 32-bit program and names the \$LIB install path" {
+	python3 -c '
+import struct, sys
+h = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
+h += struct.pack("<HHIIIIIHHHHHH", 2, 3, 1, 0, 0, 0, 0, 52, 0, 0, 0, 0, 0)
+open(sys.argv[1], "wb").write(h)' elf32
+	chmod +x elf32
+	run --separate-stderr "$RG" doctor ./elf32
+	assert_equal "$status" 1
+	assert_output --partial "./elf32: a 32-bit program"
+	assert_output --partial "lib/i386-linux-gnu/readguard/"
+}
+
+@test "t2080.06 doctor finds a Go program by its .go.buildinfo section" {
+	fake_section .go.buildinfo gofake
+	run --separate-stderr "$RG" doctor ./gofake
+	assert_equal "$status" 1
+	assert_output --partial "./gofake: a Go program"
+}
+
+@test "t2080.07 doctor finds a Bun executable by its .bun section" {
+	fake_section .bun bunfake
+	run --separate-stderr "$RG" doctor ./bunfake
+	assert_equal "$status" 1
+	assert_output --partial "./bunfake: a Bun executable"
+}
+
+@test "t2080.08 doctor finds a program that imports io_uring" {
+	printf 'int io_uring_queue_init(unsigned e, void *r, unsigned f){return 0;}\n' >uring.c
+	cc -shared -fPIC -Wl,-soname,liburing.so.2 -o liburing.so uring.c
+	printf 'int io_uring_queue_init(unsigned, void *, unsigned);\nint main(void){return io_uring_queue_init(8, 0, 0);}\n' >user.c
+	cc -o user user.c -L. -luring
+	run --separate-stderr "$RG" doctor ./user
+	assert_equal "$status" 1
+	assert_output --partial "./user: uses io_uring"
+}
+
+@test "t2080.09 doctor follows a script to its interpreter through env" {
+	printf '#!/usr/bin/env -S bash -e\necho hi\n' >script
+	chmod +x script
+	run --separate-stderr "$RG" doctor ./script
+	assert_success
+	assert_line --index 0 "./script: a script run by bash"
+	assert_line --index 1 --partial "bash: a dynamically linked 64-bit program"
+}
+
+@test "t2080.10 doctor of a command not on PATH exits 2" {
+	run --separate-stderr "$RG" doctor no-such-command-rg
+	assert_equal "$status" 2
+	[[ $stderr == *"'no-such-command-rg': not found on PATH"* ]] || fail "$stderr"
+}
+
+@test "t2080.11 doctor of a directory exits 2" {
+	mkdir d
+	run --separate-stderr "$RG" doctor ./d
+	assert_equal "$status" 2
+	[[ $stderr == *"not a regular file"* ]] || fail "$stderr"
+}
+
+@test "t2080.12 doctor of a truncated ELF file does not crash" {
+	head -c 100 /bin/true >trunc
+	run --separate-stderr "$RG" doctor ./trunc
+	[ "$status" -le 1 ] || fail "status $status: $stderr"
+}
+
+@test "t2080.13 doctor with no command checks readguard itself" {
+	run --separate-stderr "$RG" doctor
+	assert_success
+	assert_line "shim: $SHIM"
+}
+
+@test "t2080.14 doctor with two commands exits 2" {
+	run --separate-stderr "$RG" doctor true false
+	assert_equal "$status" 2
+}

@@ -76,16 +76,27 @@ test: deps
 unit: $(UNIT_BIN)
 	scripts/run-tests.sh --unit-only $(UNIT_BIN)
 
-# --- install -----------------------------------------------------------------
+# --- install (issue 4) -------------------------------------------------------
+# The shim goes under lib/<multiarch>/ so that LD_PRELOAD can name it through
+# ld.so's $LIB, which each program expands for its own ELF class.
+MANDIR    ?= $(PREFIX)/share/man
+COMPDIR   ?= $(PREFIX)/share/bash-completion/completions
+SHIMDIR   ?= $(LIBDIR)$(if $(MULTIARCH),/$(MULTIARCH))/readguard
+MANPAGE   := shim/cli/readguard.1
+COMPLETION := scripts/readguard.bash-completion
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/readguard
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPDIR)
 	install -m 0755 $(B)/readguard $(DESTDIR)$(BINDIR)/readguard
-	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(LIBDIR)/readguard/libreadguard.so
+	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(SHIMDIR)/libreadguard.so
+	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
+	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(LIBDIR)/readguard/libreadguard.so
-	-rmdir $(DESTDIR)$(LIBDIR)/readguard
+	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
+		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard
+	-rmdir $(DESTDIR)$(SHIMDIR)
 
 clean:
 	rm -rf $(B)

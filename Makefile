@@ -84,19 +84,24 @@ COMPDIR   ?= $(PREFIX)/share/bash-completion/completions
 SHIMDIR   ?= $(LIBDIR)$(if $(MULTIARCH),/$(MULTIARCH))/readguard
 MANPAGE   := shim/cli/readguard.1
 COMPLETION := scripts/readguard.bash-completion
+DATADIR   ?= $(PREFIX)/share/readguard
+CLAUDE    := scripts/integrations/claude-code
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(COMPDIR)
+		$(DESTDIR)$(COMPDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 $(B)/readguard $(DESTDIR)$(BINDIR)/readguard
 	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(SHIMDIR)/libreadguard.so
 	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
+	install -m 0755 $(CLAUDE)/readguard-claude-hook $(DESTDIR)$(DATADIR)/readguard-claude-hook
+	install -m 0644 $(CLAUDE)/settings.json $(DESTDIR)$(DATADIR)/claude-code-settings.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
-		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard
-	-rmdir $(DESTDIR)$(SHIMDIR)
+		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard \
+		$(DESTDIR)$(DATADIR)/readguard-claude-hook $(DESTDIR)$(DATADIR)/claude-code-settings.json
+	-rmdir $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf $(B)

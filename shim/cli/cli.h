@@ -2,6 +2,8 @@
 #ifndef RG_CLI_H
 #define RG_CLI_H
 
+#include <stdint.h>
+
 /* Exit codes of env(1) and timeout(1). */
 #define RG_EXIT_FAILURE 125
 #define RG_EXIT_CANNOT_RUN 126
@@ -13,13 +15,14 @@ struct rg_settings;
 /* The settings that run's options and READGUARD_* variables describe, for a
  * verb that starts a session without a command (readguard env). NULL after
  * reporting a bad option. */
-const struct rg_settings *rg_run_settings(int argc, char **argv);
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session);
 
 /* readguard run --session PATH: joins the session at PATH, or creates it
- * there with s. Writes the absolute path to out. Returns 1 if it created
- * the session, 0 if it joined one, -1 after reporting. */
-int rg_session_open_named(const char *path, const struct rg_settings *s, char *out,
-                          unsigned long cap);
+ * there with s, owned by owner (or taken over by owner if its owner is
+ * gone). Writes the absolute path to out. Returns 1 if it created the
+ * session, 0 if it joined one, -1 after reporting. */
+int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner,
+                          char *out, unsigned long cap);
 
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -23,8 +23,9 @@ static const char env_usage[] =
     "starts is. The session lives while the shell does; end it with\n"
     "  eval \"$(readguard end)\"\n"
     "\n"
-    "Options are those of 'readguard run' (--root, --mode, --log, --capacity ...),\n"
-    "plus:\n"
+    "Options are those of 'readguard run' (--root, --mode, --log, --capacity ...);\n"
+    "with --session PATH the shell joins the session at PATH, or creates it there.\n"
+    "Plus:\n"
     "      --pid PID        the process whose life is the session's (default: the\n"
     "                       parent of readguard, i.e. the shell that runs eval)\n"
     "  -h, --help           show this help and exit\n"
@@ -106,7 +107,8 @@ int rg_cmd_env(int argc, char **argv)
     int32_t owner = (int32_t)getppid();
     if (take_pid(&argc, argv, &owner) < 0)
         return RG_EXIT_FAILURE;
-    const struct rg_settings *s = rg_run_settings(argc, argv);
+    const char *named = NULL;
+    const struct rg_settings *s = rg_run_settings(argc, argv, &named);
     char preload[PATH_MAX * 2], shim[PATH_MAX], path[PATH_MAX], err[512];
     if (!s)
         return RG_EXIT_FAILURE;
@@ -114,19 +116,23 @@ int rg_cmd_env(int argc, char **argv)
         rg_err("env: cannot find libreadguard.so next to the readguard binary or in ../lib/");
         return RG_EXIT_FAILURE;
     }
-    if (rg_session_create(s, path, sizeof path, err, sizeof err) < 0) {
+    if (named) {
+        if (rg_session_open_named(named, s, owner, path, sizeof path) < 0)
+            return RG_EXIT_FAILURE;
+    } else if (rg_session_create(s, path, sizeof path, err, sizeof err) < 0) {
         rg_err("env: %s", err);
         return RG_EXIT_FAILURE;
+    } else {
+        struct rg_table t;
+        const char *why = rg_session_attach(path, &t);
+        if (why) {
+            rg_err("env: session '%s': %s", path, why);
+            unlink(path);
+            return RG_EXIT_FAILURE;
+        }
+        t.hdr->creator_pid = owner;
+        rg_session_detach(&t);
     }
-    struct rg_table t;
-    const char *why = rg_session_attach(path, &t);
-    if (why) {
-        rg_err("env: session '%s': %s", path, why);
-        unlink(path);
-        return RG_EXIT_FAILURE;
-    }
-    t.hdr->creator_pid = owner;
-    rg_session_detach(&t);
     const char *old = getenv("LD_PRELOAD");
     snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "");
     export("LD_PRELOAD", preload);

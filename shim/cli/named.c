@@ -33,8 +33,18 @@ static int absolute(const char *path, char *out, size_t cap)
     return 0;
 }
 
-int rg_session_open_named(const char *path, const struct rg_settings *s, char *out,
-                          unsigned long cap)
+static void set_owner(const char *path, int32_t owner, bool only_if_gone)
+{
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    if (!only_if_gone || !rg_session_running(t.hdr))
+        t.hdr->creator_pid = owner;
+    rg_session_detach(&t);
+}
+
+int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner,
+                          char *out, unsigned long cap)
 {
     if (absolute(path, out, cap) < 0)
         return -1;
@@ -42,11 +52,10 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, char *o
         struct rg_table t;
         const char *why = rg_session_attach(out, &t);
         if (!why) {
-            /* Joined. The launcher is what keeps a session alive: take the
+            /* Joined. The owner is what keeps a session alive: take the
              * role over only from one that is gone. */
-            if (!rg_session_running(t.hdr))
-                t.hdr->creator_pid = (int32_t)getpid();
             rg_session_detach(&t);
+            set_owner(out, owner, true);
             return 0;
         }
         if (access(out, F_OK) == 0 || errno != ENOENT) {
@@ -55,8 +64,11 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, char *o
         }
         char err[512];
         int r = rg_session_create_at(s, out, err, sizeof err);
-        if (r == 0)
+        if (r == 0) {
+            if (owner != (int32_t)getpid())
+                set_owner(out, owner, false);
             return 1;
+        }
         if (r != -EEXIST) { /* EEXIST: another launcher won; join it */
             rg_err("%s", err);
             return -1;

@@ -235,7 +235,8 @@ int rg_cmd_run(int argc, char **argv)
     char session[PATH_MAX], err[512];
     int made = 1;
     if (opts.session)
-        made = rg_session_open_named(opts.session, &opts.s, session, sizeof session);
+        made = rg_session_open_named(opts.session, &opts.s, (int32_t)getpid(), session,
+                                     sizeof session);
     else if (rg_session_create(&opts.s, session, sizeof session, err, sizeof err) < 0)
         made = -1, rg_err("%s", err);
     if (made < 0)
@@ -261,7 +262,7 @@ int rg_cmd_run(int argc, char **argv)
     return status;
 }
 
-const struct rg_settings *rg_run_settings(int argc, char **argv)
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session)
 {
     /* run's parser wants a command; env has none, so lend it one. */
     static char *args[256];
@@ -278,5 +279,6 @@ const struct rg_settings *rg_run_settings(int argc, char **argv)
         rg_err("unexpected argument '%s'", args[first]);
         return NULL;
     }
+    *session = opts.session;
     return &opts.s;
 }

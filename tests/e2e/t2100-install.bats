@@ -18,6 +18,8 @@ setup() {
 	assert_exist "$D$P/lib/$MA/readguard/libreadguard.so"
 	assert_exist "$D$P/share/man/man1/readguard.1"
 	assert_exist "$D$P/share/bash-completion/completions/readguard"
+	assert_file_executable "$D$P/share/readguard/readguard-claude-hook"
+	assert_exist "$D$P/share/readguard/claude-code-settings.json"
 }
 
 @test "t2100.02 the installed readguard finds its shim and guards a command" {
@@ -60,6 +62,7 @@ setup() {
 	assert_not_exist "$D$P/lib/$MA/readguard"
 	assert_not_exist "$D$P/share/man/man1/readguard.1"
 	assert_not_exist "$D$P/share/bash-completion/completions/readguard"
+	assert_not_exist "$D$P/share/readguard"
 }
 
 @test "t2100.08 the installed man page renders with man -l" {

@@ -5,7 +5,7 @@
 set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"
-test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base man-db bash-completion binutils"
+test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base man-db bash-completion binutils bubblewrap"
 bench_pkgs="hyperfine"
 
 case "${1:-test}" in

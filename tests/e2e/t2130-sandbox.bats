@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# The bubblewrap recipe: the table in a directory both sides see.
+
+load helper
+load cli_helper
+
+BWRAP_RECIPE="$TOP/scripts/integrations/sandbox/readguard-bwrap"
+
+setup() {
+	common_setup
+	cli_setup
+	command -v bwrap >/dev/null || skip "bwrap is not installed (bubblewrap)"
+	bwrap --ro-bind / / --dev /dev true 2>/dev/null || skip "bwrap cannot create a sandbox here"
+	export READGUARD="$RG"
+}
+
+@test "t2130.01 inside the bwrap recipe a blind overwrite is refused" {
+	mkfile a old
+	run --separate-stderr "$BWRAP_RECIPE" "$W" sh -c 'echo new >a'
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+}
+
+@test "t2130.02 inside the bwrap recipe a read file may be written" {
+	mkfile a old
+	run --separate-stderr "$BWRAP_RECIPE" "$W" sh -c 'cat a >/dev/null; echo new >a'
+	assert_success
+	assert_content a new
+}
+
+@test "t2130.03 the recipe keeps the sandbox read-only outside DIR" {
+	run --separate-stderr "$BWRAP_RECIPE" "$W" sh -c "echo x >'$OUT/escape'"
+	assert_failure
+	assert_not_exist "$OUT/escape"
+}
+
+@test "t2130.04 a table the sandbox cannot see makes writes fail closed, with the reason" {
+	mkfile a old
+	unset READGUARD_DIR
+	run --separate-stderr "$RG" run -- bwrap --ro-bind / / --dev /dev --proc /proc \
+		--bind "$W" "$W" --chdir "$W" -- sh -c 'cat a >/dev/null; echo new >a'
+	assert_failure
+	[ "$(count_rg_lines)" -eq 1 ] || fail "$stderr"
+	[[ $stderr == *"the session table is unusable (it does not exist"* ]] || fail "$stderr"
+	assert_content a old
+}

@@ -80,6 +80,20 @@ bash_tool() {
 	[ ! -s "$CLAUDE_ENV_FILE" ] || fail "exported: $(cat "$CLAUDE_ENV_FILE")"
 }
 
+@test "t2120.08 under readguard run the hooks use the session Claude Code runs in" {
+	mkfile a old
+	run --separate-stderr "$RG" run -- bash -c '
+		printf "{\"session_id\":\"s1\",\"cwd\":\"%s\"}" "$PWD" |
+			"$0" session-start >/dev/null
+		grep -q "READGUARD_SESSION=.$READGUARD_SESSION.;" "$CLAUDE_ENV_FILE" || exit 7
+		cat a >/dev/null
+		printf "{\"session_id\":\"s1\"}" | "$0" pre-compact
+		echo new >a' "$HOOK"
+	assert_failure
+	[ "$status" -ne 7 ] || fail "the hook exported another session: $(cat "$CLAUDE_ENV_FILE")"
+	assert_refused a unread
+}
+
 @test "t2120.07 an MCP filesystem server under readguard run refuses a blind write, then allows it after a read" {
 	mkfile notes.txt original
 	local req='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"bats","version":"0"}}}

@@ -10,10 +10,18 @@ setup() {
 }
 
 
-@test "t2010.01 with no session at all a verb exits 2 and says how to start one" {
-	run --separate-stderr "$RG" status
-	assert_equal "$status" 2
-	[[ $stderr == *"no session: start one with 'readguard run -- CMD'"* ]] || fail "$stderr"
+# Every verb that acts on one session, with an argument it accepts.
+SESSION_VERBS=("status" "reset" "forget f" "mark f" "check f" "log" "end")
+
+@test "t2010.01 with no session at all every session verb exits 2 and says how to start one" {
+	printf 'x\n' >f
+	for v in "${SESSION_VERBS[@]}"; do
+		run --separate-stderr "$RG" $v
+		assert_equal "$status" 2
+		[[ $stderr == *"no session: start one with 'readguard run -- CMD'"* ]] ||
+			fail "$v: $stderr"
+		assert_output ''
+	done
 }
 
 @test "t2010.02 the one running session of the user is chosen without --session" {
@@ -23,15 +31,21 @@ setup() {
 	[[ $output == *"\"session\":\"$S\""* ]] || fail "$output"
 }
 
-@test "t2010.03 with two running sessions a verb exits 2 and lists both" {
+@test "t2010.03 with two running sessions every session verb exits 2 and lists both" {
 	new_session
 	local first=$S
 	new_session
-	run --separate-stderr "$RG" reset
-	assert_equal "$status" 2
-	[[ $stderr == *"2 sessions are running; choose one with --session PATH"* ]] || fail "$stderr"
-	[[ $stderr == *"$first (running"* ]] || fail "$stderr"
-	[[ $stderr == *"$S (running"* ]] || fail "$stderr"
+	printf 'x\n' >f
+	for v in "${SESSION_VERBS[@]}"; do
+		run --separate-stderr "$RG" $v
+		assert_equal "$status" 2
+		[[ $stderr == *"2 sessions are running; choose one with --session PATH"* ]] ||
+			fail "$v: $stderr"
+		[[ $stderr == *"$first (running"* ]] || fail "$v: $stderr"
+		[[ $stderr == *"$S (running"* ]] || fail "$v: $stderr"
+	done
+	assert_exist "$first"
+	assert_exist "$S"
 }
 
 @test "t2010.04 a dead session is not chosen: the error lists it and suggests --prune" {
@@ -43,6 +57,17 @@ setup() {
 	[[ $stderr == *"no session is running"* ]] || fail "$stderr"
 	[[ $stderr == *"readguard-$(id -u)-0123456789abcdef (ended"* ]] || fail "$stderr"
 	[[ $stderr == *"readguard sessions --prune"* ]] || fail "$stderr"
+}
+
+@test "t2010.12 with only a dead session every session verb exits 2 and changes nothing" {
+	ended_session
+	printf 'x\n' >f
+	for v in "${SESSION_VERBS[@]}"; do
+		run --separate-stderr "$RG" $v
+		assert_equal "$status" 2
+		[[ $stderr == *"no session is running"* ]] || fail "$v: $stderr"
+	done
+	assert_exist "$S"
 }
 
 @test "t2010.05 a dead session named with --session can still be inspected" {
@@ -79,7 +104,7 @@ setup() {
 @test "t2010.09 a file that is not a table is refused by every session verb" {
 	head -c 40000 /dev/zero >"$TABLES/junk"
 	printf 'x\n' >f
-	for v in "status" "reset" "forget f" "mark f" "check f" "log" "end"; do
+	for v in "${SESSION_VERBS[@]}"; do
 		run --separate-stderr "$RG" $v --session "$TABLES/junk"
 		assert_equal "$status" 2
 		[[ $stderr == *"it is not a readguard session table (wrong magic)"* ]] ||

@@ -218,11 +218,9 @@ static int wait_tree(pid_t child)
 }
 
 /* A named session that was joined, or asked to be kept, outlives this run. */
-static bool session_kept;
-
-static void end_session(const char *session)
+static void end_session(const char *session, bool kept)
 {
-    if (!session_kept)
+    if (!kept)
         unlink(session);
 }
 
@@ -241,24 +239,23 @@ int rg_cmd_run(int argc, char **argv)
         made = -1, rg_err("%s", err);
     if (made < 0)
         return RG_EXIT_FAILURE;
-    if (opts.keep || !made)
-        session_kept = true;
+    bool kept = opts.keep || !made;
     if (export_env(session) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
-        end_session(session);
+        end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
     install_forwarding();
     pid_t pid = fork();
     if (pid < 0) {
         rg_err("cannot fork: %s", strerror(errno));
-        end_session(session);
+        end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
     if (pid == 0)
         exec_command(argv + first);
     child_pid = pid;
     int status = wait_tree(pid);
-    end_session(session);
+    end_session(session, kept);
     return status;
 }
 
@@ -267,8 +264,10 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
     /* run's parser wants a command; env has none, so lend it one. */
     static char *args[256];
     static struct run_opts opts;
-    if (argc < 1 || argc > 250)
+    if (argc < 1 || argc > 250) {
+        rg_err("too many arguments");
         return NULL;
+    }
     memcpy(args, argv, (size_t)argc * sizeof *args);
     args[argc] = "--";
     args[argc + 1] = ":";

@@ -11,7 +11,8 @@
 #endif
 
 static const char usage[] =
-    "Usage: readguard COMMAND [OPTION]... [ARG]...\n"
+    "Usage: readguard run [OPTION]... [--] CMD [ARG]...\n"
+    "       readguard COMMAND [OPTION]... [ARG]...\n"
     "       readguard --help | --version\n"
     "\n"
     "Refuse writes to files a process tree has not read, or that changed since it\n"

@@ -1,17 +1,28 @@
 #!/usr/bin/env bats
-# The bubblewrap recipe: the table in a directory both sides see.
+# The bubblewrap and firejail recipes: the table in a directory both sides see.
 
 load helper
 load cli_helper
 
 BWRAP_RECIPE="$TOP/scripts/integrations/sandbox/readguard-bwrap"
+FIREJAIL_RECIPE="$TOP/scripts/integrations/sandbox/readguard-firejail"
 
 setup() {
 	common_setup
 	cli_setup
-	command -v bwrap >/dev/null || skip "bwrap is not installed (bubblewrap)"
-	bwrap --ro-bind / / --dev /dev true 2>/dev/null || skip "bwrap cannot create a sandbox here"
 	export READGUARD="$RG"
+	case $BATS_TEST_DESCRIPTION in
+	*firejail*)
+		command -v firejail >/dev/null || skip "firejail is not installed"
+		timeout 20 firejail --quiet --noprofile true 2>/dev/null ||
+			skip "firejail cannot create a sandbox here"
+		;;
+	*)
+		command -v bwrap >/dev/null || skip "bwrap is not installed (bubblewrap)"
+		bwrap --ro-bind / / --dev /dev true 2>/dev/null ||
+			skip "bwrap cannot create a sandbox here"
+		;;
+	esac
 }
 
 @test "t2130.01 inside the bwrap recipe a blind overwrite is refused" {
@@ -44,4 +55,22 @@ setup() {
 	[ "$(count_rg_lines)" -eq 1 ] || fail "$stderr"
 	[[ $stderr == *"the session table is unusable (it does not exist"* ]] || fail "$stderr"
 	assert_content a old
+}
+
+@test "t2130.05 inside the firejail recipe a blind overwrite is refused, a read one allowed" {
+	mkfile a old
+	mkfile b old
+	run --separate-stderr "$FIREJAIL_RECIPE" "$W" sh -c 'echo new >a'
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+	run --separate-stderr "$FIREJAIL_RECIPE" "$W" sh -c 'cat b >/dev/null; echo new >b'
+	assert_success
+	assert_content b new
+}
+
+@test "t2130.06 the firejail recipe keeps the sandbox read-only outside DIR" {
+	run --separate-stderr "$FIREJAIL_RECIPE" "$W" sh -c "echo x >'$OUT/escape'"
+	assert_failure
+	assert_not_exist "$OUT/escape"
 }

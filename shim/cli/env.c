@@ -62,6 +62,40 @@ static void export(const char *name, const char *value)
     puts(";");
 }
 
+/* LD_PRELOAD without readguard's shim: the entries whose file name is
+ * libreadguard.so go, whatever their directory. */
+static size_t without_shim(const char *preload, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = preload ? preload : ""; *p;) {
+        size_t n = strcspn(p, ": ");
+        const char *slash = memrchr(p, '/', n);
+        const char *name = slash ? slash + 1 : p;
+        bool ours = (size_t)(p + n - name) == strlen("libreadguard.so") &&
+                    strncmp(name, "libreadguard.so", strlen("libreadguard.so")) == 0;
+        if (n && !ours && o + n + 2 < cap) {
+            if (o)
+                out[o++] = ':';
+            memcpy(out + o, p, n);
+            out[o += n] = '\0';
+        }
+        p += n;
+        p += *p != '\0';
+    }
+    return o;
+}
+
+static void unpreload(void)
+{
+    char keep[PATH_MAX * 4];
+    if (without_shim(getenv("LD_PRELOAD"), keep, sizeof keep))
+        export("LD_PRELOAD", keep);
+    else
+        puts("unset LD_PRELOAD;");
+    puts("unset " RG_ENV_SESSION ";");
+}
+
 /* Takes --pid out of argv, leaving run's options for run's parser. */
 static int take_pid(int *argc, char **argv, int32_t *pid)
 {
@@ -109,7 +143,7 @@ int rg_cmd_env(int argc, char **argv)
         return RG_EXIT_FAILURE;
     const char *named = NULL;
     const struct rg_settings *s = rg_run_settings(argc, argv, &named);
-    char preload[PATH_MAX * 2], shim[PATH_MAX], path[PATH_MAX], err[512];
+    char preload[PATH_MAX * 5], shim[PATH_MAX], path[PATH_MAX], err[512];
     if (!s)
         return RG_EXIT_FAILURE;
     if (rg_preload_path(shim, sizeof shim) < 0) {
@@ -133,40 +167,13 @@ int rg_cmd_env(int argc, char **argv)
         t.hdr->creator_pid = owner;
         rg_session_detach(&t);
     }
-    const char *old = getenv("LD_PRELOAD");
-    snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "");
+    /* A shell that already joined a session must not load the shim twice. */
+    char old[PATH_MAX * 4];
+    size_t n = without_shim(getenv("LD_PRELOAD"), old, sizeof old);
+    snprintf(preload, sizeof preload, "%s%s%s", shim, n ? ":" : "", old);
     export("LD_PRELOAD", preload);
     export(RG_ENV_SESSION, path);
     return RG_EXIT_OK;
-}
-
-/* LD_PRELOAD without readguard's shim: the entries whose file name is
- * libreadguard.so go, whatever their directory. */
-static void unpreload(void)
-{
-    const char *old = getenv("LD_PRELOAD");
-    char keep[PATH_MAX * 4] = "";
-    size_t o = 0;
-    for (const char *p = old ? old : ""; *p;) {
-        size_t n = strcspn(p, ": ");
-        const char *slash = memrchr(p, '/', n);
-        const char *name = slash ? slash + 1 : p;
-        bool ours = (size_t)(p + n - name) == strlen("libreadguard.so") &&
-                    strncmp(name, "libreadguard.so", n) == 0;
-        if (n && !ours && o + n + 2 < sizeof keep) {
-            if (o)
-                keep[o++] = ':';
-            memcpy(keep + o, p, n);
-            keep[o += n] = '\0';
-        }
-        p += n;
-        p += *p != '\0';
-    }
-    if (o)
-        export("LD_PRELOAD", keep);
-    else
-        puts("unset LD_PRELOAD;");
-    puts("unset " RG_ENV_SESSION ";");
 }
 
 int rg_cmd_end(int argc, char **argv)

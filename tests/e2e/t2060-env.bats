@@ -87,3 +87,9 @@ setup() {
 	assert_equal "$status" 2
 	assert_output ''
 }
+
+@test "t2060.10 env in a shell that already preloads the shim does not load it twice" {
+	LD_PRELOAD="/old/libreadguard.so:libother.so" run --separate-stderr "$RG" env --pid $$
+	assert_success
+	assert_line --index 0 "export LD_PRELOAD='$SHIM:libother.so';"
+}

@@ -45,7 +45,14 @@ static void show(const struct listing *l, const char *path, const char *state,
         if (h) {
             rg_jmember_int(stdout, &first, "pid", h->creator_pid);
             rg_jmember_time(stdout, &first, "created", h->created_ns);
-            rg_jmember_str(stdout, &first, "root", h->nroots ? h->roots : "");
+            rg_jkey(stdout, &first, "roots");
+            fputc('[', stdout);
+            for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
+                if (r != h->roots)
+                    fputc(',', stdout);
+                rg_jstr(stdout, r);
+            }
+            fputc(']', stdout);
         } else {
             rg_jmember_str(stdout, &first, "problem", why);
         }

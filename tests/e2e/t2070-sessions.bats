@@ -65,8 +65,20 @@ setup() {
 	python3 -c '
 import json, sys
 o = json.loads(sys.argv[1])
-assert o["session"] == sys.argv[2] and o["state"] == "running" and o["root"] == sys.argv[3], o
+assert o["session"] == sys.argv[2] and o["state"] == "running" and o["roots"] == [sys.argv[3]], o
+assert o["pid"] > 0 and o["created"].endswith("Z"), o
 ' "$output" "$S" "$W" || fail "$output"
+}
+
+@test "t2070.16 sessions --json reports a broken table with its problem" {
+	head -c 20000 /dev/zero >"$TABLES/readguard-$(id -u)-00000000000000ff"
+	run --separate-stderr "$RG" sessions --json
+	assert_success
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["state"] == "broken" and "wrong magic" in o["problem"], o
+' "$output" || fail "$output"
 }
 
 @test "t2070.07 files of other names in the table directory are not sessions" {

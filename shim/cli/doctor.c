@@ -22,7 +22,8 @@ static const char usage[] =
     "interpreter) can be guarded by the preload, one line per finding, each with\n"
     "what to do instead:\n"
     "  static (no ELF interpreter), setuid or setgid, 32-bit, Go, Bun,\n"
-    "  io_uring users (imports of io_uring_* or liburing).\n"
+    "  io_uring users (imports of io_uring_* or liburing; libuv programs such as\n"
+    "  node when UV_USE_IO_URING is set).\n"
     "Without COMMAND, check readguard itself: the shim, and where tables go.\n"
     "\n"
     "  -h, --help           show this help and exit\n"
@@ -66,7 +67,7 @@ static const char *str_at(const struct image *m, const Elf64_Shdr *strtab, uint6
 }
 
 struct traits {
-    bool go, bun, uring;
+    bool go, bun, uring, libuv;
 };
 
 /* Undefined dynamic symbols named io_uring_*, or DT_NEEDED liburing. */
@@ -81,14 +82,16 @@ static void scan_dynamic(const struct image *m, const Elf64_Ehdr *eh, const Elf6
         const unsigned char *ent = m->p + sh->sh_offset + i * sh->sh_entsize;
         if (sh->sh_type == SHT_DYNSYM && sh->sh_entsize >= sizeof(Elf64_Sym)) {
             const Elf64_Sym *sym = (const Elf64_Sym *)ent;
-            if (sym->st_shndx == SHN_UNDEF &&
-                strncmp(str_at(m, strtab, sym->st_name), "io_uring_", 9) == 0)
+            const char *name = str_at(m, strtab, sym->st_name);
+            if (sym->st_shndx == SHN_UNDEF && strncmp(name, "io_uring_", 9) == 0)
                 t->uring = true;
+            if (strcmp(name, "uv_loop_init") == 0) /* node links libuv in, or imports it */
+                t->libuv = true;
         } else if (sh->sh_type == SHT_DYNAMIC && sh->sh_entsize >= sizeof(Elf64_Dyn)) {
             const Elf64_Dyn *d = (const Elf64_Dyn *)ent;
-            if (d->d_tag == DT_NEEDED &&
-                strncmp(str_at(m, strtab, d->d_un.d_val), "liburing.so", 11) == 0)
-                t->uring = true;
+            const char *needed = d->d_tag == DT_NEEDED ? str_at(m, strtab, d->d_un.d_val) : "";
+            t->uring |= strncmp(needed, "liburing.so", 11) == 0;
+            t->libuv |= strncmp(needed, "libuv.so", 8) == 0;
         }
     }
 }
@@ -153,6 +156,13 @@ static void check_elf64(const char *path, const struct image *m)
                       "through the ring are not seen",
                 "turn io_uring off in the program if it can, or use 'readguard run "
                 "--supervise'");
+    /* libuv opens files through io_uring only when asked to, so this is a
+     * finding only in an environment that asks. */
+    const char *uv = getenv("UV_USE_IO_URING");
+    if (t.libuv && uv && *uv && strcmp(uv, "0") != 0)
+        finding(path, "uses libuv, and UV_USE_IO_URING is set: files opened through the ring "
+                      "are not seen",
+                "unset UV_USE_IO_URING (or set it to 0) for the session");
     if (findings == before)
         printf("%s: a dynamically linked 64-bit program: the preload can guard it.\n", path);
 }

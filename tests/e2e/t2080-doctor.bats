@@ -79,6 +79,29 @@ open(sys.argv[1], "wb").write(h)' elf32
 	assert_output --partial "./user: uses io_uring"
 }
 
+# uv_user: a program that imports uv_loop_init from a stub libuv.so.1.
+uv_user() {
+	printf 'int uv_loop_init(void *l){return 0;}\n' >uv.c
+	cc -shared -fPIC -Wl,-soname,libuv.so.1 -o libuv.so uv.c
+	printf 'int uv_loop_init(void *);\nint main(void){return uv_loop_init(0);}\n' >uvuser.c
+	cc -o uvuser uvuser.c -L. -luv
+}
+
+@test "t2080.15 doctor flags a libuv program when UV_USE_IO_URING is set" {
+	uv_user
+	UV_USE_IO_URING=1 run --separate-stderr "$RG" doctor ./uvuser
+	assert_equal "$status" 1
+	assert_output --partial "./uvuser: uses libuv, and UV_USE_IO_URING is set"
+}
+
+@test "t2080.16 doctor lets a libuv program pass when UV_USE_IO_URING is unset or 0" {
+	uv_user
+	env -u UV_USE_IO_URING "$RG" doctor ./uvuser
+	UV_USE_IO_URING=0 run --separate-stderr "$RG" doctor ./uvuser
+	assert_success
+	assert_output --partial "the preload can guard it"
+}
+
 @test "t2080.09 doctor follows a script to its interpreter through env" {
 	printf '#!/usr/bin/env -S bash -e\necho hi\n' >script
 	chmod +x script

@@ -15,8 +15,11 @@ MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
 CPPFLAGS  += -DRG_MULTIARCH='"$(MULTIARCH)"'
 B         := build
 
+# --- issue 3: ignore rules (gitignore syntax), pure and shared by shim and CLI
+IGNORE_CORE := wildmatch ignore
+
 # Pure and file-level code that both the shim and the CLI use.
-CORE      := sys table request policy text session report holder
+CORE      := sys table request policy text session report holder $(IGNORE_CORE)
 # The rest of the shim: per-process state and the hooks.
 SHIM      := $(CORE) context scope log guard $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
 CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))

@@ -79,6 +79,10 @@ static void use_table(struct rg_ctx *c)
     const struct rg_header *h = c->table.hdr;
     c->table_state = RG_TABLE_OK;
     c->mode = (enum rg_mode)h->mode;
+    c->policy = h->flags;
+    c->read_ttl_ns = h->read_ttl_ns;
+    c->ignores = h->ignores;
+    c->ignores_len = h->ignores_len;
     for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r))
         add_root(c, r);
 }
@@ -87,7 +91,8 @@ static void use_table(struct rg_ctx *c)
  * children join. Settings come from the environment. */
 static void start_session(struct rg_ctx *c)
 {
-    struct rg_settings s = {RG_MODE_ENFORCE, RG_DEFAULT_CAPACITY, getenv(RG_ENV_LOG), NULL, 0};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
+                            .log_path = getenv(RG_ENV_LOG)};
     const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
     if (mode && *mode && rg_mode_parse(mode) < 0) {
         fail_closed(c, "READGUARD_MODE is neither 'enforce' nor 'warn'");
@@ -104,7 +109,16 @@ static void start_session(struct rg_ctx *c)
     fallback_roots(c);
     s.roots = c->roots;
     s.nroots = c->nroots;
-    char err[256];
+    char err[256], rules[RG_IGNORES_MAX];
+    struct rg_ignore_list ign = {rules, sizeof rules, 0, 0};
+    if (rg_session_ignores(&ign, &s, NULL, 0, err, sizeof err) < 0) {
+        c->nroots = 0;
+        fail_closed(c, "the .readguardignore files cannot be used");
+        return;
+    }
+    s.ignores = ign.buf;
+    s.ignores_len = ign.len;
+    s.nignores = ign.count;
     if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
         c->nroots = 0;
         fail_closed(c, "no session table could be created");
@@ -175,7 +189,10 @@ void rg_leave(void)
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
 {
-    struct rg_facts f = {.table = c->table_state, .mode = c->mode};
+    struct rg_facts f = {.table = c->table_state, .mode = c->mode, .policy = c->policy,
+                         .read_ttl_ns = c->read_ttl_ns};
+    if (f.read_ttl_ns > 0)
+        f.now_ns = rg_now_ns();
     if (c->table_state == RG_TABLE_BROKEN)
         return f;
     f.rec = rg_entry_load(&c->table, e);
@@ -360,7 +377,7 @@ __attribute__((destructor)) static void rg_exit(void)
         return;
     rg_restamp_at_exit(c);
     if (c->owner_pid && c->owner_pid == (int32_t)getpid() && c->session_path[0])
-        unlink(c->session_path);
+        rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
     rg_leave();
     errno = saved;
 }

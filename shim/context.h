@@ -32,6 +32,10 @@ struct rg_ctx {
     const char *problem;               /* why the table is unusable */
     struct rg_table table;
     enum rg_mode mode;
+    uint32_t policy;                    /* RG_POLICY_* */
+    int64_t read_ttl_ns;
+    const char *ignores;                /* the ignore rules, in the mapped header */
+    size_t ignores_len;
     size_t nroots;
     const char *roots[RG_MAX_ROOTS];
     char fallback_roots[PATH_MAX];      /* roots when there is no table */

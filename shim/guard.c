@@ -85,13 +85,13 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
 }
 
 /* Asks the policy, working out the scope only when the answer depends on it,
- * and reports anything short of a plain allow. 0 to go ahead, or -EACCES.
+ * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
  * and no writer of the session is left to restamp: a sibling may finish a
  * write between our fstat and our read of the entry, and a session must
  * never refuse itself. Only would-be refusals pay for this. */
-static int judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
-                 bool follow)
+static enum rg_action judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                            int fd, bool follow)
 {
     struct rg_facts facts;
     struct rg_decision d;
@@ -116,7 +116,7 @@ static int judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file 
         struct rg_report rep = {req, req->path, abs, f, &facts, d};
         rg_log_decision(c, &rep);
     }
-    return d.action == RG_REFUSE ? -EACCES : 0;
+    return d.action;
 }
 
 /* Judges a path that is not open: the destination of a rename, the target of
@@ -130,7 +130,7 @@ static int judge_path(struct rg_ctx *c, const struct rg_request *req, bool follo
     if (!there)
         return 0; /* missing, or an error the real call will report itself */
     struct rg_file f = file_of(&st);
-    return judge(c, req, &f, -1, follow);
+    return judge(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
 }
 
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
@@ -220,6 +220,30 @@ static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int f
     return fd2;
 }
 
+/* A timestamp-only open of a file the session may not write: a read-only
+ * descriptor on the same inode lets futimens work and any write fail. It is
+ * not a read, so nothing is recorded. */
+static int reopen_read_only(const struct rg_request *req, const struct rg_file *f)
+{
+    int flags = (req->flags & ~(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)) | O_RDONLY;
+    int fd = sys_open(req, flags);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+        rg_sys_close(fd);
+        return -EACCES;
+    }
+    return fd;
+}
+
+/* A write let through without a read (--allow-append) must not leave a stale
+ * record behind that a restamp of an inherited descriptor would revive. */
+static void forget(struct rg_ctx *c, const struct rg_file *f)
+{
+    struct rg_entry *e = entry_for(c, f, false);
+    if (e)
+        rg_entry_forget(e);
+}
+
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
 {
     if (!rg_flags_write(req->flags)) {
@@ -243,12 +267,14 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     struct rg_file f = file_of(&st);
     if (maybe_fresh && st.st_size == 0)
         fresh = true;
-    if (!fresh) {
-        int r = judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
-        if (r < 0) {
-            rg_sys_close(fd);
-            return r;
-        }
+    enum rg_action act = fresh ? RG_ALLOW : judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+    if (act == RG_REFUSE || act == RG_READ_ONLY) {
+        rg_sys_close(fd);
+        return act == RG_REFUSE ? -EACCES : reopen_read_only(req, &f);
+    }
+    if (act == RG_ALLOW_UNTRACKED) {
+        forget(c, &f);
+        return fd;
     }
     note_write_stat(c, fd, &st, NULL);
     if (!fresh && (req->flags & O_TRUNC) && f.regular)
@@ -296,6 +322,12 @@ int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t leng
     if (r == 0)
         stamp_path(c, AT_FDCWD, req->path, true);
     return r;
+}
+
+int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
+{
+    int r = flags & AT_REMOVEDIR ? 0 : judge_path(c, req, false, NULL);
+    return r < 0 ? r : rg_sys_unlinkat(req->dirfd, req->path, flags);
 }
 
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)

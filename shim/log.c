@@ -11,8 +11,8 @@
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
-    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to write '%s': ",
-                                r->shown_path);
+    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '%s': ",
+                                r->req->op == RG_OP_UNLINK ? "remove" : "write", r->shown_path);
     if (n >= sizeof line - 2)
         n = sizeof line - 2;
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,

@@ -1,17 +1,52 @@
 #include "policy.h"
 
+#include <fcntl.h>
+
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
     return r->found && r->mtime_ns == f->mtime_ns && r->size == f->size;
 }
 
-static enum rg_reason why_refused(const struct rg_facts *facts)
+static bool expired(const struct rg_facts *facts)
+{
+    return facts->read_ttl_ns > 0 && facts->now_ns - facts->rec.read_ns > facts->read_ttl_ns;
+}
+
+static enum rg_reason why_refused(const struct rg_file *file, const struct rg_facts *facts)
 {
     if (facts->table == RG_TABLE_BROKEN)
         return RG_WHY_NO_TABLE;
+    if (stamp_matches(file, &facts->rec))
+        return RG_WHY_EXPIRED;
     if (facts->rec.found)
         return RG_WHY_CHANGED;
     return facts->table == RG_TABLE_FULL ? RG_WHY_TABLE_FULL : RG_WHY_UNREAD;
+}
+
+/* Appending without truncating cannot lose a byte that is there. */
+static bool appends_only(int flags)
+{
+    return (flags & O_APPEND) && !(flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* touch(1) opens O_WRONLY|O_CREAT|O_NONBLOCK (never blocking on a FIFO), no
+ * O_TRUNC or O_APPEND, only to set the times through the descriptor. A
+ * program that means to write data does not ask for O_NONBLOCK on a file. */
+static bool touch_shaped(int flags)
+{
+    return (flags & O_ACCMODE) == O_WRONLY && (flags & O_CREAT) && (flags & O_NONBLOCK) &&
+           !(flags & (O_TRUNC | O_APPEND));
+}
+
+/* What a write refused for reason may still be given, so no data is lost. */
+static enum rg_action softened(const struct rg_request *req, const struct rg_facts *facts)
+{
+    bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
+    if (opens && (facts->policy & RG_POLICY_ALLOW_APPEND) && appends_only(req->flags))
+        return RG_ALLOW_UNTRACKED;
+    if (req->op == RG_OP_OPEN && touch_shaped(req->flags))
+        return RG_READ_ONLY;
+    return facts->mode == RG_MODE_WARN ? RG_WARN : RG_REFUSE;
 }
 
 struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
@@ -21,11 +56,13 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
     bool writes = !opens || rg_flags_write(req->flags);
 
+    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
+        return allow;
     /* Creating a file loses nothing; neither does writing to a pipe or tty. */
     if (!writes || !file->exists || !file->regular)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        if (stamp_matches(file, &facts->rec))
+        if (stamp_matches(file, &facts->rec) && !expired(facts))
             return allow;
         /* Another process of this session is writing it right now: the stamp
          * is moving under our feet, and that is the session's own doing. */
@@ -37,8 +74,7 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return (struct rg_decision){RG_NEED_SCOPE, RG_WHY_OK};
     if (file->scope == RG_SCOPE_FREE)
         return allow;
-    enum rg_action act = facts->mode == RG_MODE_WARN ? RG_WARN : RG_REFUSE;
-    return (struct rg_decision){act, why_refused(facts)};
+    return (struct rg_decision){softened(req, facts), why_refused(file, facts)};
 }
 
 const char *rg_reason_name(enum rg_reason r)
@@ -49,6 +85,7 @@ const char *rg_reason_name(enum rg_reason r)
     case RG_WHY_CHANGED: return "changed";
     case RG_WHY_TABLE_FULL: return "table-full";
     case RG_WHY_NO_TABLE: return "no-table";
+    case RG_WHY_EXPIRED: return "expired";
     }
     return "?";
 }

@@ -13,7 +13,7 @@
 enum rg_scope {
     RG_SCOPE_UNKNOWN, /* not worked out yet: it costs a path lookup */
     RG_SCOPE_GUARDED, /* under a root */
-    RG_SCOPE_FREE,    /* outside every root */
+    RG_SCOPE_FREE,    /* outside every root, or ignored by the ignore rules */
 };
 
 enum rg_table_state { RG_TABLE_OK, RG_TABLE_FULL, RG_TABLE_BROKEN };
@@ -35,6 +35,9 @@ struct rg_facts {
     bool writer_alive;            /* rec.writer_pid still holds the file open */
     enum rg_table_state table;
     enum rg_mode mode;
+    uint32_t policy;              /* RG_POLICY_* knobs of the session */
+    int64_t read_ttl_ns;          /* 0: reads never expire */
+    int64_t now_ns;               /* wall clock, needed only with a read TTL */
 };
 
 enum rg_action {
@@ -42,6 +45,8 @@ enum rg_action {
     RG_NEED_SCOPE, /* ask again with file.scope worked out */
     RG_WARN,       /* allow, but report what enforce mode would refuse */
     RG_REFUSE,
+    RG_ALLOW_UNTRACKED, /* allow (--allow-append), but the write must not make the file known */
+    RG_READ_ONLY,       /* a timestamp-only open (touch): give it a read-only descriptor */
 };
 
 enum rg_reason {
@@ -50,6 +55,7 @@ enum rg_reason {
     RG_WHY_CHANGED,    /* changed since this session read it */
     RG_WHY_TABLE_FULL, /* unrecorded, and the table has no room to record it */
     RG_WHY_NO_TABLE,   /* the session table is missing or unusable */
+    RG_WHY_EXPIRED,    /* read, but longer ago than the session's --read-ttl */
 };
 
 struct rg_decision {

@@ -38,6 +38,13 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      "new session with 'readguard run'.",
                      problem ? problem : "unknown");
         break;
+    case RG_WHY_EXPIRED:
+        rg_format_time(rec->read_ns, read_at);
+        n = snprintf(buf, cap,
+                     "this session read it at %s, longer ago than its read TTL of %.3g s. "
+                     "Read it again, then retry.",
+                     read_at, (double)r->facts->read_ttl_ns / 1e9);
+        break;
     case RG_WHY_OK:
         n = snprintf(buf, cap, "it may be written.");
         break;

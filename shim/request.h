@@ -13,6 +13,7 @@ enum rg_op {
     RG_OP_RENAME,     /* the destination of rename*, renameat2 */
     RG_OP_TRUNCATE,   /* truncate */
     RG_OP_SPAWN_OPEN, /* posix_spawn_file_actions_addopen: opened later by a child */
+    RG_OP_UNLINK,     /* unlink, unlinkat, remove: checked only with --guard-unlink */
 };
 
 struct rg_request {

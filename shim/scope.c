@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ignore.h"
 #include "sys.h"
 #include "text.h"
 
@@ -31,6 +32,13 @@ static bool lexical_path(int dirfd, const char *path, char *out, size_t cap)
     return rg_path_join(out, cap, base, path);
 }
 
+/* The session's own table and log are its bookkeeping, never the user's data. */
+static bool is_session_file(const struct rg_ctx *c, const char *abs)
+{
+    return strcmp(abs, c->session_path) == 0 ||
+           (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
+}
+
 enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *path, int fd,
                               bool follow, char *abs, size_t cap)
 {
@@ -46,8 +54,12 @@ enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *pat
         snprintf(abs, cap, "%s", path ? path : "?");
         return RG_SCOPE_GUARDED; /* cannot tell where it is: guard it */
     }
+    if (is_session_file(c, abs))
+        return RG_SCOPE_FREE;
+    /* Guarded if any root that holds it does not ignore it. */
     for (size_t i = 0; i < c->nroots; i++)
-        if (rg_path_under(abs, c->roots[i]))
+        if (rg_path_under(abs, c->roots[i]) &&
+            !rg_ignored(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs))
             return RG_SCOPE_GUARDED;
     return RG_SCOPE_FREE;
 }

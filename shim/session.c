@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ignore.h"
 #include "sys.h"
 #include "text.h"
 
@@ -50,7 +52,7 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     if (ftruncate(fd, (off_t)size) != 0) {
         int e = errno;
         rg_sys_close(fd);
-        unlink(path);
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
         return -e;
     }
     return fd;
@@ -102,7 +104,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     rg_sys_close(fd);
     if (map == MAP_FAILED) {
         int e = errno;
-        unlink(path);
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
         snprintf(err, errcap, "cannot map the session table: %s", strerror(e));
         return -e;
     }
@@ -116,7 +118,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
                             rg_now_ns());
     munmap(map, size);
     if (r < 0) {
-        unlink(path);
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
         snprintf(err, errcap, "cannot write the session settings: %s",
                  r == -ENAMETOOLONG ? "the roots or the log path are too long" : strerror(-r));
     }
@@ -260,4 +262,55 @@ uint32_t rg_capacity_parse(const char *s)
     if (*end || v < RG_MIN_CAPACITY || v > RG_MAX_CAPACITY)
         return 0;
     return (uint32_t)v;
+}
+
+/* Adds root i's .readguardignore, if it has one. */
+static int add_ignore_file(struct rg_ignore_list *l, const char *root, unsigned i, char *err,
+                           size_t errcap)
+{
+    char path[PATH_MAX], text[RG_IGNORES_MAX];
+    snprintf(path, sizeof path, "%s/%s", strcmp(root, "/") ? root : "", RG_IGNORE_FILE);
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd == -ENOENT)
+        return 0;
+    ssize_t n = fd < 0 ? fd : read(fd, text, sizeof text);
+    if (fd >= 0 && n < 0)
+        n = -errno;
+    if (fd >= 0)
+        rg_sys_close(fd);
+    if (n < 0) {
+        snprintf(err, errcap, "cannot read '%s': %s", path, strerror((int)-n));
+        return (int)n;
+    }
+    if ((size_t)n == sizeof text ||
+        !rg_ignore_add_lines(l, (char)(RG_IGN_ROOT0 + i), text, (size_t)n)) {
+        snprintf(err, errcap, "'%s': the ignore rules do not fit in %u bytes", path,
+                 RG_IGNORES_MAX);
+        return -E2BIG;
+    }
+    return 0;
+}
+
+int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
+                       const char *const *extra, size_t nextra, char *err, size_t errcap)
+{
+    bool ok = true;
+    if (!(s->flags & RG_POLICY_NO_DEFAULT_IGNORES)) {
+        for (size_t i = 0; rg_default_ignored_dirs[i]; i++)
+            ok &= rg_ignore_add(l, RG_IGN_ABSOLUTE, rg_default_ignored_dirs[i]);
+        for (size_t i = 0; rg_default_ignores[i]; i++)
+            ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, rg_default_ignores[i]);
+    }
+    for (size_t i = 0; i < s->nroots && i < RG_IGN_MAX_ROOTS; i++) {
+        int r = add_ignore_file(l, s->roots[i], (unsigned)i, err, errcap);
+        if (r < 0)
+            return r;
+    }
+    for (size_t i = 0; i < nextra; i++)
+        ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, extra[i]);
+    if (!ok) {
+        snprintf(err, errcap, "the ignore rules do not fit in %u bytes", RG_IGNORES_MAX);
+        return -E2BIG;
+    }
+    return 0;
 }

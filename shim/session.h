@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "ignore.h"
 #include "table.h"
 
 #define RG_ENV_SESSION "READGUARD_SESSION"
@@ -49,5 +50,12 @@ const char *rg_mode_name(enum rg_mode m);
 uint32_t rg_capacity_parse(const char *s);
 
 int64_t rg_now_ns(void);
+
+/* The ignore rules of a new session, in the order that lets later ones win:
+ * the built-in defaults (unless s->flags has RG_POLICY_NO_DEFAULT_IGNORES),
+ * each root's .readguardignore, then extra (--ignore). 0, or -errno and a
+ * sentence in err. */
+int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
+                       const char *const *extra, size_t nextra, char *err, size_t errcap);
 
 #endif

@@ -54,4 +54,9 @@ static inline int rg_sys_truncate(const char *path, off_t len)
     return (int)rg_sys3(SYS_truncate, (long)path, len, 0);
 }
 
+static inline int rg_sys_unlinkat(int dirfd, const char *path, int flags)
+{
+    return (int)rg_sys3(SYS_unlinkat, dirfd, (long)path, flags);
+}
+
 #endif

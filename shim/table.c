@@ -57,6 +57,15 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
             return -ENAMETOOLONG;
         memcpy(h->log_path, s->log_path, n);
     }
+    if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
+        s->read_ttl_ns < 0)
+        return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
+    if (s->ignores_len)
+        memcpy(h->ignores, s->ignores, s->ignores_len);
+    h->ignores_len = (uint32_t)s->ignores_len;
+    h->nignores = s->nignores;
+    h->flags = s->flags;
+    h->read_ttl_ns = s->read_ttl_ns;
     h->version = RG_TABLE_VERSION;
     h->header_size = RG_HEADER_SIZE;
     h->file_size = size;
@@ -106,7 +115,9 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->uid != expect_uid)
         return "it belongs to another user";
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
-        !memchr(h->log_path, '\0', sizeof h->log_path))
+        !memchr(h->log_path, '\0', sizeof h->log_path) || (h->flags & ~RG_POLICY_KNOWN) ||
+        h->read_ttl_ns < 0 || h->ignores_len > sizeof h->ignores ||
+        (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";
     if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
         return "its counters are corrupt";
@@ -199,10 +210,15 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
         if (st->ctime_ns < ctime)
             return false;
         if (st->ctime_ns == ctime) {
-            /* Re-reading an unchanged file is the common case: leave its line clean. */
+            /* Re-reading an unchanged file is the common case: leave its line
+             * clean, unless reads expire; then renew it, at most once a tick. */
             if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size)
+                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
+                if (t->hdr->read_ttl_ns > 0 &&
+                    now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
+                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
                 return false;
+            }
             if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)
                 return false;
         }

@@ -20,10 +20,11 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 1u
-#define RG_HEADER_SIZE 16384u
+#define RG_TABLE_VERSION 2u
+#define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
+#define RG_IGNORES_MAX 12288u
 #define RG_DEFAULT_CAPACITY (1u << 20)
 #define RG_MIN_CAPACITY 16u
 #define RG_MAX_CAPACITY (1u << 26)
@@ -37,6 +38,12 @@
 #define RG_TICK_NS 50000000LL
 
 enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
+
+/* Policy knobs of a session (rg_header.flags). */
+#define RG_POLICY_ALLOW_APPEND 0x1u       /* O_APPEND without O_TRUNC needs no read */
+#define RG_POLICY_GUARD_UNLINK 0x2u       /* removing an unread or stale file is a write */
+#define RG_POLICY_NO_DEFAULT_IGNORES 0x4u /* the built-in ignore rules were left out */
+#define RG_POLICY_KNOWN 0x7u
 
 /* One tracked inode. dev is 32 bits because Linux encodes st_dev in 32 bits
  * (new_encode_dev); a larger value is refused at record time, not truncated.
@@ -67,9 +74,13 @@ struct rg_header {
     uint32_t mode;                /* enum rg_mode */
     int64_t created_ns;
     uint32_t nroots;
-    uint32_t flags;               /* reserved for policy knobs */
+    uint32_t flags;               /* RG_POLICY_* */
+    int64_t read_ttl_ns;          /* a read older than this stops counting; 0: never */
+    uint32_t nignores;
+    uint32_t ignores_len;
     char log_path[RG_LOG_PATH_MAX];
     char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
+    char ignores[RG_IGNORES_MAX]; /* the ignore rules, packed as ignore.h says */
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
@@ -90,6 +101,11 @@ struct rg_settings {
     const char *log_path;
     const char *const *roots;     /* absolute, canonical */
     size_t nroots;
+    uint32_t flags;               /* RG_POLICY_* */
+    int64_t read_ttl_ns;
+    const char *ignores;          /* packed rules (ignore.h), or NULL */
+    size_t ignores_len;
+    unsigned nignores;
 };
 
 /* A process's view of a mapped table. */

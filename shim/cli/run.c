@@ -32,6 +32,14 @@ static const char run_usage[] =
     "                       an existing table keeps its own settings\n"
     "  -k, --keep           keep the session table when COMMAND ends, so a later\n"
     "                       'run --session PATH' continues with the same reads\n"
+    "  -i, --ignore PATTERN do not guard paths matching PATTERN (gitignore syntax,\n"
+    "                       relative to each root); repeatable, and wins over the\n"
+    "                       defaults and .readguardignore\n"
+    "      --no-default-ignores  guard build outputs, VCS internals and /tmp too\n"
+    "                       (see README: Ignore rules)\n"
+    "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
+    "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
+    "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
@@ -39,8 +47,13 @@ static const char run_usage[] =
     "The session ends, and its table is removed, when every process of the tree\n"
     "has exited.\n";
 
+#define MAX_IGNORES 256
+
 struct run_opts {
     struct rg_settings s;
+    const char *ignores[MAX_IGNORES];
+    size_t nignores;
+    char ignore_buf[RG_IGNORES_MAX];
     const char *roots[64];
     char root_buf[64][PATH_MAX];
     char log_buf[PATH_MAX];
@@ -80,21 +93,76 @@ static int set_log(struct run_opts *o, const char *file)
     return 0;
 }
 
+static int add_ignore(struct run_opts *o, const char *pattern)
+{
+    if (o->nignores >= MAX_IGNORES) {
+        rg_err("too many --ignore options (at most %d)", MAX_IGNORES);
+        return -1;
+    }
+    if (!*pattern) {
+        rg_err("--ignore: the pattern is empty");
+        return -1;
+    }
+    o->ignores[o->nignores++] = pattern;
+    return 0;
+}
+
+static int set_read_ttl(struct run_opts *o, const char *secs)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(secs, &end);
+    /* Up to ten years, so that nanoseconds stay far from overflowing. */
+    if (end == secs || *end || errno || !(v > 0) || v > 315360000.0) {
+        rg_err("--read-ttl '%s': expected a number of seconds greater than 0", secs);
+        return -1;
+    }
+    o->s.read_ttl_ns = (int64_t)(v * 1e9);
+    return 0;
+}
+
+/* Packs the ignore rules into the settings, now that the roots are known. */
+static int pack_ignores(struct run_opts *o)
+{
+    char err[PATH_MAX + 128];
+    struct rg_ignore_list l = {o->ignore_buf, sizeof o->ignore_buf, 0, 0};
+    if (rg_session_ignores(&l, &o->s, o->ignores, o->nignores, err, sizeof err) < 0) {
+        rg_err("%s", err);
+        return -1;
+    }
+    o->s.ignores = l.buf;
+    o->s.ignores_len = l.len;
+    o->s.nignores = l.count;
+    return 0;
+}
+
+enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
+       OPT_READ_TTL };
+
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
     static const struct option longs[] = {
         {"root", required_argument, NULL, 'r'}, {"mode", required_argument, NULL, 'm'},
-        {"log", required_argument, NULL, 'l'},  {"capacity", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},       {"session", required_argument, NULL, 's'},
-        {"keep", no_argument, NULL, 'k'},       {NULL, 0, NULL, 0},
+        {"log", required_argument, NULL, 'l'},
+        {"capacity", required_argument, NULL, OPT_CAPACITY},
+        {"ignore", required_argument, NULL, 'i'},
+        {"no-default-ignores", no_argument, NULL, OPT_NO_DEFAULT_IGNORES},
+        {"allow-append", no_argument, NULL, OPT_ALLOW_APPEND},
+        {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
+        {"read-ttl", required_argument, NULL, OPT_READ_TTL},
+        {"help", no_argument, NULL, 'h'},
+        {"session", required_argument, NULL, 's'},
+        {"keep", no_argument, NULL, 'k'},
+        {NULL, 0, NULL, 0},
     };
     int ch, mode;
-    o->s = (struct rg_settings){RG_MODE_ENFORCE, RG_DEFAULT_CAPACITY, NULL, o->roots, 0};
+    o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
+                                .roots = o->roots};
     const char *env_log = getenv(RG_ENV_LOG);
     if (env_log && *env_log && set_log(o, env_log) < 0)
         return -1;
-    while ((ch = getopt_long(argc, argv, "+r:m:l:hs:k", longs, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+r:m:l:i:hs:k", longs, NULL)) != -1) {
         switch (ch) {
         case 'r':
             if (add_root(o, optarg) < 0)
@@ -111,7 +179,24 @@ static int parse(int argc, char **argv, struct run_opts *o)
             if (set_log(o, optarg) < 0)
                 return -1;
             break;
-        case 'c':
+        case 'i':
+            if (add_ignore(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_NO_DEFAULT_IGNORES:
+            o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES;
+            break;
+        case OPT_ALLOW_APPEND:
+            o->s.flags |= RG_POLICY_ALLOW_APPEND;
+            break;
+        case OPT_GUARD_UNLINK:
+            o->s.flags |= RG_POLICY_GUARD_UNLINK;
+            break;
+        case OPT_READ_TTL:
+            if (set_read_ttl(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_CAPACITY:
             if (!(o->s.capacity = rg_capacity_parse(optarg))) {
                 rg_err("--capacity '%s': expected a number of files from %u to %u", optarg,
                        RG_MIN_CAPACITY, RG_MAX_CAPACITY);
@@ -137,6 +222,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
         return -1;
     }
     if (o->s.nroots == 0 && add_root(o, ".") < 0)
+        return -1;
+    if (pack_ignores(o) < 0)
         return -1;
     return optind;
 }

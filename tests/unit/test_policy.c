@@ -23,6 +23,9 @@ struct policy_case {
     bool writer_alive;
     enum rg_table_state table;
     enum rg_mode mode;
+    uint32_t policy;           /* RG_POLICY_* knobs */
+    int64_t ttl;               /* --read-ttl, ns; 0 = off */
+    int64_t read_age;          /* how long ago the record was made, ns */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -36,6 +39,13 @@ struct policy_case {
 #define NEED_SCOPE .want = RG_NEED_SCOPE, .why = RG_WHY_OK
 #define REFUSE(r) .want = RG_REFUSE, .why = RG_WHY_##r
 #define WARN(r) .want = RG_WARN, .why = RG_WHY_##r
+#define UNTRACKED(r) .want = RG_ALLOW_UNTRACKED, .why = RG_WHY_##r
+#define READ_ONLY(r) .want = RG_READ_ONLY, .why = RG_WHY_##r
+#define APPEND_KNOB .policy = RG_POLICY_ALLOW_APPEND
+#define UNLINK_KNOB .policy = RG_POLICY_GUARD_UNLINK
+#define UNLINK .op = RG_OP_UNLINK, .flags = O_WRONLY
+#define SEC 1000000000LL
+#define TOUCH_FLAGS (O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY)
 
 static const struct policy_case cases[] = {
     {"read_open_is_allowed", OPEN(O_RDONLY), GUARDED, ALLOW},
@@ -106,6 +116,85 @@ static const struct policy_case cases[] = {
      GUARDED, ALLOW},
     {"spawn_open_with_write_flags_is_refused", .op = RG_OP_SPAWN_OPEN,
      .flags = O_WRONLY | O_CREAT, GUARDED, REFUSE(UNREAD)},
+
+    /* --allow-append */
+    {"append_unread_without_knob_is_refused", OPEN(O_WRONLY | O_APPEND | O_CREAT), GUARDED,
+     REFUSE(UNREAD)},
+    {"append_unread_with_knob_is_allowed_untracked", OPEN(O_WRONLY | O_APPEND | O_CREAT),
+     GUARDED, APPEND_KNOB, UNTRACKED(UNREAD)},
+    {"append_changed_with_knob_is_allowed_untracked", OPEN(O_RDWR | O_APPEND), GUARDED,
+     .found = true, .size_off = -1, APPEND_KNOB, UNTRACKED(CHANGED)},
+    {"append_with_trunc_and_knob_is_refused", OPEN(O_WRONLY | O_APPEND | O_TRUNC), GUARDED,
+     APPEND_KNOB, REFUSE(UNREAD)},
+    {"write_without_append_and_knob_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED,
+     APPEND_KNOB, REFUSE(UNREAD)},
+    {"append_recorded_with_knob_is_allowed_tracked", OPEN(O_WRONLY | O_APPEND), GUARDED,
+     .found = true, APPEND_KNOB, ALLOW},
+    {"append_with_knob_in_warn_mode_is_not_warned", OPEN(O_WRONLY | O_APPEND), GUARDED,
+     WARN_MODE, APPEND_KNOB, UNTRACKED(UNREAD)},
+    {"append_with_knob_unknown_scope_needs_scope", OPEN(O_WRONLY | O_APPEND), UNKNOWN,
+     APPEND_KNOB, NEED_SCOPE},
+    {"append_with_knob_free_scope_is_allowed", OPEN(O_WRONLY | O_APPEND), FREE, APPEND_KNOB,
+     ALLOW},
+    {"spawn_append_with_knob_is_allowed_untracked", .op = RG_OP_SPAWN_OPEN,
+     .flags = O_WRONLY | O_APPEND, GUARDED, APPEND_KNOB, UNTRACKED(UNREAD)},
+    {"truncate_with_append_knob_is_refused", .op = RG_OP_TRUNCATE, .flags = O_WRONLY,
+     GUARDED, APPEND_KNOB, REFUSE(UNREAD)},
+
+    /* touch(1) */
+    {"touch_of_unread_file_is_read_only", OPEN(TOUCH_FLAGS), GUARDED, READ_ONLY(UNREAD)},
+    {"touch_of_changed_file_is_read_only", OPEN(TOUCH_FLAGS), GUARDED, .found = true,
+     .mtime_off = 1, READ_ONLY(CHANGED)},
+    {"touch_of_recorded_file_is_allowed", OPEN(TOUCH_FLAGS), GUARDED, .found = true, ALLOW},
+    {"touch_shape_in_warn_mode_is_read_only", OPEN(TOUCH_FLAGS), GUARDED, WARN_MODE,
+     READ_ONLY(UNREAD)},
+    {"wronly_creat_without_nonblock_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED,
+     REFUSE(UNREAD)},
+    {"touch_shape_with_trunc_is_refused", OPEN(TOUCH_FLAGS | O_TRUNC), GUARDED,
+     REFUSE(UNREAD)},
+    {"touch_shape_rdwr_is_refused", OPEN(O_RDWR | O_CREAT | O_NONBLOCK), GUARDED,
+     REFUSE(UNREAD)},
+    {"touch_shape_in_spawn_open_is_refused", .op = RG_OP_SPAWN_OPEN, .flags = TOUCH_FLAGS,
+     GUARDED, REFUSE(UNREAD)},
+    {"touch_shape_free_scope_is_allowed", OPEN(TOUCH_FLAGS), FREE, ALLOW},
+
+    /* --guard-unlink */
+    {"unlink_unread_without_knob_is_allowed", UNLINK, GUARDED, ALLOW},
+    {"unlink_without_knob_needs_no_scope", UNLINK, UNKNOWN, ALLOW},
+    {"unlink_unread_with_knob_is_refused_unread", UNLINK, GUARDED, UNLINK_KNOB,
+     REFUSE(UNREAD)},
+    {"unlink_changed_with_knob_is_refused_changed", UNLINK, GUARDED, .found = true,
+     .mtime_off = 3, UNLINK_KNOB, REFUSE(CHANGED)},
+    {"unlink_recorded_with_knob_is_allowed", UNLINK, GUARDED, .found = true, UNLINK_KNOB,
+     ALLOW},
+    {"unlink_missing_with_knob_is_allowed", UNLINK, .missing = true, GUARDED, UNLINK_KNOB,
+     ALLOW},
+    {"unlink_symlink_with_knob_is_allowed", UNLINK, .special = true, GUARDED, UNLINK_KNOB,
+     ALLOW},
+    {"unlink_with_knob_unknown_scope_needs_scope", UNLINK, UNKNOWN, UNLINK_KNOB, NEED_SCOPE},
+    {"unlink_with_knob_free_scope_is_allowed", UNLINK, FREE, UNLINK_KNOB, ALLOW},
+    {"unlink_with_knob_in_warn_mode_warns", UNLINK, GUARDED, UNLINK_KNOB, WARN_MODE,
+     WARN(UNREAD)},
+
+    /* --read-ttl */
+    {"read_within_ttl_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .ttl = 10 * SEC,
+     .read_age = 5 * SEC, ALLOW},
+    {"read_exactly_ttl_old_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .ttl = 10 * SEC, .read_age = 10 * SEC, ALLOW},
+    {"read_older_than_ttl_is_refused_expired", OPEN(O_WRONLY), GUARDED, .found = true,
+     .ttl = 10 * SEC, .read_age = 10 * SEC + 1, REFUSE(EXPIRED)},
+    {"read_older_than_ttl_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, .found = true,
+     .ttl = SEC, .read_age = 2 * SEC, NEED_SCOPE},
+    {"expired_and_changed_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .mtime_off = 1, .ttl = SEC, .read_age = 2 * SEC, REFUSE(CHANGED)},
+    {"expired_with_live_writer_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
+     .writers = 1, .writer_alive = true, .ttl = SEC, .read_age = 2 * SEC, ALLOW},
+    {"no_ttl_never_expires", OPEN(O_WRONLY), GUARDED, .found = true,
+     .read_age = 100000 * SEC, ALLOW},
+    {"expired_in_warn_mode_warns_expired", OPEN(O_WRONLY), GUARDED, .found = true,
+     .ttl = SEC, .read_age = 2 * SEC, WARN_MODE, WARN(EXPIRED)},
+    {"expired_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .ttl = SEC,
+     .read_age = 2 * SEC, ALLOW},
 };
 
 static const struct policy_case *current;
@@ -117,6 +206,8 @@ static const char *action_name(enum rg_action a)
     case RG_NEED_SCOPE: return "NEED_SCOPE";
     case RG_WARN: return "WARN";
     case RG_REFUSE: return "REFUSE";
+    case RG_ALLOW_UNTRACKED: return "ALLOW_UNTRACKED";
+    case RG_READ_ONLY: return "READ_ONLY";
     }
     return "?";
 }
@@ -135,6 +226,9 @@ TEST(decide_case)
         .writer_alive = c->writer_alive,
         .table = c->table,
         .mode = c->mode,
+        .policy = c->policy,
+        .read_ttl_ns = c->ttl,
+        .now_ns = 1 + c->read_age,
     };
     struct rg_decision d = rg_decide(&req, &file, &facts);
     CHECK_EQ_STR(action_name(d.action), action_name(c->want));
@@ -148,6 +242,7 @@ TEST(reason_names)
     CHECK_EQ_STR(rg_reason_name(RG_WHY_CHANGED), "changed");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_TABLE_FULL), "table-full");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_NO_TABLE), "no-table");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_EXPIRED), "expired");
     CHECK_EQ_STR(rg_reason_name((enum rg_reason)42), "?");
 }
 

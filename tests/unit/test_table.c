@@ -37,7 +37,8 @@ static struct fixture make_table(uint32_t cap, bool shared)
 {
     struct fixture f = {.size = rg_table_file_size(cap)};
     f.map = map_anon(f.size, shared);
-    struct rg_settings s = {RG_MODE_WARN, cap, LOG, roots_ab, 2};
+    struct rg_settings s = {.mode = RG_MODE_WARN, .capacity = cap, .log_path = LOG, .roots = roots_ab,
+                            .nroots = 2};
     int r = rg_table_format(f.map, f.size, &s, UID, 77, 123456789);
     if (r != 0 || rg_table_validate(f.map, f.size, UID) != NULL) {
         fprintf(stderr, "# cannot set up a table: %d\n", r);
@@ -101,7 +102,8 @@ TEST(format_without_log_path_leaves_it_empty)
 {
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, NULL, roots_ab, 2};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = NULL, .roots = roots_ab,
+                            .nroots = 2};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     CHECK_EQ_STR(((struct rg_header *)map)->log_path, "");
     CHECK(rg_table_validate(map, size, UID) == NULL);
@@ -114,7 +116,8 @@ TEST(format_rejects_bad_capacity)
     void *map = map_anon(size, false);
     uint32_t bad[] = {0, RG_MIN_CAPACITY - 1, RG_MAX_CAPACITY + 1, UINT32_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        struct rg_settings s = {RG_MODE_ENFORCE, bad[i], LOG, roots_ab, 2};
+        struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = bad[i], .log_path = LOG, .roots = roots_ab,
+                            .nroots = 2};
         CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
     }
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
@@ -125,7 +128,8 @@ TEST(format_rejects_size_that_does_not_match_capacity)
 {
     size_t size = rg_table_file_size(32);
     void *map = map_anon(size, false);
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, roots_ab, 2};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = roots_ab,
+                            .nroots = 2};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
     munmap(map, size);
@@ -139,7 +143,8 @@ TEST(format_rejects_roots_too_long)
     big[0] = '/';
     big[RG_ROOTS_MAX] = '\0';                /* 8192 characters + NUL */
     const char *one[] = {big}, *two[] = {"/a", big + 2};
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, one, 1};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = one,
+                            .nroots = 1};
     void *map = map_anon(size, false);
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
@@ -170,7 +175,8 @@ TEST(format_rejects_log_path_too_long)
     memset(log, 'l', RG_LOG_PATH_MAX);
     log[0] = '/';
     log[RG_LOG_PATH_MAX] = '\0';
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, log, roots_ab, 2};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = log, .roots = roots_ab,
+                            .nroots = 2};
     void *map = map_anon(size, false);
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
     munmap(map, size);
@@ -792,7 +798,8 @@ TEST(roots_single_slash)
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
     const char *slash[] = {"/"};
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, slash, 1};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = slash,
+                            .nroots = 1};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     const char *r = rg_table_root(map, NULL);
     CHECK_EQ_STR(r, "/");
@@ -804,7 +811,8 @@ TEST(roots_none)
 {
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
-    struct rg_settings s = {RG_MODE_ENFORCE, 16, LOG, NULL, 0};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = NULL,
+                            .nroots = 0};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     CHECK(rg_table_root(map, NULL) == NULL);
     CHECK(rg_table_validate(map, size, UID) == NULL);

@@ -20,9 +20,15 @@
 struct rg_fdslot {
     _Atomic uint64_t ino;
     uint32_t dev;
-    int32_t opener;  /* the pid that counted it in entry->writers; 0 for copies */
+    int32_t opener;  /* the pid that counted it in entry->writers; 0 for copies;
+                        RG_OPENER_STANDIN for a read-only stand-in */
     void *stream;    /* the FILE opened on it, to flush before a restamp at exit */
 };
+
+/* A read-only descriptor handed out for a write-mode open that may only set
+ * times (touch): never a writer, never restamped; ftruncate on it is refused
+ * with the reason. */
+#define RG_OPENER_STANDIN (-1)
 
 struct rg_overflow; /* uthash map for descriptors >= RG_FDMAP_SIZE */
 

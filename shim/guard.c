@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "judge.h"
 #include "log.h"
 #include "policy.h"
 #include "scope.h"
@@ -28,109 +29,13 @@ int rg_open_unguarded(const struct rg_request *req)
     return sys_open(req, req->flags);
 }
 
-static struct rg_stamp stamp_of(const struct stat *st)
-{
-    return (struct rg_stamp){
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-        .size = st->st_size,
-    };
-}
-
-static struct rg_file file_of(const struct stat *st)
-{
-    return (struct rg_file){
-        .exists = true,
-        .regular = S_ISREG(st->st_mode),
-        .dev = st->st_dev,
-        .ino = st->st_ino,
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .size = st->st_size,
-        .scope = RG_SCOPE_UNKNOWN,
-    };
-}
-
-static struct rg_entry *entry_for(struct rg_ctx *c, const struct rg_file *f, bool add)
-{
-    if (c->table_state == RG_TABLE_BROKEN)
-        return NULL;
-    return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
-               : rg_table_find(&c->table, f->dev, f->ino);
-}
-
 static void stamp(struct rg_ctx *c, const struct stat *st, bool own_write)
 {
-    struct rg_file f = file_of(st);
-    struct rg_entry *e = entry_for(c, &f, true);
-    struct rg_stamp now = stamp_of(st);
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_stamp now = rg_stamp_of(st);
     if (e && rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
-}
-
-/* Looks at the file again. False when nothing moved since the last look. */
-static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
-{
-    struct stat st;
-    int r = fd >= 0 ? fstat(fd, &st)
-                    : fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
-    if (r != 0)
-        return false;
-    struct rg_file now = file_of(&st);
-    if (now.ino == f->ino && now.dev == f->dev && now.mtime_ns == f->mtime_ns &&
-        now.size == f->size)
-        return false;
-    now.scope = f->scope;
-    *f = now;
-    return true;
-}
-
-/* Asks the policy, working out the scope only when the answer depends on it,
- * and reports a refusal or warning. Returns the action to carry out.
- * A "changed" answer is only final once a fresh look agrees with the last
- * and no writer of the session is left to restamp: a sibling may finish a
- * write between our fstat and our read of the entry, and a session must
- * never refuse itself. Only would-be refusals pay for this. */
-static enum rg_action judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
-                            int fd, bool follow)
-{
-    struct rg_facts facts;
-    struct rg_decision d;
-    char abs[PATH_MAX] = "";
-    for (int look = 0;; look++) {
-        facts = rg_facts_for(c, entry_for(c, f, false));
-        d = rg_decide(req, f, &facts);
-        if (d.action == RG_NEED_SCOPE) {
-            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
-            d = rg_decide(req, f, &facts);
-        }
-        if (d.reason != RG_WHY_CHANGED || look == 3)
-            break;
-        /* Writers still counted may be about to restamp: give them a moment. */
-        bool writing = facts.rec.writers > 0;
-        if (writing)
-            nanosleep(&(struct timespec){0, 200000L << look}, NULL);
-        if (!look_again(req, f, fd, follow) && !writing)
-            break;
-    }
-    if (d.action == RG_WARN || d.action == RG_REFUSE) {
-        struct rg_report rep = {req, req->path, abs, f, &facts, d};
-        rg_log_decision(c, &rep);
-    }
-    return d.action;
-}
-
-/* Judges a path that is not open: the destination of a rename, the target of
- * truncate or of a spawned child's open. A missing path is a new file. */
-static int judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
-{
-    struct stat st;
-    bool there = fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
-    if (exists)
-        *exists = there;
-    if (!there)
-        return 0; /* missing, or an error the real call will report itself */
-    struct rg_file f = file_of(&st);
-    return judge(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
 }
 
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
@@ -153,8 +58,8 @@ static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, voi
 {
     if (fd < 0 || !S_ISREG(st->st_mode))
         return;
-    struct rg_file f = file_of(st);
-    struct rg_entry *e = entry_for(c, &f, true);
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
     int32_t pid = (int32_t)getpid();
     if (e)
         rg_entry_writer_open(e, pid);
@@ -239,7 +144,7 @@ static int reopen_read_only(const struct rg_request *req, const struct rg_file *
  * record behind that a restamp of an inherited descriptor would revive. */
 static void forget(struct rg_ctx *c, const struct rg_file *f)
 {
-    struct rg_entry *e = entry_for(c, f, false);
+    struct rg_entry *e = rg_entry_for(c, f, false);
     if (e)
         rg_entry_forget(e);
 }
@@ -264,13 +169,17 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0)
         return fd;
-    struct rg_file f = file_of(&st);
+    struct rg_file f = rg_file_of(&st);
     if (maybe_fresh && st.st_size == 0)
         fresh = true;
-    enum rg_action act = fresh ? RG_ALLOW : judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+    enum rg_action act = fresh ? RG_ALLOW : rg_judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
         rg_sys_close(fd);
-        return act == RG_REFUSE ? -EACCES : reopen_read_only(req, &f);
+        if (act == RG_REFUSE)
+            return -EACCES;
+        fd = reopen_read_only(req, &f);
+        rg_fd_track(c, fd, f.dev, f.ino, RG_OPENER_STANDIN, NULL);
+        return fd;
     }
     if (act == RG_ALLOW_UNTRACKED) {
         forget(c, &f);
@@ -291,9 +200,9 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     old.path = oldpath;
     for (int tries = 0;; tries++) {
         bool exists = true;
-        if (targets >= 1 && (r = judge_path(c, req, false, &exists)) < 0)
+        if (targets >= 1 && (r = rg_judge_path(c, req, false, &exists)) < 0)
             return r;
-        if (targets == 2 && (r = judge_path(c, &old, false, NULL)) < 0)
+        if (targets == 2 && (r = rg_judge_path(c, &old, false, NULL)) < 0)
             return r;
         /* The destination was free when checked: keep it so, or a file that
          * appears meanwhile would be replaced unchecked. */
@@ -315,7 +224,7 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
 
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
 {
-    int r = judge_path(c, req, true, NULL);
+    int r = rg_judge_path(c, req, true, NULL);
     if (r < 0)
         return r;
     r = rg_sys_truncate(req->path, length);
@@ -324,9 +233,33 @@ int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t leng
     return r;
 }
 
+int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
+{
+    struct rg_fdslot s;
+    struct stat st;
+    char link[64], path[PATH_MAX];
+    if (!rg_fd_peek(c, fd, &s) || s.opener != RG_OPENER_STANDIN || fstat(fd, &st) != 0)
+        return rg_sys_ftruncate(fd, length);
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof path - 1);
+    path[n > 0 ? n : 0] = '\0';
+    /* The name the program gave is gone; the one relative to the working
+     * directory is usually the same. */
+    const char *shown = n > 0 ? path : link;
+    char cwd[PATH_MAX];
+    size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (len > 1 && strncmp(shown, cwd, len) == 0 && shown[len] == '/')
+        shown += len + 1;
+    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0};
+    struct rg_file f = rg_file_of(&st);
+    if (rg_judge(c, &req, &f, fd, true) == RG_REFUSE)
+        return -EACCES;
+    return rg_sys_ftruncate(fd, length);
+}
+
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
 {
-    int r = flags & AT_REMOVEDIR ? 0 : judge_path(c, req, false, NULL);
+    int r = flags & AT_REMOVEDIR ? 0 : rg_judge_path(c, req, false, NULL);
     return r < 0 ? r : rg_sys_unlinkat(req->dirfd, req->path, flags);
 }
 
@@ -336,7 +269,7 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
         return 0;
     if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
         return 0;
-    return judge_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
+    return rg_judge_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
 }
 
 /* The session's own write is done: what the file looks like now is what the
@@ -345,12 +278,14 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
 {
     struct stat st;
     struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
-    struct rg_entry *e = entry_for(c, &f, true);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
     if (!e)
         return;
     struct rg_stamp now;
+    if (s->opener == RG_OPENER_STANDIN)
+        return;
     if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
-        now = stamp_of(&st);
+        now = rg_stamp_of(&st);
         rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
     if (release && s->opener && s->opener == (int32_t)getpid())
@@ -370,10 +305,10 @@ static void restamp_inherited(struct rg_ctx *c, int fd)
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return;
-    struct rg_file f = file_of(&st);
-    struct rg_entry *e = entry_for(c, &f, false);
+    struct rg_file f = rg_file_of(&st);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
     struct rg_record rec = rg_entry_load(&c->table, e);
-    struct rg_stamp now = stamp_of(&st);
+    struct rg_stamp now = rg_stamp_of(&st);
     if (e && (rec.found || rec.writers > 0))
         rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
 }
@@ -395,10 +330,14 @@ void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
     rg_note_close(c, newfd);
     if (!rg_fd_peek(c, oldfd, &s))
         return;
+    if (s.opener == RG_OPENER_STANDIN) {
+        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), RG_OPENER_STANDIN, NULL);
+        return;
+    }
     /* A copy is a writer of its own: `cmd >> f` opens f, dup2s it onto 1 and
      * closes the original before writing a byte. */
     struct rg_file f = {.dev = s.dev, .ino = atomic_load(&s.ino)};
-    struct rg_entry *e = entry_for(c, &f, true);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
     int32_t pid = (int32_t)getpid();
     if (e)
         rg_entry_writer_open(e, pid);

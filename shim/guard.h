@@ -17,6 +17,8 @@ int rg_open_unguarded(const struct rg_request *req);
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags);
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length);
+/* ftruncate; refused with the reason on a touch stand-in descriptor. */
+int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length);
 /* unlinkat(dirfd, path, flags); the caller skips this unless --guard-unlink. */
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags);
 /* Checks an open that a spawned child will make; 0 or -EACCES. */

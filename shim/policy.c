@@ -44,9 +44,10 @@ static enum rg_action softened(const struct rg_request *req, const struct rg_fac
     bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
     if (opens && (facts->policy & RG_POLICY_ALLOW_APPEND) && appends_only(req->flags))
         return RG_ALLOW_UNTRACKED;
-    if (req->op == RG_OP_OPEN && touch_shaped(req->flags))
-        return RG_READ_ONLY;
-    return facts->mode == RG_MODE_WARN ? RG_WARN : RG_REFUSE;
+    /* Warn mode never changes what a program gets. */
+    if (facts->mode == RG_MODE_WARN)
+        return RG_WARN;
+    return req->op == RG_OP_OPEN && touch_shaped(req->flags) ? RG_READ_ONLY : RG_REFUSE;
 }
 
 struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,

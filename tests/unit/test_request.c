@@ -184,6 +184,7 @@ TEST(op_names)
     CHECK_EQ_STR(rg_op_name(RG_OP_RENAME), "rename");
     CHECK_EQ_STR(rg_op_name(RG_OP_TRUNCATE), "truncate");
     CHECK_EQ_STR(rg_op_name(RG_OP_SPAWN_OPEN), "spawn-open");
+    CHECK_EQ_STR(rg_op_name(RG_OP_UNLINK), "unlink");
     CHECK_EQ_STR(rg_op_name((enum rg_op)99), "?");
 }
 

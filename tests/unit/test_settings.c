@@ -1,0 +1,159 @@
+/* Unit tests for the policy settings a session table carries: knobs, read
+ * TTL and ignore rules are stored, validated, and the TTL renews reads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "check.h"
+#include "ignore.h"
+#include "table.h"
+
+#define UID 4242u
+#define CAP 16u
+
+static const char *const roots[] = {"/r"};
+static char rules_buf[256];
+
+static struct rg_settings settings(void)
+{
+    struct rg_ignore_list l = {rules_buf, sizeof rules_buf, 0, 0};
+    rg_ignore_add(&l, RG_IGN_ABSOLUTE, "/tmp");
+    rg_ignore_add(&l, RG_IGN_EVERY_ROOT, "*.o");
+    return (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = CAP, .roots = roots,
+                                .nroots = 1, .flags = RG_POLICY_GUARD_UNLINK,
+                                .read_ttl_ns = 5000000000, .ignores = l.buf,
+                                .ignores_len = l.len, .nignores = l.count};
+}
+
+static void *new_map(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        exit(2);
+    return p;
+}
+
+static size_t size_ = 0;
+
+static struct rg_header *formatted(const struct rg_settings *s, int *r)
+{
+    size_ = rg_table_file_size(CAP);
+    struct rg_header *h = new_map(size_);
+    *r = rg_table_format(h, size_, s, UID, 1, 1);
+    return h;
+}
+
+TEST(format_stores_knobs_ttl_and_ignore_rules)
+{
+    struct rg_settings s = settings();
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    CHECK_EQ_INT(r, 0);
+    CHECK(rg_table_validate(h, size_, UID) == NULL);
+    CHECK_EQ_INT(h->flags, RG_POLICY_GUARD_UNLINK);
+    CHECK_EQ_INT(h->read_ttl_ns, 5000000000);
+    CHECK_EQ_INT(h->nignores, 2);
+    CHECK_EQ_INT(h->ignores_len, s.ignores_len);
+    CHECK(rg_ignored(h->ignores, h->ignores_len, "/r", 0, "/r/x.o"));
+    CHECK(!rg_ignored(h->ignores, h->ignores_len, "/r", 0, "/r/x.c"));
+    munmap(h, size_);
+}
+
+TEST(format_rejects_unknown_knobs)
+{
+    struct rg_settings s = settings();
+    s.flags |= 0x100;
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    CHECK_EQ_INT(r, -EINVAL);
+    munmap(h, size_);
+}
+
+TEST(format_rejects_negative_ttl)
+{
+    struct rg_settings s = settings();
+    s.read_ttl_ns = -1;
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    CHECK_EQ_INT(r, -EINVAL);
+    munmap(h, size_);
+}
+
+TEST(format_rejects_ignore_rules_too_long)
+{
+    struct rg_settings s = settings();
+    s.ignores_len = RG_IGNORES_MAX + 1;
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    CHECK_EQ_INT(r, -ENAMETOOLONG);
+    munmap(h, size_);
+}
+
+static void check_corrupt(void (*spoil)(struct rg_header *))
+{
+    struct rg_settings s = settings();
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    spoil(h);
+    const char *why = rg_table_validate(h, size_, UID);
+    CHECK(why && strstr(why, "settings are corrupt"));
+    munmap(h, size_);
+}
+
+static void unknown_flag(struct rg_header *h) { h->flags |= 0x80; }
+static void negative_ttl(struct rg_header *h) { h->read_ttl_ns = -5; }
+static void long_ignores(struct rg_header *h) { h->ignores_len = RG_IGNORES_MAX + 1; }
+static void unterminated_ignores(struct rg_header *h) { h->ignores[h->ignores_len - 1] = 'x'; }
+
+TEST(validate_rejects_unknown_knobs) { check_corrupt(unknown_flag); }
+TEST(validate_rejects_negative_ttl) { check_corrupt(negative_ttl); }
+TEST(validate_rejects_ignores_longer_than_their_area) { check_corrupt(long_ignores); }
+TEST(validate_rejects_unterminated_ignores) { check_corrupt(unterminated_ignores); }
+
+static int64_t reread_after(int64_t ttl, int64_t later)
+{
+    struct rg_settings s = settings();
+    s.read_ttl_ns = ttl;
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    struct rg_table t;
+    rg_table_bind(&t, h, size_);
+    struct rg_entry *e = rg_table_find_or_add(&t, 1, 2);
+    struct rg_stamp st = {.mtime_ns = 10, .ctime_ns = 20, .size = 3};
+    rg_entry_stamp(&t, e, &st, false, 1000);
+    rg_entry_stamp(&t, e, &st, false, 1000 + later);
+    int64_t read_ns = rg_entry_load(&t, e).read_ns;
+    munmap(h, size_);
+    return read_ns;
+}
+
+TEST(reread_renews_the_read_time_when_reads_expire)
+{
+    CHECK_EQ_INT(reread_after(5000000000, RG_TICK_NS + 1), 1000 + RG_TICK_NS + 1);
+}
+
+TEST(reread_within_a_tick_leaves_the_read_time)
+{
+    CHECK_EQ_INT(reread_after(5000000000, RG_TICK_NS), 1000);
+}
+
+TEST(reread_leaves_the_read_time_when_reads_never_expire)
+{
+    CHECK_EQ_INT(reread_after(0, 10 * RG_TICK_NS), 1000);
+}
+
+int main(void)
+{
+    RUN(format_stores_knobs_ttl_and_ignore_rules);
+    RUN(format_rejects_unknown_knobs);
+    RUN(format_rejects_negative_ttl);
+    RUN(format_rejects_ignore_rules_too_long);
+    RUN(validate_rejects_unknown_knobs);
+    RUN(validate_rejects_negative_ttl);
+    RUN(validate_rejects_ignores_longer_than_their_area);
+    RUN(validate_rejects_unterminated_ignores);
+    RUN(reread_renews_the_read_time_when_reads_expire);
+    RUN(reread_within_a_tick_leaves_the_read_time);
+    RUN(reread_leaves_the_read_time_when_reads_never_expire);
+    return check_done();
+}

@@ -30,6 +30,7 @@ struct rg_fdslot {
  * with the reason. */
 #define RG_OPENER_STANDIN (-1)
 
+struct rg_dircache; /* directories known to lie outside the roots (dircache.c) */
 struct rg_overflow; /* uthash map for descriptors >= RG_FDMAP_SIZE */
 
 struct rg_ctx {
@@ -51,6 +52,8 @@ struct rg_ctx {
     struct rg_fdslot fds[RG_FDMAP_SIZE];
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
+    struct rg_dircache *dircache;
+    _Atomic int dircache_lock;
 };
 
 /* Enters the shim from a hook: the ready context, or NULL when the call must

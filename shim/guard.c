@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dircache.h"
 #include "judge.h"
 #include "log.h"
 #include "policy.h"
@@ -153,7 +154,8 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
 {
     if (!rg_flags_write(req->flags)) {
         int fd = sys_open(req, req->flags);
-        rg_note_read(c, fd, req->flags);
+        if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
+            rg_note_read(c, fd, req->flags);
         return fd;
     }
     /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can

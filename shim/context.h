@@ -30,7 +30,7 @@ struct rg_fdslot {
  * with the reason. */
 #define RG_OPENER_STANDIN (-1)
 
-struct rg_dircache; /* directories known to lie outside the roots (dircache.c) */
+#define RG_DIRCACHE_SLOTS 1024
 struct rg_overflow; /* uthash map for descriptors >= RG_FDMAP_SIZE */
 
 struct rg_ctx {
@@ -52,8 +52,7 @@ struct rg_ctx {
     struct rg_fdslot fds[RG_FDMAP_SIZE];
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
-    struct rg_dircache *dircache;
-    _Atomic int dircache_lock;
+    _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see dircache.c */
 };
 
 /* Enters the shim from a hook: the ready context, or NULL when the call must

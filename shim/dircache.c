@@ -1,22 +1,11 @@
 #include "dircache.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
 
 #include "sys.h"
 #include "text.h"
-
-/* Bounded: a process that walks a whole file system stops caching. */
-#define RG_DIRCACHE_MAX 4096
-
-struct rg_dircache {
-    UT_hash_handle hh;
-    bool outside;
-    char dir[];
-};
 
 static bool lexically_plain(const char *path, size_t n)
 {
@@ -52,15 +41,49 @@ static bool resolve_dir(const char *dir, char *out, size_t cap)
     return true;
 }
 
-static void lock(struct rg_ctx *c)
+/* A fixed open-addressing table of 63-bit directory hashes, the low bit
+ * holding the answer. No malloc and no lock: open(2) is async-signal-safe,
+ * so this may run in a signal handler or in a child forked mid-call. Two
+ * directories with one hash would share an answer; the worst that can do is
+ * skip recording a read, never let a write through. */
+#define SLOT_MASK (RG_DIRCACHE_SLOTS - 1)
+#define MAX_PROBE 8
+
+static uint64_t hash_dir(const char *s)
 {
-    while (atomic_exchange_explicit(&c->dircache_lock, 1, memory_order_acquire))
-        ;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    h &= ~1ull;
+    return h ? h : 2;
 }
 
-static void unlock(struct rg_ctx *c)
+static bool lookup(struct rg_ctx *c, uint64_t h, bool *outside)
 {
-    atomic_store_explicit(&c->dircache_lock, 0, memory_order_release);
+    for (unsigned i = 0; i < MAX_PROBE; i++) {
+        uint64_t v = atomic_load_explicit(&c->dircache[(h + i) & SLOT_MASK],
+                                          memory_order_relaxed);
+        if (v == 0)
+            return false;
+        if ((v & ~1ull) == h) {
+            *outside = v & 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void remember(struct rg_ctx *c, uint64_t h, bool outside)
+{
+    for (unsigned i = 0; i < MAX_PROBE; i++) {
+        uint64_t empty = 0;
+        if (atomic_compare_exchange_strong_explicit(&c->dircache[(h + i) & SLOT_MASK], &empty,
+                                                    h | outside, memory_order_relaxed,
+                                                    memory_order_relaxed) ||
+            (empty & ~1ull) == h)
+            return;
+    }
+    /* Full around this hash: the directory is looked up again next time. */
 }
 
 bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
@@ -76,27 +99,11 @@ bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
         dir[0] = '/';
     if (under_a_root(c, dir))
         return false;
-    struct rg_dircache *hit;
-    lock(c);
-    HASH_FIND_STR(c->dircache, dir, hit);
-    bool known = hit != NULL, outside = hit && hit->outside;
-    unlock(c);
-    if (known)
+    uint64_t h = hash_dir(dir);
+    bool outside;
+    if (lookup(c, h, &outside))
         return outside;
     outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
-    size_t len = strlen(dir) + 1;
-    struct rg_dircache *e = HASH_COUNT(c->dircache) < RG_DIRCACHE_MAX
-                                ? malloc(sizeof *e + len) : NULL;
-    if (e) {
-        e->outside = outside;
-        memcpy(e->dir, dir, len);
-        lock(c);
-        HASH_FIND_STR(c->dircache, dir, hit);
-        if (hit)
-            free(e);
-        else
-            HASH_ADD_STR(c->dircache, dir, e);
-        unlock(c);
-    }
+    remember(c, h, outside);
     return outside;
 }

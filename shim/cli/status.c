@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy_show.h"
 #include "../session.h"
 #include "../text.h"
 #include "jsonout.h"
@@ -59,6 +60,7 @@ static void human(const struct rg_cli_session *s)
     for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r), label = "")
         printf("%-11s %s\n", label, r);
     printf("log         %s\n", h->log_path[0] ? h->log_path : "(none)");
+    rg_policy_show_human(stdout, h);
     printf("capacity    %u files, %u used (%.1f%%)%s\n", h->capacity, used,
            100.0 * used / h->capacity, atomic_load(&h->full) ? ", FULL" : "");
     printf("tracked     %u files read or written in this generation\n",
@@ -132,6 +134,7 @@ static void json(const struct rg_cli_session *s, bool files)
     }
     fputc(']', stdout);
     rg_jmember_str(stdout, &first, "log", h->log_path);
+    rg_policy_show_json(stdout, &first, h);
     rg_jmember_int(stdout, &first, "capacity", h->capacity);
     rg_jmember_int(stdout, &first, "used", atomic_load(&h->used));
     rg_jmember_bool(stdout, &first, "full", atomic_load(&h->full) != 0);

@@ -207,3 +207,25 @@ py"
 	assert_refused f unread
 	assert_unchanged f
 }
+
+@test "t1100.23 readguard status shows the knobs, the read TTL and the ignore rules" {
+	run --separate-stderr "$RG" run --log "$LOG" --guard-unlink --read-ttl 30 -i '*.dat' \
+		-- "$RG" status
+	assert_success
+	assert_line "knobs       guard-unlink"
+	assert_line "read-ttl    30.000 s"
+	assert_line --regexp '^ +\*\.dat +every root$'
+	assert_line --regexp '^ +\.git/ +every root$'
+}
+
+@test "t1100.24 readguard status --json has the policy members" {
+	run --separate-stderr "$RG" run --log "$LOG" --allow-append --no-default-ignores \
+		-i 'x/' -- "$RG" status --json
+	assert_success
+	python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])
+assert s["allow_append"] is True and s["guard_unlink"] is False, s
+assert s["read_ttl_ns"] == 0 and s["default_ignores"] is False, s
+assert s["ignores"] == [{"rule": "x/", "applies": "every root"}], s["ignores"]' "$output"
+}

@@ -1,0 +1,57 @@
+#include "policy_show.h"
+
+#include "../ignore.h"
+#include "jsonout.h"
+
+/* Which roots a rule applies under: every one, or one root's .readguardignore. */
+static const char *rule_scope(const struct rg_header *h, char scope, char *buf, size_t cap)
+{
+    if (scope == RG_IGN_EVERY_ROOT)
+        return "every root";
+    if (scope == RG_IGN_ABSOLUTE)
+        return "absolute";
+    unsigned i = (unsigned char)scope - RG_IGN_ROOT0, n = 0;
+    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r), n++)
+        if (n == i) {
+            snprintf(buf, cap, "%s/%s", r, RG_IGNORE_FILE);
+            return buf;
+        }
+    return "?";
+}
+
+void rg_policy_show_human(FILE *f, const struct rg_header *h)
+{
+    fprintf(f, "knobs      %s%s%s\n", h->flags & RG_POLICY_ALLOW_APPEND ? " allow-append" : "",
+            h->flags & RG_POLICY_GUARD_UNLINK ? " guard-unlink" : "",
+            h->flags & (RG_POLICY_ALLOW_APPEND | RG_POLICY_GUARD_UNLINK) ? "" : " (none)");
+    if (h->read_ttl_ns > 0)
+        fprintf(f, "read-ttl    %.3f s\n", (double)h->read_ttl_ns / 1e9);
+    else
+        fprintf(f, "read-ttl    (none)\n");
+    fprintf(f, "ignores     %u rules%s\n", h->nignores,
+            h->flags & RG_POLICY_NO_DEFAULT_IGNORES ? ", no defaults" : "");
+    char scope, buf[RG_LOG_PATH_MAX];
+    for (const char *r = rg_ignore_next(h->ignores, h->ignores_len, NULL, &scope); r;
+         r = rg_ignore_next(h->ignores, h->ignores_len, r, &scope))
+        fprintf(f, "            %-24s %s\n", r, rule_scope(h, scope, buf, sizeof buf));
+}
+
+void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)
+{
+    rg_jmember_bool(f, first, "allow_append", h->flags & RG_POLICY_ALLOW_APPEND);
+    rg_jmember_bool(f, first, "guard_unlink", h->flags & RG_POLICY_GUARD_UNLINK);
+    rg_jmember_int(f, first, "read_ttl_ns", h->read_ttl_ns);
+    rg_jmember_bool(f, first, "default_ignores", !(h->flags & RG_POLICY_NO_DEFAULT_IGNORES));
+    rg_jkey(f, first, "ignores");
+    fputc('[', f);
+    char scope, buf[RG_LOG_PATH_MAX];
+    for (const char *r = rg_ignore_next(h->ignores, h->ignores_len, NULL, &scope); r;
+         r = rg_ignore_next(h->ignores, h->ignores_len, r, &scope)) {
+        bool one = true;
+        fputs(r == h->ignores + 1 ? "{" : ",{", f);
+        rg_jmember_str(f, &one, "rule", r);
+        rg_jmember_str(f, &one, "applies", rule_scope(h, scope, buf, sizeof buf));
+        fputc('}', f);
+    }
+    fputc(']', f);
+}

@@ -82,7 +82,9 @@ assert "files" not in o
 	new_session
 	mkfile a hello
 	printf 'out\n' >"$OUT/o"
-	in_session cat a "$OUT/o" >/dev/null
+	# "/./": reads whose directory lies outside the roots are only recorded
+	# when the path is not plain (see README, Reads outside the roots).
+	in_session cat a "$OUT/./o" >/dev/null
 	run --separate-stderr "$RG" status --json --files
 	assert_success
 	python3 -c '

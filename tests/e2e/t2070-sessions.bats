@@ -48,7 +48,7 @@ setup() {
 
 @test "t2070.05 a broken table file is listed as broken, and pruned only once it is old" {
 	local junk="$TABLES/readguard-$(id -u)-00000000000000ff"
-	head -c 20000 /dev/zero >"$junk"
+	head -c 40000 /dev/zero >"$junk"
 	run --separate-stderr "$RG" sessions --prune
 	assert_output --partial "$junk  broken  (it is not a readguard session table (wrong magic))"
 	assert_exist "$junk"
@@ -71,7 +71,7 @@ assert o["pid"] > 0 and o["created"].endswith("Z"), o
 }
 
 @test "t2070.16 sessions --json reports a broken table with its problem" {
-	head -c 20000 /dev/zero >"$TABLES/readguard-$(id -u)-00000000000000ff"
+	head -c 40000 /dev/zero >"$TABLES/readguard-$(id -u)-00000000000000ff"
 	run --separate-stderr "$RG" sessions --json
 	assert_success
 	python3 -c '

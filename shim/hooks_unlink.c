@@ -40,5 +40,5 @@ RG_EXPORT int remove(const char *path)
     if (r == 0 || errno != EISDIR)
         return r;
     errno = saved;
-    return (int)rg_result(rg_sys3(SYS_rmdir, (long)path, 0, 0), saved);
+    return (int)rg_result(rg_sys_unlinkat(AT_FDCWD, path, AT_REMOVEDIR), saved);
 }

@@ -8,10 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uthash.h>
 
 #include "guard.h"
-#include "holder.h"
 #include "log.h"
 #include "session.h"
 #include "sys.h"
@@ -24,12 +22,6 @@ static struct rg_ctx ctx;
 /* initial-exec: the flag must not make glibc allocate TLS lazily, which could
  * call malloc from inside a hook. */
 static __thread int in_shim __attribute__((tls_model("initial-exec")));
-
-struct rg_overflow {
-    int fd;
-    struct rg_fdslot slot;
-    UT_hash_handle hh;
-};
 
 static void add_root(struct rg_ctx *c, const char *root)
 {
@@ -76,15 +68,7 @@ static void fail_closed(struct rg_ctx *c, const char *why)
 
 static void use_table(struct rg_ctx *c)
 {
-    const struct rg_header *h = c->table.hdr;
-    c->table_state = RG_TABLE_OK;
-    c->mode = (enum rg_mode)h->mode;
-    c->policy = h->flags;
-    c->read_ttl_ns = h->read_ttl_ns;
-    c->ignores = h->ignores;
-    c->ignores_len = h->ignores_len;
-    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r))
-        add_root(c, r);
+    rg_ctx_use_table(c);
 }
 
 /* A process preloaded without a session starts one, and exports it so its
@@ -187,156 +171,13 @@ void rg_leave(void)
     in_shim = 0;
 }
 
-struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
-{
-    struct rg_facts f = {.table = c->table_state, .mode = c->mode, .policy = c->policy,
-                         .read_ttl_ns = c->read_ttl_ns};
-    if (f.read_ttl_ns > 0)
-        f.now_ns = rg_now_ns();
-    if (c->table_state == RG_TABLE_BROKEN)
-        return f;
-    f.rec = rg_entry_load(&c->table, e);
-    if (f.rec.writers > 0)
-        f.writer_alive = rg_pid_holds(f.rec.writer_pid, e->dev, e->ino);
-    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
-        f.table = RG_TABLE_FULL;
-    return f;
-}
-
-/* Descriptors are the process's own, so each slot has one writer at a time:
- * the thread that opened or closes that descriptor. Large descriptors are
- * rare and go to a locked uthash map. */
-static void overflow_lock(struct rg_ctx *c)
-{
-    while (atomic_exchange_explicit(&c->overflow_lock, 1, memory_order_acquire))
-        sched_yield();
-}
-
-static void overflow_unlock(struct rg_ctx *c)
-{
-    atomic_store_explicit(&c->overflow_lock, 0, memory_order_release);
-}
-
-void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
-                 void *stream)
-{
-    if (fd < 0)
-        return;
-    if (fd < RG_FDMAP_SIZE) {
-        struct rg_fdslot *s = &c->fds[fd];
-        s->dev = (uint32_t)dev;
-        s->opener = opener;
-        s->stream = stream;
-        atomic_store_explicit(&s->ino, ino, memory_order_release);
-        return;
-    }
-    overflow_lock(c);
-    struct rg_overflow *o;
-    HASH_FIND_INT(c->overflow, &fd, o);
-    if (!o && (o = calloc(1, sizeof *o))) {
-        o->fd = fd;
-        HASH_ADD_INT(c->overflow, fd, o);
-    }
-    if (o) {
-        o->slot.dev = (uint32_t)dev;
-        o->slot.opener = opener;
-        o->slot.stream = stream;
-        atomic_store(&o->slot.ino, ino);
-    }
-    overflow_unlock(c);
-}
-
-static bool overflow_get(struct rg_ctx *c, int fd, struct rg_fdslot *out, bool take)
-{
-    bool found = false;
-    overflow_lock(c);
-    struct rg_overflow *o;
-    HASH_FIND_INT(c->overflow, &fd, o);
-    if (o) {
-        out->dev = o->slot.dev;
-        out->opener = o->slot.opener;
-        out->stream = o->slot.stream;
-        atomic_store(&out->ino, atomic_load(&o->slot.ino));
-        found = true;
-        if (take) {
-            HASH_DEL(c->overflow, o);
-            free(o);
-        }
-    }
-    overflow_unlock(c);
-    return found;
-}
-
-bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out)
-{
-    if (fd < 0)
-        return false;
-    if (fd >= RG_FDMAP_SIZE)
-        return c->overflow && overflow_get(c, fd, out, true);
-    struct rg_fdslot *s = &c->fds[fd];
-    if (atomic_load_explicit(&s->ino, memory_order_relaxed) == 0)
-        return false; /* the fast path of every close() */
-    out->dev = s->dev;
-    out->opener = s->opener;
-    out->stream = s->stream;
-    uint64_t ino = atomic_exchange_explicit(&s->ino, 0, memory_order_acq_rel);
-    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
-    return ino != 0;
-}
-
-bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
-{
-    if (fd < 0)
-        return false;
-    if (fd >= RG_FDMAP_SIZE)
-        return c->overflow && overflow_get(c, fd, out, false);
-    struct rg_fdslot *s = &c->fds[fd];
-    uint64_t ino = atomic_load_explicit(&s->ino, memory_order_acquire);
-    if (ino == 0)
-        return false;
-    out->dev = s->dev;
-    out->opener = s->opener;
-    out->stream = s->stream;
-    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
-    return true;
-}
-
-void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream)
-{
-    struct rg_fdslot s;
-    if (rg_fd_peek(c, fd, &s))
-        rg_fd_track(c, fd, s.dev, atomic_load(&s.ino), s.opener, stream);
-}
-
-void rg_fd_take_each(struct rg_ctx *c, int from, int to,
-                     void (*fn)(struct rg_ctx *, int, struct rg_fdslot *))
-{
-    struct rg_fdslot s;
-    for (int fd = from < 0 ? 0 : from; fd < RG_FDMAP_SIZE && fd <= to; fd++)
-        if (rg_fd_take(c, fd, &s))
-            fn(c, fd, &s);
-    while (c->overflow) {
-        overflow_lock(c);
-        struct rg_overflow *o, *tmp, *pick = NULL;
-        HASH_ITER(hh, c->overflow, o, tmp)
-            if (o->fd >= from && o->fd <= to) {
-                pick = o;
-                break;
-            }
-        int fd = pick ? pick->fd : -1;
-        overflow_unlock(c);
-        if (fd < 0 || !rg_fd_take(c, fd, &s))
-            break;
-        fn(c, fd, &s);
-    }
-}
-
 /* A new session must exist before main() runs: shells copy the environment
  * into their own variables at start-up and export those to their children,
  * not environ, so a READGUARD_SESSION set later would never reach them.
  * Joining an existing session stays lazy (the first hook attaches). */
 __attribute__((constructor)) static void rg_start(void)
 {
+    rg_trampoline_map();
     const char *s = getenv(RG_ENV_SESSION);
     if (s && *s)
         return;

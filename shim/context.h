@@ -33,6 +33,15 @@ struct rg_fdslot {
 #define RG_DIRCACHE_SLOTS 1024
 struct rg_overflow; /* uthash map for descriptors >= RG_FDMAP_SIZE */
 
+/* The process a decision is made for, when that is not the caller: the
+ * supervisor decides for the processes it traps. */
+struct rg_actor {
+    int32_t pid;       /* its thread group id */
+    int32_t tid;       /* the thread that made the call */
+    int err_fd;        /* a copy of its stderr, or -1 */
+    char prog[16];     /* its comm, "" until needed */
+};
+
 struct rg_ctx {
     _Atomic int state;
     enum rg_table_state table_state;
@@ -53,6 +62,7 @@ struct rg_ctx {
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see dircache.c */
+    struct rg_actor *actor;             /* NULL in the shim: the process itself */
 };
 
 /* Enters the shim from a hook: the ready context, or NULL when the call must
@@ -62,6 +72,10 @@ struct rg_ctx *rg_enter(void);
 void rg_leave(void);
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
+/* Takes mode, policy, ignore rules and roots from the attached table. */
+void rg_ctx_use_table(struct rg_ctx *c);
+/* The process writes are counted for: the actor, else this process. */
+int32_t rg_ctx_pid(const struct rg_ctx *c);
 
 void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
                  void *stream);

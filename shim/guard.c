@@ -61,7 +61,7 @@ static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, voi
         return;
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
-    int32_t pid = (int32_t)getpid();
+    int32_t pid = rg_ctx_pid(c);
     if (e)
         rg_entry_writer_open(e, pid);
     if (c->table.hdr)
@@ -290,7 +290,7 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
         now = rg_stamp_of(&st);
         rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
-    if (release && s->opener && s->opener == (int32_t)getpid())
+    if (release && s->opener && s->opener == rg_ctx_pid(c))
         rg_entry_writer_close(e);
 }
 
@@ -340,7 +340,7 @@ void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
      * closes the original before writing a byte. */
     struct rg_file f = {.dev = s.dev, .ino = atomic_load(&s.ino)};
     struct rg_entry *e = rg_entry_for(c, &f, true);
-    int32_t pid = (int32_t)getpid();
+    int32_t pid = rg_ctx_pid(c);
     if (e)
         rg_entry_writer_open(e, pid);
     rg_fd_track(c, newfd, f.dev, f.ino, pid, NULL);
@@ -353,7 +353,7 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last)
 
 void rg_note_exec(struct rg_ctx *c)
 {
-    int32_t me = (int32_t)getpid();
+    int32_t me = rg_ctx_pid(c);
     for (int fd = 0; fd < RG_FDMAP_SIZE; fd++) {
         struct rg_fdslot s;
         if (!rg_fd_peek(c, fd, &s) || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))

@@ -8,6 +8,46 @@
 #include "sys.h"
 #include "text.h"
 
+/* Who the decision was for: the supervisor speaks for the process it traps,
+ * on that process's stderr (fetched only when there is something to say),
+ * under its pid and name. */
+static int err_fd(const struct rg_ctx *c)
+{
+    struct rg_actor *a = c->actor;
+    if (!a)
+        return STDERR_FILENO;
+    if (a->err_fd < 0) {
+        int pidfd = (int)rg_syscall6(SYS_pidfd_open, a->pid, 0, 0, 0, 0, 0);
+        if (pidfd >= 0) {
+            a->err_fd = (int)rg_syscall6(SYS_pidfd_getfd, pidfd, STDERR_FILENO, 0, 0, 0, 0);
+            rg_sys_close(pidfd);
+        }
+    }
+    return a->err_fd;
+}
+
+static int32_t actor_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)getpid();
+}
+
+static const char *actor_prog(const struct rg_ctx *c)
+{
+    struct rg_actor *a = c->actor;
+    if (!a)
+        return program_invocation_short_name;
+    if (!a->prog[0]) {
+        char p[64];
+        snprintf(p, sizeof p, "/proc/%d/comm", (int)a->tid);
+        int fd = rg_sys_openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC, 0);
+        ssize_t n = fd >= 0 ? read(fd, a->prog, sizeof a->prog - 1) : -1;
+        a->prog[n > 0 ? n - (a->prog[n - 1] == '\n') : 0] = '\0';
+        if (fd >= 0)
+            rg_sys_close(fd);
+    }
+    return a->prog;
+}
+
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
@@ -18,7 +58,7 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                          c->problem);
     line[n++] = '\n';
-    ssize_t w = write(STDERR_FILENO, line, n);
+    ssize_t w = write(err_fd(c), line, n);
     (void)w;
 }
 
@@ -30,8 +70,8 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     const struct rg_record *rec = &r->facts->rec;
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
-        .pid = (int)getpid(),
-        .prog = program_invocation_short_name,
+        .pid = (int)actor_pid(c),
+        .prog = actor_prog(c),
         .op = rg_op_name(r->req->op),
         .call = r->req->call,
         .path = r->abs_path,
@@ -57,7 +97,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
                              "readguard: warning: cannot write the log '%s'; decisions are "
                              "unaffected.\n",
                              log);
-            if (m > 0 && write(STDERR_FILENO, msg, (size_t)m) < 0)
+            if (m > 0 && write(err_fd(c), msg, (size_t)m) < 0)
                 m = 0;
         }
     }

@@ -16,6 +16,20 @@
 
 long rg_syscall6(long nr, long a, long b, long c, long d, long e, long f);
 
+/* Supervised mode (--supervise) lets the shim's own, already-checked calls
+ * past its seccomp filter when they come from one instruction at a fixed
+ * address: the filter cannot know where the shim is mapped in each process
+ * (ASLR), so the shim copies a tiny trampoline to a constant address. The
+ * filter compares the caller's instruction pointer with RG_TRAMPOLINE_IP. */
+#define RG_ENV_TRAMPOLINE "READGUARD_TRAMPOLINE"
+#define RG_TRAMPOLINE_ADDR 0x2e4b00000000UL
+#define RG_TRAMPOLINE_IP (RG_TRAMPOLINE_ADDR + 0x19) /* just after its syscall */
+
+/* Maps the trampoline if READGUARD_TRAMPOLINE asks for it. Idempotent;
+ * without it (or if the address is taken) calls stay inline, which is only
+ * slower under a supervisor, never wrong. */
+void rg_trampoline_map(void);
+
 static inline long rg_sys3(long nr, long a, long b, long c)
 {
     return rg_syscall6(nr, a, b, c, 0, 0, 0);

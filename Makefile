@@ -43,8 +43,30 @@ $(B)/libreadguard.so: $(SHIM_OBJ) shim/export.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=shim/export.map -Wl,-z,defs \
 		-o $@ $(SHIM_OBJ) -ldl
 
-$(B)/readguard: $(CLI_OBJ) $(CORE_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ -lbsd
+# --- supervised mode (issue 7) --------------------------------------------
+# The supervisor lives in the readguard binary and decides with the shim's
+# own guard, facts and log, linked here without the shim's singleton context
+# and hooks.
+SV        := $(patsubst shim/supervise/%.c,%,$(wildcard shim/supervise/*.c))
+SV_OBJ    := $(SV:%=$(B)/obj/supervise/%.o) $(addprefix $(B)/obj/,facts.o fdmap.o scope.o log.o guard.o)
+HEADERS   += $(wildcard shim/supervise/*.h)
+
+$(B)/obj/supervise/%.o: shim/supervise/%.c $(HEADERS) | $(B)/obj/supervise
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(B)/obj/supervise:
+	mkdir -p $@
+
+# Unit tests of the supervisor's pure parts link its objects too.
+$(B)/unit/test_sv_%: tests/unit/test_sv_%.c tests/unit/check.h $(CORE_OBJ) $(SV_OBJ) $(HEADERS) | $(B)/unit
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ishim -o $@ $< $(CORE_OBJ) $(SV_OBJ) -pthread
+
+# Go for the supervised-mode tests (they skip without it).
+deps-supervise:
+	@scripts/install-deps.sh supervise
+
+$(B)/readguard: $(CLI_OBJ) $(CORE_OBJ) $(SV_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ -lbsd -pthread
 
 $(B)/pic $(B)/obj/cli $(B)/unit $(B)/t:
 	mkdir -p $@
@@ -109,5 +131,5 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps check-build test unit install uninstall clean
+.PHONY: all deps deps-supervise check-build test unit install uninstall clean
 .DELETE_ON_ERROR:

@@ -24,6 +24,12 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
 int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner,
                           char *out, unsigned long cap);
 
+/* Supervised mode, around the fork of `run` (supervise.c). */
+enum { RG_SUPERVISE_NONE, RG_SUPERVISE_HYBRID, RG_SUPERVISE_STRICT };
+int rg_supervise_prepare(int level, int sv[2]);
+void rg_supervise_child(int level, int sv[2]);
+int rg_supervise_parent(int level, int sv[2], const char *session, int child);
+
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -40,6 +40,10 @@ static const char run_usage[] =
     "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
     "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
     "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
+    "      --supervise      also guard programs the preload cannot see (static,\n"
+    "                       Go, Bun, raw system calls) with a seccomp supervisor\n"
+    "      --strict         like --supervise, and trust nothing in the tree: every\n"
+    "                       guarded call goes through the supervisor\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
@@ -51,6 +55,7 @@ static const char run_usage[] =
 
 struct run_opts {
     struct rg_settings s;
+    int supervise;
     const char *ignores[MAX_IGNORES];
     size_t nignores;
     char ignore_buf[RG_IGNORES_MAX];
@@ -137,7 +142,7 @@ static int pack_ignores(struct run_opts *o)
 }
 
 enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
-       OPT_READ_TTL };
+       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT };
 
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -151,6 +156,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
         {"allow-append", no_argument, NULL, OPT_ALLOW_APPEND},
         {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
         {"read-ttl", required_argument, NULL, OPT_READ_TTL},
+        {"supervise", no_argument, NULL, OPT_SUPERVISE},
+        {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
         {"session", required_argument, NULL, 's'},
         {"keep", no_argument, NULL, 'k'},
@@ -208,6 +215,13 @@ static int parse(int argc, char **argv, struct run_opts *o)
             break;
         case 'k':
             o->keep = true;
+            break;
+        case OPT_SUPERVISE:
+            if (o->supervise < RG_SUPERVISE_HYBRID)
+                o->supervise = RG_SUPERVISE_HYBRID;
+            break;
+        case OPT_STRICT:
+            o->supervise = RG_SUPERVISE_STRICT;
             break;
         case 'h':
             fputs(run_usage, stdout);
@@ -331,6 +345,11 @@ int rg_cmd_run(int argc, char **argv)
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
+    int sv[2];
+    if (rg_supervise_prepare(opts.supervise, sv) < 0) {
+        end_session(session, kept);
+        return RG_EXIT_FAILURE;
+    }
     install_forwarding();
     pid_t pid = fork();
     if (pid < 0) {
@@ -338,8 +357,14 @@ int rg_cmd_run(int argc, char **argv)
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
-    if (pid == 0)
+    if (pid == 0) {
+        rg_supervise_child(opts.supervise, sv);
         exec_command(argv + first);
+    }
+    if (rg_supervise_parent(opts.supervise, sv, session, pid) < 0) {
+        end_session(session, kept);
+        return RG_EXIT_FAILURE;
+    }
     child_pid = pid;
     int status = wait_tree(pid);
     end_session(session, kept);
@@ -361,6 +386,12 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
     int first = parse(argc + 2, args, &opts);
     if (first < 0)
         return NULL;
+    if (opts.supervise) {
+        /* The filter must be installed by the process that execs the
+         * command; a shell that is already running cannot be given one. */
+        rg_err("--supervise and --strict need a command: use 'readguard run --supervise -- CMD'");
+        return NULL;
+    }
     if (first != argc + 1) {
         rg_err("unexpected argument '%s'", args[first]);
         return NULL;

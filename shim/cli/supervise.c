@@ -1,0 +1,99 @@
+/* readguard run --supervise / --strict: the command's process installs the
+ * filter before exec, readguard receives the listener and becomes the
+ * supervisor. Any failure is reported and ends the run (125): supervised
+ * mode never falls back to the preload alone. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../session.h"
+#include "../supervise/supervise.h"
+#include "../sys.h"
+#include "cli.h"
+
+int rg_supervise_prepare(int level, int sv[2])
+{
+    sv[0] = sv[1] = -1;
+    if (level == RG_SUPERVISE_NONE) {
+        unsetenv(RG_ENV_TRAMPOLINE);
+        return 0;
+    }
+#if !defined(__x86_64__)
+    rg_err("supervised mode is only supported on x86_64");
+    return -1;
+#endif
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        rg_err("cannot create a socket pair: %s", strerror(errno));
+        return -1;
+    }
+    if (level == RG_SUPERVISE_HYBRID)
+        setenv(RG_ENV_TRAMPOLINE, "1", 1);
+    else
+        unsetenv(RG_ENV_TRAMPOLINE);
+    return 0;
+}
+
+void rg_supervise_child(int level, int sv[2])
+{
+    if (level == RG_SUPERVISE_NONE)
+        return;
+    close(sv[0]);
+    enum rg_sv_level l = level == RG_SUPERVISE_STRICT ? RG_SV_STRICT : RG_SV_HYBRID;
+    if (rg_sv_child_install(sv[1], l) < 0)
+        _exit(RG_EXIT_FAILURE);
+    close(sv[1]);
+}
+
+static int threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN) * 2;
+    return n < 4 ? 4 : n > 16 ? 16 : (int)n;
+}
+
+static int start(int listener, const char *session)
+{
+    static struct rg_ctx proto;
+    const char *why = rg_session_attach(session, &proto.table);
+    if (why) {
+        rg_err("cannot attach the session table: %s", why);
+        return -1;
+    }
+    const struct rg_header *h = proto.table.hdr;
+    proto.table_state = RG_TABLE_OK;
+    proto.mode = (enum rg_mode)h->mode;
+    for (const char *r = rg_table_root(h, NULL); r && proto.nroots < RG_MAX_ROOTS;
+         r = rg_table_root(h, r))
+        proto.roots[proto.nroots++] = r;
+    /* The tree runs as our user: it must not read our memory (the table
+     * mapping, the listener) through /proc or ptrace. The umask is the
+     * target's, applied per call. */
+    prctl(PR_SET_DUMPABLE, 0);
+    umask(0);
+    int r = rg_sv_start(listener, &proto, threads());
+    if (r < 0)
+        rg_err("cannot start the supervisor: %s", strerror(-r));
+    return r;
+}
+
+int rg_supervise_parent(int level, int sv[2], const char *session, pid_t child)
+{
+    if (level == RG_SUPERVISE_NONE)
+        return 0;
+    char why[256];
+    close(sv[1]);
+    int listener = rg_sv_parent_receive(sv[0], why, sizeof why);
+    close(sv[0]);
+    if (listener >= 0 && start(listener, session) == 0)
+        return 0;
+    if (listener < 0)
+        rg_err("cannot start supervised mode: %s", why);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    return -1;
+}

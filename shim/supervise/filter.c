@@ -1,0 +1,83 @@
+/* The seccomp filter of a supervised tree. Guarded calls go to the
+ * supervisor; calls that would let a process see or write files unseen are
+ * refused outright:
+ * - io_uring opens files without a system call seccomp could see;
+ * - open_by_handle_at opens an inode without a path (and needs no write
+ *   check to succeed);
+ * - the 32-bit and x32 entry points have other numbers for the same calls;
+ * - a nested listener would let the tree answer its own calls. */
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "../sys.h"
+#include "supervise.h"
+
+#if defined(__x86_64__)
+#define RG_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define RG_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static const long guarded[] = {
+#ifdef SYS_open
+    SYS_open,
+#endif
+#ifdef SYS_creat
+    SYS_creat,
+#endif
+#ifdef SYS_rename
+    SYS_rename,
+#endif
+#ifdef SYS_renameat
+    SYS_renameat,
+#endif
+    SYS_openat, SYS_openat2, SYS_renameat2, SYS_truncate,
+};
+
+#define NGUARDED (sizeof guarded / sizeof *guarded)
+#define LD(off) (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
+#define RET(v) (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v))
+#define JEQ(k, jt, jf) (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (jt), (jf))
+#define FAIL(e) RET(SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+
+size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
+{
+    size_t n = 0;
+    out[n++] = LD(offsetof(struct seccomp_data, arch));
+    out[n++] = JEQ(RG_AUDIT_ARCH, 1, 0);
+    out[n++] = FAIL(ENOSYS);
+    out[n++] = LD(offsetof(struct seccomp_data, nr));
+#if defined(__x86_64__)
+    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u /* __X32_SYSCALL_BIT */, 0, 1);
+    out[n++] = FAIL(ENOSYS);
+#endif
+    out[n++] = JEQ(SYS_io_uring_setup, 0, 1);
+    out[n++] = FAIL(ENOSYS);
+    out[n++] = JEQ(SYS_open_by_handle_at, 0, 1);
+    out[n++] = FAIL(EPERM);
+    out[n++] = JEQ(SYS_seccomp, 0, 4);
+    out[n++] = LD(offsetof(struct seccomp_data, args[1]));
+    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1);
+    out[n++] = FAIL(EPERM);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+    for (size_t i = 0; i < NGUARDED; i++)
+        out[n++] = JEQ((unsigned)guarded[i], (unsigned char)(NGUARDED - i), 0);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+#if defined(__x86_64__)
+    /* The shim's own calls, already checked, from its trampoline. */
+    if (level == RG_SV_HYBRID) {
+        out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer));
+        out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP & 0xffffffffu), 0, 3);
+        out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer) + 4);
+        out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP >> 32), 0, 1);
+        out[n++] = RET(SECCOMP_RET_ALLOW);
+    }
+#else
+    (void)level;
+#endif
+    out[n++] = RET(SECCOMP_RET_USER_NOTIF);
+    return n;
+}

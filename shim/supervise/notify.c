@@ -1,0 +1,176 @@
+/* The notification loop: several handler threads wait on the one listener
+ * (so a parallel build does not queue behind one slow open), each with its
+ * own context sharing the session's table, plus the reaper that settles
+ * held write descriptors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "supervise.h"
+
+struct worker {
+    int listener;
+    struct rg_sv_held *held;
+    struct rg_ctx ctx;
+    size_t notif_size;
+};
+
+void rg_sv_reply(const struct rg_sv_call *call, long result)
+{
+    struct seccomp_notif_resp resp = {.id = call->req->id};
+    if (result < 0)
+        resp.error = (int)result;
+    else
+        resp.val = result;
+    /* ENOENT: the target died or was interrupted; nothing is waiting. */
+    ioctl(call->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+void rg_sv_continue(const struct rg_sv_call *call)
+{
+    struct seccomp_notif_resp resp = {.id = call->req->id,
+                                      .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+    ioctl(call->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+int rg_sv_addfd(const struct rg_sv_call *call, int fd, bool cloexec, bool send)
+{
+    struct seccomp_notif_addfd a = {
+        .id = call->req->id,
+        .flags = send ? SECCOMP_ADDFD_FLAG_SEND : 0,
+        .srcfd = (unsigned)fd,
+        .newfd_flags = cloexec ? O_CLOEXEC : 0,
+    };
+    int r = ioctl(call->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+    return r < 0 ? -errno : r;
+}
+
+bool rg_sv_still_valid(const struct rg_sv_call *call)
+{
+    uint64_t id = call->req->id;
+    return ioctl(call->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+static void dispatch(struct rg_sv_call *call)
+{
+    switch (call->req->data.nr) {
+#ifdef SYS_open
+    case SYS_open:
+#endif
+#ifdef SYS_creat
+    case SYS_creat:
+#endif
+    case SYS_openat:
+    case SYS_openat2: rg_sv_open(call); break;
+#ifdef SYS_rename
+    case SYS_rename:
+#endif
+#ifdef SYS_renameat
+    case SYS_renameat:
+#endif
+    case SYS_renameat2: rg_sv_rename(call); break;
+    case SYS_truncate: rg_sv_truncate(call); break;
+    default: rg_sv_reply(call, -ENOSYS); break;
+    }
+}
+
+static void handle(struct worker *w, struct seccomp_notif *req)
+{
+    struct rg_actor actor = {.err_fd = -1};
+    struct rg_sv_call call = {w->listener, w->held, req, &w->ctx, {0}};
+    int r = rg_sv_target_load(&call.target, (int32_t)req->pid);
+    if (r < 0) {
+        rg_sv_reply(&call, r);
+        return;
+    }
+    actor.pid = call.target.tgid;
+    actor.tid = call.target.tid;
+    w->ctx.actor = &actor;
+    dispatch(&call);
+    w->ctx.actor = NULL;
+    if (actor.err_fd >= 0)
+        close(actor.err_fd);
+}
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    struct seccomp_notif *req = calloc(1, w->notif_size);
+    if (!req)
+        return NULL;
+    for (;;) {
+        memset(req, 0, w->notif_size);
+        if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
+            if (errno == EINTR || errno == ENOENT)
+                continue;
+            break; /* the listener is gone: the tree has exited */
+        }
+        handle(w, req);
+    }
+    free(req);
+    return NULL;
+}
+
+static void *reap(void *arg)
+{
+    struct rg_sv_held *h = arg;
+    for (;;) {
+        if (rg_sv_held_settle(h) == 0)
+            rg_sv_held_wait(h, 1000);
+        else
+            usleep(2000);
+    }
+    return NULL;
+}
+
+static int spawn(void *(*fn)(void *), void *arg)
+{
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int r = pthread_create(&th, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return -r;
+}
+
+int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
+{
+    struct seccomp_notif_sizes sizes;
+    if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0)
+        return -errno;
+    struct rg_ctx *shared = malloc(sizeof *shared);
+    if (!shared)
+        return -ENOMEM;
+    *shared = *proto;
+    struct rg_sv_held *held = rg_sv_held_new(shared);
+    if (!held)
+        return -ENOMEM;
+    /* Signals for readguard are for its main thread, which forwards them. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int r = spawn(reap, held);
+    for (int i = 0; r == 0 && i < nthreads; i++) {
+        struct worker *w = calloc(1, sizeof *w);
+        if (!w) {
+            r = -ENOMEM;
+            break;
+        }
+        w->listener = listener;
+        w->held = held;
+        w->ctx = *proto;
+        w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
+                            ? sizes.seccomp_notif
+                            : sizeof(struct seccomp_notif);
+        r = spawn(work, w);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return r;
+}

@@ -1,0 +1,198 @@
+/* open, openat, openat2 and creat, carried out by the supervisor in the
+ * target's name: it resolves the path from the target's cwd or dirfd, opens
+ * the file itself with the shim's guard (so a write is checked on the inode
+ * actually opened, never on a path the target could swap afterwards), and
+ * installs the descriptor in the target. Only O_PATH and read-only
+ * directory opens, whose flags the kernel reads from the same registers we
+ * checked, go on to the kernel unchanged: they can neither write nor be
+ * recorded as reads. */
+#include <errno.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../guard.h"
+#include "../sys.h"
+#include "supervise.h"
+
+struct open_args {
+    const char *call;
+    int dirfd;
+    uint64_t path;
+    int flags;
+    mode_t mode;
+    uint64_t resolve;
+    bool in_registers; /* the flags cannot change after we looked at them */
+};
+
+/* openat2's struct: sizes below VER0 are invalid, larger ones must be zero
+ * past what this build knows (as the kernel checks). */
+static int read_how(const struct rg_sv_target *t, uint64_t addr, uint64_t size,
+                    struct open_how *how)
+{
+    char tail[256];
+    if (size < sizeof *how)
+        return -EINVAL;
+    if (size > sizeof *how + sizeof tail)
+        return -E2BIG;
+    if (rg_sv_read_mem(t, addr, how, sizeof *how) < 0)
+        return -EFAULT;
+    size_t extra = size - sizeof *how;
+    if (extra && rg_sv_read_mem(t, addr + sizeof *how, tail, extra) < 0)
+        return -EFAULT;
+    for (size_t i = 0; i < extra; i++)
+        if (tail[i])
+            return -E2BIG;
+    return how->flags >> 32 ? -EINVAL : 0;
+}
+
+static int decode(const struct rg_sv_call *call, struct open_args *a)
+{
+    const __u64 *x = call->req->data.args;
+    *a = (struct open_args){.dirfd = AT_FDCWD, .in_registers = true};
+    switch (call->req->data.nr) {
+#ifdef SYS_open
+    case SYS_open: a->call = "open"; a->path = x[0]; a->flags = (int)x[1]; a->mode = (mode_t)x[2];
+        return 0;
+#endif
+#ifdef SYS_creat
+    case SYS_creat: a->call = "creat"; a->path = x[0]; a->flags = O_CREAT | O_WRONLY | O_TRUNC;
+        a->mode = (mode_t)x[1];
+        return 0;
+#endif
+    case SYS_openat: a->call = "openat"; a->dirfd = (int)x[0]; a->path = x[1];
+        a->flags = (int)x[2]; a->mode = (mode_t)x[3];
+        return 0;
+    default: {
+        struct open_how how;
+        int r = read_how(&call->target, x[2], x[3], &how);
+        a->call = "openat2";
+        a->dirfd = (int)x[0];
+        a->path = x[1];
+        a->flags = (int)how.flags;
+        a->mode = (mode_t)how.mode;
+        a->resolve = how.resolve;
+        a->in_registers = false;
+        return r;
+    }
+    }
+}
+
+static bool nothing_to_check(const struct open_args *a)
+{
+    if (!a->in_registers)
+        return false;
+    if (a->flags & O_PATH)
+        return true;
+    return (a->flags & O_DIRECTORY) && !rg_flags_write(a->flags) && !(a->flags & O_CREAT);
+}
+
+/* A /proc file of the supervisor itself, reached through a symlink that
+ * still says "self" (such as /etc/mtab -> ../proc/self/mounts with a
+ * writable twist): the target must never get the supervisor's own files. */
+static bool supervisors_own(int fd)
+{
+    static dev_t proc_dev;
+    struct stat st, proc;
+    if (!proc_dev && stat("/proc/self", &proc) == 0)
+        proc_dev = proc.st_dev;
+    if (fstat(fd, &st) != 0 || st.st_dev != proc_dev)
+        return false;
+    char link[64], where[256], mine[32];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, where, sizeof where - 1);
+    if (n <= 0)
+        return true;
+    where[n] = '\0';
+    int m = snprintf(mine, sizeof mine, "/proc/%d", (int)getpid());
+    return strncmp(where, mine, (size_t)m) == 0 && (where[m] == '/' || where[m] == '\0');
+}
+
+/* Hands fd to the target. O_TRUNC waits until the descriptor is installed
+ * (an EMFILE there must leave the file as it was), then the answer goes. */
+static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a, bool trunc)
+{
+    struct rg_fdslot slot;
+    bool writer = rg_fd_take(call->ctx, fd, &slot);
+    bool cloexec = a->flags & O_CLOEXEC;
+    int there = rg_sv_addfd(call, fd, cloexec, !trunc);
+    if (there >= 0 && trunc) {
+        int r = rg_sys_ftruncate(fd, 0);
+        rg_sv_reply(call, r < 0 ? r : there);
+    } else if (there < 0) {
+        rg_sv_reply(call, there);
+    }
+    if (writer && there >= 0) {
+        rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid);
+        return;
+    }
+    if (writer) {
+        rg_fd_track(call->ctx, fd, slot.dev, slot.ino, slot.opener, NULL);
+        rg_note_close(call->ctx, fd);
+    }
+    rg_sys_close(fd);
+}
+
+static void open_for(struct rg_sv_call *call, const struct open_args *a, const char *path,
+                     bool own_proc)
+{
+    int dfd = rg_sv_dirfd(&call->target, a->dirfd, path);
+    if (dfd < 0 && dfd != AT_FDCWD) {
+        rg_sv_reply(call, dfd);
+        return;
+    }
+    bool writes = rg_flags_write(a->flags);
+    bool late_trunc = writes && (a->flags & O_TRUNC) && (a->flags & O_ACCMODE) != O_RDONLY;
+    /* Our open must never block (a FIFO without its other end), nor make a
+     * tty the supervisor's own, nor leak into a child of the supervisor. */
+    bool nonblock = !(a->flags & O_NONBLOCK);
+    struct rg_request req = {
+        RG_OP_OPEN, a->call, dfd, path,
+        (a->flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) & ~(late_trunc ? O_TRUNC : 0),
+        a->mode & ~call->target.umask & 07777,
+        a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
+    };
+    if (writes)
+        rg_sv_held_settle(call->held);
+    int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;
+    if (dfd >= 0)
+        rg_sys_close(dfd);
+    if (fd >= 0 && supervisors_own(fd)) {
+        rg_note_close(call->ctx, fd);
+        rg_sys_close(fd);
+        fd = -EACCES;
+    }
+    if (fd < 0) {
+        rg_sv_reply(call, fd);
+        return;
+    }
+    if (nonblock)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    struct stat st;
+    bool trunc = late_trunc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    hand_over(call, fd, a, trunc);
+}
+
+void rg_sv_open(struct rg_sv_call *call)
+{
+    struct open_args a;
+    char path[PATH_MAX], self[PATH_MAX];
+    int r = decode(call, &a);
+    if (r < 0) {
+        rg_sv_reply(call, r);
+        return;
+    }
+    if (nothing_to_check(&a)) {
+        rg_sv_continue(call);
+        return;
+    }
+    if ((r = rg_sv_read_string(&call->target, a.path, path, sizeof path)) < 0) {
+        rg_sv_reply(call, r);
+        return;
+    }
+    bool own = rg_sv_rewrite_self(path, call->target.tgid, call->target.tid, self, sizeof self);
+    open_for(call, &a, own ? self : path, own);
+}

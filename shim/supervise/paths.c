@@ -1,0 +1,107 @@
+/* rename and truncate, carried out by the supervisor in the target's name
+ * with the shim's guard: the check and the call happen here, on names
+ * resolved from the target's directories, so nothing the target does to its
+ * memory afterwards can change what is written. */
+#include <errno.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "../guard.h"
+#include "../sys.h"
+#include "supervise.h"
+
+struct named {
+    char raw[PATH_MAX], self[PATH_MAX];
+    const char *path;
+    bool own; /* rewritten to the target's /proc entries */
+    int dfd;
+};
+
+static int name_of(const struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
+{
+    n->dfd = -1;
+    int r = rg_sv_read_string(&call->target, addr, n->raw, sizeof n->raw);
+    if (r < 0)
+        return r;
+    n->own = rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self,
+                                sizeof n->self);
+    n->path = n->own ? n->self : n->raw;
+    n->dfd = rg_sv_dirfd(&call->target, dirfd, n->path);
+    return n->dfd < 0 && n->dfd != AT_FDCWD ? n->dfd : 0;
+}
+
+static void drop(struct named *n)
+{
+    if (n->dfd >= 0)
+        rg_sys_close(n->dfd);
+}
+
+void rg_sv_rename(struct rg_sv_call *call)
+{
+    const __u64 *x = call->req->data.args;
+    int olddir = AT_FDCWD, newdir = AT_FDCWD;
+    uint64_t oldp, newp;
+    unsigned flags = 0;
+    const char *name = "renameat2";
+    switch (call->req->data.nr) {
+#ifdef SYS_rename
+    case SYS_rename: name = "rename"; oldp = x[0]; newp = x[1]; break;
+#endif
+#ifdef SYS_renameat
+    case SYS_renameat: name = "renameat"; olddir = (int)x[0]; oldp = x[1]; newdir = (int)x[2];
+        newp = x[3];
+        break;
+#endif
+    default: olddir = (int)x[0]; oldp = x[1]; newdir = (int)x[2]; newp = x[3];
+        flags = (unsigned)x[4];
+        break;
+    }
+    static _Thread_local struct named from, to;
+    int r = name_of(call, oldp, olddir, &from);
+    if (r == 0)
+        r = name_of(call, newp, newdir, &to);
+    if (r == 0) {
+        struct rg_request req = {RG_OP_RENAME, name, to.dfd, to.path, 0, 0, 0};
+        rg_sv_held_settle(call->held);
+        r = rg_sv_still_valid(call) ? rg_guard_rename(call->ctx, &req, from.dfd, from.path, flags)
+                                    : -ESRCH;
+    }
+    drop(&from);
+    drop(&to);
+    rg_sv_reply(call, r);
+}
+
+/* truncate(2) by path becomes open + ftruncate here, so the inode checked is
+ * the inode truncated. */
+static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length)
+{
+    struct open_how how = {.flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+                           .resolve = n->own ? 0 : RESOLVE_NO_MAGICLINKS};
+    int fd = rg_sys_openat2(n->dfd, n->path, &how, sizeof how);
+    if (fd < 0)
+        return fd;
+    struct stat st;
+    int r = fstat(fd, &st) != 0 ? -errno : S_ISDIR(st.st_mode) ? -EISDIR
+                                          : !S_ISREG(st.st_mode) ? -EINVAL : 0;
+    if (r == 0) {
+        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
+        rg_sv_held_settle(call->held);
+        r = rg_guard_ftruncate(call->ctx, &req, fd, length);
+    }
+    rg_sys_close(fd);
+    return r;
+}
+
+void rg_sv_truncate(struct rg_sv_call *call)
+{
+    const __u64 *x = call->req->data.args;
+    static _Thread_local struct named n;
+    off_t length = (off_t)x[1];
+    int r = length < 0 ? -EINVAL : name_of(call, x[0], AT_FDCWD, &n);
+    if (r == 0)
+        r = rg_sv_still_valid(call) ? truncate_named(call, &n, length) : -ESRCH;
+    if (length >= 0)
+        drop(&n);
+    rg_sv_reply(call, r);
+}

@@ -1,0 +1,39 @@
+/* Paths that mean "the calling process". The supervisor resolves paths for
+ * the process it traps, and in the supervisor these names would mean the
+ * supervisor itself: its descriptors, its memory. */
+#include <stdio.h>
+#include <string.h>
+
+#include "supervise.h"
+
+/* Does path start with the component sequence prefix (followed by / or end)?
+ * Returns the rest (including its leading slash), or NULL. */
+static const char *after(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) != 0 || (path[n] != '\0' && path[n] != '/'))
+        return NULL;
+    return path + n;
+}
+
+static bool put(char *out, size_t cap, const char *head, long a, long b, const char *rest)
+{
+    int n = b >= 0 ? snprintf(out, cap, head, a, b, rest) : snprintf(out, cap, head, a, rest);
+    return n > 0 && (size_t)n < cap;
+}
+
+bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, size_t cap)
+{
+    static const char *const stdio[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+    const char *rest;
+    if ((rest = after(path, "/proc/self")))
+        return put(out, cap, "/proc/%ld%s", tgid, -1, rest);
+    if ((rest = after(path, "/proc/thread-self")))
+        return put(out, cap, "/proc/%ld/task/%ld%s", tgid, tid, rest);
+    if ((rest = after(path, "/dev/fd")))
+        return put(out, cap, "/proc/%ld/fd%s", tgid, -1, rest);
+    for (long i = 0; i < 3; i++)
+        if (strcmp(path, stdio[i]) == 0)
+            return put(out, cap, "/proc/%ld/fd/%ld%s", tgid, i, "");
+    return false;
+}

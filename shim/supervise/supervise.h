@@ -1,0 +1,101 @@
+/* Supervised mode: a seccomp filter in the command's process tree sends the
+ * guarded system calls (open, rename, truncate...) to readguard itself,
+ * which carries them out in the caller's name with the same guard, table
+ * and policy as the preload shim. It sees programs the shim cannot: static
+ * binaries, Go, Bun, raw syscalls, and processes started without
+ * LD_PRELOAD. */
+#ifndef RG_SUPERVISE_H
+#define RG_SUPERVISE_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../context.h"
+
+/* How much of the tree readguard trusts. */
+enum rg_sv_level {
+    RG_SV_HYBRID, /* --supervise: the shim's trampoline is let through */
+    RG_SV_STRICT, /* --strict: every guarded call goes to the supervisor */
+};
+
+/* --- filter.c: the BPF program ------------------------------------------ */
+#define RG_SV_FILTER_MAX 64
+struct sock_filter;
+/* Writes the filter into out (RG_SV_FILTER_MAX slots); returns its length. */
+size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level);
+
+/* --- launch.c: starting the command under the filter ---------------------- */
+/* In the forked child: installs the filter, sends the listener to the parent
+ * over sock, and returns 0; or returns -1 after sending the reason. */
+int rg_sv_child_install(int sock, enum rg_sv_level level);
+/* In the parent: receives the listener, or -1 with the child's reason in
+ * why (a kernel that lacks a feature, say). */
+int rg_sv_parent_receive(int sock, char *why, size_t cap);
+
+/* --- target.c: the trapped process as the supervisor sees it -------------- */
+struct rg_sv_target {
+    int32_t tid;       /* the trapped thread, as in the notification */
+    int32_t tgid;
+    mode_t umask;
+};
+/* Reads /proc/TID/status. 0 or -errno. */
+int rg_sv_target_load(struct rg_sv_target *t, int32_t tid);
+/* Copies a NUL-terminated string from the target's memory. 0, -EFAULT or
+ * -ENAMETOOLONG. */
+int rg_sv_read_string(const struct rg_sv_target *t, uint64_t addr, char *out, size_t cap);
+int rg_sv_read_mem(const struct rg_sv_target *t, uint64_t addr, void *out, size_t len);
+/* A directory descriptor, in the supervisor, equivalent to the target's
+ * dirfd for resolving path (its cwd for AT_FDCWD). Returns AT_FDCWD for an
+ * absolute path, a descriptor the caller closes, or -errno. */
+int rg_sv_dirfd(const struct rg_sv_target *t, int dirfd, const char *path);
+/* Rewrites the paths that name "the calling process" (/proc/self,
+ * /proc/thread-self, /dev/fd/N, /dev/stdin...) to the target's /proc entries.
+ * Pure. Returns true when it rewrote: the result may then cross /proc magic
+ * links on purpose (they are the target's own). */
+bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, size_t cap);
+
+/* --- held.c: write descriptors handed to the tree -------------------------- */
+/* The supervisor keeps a copy of each write descriptor it hands out, counted
+ * as a writer for the target, and restamps and releases it once the target
+ * no longer holds the file: it cannot see the target's close. */
+struct rg_sv_held;
+struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c);
+void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder);
+/* Releases every copy whose holder let go of its file; run before a
+ * supervised write is judged, and by the reaper thread. Returns how many
+ * copies are still held. */
+size_t rg_sv_held_settle(struct rg_sv_held *h);
+/* Blocks until a copy is held (or ms pass). */
+void rg_sv_held_wait(struct rg_sv_held *h, int ms);
+
+/* --- notify.c: the notification loop -------------------------------------- */
+struct rg_sv_call {
+    int listener;
+    struct rg_sv_held *held;
+    struct seccomp_notif *req;
+    struct rg_ctx *ctx;            /* this handler thread's own context */
+    struct rg_sv_target target;
+};
+/* Starts the handler threads on the listener, plus the reaper. Returns 0 or
+ * -errno. The threads live until the process exits. */
+int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads);
+
+/* Answers: a result (>= 0) or -errno. */
+void rg_sv_reply(const struct rg_sv_call *call, long result);
+void rg_sv_continue(const struct rg_sv_call *call);
+/* Installs fd in the target and answers with its number there. send: do
+ * both at once; otherwise the answer is left to rg_sv_reply. Returns the
+ * target's descriptor or -errno (the call is then still unanswered). */
+int rg_sv_addfd(const struct rg_sv_call *call, int fd, bool cloexec, bool send);
+/* Is the notification still pending (the target alive, the tid its own)? */
+bool rg_sv_still_valid(const struct rg_sv_call *call);
+
+/* --- open.c, paths.c: the guarded calls ------------------------------------ */
+void rg_sv_open(struct rg_sv_call *call);
+void rg_sv_rename(struct rg_sv_call *call);
+void rg_sv_truncate(struct rg_sv_call *call);
+
+#endif

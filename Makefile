@@ -61,6 +61,12 @@ $(B)/obj/supervise:
 $(B)/unit/test_sv_%: tests/unit/test_sv_%.c tests/unit/check.h $(CORE_OBJ) $(SV_OBJ) $(HEADERS) | $(B)/unit
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ishim -o $@ $< $(CORE_OBJ) $(SV_OBJ) -pthread
 
+# Statically linked test programs: the preload cannot see them.
+SV_STATIC := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
+$(B)/t/%: tests/helpers/static/%.c | $(B)/t
+	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
+check-build: $(SV_STATIC)
+
 # Go for the supervised-mode tests (they skip without it).
 deps-supervise:
 	@scripts/install-deps.sh supervise

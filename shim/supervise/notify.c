@@ -121,10 +121,8 @@ static void *reap(void *arg)
 {
     struct rg_sv_held *h = arg;
     for (;;) {
-        if (rg_sv_held_settle(h) == 0)
-            rg_sv_held_wait(h, 1000);
-        else
-            usleep(2000);
+        rg_sv_held_settle(h);
+        rg_sv_held_wait(h, 2);
     }
     return NULL;
 }

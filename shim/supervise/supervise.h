@@ -68,7 +68,8 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
  * supervised write is judged, and by the reaper thread. Returns how many
  * copies are still held. */
 size_t rg_sv_held_settle(struct rg_sv_held *h);
-/* Blocks until a copy is held (or ms pass). */
+/* Blocks until a holder exits or a copy is added, or (while anything is
+ * held) ms pass. */
 void rg_sv_held_wait(struct rg_sv_held *h, int ms);
 
 /* --- notify.c: the notification loop -------------------------------------- */

@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# Supervised mode (--supervise, --strict): a seccomp supervisor guards the
+# programs the preload shim cannot see. rgstatic is a statically linked file
+# tool (tests/helpers/static), so only the supervisor sees its calls.
+
+load helper
+
+# Skips the test, with the kernel's reason, where supervised mode cannot run.
+require_supervisor() {
+	local out
+	out=$("$RG" run --supervise -- true 2>&1) && return 0
+	case $out in
+	*"lacks"*) skip "supervised mode unavailable: $out" ;;
+	*) fail "readguard run --supervise -- true failed: $out" ;;
+	esac
+}
+
+setup() {
+	# helper.bash's setup, then ours.
+	[ -x "$RG" ] || fail "$RG not built (run make)"
+	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
+	W="$BATS_TEST_TMPDIR/w"
+	OUT="$BATS_TEST_TMPDIR/outside"
+	mkdir -p "$W" "$OUT"
+	cd "$W" || fail "cannot cd to $W"
+	LOG="$W/readguard.log"
+	STATIC="$T/rgstatic"
+	export W OUT LOG STATIC
+	require_supervisor
+}
+
+sv() { "$RG" run --supervise --log "$LOG" -- "$@"; }
+strict() { "$RG" run --strict --log "$LOG" -- "$@"; }
+
+@test "t4000.01 a static binary's blind write is refused, with the shim's message, file intact" {
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr sv "$STATIC" write f new
+	[ "$status" -eq 1 ] || fail "expected status 1, got $status: $output $stderr"
+	assert_output 'err EACCES'
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t4000.02 a static binary's write after its own read is allowed" {
+	mkfile f 'original'
+	run --separate-stderr sv "$STATIC" read f write f new
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4000.03 a static binary's refusal is logged like the shim's, under its own pid and name" {
+	mkfile f 'original'
+	run sv "$STATIC" write f new
+	assert_failure
+	assert_log_json
+	[ "$(log_count)" -eq 1 ] || fail "expected one log line, got $(cat "$LOG")"
+	[ "$(log_field 1 prog)" = '"rgstatic"' ] || fail "prog: $(log_field 1 prog)"
+	[ "$(log_field 1 reason)" = '"unread"' ] || fail "reason: $(log_field 1 reason)"
+	[ "$(log_field 1 op)" = '"open"' ] || fail "op: $(log_field 1 op)"
+	[ "$(log_field 1 path)" = "\"$W/f\"" ] || fail "path: $(log_field 1 path)"
+}
+
+@test "t4000.04 a static binary's rename onto an unread file is refused, and allowed after a read" {
+	mkfile f 'original'
+	mkfile g 'replacement'
+	snapshot f
+	run --separate-stderr sv "$STATIC" rename g f
+	assert_output 'err EACCES'
+	assert_refused f unread
+	assert_unchanged f
+	run --separate-stderr sv "$STATIC" read f rename g f
+	assert_success
+	assert_content f replacement
+}
+
+@test "t4000.05 a static binary's truncate of an unread file is refused, and allowed after a read" {
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr sv "$STATIC" truncate f
+	assert_output 'err EACCES'
+	assert_unchanged f
+	run --separate-stderr sv "$STATIC" read f truncate f
+	assert_success
+	[ ! -s f ] || fail "f was not truncated"
+}
+
+@test "t4000.06 a static binary creates new files with its own umask" {
+	run sv bash -c "umask 027; '$STATIC' write new.txt hello"
+	assert_success
+	assert_content new.txt hello
+	[ "$(stat -c %a new.txt)" = 640 ] || fail "mode $(stat -c %a new.txt), expected 640"
+}
+
+@test "t4000.07 a read by cat (preload) unlocks a write by a static binary" {
+	mkfile f 'original'
+	run --separate-stderr sv bash -c "cat f >/dev/null && '$STATIC' write f new"
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4000.08 a read by a static binary unlocks a write by the shell (preload)" {
+	mkfile f 'original'
+	run --separate-stderr sv bash -c "'$STATIC' read f && echo new > f"
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4000.09 a static binary's own write keeps the file writable by the shell" {
+	mkfile f 'original'
+	run --separate-stderr sv bash -c "'$STATIC' read f write f mid && echo new > f"
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4000.10 the shell is still refused a blind write under --supervise" {
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr sv bash -c 'echo new > f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t4000.11 a thread flipping the path cannot get a write-open of an unread file through (20,000 tries)" {
+	mkfile victim 'never read'
+	mkfile allowd 'read first'
+	snapshot victim
+	run sv bash -c "cat allowd >/dev/null && '$T/rgrace' victim allowd 20000 2>/dev/null"
+	assert_success
+	assert_output --regexp '^opened [0-9]+ victim 0$'
+	[[ $output != "opened 0 "* ]] || fail "no open went through at all: the test proves nothing"
+	assert_unchanged victim
+}
+
+@test "t4000.12 /dev/stdout and /proc/self/fd name the static binary's own descriptors" {
+	run sv bash -c "'$STATIC' append /dev/stdout one >/dev/null; '$STATIC' append /proc/self/fd/1 two 3>&1"
+	assert_success
+	assert_output --partial two
+	run sv bash -c "'$STATIC' append /dev/stdout three | cat"
+	assert_success
+	assert_output --partial three
+}
+
+@test "t4000.13 files outside the roots are read and written freely" {
+	printf 'x\n' >"$OUT/o"
+	run --separate-stderr sv "$STATIC" read /etc/passwd write "$OUT/o" y
+	assert_success
+	refute_refused
+	assert_content "$OUT/o" y
+}
+
+@test "t4000.14 --strict: env -i and unset LD_PRELOAD cannot write blindly" {
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr strict env -i "$STATIC" write f new
+	assert_output 'err EACCES'
+	run --separate-stderr strict bash -c 'unset LD_PRELOAD; exec bash -c "echo new > f"'
+	assert_failure
+	run --separate-stderr strict env -u LD_PRELOAD sh -c 'echo new > f'
+	assert_failure
+	assert_unchanged f
+}
+
+@test "t4000.15 --strict: the shim's own calls go through the supervisor and still work" {
+	mkfile f 'original'
+	run --separate-stderr strict bash -c 'cat f >/dev/null && echo new > f && cat f'
+	assert_success
+	assert_output new
+}
+
+@test "t4000.16 --strict: killing the supervisor leaves the tree unable to write" {
+	mkfile f 'original'
+	snapshot f
+	run strict bash -c "'$STATIC' read f >/dev/null; kill -9 \$PPID; sleep 0.2; '$STATIC' write f new; echo static=\$?; echo new > f; echo shell=\$?"
+	assert_output --partial 'err ENOSYS'
+	assert_output --partial 'static=1'
+	refute_output --partial 'shell=0'
+	assert_unchanged f
+}
+
+@test "t4000.17 --supervise: killing the supervisor leaves a static binary unable to write" {
+	mkfile f 'original'
+	snapshot f
+	run sv bash -c "'$STATIC' read f >/dev/null; kill -9 \$PPID; sleep 0.2; '$STATIC' write f new; echo static=\$?"
+	assert_output --partial 'err ENOSYS'
+	assert_output --partial 'static=1'
+	assert_unchanged f
+}
+
+@test "t4000.18 a kernel without WAIT_KILLABLE_RECV: refuses to start, says why, exits 125" {
+	run --separate-stderr "$T/rg-oldkernel" "$RG" run --supervise -- touch started
+	[ "$status" -eq 125 ] || fail "expected 125, got $status"
+	[[ $stderr == *"lacks SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"*"Linux 5.19"* ]] ||
+		fail "unclear message: $stderr"
+	[ ! -e started ] || fail "the command ran without its supervisor"
+}
+
+@test "t4000.19 run --help documents --supervise and --strict" {
+	run "$RG" run --help
+	assert_success
+	assert_output --partial '--supervise'
+	assert_output --partial '--strict'
+}
+
+@test "t4000.20 nested seccomp listeners are refused inside the tree" {
+	run --separate-stderr strict "$RG" run --supervise -- true
+	[ "$status" -eq 125 ] || fail "expected 125, got $status: $stderr"
+	[[ $stderr == *"cannot install the seccomp filter: Operation not permitted"* ]] ||
+		fail "unexpected: $stderr"
+}

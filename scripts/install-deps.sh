@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages that building and testing readguard need, and
 # only those that are missing, so `make test` works on a fresh Debian 12.
-# Usage: scripts/install-deps.sh [build|test|bench|all]
+# Usage: scripts/install-deps.sh [build|test|bench|supervise|all]
 set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"
@@ -10,13 +10,17 @@ test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base m
 test_pkgs="$test_pkgs vim tar"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine"
+# Supervised-mode tests build a static Go tool and run go build (they skip
+# without Go).
+supervise_pkgs="golang-go"
 
 case "${1:-test}" in
     build) want="$build_pkgs" ;;
     test)  want="$build_pkgs $test_pkgs" ;;
     bench) want="$build_pkgs $bench_pkgs" ;;
-    all)   want="$build_pkgs $test_pkgs $bench_pkgs" ;;
-    *) echo "usage: $0 [build|test|bench|all]" >&2; exit 2 ;;
+    supervise) want="$supervise_pkgs" ;;
+    all)   want="$build_pkgs $test_pkgs $bench_pkgs $supervise_pkgs" ;;
+    *) echo "usage: $0 [build|test|bench|supervise|all]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# Supervised mode with real programs that bypass libc: a static Go binary,
+# Bun from the npm registry, and builds (make -j2, go build).
+
+load helper
+
+CACHE="$TOP/build/cache"
+
+require_supervisor() {
+	local out
+	out=$("$RG" run --supervise -- true 2>&1) && return 0
+	case $out in
+	*"lacks"*) skip "supervised mode unavailable: $out" ;;
+	*) fail "readguard run --supervise -- true failed: $out" ;;
+	esac
+}
+
+# A static Go binary, built once per run outside any session.
+go_tool() {
+	command -v go >/dev/null 2>&1 || skip "Go is not installed (make deps-supervise installs golang-go)"
+	RGGO="$CACHE/rggo"
+	if [ ! -x "$RGGO" ]; then
+		mkdir -p "$CACHE"
+		(cd "$TOP/tests/helpers/go" && GOCACHE="$CACHE/gocache" GO111MODULE=off CGO_ENABLED=0 \
+			go build -o "$RGGO.tmp" rggo.go && mv "$RGGO.tmp" "$RGGO") ||
+			fail "cannot build the Go test tool"
+	fi
+	! ldd "$RGGO" >/dev/null 2>&1 || fail "$RGGO is not statically linked"
+}
+
+bun_tool() {
+	BUN=$("$TOP/scripts/fetch-npm-binary.sh" @oven/bun-linux-x64 bin/bun "$CACHE" 2>&1) ||
+		skip "Bun unavailable: the npm registry cannot be reached ($BUN)"
+}
+
+setup() {
+	[ -x "$RG" ] || fail "$RG not built (run make)"
+	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
+	W="$BATS_TEST_TMPDIR/w"
+	mkdir -p "$W"
+	cd "$W" || fail "cannot cd to $W"
+	LOG="$W/readguard.log"
+	export W LOG
+	require_supervisor
+}
+
+sv() { "$RG" run --supervise --log "$LOG" -- "$@"; }
+
+@test "t4100.01 a static Go binary's blind write is refused, file intact" {
+	go_tool
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr sv "$RGGO" write f new
+	[ "$status" -eq 1 ] || fail "expected status 1, got $status: $output $stderr"
+	assert_output --partial 'permission denied'
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t4100.02 a static Go binary's write after its own read is allowed" {
+	go_tool
+	mkfile f 'original'
+	run --separate-stderr sv "$RGGO" read f write f new
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4100.03 a read by cat unlocks a write by Go, and Go's read unlocks the shell's write" {
+	go_tool
+	mkfile f 'original'
+	mkfile g 'original'
+	run --separate-stderr sv bash -c "cat f >/dev/null && '$RGGO' write f new && '$RGGO' read g && echo new > g"
+	assert_success
+	refute_refused
+	assert_content f new
+	assert_content g new
+}
+
+@test "t4100.04 Bun's blind write is refused, file intact" {
+	bun_tool
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr sv "$BUN" -e 'require("fs").writeFileSync("f", "new\n")'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t4100.05 Bun's write after its own read is allowed" {
+	bun_tool
+	mkfile f 'original'
+	run --separate-stderr sv "$BUN" -e 'const fs = require("fs"); fs.readFileSync("f"); fs.writeFileSync("f", "new\n")'
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t4100.06 make -j2 of a small C project passes under --supervise, and rebuilds" {
+	for i in 1 2 3 4; do printf 'int f%d(void) { return %d; }\n' "$i" "$i" >"f$i.c"; done
+	printf 'int f1(void);\nint main(void) { return f1() - 1; }\n' >main.c
+	cat >Makefile <<'MK'
+OBJ := main.o f1.o f2.o f3.o f4.o
+prog: $(OBJ)
+	$(CC) -o $@ $(OBJ)
+%.o: %.c
+	$(CC) -O2 -c -o $@ $<
+MK
+	run --separate-stderr sv bash -c 'make -j2 && ./prog && touch f2.c && make -j2 && ./prog'
+	assert_success
+	refute_refused
+	[ -x prog ] || fail "prog was not built"
+}
+
+@test "t4100.07 go build passes under --supervise" {
+	go_tool
+	printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("built") }\n' >main.go
+	run --separate-stderr sv env GOCACHE="$CACHE/gocache" GO111MODULE=off CGO_ENABLED=0 \
+		bash -c 'go build -o hello main.go && ./hello'
+	assert_success
+	assert_output built
+	refute_refused
+}

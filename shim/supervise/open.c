@@ -193,6 +193,13 @@ void rg_sv_open(struct rg_sv_call *call)
         rg_sv_reply(call, r);
         return;
     }
-    bool own = rg_sv_rewrite_self(path, call->target.tgid, call->target.tid, self, sizeof self);
+    bool maybe_self = strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0;
+    if ((rg_flags_write(a.flags) || (a.flags & O_CREAT) || maybe_self) &&
+        (r = rg_sv_need_target(call)) < 0) {
+        rg_sv_reply(call, r);
+        return;
+    }
+    bool own = maybe_self &&
+               rg_sv_rewrite_self(path, call->target.tgid, call->target.tid, self, sizeof self);
     open_for(call, &a, own ? self : path, own);
 }

@@ -18,10 +18,12 @@ struct named {
     int dfd;
 };
 
-static int name_of(const struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
+static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
 {
     n->dfd = -1;
-    int r = rg_sv_read_string(&call->target, addr, n->raw, sizeof n->raw);
+    int r = rg_sv_need_target(call);
+    if (r == 0)
+        r = rg_sv_read_string(&call->target, addr, n->raw, sizeof n->raw);
     if (r < 0)
         return r;
     n->own = rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self,

@@ -84,6 +84,9 @@ struct rg_sv_call {
  * -errno. The threads live until the process exits. */
 int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads);
 
+/* Fills in call->target's thread group and umask (from /proc/TID/status)
+ * if not done yet. 0 or -errno. */
+int rg_sv_need_target(struct rg_sv_call *call);
 /* Answers: a result (>= 0) or -errno. */
 void rg_sv_reply(const struct rg_sv_call *call, long result);
 void rg_sv_continue(const struct rg_sv_call *call);

@@ -1,0 +1,119 @@
+/* Unit tests for the supervised-mode seccomp filter, run through a small
+ * classic-BPF interpreter (only the instructions the filter uses). */
+#if !defined(__x86_64__)
+#include <stdio.h>
+int main(void)
+{
+    puts("1..0 # SKIP supervised mode is x86_64 only");
+    return 0;
+}
+#else
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "check.h"
+#include "supervise/supervise.h"
+#include "sys.h"
+
+static uint32_t run_filter(enum rg_sv_level level, const struct seccomp_data *d)
+{
+    struct sock_filter f[RG_SV_FILTER_MAX];
+    size_t n = rg_sv_filter_build(f, level);
+    uint32_t a = 0;
+    CHECK(n <= RG_SV_FILTER_MAX);
+    for (size_t pc = 0; pc < n; pc++) {
+        const struct sock_filter *i = &f[pc];
+        switch (i->code) {
+        case BPF_LD | BPF_W | BPF_ABS: memcpy(&a, (const char *)d + i->k, 4); break;
+        case BPF_JMP | BPF_JEQ | BPF_K: pc += a == i->k ? i->jt : i->jf; break;
+        case BPF_JMP | BPF_JGE | BPF_K: pc += a >= i->k ? i->jt : i->jf; break;
+        case BPF_JMP | BPF_JSET | BPF_K: pc += a & i->k ? i->jt : i->jf; break;
+        case BPF_RET | BPF_K: return i->k;
+        default: CHECK(!"unexpected instruction"); return 0;
+        }
+    }
+    CHECK(!"fell off the end");
+    return 0;
+}
+
+static struct seccomp_data call(int nr, uint64_t ip)
+{
+    return (struct seccomp_data){.nr = nr, .arch = AUDIT_ARCH_X86_64, .instruction_pointer = ip};
+}
+
+#define NOTIFY SECCOMP_RET_USER_NOTIF
+#define ALLOW SECCOMP_RET_ALLOW
+#define FAIL(e) (SECCOMP_RET_ERRNO | (e))
+
+TEST(guarded_calls_go_to_the_supervisor)
+{
+    int nrs[] = {SYS_open, SYS_openat, SYS_openat2, SYS_creat, SYS_rename, SYS_renameat,
+                 SYS_renameat2, SYS_truncate};
+    for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
+        struct seccomp_data d = call(nrs[i], 0x401000);
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    }
+}
+
+TEST(other_calls_pass)
+{
+    struct seccomp_data d = call(SYS_read, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    d = call(SYS_ftruncate, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
+TEST(the_trampoline_is_trusted_only_in_hybrid_mode)
+{
+    struct seccomp_data d = call(SYS_openat, RG_TRAMPOLINE_IP);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    /* Same low half, another page: not the trampoline. */
+    d = call(SYS_openat, RG_TRAMPOLINE_IP + (1ULL << 32));
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+    d = call(SYS_openat, RG_TRAMPOLINE_IP - 2);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+}
+
+TEST(other_entry_points_are_refused)
+{
+    struct seccomp_data d = call(SYS_openat | 0x40000000, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), FAIL(ENOSYS));
+    d = call(5 /* i386 open */, 0);
+    d.arch = AUDIT_ARCH_I386;
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), FAIL(ENOSYS));
+}
+
+TEST(unseen_openers_are_refused)
+{
+    struct seccomp_data d = call(SYS_io_uring_setup, RG_TRAMPOLINE_IP);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), FAIL(ENOSYS));
+    d = call(SYS_open_by_handle_at, RG_TRAMPOLINE_IP);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), FAIL(EPERM));
+}
+
+TEST(a_nested_listener_is_refused_other_filters_pass)
+{
+    struct seccomp_data d = call(SYS_seccomp, 0);
+    d.args[0] = SECCOMP_SET_MODE_FILTER;
+    d.args[1] = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_TSYNC;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(EPERM));
+    d.args[1] = SECCOMP_FILTER_FLAG_TSYNC;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
+int main(void)
+{
+    RUN(guarded_calls_go_to_the_supervisor);
+    RUN(other_calls_pass);
+    RUN(the_trampoline_is_trusted_only_in_hybrid_mode);
+    RUN(other_entry_points_are_refused);
+    RUN(unseen_openers_are_refused);
+    RUN(a_nested_listener_is_refused_other_filters_pass);
+    return check_done();
+}
+#endif

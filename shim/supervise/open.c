@@ -158,6 +158,14 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     if (writes)
         rg_sv_held_settle(call->held);
     int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;
+    struct stat st;
+    bool fifo = fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+    if ((fifo || fd == -ENXIO) && nonblock &&
+        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve)) {
+        if (fd >= 0)
+            rg_sys_close(fd);
+        fd = -EINPROGRESS; /* answered by the FIFO's own thread */
+    }
     if (dfd >= 0)
         rg_sys_close(dfd);
     if (fd >= 0 && supervisors_own(fd)) {
@@ -166,12 +174,12 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         fd = -EACCES;
     }
     if (fd < 0) {
-        rg_sv_reply(call, fd);
+        if (fd != -EINPROGRESS)
+            rg_sv_reply(call, fd);
         return;
     }
     if (nonblock)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    struct stat st;
     bool trunc = late_trunc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
     hand_over(call, fd, a, trunc);
 }

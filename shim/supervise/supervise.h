@@ -97,6 +97,12 @@ int rg_sv_addfd(const struct rg_sv_call *call, int fd, bool cloexec, bool send);
 /* Is the notification still pending (the target alive, the tid its own)? */
 bool rg_sv_still_valid(const struct rg_sv_call *call);
 
+/* --- fifo.c ---------------------------------------------------------------- */
+/* If path is a FIFO, takes the call over: a thread of its own opens it,
+ * waiting for the other end as the target asked, and answers. */
+bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
+                     uint64_t resolve);
+
 /* --- open.c, paths.c: the guarded calls ------------------------------------ */
 void rg_sv_open(struct rg_sv_call *call);
 void rg_sv_rename(struct rg_sv_call *call);

@@ -213,3 +213,18 @@ strict() { "$RG" run --strict --log "$LOG" -- "$@"; }
 	[[ $stderr == *"cannot install the seccomp filter: Operation not permitted"* ]] ||
 		fail "unexpected: $stderr"
 }
+
+@test "t4000.21 a static binary's write-open of a FIFO waits for its reader, as without readguard" {
+	mkfifo p
+	run timeout 20 "$RG" run --supervise --log "$LOG" -- bash -c "(sleep 0.3; cat p > got) & '$STATIC' append p hello; wait"
+	assert_success
+	assert_output ok
+	assert_content got hello
+}
+
+@test "t4000.22 a static binary's read-open of a FIFO waits for its writer" {
+	mkfifo p
+	run timeout 20 "$RG" run --supervise --log "$LOG" -- bash -c "(sleep 0.3; echo data > p) & '$STATIC' read p; wait"
+	assert_success
+	assert_output ok
+}

@@ -67,6 +67,10 @@ $(B)/t/%: tests/helpers/static/%.c | $(B)/t
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
 check-build: $(SV_STATIC)
 
+# What the supervised modes cost on a make -j2 workload (see README).
+bench-supervise: all
+	scripts/bench-supervise.sh
+
 # Go for the supervised-mode tests; they skip, saying why, without it.
 deps-supervise:
 	-@scripts/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
@@ -138,5 +142,5 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-supervise check-build test unit install uninstall clean
+.PHONY: all deps deps-supervise bench-supervise check-build test unit install uninstall clean
 .DELETE_ON_ERROR:

@@ -228,3 +228,21 @@ strict() { "$RG" run --strict --log "$LOG" -- "$@"; }
 	assert_success
 	assert_output ok
 }
+
+@test "t4000.23 a write-open that hits EMFILE fails with EMFILE and leaves the file intact" {
+	mkfile f 'original'
+	snapshot f
+	run sv bash -c "cat f >/dev/null; exec 3</dev/null; ulimit -n 4; '$STATIC' write f new"
+	assert_failure
+	assert_output 'err EMFILE'
+	assert_unchanged f
+}
+
+@test "t4000.24 a symlink to /proc/self never reaches the supervisor's own files" {
+	ln -s /proc/self/mem mem
+	ln -s /proc/self/environ env
+	run sv "$STATIC" write mem x
+	assert_output 'err EACCES'
+	run sv "$STATIC" read env
+	assert_output 'err EACCES'
+}

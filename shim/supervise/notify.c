@@ -98,7 +98,13 @@ static void handle(struct worker *w, struct seccomp_notif *req)
     struct rg_sv_call call = {w->listener, w->held, req, &w->ctx, {(int32_t)req->pid, 0, 022}};
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
-    dispatch(&call);
+    struct rg_sv_creds creds;
+    int r = rg_sv_creds_enter(&call.target, &creds);
+    if (r < 0)
+        rg_sv_reply(&call, r);
+    else
+        dispatch(&call);
+    rg_sv_creds_leave(&creds);
     w->ctx.actor = NULL;
     if (actor.err_fd >= 0)
         close(actor.err_fd);

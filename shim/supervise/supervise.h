@@ -57,6 +57,20 @@ int rg_sv_dirfd(const struct rg_sv_target *t, int dirfd, const char *path);
  * links on purpose (they are the target's own). */
 bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, size_t cap);
 
+/* --- creds.c: acting with the caller's rights ----------------------------- */
+#define RG_SV_GROUPS_MAX 256
+struct rg_sv_creds {
+    bool switched;
+    uid_t uid;
+    gid_t gid;
+    int ngroups;
+    gid_t groups[RG_SV_GROUPS_MAX];
+};
+/* Gives this thread the target's file-system ids and groups, if they are not
+ * readguard's own. 0, or -errno when readguard cannot act as that user. */
+int rg_sv_creds_enter(const struct rg_sv_target *t, struct rg_sv_creds *c);
+void rg_sv_creds_leave(struct rg_sv_creds *c);
+
 /* --- held.c: write descriptors handed to the tree -------------------------- */
 /* The supervisor keeps a copy of each write descriptor it hands out, counted
  * as a writer for the target, and restamps and releases it once the target

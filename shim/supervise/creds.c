@@ -1,0 +1,109 @@
+/* The caller's credentials. readguard opens files in the trapped process's
+ * name, so it must open them with that process's rights: a process of the
+ * tree that dropped privileges (runuser, setpriv, a daemon) must not read or
+ * write through readguard what it could not itself. Credentials are per
+ * thread in the kernel, so the handler thread takes the caller's file-system
+ * uid and gid and its groups for the call (raw system calls: glibc would
+ * apply setgroups to every thread) and gives them back afterwards. The
+ * common case, a caller with readguard's own ids, costs one stat. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../sys.h"
+#include "supervise.h"
+
+static long ids(const char *status, const char *name, int which)
+{
+    const char *p = strstr(status, name);
+    if (!p)
+        return -1;
+    p += strlen(name);
+    long v = -1;
+    for (int i = 0; i <= which; i++)
+        v = strtol(p, (char **)&p, 10);
+    return v;
+}
+
+static int groups_of(const char *status, gid_t *out, int cap)
+{
+    const char *p = strstr(status, "\nGroups:");
+    int n = 0;
+    if (!p)
+        return 0;
+    p += 8;
+    for (char *end; n < cap; p = end) {
+        long g = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        out[n++] = (gid_t)g;
+    }
+    return n;
+}
+
+static int load_status(int32_t tid, char *buf, size_t cap)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return fd;
+    ssize_t n = read(fd, buf, cap - 1);
+    rg_sys_close(fd);
+    if (n <= 0)
+        return -ESRCH;
+    buf[n] = '\0';
+    return 0;
+}
+
+static bool switch_to(uid_t uid, gid_t gid, const gid_t *groups, int ngroups)
+{
+    if (syscall(SYS_setgroups, ngroups, groups) != 0)
+        return false;
+    setfsgid(gid);
+    setfsuid(uid);
+    /* setfs*id report the previous value, not success: ask again. */
+    return (uid_t)setfsuid(uid) == uid && (gid_t)setfsgid(gid) == gid;
+}
+
+int rg_sv_creds_enter(const struct rg_sv_target *t, struct rg_sv_creds *c)
+{
+    struct stat st;
+    char path[64], status[4096];
+    c->switched = false;
+    snprintf(path, sizeof path, "/proc/%d", (int)t->tid);
+    if (stat(path, &st) == 0 && st.st_uid == geteuid() && st.st_gid == getegid())
+        return 0;
+    int r = load_status(t->tid, status, sizeof status);
+    if (r < 0)
+        return r;
+    long uid = ids(status, "\nUid:", 3), gid = ids(status, "\nGid:", 3);
+    gid_t groups[RG_SV_GROUPS_MAX];
+    int n = groups_of(status, groups, RG_SV_GROUPS_MAX);
+    if (uid < 0 || gid < 0)
+        return -ESRCH;
+    if ((uid_t)uid == geteuid() && (gid_t)gid == getegid())
+        return 0; /* a non-dumpable process of our own user */
+    c->uid = geteuid();
+    c->gid = getegid();
+    c->ngroups = getgroups(RG_SV_GROUPS_MAX, c->groups);
+    c->switched = true;
+    if (c->ngroups < 0 || !switch_to((uid_t)uid, (gid_t)gid, groups, n)) {
+        rg_sv_creds_leave(c);
+        return -EACCES; /* readguard cannot act as that user: refuse */
+    }
+    return 0;
+}
+
+void rg_sv_creds_leave(struct rg_sv_creds *c)
+{
+    if (!c->switched)
+        return;
+    switch_to(c->uid, c->gid, c->groups, c->ngroups < 0 ? 0 : c->ngroups);
+    c->switched = false;
+}

@@ -283,3 +283,14 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 	run sv "$STATIC" read secret
 	assert_success
 }
+
+@test "t4000.27 a thread swapping symlinks cannot get a write-open of an unread file through (20,000 tries)" {
+	mkfile victim 'never read'
+	mkfile allowd 'read first'
+	snapshot victim
+	run sv bash -c "cat allowd >/dev/null && '$T/rgrace' --link lnk victim allowd 20000 2>/dev/null"
+	assert_success
+	assert_output --regexp '^opened [0-9]+ victim 0$'
+	[[ $output != "opened 0 "* ]] || fail "no open went through at all: the test proves nothing"
+	assert_unchanged victim
+}

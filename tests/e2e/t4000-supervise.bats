@@ -294,3 +294,18 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 	[[ $output != "opened 0 "* ]] || fail "no open went through at all: the test proves nothing"
 	assert_unchanged victim
 }
+
+@test "t4000.28 doctor's advice for a static binary, --supervise, does guard it" {
+	run "$RG" doctor "$STATIC"
+	assert_output --partial "readguard run --supervise"
+	mkfile f 'original'
+	run --separate-stderr sv "$STATIC" write f new
+	assert_output 'err EACCES'
+}
+
+@test "t4000.29 readguard env refuses --supervise: only run can install the filter" {
+	run --separate-stderr "$RG" env --supervise
+	assert_failure
+	[[ $stderr == *"need a command"* ]] || fail "unclear message: $stderr"
+	assert_output ''
+}

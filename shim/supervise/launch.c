@@ -44,7 +44,8 @@ static const char *why_refused(int err, struct sock_fprog *prog)
 {
     static char why[256];
     if (err != EINVAL) {
-        snprintf(why, sizeof why, "cannot install the seccomp filter: %s", strerror(err));
+        snprintf(why, sizeof why, "cannot install the seccomp filter: %s%s", strerror(err),
+                 err == EPERM ? " (a supervised session cannot start another inside it)" : "");
         return why;
     }
     /* The filter would be installed twice on success, but this process

@@ -309,3 +309,71 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 	[[ $stderr == *"need a command"* ]] || fail "unclear message: $stderr"
 	assert_output ''
 }
+
+# raw NAME ARGS...: python3 without the preload makes one raw system call
+# (x86_64 numbers) and prints "ok RESULT" or "err ENAME".
+raw() {
+	env -u LD_PRELOAD python3 - "$@" <<'PY'
+import ctypes, errno, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {"creat": 85, "openat2": 437, "renameat2": 316, "truncate": 76, "rename": 82}
+name, args = sys.argv[1], sys.argv[2:]
+AT_FDCWD = -100
+if name == "openat2":
+    path, flags, size = args[0].encode(), int(args[1], 0), int(args[2])
+    how = ctypes.create_string_buffer(struct.pack("QQQ", flags, 0o644, 0) + b"\0" * 8)
+    r = libc.syscall(NR[name], AT_FDCWD, path, how, size)
+elif name == "creat":
+    r = libc.syscall(NR[name], args[0].encode(), 0o644)
+elif name == "renameat2":
+    r = libc.syscall(NR[name], AT_FDCWD, args[0].encode(), AT_FDCWD, args[1].encode(), int(args[2]))
+elif name == "rename":
+    r = libc.syscall(NR[name], args[0].encode(), args[1].encode())
+else:
+    r = libc.syscall(NR[name], args[0].encode(), ctypes.c_long(int(args[1])))
+print("ok %d" % r if r >= 0 else "err " + errno.errorcode[ctypes.get_errno()])
+PY
+}
+export -f raw
+
+@test "t4000.30 raw openat2: a write-open of an unread file is refused; bad sizes fail as the kernel's do" {
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr strict bash -c 'raw openat2 f 0o1001 24'
+	assert_output 'err EACCES'
+	run --separate-stderr strict bash -c 'raw openat2 f 0 16'
+	assert_output 'err EINVAL'
+	run --separate-stderr strict bash -c 'raw openat2 f 0 32'
+	assert_output --regexp '^ok [0-9]+$'
+	assert_unchanged f
+}
+
+@test "t4000.31 raw creat, rename and truncate of an unread file are refused" {
+	mkfile f 'original'
+	mkfile g 'other'
+	snapshot f g
+	run --separate-stderr strict bash -c 'raw creat f; raw rename g f; raw truncate f 0'
+	assert_output $'err EACCES\nerr EACCES\nerr EACCES'
+	assert_unchanged f g
+}
+
+@test "t4000.32 raw renameat2 RENAME_EXCHANGE writes both paths: an unread source is refused too" {
+	mkfile f 'original'
+	mkfile g 'other'
+	snapshot f g
+	run --separate-stderr strict bash -c 'cat f >/dev/null; raw renameat2 g f 2'
+	assert_output 'err EACCES'
+	assert_unchanged f g
+	run --separate-stderr strict bash -c 'cat f g >/dev/null; raw renameat2 g f 2'
+	assert_output 'ok 0'
+	assert_content f other
+}
+
+@test "t4000.33 warn mode under --supervise: a static binary's blind write goes through and is logged" {
+	mkfile f 'original'
+	run --separate-stderr "$RG" run --supervise --mode warn --log "$LOG" -- "$STATIC" write f new
+	assert_success
+	refute_refused
+	assert_content f new
+	[ "$(log_field 1 decision)" = '"warn"' ] || fail "decision: $(log_field 1 decision)"
+}

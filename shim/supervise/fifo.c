@@ -1,10 +1,14 @@
 /* FIFOs. An open of a FIFO waits for its other end, and the supervisor must
  * not wait in a handler thread (a tree of FIFO readers would stall every
- * other call), so its own opens are non-blocking. When the target asked to
- * wait, a thread of its own pins the FIFO by an O_PATH descriptor (the inode
- * we looked at, whatever the path becomes), reopens it through that
- * descriptor, blocking, and hands the result over. A FIFO is never a guarded
- * write: there is nothing in it to lose. */
+ * other call), so its own opens are non-blocking. A non-blocking write-open
+ * that succeeds has a reader, so it is what a blocking one would have been.
+ * Otherwise (no reader yet, or a read-open, which would wait for a writer) a
+ * thread of its own pins the FIFO by an O_PATH descriptor (the inode we
+ * looked at, whatever the path becomes), reopens it through that
+ * descriptor, blocking, and hands the result over. The non-blocking reader
+ * it already has stays open until then: a writer it let in must not find
+ * the FIFO without a reader (SIGPIPE) or its reader gone (EOF). A FIFO is
+ * never a guarded write: there is nothing in it to lose. */
 #include <errno.h>
 #include <linux/openat2.h>
 #include <pthread.h>
@@ -19,6 +23,7 @@
 struct fifo_wait {
     int listener;
     int pathfd;
+    int probe;      /* our non-blocking reader, or -1 */
     int flags;
     struct seccomp_notif req;
 };
@@ -35,13 +40,15 @@ static void *wait_open(void *arg)
         rg_sv_reply(&call, r);
     if (fd >= 0)
         rg_sys_close(fd);
+    if (w->probe >= 0)
+        rg_sys_close(w->probe);
     rg_sys_close(w->pathfd);
     free(w);
     return NULL;
 }
 
 bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
-                     uint64_t resolve)
+                     uint64_t resolve, int probe)
 {
     struct open_how how = {.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW),
                            .resolve = resolve};
@@ -57,6 +64,7 @@ bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, i
     }
     w->listener = call->listener;
     w->pathfd = pfd;
+    w->probe = probe;
     w->flags = flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW | O_NONBLOCK);
     memcpy(&w->req, call->req, sizeof w->req);
     pthread_t th;

@@ -159,13 +159,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         rg_sv_held_settle(call->held);
     int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;
     struct stat st;
-    bool fifo = fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
-    if ((fifo || fd == -ENXIO) && nonblock &&
-        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve)) {
-        if (fd >= 0)
-            rg_sys_close(fd);
+    bool fifo_read = fd >= 0 && (a->flags & O_ACCMODE) == O_RDONLY && fstat(fd, &st) == 0 &&
+                     S_ISFIFO(st.st_mode);
+    if ((fifo_read || fd == -ENXIO) && nonblock &&
+        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, fd))
         fd = -EINPROGRESS; /* answered by the FIFO's own thread */
-    }
     if (dfd >= 0)
         rg_sys_close(dfd);
     if (fd >= 0 && supervisors_own(fd)) {

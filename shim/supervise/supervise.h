@@ -113,9 +113,10 @@ bool rg_sv_still_valid(const struct rg_sv_call *call);
 
 /* --- fifo.c ---------------------------------------------------------------- */
 /* If path is a FIFO, takes the call over: a thread of its own opens it,
- * waiting for the other end as the target asked, and answers. */
+ * waiting for the other end as the target asked, and answers. probe (our
+ * non-blocking descriptor on it, or -1) is closed once that is done. */
 bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
-                     uint64_t resolve);
+                     uint64_t resolve, int probe);
 
 /* --- open.c, paths.c: the guarded calls ------------------------------------ */
 void rg_sv_open(struct rg_sv_call *call);

@@ -377,3 +377,19 @@ export -f raw
 	assert_content f new
 	[ "$(log_field 1 decision)" = '"warn"' ] || fail "decision: $(log_field 1 decision)"
 }
+
+@test "t4000.34 --strict: a FIFO's late reader and its waiting static writer meet, data intact" {
+	mkfifo p
+	run timeout 20 "$RG" run --strict --log "$LOG" -- bash -c "(sleep 0.3; cat p > got) & '$STATIC' append p hello; wait"
+	assert_success
+	assert_output ok
+	assert_content got hello
+}
+
+@test "t4000.35 --strict: a reader already waiting on a FIFO gets a static writer's data" {
+	mkfifo p
+	run timeout 20 "$RG" run --strict --log "$LOG" -- bash -c "cat p > got & sleep 0.3; '$STATIC' append p hello; wait"
+	assert_success
+	assert_output ok
+	assert_content got hello
+}

@@ -48,7 +48,7 @@ $(B)/libreadguard.so: $(SHIM_OBJ) shim/export.map
 # own guard, facts and log, linked here without the shim's singleton context
 # and hooks.
 SV        := $(patsubst shim/supervise/%.c,%,$(wildcard shim/supervise/*.c))
-SV_OBJ    := $(SV:%=$(B)/obj/supervise/%.o) $(addprefix $(B)/obj/,facts.o fdmap.o scope.o log.o guard.o)
+SV_OBJ    := $(SV:%=$(B)/obj/supervise/%.o) $(addprefix $(B)/obj/,facts.o fdmap.o scope.o log.o guard.o judge.o dircache.o)
 HEADERS   += $(wildcard shim/supervise/*.h)
 
 $(B)/obj/supervise/%.o: shim/supervise/%.c $(HEADERS) | $(B)/obj/supervise

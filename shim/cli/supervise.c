@@ -64,12 +64,7 @@ static int start(int listener, const char *session)
         rg_err("cannot attach the session table: %s", why);
         return -1;
     }
-    const struct rg_header *h = proto.table.hdr;
-    proto.table_state = RG_TABLE_OK;
-    proto.mode = (enum rg_mode)h->mode;
-    for (const char *r = rg_table_root(h, NULL); r && proto.nroots < RG_MAX_ROOTS;
-         r = rg_table_root(h, r))
-        proto.roots[proto.nroots++] = r;
+    rg_ctx_use_table(&proto);
     /* The tree runs as our user: it must not read our memory (the table
      * mapping, the listener) through /proc or ptrace. The umask is the
      * target's, applied per call. */

@@ -116,7 +116,8 @@ static bool supervisors_own(int fd)
 static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a, bool trunc)
 {
     struct rg_fdslot slot;
-    bool writer = rg_fd_take(call->ctx, fd, &slot);
+    /* A touch stand-in (read-only, see guard.c) is no writer. */
+    bool writer = rg_fd_take(call->ctx, fd, &slot) && slot.opener != RG_OPENER_STANDIN;
     bool cloexec = a->flags & O_CLOEXEC;
     int there = rg_sv_addfd(call, fd, cloexec, !trunc);
     if (there >= 0 && trunc) {
@@ -136,6 +137,22 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     rg_sys_close(fd);
 }
 
+/* O_WRONLY|O_CREAT|O_NONBLOCK without O_TRUNC or O_APPEND is how the policy
+ * recognises touch(1) (see policy.c): such an open cannot borrow O_NONBLOCK,
+ * so it looks for a FIFO first instead. */
+static bool touch_shaped(int flags)
+{
+    return (flags & O_ACCMODE) == O_WRONLY && (flags & O_CREAT) && (flags & O_NONBLOCK) &&
+           !(flags & (O_TRUNC | O_APPEND));
+}
+
+static bool is_fifo(int dfd, const char *path, int flags)
+{
+    struct stat st;
+    return fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) == 0 &&
+           S_ISFIFO(st.st_mode);
+}
+
 static void open_for(struct rg_sv_call *call, const struct open_args *a, const char *path,
                      bool own_proc)
 {
@@ -145,16 +162,25 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         return;
     }
     bool writes = rg_flags_write(a->flags);
-    bool late_trunc = writes && (a->flags & O_TRUNC) && (a->flags & O_ACCMODE) != O_RDONLY;
+    /* O_TRUNC waits until the descriptor is installed, unless the policy
+     * would read the flags differently without it (--allow-append). */
+    bool late_trunc = writes && (a->flags & O_TRUNC) && !(a->flags & O_APPEND) &&
+                      (a->flags & O_ACCMODE) != O_RDONLY;
+    int flags = (a->flags | O_CLOEXEC | O_NOCTTY) & ~(late_trunc ? O_TRUNC : 0);
     /* Our open must never block (a FIFO without its other end), nor make a
      * tty the supervisor's own, nor leak into a child of the supervisor. */
-    bool nonblock = !(a->flags & O_NONBLOCK);
+    bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
     struct rg_request req = {
-        RG_OP_OPEN, a->call, dfd, path,
-        (a->flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) & ~(late_trunc ? O_TRUNC : 0),
+        RG_OP_OPEN, a->call, dfd, path, flags | (nonblock ? O_NONBLOCK : 0),
         a->mode & ~call->target.umask & 07777,
         a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
     };
+    if (!nonblock && !(a->flags & O_NONBLOCK) && is_fifo(dfd, path, a->flags) &&
+        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, -1)) {
+        if (dfd >= 0)
+            rg_sys_close(dfd);
+        return; /* answered by the FIFO's own thread */
+    }
     if (writes)
         rg_sv_held_settle(call->held);
     int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;

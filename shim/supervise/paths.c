@@ -8,6 +8,8 @@
 #include <sys/syscall.h>
 
 #include "../guard.h"
+#include "../judge.h"
+#include "../session.h"
 #include "../sys.h"
 #include "supervise.h"
 
@@ -74,6 +76,16 @@ void rg_sv_rename(struct rg_sv_call *call)
     rg_sv_reply(call, r);
 }
 
+/* The session's own truncate: what the file is now is what it knows. */
+static void restamp(struct rg_ctx *c, const struct stat *st)
+{
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_stamp now = rg_stamp_of(st);
+    if (e)
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+}
+
 /* truncate(2) by path becomes open + ftruncate here, so the inode checked is
  * the inode truncated. */
 static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length)
@@ -88,9 +100,13 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
                                           : !S_ISREG(st.st_mode) ? -EINVAL : 0;
     if (r == 0) {
         struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
+        struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
-        r = rg_guard_ftruncate(call->ctx, &req, fd, length);
+        r = rg_judge(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES
+                                                                 : rg_sys_ftruncate(fd, length);
     }
+    if (r == 0 && fstat(fd, &st) == 0)
+        restamp(call->ctx, &st);
     rg_sys_close(fd);
     return r;
 }

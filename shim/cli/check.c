@@ -79,8 +79,9 @@ static bool examine(const char *path, struct rg_file *f)
     return false;
 }
 
-static int check_one(const struct rg_table *t, const char *path, bool quiet)
+static int check_one(struct rg_table *t, const char *path, void *arg)
 {
+    bool quiet = *(const bool *)arg;
     struct rg_file f;
     if (!examine(path, &f))
         return RG_EXIT_TROUBLE;
@@ -123,19 +124,5 @@ int rg_cmd_check(int argc, char **argv)
             return rg_verb_usage_error(&v);
         quiet = true;
     }
-    if (optind >= argc) {
-        fputs("readguard: check: no file given\n", stderr);
-        return rg_verb_usage_error(&v);
-    }
-    struct rg_cli_session s;
-    if (rg_pick_session(v.session, &s) < 0)
-        return RG_EXIT_TROUBLE;
-    int rc = RG_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        int r = check_one(&s.table, argv[i], quiet);
-        if (r > rc)
-            rc = r;
-    }
-    rg_drop_session(&s);
-    return rc;
+    return rg_verb_each_file(&v, argc, argv, &quiet, check_one);
 }

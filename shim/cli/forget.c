@@ -19,30 +19,24 @@ static const char usage[] =
     "\n"
     "Exit status: 0, or 2 if there is no usable session or a FILE cannot be examined.\n";
 
+static int forget_one(struct rg_table *t, const char *path, void *arg)
+{
+    struct stat st;
+    (void)arg;
+    if (stat(path, &st) != 0) {
+        rg_err("forget: '%s': %s", path, strerror(errno));
+        return RG_EXIT_TROUBLE;
+    }
+    struct rg_entry *e = rg_table_find(t, st.st_dev, st.st_ino);
+    if (e)
+        rg_entry_forget(e);
+    return RG_EXIT_OK;
+}
+
 int rg_cmd_forget(int argc, char **argv)
 {
     struct rg_verb v = {"forget", usage, "", NULL, NULL};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
-    if (optind >= argc) {
-        fputs("readguard: forget: no file given\n", stderr);
-        return rg_verb_usage_error(&v);
-    }
-    struct rg_cli_session s;
-    if (rg_pick_session(v.session, &s) < 0)
-        return RG_EXIT_TROUBLE;
-    int rc = RG_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        struct stat st;
-        if (stat(argv[i], &st) != 0) {
-            rg_err("forget: '%s': %s", argv[i], strerror(errno));
-            rc = RG_EXIT_TROUBLE;
-            continue;
-        }
-        struct rg_entry *e = rg_table_find(&s.table, st.st_dev, st.st_ino);
-        if (e)
-            rg_entry_forget(e);
-    }
-    rg_drop_session(&s);
-    return rc;
+    return rg_verb_each_file(&v, argc, argv, NULL, forget_one);
 }

@@ -59,8 +59,9 @@ static void log_mark(const struct rg_header *h, const char *path, const struct r
         rg_sys_close(fd);
 }
 
-static int mark_one(struct rg_table *t, const char *path)
+static int mark_one(struct rg_table *t, const char *path, void *arg)
 {
+    (void)arg;
     struct stat st;
     if (stat(path, &st) != 0) {
         rg_err("mark: '%s': %s", path, strerror(errno));
@@ -92,19 +93,5 @@ int rg_cmd_mark(int argc, char **argv)
     struct rg_verb v = {"mark", usage, "", NULL, NULL};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
-    if (optind >= argc) {
-        fputs("readguard: mark: no file given\n", stderr);
-        return rg_verb_usage_error(&v);
-    }
-    struct rg_cli_session s;
-    if (rg_pick_session(v.session, &s) < 0)
-        return RG_EXIT_TROUBLE;
-    int rc = RG_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        int r = mark_one(&s.table, argv[i]);
-        if (r > rc)
-            rc = r;
-    }
-    rg_drop_session(&s);
-    return rc;
+    return rg_verb_each_file(&v, argc, argv, NULL, mark_one);
 }

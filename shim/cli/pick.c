@@ -163,3 +163,23 @@ int rg_verb_usage_error(const struct rg_verb *v)
     fprintf(stderr, "Try 'readguard %s --help'.\n", v->name);
     return RG_EXIT_TROUBLE;
 }
+
+int rg_verb_each_file(const struct rg_verb *v, int argc, char **argv, void *arg,
+                      int (*fn)(struct rg_table *t, const char *path, void *arg))
+{
+    if (optind >= argc) {
+        fprintf(stderr, "readguard: %s: no file given\n", v->name);
+        return rg_verb_usage_error(v);
+    }
+    struct rg_cli_session s;
+    if (rg_pick_session(v->session, &s) < 0)
+        return RG_EXIT_TROUBLE;
+    int rc = RG_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        int r = fn(&s.table, argv[i], arg);
+        if (r > rc)
+            rc = r;
+    }
+    rg_drop_session(&s);
+    return rc;
+}

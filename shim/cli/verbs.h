@@ -61,4 +61,9 @@ int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
 /* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */
 int rg_verb_usage_error(const struct rg_verb *v);
 
+/* The tail of every verb that takes FILE...: requires at least one, picks
+ * the session, calls fn on each file and returns the worst exit code. */
+int rg_verb_each_file(const struct rg_verb *v, int argc, char **argv, void *arg,
+                      int (*fn)(struct rg_table *t, const char *path, void *arg));
+
 #endif

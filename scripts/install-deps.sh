@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages that building and testing readguard need, and
 # only those that are missing, so `make test` works on a fresh Debian 12.
-# Usage: scripts/install-deps.sh [build|test|bench|supervise|all]
+# Usage: scripts/install-deps.sh [build|test|bench|supervise|lint|fuzz|foreign|all]
 set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"
@@ -13,14 +13,22 @@ bench_pkgs="hyperfine"
 # Supervised-mode tests build a static Go tool and run go build (they skip
 # without Go).
 supervise_pkgs="golang-go"
+# make lint; make fuzz (libFuzzer ships in clang's runtime package); make
+# test-foreign runs CPython's own tests for Debian's /usr/bin/python3.
+lint_pkgs="cppcheck clang-tidy"
+fuzz_pkgs="clang libclang-rt-14-dev"
+foreign_pkgs="python3 libpython3.11-testsuite"
 
 case "${1:-test}" in
     build) want="$build_pkgs" ;;
     test)  want="$build_pkgs $test_pkgs" ;;
     bench) want="$build_pkgs $bench_pkgs" ;;
     supervise) want="$supervise_pkgs" ;;
-    all)   want="$build_pkgs $test_pkgs $bench_pkgs $supervise_pkgs" ;;
-    *) echo "usage: $0 [build|test|bench|supervise|all]" >&2; exit 2 ;;
+    lint)  want="$lint_pkgs" ;;
+    fuzz)  want="$build_pkgs $fuzz_pkgs" ;;
+    foreign) want="$build_pkgs $foreign_pkgs" ;;
+    all)   want="$build_pkgs $test_pkgs $bench_pkgs $supervise_pkgs $lint_pkgs $fuzz_pkgs $foreign_pkgs" ;;
+    *) echo "usage: $0 [build|test|bench|supervise|lint|fuzz|foreign|all]" >&2; exit 2 ;;
 esac
 
 missing=""

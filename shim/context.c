@@ -126,8 +126,14 @@ static void start_session(struct rg_ctx *c)
  * way); the pid survives exec, so the new image still owns the session. */
 static int32_t owner_from_env(void)
 {
+    /* Exactly our pid: "123x" owns nothing, and an overflow saturates to a
+     * value no pid has. */
     const char *s = getenv(RG_ENV_OWNER);
-    return s && atoi(s) == (int)getpid() ? (int32_t)getpid() : 0;
+    char *end;
+    if (!s || !*s)
+        return 0;
+    long pid = strtol(s, &end, 10);
+    return !*end && pid == (long)getpid() ? (int32_t)pid : 0;
 }
 
 static void init(struct rg_ctx *c)

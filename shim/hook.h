@@ -25,7 +25,7 @@
             p_ = dlsym(RTLD_NEXT, #name);                                      \
             __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);                    \
         }                                                                      \
-        (__typeof__(&name))p_;                                                 \
+        (__typeof__(&(name)))p_;                                               \
     })
 
 /* The mode argument of an open-like variadic call, read only when the flags

@@ -97,8 +97,8 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
                              "readguard: warning: cannot write the log '%s'; decisions are "
                              "unaffected.\n",
                              log);
-            if (m > 0 && write(err_fd(c), msg, (size_t)m) < 0)
-                m = 0;
+            ssize_t w = m > 0 ? write(err_fd(c), msg, (size_t)m) : 0;
+            (void)w; /* stderr failing too leaves nowhere to say so */
         }
     }
     if (fd >= 0)

@@ -209,9 +209,12 @@ static int diagnose(const char *cmd, int depth);
 static int follow_script(const char *path, const struct image *m, int depth)
 {
     char line[PATH_MAX];
-    size_t n = strcspn((const char *)m->p + 2, "\n");
-    if (n >= sizeof line || m->size < n + 2)
-        n = m->size - 2 < sizeof line - 1 ? m->size - 2 : sizeof line - 1;
+    /* The mapping ends where the file does: a script with no newline and no
+     * NUL must not be read past its last byte. */
+    const unsigned char *nl = memchr(m->p + 2, '\n', m->size - 2);
+    size_t n = nl ? (size_t)(nl - (m->p + 2)) : m->size - 2;
+    if (n >= sizeof line)
+        n = sizeof line - 1;
     memcpy(line, m->p + 2, n);
     line[n] = '\0';
     char *save, *interp = strtok_r(line, " \t", &save), *arg = strtok_r(NULL, " \t", &save);

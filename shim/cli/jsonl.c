@@ -72,7 +72,7 @@ static bool string(struct cursor *c)
 {
     while (*c->p != '"') {
         unsigned char ch = (unsigned char)*c->p++;
-        if (ch == '\0' || ch < 0x20)
+        if (ch < 0x20) /* the NUL that ends an unterminated string too */
             return false;
         if (ch == '\\' ? !escape(c) : !put(c, ch))
             return false;

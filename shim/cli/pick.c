@@ -102,6 +102,8 @@ static int attach(const char *path, const char *how, struct rg_cli_session *s)
 
 int rg_pick_session(const char *path, struct rg_cli_session *s)
 {
+    /* On failure too the caller holds a defined session: no table mapped. */
+    memset(s, 0, sizeof *s);
     if (path)
         return attach(path, "", s);
     const char *env = getenv(RG_ENV_SESSION);

@@ -67,7 +67,7 @@ static int decode(const struct rg_sv_call *call, struct open_args *a)
         a->flags = (int)x[2]; a->mode = (mode_t)x[3];
         return 0;
     default: {
-        struct open_how how;
+        struct open_how how = {0}; /* copied below even when read_how fails */
         int r = read_how(&call->target, x[2], x[3], &how);
         a->call = "openat2";
         a->dirfd = (int)x[0];

@@ -51,10 +51,11 @@ static const char *actor_prog(const struct rg_ctx *c)
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
-    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '%s': ",
-                                r->req->op == RG_OP_UNLINK ? "remove" : "write", r->shown_path);
-    if (n >= sizeof line - 2)
-        n = sizeof line - 2;
+    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '",
+                                r->req->op == RG_OP_UNLINK ? "remove" : "write");
+    /* A newline in a file name must not split the message. */
+    n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
+    n += (size_t)snprintf(line + n, sizeof line - n, "': ");
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                          c->problem);
     line[n++] = '\n';

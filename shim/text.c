@@ -65,6 +65,28 @@ size_t rg_json_escape(char *dst, size_t cap, const char *src)
     return o;
 }
 
+size_t rg_line_escape(char *dst, size_t cap, const char *src)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    if (cap == 0)
+        return 0;
+    for (const unsigned char *s = (const unsigned char *)src; *s; s++) {
+        char esc[4] = {'\\', (char)*s};
+        size_t len = 1;
+        if (*s == '\n' || *s == '\t')
+            esc[1] = *s == '\n' ? 'n' : 't', len = 2;
+        else if (*s < 0x20 || *s == 0x7f)
+            esc[1] = 'x', esc[2] = hex[*s >> 4], esc[3] = hex[*s & 15], len = 4;
+        if (o + len + 1 > cap)
+            break;
+        memcpy(dst + o, len == 1 ? (const char *)s : esc, len);
+        o += len;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
 /* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm): no
  * localtime, so no locks and no time zone file opened inside a hook. */
 static void civil(int64_t days, int *y, unsigned *m, unsigned *d)

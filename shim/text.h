@@ -14,6 +14,12 @@
  * Returns the length written. */
 size_t rg_json_escape(char *dst, size_t cap, const char *src);
 
+/* Writes src for a one-line message: control characters (a newline in a
+ * file name) become \n, \t or \xNN, so a message stays one line; every other
+ * byte is kept as given. Stops early, NUL-terminated, when cap is reached.
+ * Returns the length written. */
+size_t rg_line_escape(char *dst, size_t cap, const char *src);
+
 /* "2026-11-22T07:45:12.123456789Z"; buf needs RG_TIME_LEN bytes. */
 #define RG_TIME_LEN 32
 void rg_format_time(int64_t ns, char *buf);

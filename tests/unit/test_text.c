@@ -305,8 +305,51 @@ TEST(capacity_parse_rejects_suffix_overflow)
     CHECK_EQ_INT(rg_capacity_parse("2305843009213693953k"), 0);
 }
 
+/* --- rg_line_escape -------------------------------------------------------- */
+
+static const char *line_esc(const char *src, size_t cap)
+{
+    static char buf[256];
+    size_t n = rg_line_escape(buf, cap, src);
+    CHECK_EQ_INT(n, strlen(buf));
+    return buf;
+}
+
+TEST(line_plain_text_and_quotes_are_kept)
+{
+    CHECK_EQ_STR(line_esc("src/main.c 'x' \"y\" back\\slash", 256),
+                 "src/main.c 'x' \"y\" back\\slash");
+}
+
+TEST(line_newline_and_tab_are_escaped)
+{
+    CHECK_EQ_STR(line_esc("new\nline\ttab", 256), "new\\nline\\ttab");
+}
+
+TEST(line_other_controls_become_hex)
+{
+    CHECK_EQ_STR(line_esc("a\rb\x1b[0m\x7f", 256), "a\\x0db\\x1b[0m\\x7f");
+}
+
+TEST(line_invalid_utf8_is_kept_as_given)
+{
+    CHECK_EQ_STR(line_esc("inv\xff\xc3\xa9", 256), "inv\xff\xc3\xa9");
+}
+
+TEST(line_small_cap_never_splits_an_escape)
+{
+    CHECK_EQ_STR(line_esc("ab\ncd", 4), "ab");
+    CHECK_EQ_STR(line_esc("ab\ncd", 5), "ab\\n");
+    CHECK_EQ_INT(rg_line_escape(NULL, 0, "x"), 0);
+}
+
 int main(void)
 {
+    RUN(line_plain_text_and_quotes_are_kept);
+    RUN(line_newline_and_tab_are_escaped);
+    RUN(line_other_controls_become_hex);
+    RUN(line_invalid_utf8_is_kept_as_given);
+    RUN(line_small_cap_never_splits_an_escape);
     RUN(json_plain_text_is_copied);
     RUN(json_empty_string);
     RUN(json_quote_is_escaped);

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# Odd paths: as long as the kernel takes, one byte longer, with newlines,
+# quotes and bytes that are not UTF-8, and directory descriptors that are
+# closed or point at a removed directory. The errno the kernel gives is the
+# program's; a refusal's stderr message stays one line and its log line
+# stays one valid JSON object.
+
+load helper
+
+# long_path LEN: creates directories under $W and prints a relative path of
+# exactly LEN bytes whose parent exists (the file itself is not created).
+long_path() {
+	local len=$1 p="" comp
+	comp=$(printf 'd%.0s' $(seq 200))
+	while [ $((${#p} + 201 + 1 + 1)) -lt "$len" ]; do
+		p="${p:+$p/}$comp"
+	done
+	mkdir -p "$p"
+	local rest=$((len - ${#p} - 1))
+	printf '%s/%s' "$p" "$(printf 'f%.0s' $(seq "$rest"))"
+}
+
+# one_line_refusal PATH-AS-SHOWN: exactly one stderr line, the refusal, and
+# it names the path as shown.
+one_line_refusal() {
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one stderr line, got ${#stderr_lines[@]}: $stderr"
+	[[ ${stderr_lines[0]} == "readguard: refused to write '$1': $MSG_UNREAD" ]] ||
+		fail "unexpected stderr: ${stderr_lines[0]}"
+}
+
+@test "t3400.01 a 4095-byte path to an unread file is refused, one stderr line, one JSON line" {
+	p=$(long_path 4095)
+	assert_equal "${#p}" 4095
+	printf 'original\n' >"$p"
+	snapshot "$p"
+	run --separate-stderr rg "$T/rgprobe" open "$p" O_WRONLY
+	assert_probe_err EACCES
+	one_line_refusal "$p"
+	assert_unchanged "$p"
+	assert_log_json
+	assert_equal "$(log_count)" 1
+}
+
+@test "t3400.02 a 4095-byte path that was read may be written" {
+	p=$(long_path 4095)
+	printf 'original\n' >"$p"
+	run --separate-stderr rg bash -c '"$T/rgprobe" read "$1" && "$T/rgprobe" write "$1" new' _ "$p"
+	assert_success
+	refute_refused
+	assert_content "$p" new
+}
+
+@test "t3400.03 a 4096-byte path still gets ENAMETOOLONG from every guarded call" {
+	p=$(long_path 4096)
+	assert_equal "${#p}" 4096
+	run --separate-stderr rg bash -c '
+		for args in "open $1 O_WRONLY" "open $1 O_RDONLY" "open $1 O_WRONLY|O_CREAT|O_TRUNC" \
+			"creat $1" "fopen $1 w" "truncate $1 0" "rename $0 $1"; do
+			"$T/rgprobe" $args
+		done' "$W/src" "$p"
+	refute_refused
+	[ "${#lines[@]}" -eq 7 ] || fail "expected 7 results: $output"
+	for l in "${lines[@]}"; do
+		[ "$l" = "err ENAMETOOLONG" ] || fail "expected ENAMETOOLONG each time: $output"
+	done
+}
+
+@test "t3400.04 a newline in a file name: the stderr message stays one line, the log line is exact" {
+	n=$'new\nline'
+	mkfile "$n" original
+	snapshot "$n"
+	run --separate-stderr rg "$T/rgprobe" open "$n" O_WRONLY
+	assert_probe_err EACCES
+	one_line_refusal 'new\nline'
+	assert_unchanged "$n"
+	assert_log_json
+	assert_equal "$(log_count)" 1
+	assert_equal "$(log_field 1 path)" "\"$W/new\\nline\""
+}
+
+@test "t3400.05 other control characters (tab, CR, ESC) are escaped on stderr" {
+	n=$'a\tb\rc\033[31md'
+	mkfile "$n" original
+	run --separate-stderr rg "$T/rgprobe" open "$n" O_WRONLY
+	assert_probe_err EACCES
+	one_line_refusal 'a\tb\x0dc\x1b[31md'
+	assert_log_json
+}
+
+@test "t3400.06 quotes in a file name are shown as given and logged exactly" {
+	n=$'it\'s "quoted"'
+	mkfile "$n" original
+	snapshot "$n"
+	run --separate-stderr rg "$T/rgprobe" open "$n" O_WRONLY
+	assert_probe_err EACCES
+	one_line_refusal "$n"
+	assert_unchanged "$n"
+	assert_log_json
+	assert_equal "$(log_field 1 path)" "\"$W/it's \\\"quoted\\\"\""
+}
+
+@test "t3400.07 invalid UTF-8 in a file name: bytes kept on stderr, U+FFFD in valid JSON" {
+	n=$'inv\xff\xfealid'
+	mkfile "$n" original
+	snapshot "$n"
+	run --separate-stderr rg "$T/rgprobe" open "$n" O_WRONLY
+	assert_probe_err EACCES
+	one_line_refusal "$n"
+	assert_unchanged "$n"
+	assert_log_json
+	r=$'\xef\xbf\xbd' # U+FFFD
+	assert_equal "$(log_field 1 path)" "\"$W/inv$r${r}alid\""
+}
+
+# dirfd_probe PYTHON: run python3 in a session; it prints the errno name of
+# the OSError the snippet raised, or "ok".
+dirfd_probe() {
+	run --separate-stderr rg python3 -c "
+import errno, os
+try:
+$1
+    print('ok')
+except OSError as e:
+    print(errno.errorcode[e.errno])"
+}
+
+@test "t3400.08 a write-open through a closed dirfd gives EBADF" {
+	mkfile f original
+	snapshot f
+	dirfd_probe "    os.open('f', os.O_WRONLY | os.O_TRUNC, dir_fd=987)"
+	assert_output EBADF
+	refute_refused
+	assert_unchanged f
+}
+
+@test "t3400.09 a read-open through a closed dirfd gives EBADF" {
+	mkfile f original
+	dirfd_probe "    os.open('f', os.O_RDONLY, dir_fd=987)"
+	assert_output EBADF
+}
+
+@test "t3400.10 a rename onto a name under a closed dirfd gives EBADF, both files intact" {
+	mkfile f original
+	mkfile src source
+	snapshot f src
+	dirfd_probe "    os.rename('src', 'f', dst_dir_fd=987)"
+	assert_output EBADF
+	refute_refused
+	assert_unchanged f src
+}
+
+@test "t3400.11 a create through a dirfd on a removed directory gives ENOENT" {
+	mkdir gone
+	dirfd_probe "    d = os.open('gone', os.O_RDONLY | os.O_DIRECTORY)
+    os.rmdir('gone')
+    os.open('f', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644, dir_fd=d)"
+	assert_output ENOENT
+	refute_refused
+}

@@ -29,46 +29,72 @@ static void add_root(struct rg_ctx *c, const char *root)
         c->roots[c->nroots++] = root;
 }
 
-/* Roots for a process that must fail closed without a table: READGUARD_ROOTS
- * if set, else the working directory, so writes there are still refused. */
-static void fallback_roots(struct rg_ctx *c)
+/* Roots from READGUARD_ROOTS, or the working directory when it is unset or
+ * empty. NULL, or why the variable cannot be used: a list that is cut short
+ * or names nothing would leave directories unguarded that the user meant. */
+static const char *env_roots(struct rg_ctx *c)
 {
     const char *env = getenv(RG_ENV_ROOTS);
-    char cwd[PATH_MAX];
+    char cwd[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
     if (!env || !*env)
-        env = getcwd(cwd, sizeof cwd) ? cwd : "/";
+        env = cwd;
+    c->nroots = 0;
     size_t o = 0;
-    for (const char *p = env; *p && o < sizeof c->fallback_roots;) {
+    for (const char *p = env; *p;) {
         const char *e = strchrnul(p, ':');
-        char one[PATH_MAX], abs[PATH_MAX];
         size_t n = (size_t)(e - p);
-        if (n > 0 && n < sizeof one) {
+        if (n >= sizeof one)
+            return "READGUARD_ROOTS names a directory longer than PATH_MAX";
+        if (n > 0) {
             memcpy(one, p, n);
             one[n] = '\0';
+            /* A root that does not exist yet is taken as written. */
             if (!realpath(one, abs) && !rg_path_join(abs, sizeof abs, cwd, one))
-                abs[0] = '\0';
+                return "READGUARD_ROOTS names a directory longer than PATH_MAX";
             size_t len = strlen(abs) + 1;
-            if (len > 1 && o + len <= sizeof c->fallback_roots) {
-                memcpy(c->fallback_roots + o, abs, len);
-                add_root(c, c->fallback_roots + o);
-                o += len;
-            }
+            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof c->fallback_roots)
+                return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
+            memcpy(c->fallback_roots + o, abs, len);
+            add_root(c, c->fallback_roots + o);
+            o += len;
         }
         p = *e ? e + 1 : e;
     }
+    return c->nroots ? NULL : "READGUARD_ROOTS names no directory";
 }
 
+/* A process without a usable table refuses writes under its roots; when
+ * even those are unknown, everything is under the one root "/". */
 static void fail_closed(struct rg_ctx *c, const char *why)
 {
     c->table_state = RG_TABLE_BROKEN;
     c->problem = why;
     c->mode = RG_MODE_ENFORCE;
-    fallback_roots(c);
+    if (env_roots(c)) {
+        c->nroots = 0;
+        add_root(c, "/");
+    }
 }
 
 static void use_table(struct rg_ctx *c)
 {
     rg_ctx_use_table(c);
+}
+
+/* Exports name=value. A shell's own setenv (bash has one) binds a shell
+ * variable that its start-up import of main()'s envp then overwrites when
+ * the name is already there, empty (READGUARD_SESSION=): so an existing
+ * entry is also replaced in place, in the array main() receives. */
+static void export_var(char *entry, size_t cap, const char *name, const char *value)
+{
+    size_t n = strlen(name);
+    snprintf(entry, cap, "%s=%s", name, value);
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+            *e = entry;
+    setenv(name, value, 1);
 }
 
 /* A process preloaded without a session starts one, and exports it so its
@@ -88,9 +114,22 @@ static void start_session(struct rg_ctx *c)
         fail_closed(c, "READGUARD_CAPACITY is not a number of files in range");
         return;
     }
+    char log[RG_LOG_PATH_MAX], cwd[PATH_MAX];
     if (s.log_path && !*s.log_path)
         s.log_path = NULL;
-    fallback_roots(c);
+    /* Every process of the session opens the log from its own directory. */
+    if (s.log_path && (!getcwd(cwd, sizeof cwd) ||
+                       !rg_path_join(log, sizeof log, cwd, s.log_path))) {
+        fail_closed(c, "READGUARD_LOG is not a usable path (too long?)");
+        return;
+    }
+    if (s.log_path)
+        s.log_path = log;
+    const char *bad_roots = env_roots(c);
+    if (bad_roots) {
+        fail_closed(c, bad_roots);
+        return;
+    }
     s.roots = c->roots;
     s.nroots = c->nroots;
     char err[256], rules[RG_IGNORES_MAX];
@@ -105,7 +144,9 @@ static void start_session(struct rg_ctx *c)
     s.nignores = ign.count;
     if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
         c->nroots = 0;
-        fail_closed(c, "no session table could be created");
+        snprintf(c->problem_buf, sizeof c->problem_buf, "no session table could be created: %s",
+                 err);
+        fail_closed(c, c->problem_buf);
         return;
     }
     c->nroots = 0;
@@ -118,8 +159,8 @@ static void start_session(struct rg_ctx *c)
     c->owner_pid = (int32_t)getpid();
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)c->owner_pid);
-    setenv(RG_ENV_SESSION, c->session_path, 1);
-    setenv(RG_ENV_OWNER, pid, 1);
+    export_var(c->env_session, sizeof c->env_session, RG_ENV_SESSION, c->session_path);
+    export_var(c->env_owner, sizeof c->env_owner, RG_ENV_OWNER, pid);
 }
 
 /* The creator of a session may exec (a shell runs its last command that

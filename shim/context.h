@@ -46,6 +46,7 @@ struct rg_ctx {
     _Atomic int state;
     enum rg_table_state table_state;
     const char *problem;               /* why the table is unusable */
+    char problem_buf[320];              /* room for a problem worded at run time */
     struct rg_table table;
     enum rg_mode mode;
     uint32_t policy;                    /* RG_POLICY_* */
@@ -56,6 +57,8 @@ struct rg_ctx {
     const char *roots[RG_MAX_ROOTS];
     char fallback_roots[PATH_MAX];      /* roots when there is no table */
     char session_path[PATH_MAX];
+    char env_session[PATH_MAX + 32];    /* READGUARD_SESSION=..., see export_var() */
+    char env_owner[48];
     int32_t owner_pid;                  /* set when this process created the session */
     _Atomic int log_warned;
     struct rg_fdslot fds[RG_FDMAP_SIZE];

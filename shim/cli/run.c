@@ -118,11 +118,12 @@ static int set_read_ttl(struct run_opts *o, const char *secs)
     errno = 0;
     double v = strtod(secs, &end);
     /* Up to ten years, so that nanoseconds stay far from overflowing. */
-    if (end == secs || *end || errno || !(v > 0) || v > 315360000.0) {
-        rg_err("--read-ttl '%s': expected a number of seconds greater than 0", secs);
+    /* Under a nanosecond it would be stored as 0: "reads never expire". */
+    if (end == secs || *end || errno || !(v * 1e9 >= 1) || v > 315360000.0) {
+        rg_err("--read-ttl '%s': expected a number of seconds from 1e-9 to 315360000", secs);
         return -1;
     }
-    o->s.read_ttl_ns = (int64_t)(v * 1e9);
+    o->s.read_ttl_ns = (int64_t)(v * 1e9 + 0.5);
     return 0;
 }
 

@@ -13,7 +13,9 @@ static bool fd_path(int fd, char *out, size_t cap)
     char link[64];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, out, cap - 1);
-    if (n <= 0 || out[0] != '/')
+    /* A full buffer may be a cut-off path: a prefix of a root's path is not
+     * under the root, so trusting it would leave the file unguarded. */
+    if (n <= 0 || (size_t)n >= cap - 1 || out[0] != '/')
         return false;
     out[n] = '\0';
     return true;

@@ -179,6 +179,8 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         return "it is a symbolic link";
     if (fd == -EISDIR)
         return "it is a directory";
+    if (fd == -EACCES || fd == -EPERM)
+        return "it cannot be opened (permission denied: another user's?)";
     if (fd < 0)
         return "it cannot be opened";
     struct stat st;
@@ -191,6 +193,9 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         why = "it belongs to another user";
     else if ((size_t)st.st_size < RG_HEADER_SIZE)
         why = "it is too small to be a session table";
+    /* Checked before mapping: a huge sparse file costs nothing to make. */
+    else if ((uint64_t)st.st_size > rg_table_file_size(RG_MAX_CAPACITY))
+        why = "it is too large to be a session table";
     if (why) {
         rg_sys_close(fd);
         return why;

@@ -37,6 +37,8 @@ static void stamp(struct rg_ctx *c, const struct stat *st, bool own_write)
     struct rg_stamp now = rg_stamp_of(st);
     if (e && rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
+    else if (!e && c->table_state == RG_TABLE_OK)
+        rg_log_table_full(c);
 }
 
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)

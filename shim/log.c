@@ -119,3 +119,22 @@ void rg_log_decision(struct rg_ctx *c, const struct rg_report *r)
         refusal_line(r, c);
     json_line(r, c);
 }
+
+void rg_log_table_full(struct rg_ctx *c)
+{
+    /* The first process to find the table full speaks for the session: a
+     * build that reads thousands more files must not print thousands of
+     * lines. Warn mode never adds to what a workload prints. */
+    uint32_t full = 1;
+    if (c->mode == RG_MODE_WARN ||
+        !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
+        return;
+    char msg[256];
+    int m = snprintf(msg, sizeof msg,
+                     "readguard: warning: the session table is full (%u files): further reads "
+                     "are not recorded, so writes to those files will be refused. Start the "
+                     "session with a larger --capacity.\n",
+                     c->table.hdr->capacity);
+    if (m > 0 && write(err_fd(c), msg, (size_t)m) < 0)
+        m = 0;
+}

@@ -11,4 +11,8 @@
 
 void rg_log_decision(struct rg_ctx *c, const struct rg_report *r);
 
+/* A read could not be recorded because the table is full: says so on
+ * stderr, once per session (enforce mode only). */
+void rg_log_table_full(struct rg_ctx *c);
+
 #endif

@@ -155,6 +155,14 @@ struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t 
     return NULL;
 }
 
+/* Keeps a 2 (full, and a process said so) from going back to 1. */
+static void mark_full(struct rg_table *t)
+{
+    uint32_t room = 0;
+    atomic_compare_exchange_strong_explicit(&t->hdr->full, &room, 1, memory_order_relaxed,
+                                            memory_order_relaxed);
+}
+
 static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino)
 {
     /* A bounded compare-and-swap rather than fetch-and-add: a full table is
@@ -162,7 +170,7 @@ static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t i
     uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
     do {
         if (n >= t->hdr->capacity) {
-            atomic_store_explicit(&t->hdr->full, 1, memory_order_relaxed);
+            mark_full(t);
             return NULL;
         }
     } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1,
@@ -198,7 +206,7 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
         if (e && e->ino == ino && e->dev == dev)
             return e; /* an entry we claimed meanwhile stays unused */
     }
-    atomic_store_explicit(&t->hdr->full, 1, memory_order_relaxed);
+    mark_full(t);
     return NULL;
 }
 

@@ -85,7 +85,7 @@ struct rg_header {
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
     _Atomic uint32_t generation;
-    _Atomic uint32_t full;
+    _Atomic uint32_t full;        /* 0 room, 1 full, 2 full and a process warned */
     _Alignas(64) _Atomic uint64_t reads;
     _Atomic uint64_t writes_allowed;
     _Atomic uint64_t refusals;

@@ -67,6 +67,31 @@ $(B)/t/%: tests/helpers/static/%.c | $(B)/t
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
 check-build: $(SV_STATIC)
 
+# --- issue 6: benchmarks (BENCHMARKS.md) --------------------------------------
+# The harnesses are built by check-build too, so the smoke test can run them;
+# hyperfine and the timed runs are only needed by `make bench`.
+BENCH_BIN := $(B)/bench/rgbench $(B)/bench/rgtable
+
+$(B)/bench/rgbench: tests/bench/rgbench.c | $(B)/bench
+	$(CC) $(CPPFLAGS) -O2 -g $(WARN) -o $@ $<
+
+$(B)/bench/rgtable: tests/bench/rgtable.c $(CORE_OBJ) $(HEADERS) | $(B)/bench
+	$(CC) $(CPPFLAGS) -O2 -g $(WARN) -Ishim -o $@ $< $(CORE_OBJ)
+
+$(B)/bench:
+	mkdir -p $@
+
+check-build: $(BENCH_BIN)
+
+# The full run rewrites BENCHMARKS.md; the quick one only prints the table.
+bench: all $(BENCH_BIN)
+	@scripts/install-deps.sh bench
+	scripts/bench.sh --out BENCHMARKS.md
+
+bench-quick: all $(BENCH_BIN)
+	@scripts/install-deps.sh bench
+	scripts/bench.sh --quick
+
 # What the supervised modes cost on a make -j2 workload (see README).
 bench-supervise: all
 	scripts/bench-supervise.sh
@@ -170,6 +195,6 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-supervise bench-supervise check-build test unit install uninstall clean \
+.PHONY: all deps deps-supervise bench bench-quick bench-supervise check-build test unit install uninstall clean \
 	asan ubsan tsan san-unit lint deps-lint
 .DELETE_ON_ERROR:

@@ -9,7 +9,7 @@ test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base m
 # issue 3 workflow tests: vim/ex and tar; npm only where no other node owns it
 test_pkgs="$test_pkgs vim tar"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
-bench_pkgs="hyperfine"
+bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip
 # without Go).
 supervise_pkgs="golang-go"

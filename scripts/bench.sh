@@ -1,0 +1,325 @@
+#!/bin/bash
+# What readguard costs: every workload bare and under the shim, interleaved
+# (A B A B...), medians and ratios. See BENCHMARKS.md for what each row is.
+#
+# Usage: scripts/bench.sh [--quick | --smoke] [--out FILE]
+#   (default)  the full run, several minutes
+#   --quick    fewer rounds and smaller trees, a minute or two
+#   --smoke    tiny sizes, one round: checks that every tool runs (the tests)
+#   --out FILE write BENCHMARKS.md-style output (notes from
+#              scripts/bench-notes.md) to FILE instead of the table to stdout
+#
+# Whole commands are timed by hyperfine; per-call figures come from
+# tests/bench/rgbench (ns/op) and, when valgrind is installed, callgrind's
+# instruction counts of the same loops, which a noisy machine cannot skew.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+RG=$top/build/readguard
+SHIM=$top/build/libreadguard.so
+RGBENCH=$top/build/bench/rgbench
+RGTABLE=$top/build/bench/rgtable
+
+level=full out=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) level=quick ;;
+    --smoke) level=smoke ;;
+    --out) out=$2; shift ;;
+    *) echo "usage: $0 [--quick|--smoke] [--out FILE]" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+#           rounds micro_iters cg_iters tree  cfiles pyfiles tarfiles loop table_sizes
+case $level in
+full)  set -- 11   20000       2000     20000 200    400     10000    1000 1000 100000 1000000 ;;
+quick) set -- 5    5000        500      5000  60     100     3000     300  1000 100000 1000000 ;;
+# Small tables: a CI container's /dev/shm may hold less than 64 MiB.
+smoke) set -- 1    200         50       200   4      4       100      5    1000 10000 100000 ;;
+esac
+rounds=$1 iters=$2 cg_iters=$3 tree_files=$4 c_files=$5 py_files=$6 tar_files=$7 loop=$8
+sizes="$9 ${10} ${11}" small=$9 large=${11}
+
+for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE"; do
+    [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE)" >&2; exit 2; }
+done
+have() { command -v "$1" >/dev/null 2>&1; }
+PY=/usr/bin/python3
+[ -x $PY ] || PY=$(command -v python3 || true)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rgbench.XXXXXX")
+# Kept tables live on tmpfs, like every session's; the name keeps them out
+# of the stale-table pruning ("readguard-UID-...") of sessions made meanwhile.
+tabs=/dev/shm/readguard-bench-$$
+cleanup() { rm -rf "$work"; rm -f "$tabs".*; }
+trap cleanup EXIT
+res=$work/res
+mkdir -p "$res"
+log() { printf 'bench: %s\n' "$*" >&2; }
+
+median() { # FILE: median of the numbers in FILE, one a line
+    sort -g "$1" | awk '{a[NR] = $1} END {
+        if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2];
+        else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# A kept session whose root is $2, at $tabs.$1; prints its path.
+session() {
+    local tab=$tabs.$1
+    "$RG" run --keep --session "$tab" --root "$2" --log "$work/$1.log" -- true
+    echo "$tab"
+}
+# CMD... run inside an existing session: how a guarded shell's commands run.
+guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" "${@:2}"; }
+
+# --- micro: per call, in one process ----------------------------------------
+micro_names="read_root read_fstat read_outside write_allowed write_refused fopen rename stat"
+m=$work/micro
+mkdir -p "$m"
+"$RGBENCH" "$m" setup
+log "micro: $rounds rounds of $iters calls each"
+for r in $(seq "$rounds"); do
+    "$RGBENCH" "$m" "$iters" >"$work/bare.out"
+    # A fresh session each round: the refusals are logged, and renames make
+    # new inodes, so a kept one would grow from round to round.
+    "$RG" run --root "$m/root" --log "$work/micro.log" -- "$RGBENCH" "$m" "$iters" \
+        >"$work/rg.out" 2>/dev/null
+    while read -r name ns _; do echo "$ns" >>"$res/$name.bare"; done <"$work/bare.out"
+    while read -r name ns _; do echo "$ns" >>"$res/$name.rg"; done <"$work/rg.out"
+done
+
+# Instructions per call (user space: libc and the shim, not the kernel).
+cg_count() { # OUTFILE WORKLOAD: instructions per iteration in OUTFILE's loop
+    local total n
+    total=$(awk '/^totals:/ {print $2}' "$1")
+    n=$(awk -v w="$2" '$1 == w {print $3 * ($1 == "stat" ? 3 : 1)}' "$1.out")
+    awk -v t="$total" -v n="$n" 'BEGIN {printf "%.0f\n", t / n}'
+}
+if have valgrind; then
+    log "micro: instruction counts (callgrind, $cg_iters calls)"
+    for w in $micro_names; do
+        fn=wl_$w
+        [ "$w" = rename ] && fn=rename_over
+        vg=(valgrind --tool=callgrind --toggle-collect="$fn")
+        "${vg[@]}" --callgrind-out-file="$work/cg.bare" "$RGBENCH" "$m" "$cg_iters" "$w" \
+            >"$work/cg.bare.out" 2>/dev/null
+        "$RG" run --root "$m/root" --log "$work/micro.log" -- "${vg[@]}" \
+            --callgrind-out-file="$work/cg.rg" "$RGBENCH" "$m" "$cg_iters" "$w" \
+            >"$work/cg.rg.out" 2>/dev/null
+        cg_count "$work/cg.bare" "$w" >"$res/$w.ir_bare"
+        cg_count "$work/cg.rg" "$w" >"$res/$w.ir_rg"
+    done
+fi
+
+# --- scale: the same read with 1k, 100k and 1M files in the table ------------
+log "scale: per-read cost by table size"
+for n in $sizes; do
+    tab=$(session "s$n" "$m/root")
+    "$RGTABLE" fill "$tab" "$n" >"$work/fill.$n"
+done
+for r in $(seq "$rounds"); do
+    for n in $sizes; do
+        guarded "$tabs.s$n" "$RGBENCH" "$m" "$iters" read_root | awk '{print $2}' >>"$res/scale.$n"
+    done
+done
+awk '/bytes_per_file/ {print $2}' "$work/fill.$large" >"$res/bytes_per_file"
+rm -f "$tabs".s*
+"$RGTABLE" session $((rounds * 2 + 1)) >"$work/session.out"
+
+# --- macro: whole commands, by hyperfine ---------------------------------------
+gen_tree() { # DIR FILES: a source tree in git, FILES files in 100 per directory
+    "$PY" - "$1" "$2" <<'EOF'
+import os, sys
+top, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(top, "src", "d%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%05d.txt" % i), "w") as f:
+        for j in range(24):
+            f.write("line %d of file %d: the quick brown fox %s\n" % (j, i, "needle" if j == i % 24 == 7 else "jumps"))
+EOF
+    git -C "$1" init -q
+    git -C "$1" add -A
+    git -C "$1" -c user.name=bench -c user.email=bench@localhost commit -qm tree
+    # A few edits, so that git diff has something to show.
+    for f in "$1"/src/d000/f0000[0-9].txt; do echo edited >>"$f"; done
+}
+gen_cproj() { # DIR FILES
+    mkdir -p "$1"
+    for i in $(seq "$2"); do
+        printf '#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\nint f%d(const char *s)\n{\n\tchar b[64];\n\tsnprintf(b, sizeof b, "%%s-%d", s);\n\treturn (int)strlen(b) + atoi(s);\n}\n' "$i" "$i" >"$1/f$i.c"
+    done
+    printf 'int main(void) { return 0; }\n' >"$1/main.c"
+    printf 'OBJ := $(patsubst %%.c,%%.o,$(wildcard *.c))\nprog: $(OBJ)\n\t$(CC) -o $@ $^\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\nclean:\n\trm -f *.o prog\n' >"$1/Makefile"
+}
+gen_py() { # DIR FILES
+    mkdir -p "$1"
+    for i in $(seq "$2"); do
+        printf 'import os\n\n\nclass C%d:\n    def __init__(self, x):\n        self.x = x\n\n    def f(self, y):\n        return [self.x + k * y for k in range(%d)]\n\n\ndef g(p):\n    return os.path.join(p, "%d")\n' "$i" "$i" "$i" >"$1/m$i.py"
+    done
+}
+
+if have hyperfine; then
+    mac=$work/mac
+    mkdir -p "$mac"
+    log "macro: generating the trees"
+    gen_tree "$mac/tree" "$tree_files"
+    gen_cproj "$mac/c" "$c_files"
+    gen_py "$mac/py" "$py_files"
+    mkdir -p "$mac/tarsrc"
+    "$PY" -c 'import os, sys
+for i in range(int(sys.argv[2])):
+    d = os.path.join(sys.argv[1], "d%02d" % (i // 500)); os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "t%05d" % i), "w").write("x" * 200)' "$mac/tarsrc" "$tar_files"
+    tar -cf "$mac/a.tar" -C "$mac/tarsrc" .
+    mtab=$(session macro "$mac")
+
+    # NAME PREPARE COMMAND: one hyperfine call per round, bare then guarded.
+    macro() {
+        local name=$1 prep=$2 cmd=$3 r
+        log "macro: $name"
+        for r in $(seq 0 "$rounds"); do
+            hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" \
+                "env $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" \
+                >/dev/null 2>"$work/h.err" || { cat "$work/h.err" >&2; exit 1; }
+            [ "$r" = 0 ] && continue # the first round warms the caches and the table
+            # command,mean,stddev,median,user,system,min,max
+            awk -F, -v o="$res/$name" 'NR == 2 {print $2 >(o ".bare"); print $5 + $6 >(o ".cbare")}
+                NR == 3 {print $2 >(o ".rg"); print $5 + $6 >(o ".crg")}' "$work/h.csv"
+            for k in bare rg cbare crg; do cat "$res/$name.$k" >>"$res/$name.all.$k"; done
+        done
+        for k in bare rg cbare crg; do mv "$res/$name.all.$k" "$res/$name.$k"; done
+    }
+    macro git_status true "git -C $mac/tree status"
+    macro git_diff true "git -C $mac/tree diff"
+    macro grep_r true "grep -rc needle $mac/tree/src"
+    macro make_j2 "make -s -C $mac/c clean" "make -s -j2 -C $mac/c"
+    macro compileall "find $mac/py -name __pycache__ -prune -exec rm -rf {} +" \
+        "$PY -m compileall -q $mac/py"
+    macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
+    macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
+    rm -f "$mtab"
+else
+    log "macro: skipped, hyperfine is not installed (scripts/install-deps.sh bench)"
+fi
+
+# --- the table ---------------------------------------------------------------
+row() { # LABEL KIND NAME TARGET
+    local label=$1 kind=$2 name=$3 target=$4 a b ratio ok ia ib
+    case $kind in
+    micro)
+        a=$(median "$res/$name.bare") b=$(median "$res/$name.rg")
+        ia=- ib=-
+        if [ -f "$res/$name.ir_bare" ]; then
+            ia=$(cat "$res/$name.ir_bare") ib=$(cat "$res/$name.ir_rg")
+            ib="$ib (+$((ib - ia)))"
+        fi
+        ;;
+    floor) # the bare cost of workload 1 plus one fstat, against workload 1
+        a=$(median "$res/read_root.bare") b=$(median "$res/$name.bare")
+        ia=$(cat "$res/read_root.ir_bare" 2>/dev/null || echo -) ib=$(cat "$res/$name.ir_bare" 2>/dev/null || echo -)
+        printf '| %s | %s | %s | **%s×** | %s / %s | %s | %s |\n' "$label" "$a" "$b" \
+            "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" "$ia" "$ib" - -
+        return
+        ;;
+    macro)
+        if [ ! -f "$res/$name.bare" ]; then
+            printf '| %s | n/a | n/a | n/a | n/a | %s | not run |\n' "$label" "$target"
+            return
+        fi
+        a=$(median "$res/$name.bare") b=$(median "$res/$name.rg")
+        ia=$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.crg")" \
+            'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')
+        ib=
+        a=$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')
+        b=$(awk -v x="$(median "$res/$name.rg")" 'BEGIN {printf "%.1f ms", x * 1000}')
+        ;;
+    esac
+    ratio=$(awk -v a="$(median "$res/$name.bare")" -v b="$(median "$res/$name.rg")" \
+        'BEGIN {printf "%.3f", b / a}')
+    ok=$(awk -v r="$ratio" -v t="${target#≤ }" 'BEGIN {
+        if (t == "-") print "-"; else print (r <= t + 0 ? "met" : "missed") }')
+    [ "$target" = - ] || target="$target×"
+    printf '| %s | %s | %s | **%s×** | %s | %s | %s |\n' "$label" "$a" "$b" "$ratio" \
+        "$ia${ib:+ / $ib}" "$target" "$ok"
+}
+
+table() {
+    echo "| workload | bare | readguard | ratio | instructions/op bare / readguard (+added); macro: CPU time ratio | target | |"
+    echo "|---|---|---|---|---|---|---|"
+    row "1. open + read 4 KiB + close, inside a root (ns/op)" micro read_root "≤ 1.15"
+    row "1a. floor of 1: the same plus one fstat, no shim (ns/op; bare column: 1 bare)" floor read_fstat -
+    row "2. the same outside all roots (ns/op)" micro read_outside "≤ 1.03"
+    row "3. allowed write-open + close (ns/op)" micro write_allowed "≤ 1.30"
+    row "4. refused write-open (ns/op; bare: the open succeeds)" micro write_refused -
+    row "5. fopen + fclose, read mode (ns/op)" micro fopen -
+    row "6. rename over an allowed file (ns/op)" micro rename -
+    row "7. stat + lstat + access, no open (ns/call)" micro stat -
+    row "git status, $tree_files files" macro git_status "≤ 1.05"
+    row "git diff, $tree_files files" macro git_diff "≤ 1.05"
+    row "grep -r over them" macro grep_r "≤ 1.05"
+    row "make -j2, $((c_files + 1)) C files" macro make_j2 "≤ 1.05"
+    row "python3 -m compileall, $py_files modules" macro compileall "≤ 1.05"
+    row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
+    row "bash loop of $loop /bin/true" macro true_loop "≤ 1.05"
+    echo
+    echo "| scale | value | target |"
+    echo "|---|---|---|"
+    local n vals= names=
+    for n in $sizes; do
+        vals="$vals${vals:+ / }$(median "$res/scale.$n")" names="$names${names:+ / }$n"
+    done
+    printf '| read inside a root, with %s files in the table (ns/op) | %s | |\n' "$names" "$vals"
+    awk -v a="$(median "$res/scale.$small")" -v b="$(median "$res/scale.$large")" \
+        -v s="$small" -v l="$large" 'BEGIN {r = b / a
+        printf "| %d-file table vs %d-file | **%.3f×** | ≤ 1.10× %s |\n", l, s, r, r <= 1.10 ? "met" : "missed"}'
+    awk -v b="$(cat "$res/bytes_per_file")" -v l="$large" 'BEGIN {
+        printf "| shared memory per tracked file, at %d files (resident table pages / entries) | %.1f B | ≤ 64 B %s |\n", l, b, b <= 64 ? "met" : "missed"}'
+    awk '/create_ns/ {c = $2} /attach_ns/ {a = $2} END {
+        printf "| create a session table (default capacity) | %.1f µs | |\n", c / 1000
+        printf "| attach to it (open, map, validate; once per process) | %.1f µs | |\n", a / 1000}' \
+        "$work/session.out"
+}
+
+machine() {
+    local cpu
+    cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+    echo "- $(nproc) CPUs: ${cpu:-unknown}; $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) RAM"
+    echo "- Linux $(uname -r), $(ldd --version | head -1 | sed 's/^ldd //'), gcc $(gcc -dumpfullversion)"
+    echo "- workloads in $(df -T "$work" | awk 'NR == 2 {print $2}') (${TMPDIR:-/tmp}), tables in tmpfs (/dev/shm)"
+    echo "- $(date -u +%Y-%m-%d), readguard $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?')"
+}
+
+if [ -n "$out" ]; then
+    {
+        echo "# Benchmarks"
+        echo
+        echo "Generated by \`make bench\` (\`scripts/bench.sh --out BENCHMARKS.md\`); do not edit by hand:"
+        echo "the prose after the tables is \`scripts/bench-notes.md\`."
+        echo
+        echo "## Machine"
+        echo
+        machine
+        echo
+        echo "## Results"
+        echo
+        if [ "$level" != full ]; then
+            echo "**A \`--$level\` run: fewer rounds and smaller trees than \`make bench\`.**"
+            echo
+        fi
+        echo "Median of $rounds interleaved rounds (bare, guarded, bare, ...); micro: $iters calls per"
+        echo "round in one process; macro: one run per round by \`hyperfine -N --runs 1\`, after a"
+        echo "warm-up round, inside one kept session (as a guarded shell's commands run)."
+        echo "Instructions are callgrind's counts of user-space instructions (libc and the shim, not"
+        echo "the kernel) per call of the same loop, $cg_iters calls."
+        echo
+        table
+        echo
+        cat "$top/scripts/bench-notes.md"
+    } >"$out.tmp"
+    mv "$out.tmp" "$out"
+    log "wrote $out"
+else
+    table
+fi

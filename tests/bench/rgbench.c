@@ -1,0 +1,250 @@
+/* Per-call cost of the calls readguard hooks, in ns/op: run once bare and
+ * once under the shim, by scripts/bench.sh, which interleaves the runs and
+ * takes medians. Each workload's loop is its own function (wl_*), so that
+ * `valgrind --tool=callgrind --toggle-collect=wl_NAME` counts exactly the
+ * instructions of its operations.
+ *
+ * Usage: rgbench DIR setup            make the files (run it without the shim)
+ *        rgbench DIR ITERS [NAME...]  print "NAME ns/op iterations" per workload
+ * DIR/root is meant to be the session's root; DIR/outside lies outside it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NFILES 64
+#define BLOCK 4096
+
+static char dir[1024];
+static char rootf[NFILES][1100], outf[NFILES][1100];
+static char wfile[1100], refused[1100], target[1100], tmpname[1100];
+static char buf[BLOCK];
+
+static void die(const char *what, const char *path)
+{
+    fprintf(stderr, "rgbench: %s %s: %s\n", what, path, strerror(errno));
+    exit(2);
+}
+
+static void names(void)
+{
+    for (int i = 0; i < NFILES; i++) {
+        snprintf(rootf[i], sizeof rootf[i], "%s/root/r%02d", dir, i);
+        snprintf(outf[i], sizeof outf[i], "%s/outside/o%02d", dir, i);
+    }
+    snprintf(wfile, sizeof wfile, "%s/root/write", dir);
+    snprintf(refused, sizeof refused, "%s/root/unread", dir);
+    snprintf(target, sizeof target, "%s/root/target", dir);
+    snprintf(tmpname, sizeof tmpname, "%s/root/target.tmp", dir);
+}
+
+static void make_file(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        die("cannot create", path);
+    memset(buf, 'x', sizeof buf);
+    if (write(fd, buf, sizeof buf) != (ssize_t)sizeof buf)
+        die("cannot write", path);
+    close(fd);
+}
+
+static void setup(void)
+{
+    char sub[1100];
+    snprintf(sub, sizeof sub, "%s/root", dir);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/outside", dir);
+    mkdir(sub, 0755);
+    for (int i = 0; i < NFILES; i++) {
+        make_file(rootf[i]);
+        make_file(outf[i]);
+    }
+    make_file(wfile);
+    make_file(refused);
+    make_file(target);
+}
+
+static void read_once(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || read(fd, buf, BLOCK) < 0)
+        die("cannot read", path);
+    close(fd);
+}
+
+/* The workloads. i is the iteration; each returns nothing the compiler may
+ * drop, because every call is a system call. */
+
+__attribute__((noinline)) static void wl_read_root(long n)
+{
+    for (long i = 0; i < n; i++)
+        read_once(rootf[i % NFILES]);
+}
+
+/* Workload 1 plus the one fstat the shim adds to it, without the shim: the
+ * floor the shim's read path can reach. */
+__attribute__((noinline)) static void wl_read_fstat(long n)
+{
+    struct stat st;
+    for (long i = 0; i < n; i++) {
+        int fd = open(rootf[i % NFILES], O_RDONLY);
+        if (fd < 0 || read(fd, buf, BLOCK) < 0 || fstat(fd, &st) != 0)
+            die("cannot read", rootf[i % NFILES]);
+        close(fd);
+    }
+}
+
+__attribute__((noinline)) static void wl_read_outside(long n)
+{
+    for (long i = 0; i < n; i++)
+        read_once(outf[i % NFILES]);
+}
+
+__attribute__((noinline)) static void wl_write_allowed(long n)
+{
+    for (long i = 0; i < n; i++) {
+        int fd = open(wfile, O_WRONLY);
+        if (fd < 0)
+            die("cannot write-open", wfile);
+        close(fd);
+    }
+}
+
+/* Bare, the open succeeds and is closed; guarded, it is refused (EACCES). */
+__attribute__((noinline)) static void wl_write_refused(long n)
+{
+    for (long i = 0; i < n; i++) {
+        int fd = open(refused, O_WRONLY);
+        if (fd >= 0)
+            close(fd);
+        else if (errno != EACCES)
+            die("cannot write-open", refused);
+    }
+}
+
+__attribute__((noinline)) static void wl_fopen(long n)
+{
+    for (long i = 0; i < n; i++) {
+        FILE *fp = fopen(rootf[i % NFILES], "r");
+        if (!fp)
+            die("cannot fopen", rootf[i % NFILES]);
+        fclose(fp);
+    }
+}
+
+/* Only the rename is timed: making the new file is a create, not this. */
+static long renamed_ns;
+
+__attribute__((noinline)) static void rename_over(void)
+{
+    if (rename(tmpname, target) != 0)
+        die("cannot rename onto", target);
+}
+
+__attribute__((noinline)) static void wl_rename(long n)
+{
+    struct timespec a, b;
+    for (long i = 0; i < n; i++) {
+        int fd = open(tmpname, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd < 0)
+            die("cannot create", tmpname);
+        close(fd);
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        rename_over();
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        renamed_ns += (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec);
+    }
+}
+
+__attribute__((noinline)) static void wl_stat(long n)
+{
+    struct stat st;
+    for (long i = 0; i < n; i++)
+        if (stat(rootf[i % NFILES], &st) != 0 || lstat(outf[i % NFILES], &st) != 0 ||
+            access(rootf[i % NFILES], R_OK) != 0)
+            die("cannot stat", rootf[i % NFILES]);
+}
+
+struct workload {
+    const char *name;
+    void (*run)(long n);
+    int per_call; /* calls per iteration the ns figure is divided into */
+};
+
+static const struct workload workloads[] = {
+    {"read_root", wl_read_root, 1},
+    {"read_fstat", wl_read_fstat, 1},
+    {"read_outside", wl_read_outside, 1},
+    {"write_allowed", wl_write_allowed, 1},
+    {"write_refused", wl_write_refused, 1},
+    {"fopen", wl_fopen, 1},
+    {"rename", wl_rename, 1},
+    {"stat", wl_stat, 3},
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void run(const struct workload *w, long iters)
+{
+    long n = iters;
+    /* Each workload starts from the same state: the files it writes read,
+     * as an editor would have them. */
+    read_once(wfile);
+    read_once(target);
+    w->run(n / 10 + 1); /* warm caches and the table */
+    renamed_ns = 0;
+    double t0 = now_ns();
+    w->run(n);
+    double ns = now_ns() - t0;
+    if (w->run == wl_rename)
+        ns = (double)renamed_ns;
+    printf("%s %.1f %ld\n", w->name, ns / n / w->per_call, n + n / 10 + 1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: rgbench DIR setup | rgbench DIR ITERS [NAME...]\n");
+        return 2;
+    }
+    if (!realpath(argv[1], dir))
+        die("no directory", argv[1]);
+    names();
+    if (strcmp(argv[2], "setup") == 0) {
+        setup();
+        return 0;
+    }
+    long iters = atol(argv[2]);
+    if (iters <= 0) {
+        fprintf(stderr, "rgbench: ITERS must be a positive number\n");
+        return 2;
+    }
+    size_t nw = sizeof workloads / sizeof *workloads;
+    for (int a = 3; a < argc; a++) {
+        size_t i = 0;
+        while (i < nw && strcmp(argv[a], workloads[i].name) != 0)
+            i++;
+        if (i == nw) {
+            fprintf(stderr, "rgbench: no workload '%s'\n", argv[a]);
+            return 2;
+        }
+    }
+    for (size_t i = 0; i < nw; i++) {
+        int wanted = argc == 3;
+        for (int a = 3; a < argc; a++)
+            wanted |= strcmp(argv[a], workloads[i].name) == 0;
+        if (wanted)
+            run(&workloads[i], iters);
+    }
+    return 0;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# The benchmark tools run and print their table (make bench, BENCHMARKS.md).
+# Smoke tests only: nothing here looks at how long anything took.
+
+load helper
+
+RGBENCH="$TOP/build/bench/rgbench"
+RGTABLE="$TOP/build/bench/rgtable"
+WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename stat"
+
+# The table has a row starting with "| LABEL" that holds a ratio, or says
+# the row was not run (no hyperfine).
+assert_row() {
+	local line
+	for line in "${lines[@]}"; do
+		[[ $line == "| $1"* ]] || continue
+		[[ $line =~ \|\ \*\*[0-9]+\.[0-9]{3}×\*\*\ \| || $line == *"| not run |" ]] && return 0
+		fail "row '$1' has no ratio: $line"
+	done
+	fail "no row '$1'"
+}
+
+# Every workload once, as "NAME NS ITERATIONS", with a positive figure.
+assert_micro_lines() {
+	local w
+	for w in $WORKLOADS; do
+		assert_line --regexp "^$w [0-9]+\.[0-9] [0-9]+$"
+	done
+	[ "${#lines[@]}" -eq 8 ]
+}
+
+@test "rgbench prints one ns/op figure per workload, bare" {
+	"$RGBENCH" "$W" setup
+	run "$RGBENCH" "$W" 20
+	assert_success
+	assert_micro_lines
+}
+
+@test "rgbench under the shim is guarded: its refused write-opens are refused and logged" {
+	"$RGBENCH" "$W" setup
+	run --separate-stderr "$RG" run --root "$W/root" --log "$LOG" -- "$RGBENCH" "$W" 20
+	assert_success
+	assert_micro_lines
+	# 20 timed calls and 3 warm-up calls, each refused with the reason.
+	[ "$(grep -c '"decision":"refuse"' "$LOG")" -eq 23 ]
+	[ "$(grep -c "refused to write '$W/root/unread'" <<<"$stderr")" -eq 23 ]
+	cmp <(head -c 4096 /dev/zero | tr '\0' x) "$W/root/unread"
+}
+
+@test "rgbench runs only the workloads it is given" {
+	"$RGBENCH" "$W" setup
+	run "$RGBENCH" "$W" 5 stat read_root
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --regexp '^read_root '
+	assert_line --index 1 --regexp '^stat '
+}
+
+@test "rgbench refuses an unknown workload, a bad count and a missing directory" {
+	"$RGBENCH" "$W" setup
+	run "$RGBENCH" "$W" 5 read_nothing
+	assert_failure 2
+	assert_output "rgbench: no workload 'read_nothing'"
+	run "$RGBENCH" "$W" zero
+	assert_failure 2
+	assert_output --partial "ITERS must be a positive number"
+	run "$RGBENCH" "$W/none" 5
+	assert_failure 2
+	assert_output --partial "rgbench: no directory $W/none"
+}
+
+@test "rgtable fill adds the entries and prints the shared memory per file" {
+	"$RG" run --keep --session "$W/tab" --capacity 5000 -- true
+	run "$RGTABLE" fill "$W/tab" 3000
+	assert_success
+	assert_line "entries 3000"
+	assert_line --regexp '^bytes_per_file [0-9]+\.[0-9]$'
+	run "$RG" status --session "$W/tab" --json
+	assert_output --partial '"used":3000'
+}
+
+@test "rgtable fill stops at a full table and says so" {
+	"$RG" run --keep --session "$W/tab" --capacity 100 -- true
+	run "$RGTABLE" fill "$W/tab" 101
+	assert_failure 1
+	assert_output "rgtable: the table is full after 100 entries"
+}
+
+@test "rgtable fill refuses a file that is not a table" {
+	echo nope >"$W/tab"
+	run "$RGTABLE" fill "$W/tab" 10
+	assert_failure 2
+	assert_output --partial "rgtable: $W/tab: it is too small to be a session table"
+}
+
+@test "rgtable session prints the create and attach times" {
+	export READGUARD_DIR="$W"
+	run "$RGTABLE" session 2
+	assert_success
+	assert_line --regexp '^create_ns [0-9]+$'
+	assert_line --regexp '^attach_ns [0-9]+$'
+	# It removes the tables it made.
+	run find "$W" -name 'readguard-*'
+	assert_output ""
+}
+
+@test "bench.sh --smoke prints every row of the table and cleans up" {
+	before=$(ls /dev/shm | grep -c '^readguard-bench-' || true)
+	TMPDIR="$W" run --separate-stderr "$TOP/scripts/bench.sh" --smoke
+	assert_success
+	for row in "1. open + read 4 KiB + close, inside a root" "1a. floor of 1" \
+		"2. the same outside all roots" \
+		"3. allowed write-open + close" "4. refused write-open" "5. fopen + fclose" \
+		"6. rename over an allowed file" "7. stat + lstat + access" \
+		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
+		"tar -x" "bash loop of 5 /bin/true"; do
+		assert_row "$row"
+	done
+	assert_line --regexp '^\| read inside a root, with 1000 / 10000 / 100000 files in the table \(ns/op\) \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|'
+	assert_line --regexp '^\| 100000-file table vs 1000-file \| \*\*[0-9.]+×\*\* \|'
+	assert_line --regexp '^\| shared memory per tracked file, at 100000 files .* \| [0-9.]+ B \|'
+	assert_line --regexp '^\| attach to it .* \| [0-9.]+ µs \|'
+	run find "$W" -mindepth 1 -maxdepth 1 -name 'rgbench.*'
+	assert_output ""
+	[ "$(ls /dev/shm | grep -c '^readguard-bench-' || true)" -eq "$before" ]
+}
+
+@test "bench.sh --out writes the machine, the table and the notes" {
+	TMPDIR="$W" run "$TOP/scripts/bench.sh" --smoke --out "$W/B.md"
+	assert_success
+	grep -q '^## Machine' "$W/B.md"
+	grep -q '^| 1. open + read 4 KiB' "$W/B.md"
+	grep -qF "$(head -1 "$TOP/scripts/bench-notes.md")" "$W/B.md"
+	[ ! -e "$W/B.md.tmp" ]
+}
+
+@test "bench.sh refuses an unknown option" {
+	run "$TOP/scripts/bench.sh" --fast
+	assert_failure 2
+	assert_output --partial "usage:"
+}

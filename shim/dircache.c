@@ -49,11 +49,21 @@ static bool resolve_dir(const char *dir, char *out, size_t cap)
 #define SLOT_MASK (RG_DIRCACHE_SLOTS - 1)
 #define MAX_PROBE 8
 
-static uint64_t hash_dir(const char *s)
+/* path[0, n), eight bytes at a time: this runs on every absolute read
+ * outside the roots, and most of a path is its directory. */
+static uint64_t hash_dir(const char *path, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, path + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    for (w = 0; i < n; i++)
+        w = w << 8 | (unsigned char)path[i];
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
     h &= ~1ull;
     return h ? h : 2;
 }
@@ -88,21 +98,24 @@ static void remember(struct rg_ctx *c, uint64_t h, bool outside)
 
 bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) : 0;
-    if (!slash || n >= PATH_MAX || !lexically_plain(path, n + 1))
+    /* Most reads are relative, or lexically under a root: those are recorded
+     * without hashing anything. ("root/../x" is recorded too: the safe side.) */
+    if (path[0] != '/' || under_a_root(c, path))
+        return false;
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    uint64_t h = hash_dir(path, n);
+    bool outside;
+    if (lookup(c, h, &outside))
+        return outside;
+    /* Only plain directories are answered, so only they are ever cached, and
+     * a hit needs no second look at the path. */
+    if (n >= PATH_MAX || !lexically_plain(path, n + 1))
         return false;
     char dir[PATH_MAX], real[PATH_MAX];
     memcpy(dir, path, n);
     dir[n ? n : 1] = '\0';
     if (n == 0)
         dir[0] = '/';
-    if (under_a_root(c, dir))
-        return false;
-    uint64_t h = hash_dir(dir);
-    bool outside;
-    if (lookup(c, h, &outside))
-        return outside;
     outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
     remember(c, h, outside);
     return outside;

@@ -35,7 +35,8 @@ static void stamp(struct rg_ctx *c, const struct stat *st, bool own_write)
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
     struct rg_stamp now = rg_stamp_of(st);
-    if (e && rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
+    if (e && !rg_entry_holds(&c->table, e, &now) &&
+        rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
     else if (!e && c->table_state == RG_TABLE_OK)
         rg_log_table_full(c);
@@ -290,7 +291,8 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
         return;
     if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
         now = rg_stamp_of(&st);
-        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+        if (!rg_entry_holds(&c->table, e, &now))
+            rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
     if (release && s->opener && s->opener == rg_ctx_pid(c))
         rg_entry_writer_close(e);

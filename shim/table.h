@@ -158,6 +158,11 @@ struct rg_stamp {
  * Returns whether the entry changed. */
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns);
+/* Is st already what e records, in the current generation, with no read TTL
+ * to renew? Then rg_entry_stamp would change nothing, and a re-read of an
+ * unchanged file (the common case) need not even read the clock. */
+bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
+                    const struct rg_stamp *st);
 void rg_entry_forget(struct rg_entry *e);
 struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);

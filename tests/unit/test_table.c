@@ -495,6 +495,37 @@ TEST(restamp_of_unchanged_file_changes_nothing)
     drop(&f);
 }
 
+TEST(entry_holds_only_its_own_stamp_in_the_current_generation)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(!rg_entry_holds(&f.t, e, &stamp_a)); /* never stamped */
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    CHECK(rg_entry_holds(&f.t, e, &stamp_a));
+    struct rg_stamp other = stamp_a;
+    other.size++;
+    CHECK(!rg_entry_holds(&f.t, e, &other));
+    other = stamp_a;
+    other.mtime_ns++;
+    CHECK(!rg_entry_holds(&f.t, e, &other));
+    other = stamp_a;
+    other.ctime_ns++;
+    CHECK(!rg_entry_holds(&f.t, e, &other));
+    rg_table_reset(&f.t);
+    CHECK(!rg_entry_holds(&f.t, e, &stamp_a));
+    drop(&f);
+}
+
+TEST(entry_never_holds_a_stamp_a_read_ttl_must_renew)
+{
+    struct fixture f = make_table(16, false);
+    f.t.hdr->read_ttl_ns = 1000;
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &stamp_a, false, 555);
+    CHECK(!rg_entry_holds(&f.t, e, &stamp_a));
+    drop(&f);
+}
+
 TEST(stamp_with_older_ctime_is_dropped)
 {
     struct fixture f = make_table(16, false);
@@ -991,6 +1022,8 @@ int main(void)
     RUN(new_entry_is_not_found_until_stamped);
     RUN(load_of_null_entry_is_not_found);
     RUN(restamp_of_unchanged_file_changes_nothing);
+    RUN(entry_holds_only_its_own_stamp_in_the_current_generation);
+    RUN(entry_never_holds_a_stamp_a_read_ttl_must_renew);
     RUN(stamp_with_older_ctime_is_dropped);
     RUN(stamp_with_newer_ctime_replaces);
     RUN(stamp_with_same_ctime_and_new_size_replaces);

@@ -67,7 +67,8 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
 {
     struct rg_facts facts;
     struct rg_decision d;
-    char abs[PATH_MAX] = "";
+    char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
+    abs[0] = '\0';
     for (int look = 0;; look++) {
         facts = rg_facts_for(c, rg_entry_for(c, f, false));
         d = rg_decide(req, f, &facts);

@@ -218,6 +218,15 @@ void rg_leave(void)
     in_shim = 0;
 }
 
+bool rg_fd_idle(int fd)
+{
+    if (fd < 0)
+        return true;
+    if (fd <= 2 || fd >= RG_FDMAP_SIZE)
+        return false;
+    return atomic_load_explicit(&ctx.fds[fd].ino, memory_order_relaxed) == 0;
+}
+
 /* A new session must exist before main() runs: shells copy the environment
  * into their own variables at start-up and export those to their children,
  * not environ, so a READGUARD_SESSION set later would never reach them.

@@ -73,6 +73,11 @@ struct rg_ctx {
  * from a signal handler or from dlsym). Pair with rg_leave(). */
 struct rg_ctx *rg_enter(void);
 void rg_leave(void);
+/* Can a descriptor-only hook (close, dup2) skip the shim for fd? Only if
+ * nothing is tracked on it and it is not 0-2, whose inherited writes a close
+ * restamps. Reads one slot; needs no rg_enter(), so it works before the
+ * context exists (nothing is tracked then) and attaches nothing. */
+bool rg_fd_idle(int fd);
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
 /* Takes mode, policy, ignore rules and roots from the attached table. */

@@ -8,6 +8,8 @@
 RG_EXPORT int close(int fd)
 {
     int saved = errno;
+    if (rg_fd_idle(fd)) /* most closes: nothing to restamp */
+        return (int)rg_result(rg_sys_close(fd), saved);
     struct rg_ctx *c = rg_enter();
     if (c) {
         rg_note_close(c, fd);
@@ -19,6 +21,8 @@ RG_EXPORT int close(int fd)
 static int dup_hook(int oldfd, int newfd, int flags)
 {
     int saved = errno;
+    if (rg_fd_idle(oldfd) && rg_fd_idle(newfd))
+        return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
     struct rg_ctx *c = rg_enter();
     if (c) {
         rg_note_dup(c, oldfd, newfd);

@@ -6,18 +6,6 @@
 
 /* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. With
  * O_PATH the kernel ignores every access and truncation flag. */
-bool rg_flags_write(int flags)
-{
-    if (flags & O_PATH)
-        return false;
-    return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
-}
-
-bool rg_flags_need_mode(int flags)
-{
-    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
-}
-
 bool rg_fopen_flags(const char *mode, int *flags)
 {
     int acc, extra;

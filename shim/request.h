@@ -4,6 +4,7 @@
 #ifndef RG_REQUEST_H
 #define RG_REQUEST_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -26,8 +27,18 @@ struct rg_request {
     uint64_t resolve;  /* openat2 RESOLVE_* flags, 0 otherwise */
 };
 
-bool rg_flags_write(int flags);
-bool rg_flags_need_mode(int flags);
+/* Inline: every open asks both, and they are a few instructions each. */
+static inline bool rg_flags_write(int flags)
+{
+    if (flags & O_PATH)
+        return false;
+    return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+}
+
+static inline bool rg_flags_need_mode(int flags)
+{
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
 
 /* Decodes an fopen/freopen mode as glibc does. Returns false for a mode
  * glibc rejects (EINVAL). */

@@ -62,6 +62,7 @@ struct rg_ctx {
     int32_t owner_pid;                  /* set when this process created the session */
     _Atomic int log_warned;
     struct rg_fdslot fds[RG_FDMAP_SIZE];
+    _Atomic int fds_used;               /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see dircache.c */
@@ -90,6 +91,10 @@ void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t o
 bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out);
 bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out);
 void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);
+/* One past the highest descriptor below RG_FDMAP_SIZE ever tracked: scans
+ * stop there, so a process that tracked nothing touches none of the map
+ * (exec scans it in every forked child, and its pages are not shared). */
+int rg_fd_slots_used(struct rg_ctx *c);
 /* Calls fn on each tracked descriptor in [from, to], taking it out of the map. */
 void rg_fd_take_each(struct rg_ctx *c, int from, int to,
                      void (*fn)(struct rg_ctx *, int, struct rg_fdslot *));

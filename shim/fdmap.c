@@ -33,6 +33,11 @@ void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t o
         return;
     if (fd < RG_FDMAP_SIZE) {
         struct rg_fdslot *s = &c->fds[fd];
+        int used = atomic_load_explicit(&c->fds_used, memory_order_relaxed);
+        while (used <= fd && !atomic_compare_exchange_weak_explicit(
+                                 &c->fds_used, &used, fd + 1, memory_order_relaxed,
+                                 memory_order_relaxed))
+            ;
         s->dev = (uint32_t)dev;
         s->opener = opener;
         s->stream = stream;
@@ -110,6 +115,11 @@ bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
     return true;
 }
 
+int rg_fd_slots_used(struct rg_ctx *c)
+{
+    return atomic_load_explicit(&c->fds_used, memory_order_acquire);
+}
+
 void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream)
 {
     struct rg_fdslot s;
@@ -121,7 +131,8 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
                      void (*fn)(struct rg_ctx *, int, struct rg_fdslot *))
 {
     struct rg_fdslot s;
-    for (int fd = from < 0 ? 0 : from; fd < RG_FDMAP_SIZE && fd <= to; fd++)
+    int end = rg_fd_slots_used(c);
+    for (int fd = from < 0 ? 0 : from; fd < end && fd <= to; fd++)
         if (rg_fd_take(c, fd, &s))
             fn(c, fd, &s);
     while (c->overflow) {

@@ -357,8 +357,9 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last)
 
 void rg_note_exec(struct rg_ctx *c)
 {
-    int32_t me = rg_ctx_pid(c);
-    for (int fd = 0; fd < RG_FDMAP_SIZE; fd++) {
+    int end = rg_fd_slots_used(c);
+    int32_t me = end > 0 ? rg_ctx_pid(c) : 0;
+    for (int fd = 0; fd < end; fd++) {
         struct rg_fdslot s;
         if (!rg_fd_peek(c, fd, &s) || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
             continue;

@@ -19,10 +19,16 @@ static void before_exec(void)
 
 int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags);
 
+/* The system call itself, not dlsym's next execve: a shell forks for every
+ * command and its parent never execs, so each child would look the symbol
+ * up again (thousands of instructions and a copied page). glibc's execve
+ * adds nothing to the system call. */
 RG_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
     before_exec();
-    return RG_REAL(execve)(path, argv, envp);
+    int saved = errno;
+    return (int)rg_result(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0),
+                          saved);
 }
 
 RG_EXPORT int execv(const char *path, char *const argv[])

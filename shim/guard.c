@@ -52,7 +52,9 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
 void rg_note_read(struct rg_ctx *c, int fd, int flags)
 {
     struct stat st;
-    if (fd < 0 || (flags & O_PATH) || c->table_state == RG_TABLE_BROKEN)
+    /* An O_DIRECTORY open only ever succeeds on a directory, which is not a
+     * read: tree walks (find, grep -r, git, tar) open every directory so. */
+    if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
         return;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
         stamp(c, &st, false);

@@ -276,6 +276,8 @@ table() {
         printf "| %d-file table vs %d-file | **%.3f×** | ≤ 1.10× %s |\n", l, s, r, r <= 1.10 ? "met" : "missed"}'
     awk -v b="$(cat "$res/bytes_per_file")" -v l="$large" 'BEGIN {
         printf "| shared memory per tracked file, at %d files (resident table pages / entries) | %.1f B | ≤ 64 B %s |\n", l, b, b <= 64 ? "met" : "missed"}'
+    printf '| one fstat / one getpid, bare (ns; the system calls the shim adds) | %s / %s | |\n' \
+        "$(median "$res/fstat.bare")" "$(median "$res/getpid.bare")"
     awk '/create_ns/ {c = $2} /attach_ns/ {a = $2} END {
         printf "| create a session table (default capacity) | %.1f µs | |\n", c / 1000
         printf "| attach to it (open, map, validate; once per process) | %.1f µs | |\n", a / 1000}' \

@@ -6,7 +6,7 @@ load helper
 
 RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
-WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename stat"
+WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename stat fstat getpid"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
 # the row was not run (no hyperfine).
@@ -26,7 +26,7 @@ assert_micro_lines() {
 	for w in $WORKLOADS; do
 		assert_line --regexp "^$w [0-9]+\.[0-9] [0-9]+$"
 	done
-	[ "${#lines[@]}" -eq 8 ]
+	[ "${#lines[@]}" -eq 10 ]
 }
 
 @test "rgbench prints one ns/op figure per workload, bare" {
@@ -119,6 +119,7 @@ assert_micro_lines() {
 	assert_line --regexp '^\| read inside a root, with 1000 / 10000 / 100000 files in the table \(ns/op\) \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|'
 	assert_line --regexp '^\| 100000-file table vs 1000-file \| \*\*[0-9.]+×\*\* \|'
 	assert_line --regexp '^\| shared memory per tracked file, at 100000 files .* \| [0-9.]+ B \|'
+	assert_line --regexp '^\| one fstat / one getpid, bare .* \| [0-9.]+ / [0-9.]+ \|'
 	assert_line --regexp '^\| attach to it .* \| [0-9.]+ µs \|'
 	run find "$W" -mindepth 1 -maxdepth 1 -name 'rgbench.*'
 	assert_output ""

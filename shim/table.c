@@ -224,6 +224,9 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
              * clean, unless reads expire; then renew it, at most once a tick. */
             if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
                 atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
+                /* A read that hashed describes the bytes the session has now. */
+                if (st->hash && atomic_load_explicit(&e->hash, memory_order_relaxed) != st->hash)
+                    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
                 if (t->hdr->read_ttl_ns > 0 &&
                     now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
                     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
@@ -237,6 +240,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
     atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
     atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
     return true;
 }
@@ -266,24 +270,32 @@ struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *
     r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
     r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
+    r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
     r.read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed);
-    r.writers = atomic_load_explicit(&e->writers, memory_order_relaxed);
-    r.writer_pid = atomic_load_explicit(&e->writer_pid, memory_order_relaxed);
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    r.writers = w >> RG_WRITING_PID_BITS;
+    r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
+    r.hash = atomic_load_explicit(&e->hash, memory_order_relaxed);
     return r;
 }
 
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
 {
-    atomic_fetch_add_explicit(&e->writers, 1, memory_order_relaxed);
-    atomic_store_explicit(&e->writer_pid, pid, memory_order_relaxed);
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
+    do {
+        uint32_t n = w >> RG_WRITING_PID_BITS;
+        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
+               ((uint32_t)pid & RG_WRITING_PID_MASK);
+    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
 }
 
 void rg_entry_writer_close(struct rg_entry *e)
 {
-    uint32_t n = atomic_load_explicit(&e->writers, memory_order_relaxed);
-    while (n > 0 && !atomic_compare_exchange_weak_explicit(&e->writers, &n, n - 1,
-                                                           memory_order_relaxed,
-                                                           memory_order_relaxed))
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    while (w >> RG_WRITING_PID_BITS &&
+           !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
+                                                  memory_order_relaxed, memory_order_relaxed))
         ;
 }
 

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 2u
+#define RG_TABLE_VERSION 3u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -57,9 +57,17 @@ struct rg_entry {
     _Atomic int64_t size;
     _Atomic int64_t ctime_ns;     /* orders stamps: users cannot set ctime back */
     _Atomic int64_t read_ns;      /* wall clock of the last record */
-    _Atomic uint32_t writers;     /* write fds the session holds open on it */
-    _Atomic int32_t writer_pid;   /* the last process that opened one */
+    _Atomic uint32_t writing;     /* RG_WRITING_*: write fds the session holds open on
+                                     it, and the last process that opened one */
+    _Atomic uint32_t hash;        /* rg_content_hash() of the stamped bytes; 0: none */
 };
+
+/* writing packs a pid (Linux pids fit in 22 bits) with a count that
+ * saturates; a count that runs out early can only make the session refuse
+ * its own write, never let another's through. */
+#define RG_WRITING_PID_BITS 22u
+#define RG_WRITING_PID_MASK ((1u << RG_WRITING_PID_BITS) - 1)
+#define RG_WRITING_MAX (UINT32_MAX >> RG_WRITING_PID_BITS)
 
 struct rg_header {
     char magic[8];
@@ -121,9 +129,11 @@ struct rg_record {
     bool found;                   /* recorded in the current generation */
     int64_t mtime_ns;
     int64_t size;
+    int64_t ctime_ns;
     int64_t read_ns;
     uint32_t writers;
     int32_t writer_pid;
+    uint32_t hash;                /* of the recorded bytes; 0: not hashed */
 };
 
 size_t rg_table_file_size(uint32_t capacity);
@@ -148,6 +158,7 @@ struct rg_stamp {
     int64_t mtime_ns;
     int64_t ctime_ns;
     int64_t size;
+    uint32_t hash;                /* of the bytes, when a read took one; else 0 */
 };
 
 /* Records st as what the session knows the file to be; own_write says it was

@@ -753,6 +753,61 @@ TEST(writer_close_counts_down_and_never_underflows)
     drop(&f);
 }
 
+TEST(writer_count_saturates_without_touching_the_pid)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    for (uint32_t i = 0; i < RG_WRITING_MAX + 5; i++)
+        rg_entry_writer_open(e, 4194303); /* the largest Linux pid */
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, RG_WRITING_MAX);
+    CHECK_EQ_INT(r.writer_pid, 4194303);
+    rg_entry_writer_close(e);
+    r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, RG_WRITING_MAX - 1);
+    CHECK_EQ_INT(r.writer_pid, 4194303);
+    drop(&f);
+}
+
+/* --- content hashes in entries ---------------------------------------------- */
+
+TEST(stamp_keeps_the_hash_of_the_read)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp st = {.mtime_ns = 10, .ctime_ns = 10, .size = 3, .hash = 77};
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 20));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 77);
+    drop(&f);
+}
+
+TEST(rereading_the_same_stamp_with_new_bytes_updates_the_hash)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp st = {.mtime_ns = 10, .ctime_ns = 10, .size = 3, .hash = 77};
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 20));
+    st.hash = 78; /* changed within the tick: same stamp, other bytes */
+    rg_entry_stamp(&f.t, e, &st, false, 21);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);
+    st.hash = 0; /* a re-read that did not hash leaves it */
+    rg_entry_stamp(&f.t, e, &st, false, 22);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);
+    drop(&f);
+}
+
+TEST(own_write_restamp_drops_the_hash)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp st = {.mtime_ns = 10, .ctime_ns = 10, .size = 3, .hash = 77};
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 20));
+    struct rg_stamp w = {.mtime_ns = 30, .ctime_ns = 30, .size = 4};
+    CHECK(rg_entry_stamp(&f.t, e, &w, true, 40));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 0);
+    drop(&f);
+}
+
 /* --- a full table ---------------------------------------------------------- */
 
 /* Adds keys (3, 1), (3, 2)... until find_or_add fails; returns how many fit. */
@@ -1040,6 +1095,10 @@ int main(void)
     RUN(forget_makes_the_entry_unread);
     RUN(writer_open_counts_and_remembers_pid);
     RUN(writer_close_counts_down_and_never_underflows);
+    RUN(writer_count_saturates_without_touching_the_pid);
+    RUN(stamp_keeps_the_hash_of_the_read);
+    RUN(rereading_the_same_stamp_with_new_bytes_updates_the_hash);
+    RUN(own_write_restamp_drops_the_hash);
     RUN(small_table_fills_up_and_sets_full);
     RUN(full_table_still_finds_and_returns_known_keys);
     RUN(full_table_stays_valid_after_many_failed_adds);

@@ -126,7 +126,7 @@ TEST(shared_keys_hammered_from_many_threads_stay_consistent)
     for (uint64_t ino = 0; ino < SHARED; ino++) {
         struct rg_entry *e = rg_table_find(&table, 9, ino);
         missing += !e;
-        busy += e && atomic_load(&e->writers) != 0;
+        busy += e && rg_entry_load(&table, e).writers != 0;
     }
     CHECK_EQ_INT(missing, 0);
     CHECK_EQ_INT(busy, 0); /* every writer_open was matched by a close */

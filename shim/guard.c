@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "content.h"
 #include "dircache.h"
 #include "judge.h"
 #include "log.h"
@@ -30,23 +31,36 @@ int rg_open_unguarded(const struct rg_request *req)
     return sys_open(req, req->flags);
 }
 
-static void stamp(struct rg_ctx *c, const struct stat *st, bool own_write)
+/* read_fd: the descriptor a read just opened, whose bytes may be hashed;
+ * -1 for a restamp after the session's own write. */
+static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
 {
+    bool own_write = read_fd < 0;
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
     struct rg_stamp now = rg_stamp_of(st);
-    if (e && !rg_entry_holds(&c->table, e, &now) &&
-        rg_entry_stamp(&c->table, e, &now, own_write, rg_now_ns()))
+    if (!e) {
+        if (c->table_state == RG_TABLE_OK)
+            rg_log_table_full(c);
+        return;
+    }
+    /* An unchanged file: nothing to write and no clock to read, unless a
+     * read must hash its bytes (again). */
+    struct rg_record rec = rg_entry_load(&c->table, e);
+    if (rg_entry_holds(&c->table, e, &now) && (own_write || !rg_record_wants_hash(&rec)))
+        return;
+    int64_t now_ns = rg_now_ns();
+    if (!own_write)
+        now.hash = rg_read_hash(&rec, &now, read_fd, now_ns);
+    if (rg_entry_stamp(&c->table, e, &now, own_write, now_ns))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
-    else if (!e && c->table_state == RG_TABLE_OK)
-        rg_log_table_full(c);
 }
 
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
 {
     struct stat st;
     if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-        stamp(c, &st, true);
+        stamp(c, &st, -1);
 }
 
 void rg_note_read(struct rg_ctx *c, int fd, int flags)
@@ -57,7 +71,7 @@ void rg_note_read(struct rg_ctx *c, int fd, int flags)
     if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
         return;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        stamp(c, &st, false);
+        stamp(c, &st, fd);
 }
 
 static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)

@@ -5,8 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "content.h"
 #include "log.h"
 #include "scope.h"
+#include "sys.h"
 
 struct rg_stamp rg_stamp_of(const struct stat *st)
 {
@@ -38,6 +40,34 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
                : rg_table_find(&c->table, f->dev, f->ino);
 }
 
+
+/* Hashes the file being judged, through a descriptor that can read it: fd
+ * may be write-only, or absent (rename, truncate). Only the inode judged
+ * counts; anything unreadable leaves hash 0, which matches no record. */
+static void take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+{
+    char link[32];
+    int rfd = -1, fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    f->hashed = true;
+    f->hash = 0;
+    if (fl >= 0 && (fl & O_ACCMODE) != O_WRONLY) {
+        f->hash = rg_content_hash(fd, f->size);
+        return;
+    }
+    if (fd >= 0) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        rfd = rg_sys_openat(AT_FDCWD, link, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+    } else {
+        rfd = rg_sys_openat(req->dirfd, req->path,
+                            O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW),
+                            0);
+    }
+    struct stat st;
+    if (rfd >= 0 && fstat(rfd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
+        f->hash = rg_content_hash(rfd, f->size);
+    if (rfd >= 0)
+        rg_sys_close(rfd);
+}
 
 /* Looks at the file again. False when nothing moved since the last look. */
 static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
@@ -72,6 +102,10 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
     for (int look = 0;; look++) {
         facts = rg_facts_for(c, rg_entry_for(c, f, false));
         d = rg_decide(req, f, &facts);
+        if (d.action == RG_NEED_HASH) {
+            take_hash(req, f, fd, follow);
+            d = rg_decide(req, f, &facts);
+        }
         if (d.action == RG_NEED_SCOPE) {
             f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
             d = rg_decide(req, f, &facts);

@@ -2,9 +2,32 @@
 
 #include <fcntl.h>
 
+#include "content.h"
+
+enum match { MATCHES, DIFFERS, ASK_BYTES };
+
+/* Is the file what the session recorded? mtime and size say so, except
+ * where they cannot be trusted and the record holds a hash of the bytes:
+ * a racy record (a change in the read's own tick keeps both), and a file
+ * hashed whole whose mtime moved but whose size did not (touch, a checkout
+ * or sync of the same bytes). There the bytes decide. */
+static enum match compare(const struct rg_file *f, const struct rg_record *r)
+{
+    if (!r->found)
+        return DIFFERS;
+    bool same_stamp = r->mtime_ns == f->mtime_ns && r->size == f->size;
+    bool bytes_decide = r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns)
+                                               : r->size == f->size && r->size <= RG_HASH_MAX);
+    if (!bytes_decide)
+        return same_stamp ? MATCHES : DIFFERS;
+    if (!f->hashed)
+        return ASK_BYTES;
+    return f->hash == r->hash ? MATCHES : DIFFERS;
+}
+
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
-    return r->found && r->mtime_ns == f->mtime_ns && r->size == f->size;
+    return compare(f, r) == MATCHES;
 }
 
 static bool expired(const struct rg_facts *facts)
@@ -63,7 +86,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     if (!writes || !file->exists || !file->regular)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        if (stamp_matches(file, &facts->rec) && !expired(facts))
+        enum match m = compare(file, &facts->rec);
+        if (m == ASK_BYTES)
+            return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
+        if (m == MATCHES && !expired(facts))
             return allow;
         /* Another process of this session is writing it right now: the stamp
          * is moving under our feet, and that is the session's own doing. */

@@ -28,6 +28,8 @@ struct rg_file {
     int64_t mtime_ns;
     int64_t size;
     enum rg_scope scope;
+    bool hashed;                  /* hash below was taken (RG_NEED_HASH asked for it) */
+    uint32_t hash;                /* rg_content_hash() now; 0: could not be read */
 };
 
 struct rg_facts {
@@ -47,6 +49,7 @@ enum rg_action {
     RG_REFUSE,
     RG_ALLOW_UNTRACKED, /* allow (--allow-append), but the write must not make the file known */
     RG_READ_ONLY,       /* a timestamp-only open (touch): give it a read-only descriptor */
+    RG_NEED_HASH,       /* ask again with file.hash taken: only the bytes can tell */
 };
 
 enum rg_reason {

@@ -224,9 +224,13 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
              * clean, unless reads expire; then renew it, at most once a tick. */
             if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
                 atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
-                /* A read that hashed describes the bytes the session has now. */
-                if (st->hash && atomic_load_explicit(&e->hash, memory_order_relaxed) != st->hash)
+                /* A read that hashed describes the bytes the session has as of
+                 * now: a record that was racy is calm from here on. */
+                if (st->hash) {
                     atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
+                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+                    return false;
+                }
                 if (t->hdr->read_ttl_ns > 0 &&
                     now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
                     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);

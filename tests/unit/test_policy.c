@@ -2,6 +2,7 @@
 #include <fcntl.h>
 
 #include "check.h"
+#include "content.h"
 #include "policy.h"
 
 #define MTIME 1700000000000000000
@@ -26,6 +27,11 @@ struct policy_case {
     uint32_t policy;           /* RG_POLICY_* knobs */
     int64_t ttl;               /* --read-ttl, ns; 0 = off */
     int64_t read_age;          /* how long ago the record was made, ns */
+    int64_t read_after;        /* the read came this long after the mtime; 0: at time 1 */
+    uint32_t rec_hash;         /* hash of the recorded bytes; 0: none */
+    bool hashed;               /* the file's bytes were hashed for this decision */
+    uint32_t file_hash;        /* ... and gave this (0: unreadable) */
+    bool big;                  /* larger than RG_HASH_MAX */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -45,6 +51,9 @@ struct policy_case {
 #define UNLINK_KNOB .policy = RG_POLICY_GUARD_UNLINK
 #define UNLINK .op = RG_OP_UNLINK, .flags = O_WRONLY
 #define SEC 1000000000LL
+#define NEED_HASH .want = RG_NEED_HASH, .why = RG_WHY_OK
+#define RACY .read_after = 1000000     /* 1 ms: within a tick */
+#define CALM .read_after = 10 * SEC
 #define TOUCH_FLAGS (O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY)
 
 static const struct policy_case cases[] = {
@@ -194,6 +203,46 @@ static const struct policy_case cases[] = {
      .ttl = SEC, .read_age = 2 * SEC, WARN_MODE, WARN(EXPIRED)},
     {"expired_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .ttl = SEC,
      .read_age = 2 * SEC, ALLOW},
+
+    /* Racy records: a change in the read's own tick keeps mtime and size. */
+    {"racy_record_with_hash_asks_for_the_bytes", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
+     .rec_hash = 7, NEED_HASH},
+    {"racy_record_same_bytes_is_allowed", OPEN(O_WRONLY), UNKNOWN, .found = true, RACY,
+     .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"racy_record_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, REFUSE(CHANGED)},
+    {"racy_record_unreadable_now_is_refused_as_changed", OPEN(O_WRONLY), GUARDED,
+     .found = true, RACY, .rec_hash = 7, .hashed = true, .file_hash = 0, REFUSE(CHANGED)},
+    {"racy_record_other_bytes_outside_roots_is_allowed", OPEN(O_WRONLY), FREE, .found = true,
+     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, ALLOW},
+    {"racy_record_other_bytes_warns_in_warn_mode", OPEN(O_WRONLY), GUARDED, .found = true,
+     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, WARN_MODE, WARN(CHANGED)},
+    {"racy_record_without_hash_trusts_the_stamp", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
+     ALLOW},
+    {"calm_record_trusts_the_stamp_without_hashing", OPEN(O_WRONLY), GUARDED, .found = true,
+     CALM, .rec_hash = 7, ALLOW},
+    {"racy_large_record_same_first_bytes_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
+     RACY, .big = true, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"racy_record_same_bytes_but_expired_is_refused_as_expired", OPEN(O_WRONLY), GUARDED,
+     .found = true, RACY, .rec_hash = 7, .hashed = true, .file_hash = 7, .ttl = SEC,
+     .read_age = 2 * SEC, REFUSE(EXPIRED)},
+
+    /* mtime moved, size did not: touch, a checkout or sync of the same bytes. */
+    {"moved_mtime_same_size_asks_for_the_bytes", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .mtime_off = -SEC, .rec_hash = 7, NEED_HASH},
+    {"moved_mtime_same_bytes_is_allowed", OPEN(O_WRONLY | O_TRUNC), GUARDED, .found = true,
+     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"moved_mtime_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 9, REFUSE(CHANGED)},
+    {"moved_mtime_other_size_does_not_ask_for_the_bytes", OPEN(O_WRONLY), GUARDED,
+     .found = true, CALM, .mtime_off = -SEC, .size_off = 1, .rec_hash = 7, REFUSE(CHANGED)},
+    {"moved_mtime_without_hash_is_changed", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .mtime_off = -SEC, REFUSE(CHANGED)},
+    {"moved_mtime_large_file_is_changed_whatever_its_first_bytes", OPEN(O_WRONLY), GUARDED,
+     .found = true, CALM, .mtime_off = -SEC, .big = true, .rec_hash = 7, .hashed = true,
+     .file_hash = 7, REFUSE(CHANGED)},
+    {"moved_mtime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, .found = false,
+     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
 };
 
 static const struct policy_case *current;
@@ -207,6 +256,7 @@ static const char *action_name(enum rg_action a)
     case RG_REFUSE: return "REFUSE";
     case RG_ALLOW_UNTRACKED: return "ALLOW_UNTRACKED";
     case RG_READ_ONLY: return "READ_ONLY";
+    case RG_NEED_HASH: return "NEED_HASH";
     }
     return "?";
 }
@@ -216,18 +266,21 @@ TEST(decide_case)
     const struct policy_case *c = current;
     struct rg_request req = {.op = c->op, .call = "test", .dirfd = AT_FDCWD, .path = "f",
                              .flags = c->flags, .mode = 0644};
+    int64_t size = c->big ? RG_HASH_MAX + 1 : SIZE;
+    int64_t read_ns = c->read_after ? MTIME + c->read_after : 1;
     struct rg_file file = {.exists = !c->missing, .regular = !c->special, .dev = 8, .ino = 42,
-                           .mtime_ns = MTIME, .size = SIZE, .scope = c->scope};
+                           .mtime_ns = MTIME, .size = size, .scope = c->scope,
+                           .hashed = c->hashed, .hash = c->file_hash};
     struct rg_facts facts = {
         .rec = {.found = c->found, .mtime_ns = MTIME + c->mtime_off,
-                .size = SIZE + c->size_off, .read_ns = 1, .writers = c->writers,
-                .writer_pid = c->writers ? 4321 : 0},
+                .size = size + c->size_off, .read_ns = read_ns, .writers = c->writers,
+                .writer_pid = c->writers ? 4321 : 0, .hash = c->rec_hash},
         .writer_alive = c->writer_alive,
         .table = c->table,
         .mode = c->mode,
         .policy = c->policy,
         .read_ttl_ns = c->ttl,
-        .now_ns = 1 + c->read_age,
+        .now_ns = read_ns + c->read_age,
     };
     struct rg_decision d = rg_decide(&req, &file, &facts);
     CHECK_EQ_STR(action_name(d.action), action_name(c->want));

@@ -790,6 +790,7 @@ TEST(rereading_the_same_stamp_with_new_bytes_updates_the_hash)
     st.hash = 78; /* changed within the tick: same stamp, other bytes */
     rg_entry_stamp(&f.t, e, &st, false, 21);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 21); /* hashed as of then */
     st.hash = 0; /* a re-read that did not hash leaves it */
     rg_entry_stamp(&f.t, e, &st, false, 22);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "session.h"
 #include "table.h"
 
 bool rg_stamp_racy(int64_t mtime_ns, int64_t read_ns)
@@ -94,4 +95,20 @@ uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int 
     if (known ? !rg_record_wants_hash(r) : !rg_hash_wanted(st->size, st->mtime_ns, now_ns))
         return 0;
     return rg_content_hash(fd, st->size);
+}
+
+bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
+{
+    if (rg_entry_holds(t, e, st)) {
+        struct rg_record held = {
+            .found = true, .mtime_ns = st->mtime_ns, .ctime_ns = st->ctime_ns, .size = st->size,
+            .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
+            .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
+        if (!rg_record_wants_hash(&held))
+            return false;
+    }
+    int64_t now_ns = rg_now_ns();
+    struct rg_record rec = rg_entry_load(t, e);
+    st->hash = rg_read_hash(&rec, st, fd, now_ns);
+    return rg_entry_stamp(t, e, st, false, now_ns);
 }

@@ -49,4 +49,13 @@ bool rg_record_wants_hash(const struct rg_record *r);
 uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd,
                       int64_t now_ns);
 
+struct rg_table;
+struct rg_entry;
+
+/* Records in e a read of the open file fd, stamped st, with the hash
+ * rg_read_hash() says it should keep. The re-read of an unchanged file
+ * whose record wants no new hash reads no clock and stores nothing.
+ * Returns whether e changed. */
+bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd);
+
 #endif

@@ -44,15 +44,10 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
             rg_log_table_full(c);
         return;
     }
-    /* An unchanged file: nothing to write and no clock to read, unless a
-     * read must hash its bytes (again). */
-    struct rg_record rec = rg_entry_load(&c->table, e);
-    if (rg_entry_holds(&c->table, e, &now) && (own_write || !rg_record_wants_hash(&rec)))
-        return;
-    int64_t now_ns = rg_now_ns();
-    if (!own_write)
-        now.hash = rg_read_hash(&rec, &now, read_fd, now_ns);
-    if (rg_entry_stamp(&c->table, e, &now, own_write, now_ns))
+    bool changed = !own_write ? rg_stamp_read(&c->table, e, &now, read_fd)
+                              : !rg_entry_holds(&c->table, e, &now) &&
+                                    rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+    if (changed)
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
 }
 

@@ -35,20 +35,15 @@ int rg_open_unguarded(const struct rg_request *req)
  * -1 for a restamp after the session's own write. */
 static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
 {
-    bool own_write = read_fd < 0;
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
     struct rg_stamp now = rg_stamp_of(st);
-    if (!e) {
-        if (c->table_state == RG_TABLE_OK)
-            rg_log_table_full(c);
-        return;
-    }
-    bool changed = !own_write ? rg_stamp_read(&c->table, e, &now, read_fd)
-                              : !rg_entry_holds(&c->table, e, &now) &&
-                                    rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
-    if (changed)
+    if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
+                           : !rg_entry_holds(&c->table, e, &now) &&
+                                 rg_entry_stamp(&c->table, e, &now, true, rg_now_ns())))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
+    else if (!e && c->table_state == RG_TABLE_OK)
+        rg_log_table_full(c);
 }
 
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)

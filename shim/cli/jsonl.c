@@ -1,6 +1,5 @@
 #include "jsonl.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 struct cursor {
@@ -35,14 +34,24 @@ static bool put_utf8(struct cursor *c, unsigned cp)
            put(c, 0x80 | (cp >> 6 & 0x3f)) && put(c, 0x80 | (cp & 0x3f));
 }
 
+/* Exactly four hex digits. Each is looked at only after the one before it
+ * was a digit, so a line ending in "\u" is never read past its NUL; and no
+ * sign, space or "0x" gets in, as strtoul would let them. */
 static bool hex4(const char *p, unsigned *v)
 {
-    char tmp[5] = {0}, *end;
-    memcpy(tmp, p, 4);
-    if (strlen(tmp) != 4)
-        return false;
-    *v = (unsigned)strtoul(tmp, &end, 16);
-    return *end == '\0';
+    unsigned x = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        unsigned d = ch >= '0' && ch <= '9'   ? (unsigned)(ch - '0')
+                     : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                     : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10)
+                                              : 16u;
+        if (d == 16)
+            return false;
+        x = x << 4 | d;
+    }
+    *v = x;
+    return true;
 }
 
 static bool escape(struct cursor *c)

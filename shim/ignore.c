@@ -102,10 +102,13 @@ static enum verdict pattern_verdict(const char *pat, const char *path, const cha
         buf[--n] = '\0';
     if (n == 0 || (dir_only && !dir))
         return NO_MATCH;
-    bool matched = strchr(buf, '/')
-                       ? rg_wildmatch(buf[0] == '/' ? buf + 1 : buf, path, true)
-                       : rg_wildmatch(buf, name, true);
-    return !matched ? NO_MATCH : negated ? INCLUDED : EXCLUDED;
+    int m = strchr(buf, '/') ? rg_wildmatch_bounded(buf[0] == '/' ? buf + 1 : buf, path, true)
+                             : rg_wildmatch_bounded(buf, name, true);
+    /* A rule too costly to decide fails closed: it neither ignores a path
+     * nor keeps one ignored, so the path stays guarded. */
+    if (m == RG_WM_TOO_COSTLY)
+        return negated ? INCLUDED : NO_MATCH;
+    return m == RG_WM_NOMATCH ? NO_MATCH : negated ? INCLUDED : EXCLUDED;
 }
 
 static bool applies(char scope, unsigned root_index)

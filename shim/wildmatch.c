@@ -88,9 +88,13 @@ static int bracket(const unsigned char **pp, unsigned char t, bool pathname)
     return matched == negated || (pathname && t == '/') ? NOMATCH : MATCH;
 }
 
-static int dowild(const unsigned char *p, const unsigned char *text, bool pathname)
+static int dowild(const unsigned char *p, const unsigned char *text, bool pathname,
+                  unsigned *budget)
 {
     const unsigned char *pattern = p;
+    if (*budget == 0)
+        return ABORT_ALL;
+    --*budget;
     for (unsigned char pc; (pc = *p) != '\0'; text++, p++) {
         unsigned char t = *text;
         if (t == '\0' && pc != '*')
@@ -124,7 +128,7 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
             if ((before < pattern || *before == '/') &&
                 (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'))) {
                 /* "**" as a whole component: "a/" "**" "/b" also matches a/b. */
-                if (p[0] == '/' && dowild(p + 1, text, pathname) == MATCH)
+                if (p[0] == '/' && dowild(p + 1, text, pathname, budget) == MATCH)
                     return MATCH;
                 match_slash = true;
             } else {
@@ -153,7 +157,7 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
                 if (t != *p)
                     return NOMATCH;
             }
-            int r = dowild(p, text, pathname);
+            int r = dowild(p, text, pathname, budget);
             if (r != NOMATCH) {
                 if (!match_slash || r != ABORT_TO_STARSTAR)
                     return r;
@@ -165,8 +169,14 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
     return *text ? NOMATCH : MATCH;
 }
 
+int rg_wildmatch_bounded(const char *pattern, const char *text, bool pathname)
+{
+    unsigned budget = RG_WILDMATCH_BUDGET;
+    int r = dowild((const unsigned char *)pattern, (const unsigned char *)text, pathname, &budget);
+    return budget == 0 ? RG_WM_TOO_COSTLY : r == MATCH ? RG_WM_MATCH : RG_WM_NOMATCH;
+}
+
 bool rg_wildmatch(const char *pattern, const char *text, bool pathname)
 {
-    return dowild((const unsigned char *)pattern, (const unsigned char *)text, pathname) ==
-           MATCH;
+    return rg_wildmatch_bounded(pattern, text, pathname) == RG_WM_MATCH;
 }

@@ -11,4 +11,15 @@
 /* pathname: '*', '?' and '[...]' never match '/' (git's WM_PATHNAME). */
 bool rg_wildmatch(const char *pattern, const char *text, bool pathname);
 
+/* The same, but says when it gave up. Backtracking over several "**" or
+ * '*' is polynomial in the path length with the number of stars as the
+ * exponent (git's matcher too): many "**" components with literals between
+ * them, against a long path, would hang every process that checks a write
+ * (the fuzzer found one that took minutes). So the
+ * match is bounded to RG_WILDMATCH_BUDGET steps, far above what real
+ * patterns need, and the caller decides what "too costly" means. */
+#define RG_WILDMATCH_BUDGET 20000u
+enum { RG_WM_NOMATCH = 0, RG_WM_MATCH = 1, RG_WM_TOO_COSTLY = 2 };
+int rg_wildmatch_bounded(const char *pattern, const char *text, bool pathname);
+
 #endif

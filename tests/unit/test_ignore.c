@@ -234,6 +234,46 @@ TEST(empty_list_ignores_nothing)
     CHECK(!rg_ignored("", 0, "/r", 0, "/r/a.o"));
 }
 
+/* Eight "**" components with a literal between each, against a path of
+ * sixty directories that cannot match: without a bound the backtracking
+ * takes far longer than any test run (the fuzzer's case took minutes). */
+static void costly(char *pat, size_t pcap, char *path, size_t tcap, const char *prefix)
+{
+    snprintf(pat, pcap, "%s", prefix);
+    for (int i = 0; i < 8; i++)
+        strncat(pat, "**/a*/", pcap - strlen(pat) - 1);
+    strncat(pat, "b", pcap - strlen(pat) - 1);
+    snprintf(path, tcap, "/r");
+    for (int i = 0; i < 60; i++)
+        strncat(path, "/a", tcap - strlen(path) - 1);
+    strncat(path, "/c", tcap - strlen(path) - 1);
+}
+
+TEST(costly_pattern_gives_up_instead_of_hanging)
+{
+    char pat[128], path[256];
+    costly(pat, sizeof pat, path, sizeof path, "");
+    CHECK_EQ_INT(rg_wildmatch_bounded(pat, path + 3, true), RG_WM_TOO_COSTLY);
+    CHECK(!rg_wildmatch(pat, path + 3, true));
+    /* The same shape that matches early is still decided. */
+    CHECK_EQ_INT(rg_wildmatch_bounded(pat, "a/a/a/a/a/a/a/a/b", true), RG_WM_MATCH);
+}
+
+TEST(costly_rule_fails_closed_leaving_the_path_guarded)
+{
+    char pat[128], path[256];
+    reset();
+    costly(pat, sizeof pat, path, sizeof path, "");
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, pat));
+    CHECK(!ign(path)); /* an ignoring rule that gives up ignores nothing */
+    reset();
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, "c"));
+    CHECK(ign(path));
+    costly(pat, sizeof pat, path, sizeof path, "!");
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, pat));
+    CHECK(!ign(path)); /* a re-including rule that gives up re-includes */
+}
+
 int main(void)
 {
     RUN(wildmatch_follows_git);
@@ -251,5 +291,7 @@ int main(void)
     RUN(rules_iterate_in_order_with_their_scope);
     RUN(full_list_refuses_more_rules);
     RUN(empty_list_ignores_nothing);
+    RUN(costly_pattern_gives_up_instead_of_hanging);
+    RUN(costly_rule_fails_closed_leaving_the_path_guarded);
     return check_done();
 }

@@ -122,20 +122,23 @@ $(B)/t/rgprobe64: tests/helpers/rgprobe.c | $(B)/t
 	$(CC) -D_FILE_OFFSET_BITS=64 -O2 $(WARN) -D_GNU_SOURCE -o $@ $<
 
 UNIT_BIN   := $(UNIT:%=$(B)/unit/%)
+# Each fuzz harness, built with gcc to replay its committed corpus (below).
+FUZZ       := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY_BIN := $(FUZZ:%=$(B)/fuzz-replay/%)
 HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64)
 
 deps:
 	@scripts/install-deps.sh test
 
-check-build: all $(UNIT_BIN) $(HELPER_BIN)
+check-build: all $(UNIT_BIN) $(HELPER_BIN) $(FUZZ_REPLAY_BIN)
 
 test: deps
 	$(MAKE) check-build
-	scripts/run-tests.sh $(UNIT_BIN)
+	scripts/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
-unit: $(UNIT_BIN)
-	scripts/run-tests.sh --unit-only $(UNIT_BIN)
+unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	scripts/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
 # --- sanitizers and static analysis (issue 5) ----------------------------
 # Each sanitizer builds the core objects and the unit tests into a tree of
@@ -144,15 +147,15 @@ unit: $(UNIT_BIN)
 SAN_FLAGS_asan  := -fsanitize=address -fno-omit-frame-pointer
 SAN_FLAGS_ubsan := -fsanitize=undefined -fno-sanitize-recover=all
 SAN_FLAGS_tsan  := -fsanitize=thread
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1
 
 asan ubsan tsan:
 	$(MAKE) --no-print-directory B=$(B)/$@ CFLAGS="-O1 -g $(SAN_FLAGS_$@)" san-unit
 
 # Called by the three above with B and CFLAGS set.
-san-unit: $(UNIT_BIN)
-	$(SAN_ENV) scripts/run-tests.sh --unit-only $(UNIT_BIN)
+san-unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	$(SAN_ENV) scripts/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
 LINT_SRC := $(wildcard shim/*.c shim/cli/*.c shim/supervise/*.c)
 # cppcheck sees the x86_64 side of sys.c's per-architecture syscall code;
@@ -164,6 +167,47 @@ lint: deps-lint
 
 deps-lint:
 	@scripts/install-deps.sh lint
+
+# --- fuzzing (issue 5) -----------------------------------------------------
+# libFuzzer harnesses in tests/fuzz/. `make fuzz` runs a campaign with clang
+# (FUZZ_RUNS executions per harness); `make test` only replays the committed
+# corpus, through a gcc build of each harness and tests/fuzz/replay.c.
+FUZZ_SRC  := $(CORE:%=shim/%.c) shim/cli/jsonl.c
+FUZZ_RUNS ?= 1000000
+FUZZ_CC   ?= clang
+
+$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(CORE_OBJ) \
+		$(B)/obj/cli/jsonl.o $(HEADERS) | $(B)/fuzz-replay
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ishim -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' \
+		-o $@ $< tests/fuzz/replay.c $(CORE_OBJ) $(B)/obj/cli/jsonl.o
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_SRC) $(HEADERS) | $(B)/fuzz
+	$(FUZZ_CC) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Ishim -o $@ $< $(FUZZ_SRC)
+
+$(B)/fuzz $(B)/fuzz-replay:
+	mkdir -p $@
+
+deps-fuzz:
+	@scripts/install-deps.sh fuzz
+
+fuzz: deps-fuzz
+	$(MAKE) $(FUZZ:%=$(B)/fuzz/%)
+	scripts/fuzz.sh run $(FUZZ_RUNS) $(FUZZ)
+
+# Folds what a campaign found into the committed corpus, minimised.
+fuzz-merge:
+	scripts/fuzz.sh merge 0 $(FUZZ)
+
+# --- a foreign test suite (issue 5) ----------------------------------------
+# CPython's own tests of the file-system layer, with and without readguard
+# (warn mode): per-test outcomes must be identical. Enforce mode is run too,
+# and only reported.
+deps-foreign:
+	@scripts/install-deps.sh foreign
+
+test-foreign: deps-foreign all
+	scripts/test-foreign.sh --enforce
 
 # --- install (issue 4) -------------------------------------------------------
 # The shim goes under lib/<multiarch>/ so that LD_PRELOAD can name it through
@@ -196,5 +240,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all deps deps-supervise bench bench-quick bench-supervise check-build test unit install uninstall clean \
-	asan ubsan tsan san-unit lint deps-lint
+	asan ubsan tsan san-unit lint deps-lint deps-fuzz fuzz fuzz-merge \
+	deps-foreign test-foreign
 .DELETE_ON_ERROR:

@@ -1,6 +1,7 @@
 #include "context.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "envp.h"
 #include "guard.h"
 #include "log.h"
 #include "session.h"
@@ -18,6 +20,13 @@
 enum { UNINIT, INITING, READY };
 
 static struct rg_ctx ctx;
+
+/* What execs re-inject (rg_exec_need). Written before main() runs, or by
+ * the thread that creates the session, and only read after that. */
+static struct {
+    char preload[PATH_MAX];
+    char session[PATH_MAX];
+} exec_env;
 
 /* initial-exec: the flag must not make glibc allocate TLS lazily, which could
  * call malloc from inside a hook. */
@@ -159,8 +168,13 @@ static void start_session(struct rg_ctx *c)
     c->owner_pid = (int32_t)getpid();
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)c->owner_pid);
+    snprintf(exec_env.session, sizeof exec_env.session, "%s", c->session_path);
     export_var(c->env_session, sizeof c->env_session, RG_ENV_SESSION, c->session_path);
     export_var(c->env_owner, sizeof c->env_owner, RG_ENV_OWNER, pid);
+    /* Node's libuv would open files through io_uring, unseen by the shim.
+     * Only here: the environment of a process that joins is left alone
+     * before main() (bash's own setenv would lose the rest of it). */
+    setenv("UV_USE_IO_URING", "0", 1);
 }
 
 /* The creator of a session may exec (a shell runs its last command that
@@ -227,17 +241,63 @@ bool rg_fd_idle(int fd)
     return atomic_load_explicit(&ctx.fds[fd].ino, memory_order_relaxed) == 0;
 }
 
+struct rg_ctx *rg_enter_ready(void)
+{
+    if (in_shim || atomic_load_explicit(&ctx.state, memory_order_acquire) != READY)
+        return NULL;
+    in_shim = 1;
+    return &ctx;
+}
+
+void rg_exec_need(struct rg_env_need *need)
+{
+    struct stat st;
+    need->preload = exec_env.preload[0] ? exec_env.preload : NULL;
+    need->session = exec_env.session[0] ? exec_env.session : NULL;
+    if (need->session && stat(need->session, &st) != 0)
+        need->preload = need->session = NULL;
+}
+
+/* The LD_PRELOAD entry that loaded the shim, kept as written ($LIB and all,
+ * so a 32-bit child still finds its own build), else the file it was loaded
+ * from. */
+static void remember_preload(void)
+{
+    const char *list = getenv("LD_PRELOAD");
+    for (const char *p = list; p && *p;) {
+        size_t len = strcspn(p, ": ");
+        char one[PATH_MAX];
+        if (len < sizeof one) {
+            memcpy(one, p, len);
+            one[len] = '\0';
+            if (rg_preload_has_shim(one)) {
+                memcpy(exec_env.preload, one, len + 1);
+                return;
+            }
+        }
+        p += len;
+        p += strspn(p, ": ");
+    }
+    Dl_info info;
+    if (dladdr((void *)remember_preload, &info) && info.dli_fname && info.dli_fname[0] == '/')
+        snprintf(exec_env.preload, sizeof exec_env.preload, "%s", info.dli_fname);
+}
+
 /* A new session must exist before main() runs: shells copy the environment
  * into their own variables at start-up and export those to their children,
  * not environ, so a READGUARD_SESSION set later would never reach them.
  * Joining an existing session stays lazy (the first hook attaches). */
 __attribute__((constructor)) static void rg_start(void)
 {
-    rg_trampoline_map();
-    const char *s = getenv(RG_ENV_SESSION);
-    if (s && *s)
-        return;
     int saved = errno;
+    rg_trampoline_map();
+    remember_preload();
+    const char *s = getenv(RG_ENV_SESSION);
+    if (s && *s) {
+        snprintf(exec_env.session, sizeof exec_env.session, "%s", s);
+        errno = saved;
+        return;
+    }
     if (rg_enter())
         rg_leave();
     errno = saved;

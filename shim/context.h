@@ -80,6 +80,18 @@ void rg_leave(void);
  * context exists (nothing is tracked then) and attaches nothing. */
 bool rg_fd_idle(int fd);
 
+/* Enters the shim only if this process has already set itself up, never
+ * starting a session or attaching a table: the path of an exec, which may
+ * run in a vfork child that shares the parent's memory. */
+struct rg_ctx *rg_enter_ready(void);
+
+struct rg_env_need;
+/* What an exec from this process must pass on (see envp.h): the shim's
+ * LD_PRELOAD entry and the session, as this process started with them.
+ * Both are NULL once the session's table is gone: a session that ended is
+ * not rejoined. Async-signal-safe; touches no state. */
+void rg_exec_need(struct rg_env_need *need);
+
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
 /* Takes mode, policy, ignore rules and roots from the attached table. */
 void rg_ctx_use_table(struct rg_ctx *c);

@@ -256,7 +256,9 @@ static int export_env(const char *session)
         snprintf(preload, sizeof preload, "%s:%s", shim, old);
     else
         snprintf(preload, sizeof preload, "%s", shim);
-    if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv(RG_ENV_SESSION, session, 1) != 0) {
+    /* Node's libuv would open files through io_uring, unseen by the shim. */
+    if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv(RG_ENV_SESSION, session, 1) != 0 ||
+        setenv("UV_USE_IO_URING", "0", 1) != 0) {
         rg_err("cannot set the environment: %s", strerror(errno));
         return -1;
     }

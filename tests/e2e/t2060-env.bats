@@ -16,7 +16,9 @@ setup() {
 		echo new >a          # the shell itself is not preloaded: allowed
 		cat a >/dev/null
 		sh -c "echo x >b; echo y >b"
-		external() { env -u LD_PRELOAD -u READGUARD_SESSION sh -c "echo ext >a"; }
+		# A preloaded env would put the session back (exec re-injects it):
+		# only this unguarded shell can start a process outside it.
+		external() ( unset LD_PRELOAD READGUARD_SESSION; exec sh -c "echo ext >a" )
 		external
 		sh -c "echo z >a"
 	'

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# Exec and environment: a program that scrubs its children's environment
+# (env -i, subprocess env={}, os.execve with {}, Rust's env_clear) does not
+# take them out of the session, through any exec or spawn entry point.
+
+load helper
+
+EXEC="$T/rgexec"
+
+# The forms that search PATH get a bare name; the others a full path.
+prog_for() {
+	case $1 in
+	execvp | execlp | posix_spawnp | system | popen) echo "$2" ;;
+	*) command -v "$2" ;;
+	esac
+}
+
+VIAS="execve execv execvp execvpe execl execlp execle execveat fexecve posix_spawn posix_spawnp system popen vfork-execve"
+
+@test "t3150.01 every exec and spawn entry point hands an emptied environment the session" {
+	for via in $VIAS; do
+		run --separate-stderr rg bash -c 'echo "session=$READGUARD_SESSION"; "$0" "$1" "$2"' \
+			"$EXEC" "$via" "$(prog_for "$via" env)"
+		assert_success
+		local session=${lines[0]#session=}
+		[ -n "$session" ] || fail "$via: no session in the parent"
+		assert_line "LD_PRELOAD=$SHIM" || fail "$via: no LD_PRELOAD"
+		assert_line "READGUARD_SESSION=$session" || fail "$via: not the same session"
+		assert_line "UV_USE_IO_URING=0" || fail "$via: io_uring not off"
+	done
+}
+
+@test "t3150.02 a blind write through every exec and spawn entry point with an empty environment is refused" {
+	mkfile f original
+	snapshot f
+	for via in $VIAS; do
+		run --separate-stderr rg "$EXEC" "$via" "$(prog_for "$via" sh)" -c 'echo new >f'
+		assert_failure
+		assert_refused f unread
+	done
+	assert_unchanged f
+}
+
+@test "t3150.03 env -i does not leave the session" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg env -i sh -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t3150.04 env -u LD_PRELOAD -u READGUARD_SESSION does not leave the session" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg env -u LD_PRELOAD -u READGUARD_SESSION sh -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t3150.05 python subprocess with env={} does not leave the session" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg python3 -c '
+import subprocess, sys
+sys.exit(subprocess.run(["/bin/sh", "-c", "echo new >f"], env={}).returncode)'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t3150.06 python os.execve with an empty environment does not leave the session" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg python3 -c '
+import os
+os.execve("/bin/sh", ["sh", "-c", "echo new >f"], {})'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t3150.07 a session the preload created itself survives env -i" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr env LD_PRELOAD="$SHIM" bash -c '
+		echo "session=$READGUARD_SESSION"
+		env -i /usr/bin/env
+		env -i sh -c "echo new >f"'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+	local session=${lines[0]#session=}
+	[ -n "$session" ] || fail "the preload made no session"
+	assert_line "READGUARD_SESSION=$session"
+}
+
+@test "t3150.08 the shim is prepended to an LD_PRELOAD that lost it" {
+	local other
+	other=$(find /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'libm.so.6' | head -1)
+	[ -n "$other" ] || skip "no libm.so.6 to preload"
+	run --separate-stderr rg env LD_PRELOAD="$other" /usr/bin/env
+	assert_success
+	assert_line "LD_PRELOAD=$SHIM:$other"
+}
+
+@test "t3150.09 an LD_PRELOAD that still names the shim is left as it is" {
+	run --separate-stderr rg bash -c 'LD_PRELOAD="$LD_PRELOAD " exec /usr/bin/env'
+	assert_success
+	assert_line "LD_PRELOAD=$SHIM "
+}
+
+@test "t3150.10 UV_USE_IO_URING is 0 in the whole tree, whatever a program sets" {
+	run --separate-stderr rg sh -c 'echo "first=$UV_USE_IO_URING"; UV_USE_IO_URING=1 /usr/bin/env'
+	assert_success
+	assert_line "first=0"
+	assert_line "UV_USE_IO_URING=0"
+	refute_line "UV_USE_IO_URING=1"
+}
+
+@test "t3150.11 a nested readguard run keeps the session it made" {
+	run --separate-stderr rg bash -c 'echo "outer=$READGUARD_SESSION"; "$RG" run -- printenv READGUARD_SESSION'
+	assert_success
+	[ "${lines[0]#outer=}" != "${lines[1]}" ] || fail "the inner run got the outer session: $output"
+}
+
+@test "t3150.12 a session whose table is gone is not rejoined" {
+	run --separate-stderr rg bash -c 'rm -f "$READGUARD_SESSION"; env -i /usr/bin/env'
+	assert_success
+	refute_line --partial "LD_PRELOAD="
+	refute_line --partial "READGUARD_SESSION="
+}
+
+@test "t3150.13 an environment too large for the stack copy still gets the session" {
+	run --separate-stderr rg python3 -c '
+import os
+env = {"V%d" % i: "x" * 64 for i in range(2000)}
+os.execve("/usr/bin/env", ["env"], env)'
+	assert_success
+	assert_line "LD_PRELOAD=$SHIM"
+	assert_line "UV_USE_IO_URING=0"
+	assert_line "V1999=$(printf 'x%.0s' {1..64})"
+}

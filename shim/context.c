@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,22 @@ static struct {
 /* initial-exec: the flag must not make glibc allocate TLS lazily, which could
  * call malloc from inside a hook. */
 static __thread int in_shim __attribute__((tls_model("initial-exec")));
+
+/* Held by the thread that sets the context up, and by a thread that forks
+ * (pthread_atfork below): a child must never be born with the context half
+ * set up, as a state INITING no thread of the child will ever finish. */
+static _Atomic int init_lock;
+
+static void lock(_Atomic int *l)
+{
+    while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+        sched_yield();
+}
+
+static void unlock(_Atomic int *l)
+{
+    atomic_store_explicit(l, 0, memory_order_release);
+}
 
 static void add_root(struct rg_ctx *c, const char *root)
 {
@@ -213,17 +230,16 @@ struct rg_ctx *rg_enter(void)
     if (in_shim)
         return NULL;
     in_shim = 1;
-    int st = atomic_load_explicit(&ctx.state, memory_order_acquire);
-    if (st == READY)
+    if (atomic_load_explicit(&ctx.state, memory_order_acquire) == READY)
         return &ctx;
-    if (st == UNINIT && atomic_compare_exchange_strong(&ctx.state, &st, INITING)) {
+    /* The holder is another thread, which does not wait on us. */
+    lock(&init_lock);
+    if (atomic_load_explicit(&ctx.state, memory_order_relaxed) != READY) {
+        atomic_store_explicit(&ctx.state, INITING, memory_order_relaxed);
         init(&ctx);
         atomic_store_explicit(&ctx.state, READY, memory_order_release);
-        return &ctx;
     }
-    /* Another thread is initialising; it does not wait on us, so wait. */
-    while (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY)
-        sched_yield();
+    unlock(&init_lock);
     return &ctx;
 }
 
@@ -239,6 +255,22 @@ bool rg_fd_idle(int fd)
     if (fd <= 2 || fd >= RG_FDMAP_SIZE)
         return false;
     return atomic_load_explicit(&ctx.fds[fd].ino, memory_order_relaxed) == 0;
+}
+
+/* fork() runs these; the forking thread takes every lock of the context, so
+ * the child gets each one free and the state behind it whole. _Fork() runs
+ * none: see the README (Hardening). Order: init, then the descriptor map, as
+ * no holder of the map lock ever waits for init. */
+static void before_fork(void)
+{
+    lock(&init_lock);
+    lock(&ctx.overflow_lock);
+}
+
+static void after_fork(void)
+{
+    unlock(&ctx.overflow_lock);
+    unlock(&init_lock);
 }
 
 struct rg_ctx *rg_enter_ready(void)
@@ -290,6 +322,7 @@ static void remember_preload(void)
 __attribute__((constructor)) static void rg_start(void)
 {
     int saved = errno;
+    pthread_atfork(before_fork, after_fork, after_fork);
     rg_trampoline_map();
     remember_preload();
     const char *s = getenv(RG_ENV_SESSION);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# Threads and fork: no hang, no wrong decision, whatever the threads of a
+# process do while others fork, vfork or _Fork. rgthreads exits 1 on any
+# wrong decision or failed call; a hang is caught by timeout (status 124).
+
+load helper
+
+TH="$T/rgthreads"
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=600
+}
+
+@test "t3000.01 threads hammering opens while others fork: no hang, every decision right" {
+	mkfile unread u
+	run --separate-stderr timeout 300 "$RG" run --log "$LOG" -- "$TH" fork 4 2 300 "$W"
+	assert_success
+	assert_output "forks=600"
+}
+
+@test "t3000.02 vfork children exec while threads open: no hang, every decision right" {
+	mkfile unread u
+	run --separate-stderr timeout 300 "$RG" run --log "$LOG" -- "$TH" vfork 4 300 "$W"
+	assert_success
+	assert_output "vforks=300"
+}
+
+@test "t3000.03 a fork while another thread starts the shim never leaves the child hanging" {
+	mkfile unread u
+	local i hangs=0 fails=0
+	for i in $(seq 100); do
+		run timeout 30 "$RG" run --log "$LOG" -- "$TH" init-race "$W"
+		case $status in
+		0) ;;
+		124) hangs=$((hangs + 1)) ;;
+		*) fails=$((fails + 1)) ;;
+		esac
+	done
+	[ "$hangs" -eq 0 ] && [ "$fails" -eq 0 ] || fail "of 100 starts: $hangs hung, $fails failed"
+}
+
+@test "t3000.04 a child made by _Fork is guarded like any other" {
+	mkfile unread u
+	snapshot unread
+	run --separate-stderr timeout 60 "$RG" run --log "$LOG" -- "$TH" _Fork "$W"
+	assert_success
+	assert_unchanged unread
+}

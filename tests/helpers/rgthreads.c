@@ -1,0 +1,314 @@
+/*
+ * rgthreads: threads, fork, vfork, _Fork and signals against the shim, for
+ * the hardening tests. Every mode exits 0 when all went as the session's
+ * rule says, 1 when a call failed or was let through wrongly, 2 on usage;
+ * a hang is the test's timeout. DIR must hold a file "unread" that the
+ * session never read (every write-open of it must fail with EACCES).
+ *
+ *   rgthreads fork THREADS FORKERS ITERS DIR
+ *       THREADS threads read and write files in DIR while FORKERS threads
+ *       fork ITERS times each; every child reads, writes a new file, is
+ *       refused "unread", and exits.
+ *   rgthreads vfork THREADS ITERS DIR
+ *       THREADS threads read and write while the main thread vforks ITERS
+ *       children that exec /bin/true.
+ *   rgthreads init-race DIR
+ *       right after start, two threads make their first hooked call while
+ *       two others fork; each child opens and exits. One process start is
+ *       one try: run it many times.
+ *   rgthreads _Fork DIR
+ *       a child made by _Fork() (no atfork handlers) reads, writes a new
+ *       file and is refused "unread".
+ *   rgthreads signals ITERS DIR
+ *       SIGALRM fires every 20 us; its handler reads a file and tries to
+ *       write "unread"; the main thread loops ITERS times over reads and
+ *       writes. Prints "handler=N main=M".
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+pid_t _Fork(void);
+
+static const char *dir;
+static atomic_int failures, stop;
+static atomic_long handler_runs;
+
+static void fail(const char *what, const char *path, int err)
+{
+	atomic_fetch_add(&failures, 1);
+	char line[512];
+	int n = snprintf(line, sizeof line, "rgthreads: %s %s: %s\n", what, path, strerror(err));
+	if (write(2, line, (size_t)n) < 0)
+		return;
+}
+
+static void path_of(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", dir, name);
+}
+
+/* A read, then a write of the file read, then a new file: all allowed. */
+static int read_write(const char *tag, long i)
+{
+	char p[4096], name[64];
+	snprintf(name, sizeof name, "r.%s", tag);
+	path_of(p, sizeof p, name);
+	int fd = open(p, O_RDONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return fail("read-open", p, errno), -1;
+	char b[64];
+	if (read(fd, b, sizeof b) < 0)
+		fail("read", p, errno);
+	close(fd);
+	fd = open(p, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return fail("write-open after read", p, errno), -1;
+	if (write(fd, tag, strlen(tag)) < 0)
+		fail("write", p, errno);
+	close(fd);
+	snprintf(name, sizeof name, "n.%s.%ld", tag, i % 4);
+	path_of(p, sizeof p, name);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return fail("create", p, errno), -1;
+	close(fd);
+	return 0;
+}
+
+/* A write-open of the unread file must be refused with EACCES. */
+static int refused(void)
+{
+	char p[4096];
+	path_of(p, sizeof p, "unread");
+	int fd = open(p, O_WRONLY);
+	if (fd >= 0) {
+		close(fd);
+		fail("write-open of an unread file was let through:", p, 0);
+		return -1;
+	}
+	if (errno != EACCES)
+		return fail("write-open of an unread file", p, errno), -1;
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	char tag[32];
+	snprintf(tag, sizeof tag, "t%ld", (long)arg);
+	for (long i = 0; !atomic_load(&stop); i++)
+		if (read_write(tag, i) < 0 || refused() < 0)
+			break;
+	return NULL;
+}
+
+static int child_work(void)
+{
+	char tag[32];
+	snprintf(tag, sizeof tag, "c%d", (int)getpid());
+	int bad = read_write(tag, 0) < 0 || refused() < 0;
+	char p[4096], name[64];
+	snprintf(name, sizeof name, "r.%s", tag);
+	path_of(p, sizeof p, name);
+	unlink(p);
+	snprintf(name, sizeof name, "n.%s.0", tag);
+	path_of(p, sizeof p, name);
+	unlink(p);
+	return bad;
+}
+
+static void reap(pid_t pid, const char *what)
+{
+	int st;
+	if (pid < 0) {
+		fail(what, "", errno);
+		return;
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fail(what, "child failed", 0);
+}
+
+static long iters, interval_us = 100;
+
+static void *forker(void *arg)
+{
+	(void)arg;
+	for (long i = 0; i < iters; i++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(child_work());
+		reap(pid, "fork");
+	}
+	return NULL;
+}
+
+static void start(pthread_t *t, int n, void *(*fn)(void *))
+{
+	for (long i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, fn, (void *)i);
+}
+
+static void join(pthread_t *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static int mode_fork(int nthreads, int nforkers)
+{
+	pthread_t w[64], f[64];
+	start(w, nthreads, worker);
+	start(f, nforkers, forker);
+	join(f, nforkers);
+	atomic_store(&stop, 1);
+	join(w, nthreads);
+	printf("forks=%ld\n", iters * nforkers);
+	return 0;
+}
+
+static int mode_vfork(int nthreads)
+{
+	pthread_t w[64];
+	start(w, nthreads, worker);
+	char *argv[] = {"true", NULL}, *envp[] = {NULL};
+	for (long i = 0; i < iters; i++) {
+		pid_t pid = vfork();
+		if (pid == 0) {
+			execve("/bin/true", argv, envp);
+			_exit(127);
+		}
+		reap(pid, "vfork");
+	}
+	atomic_store(&stop, 1);
+	join(w, nthreads);
+	printf("vforks=%ld\n", iters);
+	return 0;
+}
+
+static pthread_barrier_t barrier;
+
+static void *race_open(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&barrier);
+	char tag[32];
+	snprintf(tag, sizeof tag, "i%d.%ld", (int)getpid(), (long)arg);
+	read_write(tag, 0);
+	char p[4096], name[64];
+	snprintf(name, sizeof name, "r.%s", tag);
+	path_of(p, sizeof p, name);
+	unlink(p);
+	snprintf(name, sizeof name, "n.%s.0", tag);
+	path_of(p, sizeof p, name);
+	unlink(p);
+	return NULL;
+}
+
+static void *race_fork(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&barrier);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(child_work());
+	reap(pid, "fork");
+	return NULL;
+}
+
+static int mode_init_race(void)
+{
+	pthread_t t[4];
+	pthread_barrier_init(&barrier, NULL, 4);
+	pthread_create(&t[0], NULL, race_open, (void *)0L);
+	pthread_create(&t[1], NULL, race_fork, NULL);
+	pthread_create(&t[2], NULL, race_open, (void *)1L);
+	pthread_create(&t[3], NULL, race_fork, NULL);
+	join(t, 4);
+	return 0;
+}
+
+static int mode__Fork(void)
+{
+	pid_t pid = _Fork();
+	if (pid == 0)
+		_exit(child_work());
+	reap(pid, "_Fork");
+	return 0;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	char p[4096];
+	path_of(p, sizeof p, "r.handler");
+	int fd = open(p, O_RDONLY);
+	if (fd < 0)
+		fail("handler read-open", p, errno);
+	else
+		close(fd);
+	refused();
+	atomic_fetch_add(&handler_runs, 1);
+	errno = saved;
+}
+
+static int mode_signals(void)
+{
+	char p[4096];
+	path_of(p, sizeof p, "r.handler");
+	int fd = open(p, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval it = {{0, interval_us}, {0, interval_us}};
+	setitimer(ITIMER_REAL, &it, NULL);
+	long i;
+	for (i = 0; i < iters && !atomic_load(&failures); i++)
+		if (read_write("main", i) < 0 || refused() < 0)
+			break;
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_REAL, &off, NULL);
+	printf("handler=%ld main=%ld\n", atomic_load(&handler_runs), i);
+	return atomic_load(&handler_runs) > 0 ? 0 : (fail("the handler never ran", "", 0), 0);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	const char *mode = argc > 1 ? argv[1] : "";
+	if (strcmp(mode, "fork") == 0 && argc == 6) {
+		iters = atol(argv[4]);
+		dir = argv[5];
+		mode_fork(atoi(argv[2]), atoi(argv[3]));
+	} else if (strcmp(mode, "vfork") == 0 && argc == 5) {
+		iters = atol(argv[3]);
+		dir = argv[4];
+		mode_vfork(atoi(argv[2]));
+	} else if (strcmp(mode, "init-race") == 0 && argc == 3) {
+		dir = argv[2];
+		mode_init_race();
+	} else if (strcmp(mode, "_Fork") == 0 && argc == 3) {
+		dir = argv[2];
+		mode__Fork();
+	} else if (strcmp(mode, "signals") == 0 && argc == 4) {
+		iters = atol(argv[2]);
+		dir = argv[3];
+		mode_signals();
+	} else {
+		fprintf(stderr, "usage: see the comment at the top of rgthreads.c\n");
+		return 2;
+	}
+	return atomic_load(&failures) ? 1 : 0;
+}

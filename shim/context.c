@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "critical.h"
 #include "envp.h"
 #include "guard.h"
 #include "log.h"
@@ -28,10 +29,6 @@ static struct {
     char preload[PATH_MAX];
     char session[PATH_MAX];
 } exec_env;
-
-/* initial-exec: the flag must not make glibc allocate TLS lazily, which could
- * call malloc from inside a hook. */
-static __thread int in_shim __attribute__((tls_model("initial-exec")));
 
 /* Held by the thread that sets the context up, and by a thread that forks
  * (pthread_atfork below): a child must never be born with the context half
@@ -227,12 +224,12 @@ static void init(struct rg_ctx *c)
 
 struct rg_ctx *rg_enter(void)
 {
-    if (in_shim)
+    if (!rg_crit_enter())
         return NULL;
-    in_shim = 1;
     if (atomic_load_explicit(&ctx.state, memory_order_acquire) == READY)
         return &ctx;
-    /* The holder is another thread, which does not wait on us. */
+    /* Signals are blocked, so the holder is another thread, which does not
+     * wait on us. */
     lock(&init_lock);
     if (atomic_load_explicit(&ctx.state, memory_order_relaxed) != READY) {
         atomic_store_explicit(&ctx.state, INITING, memory_order_relaxed);
@@ -245,7 +242,7 @@ struct rg_ctx *rg_enter(void)
 
 void rg_leave(void)
 {
-    in_shim = 0;
+    rg_crit_leave();
 }
 
 bool rg_fd_idle(int fd)
@@ -275,9 +272,8 @@ static void after_fork(void)
 
 struct rg_ctx *rg_enter_ready(void)
 {
-    if (in_shim || atomic_load_explicit(&ctx.state, memory_order_acquire) != READY)
+    if (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY || !rg_crit_enter())
         return NULL;
-    in_shim = 1;
     return &ctx;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "content.h"
+#include "critical.h"
 #include "dircache.h"
 #include "judge.h"
 #include "log.h"
@@ -19,11 +20,13 @@
 static int sys_open(const struct rg_request *req, int flags)
 {
     mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
+    /* A FIFO or a tty may keep an open waiting: wait with the program's
+     * signal mask (critical.h). */
     if (!req->resolve)
-        return rg_sys_openat(req->dirfd, req->path, flags, mode);
+        return RG_PAUSED(rg_sys_openat(req->dirfd, req->path, flags, mode));
     struct open_how how = {.flags = (uint64_t)(unsigned)flags, .mode = mode,
                            .resolve = req->resolve};
-    return rg_sys_openat2(req->dirfd, req->path, &how, sizeof how);
+    return RG_PAUSED(rg_sys_openat2(req->dirfd, req->path, &how, sizeof how));
 }
 
 int rg_open_unguarded(const struct rg_request *req)
@@ -159,12 +162,17 @@ static void forget(struct rg_ctx *c, const struct rg_file *f)
         rg_entry_forget(e);
 }
 
+void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd)
+{
+    if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
+        rg_note_read(c, fd, req->flags);
+}
+
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
 {
     if (!rg_flags_write(req->flags)) {
         int fd = sys_open(req, req->flags);
-        if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
-            rg_note_read(c, fd, req->flags);
+        rg_guard_opened_read(c, req, fd);
         return fd;
     }
     /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can

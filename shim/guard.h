@@ -10,6 +10,8 @@
 #include "context.h"
 #include "request.h"
 
+/* Records a read-mode open already made (fd < 0: nothing). */
+void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd);
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
 /* The same open, unchecked: for calls that re-enter the shim. */
 int rg_open_unguarded(const struct rg_request *req);

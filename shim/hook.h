@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "context.h"
+#include "critical.h"
 #include "guard.h"
 #include "request.h"
 #include "sys.h"

@@ -8,6 +8,18 @@
 int rg_hook_open(const struct rg_request *req)
 {
     int saved = errno;
+    if (rg_crit_inside())
+        return (int)rg_result(rg_open_unguarded(req), saved);
+    /* A read is opened first, outside: one entry into the shim, not two. */
+    if (!rg_flags_write(req->flags)) {
+        int fd = rg_open_unguarded(req);
+        struct rg_ctx *c = fd >= 0 ? rg_enter() : NULL;
+        if (c) {
+            rg_guard_opened_read(c, req, fd);
+            rg_leave();
+        }
+        return (int)rg_result(fd, saved);
+    }
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(rg_open_unguarded(req), saved);

@@ -18,7 +18,7 @@ static FILE *open_stream(struct rg_ctx *c, const struct rg_request *req, const c
             errno = -r;
             return NULL;
         }
-        FILE *fp = real(req->path, mode);
+        FILE *fp = RG_PAUSED(real(req->path, mode));
         if (fp)
             rg_note_write(c, fileno(fp), fp);
         return fp;
@@ -57,7 +57,7 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
     if (rg_flags_write(flags)) {
         struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0};
         fp = open_stream(c, &req, mode, real);
-    } else if ((fp = real(path, mode))) {
+    } else if ((fp = RG_PAUSED(real(path, mode)))) {
         rg_note_read(c, fileno(fp), flags);
     }
     rg_leave();
@@ -88,7 +88,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     int oldfd = fileno(stream);
     struct rg_fdslot s;
     if (oldfd >= 0 && rg_fd_peek(c, oldfd, &s)) {
-        fflush(stream);
+        RG_PAUSED(fflush(stream));
         rg_note_close(c, oldfd);
     }
     if (path && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
@@ -101,7 +101,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
             return NULL;
         }
     }
-    FILE *fp = real(path, mode, stream);
+    FILE *fp = RG_PAUSED(real(path, mode, stream));
     if (fp && mode && rg_fopen_flags(mode, &flags)) {
         if (rg_flags_write(flags))
             rg_note_write(c, fileno(fp), fp);
@@ -134,7 +134,7 @@ RG_EXPORT int fclose(FILE *stream)
         int fd = fileno(stream);
         /* 0-2 may be the session's file, written by a parent's redirect. */
         if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
-            fflush(stream);
+            RG_PAUSED(fflush(stream));
             rg_note_close(c, fd);
         }
         rg_leave();

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "critical.h"
 #include "session.h"
 #include "sys.h"
 #include "text.h"
@@ -59,7 +60,7 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                          c->problem);
     line[n++] = '\n';
-    ssize_t w = write(err_fd(c), line, n);
+    ssize_t w = RG_PAUSED(write(err_fd(c), line, n));
     (void)w;
 }
 

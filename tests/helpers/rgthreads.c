@@ -23,6 +23,10 @@
  *       SIGALRM fires every 20 us; its handler reads a file and tries to
  *       write "unread"; the main thread loops ITERS times over reads and
  *       writes. Prints "handler=N main=M".
+ *   rgthreads spin TAG DIR
+ *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
+ *       n.TAG.*, and be refused "unread"; exits 1 at the first wrong answer.
+ *       The kill -9 stress test (scripts/kill-stress.sh) runs eight.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -78,8 +82,11 @@ static int read_write(const char *tag, long i)
 	if (write(fd, tag, strlen(tag)) < 0)
 		fail("write", p, errno);
 	close(fd);
+	/* Removed first: a new file is always allowed, but a process killed
+	 * while writing one leaves it unwritable until it is read again. */
 	snprintf(name, sizeof name, "n.%s.%ld", tag, i % 4);
 	path_of(p, sizeof p, name);
+	unlink(p);
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return fail("create", p, errno), -1;
@@ -284,6 +291,23 @@ static int mode_signals(void)
 	return atomic_load(&handler_runs) > 0 ? 0 : (fail("the handler never ran", "", 0), 0);
 }
 
+static int mode_spin(const char *tag)
+{
+	for (long i = 0;; i++) {
+		for (int k = 0; k < 10; k++) {
+			char p[4096], name[16];
+			snprintf(name, sizeof name, "s.%d", k);
+			path_of(p, sizeof p, name);
+			int fd = open(p, O_RDONLY);
+			if (fd < 0)
+				return fail("read-open", p, errno), 1;
+			close(fd);
+		}
+		if (read_write(tag, i) < 0 || refused() < 0)
+			return 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -302,6 +326,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "_Fork") == 0 && argc == 3) {
 		dir = argv[2];
 		mode__Fork();
+	} else if (strcmp(mode, "spin") == 0 && argc == 4) {
+		dir = argv[3];
+		return mode_spin(argv[2]);
 	} else if (strcmp(mode, "signals") == 0 && argc == 4) {
 		iters = atol(argv[2]);
 		dir = argv[3];

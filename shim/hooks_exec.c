@@ -76,7 +76,7 @@ static char *const *session_envp(char *const *envp, struct env_space *sp)
         return envp;
     if (rg_envp_build(envp, &need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
         return sp->slots;
-    size_t n = 0, bytes = 3 * ENV_BUF;
+    size_t n = 0, bytes = 3 * (size_t)ENV_BUF;
     while (envp && envp[n])
         bytes += strlen(envp[n++]) + 1;
     size_t slots = n + 4;

@@ -19,8 +19,7 @@ static char *put_quoted(char *out, const char *s)
     *out++ = '\'';
     for (; *s; s++) {
         if (*s == '\'') {
-            memcpy(out, "'\\''", 4);
-            out += 4;
+            out = stpcpy(out, "'\\''");
         } else {
             *out++ = *s;
         }

@@ -93,7 +93,10 @@ run_rejects() {
 @test "t3350.07 READGUARD_ROOTS naming a directory that does not exist yet guards it once it does" {
 	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_ROOTS=later/sub \
 		LD_PRELOAD="$SHIM" bash -c '
-		env -u LD_PRELOAD -u READGUARD_SESSION sh -c "mkdir -p later/sub && echo x >later/sub/f"
+		mkdir -p later/sub
+		# A static program is outside the session: env -u LD_PRELOAD is not
+		# (exec puts the shim and the session back).
+		"$T/rgstatic" write later/sub/f x >/dev/null
 		"$T/rgprobe" open later/sub/f O_WRONLY'
 	assert_probe_err EACCES
 	assert_refused later/sub/f unread

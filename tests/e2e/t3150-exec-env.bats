@@ -142,3 +142,23 @@ os.execve("/usr/bin/env", ["env"], env)'
 	assert_line "UV_USE_IO_URING=0"
 	assert_line "V1999=$(printf 'x%.0s' {1..64})"
 }
+
+@test "t3150.14 a Rust program's Command::env_clear does not leave the session" {
+	local rustc
+	rustc=$(command -v rustc || echo "$HOME/.cargo/bin/rustc")
+	[ -x "$rustc" ] || skip "no rustc (rgexec execve/posix_spawn with an empty envp covers the same calls)"
+	cat >"$BATS_TEST_TMPDIR/clear.rs" <<'RS'
+use std::process::Command;
+fn main() {
+    let st = Command::new("/bin/sh").env_clear().arg("-c").arg("echo new >f").status().unwrap();
+    std::process::exit(st.code().unwrap_or(1));
+}
+RS
+	"$rustc" -O -o "$BATS_TEST_TMPDIR/clear" "$BATS_TEST_TMPDIR/clear.rs" || fail "rustc failed"
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg "$BATS_TEST_TMPDIR/clear"
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}

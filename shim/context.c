@@ -270,6 +270,11 @@ static void after_fork(void)
     unlock(&init_lock);
 }
 
+struct rg_ctx *rg_ready(void)
+{
+    return atomic_load_explicit(&ctx.state, memory_order_acquire) == READY ? &ctx : NULL;
+}
+
 struct rg_ctx *rg_enter_ready(void)
 {
     if (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY || !rg_crit_enter())

@@ -85,6 +85,14 @@ bool rg_fd_idle(int fd);
  * run in a vfork child that shares the parent's memory. */
 struct rg_ctx *rg_enter_ready(void);
 
+/* The context if this process has set itself up, without entering the
+ * critical section (critical.h): only for work that is reentrant as it
+ * stands, with no lock and no malloc, so a signal handler may run in the
+ * middle of it and a fork may copy it half done. Recording a read is such
+ * work (the table is lock-free), and it is the hottest path of all, so it
+ * pays no signal-mask calls. */
+struct rg_ctx *rg_ready(void);
+
 struct rg_env_need;
 /* What an exec from this process must pass on (see envp.h): the shim's
  * LD_PRELOAD entry and the session, as this process started with them.

@@ -10,11 +10,14 @@ int rg_hook_open(const struct rg_request *req)
     int saved = errno;
     if (rg_crit_inside())
         return (int)rg_result(rg_open_unguarded(req), saved);
-    /* A read is opened first, outside: one entry into the shim, not two. */
+    /* A read is opened first, outside, and recorded without entering
+     * (rg_ready): the common case costs no signal-mask calls. */
     if (!rg_flags_write(req->flags)) {
         int fd = rg_open_unguarded(req);
-        struct rg_ctx *c = fd >= 0 ? rg_enter() : NULL;
-        if (c) {
+        struct rg_ctx *c;
+        if (fd >= 0 && (c = rg_ready())) {
+            rg_guard_opened_read(c, req, fd);
+        } else if (fd >= 0 && (c = rg_enter())) {
             rg_guard_opened_read(c, req, fd);
             rg_leave();
         }

@@ -47,19 +47,26 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
                         FILE *(*real)(const char *, const char *))
 {
     int saved = errno, flags;
-    struct rg_ctx *c = rg_enter();
-    if (!c || !path || !mode || !rg_fopen_flags(mode, &flags)) {
-        if (c)
-            rg_leave();
+    if (rg_crit_inside() || !path || !mode || !rg_fopen_flags(mode, &flags))
         return real(path, mode); /* glibc reports its own EINVAL */
-    }
     FILE *fp;
-    if (rg_flags_write(flags)) {
-        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0};
-        fp = open_stream(c, &req, mode, real);
-    } else if ((fp = RG_PAUSED(real(path, mode)))) {
-        rg_note_read(c, fileno(fp), flags);
+    struct rg_ctx *c;
+    if (!rg_flags_write(flags)) {
+        /* A read is recorded without entering, as in open(). */
+        if ((fp = real(path, mode)) && (c = rg_ready())) {
+            rg_note_read(c, fileno(fp), flags);
+        } else if (fp && (c = rg_enter())) {
+            rg_note_read(c, fileno(fp), flags);
+            rg_leave();
+        }
+        if (fp)
+            errno = saved;
+        return fp;
     }
+    if (!(c = rg_enter()))
+        return real(path, mode);
+    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0};
+    fp = open_stream(c, &req, mode, real);
     rg_leave();
     if (fp)
         errno = saved;
@@ -128,10 +135,11 @@ RG_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
 RG_EXPORT int fclose(FILE *stream)
 {
     int saved = errno;
-    struct rg_ctx *c = rg_enter();
+    int fd = stream ? fileno(stream) : -1;
+    /* Most streams: nothing to flush early or restamp. */
+    struct rg_ctx *c = fd > 2 && rg_fd_idle(fd) ? NULL : rg_enter();
     if (c) {
         struct rg_fdslot s;
-        int fd = fileno(stream);
         /* 0-2 may be the session's file, written by a parent's redirect. */
         if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
             RG_PAUSED(fflush(stream));

@@ -108,7 +108,7 @@ assert_micro_lines() {
 	before=$(ls /dev/shm | grep -c '^readguard-bench-' || true)
 	TMPDIR="$W" run --separate-stderr "$TOP/scripts/bench.sh" --smoke
 	assert_success
-	for row in "1. open + read 4 KiB + close, inside a root" "1a. floor of 1" \
+	for row in "1. open + read 4 KiB + close, inside a root" "1a. floor of 1" "3a. floor of 3" \
 		"2. the same outside all roots" \
 		"3. allowed write-open + close" "4. refused write-open" "5. fopen + fclose" \
 		"6. rename over an allowed file" "7. stat + lstat + access" \

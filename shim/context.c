@@ -46,12 +46,6 @@ static void unlock(_Atomic int *l)
     atomic_store_explicit(l, 0, memory_order_release);
 }
 
-static void add_root(struct rg_ctx *c, const char *root)
-{
-    if (c->nroots < RG_MAX_ROOTS)
-        c->roots[c->nroots++] = root;
-}
-
 /* Roots from READGUARD_ROOTS, or the working directory when it is unset or
  * empty. NULL, or why the variable cannot be used: a list that is cut short
  * or names nothing would leave directories unguarded that the user meant. */
@@ -80,7 +74,7 @@ static const char *env_roots(struct rg_ctx *c)
             if (c->nroots == RG_MAX_ROOTS || o + len > sizeof c->fallback_roots)
                 return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
             memcpy(c->fallback_roots + o, abs, len);
-            add_root(c, c->fallback_roots + o);
+            rg_ctx_add_root(c, c->fallback_roots + o);
             o += len;
         }
         p = *e ? e + 1 : e;
@@ -97,7 +91,7 @@ static void fail_closed(struct rg_ctx *c, const char *why)
     c->mode = RG_MODE_ENFORCE;
     if (env_roots(c)) {
         c->nroots = 0;
-        add_root(c, "/");
+        rg_ctx_add_root(c, "/");
     }
 }
 

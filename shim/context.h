@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "policy.h"
 #include "table.h"
@@ -55,6 +56,7 @@ struct rg_ctx {
     size_t ignores_len;
     size_t nroots;
     const char *roots[RG_MAX_ROOTS];
+    size_t root_len[RG_MAX_ROOTS];      /* strlen of each, asked on every read */
     char fallback_roots[PATH_MAX];      /* roots when there is no table */
     char session_path[PATH_MAX];
     char env_session[PATH_MAX + 32];    /* READGUARD_SESSION=..., see export_var() */
@@ -99,6 +101,15 @@ struct rg_env_need;
  * Both are NULL once the session's table is gone: a session that ended is
  * not rejoined. Async-signal-safe; touches no state. */
 void rg_exec_need(struct rg_env_need *need);
+
+/* Adds a root (absolute, canonical) if there is room. */
+static inline void rg_ctx_add_root(struct rg_ctx *c, const char *root)
+{
+    if (c->nroots < RG_MAX_ROOTS) {
+        c->root_len[c->nroots] = strlen(root);
+        c->roots[c->nroots++] = root;
+    }
+}
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
 /* Takes mode, policy, ignore rules and roots from the attached table. */

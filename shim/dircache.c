@@ -17,11 +17,15 @@ static bool lexically_plain(const char *path, size_t n)
     return true;
 }
 
+/* rg_path_under with the roots' lengths known: this runs on every absolute
+ * read-open. */
 static bool under_a_root(const struct rg_ctx *c, const char *path)
 {
-    for (size_t i = 0; i < c->nroots; i++)
-        if (rg_path_under(path, c->roots[i]))
-            return true;
+    for (size_t i = 0; i < c->nroots; i++) {
+        size_t n = c->root_len[i];
+        if (n == 1 || (strncmp(path, c->roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/')))
+            return true; /* n == 1: the root is "/" */
+    }
     return false;
 }
 
@@ -60,8 +64,11 @@ static uint64_t hash_dir(const char *path, size_t n)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 31;
     }
-    for (w = 0; i < n; i++)
-        w = w << 8 | (unsigned char)path[i];
+    if (i < n && n >= 8) /* the tail as the last eight bytes, overlapping */
+        memcpy(&w, path + n - 8, 8);
+    else
+        for (w = 0; i < n; i++)
+            w = w << 8 | (unsigned char)path[i];
     h = (h ^ w) * 0x94d049bb133111ebull;
     h ^= h >> 29;
     h &= ~1ull;

@@ -19,7 +19,7 @@ void rg_ctx_use_table(struct rg_ctx *c)
     c->ignores_len = h->ignores_len;
     for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;
          r = rg_table_root(h, r))
-        c->roots[c->nroots++] = r;
+        rg_ctx_add_root(c, r);
 }
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 /* initial-exec: the flag must not make glibc allocate TLS lazily, which could
  * call malloc from inside a hook. */
@@ -22,13 +23,33 @@ static void async_signals(sigset_t *set)
     sigdelset(set, SIGSYS);
 }
 
+/* The set, built once per process by whichever thread gets there first:
+ * building it (sigfillset and six sigdelset calls) cost more instructions
+ * than the pthread_sigmask call each hook makes with it. Until it is ready,
+ * a thread builds its own copy; the set never changes. */
+static sigset_t async_set;
+static _Atomic int async_set_state; /* 0 none, 1 being built, 2 ready */
+
+static const sigset_t *async_signals_once(sigset_t *scratch)
+{
+    int st = atomic_load_explicit(&async_set_state, memory_order_acquire);
+    if (st == 2)
+        return &async_set;
+    if (st == 0 && atomic_compare_exchange_strong(&async_set_state, &st, 1)) {
+        async_signals(&async_set);
+        atomic_store_explicit(&async_set_state, 2, memory_order_release);
+        return &async_set;
+    }
+    async_signals(scratch);
+    return scratch;
+}
+
 /* Blocks; the mask it replaced goes to *old. pthread_sigmask leaves errno
  * alone on success, and cannot fail with these arguments. */
 static void block(sigset_t *old)
 {
-    sigset_t set;
-    async_signals(&set);
-    pthread_sigmask(SIG_BLOCK, &set, old);
+    sigset_t scratch;
+    pthread_sigmask(SIG_BLOCK, async_signals_once(&scratch), old);
 }
 
 bool rg_crit_enter(void)

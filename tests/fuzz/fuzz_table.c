@@ -1,16 +1,21 @@
 /* Table attach and validation: whatever bytes a session table file holds,
  * rg_table_validate either rejects them with a reason or accepts a table
  * that every operation the shim performs can then use without a wild read
- * or write. Two shapes of input, chosen by the first byte:
+ * or write; and rg_session_attach, given the same bytes as a file (when the
+ * first byte has bit 2 set), agrees with it. Two shapes of input, chosen by
+ * the first byte:
  *   even: the input itself is the mapping (almost always too small or of the
  *         wrong magic: the early checks);
  *   odd:  a valid table with the input applied as patches (offset, bytes),
  *         plus a size change, so the deep checks and the accepted path are
  *         reached. */
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "ignore.h"
+#include "session.h"
 #include "table.h"
 
 #define CAP 16u
@@ -30,6 +35,38 @@ static uint8_t *table_map(size_t *size)
     return map;
 }
 
+static char file_path[4096];
+
+static void remove_file(void) { unlink(file_path); }
+
+/* One scratch file for the whole run, removed at exit. */
+static int table_file(void)
+{
+    static int fd = -1;
+    if (fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        snprintf(file_path, sizeof file_path, "%s/rg-fuzz-table-XXXXXX", dir && *dir ? dir : "/tmp");
+        fd = mkstemp(file_path);
+        FUZZ_CHECK(fd >= 0);
+        atexit(remove_file);
+    }
+    return fd;
+}
+
+/* The same bytes as a file: attach must accept exactly what validate does. */
+static void check_attach(const uint8_t *map, size_t len, const char *why)
+{
+    int fd = table_file();
+    FUZZ_CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, map, len, 0) == (ssize_t)len);
+    struct rg_table t = {0};
+    const char *attach_why = rg_session_attach(file_path, &t);
+    FUZZ_CHECK(!attach_why == !why);
+    if (!attach_why) {
+        FUZZ_CHECK(t.hdr && t.map_size == len);
+        rg_session_detach(&t);
+    }
+}
+
 static void format_valid(uint8_t *map, size_t size)
 {
     static const char *const roots[] = {"/r", "/s/t"};
@@ -38,7 +75,7 @@ static void format_valid(uint8_t *map, size_t size)
     struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = CAP, .log_path = "/l",
                             .roots = roots, .nroots = 2, .ignores = ignores,
                             .ignores_len = sizeof ignores - 1, .nignores = 4};
-    FUZZ_CHECK(rg_table_format(map, rg_table_file_size(CAP), &s, 1000, 1, 1) == 0);
+    FUZZ_CHECK(rg_table_format(map, rg_table_file_size(CAP), &s, (uint32_t)geteuid(), 1, 1) == 0);
 }
 
 /* What the shim and the CLI do with an accepted table. */
@@ -108,10 +145,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             p += n;
         }
     }
-    const char *why = rg_table_validate(map, len, 1000);
+    const char *why = rg_table_validate(map, len, (uint32_t)geteuid());
     if (why)
         FUZZ_CHECK(why[0] != '\0');
-    else
+    if (data[0] & 4)
+        check_attach(map, len, why);
+    if (!why)
         use_accepted(map, len, data, size);
     return 0;
 }

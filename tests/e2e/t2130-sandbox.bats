@@ -74,3 +74,15 @@ setup() {
 	assert_failure
 	assert_not_exist "$OUT/escape"
 }
+
+@test "t2130.07 a shim under /tmp stays loaded inside the bwrap recipe's own /tmp" {
+	case $BATS_TEST_TMPDIR in /tmp/*) ;; *) skip "BATS_TEST_TMPDIR is not under /tmp" ;; esac
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	cp "$RG" "$(dirname "$RG")/libreadguard.so" "$BATS_TEST_TMPDIR/bin/"
+	mkfile a old
+	READGUARD="$BATS_TEST_TMPDIR/bin/readguard" \
+		run --separate-stderr "$BWRAP_RECIPE" "$W" sh -c 'echo new >a'
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+}

@@ -175,7 +175,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         a->mode & ~call->target.umask & 07777,
         a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
     };
-    if (!nonblock && !(a->flags & O_NONBLOCK) && is_fifo(dfd, path, a->flags) &&
+    /* A blocking read-open looks for a FIFO first too: a non-blocking reader
+     * of ours would let a writer in and out before the reader it stands for
+     * opened, leaving that reader waiting for a writer already gone. */
+    bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
+    if ((!nonblock || reads) && !(a->flags & O_NONBLOCK) && is_fifo(dfd, path, a->flags) &&
         rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, -1)) {
         if (dfd >= 0)
             rg_sys_close(dfd);

@@ -393,3 +393,17 @@ export -f raw
 	assert_output ok
 	assert_content got hello
 }
+
+# The writer is let in as soon as a reader exists; readguard must not stand
+# in for the late reader with one of its own, or the writer can come and go
+# before the real reader opens, which then waits forever (16 in 40 before).
+@test "t4000.36 --strict: a static writer that is quicker than its late reader never strands it" {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f p got
+		mkfifo p
+		run timeout 10 "$RG" run --strict --log "$LOG" -- \
+			bash -c "(sleep 0.05; cat p > got) & '$STATIC' append p hello; wait"
+		assert_success
+		assert_content got hello
+	done
+}

@@ -86,6 +86,8 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
     return true;
 }
 
+#define WRITER_LOOKS 9 /* 0.2 ms doubling: 102 ms in all */
+
 /* Asks the policy, working out the scope only when the answer depends on it,
  * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
@@ -110,10 +112,14 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
             f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
             d = rg_decide(req, f, &facts);
         }
-        if (d.reason != RG_WHY_CHANGED || look == 3)
-            break;
-        /* Writers still counted may be about to restamp: give them a moment. */
+        /* Writers still counted may be about to restamp: give them a moment,
+         * up to ~100 ms in all. The entry names only the last writer, so
+         * when it has closed but another is still writing, the policy sees
+         * no live writer, and only the wait tells that one from a writer
+         * killed mid-write, whose count never comes down. */
         bool writing = facts.rec.writers > 0;
+        if (d.reason != RG_WHY_CHANGED || look == (writing ? WRITER_LOOKS : 3))
+            break;
         if (writing)
             nanosleep(&(struct timespec){0, 200000L << look}, NULL);
         if (!look_again(req, f, fd, follow) && !writing)

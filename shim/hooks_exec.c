@@ -165,24 +165,27 @@ RG_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 }
 
 /* posix_spawn returns its error instead of setting errno. */
+static int spawn_result(int r, int saved)
+{
+    r = r < 0 ? errno : r;
+    errno = saved;
+    return r;
+}
+
 RG_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
                           const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
     int saved = errno;
-    int r = WITH_SESSION_ENV(envp, RG_REAL(posix_spawn)(pid, path, fa, attr, argv, env_));
-    r = r < 0 ? errno : r;
-    errno = saved;
-    return r;
+    return spawn_result(
+        WITH_SESSION_ENV(envp, RG_REAL(posix_spawn)(pid, path, fa, attr, argv, env_)), saved);
 }
 
 RG_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
                            const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
     int saved = errno;
-    int r = WITH_SESSION_ENV(envp, RG_REAL(posix_spawnp)(pid, file, fa, attr, argv, env_));
-    r = r < 0 ? errno : r;
-    errno = saved;
-    return r;
+    return spawn_result(
+        WITH_SESSION_ENV(envp, RG_REAL(posix_spawnp)(pid, file, fa, attr, argv, env_)), saved);
 }
 
 /* Counts the variadic arguments after arg0, up to the terminating NULL. */

@@ -3,6 +3,7 @@
 #define RG_CLI_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Exit codes of env(1) and timeout(1). */
 #define RG_EXIT_FAILURE 125
@@ -29,6 +30,13 @@ enum { RG_SUPERVISE_NONE, RG_SUPERVISE_HYBRID, RG_SUPERVISE_STRICT };
 int rg_supervise_prepare(int level, int sv[2]);
 void rg_supervise_child(int level, int sv[2]);
 int rg_supervise_parent(int level, int sv[2], const char *session, int child);
+
+/* readguard run's command tree (tree.c): forward the signals readguard gets
+ * to the command, exec it (in the child; exits 126/127 on failure), and wait
+ * for the whole tree, returning the command's status as env(1) does. */
+void rg_tree_forward_signals(void);
+void rg_tree_exec(char **cmd) __attribute__((noreturn));
+int rg_tree_wait(pid_t child);
 
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,13 +3,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../session.h"
@@ -265,62 +263,6 @@ static int export_env(const char *session)
     return 0;
 }
 
-static volatile sig_atomic_t child_pid;
-
-/* Signals sent to readguard go on to the command. Those the terminal sends
- * (SI_KERNEL) already reached the whole foreground group, the command too. */
-static void forward(int sig, siginfo_t *info, void *uctx)
-{
-    (void)uctx;
-    if (child_pid > 0 && info->si_code != SI_KERNEL)
-        kill(child_pid, sig);
-}
-
-static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
-
-static void install_forwarding(void)
-{
-    struct sigaction sa = {0};
-    sa.sa_sigaction = forward;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-        sigaction(forwarded[i], &sa, NULL);
-}
-
-static void exec_command(char **cmd)
-{
-    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-        signal(forwarded[i], SIG_DFL);
-    execvp(cmd[0], cmd);
-    int e = errno;
-    rg_err("'%s': %s", cmd[0], strerror(e));
-    _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
-}
-
-/* Waits until no descendant is left (readguard is their subreaper), and
- * returns the command's exit status in the env(1) convention. */
-static int wait_tree(pid_t child)
-{
-    int status, result = RG_EXIT_FAILURE;
-    for (;;) {
-        pid_t pid = wait(&status);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break; /* ECHILD: the tree is gone */
-        }
-        if (pid != child)
-            continue;
-        child_pid = 0;
-        if (WIFEXITED(status))
-            result = WEXITSTATUS(status);
-        else if (WIFSIGNALED(status))
-            result = 128 + WTERMSIG(status);
-    }
-    return result;
-}
-
 /* A named session that was joined, or asked to be kept, outlives this run. */
 static void end_session(const char *session, bool kept)
 {
@@ -353,7 +295,7 @@ int rg_cmd_run(int argc, char **argv)
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
-    install_forwarding();
+    rg_tree_forward_signals();
     pid_t pid = fork();
     if (pid < 0) {
         rg_err("cannot fork: %s", strerror(errno));
@@ -362,14 +304,13 @@ int rg_cmd_run(int argc, char **argv)
     }
     if (pid == 0) {
         rg_supervise_child(opts.supervise, sv);
-        exec_command(argv + first);
+        rg_tree_exec(argv + first);
     }
     if (rg_supervise_parent(opts.supervise, sv, session, pid) < 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
-    child_pid = pid;
-    int status = wait_tree(pid);
+    int status = rg_tree_wait(pid);
     end_session(session, kept);
     return status;
 }

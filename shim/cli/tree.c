@@ -1,0 +1,66 @@
+/* The command's process tree under readguard run: signals forwarded to it,
+ * its exec, and waiting as its subreaper until the last descendant is gone. */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t child_pid;
+
+/* Signals sent to readguard go on to the command. Those the terminal sends
+ * (SI_KERNEL) already reached the whole foreground group, the command too. */
+static void forward(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    if (child_pid > 0 && info->si_code != SI_KERNEL)
+        kill(child_pid, sig);
+}
+
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
+
+void rg_tree_forward_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        sigaction(forwarded[i], &sa, NULL);
+}
+
+void rg_tree_exec(char **cmd)
+{
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        signal(forwarded[i], SIG_DFL);
+    execvp(cmd[0], cmd);
+    int e = errno;
+    rg_err("'%s': %s", cmd[0], strerror(e));
+    _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
+}
+
+/* Waits until no descendant is left (readguard is their subreaper), and
+ * returns the command's exit status in the env(1) convention. */
+int rg_tree_wait(pid_t child)
+{
+    int status, result = RG_EXIT_FAILURE;
+    child_pid = child;
+    for (;;) {
+        pid_t pid = wait(&status);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break; /* ECHILD: the tree is gone */
+        }
+        if (pid != child)
+            continue;
+        child_pid = 0;
+        if (WIFEXITED(status))
+            result = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            result = 128 + WTERMSIG(status);
+    }
+    return result;
+}

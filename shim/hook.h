@@ -44,6 +44,10 @@
     })
 
 /* The paths every hook of a kind takes, shared with syscall(). */
+/* Records a read-mode open already made (fd < 0: none), without entering
+ * the critical section once the shim is ready: reads are most calls, and
+ * recording one is reentrant, so they pay no signal-mask calls. */
+void rg_hook_read_done(const struct rg_request *req, int fd);
 int rg_hook_open(const struct rg_request *req);
 int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir,
                    const char *newpath, unsigned flags);

@@ -5,6 +5,19 @@
 
 #include "hook.h"
 
+void rg_hook_read_done(const struct rg_request *req, int fd)
+{
+    struct rg_ctx *c;
+    if (fd < 0)
+        return;
+    if ((c = rg_ready())) {
+        rg_guard_opened_read(c, req, fd);
+    } else if ((c = rg_enter())) { /* the process's first hooked call */
+        rg_guard_opened_read(c, req, fd);
+        rg_leave();
+    }
+}
+
 int rg_hook_open(const struct rg_request *req)
 {
     int saved = errno;
@@ -14,13 +27,7 @@ int rg_hook_open(const struct rg_request *req)
      * (rg_ready): the common case costs no signal-mask calls. */
     if (!rg_flags_write(req->flags)) {
         int fd = rg_open_unguarded(req);
-        struct rg_ctx *c;
-        if (fd >= 0 && (c = rg_ready())) {
-            rg_guard_opened_read(c, req, fd);
-        } else if (fd >= 0 && (c = rg_enter())) {
-            rg_guard_opened_read(c, req, fd);
-            rg_leave();
-        }
+        rg_hook_read_done(req, fd);
         return (int)rg_result(fd, saved);
     }
     struct rg_ctx *c = rg_enter();

@@ -51,21 +51,16 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
         return real(path, mode); /* glibc reports its own EINVAL */
     FILE *fp;
     struct rg_ctx *c;
+    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0};
     if (!rg_flags_write(flags)) {
-        /* A read is recorded without entering, as in open(). */
-        if ((fp = real(path, mode)) && (c = rg_ready())) {
-            rg_note_read(c, fileno(fp), flags);
-        } else if (fp && (c = rg_enter())) {
-            rg_note_read(c, fileno(fp), flags);
-            rg_leave();
-        }
-        if (fp)
+        if ((fp = real(path, mode))) {
+            rg_hook_read_done(&req, fileno(fp));
             errno = saved;
+        }
         return fp;
     }
     if (!(c = rg_enter()))
         return real(path, mode);
-    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0};
     fp = open_stream(c, &req, mode, real);
     rg_leave();
     if (fp)

@@ -85,20 +85,20 @@ check-build: $(BENCH_BIN)
 
 # The full run rewrites BENCHMARKS.md; the quick one only prints the table.
 bench: all $(BENCH_BIN)
-	@scripts/install-deps.sh bench
-	scripts/bench.sh --out BENCHMARKS.md
+	@scripts/dev/install-deps.sh bench
+	scripts/dev/bench.sh --out BENCHMARKS.md
 
 bench-quick: all $(BENCH_BIN)
-	@scripts/install-deps.sh bench
-	scripts/bench.sh --quick
+	@scripts/dev/install-deps.sh bench
+	scripts/dev/bench.sh --quick
 
 # What the supervised modes cost on a make -j2 workload (see README).
 bench-supervise: all
-	scripts/bench-supervise.sh
+	scripts/dev/bench-supervise.sh
 
 # Go for the supervised-mode tests; they skip, saying why, without it.
 deps-supervise:
-	-@scripts/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
+	-@scripts/dev/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
 test: deps-supervise
 
 $(B)/readguard: $(CLI_OBJ) $(CORE_OBJ) $(SV_OBJ)
@@ -129,16 +129,16 @@ HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64)
 
 deps:
-	@scripts/install-deps.sh test
+	@scripts/dev/install-deps.sh test
 
 check-build: all $(UNIT_BIN) $(HELPER_BIN) $(FUZZ_REPLAY_BIN)
 
 test: deps
 	$(MAKE) check-build
-	scripts/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	scripts/dev/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
-	scripts/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	scripts/dev/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
 # --- sanitizers and static analysis (issue 5) ----------------------------
 # Each sanitizer builds the core objects and the unit tests into a tree of
@@ -155,7 +155,7 @@ asan ubsan tsan:
 
 # Called by the three above with B and CFLAGS set.
 san-unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
-	$(SAN_ENV) scripts/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	$(SAN_ENV) scripts/dev/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
 LINT_SRC := $(wildcard shim/*.c shim/cli/*.c shim/supervise/*.c)
 # cppcheck sees the x86_64 side of sys.c's per-architecture syscall code;
@@ -166,7 +166,7 @@ lint: deps-lint
 	clang-tidy --quiet $(LINT_SRC) -- $(CPPFLAGS) -Ishim
 
 deps-lint:
-	@scripts/install-deps.sh lint
+	@scripts/dev/install-deps.sh lint
 
 # --- fuzzing (issue 5) -----------------------------------------------------
 # libFuzzer harnesses in tests/fuzz/. `make fuzz` runs a campaign with clang
@@ -189,25 +189,25 @@ $(B)/fuzz $(B)/fuzz-replay:
 	mkdir -p $@
 
 deps-fuzz:
-	@scripts/install-deps.sh fuzz
+	@scripts/dev/install-deps.sh fuzz
 
 fuzz: deps-fuzz
 	$(MAKE) $(FUZZ:%=$(B)/fuzz/%)
-	scripts/fuzz.sh run $(FUZZ_RUNS) $(FUZZ)
+	scripts/dev/fuzz.sh run $(FUZZ_RUNS) $(FUZZ)
 
 # Folds what a campaign found into the committed corpus, minimised.
 fuzz-merge:
-	scripts/fuzz.sh merge 0 $(FUZZ)
+	scripts/dev/fuzz.sh merge 0 $(FUZZ)
 
 # --- a foreign test suite (issue 5) ----------------------------------------
 # CPython's own tests of the file-system layer, with and without readguard
 # (warn mode): per-test outcomes must be identical. Enforce mode is run too,
 # and only reported.
 deps-foreign:
-	@scripts/install-deps.sh foreign
+	@scripts/dev/install-deps.sh foreign
 
 test-foreign: deps-foreign all
-	scripts/test-foreign.sh --enforce
+	scripts/dev/test-foreign.sh --enforce
 
 # --- install (issue 4) -------------------------------------------------------
 # The shim goes under lib/<multiarch>/ so that LD_PRELOAD can name it through
@@ -216,9 +216,9 @@ MANDIR    ?= $(PREFIX)/share/man
 COMPDIR   ?= $(PREFIX)/share/bash-completion/completions
 SHIMDIR   ?= $(LIBDIR)$(if $(MULTIARCH),/$(MULTIARCH))/readguard
 MANPAGE   := shim/cli/readguard.1
-COMPLETION := scripts/readguard.bash-completion
+COMPLETION := scripts/share/readguard.bash-completion
 DATADIR   ?= $(PREFIX)/share/readguard
-CLAUDE    := scripts/integrations/claude-code
+CLAUDE    := scripts/share/integrations/claude-code
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(MANDIR)/man1 \

@@ -1,5 +1,5 @@
 /* Per-call cost of the calls readguard hooks, in ns/op: run once bare and
- * once under the shim, by scripts/bench.sh, which interleaves the runs and
+ * once under the shim, by scripts/dev/bench.sh, which interleaves the runs and
  * takes medians. Each workload's loop is its own function (wl_*), so that
  * `valgrind --tool=callgrind --toggle-collect=wl_NAME` counts exactly the
  * instructions of its operations.

@@ -1,4 +1,4 @@
-/* The session table at scale, for scripts/bench.sh.
+/* The session table at scale, for scripts/dev/bench.sh.
  *
  * Usage: rgtable fill TABLE N     add N entries (made-up inodes on a made-up
  *                                 device) and print "bytes_per_file B", the

@@ -48,7 +48,7 @@ complete_words() {
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
 		_readguard readguard "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/scripts/readguard.bash-completion" "$@"
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/scripts/share/readguard.bash-completion" "$@"
 }
 
 @test "t2110.04 bash completion offers the verbs" {

@@ -4,7 +4,7 @@
 load helper
 load cli_helper
 
-HOOK="$TOP/scripts/integrations/claude-code/readguard-claude-hook"
+HOOK="$TOP/scripts/share/integrations/claude-code/readguard-claude-hook"
 MCP="$TOP/tests/e2e/fixtures/mcp-fs-server.py"
 
 setup() {

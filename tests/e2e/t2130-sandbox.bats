@@ -4,8 +4,8 @@
 load helper
 load cli_helper
 
-BWRAP_RECIPE="$TOP/scripts/integrations/sandbox/readguard-bwrap"
-FIREJAIL_RECIPE="$TOP/scripts/integrations/sandbox/readguard-firejail"
+BWRAP_RECIPE="$TOP/scripts/share/integrations/sandbox/readguard-bwrap"
+FIREJAIL_RECIPE="$TOP/scripts/share/integrations/sandbox/readguard-firejail"
 
 setup() {
 	common_setup

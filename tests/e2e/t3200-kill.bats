@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # kill -9: processes killed at random while they record reads never leave
-# the session unable to record or decide. scripts/kill-stress.sh does the
+# the session unable to record or decide. scripts/dev/kill-stress.sh does the
 # killing and the checks; the long run (10,000 kills and more) is by hand.
 
 load helper
 
 @test "t3200.01 300 random kill -9 of eight processes recording reads leave the session recording and deciding" {
-	run --separate-stderr timeout 600 "$TOP/scripts/kill-stress.sh" 300
+	run --separate-stderr timeout 600 "$TOP/scripts/dev/kill-stress.sh" 300
 	assert_success
 	[[ $output =~ ^kills=300\ worker-failures=0\ tracked=[0-9]+\ full=false\ checks=ok$ ]] ||
 		fail "unexpected summary: $output; stderr: $stderr"
@@ -14,7 +14,7 @@ load helper
 
 @test "t3200.02 kill-stress.sh leaves no table, directory or process behind" {
 	mkdir "$BATS_TEST_TMPDIR/tmp"
-	TMPDIR="$BATS_TEST_TMPDIR/tmp" run --separate-stderr timeout 600 "$TOP/scripts/kill-stress.sh" 20
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" run --separate-stderr timeout 600 "$TOP/scripts/dev/kill-stress.sh" 20
 	assert_success
 	run ls -A "$BATS_TEST_TMPDIR/tmp"
 	assert_output ''

@@ -29,7 +29,7 @@ go_tool() {
 }
 
 bun_tool() {
-	BUN=$("$TOP/scripts/fetch-npm-binary.sh" @oven/bun-linux-x64 bin/bun "$CACHE" 2>&1) ||
+	BUN=$("$TOP/scripts/dev/fetch-npm-binary.sh" @oven/bun-linux-x64 bin/bun "$CACHE" 2>&1) ||
 		skip "Bun unavailable: the npm registry cannot be reached ($BUN)"
 }
 

@@ -106,7 +106,7 @@ assert_micro_lines() {
 
 @test "bench.sh --smoke prints every row of the table and cleans up" {
 	before=$(ls /dev/shm | grep -c '^readguard-bench-' || true)
-	TMPDIR="$W" run --separate-stderr "$TOP/scripts/bench.sh" --smoke
+	TMPDIR="$W" run --separate-stderr "$TOP/scripts/dev/bench.sh" --smoke
 	assert_success
 	for row in "1. open + read 4 KiB + close, inside a root" "1a. floor of 1" "3a. floor of 3" \
 		"2. the same outside all roots" \
@@ -127,16 +127,16 @@ assert_micro_lines() {
 }
 
 @test "bench.sh --out writes the machine, the table and the notes" {
-	TMPDIR="$W" run "$TOP/scripts/bench.sh" --smoke --out "$W/B.md"
+	TMPDIR="$W" run "$TOP/scripts/dev/bench.sh" --smoke --out "$W/B.md"
 	assert_success
 	grep -q '^## Machine' "$W/B.md"
 	grep -q '^| 1. open + read 4 KiB' "$W/B.md"
-	grep -qF "$(head -1 "$TOP/scripts/bench-notes.md")" "$W/B.md"
+	grep -qF "$(head -1 "$TOP/scripts/dev/bench-notes.md")" "$W/B.md"
 	[ ! -e "$W/B.md.tmp" ]
 }
 
 @test "bench.sh refuses an unknown option" {
-	run "$TOP/scripts/bench.sh" --fast
+	run "$TOP/scripts/dev/bench.sh" --fast
 	assert_failure 2
 	assert_output --partial "usage:"
 }

@@ -1,5 +1,5 @@
 /* openloop N FILE...: open, read 4 KiB, close, N times over the FILEs. A
- * read-open loop for measuring what the shim costs (scripts/bench-hash.sh). */
+ * read-open loop for measuring what the shim costs (scripts/dev/bench-hash.sh). */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>

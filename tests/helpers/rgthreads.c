@@ -27,7 +27,7 @@
  *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
  *       n.TAG.*, and (every 50th time) be refused "unread"; exits 1 at the
  *       first wrong answer.
- *       The kill -9 stress test (scripts/kill-stress.sh) runs eight.
+ *       The kill -9 stress test (scripts/dev/kill-stress.sh) runs eight.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

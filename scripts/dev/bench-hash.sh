@@ -1,9 +1,9 @@
 #!/bin/bash
 # What content hashing costs a read: user-space instruction counts of a
 # read-open loop (build/t/openloop) under the shim, by callgrind. Needs
-# valgrind (not installed by make test). Usage: scripts/bench-hash.sh [BUILD]
+# valgrind (not installed by make test). Usage: scripts/dev/bench-hash.sh [BUILD]
 set -euo pipefail
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "${1:-$TOP/build}" && pwd)
 command -v valgrind >/dev/null || { echo "bench-hash: needs valgrind" >&2; exit 2; }
 D=$(mktemp -d)

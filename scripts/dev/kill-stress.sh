@@ -15,7 +15,7 @@
 set -euo pipefail
 
 kills=${1:?usage: kill-stress.sh KILLS}
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 rg=$top/build/readguard
 spin=$top/build/t/rgthreads
 [ -x "$rg" ] && [ -x "$spin" ] || { echo "kill-stress: run 'make check-build' first" >&2; exit 2; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The man page and the bash completion.
+# The docs: the man page, the README files and the bash completion.
 
 load helper
 
@@ -70,4 +70,107 @@ complete_words() {
 	run complete_words readguard run --mode ''
 	assert_line enforce
 	assert_line warn
+}
+
+# --- the README files --------------------------------------------------------
+
+# The README files a reader follows links through: the top one, tests/, and
+# one per layer folder under shim/.
+readme_files() {
+	printf '%s\n' "$TOP/README.md" "$TOP/tests/README.md"
+	find "$TOP/shim" -name README.md | sort
+}
+
+# section FILE HEADING: the lines of a markdown section, up to the next
+# second-level heading.
+section() {
+	awk -v h="$2" '$0 == h { on = 1; next } on && /^## / { exit } on' "$1"
+}
+
+@test "t2110.07 README.md is at most 250 lines" {
+	local n
+	n=$(wc -l <"$TOP/README.md")
+	[ "$n" -le 250 ] || fail "README.md has $n lines; the reference belongs in readguard.1"
+}
+
+@test "t2110.08 README.md keeps its Quick start: make test, then a guarded shell" {
+	run section "$TOP/README.md" "## Quick start"
+	assert_success
+	assert_line --regexp '^make test +#'
+	assert_line --regexp '^build/readguard run -- bash +#'
+	assert_line --partial "readguard: refused to write 'notes.txt': it has not been read in this session."
+}
+
+@test "t2110.09 every relative link in the README files points to a file that exists" {
+	local f link target dir bad=
+	while read -r f; do
+		dir=$(dirname "$f")
+		while read -r link; do
+			case $link in
+			http://* | https://* | mailto:* | '#'*) continue ;;
+			esac
+			target=${link%%#*}
+			[ -e "$dir/$target" ] || bad+="${f#"$TOP"/}: ($link) "
+		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//')
+	done < <(readme_files)
+	[ -z "$bad" ] || fail "broken links: $bad"
+}
+
+@test "t2110.10 every in-page link of a README file names one of its headings" {
+	local f anchor slugs bad=
+	while read -r f; do
+		slugs=$(grep -E '^#+ ' "$f" | sed -E 's/^#+ +//' | tr 'A-Z' 'a-z' |
+			sed -E 's/[^a-z0-9 _-]//g; s/ /-/g')
+		while read -r anchor; do
+			grep -qxF -- "$anchor" <<<"$slugs" || bad+="${f#"$TOP"/}: #$anchor "
+		done < <(grep -oE '\]\(#[^)]+\)' "$f" | sed 's/^](#//; s/)$//')
+	done < <(readme_files)
+	[ -z "$bad" ] || fail "anchors with no heading: $bad"
+}
+
+@test "t2110.11 every layer folder under shim/ has a README.md that shim/README.md links to" {
+	local d name bad=
+	for d in "$TOP"/shim/*/; do
+		name=$(basename "$d")
+		[ -f "$d/README.md" ] || bad+="shim/$name has no README.md; "
+		grep -qF "($name/README.md)" "$TOP/shim/README.md" ||
+			bad+="shim/README.md does not link to $name/README.md; "
+	done
+	[ -z "$bad" ] || fail "$bad"
+}
+
+@test "t2110.12 every verb of readguard --help has a man page section and a line in README's usage" {
+	local verbs verb text usage
+	verbs=$("$RG" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
+		on && /^  [a-z]/ { print $1 }')
+	[ -n "$verbs" ] || fail "no verbs found in readguard --help"
+	text=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null)
+	usage=$(section "$TOP/README.md" "## Usage")
+	for verb in $verbs; do
+		grep -qE "^ {0,3}readguard $verb( |$)" <<<"$text" || fail "readguard.1: no section for $verb"
+		grep -qE "readguard $verb( |\)|$)" <<<"$usage" || fail "README.md usage: no line for $verb"
+	done
+}
+
+@test "t2110.13 every READGUARD_ variable in the code is in the man page's ENVIRONMENT" {
+	local vars var envsec
+	vars=$(grep -rhoE 'READGUARD_[A-Z_]+' "$TOP/shim" --include='*.c' --include='*.h' | sort -u)
+	[ -n "$vars" ] || fail "no READGUARD_ variable found in shim/"
+	envsec=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null | awk '/^ENVIRONMENT/ { on = 1; next }
+		on && /^[A-Z]/ { exit } on')
+	for var in $vars; do
+		grep -qE "^ +$var([^A-Z_]|$)" <<<"$envsec" || fail "$var is not described in ENVIRONMENT"
+	done
+}
+
+@test "t2110.14 every option README's usage names is one readguard accepts" {
+	local opts opt helps verb
+	opts=$(section "$TOP/README.md" "## Usage" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	[ -n "$opts" ] || fail "no options found in README's usage"
+	helps=$(for verb in run env end status reset forget mark check log sessions doctor; do
+		"$RG" "$verb" --help
+	done)
+	for opt in $opts; do
+		grep -qE -- "$opt([ ,=]|$)" <<<"$helps" || fail "README.md names $opt, which no verb has"
+	done
 }

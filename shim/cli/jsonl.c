@@ -149,3 +149,108 @@ const char *rg_jsonl_get(const struct rg_jobject *o, const char *key)
                                                                               : o->f[i].value;
     return NULL;
 }
+
+/* A string at c->p (after its opening quote), checked but not kept. */
+static bool skip_string(struct cursor *c)
+{
+    unsigned cp;
+    while (*c->p != '"') {
+        unsigned char ch = (unsigned char)*c->p++;
+        if (ch < 0x20)
+            return false;
+        if (ch != '\\')
+            continue;
+        if (*c->p == 'u' && hex4(c->p + 1, &cp))
+            c->p += 5;
+        else if (*c->p && strchr("\"\\/bfnrt", *c->p))
+            c->p++;
+        else
+            return false;
+    }
+    c->p++;
+    return true;
+}
+
+static bool skip_value(struct cursor *c, int depth)
+{
+    skip_ws(c);
+    if (*c->p == '"')
+        return c->p++, skip_string(c);
+    if (*c->p != '{' && *c->p != '[') {
+        size_t n = strcspn(c->p, ",}] \t\r\n");
+        c->p += n;
+        return n > 0;
+    }
+    char close = *c->p++ == '{' ? '}' : ']';
+    if (depth >= RG_JSON_DEPTH)
+        return false;
+    skip_ws(c);
+    if (*c->p == close)
+        return c->p++, true;
+    for (;;) {
+        if (close == '}') {
+            if (*c->p++ != '"' || !skip_string(c))
+                return false;
+            skip_ws(c);
+            if (*c->p++ != ':')
+                return false;
+        }
+        if (!skip_value(c, depth + 1))
+            return false;
+        skip_ws(c);
+        if (*c->p == close)
+            return c->p++, true;
+        if (*c->p++ != ',')
+            return false;
+        skip_ws(c);
+    }
+}
+
+/* Moves c->p to the value of member key of the object at c->p. */
+static bool member(struct cursor *c, const char *key)
+{
+    skip_ws(c);
+    if (*c->p++ != '{')
+        return false;
+    skip_ws(c);
+    while (*c->p++ == '"') {
+        char name[64];
+        struct cursor k = {c->p, name, name + sizeof name};
+        bool match = string(&k) && strcmp(name, key) == 0;
+        if (!match && !skip_string(c))
+            return false;
+        if (match)
+            c->p = k.p;
+        skip_ws(c);
+        if (*c->p++ != ':')
+            return false;
+        skip_ws(c);
+        if (match)
+            return true;
+        if (!skip_value(c, 1))
+            return false;
+        skip_ws(c);
+        if (*c->p++ != ',')
+            return false; /* the '}' that ends the object: key is absent */
+        skip_ws(c);
+    }
+    return false;
+}
+
+bool rg_json_lookup(const char *doc, const char *const *keys, char *out, size_t cap)
+{
+    struct cursor c = {doc, out, out + cap};
+    for (; *keys; keys++)
+        if (!member(&c, *keys))
+            return false;
+    if (*c.p == '"')
+        return c.p++, string(&c);
+    if (*c.p == '{' || *c.p == '[' || strncmp(c.p, "null", 4) == 0 || cap == 0)
+        return false;
+    size_t n = strcspn(c.p, ",}] \t\r\n");
+    if (n == 0 || n >= cap)
+        return false;
+    memcpy(out, c.p, n);
+    out[n] = '\0';
+    return true;
+}

@@ -26,4 +26,13 @@ bool rg_jsonl_parse(const char *line, struct rg_jobject *o);
 /* The value of key, or NULL when absent or null. */
 const char *rg_jsonl_get(const struct rg_jobject *o, const char *key);
 
+/* The value found by following keys (NULL-terminated) down nested objects of
+ * the JSON document doc, e.g. {"tool_input", "file_path", NULL}: a string
+ * unescaped into out, or a number or boolean as written. False when it is
+ * absent, null, an object or an array, does not fit in cap bytes, or the
+ * document is not JSON on the way to it. Members skipped on the way may
+ * nest up to RG_JSON_DEPTH deep. */
+#define RG_JSON_DEPTH 64
+bool rg_json_lookup(const char *doc, const char *const *keys, char *out, size_t cap);
+
 #endif

@@ -6,7 +6,8 @@
  * overruns or splits, is valid UTF-8 without raw control characters, and is
  * a prefix of the untruncated escape; a log line reads back to the same
  * fields, with bytes that are not UTF-8 as U+FFFD; any line at all is read
- * safely. */
+ * safely, and so is any document by the hook input's nested lookup
+ * (rg_json_lookup), whose answer always fits, NUL-ended, in its buffer. */
 #include "../../shim/cli/jsonl.h"
 #include "fuzz.h"
 #include "report.h"
@@ -139,6 +140,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct rg_jobject o;
     if (rg_jsonl_parse(raw, &o))
         FUZZ_CHECK(o.n <= RG_JSONL_FIELDS);
+    const char *keys[] = {"tool_input", "file_path", NULL};
+    char *val = malloc(cap);
+    FUZZ_CHECK(val);
+    if (rg_json_lookup(raw, keys, val, cap))
+        FUZZ_CHECK(strlen(val) < cap);
+    if (rg_json_lookup(raw, keys + 1, val, cap))
+        FUZZ_CHECK(strlen(val) < cap);
+    free(val);
     free(raw);
     return 0;
 }

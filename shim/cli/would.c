@@ -1,0 +1,152 @@
+#include "would.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../content.h"
+#include "../holder.h"
+#include "../report.h"
+#include "../session.h"
+#include "../sys.h"
+#include "../text.h"
+#include "cli.h"
+
+static enum rg_scope scope_of(const struct rg_header *h, const char *path)
+{
+    char abs[PATH_MAX];
+    if (!realpath(path, abs))
+        return RG_SCOPE_GUARDED; /* as the shim: where it cannot tell, it guards */
+    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r))
+        if (rg_path_under(abs, r))
+            return RG_SCOPE_GUARDED;
+    return RG_SCOPE_FREE;
+}
+
+/* The bytes of the file examined, for a decision that asks for them. */
+static void hash_of(const char *path, struct rg_file *f)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    f->hashed = true;
+    f->hash = 0;
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
+        f->hash = rg_content_hash(fd, f->size);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Fills f; false (after reporting) when the path cannot be examined. */
+static bool examine(const char *path, const char *call, struct rg_file *f)
+{
+    struct stat st;
+    *f = (struct rg_file){.scope = RG_SCOPE_UNKNOWN};
+    if (stat(path, &st) == 0) {
+        f->exists = true;
+        f->regular = S_ISREG(st.st_mode);
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+        f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        f->size = st.st_size;
+        return true;
+    }
+    int e = errno;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (e == ENOENT && stat(dirname(dir), &st) == 0 && S_ISDIR(st.st_mode))
+        return true; /* a new file in an existing directory */
+    rg_err("%s: '%s': %s", call, path, strerror(e));
+    return false;
+}
+
+bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
+                    struct rg_would *w)
+{
+    struct rg_file *f = &w->file;
+    if (!examine(path, call, f))
+        return false;
+    const struct rg_header *h = t->hdr;
+    const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
+    w->facts = (struct rg_facts){.rec = rg_entry_load(t, e), .table = RG_TABLE_OK,
+                                 .mode = (enum rg_mode)h->mode};
+    if (w->facts.rec.writers > 0)
+        w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
+    if (!e && atomic_load(&h->full))
+        w->facts.table = RG_TABLE_FULL;
+    w->req = (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC, 0, 0};
+    w->decision = rg_decide(&w->req, f, &w->facts);
+    if (w->decision.action == RG_NEED_HASH) {
+        hash_of(path, f);
+        w->decision = rg_decide(&w->req, f, &w->facts);
+    }
+    if (w->decision.action == RG_NEED_SCOPE) {
+        f->scope = scope_of(h, path);
+        w->decision = rg_decide(&w->req, f, &w->facts);
+    }
+    return true;
+}
+
+void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,
+                     char *out, size_t cap)
+{
+    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision};
+    rg_reason_text(out, cap, &r, t->hdr->capacity, NULL);
+}
+
+const char *rg_would_allowed_why(const struct rg_would *w)
+{
+    const struct rg_file *f = &w->file;
+    const struct rg_record *rec = &w->facts.rec;
+    if (!f->exists)
+        return "it does not exist: writing it creates a new file.";
+    if (!f->regular)
+        return "it is not a regular file.";
+    if (rec->found && f->hashed && f->hash == rec->hash)
+        return "it was read in this session and its bytes are the same.";
+    if (rec->found && rec->mtime_ns == f->mtime_ns && rec->size == f->size)
+        return "it was read in this session and has not changed since.";
+    if (rec->writers > 0 && w->facts.writer_alive)
+        return "a process of this session is writing it.";
+    return "it is outside the session's roots.";
+}
+
+void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
+                  const struct rg_would *w)
+{
+    struct rg_header *h = t->hdr;
+    bool warn = w->decision.action == RG_WARN;
+    atomic_fetch_add(warn ? &h->warnings : &h->refusals, 1);
+    if (!h->log_path[0])
+        return;
+    char abs[PATH_MAX], line[4096];
+    if (!realpath(path, abs))
+        snprintf(abs, sizeof abs, "%s", path);
+    const struct rg_record *rec = &w->facts.rec;
+    struct rg_log_line l = {
+        .time_ns = rg_now_ns(),
+        .pid = (int)getpid(),
+        .prog = prog,
+        .op = rg_op_name(w->req.op),
+        .call = w->req.call,
+        .path = abs,
+        .decision = warn ? "warn" : "refuse",
+        .reason = rg_reason_name(w->decision.reason),
+        .recorded = rec->found,
+        .recorded_mtime_ns = rec->mtime_ns,
+        .recorded_size = rec->size,
+        .current_mtime_ns = w->file.mtime_ns,
+        .current_size = w->file.size,
+    };
+    size_t n = rg_log_format(line, sizeof line, &l);
+    int fd = n ? rg_log_open(h->log_path) : -1;
+    if (fd < 0 || write(fd, line, n) != (ssize_t)n)
+        rg_err("warning: cannot write the log '%s'", h->log_path);
+    if (fd >= 0)
+        rg_sys_close(fd);
+}

@@ -1,0 +1,39 @@
+/* What the shim would decide, asked from outside a process: `readguard
+ * check` and the Claude Code hooks put a write-mode open of a path to the
+ * same rg_decide() the shim asks, with the same facts. */
+#ifndef RG_WOULD_H
+#define RG_WOULD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../policy.h"
+#include "../request.h"
+#include "../table.h"
+
+struct rg_would {
+    struct rg_request req;
+    struct rg_file file;
+    struct rg_facts facts;
+    struct rg_decision decision;
+};
+
+/* Decides an overwrite of path (open O_WRONLY|O_TRUNC) in the session of t,
+ * on behalf of call (the name logged and shown, e.g. "check", "Write").
+ * False, after reporting on stderr, when path cannot be examined. */
+bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
+                    struct rg_would *w);
+
+/* The reason sentence of a refusal or warning, as the shim words it. */
+void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,
+                     char *out, size_t cap);
+
+/* Why an allowed write is allowed, in words. */
+const char *rg_would_allowed_why(const struct rg_would *w);
+
+/* Logs a refusal or warning in the session log, as the shim does, and
+ * counts it in the table's header. */
+void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
+                  const struct rg_would *w);
+
+#endif

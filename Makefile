@@ -227,13 +227,12 @@ install: all
 	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(SHIMDIR)/libreadguard.so
 	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
-	install -m 0755 $(CLAUDE)/readguard-claude-hook $(DESTDIR)$(DATADIR)/readguard-claude-hook
 	install -m 0644 $(CLAUDE)/settings.json $(DESTDIR)$(DATADIR)/claude-code-settings.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
 		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard \
-		$(DESTDIR)$(DATADIR)/readguard-claude-hook $(DESTDIR)$(DATADIR)/claude-code-settings.json
+		$(DESTDIR)$(DATADIR)/claude-code-settings.json
 	-rmdir $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
 
 clean:

@@ -148,8 +148,9 @@ static void check_elf64(const char *path, const struct image *m)
                       "reads and writes are not seen",
                 supervise);
     if (t.bun)
-        finding(path, "a Bun executable: Bun makes system calls itself on Linux, so its "
-                      "reads and writes are not seen",
+        finding(path, "a Bun executable: Bun makes most system calls itself on Linux, so its "
+                      "reads are not seen, while some of its writes (rename) are checked and "
+                      "may be refused (for Claude Code, use its hooks: see the README)",
                 supervise);
     if (t.uring)
         finding(path, "uses io_uring (imports io_uring_* or links liburing): files opened "

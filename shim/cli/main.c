@@ -56,7 +56,7 @@ static const struct {
     {"run", rg_cmd_run},       {"env", rg_cmd_env},           {"end", rg_cmd_end},
     {"status", rg_cmd_status}, {"reset", rg_cmd_reset},       {"forget", rg_cmd_forget},
     {"mark", rg_cmd_mark},     {"check", rg_cmd_check},       {"log", rg_cmd_log},
-    {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},
+    {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},    {"hook", rg_cmd_hook},
 };
 
 int main(int argc, char **argv)

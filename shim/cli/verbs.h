@@ -23,6 +23,7 @@ int rg_cmd_env(int argc, char **argv);
 int rg_cmd_end(int argc, char **argv);
 int rg_cmd_sessions(int argc, char **argv);
 int rg_cmd_doctor(int argc, char **argv);
+int rg_cmd_hook(int argc, char **argv);
 
 /* A session the CLI has mapped. */
 struct rg_cli_session {

@@ -18,7 +18,6 @@ setup() {
 	assert_exist "$D$P/lib/$MA/readguard/libreadguard.so"
 	assert_exist "$D$P/share/man/man1/readguard.1"
 	assert_exist "$D$P/share/bash-completion/completions/readguard"
-	assert_file_executable "$D$P/share/readguard/readguard-claude-hook"
 	assert_exist "$D$P/share/readguard/claude-code-settings.json"
 }
 

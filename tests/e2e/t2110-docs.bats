@@ -23,7 +23,7 @@ MAN="$TOP/shim/cli/readguard.1"
 @test "t2110.03 the man page covers every verb, every option of --help, and every variable" {
 	local text verb opt
 	text=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null)
-	for verb in run env end status reset forget mark check log sessions doctor; do
+	for verb in run env end status reset forget mark check log sessions doctor hook; do
 		[[ $text == *"readguard $verb"* ]] || fail "no section for $verb"
 		for opt in $("$RG" "$verb" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 			[[ $text == *"$opt"* ]] || fail "$verb: $opt is not in the man page"
@@ -173,4 +173,9 @@ section() {
 	for opt in $opts; do
 		grep -qE -- "$opt([ ,=]|$)" <<<"$helps" || fail "README.md names $opt, which no verb has"
 	done
+@test "t2110.15 bash completion offers Claude Code's hook events" {
+	run complete_words readguard hook claude-code Pre
+	assert_line PreToolUse
+	assert_line PreCompact
+	refute_line SessionStart
 }

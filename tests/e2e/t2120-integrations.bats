@@ -4,32 +4,66 @@
 load helper
 load cli_helper
 
-HOOK="$TOP/scripts/share/integrations/claude-code/readguard-claude-hook"
 MCP="$TOP/tests/e2e/fixtures/mcp-fs-server.py"
+SID=abc-123
 
 setup() {
 	common_setup
 	cli_setup
-	export READGUARD="$RG" CLAUDE_ENV_FILE="$BATS_TEST_TMPDIR/claude.env"
+	export CLAUDE_ENV_FILE="$BATS_TEST_TMPDIR/claude.env"
 	: >"$CLAUDE_ENV_FILE"
+	# Claude Code itself, as far as the hooks can tell: it outlives them.
+	sleep 600 &
+	CLAUDE_PID=$!
+	export CLAUDE_PID
+	TABLE="$TABLES/readguard-claude-$SID"
 }
 
-# hook EVENT [SOURCE]: run the Claude Code hook as Claude Code would.
+teardown() {
+	kill "$CLAUDE_PID" 2>/dev/null || true
+}
+
+# hook EVENT [JSON [OPTION]...]: run the hook as Claude Code does, in a
+# short-lived /bin/sh, with the hook input on stdin (default: SessionStart's).
 hook() {
-	printf '{"session_id":"abc-123","cwd":"%s","hook_event_name":"x","source":"%s"}' \
-		"$W" "${2:-startup}" | "$HOOK" "$1"
+	local ev=$1 json=${2:-"{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"hook_event_name\":\"$1\",\"source\":\"startup\"}"}
+	shift $(($# < 2 ? $# : 2))
+	printf '%s' "$json" | /bin/sh -c '"$0" hook claude-code "$@"' "$RG" "$ev" "$@"
 }
 
-# bash_tool SCRIPT: a Bash tool call, with the variables the hooks exported.
+# tool EVENT TOOL PATH_JSON [EXTRA]: the input of a tool hook, with the file
+# path given as a JSON string (escapes and all) and EXTRA members appended.
+tool() {
+	hook "$1" "{\"session_id\":\"$SID\",\"transcript_path\":\"/dev/null\",\"cwd\":\"$W\",\"permission_mode\":\"bypassPermissions\",\"hook_event_name\":\"$1\",\"tool_name\":\"$2\",\"tool_input\":{\"file_path\":$3,\"content\":\"x\\n\"}${4:-},\"tool_use_id\":\"toolu_1\"}"
+}
+
+# deny_json PATH REASON: the exact answer that denies a write.
+deny_json() {
+	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"readguard: refused to write %s: %s"}}' \
+		"$1" "$2"
+}
+
+# bash_tool COMMAND: run COMMAND as Claude Code's Bash tool does (2.1.x):
+# one bash -c whose line pastes in $CLAUDE_ENV_FILE, evals the command and
+# saves the cwd.
 bash_tool() {
-	bash -c "source '$CLAUDE_ENV_FILE'; $1"
+	local q=${1//\'/\'\\\'\'}
+	bash -c "source /dev/null 2>/dev/null || true && $(cat "$CLAUDE_ENV_FILE")
+: && eval '$q' < /dev/null && pwd -P >| '$BATS_TEST_TMPDIR/cwd'"
 }
 
-@test "t2120.01 SessionStart exports a session that guards the Bash tool's commands" {
+@test "t2120.01 SessionStart writes an env file that guards the Bash tool's own shell" {
 	mkfile a old
-	run --separate-stderr hook session-start
-	assert_success
-	assert_output --partial "Shell commands run under readguard"
+	hook SessionStart >/dev/null
+	run --separate-stderr bash_tool 'echo new >a'
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+}
+
+@test "t2120.02 SessionStart's env file guards the Bash tool command's children too" {
+	mkfile a old
+	hook SessionStart >/dev/null
 	run --separate-stderr bash_tool 'sh -c "echo new >a"'
 	assert_failure
 	assert_refused a unread
@@ -37,64 +71,260 @@ bash_tool() {
 	assert_content a new
 }
 
-@test "t2120.02 PreCompact makes the agent read again before it writes" {
-	mkfile a old
-	hook session-start >/dev/null
-	bash_tool 'cat a >/dev/null'
-	run --separate-stderr hook pre-compact
+@test "t2120.03 the guarded Bash tool shell keeps output, exit status, arguments and the saved cwd" {
+	hook SessionStart >/dev/null
+	mkdir sub
+	run --separate-stderr bash_tool 'echo "out $0"; echo err >&2; cd sub; exit 3'
+	[ "$status" -eq 3 ] || fail "status $status"
+	assert_output "out bash"
+	[ "$stderr" = err ] || fail "stderr: $stderr"
+	run --separate-stderr bash_tool 'cd sub && echo "$READGUARD_SESSION" && grep -c libreadguard /proc/$$/maps'
 	assert_success
-	run --separate-stderr bash_tool 'sh -c "echo new >a"'
-	assert_refused a unread
+	[ "${lines[0]}" = "$TABLE" ] || fail "$output"
+	[ "${lines[1]}" -gt 0 ] || fail "the shell has no shim: $output"
+	[ "$(cat "$BATS_TEST_TMPDIR/cwd")" = "$W/sub" ] || fail "cwd: $(cat "$BATS_TEST_TMPDIR/cwd")"
 }
 
-@test "t2120.03 a resumed conversation joins its session and keeps its reads" {
+@test "t2120.04 the Bash tool shell is replaced once, not again by its children" {
+	hook SessionStart >/dev/null
+	run --separate-stderr bash_tool 'echo $$ $READGUARD_SHELL; bash -c "echo \$\$ \$READGUARD_SHELL"'
+	assert_success
+	read -r pid shell <<<"${lines[0]}"
+	[ "$pid" = "$shell" ] || fail "$output"
+	[ "${#lines[@]}" -eq 2 ] || fail "$output"
+}
+
+@test "t2120.05 SessionStart ties the session to Claude Code (CLAUDE_PID), not to the hook's shell" {
+	hook SessionStart >/dev/null
+	run "$RG" status --json --session "$TABLE"
+	assert_success
+	assert_output --partial "\"running\":true,\"pid\":$CLAUDE_PID,"
+	kill "$CLAUDE_PID"
+	wait "$CLAUDE_PID" 2>/dev/null || true
+	run "$RG" status --json --session "$TABLE"
+	assert_output --partial '"running":false'
+}
+
+@test "t2120.06 SessionStart tells the model what readguard refuses" {
+	run --separate-stderr hook SessionStart
+	assert_success
+	assert_output --partial "Files under $W are guarded by readguard."
+	[ -z "$stderr" ] || fail "$stderr"
+}
+
+@test "t2120.07 PreToolUse denies a Write of an unread file with the exact JSON and reason" {
 	mkfile a old
-	hook session-start >/dev/null
-	bash_tool 'cat a >/dev/null'
-	: >"$CLAUDE_ENV_FILE"
-	hook session-start resume >/dev/null
-	bash_tool 'sh -c "echo new >a"'
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output "$(deny_json "'$W/a'" "$MSG_UNREAD")"
+	assert_content a old
+}
+
+@test "t2120.08 PreToolUse asks the same decision for Edit, MultiEdit and NotebookEdit" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	for t in Edit MultiEdit; do
+		run --separate-stderr tool PreToolUse $t "\"$W/a\""
+		assert_output "$(deny_json "'$W/a'" "$MSG_UNREAD")"
+	done
+	run --separate-stderr hook PreToolUse "{\"session_id\":\"$SID\",\"tool_name\":\"NotebookEdit\",\"tool_input\":{\"notebook_path\":\"$W/a\",\"new_source\":\"x\"}}"
+	assert_output "$(deny_json "'$W/a'" "$MSG_UNREAD")"
+}
+
+@test "t2120.09 PreToolUse allows, silently, a new file and the tools it does not guard" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/new\""
+	assert_success
+	assert_output ""
+	run --separate-stderr tool PreToolUse Bash "\"$W/a\""
+	assert_success
+	assert_output ""
+	[ -z "$stderr" ] || fail "$stderr"
+}
+
+@test "t2120.10 a Read (PostToolUse) unlocks a Write" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\"" ',"tool_response":{"type":"text","file":{"filePath":"'"$W"'/a","content":"old","numLines":1,"startLine":1,"totalLines":1}}'
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output ""
+}
+
+@test "t2120.11 a partial Read (offset, limit) counts as a read, as head does in the shell" {
+	mkfile a "$(seq 100)"
+	hook SessionStart >/dev/null
+	hook PostToolUse "{\"session_id\":\"$SID\",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"$W/a\",\"offset\":50,\"limit\":2}}"
+	run --separate-stderr tool PreToolUse Edit "\"$W/a\""
+	assert_output ""
+}
+
+@test "t2120.12 a Read (PostToolUse) unlocks a > in the Bash tool" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	run --separate-stderr bash_tool 'echo new >a'
+	assert_success
 	assert_content a new
 }
 
-@test "t2120.04 SessionStart after /clear forgets the reads" {
+@test "t2120.13 a cat in the Bash tool unlocks a Write" {
 	mkfile a old
-	hook session-start >/dev/null
+	hook SessionStart >/dev/null
 	bash_tool 'cat a >/dev/null'
-	hook session-start clear >/dev/null
-	run --separate-stderr bash_tool 'sh -c "echo new >a"'
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_output ""
+}
+
+@test "t2120.14 a file changed since the Read is denied again, saying so" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	external_write a other
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_output --partial "\"permissionDecisionReason\":\"readguard: refused to write '$W/a': $MSG_CHANGED (read at "
+}
+
+@test "t2120.15 the tool's own write (PostToolUse Write) keeps the file writable" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	printf 'by the Write tool\n' >a
+	tool PostToolUse Write "\"$W/a\""
+	run --separate-stderr tool PreToolUse Edit "\"$W/a\""
+	assert_output ""
+	run --separate-stderr bash_tool 'echo again >a'
+	assert_success
+}
+
+@test "t2120.16 paths with quotes, newlines and non-ASCII are decoded and answered in exact JSON" {
+	hook SessionStart >/dev/null
+	local name=$'it\'s "q"\nnew été'
+	mkfile "$name" old
+	run --separate-stderr tool PreToolUse Write "\"$W/it's \\\"q\\\"\\nnew \\u00e9t\\u00e9\""
+	assert_success
+	assert_output "$(deny_json "'$W/it's \\\"q\\\"\\nnew été'" "$MSG_UNREAD")"
+	python3 -c 'import json,sys; json.loads(sys.argv[1])' "$output" || fail "not JSON: $output"
+	tool PostToolUse Read "\"$W/it's \\\"q\\\"\\nnew été\""
+	run --separate-stderr tool PreToolUse Write "\"$W/it's \\\"q\\\"\\nnew \\u00e9t\\u00e9\""
+	assert_output ""
+}
+
+@test "t2120.17 a denied Write is logged and counted like a refusal of the shim" {
+	mkfile a old
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\"}" --log "$BATS_TEST_TMPDIR/r.log" >/dev/null
+	tool PreToolUse Write "\"$W/a\"" >/dev/null
+	grep -q '"prog":"claude","op":"open","call":"Write","path":"'"$W"'/a","decision":"refuse","reason":"unread"' \
+		"$BATS_TEST_TMPDIR/r.log" || fail "$(cat "$BATS_TEST_TMPDIR/r.log")"
+	run "$RG" status --json --session "$TABLE"
+	assert_output --partial '"refusals":1'
+}
+
+@test "t2120.18 SessionStart takes run's options: in warn mode PreToolUse counts and allows" {
+	mkfile a old
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\"}" --mode warn >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output ""
+	run "$RG" status --json --session "$TABLE"
+	assert_output --partial '"warnings":1'
+}
+
+@test "t2120.19 PreCompact makes the model read again before it writes" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	bash_tool 'cat a >/dev/null'
+	run --separate-stderr hook PreCompact
+	assert_success
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_output "$(deny_json "'$W/a'" "$MSG_UNREAD")"
+	run --separate-stderr bash_tool 'echo new >a'
 	assert_refused a unread
 }
 
-@test "t2120.05 without CLAUDE_ENV_FILE the hook explains and does not block" {
+@test "t2120.20 a resumed conversation joins its session and keeps its reads" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	bash_tool 'cat a >/dev/null'
+	: >"$CLAUDE_ENV_FILE"
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"source\":\"resume\"}" >/dev/null
+	bash_tool 'echo new >a'
+	assert_content a new
+}
+
+@test "t2120.21 SessionStart after /clear forgets the reads" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	bash_tool 'cat a >/dev/null'
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"source\":\"clear\"}" >/dev/null
+	run --separate-stderr bash_tool 'echo new >a'
+	assert_refused a unread
+}
+
+@test "t2120.22 without CLAUDE_ENV_FILE SessionStart explains and does not block" {
 	unset CLAUDE_ENV_FILE
-	run --separate-stderr hook session-start
+	run --separate-stderr hook SessionStart
 	assert_success
+	assert_output ""
 	[[ $stderr == *"CLAUDE_ENV_FILE is not set"* ]] || fail "$stderr"
 }
 
-@test "t2120.06 a hook input without a usable session id is reported, not fatal" {
-	run --separate-stderr "$HOOK" session-start <<<'{"session_id":"../../etc"}'
+@test "t2120.23 a hook input without a usable session id is reported, not fatal" {
+	run --separate-stderr hook SessionStart '{"session_id":"../../etc","cwd":"/"}'
 	assert_success
 	[[ $stderr == *"no usable session_id"* ]] || fail "$stderr"
 	[ ! -s "$CLAUDE_ENV_FILE" ] || fail "exported: $(cat "$CLAUDE_ENV_FILE")"
 }
 
-@test "t2120.08 under readguard run the hooks use the session Claude Code runs in" {
+@test "t2120.24 malformed input or a missing session lets the tool call go on" {
+	mkfile a old
+	run --separate-stderr hook PreToolUse '{"session_id":"abc-123","tool_name":"Write","tool_input":{"file_path":'
+	assert_success
+	assert_output ""
+	[[ $stderr == *"readguard: hook: "* ]] || fail "$stderr"
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output ""
+	[[ $stderr == *"did the SessionStart hook run?"* ]] || fail "$stderr"
+	run --separate-stderr tool PreToolUse Write '"relative/a"'
+	assert_success
+	assert_output ""
+}
+
+@test "t2120.25 under readguard run the hooks use the session Claude Code runs in" {
 	mkfile a old
 	run --separate-stderr "$RG" run -- bash -c '
 		printf "{\"session_id\":\"s1\",\"cwd\":\"%s\"}" "$PWD" |
-			"$0" session-start >/dev/null
-		grep -q "READGUARD_SESSION=.$READGUARD_SESSION.;" "$CLAUDE_ENV_FILE" || exit 7
+			"$0" hook claude-code SessionStart >/dev/null
+		grep -q "READGUARD_SESSION=.$READGUARD_SESSION.\$" "$CLAUDE_ENV_FILE" || exit 7
 		cat a >/dev/null
-		printf "{\"session_id\":\"s1\"}" | "$0" pre-compact
-		echo new >a' "$HOOK"
+		printf "{\"session_id\":\"s1\"}" | "$0" hook claude-code PreCompact
+		echo new >a' "$RG"
 	assert_failure
 	[ "$status" -ne 7 ] || fail "the hook exported another session: $(cat "$CLAUDE_ENV_FILE")"
 	assert_refused a unread
 }
 
-@test "t2120.07 an MCP filesystem server under readguard run refuses a blind write, then allows it after a read" {
+@test "t2120.26 the shipped settings.json registers every hook with its matcher" {
+	local f="$TOP/scripts/share/integrations/claude-code/settings.json"
+	run python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["hooks"]
+for ev, m in [("SessionStart", None), ("PreCompact", None),
+              ("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit"),
+              ("PostToolUse", "Read|Write|Edit|MultiEdit|NotebookEdit")]:
+    (g,) = h[ev]
+    assert g.get("matcher") == m, (ev, g)
+    assert g["hooks"] == [{"type": "command", "command": "readguard hook claude-code " + ev}], g
+print(sorted(h))' "$f"
+	assert_success
+	assert_output "['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionStart']"
+}
+
+@test "t2120.27 an MCP filesystem server under readguard run refuses a blind write, then allows it after a read" {
 	mkfile notes.txt original
 	local req='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"bats","version":"0"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}

@@ -219,6 +219,7 @@ MANPAGE   := shim/cli/readguard.1
 COMPLETION := scripts/share/readguard.bash-completion
 DATADIR   ?= $(PREFIX)/share/readguard
 CLAUDE    := scripts/share/integrations/claude-code
+SANDBOX   := scripts/share/integrations/sandbox
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -228,17 +229,25 @@ install: all
 	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
 	install -m 0644 $(CLAUDE)/settings.json $(DESTDIR)$(DATADIR)/claude-code-settings.json
+	install -m 0755 $(SANDBOX)/readguard-bwrap $(SANDBOX)/readguard-firejail $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
 		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard \
-		$(DESTDIR)$(DATADIR)/claude-code-settings.json
+		$(DESTDIR)$(DATADIR)/claude-code-settings.json \
+		$(DESTDIR)$(DATADIR)/readguard-bwrap $(DESTDIR)$(DATADIR)/readguard-firejail
 	-rmdir $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
+
+# --- a Debian package (issue 16) ----------------------------------------------
+# dpkg-deb over a `make install PREFIX=/usr` staging root; the packaging files
+# are in scripts/dev/deb/. lintian checks it in tests/e2e/t2140-deb.bats.
+deb: all
+	scripts/dev/deb/build.sh $(B)/deb $(VERSION)
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-supervise bench bench-quick bench-supervise check-build test unit install uninstall clean \
+.PHONY: all deb deps deps-supervise bench bench-quick bench-supervise check-build test unit install uninstall clean \
 	asan ubsan tsan san-unit lint deps-lint deps-fuzz fuzz fuzz-merge \
 	deps-foreign test-foreign
 .DELETE_ON_ERROR:

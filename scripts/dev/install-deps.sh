@@ -6,6 +6,8 @@ set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"
 test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base man-db bash-completion binutils bubblewrap"
+# make deb and its test (t2140): dpkg-deb comes with dpkg; lintian checks the package
+test_pkgs="$test_pkgs lintian"
 # issue 3 workflow tests: vim/ex and tar; npm only where no other node owns it
 test_pkgs="$test_pkgs vim tar"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

@@ -19,6 +19,8 @@ setup() {
 	assert_exist "$D$P/share/man/man1/readguard.1"
 	assert_exist "$D$P/share/bash-completion/completions/readguard"
 	assert_exist "$D$P/share/readguard/claude-code-settings.json"
+	assert_file_executable "$D$P/share/readguard/readguard-bwrap"
+	assert_file_executable "$D$P/share/readguard/readguard-firejail"
 }
 
 @test "t2100.02 the installed readguard finds its shim and guards a command" {

@@ -173,6 +173,8 @@ section() {
 	for opt in $opts; do
 		grep -qE -- "$opt([ ,=]|$)" <<<"$helps" || fail "README.md names $opt, which no verb has"
 	done
+}
+
 @test "t2110.15 bash completion offers Claude Code's hook events" {
 	run complete_words readguard hook claude-code Pre
 	assert_line PreToolUse

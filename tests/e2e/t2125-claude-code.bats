@@ -9,13 +9,20 @@ load helper
 load cli_helper
 
 CACHE="$TOP/build/cache"
-CLAUDE_PKG=@anthropic-ai/claude-code-linux-x64@2.1.328
+# The version whose behaviour readguard's hooks were written against.
+CLAUDE_VERSION=2.1.328
 API="$TOP/tests/e2e/fixtures/fake-messages-api.py"
 
 setup() {
 	common_setup
-	[ "$(uname -m)" = x86_64 ] || skip "the test pins Claude Code's linux-x64 build"
-	CLAUDE=$("$TOP/scripts/dev/fetch-npm-binary.sh" "$CLAUDE_PKG" claude "$CACHE" 2>&1) ||
+	local arch
+	case $(uname -m) in
+	x86_64) arch=x64 ;;
+	aarch64) arch=arm64 ;;
+	*) skip "Claude Code has no Linux build for $(uname -m)" ;;
+	esac
+	CLAUDE=$("$TOP/scripts/dev/fetch-npm-binary.sh" \
+		"@anthropic-ai/claude-code-linux-$arch@$CLAUDE_VERSION" claude "$CACHE" 2>&1) ||
 		skip "Claude Code unavailable: the npm registry cannot be reached ($CLAUDE)"
 	export HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$BATS_TEST_TMPDIR/tmp"
 	export READGUARD_DIR="$BATS_TEST_TMPDIR/tables"
@@ -145,4 +152,12 @@ bash_call() {
 		run result $i
 		refute_output --partial readguard
 	done
+}
+
+@test "t2125.06 without the hooks the same blind > goes through (the control of these tests)" {
+	rm "$HOME/.claude/settings.json"
+	mkfile notes.txt original
+	play "[[$(bash_call 'echo blind > notes.txt')]]"
+	assert_success
+	assert_content notes.txt blind
 }

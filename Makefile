@@ -19,7 +19,7 @@ B         := build
 IGNORE_CORE := wildmatch ignore
 
 # Pure and file-level code that both the shim and the CLI use.
-CORE      := sys table request policy text session report holder content envp $(IGNORE_CORE)
+CORE      := sys table request policy text session report holder content envp sha256 $(IGNORE_CORE)
 # The rest of the shim: per-process state and the hooks.
 SHIM      := $(CORE) context critical facts fdmap scope log guard restamp judge dircache $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
 CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))

@@ -63,6 +63,7 @@ struct rg_ctx {
     char env_owner[48];
     int32_t owner_pid;                  /* set when this process created the session */
     _Atomic int log_warned;
+    _Atomic int journal_warned;         /* said once that old bytes were not kept */
     struct rg_fdslot fds[RG_FDMAP_SIZE];
     _Atomic int fds_used;               /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;

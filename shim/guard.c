@@ -10,6 +10,7 @@
 #include "content.h"
 #include "critical.h"
 #include "dircache.h"
+#include "journal.h"
 #include "judge.h"
 #include "log.h"
 #include "policy.h"
@@ -204,6 +205,9 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
         forget(c, &f);
         return fd;
     }
+    if (!fresh && f.regular)
+        rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd,
+                        !(req->flags & O_NOFOLLOW), &st);
     note_write_stat(c, fd, &st, NULL);
     if (!fresh && (req->flags & O_TRUNC) && f.regular)
         fd = truncate_opened(c, req, fd, &f);
@@ -218,11 +222,16 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     old.dirfd = olddirfd;
     old.path = oldpath;
     for (int tries = 0;; tries++) {
-        bool exists = true;
-        if (targets >= 1 && (r = rg_judge_path(c, req, false, &exists)) < 0)
+        struct stat dst = {0}, src = {0};
+        if (targets >= 1 && (r = rg_judge_path_stat(c, req, false, &dst)) < 0)
             return r;
-        if (targets == 2 && (r = rg_judge_path(c, &old, false, NULL)) < 0)
+        if (targets == 2 && (r = rg_judge_path_stat(c, &old, false, &src)) < 0)
             return r;
+        bool exists = dst.st_mode != 0;
+        if (exists)
+            rg_journal_keep(c, req, targets == 2 ? "exchange" : "rename", -1, false, &dst);
+        if (src.st_mode != 0)
+            rg_journal_keep(c, &old, "exchange", -1, false, &src);
         /* The destination was free when checked: keep it so, or a file that
          * appears meanwhile would be replaced unchecked. */
         unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
@@ -243,9 +252,12 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
 
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
 {
-    int r = rg_judge_path(c, req, true, NULL);
+    struct stat st;
+    int r = rg_judge_path_stat(c, req, true, &st);
     if (r < 0)
         return r;
+    if (st.st_mode != 0 && length < st.st_size)
+        rg_journal_keep(c, req, "truncate", -1, true, &st);
     r = rg_sys_truncate(req->path, length);
     if (r == 0)
         stamp_path(c, AT_FDCWD, req->path, true);
@@ -278,8 +290,15 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
 
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
 {
-    int r = flags & AT_REMOVEDIR ? 0 : rg_judge_path(c, req, false, NULL);
-    return r < 0 ? r : rg_sys_unlinkat(req->dirfd, req->path, flags);
+    if (flags & AT_REMOVEDIR)
+        return rg_sys_unlinkat(req->dirfd, req->path, flags);
+    struct stat st;
+    int r = rg_judge_path_stat(c, req, false, &st);
+    if (r < 0)
+        return r;
+    if (st.st_mode != 0)
+        rg_journal_keep(c, req, "unlink", -1, false, &st);
+    return rg_sys_unlinkat(req->dirfd, req->path, flags);
 }
 
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)

@@ -21,7 +21,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length);
 /* ftruncate; refused with the reason on a touch stand-in descriptor. */
 int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length);
-/* unlinkat(dirfd, path, flags); the caller skips this unless --guard-unlink. */
+/* unlinkat(dirfd, path, flags): refused only with --guard-unlink, journaled
+ * unless --no-journal; the caller skips this when neither applies. */
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags);
 /* Checks an open that a spawned child will make; 0 or -EACCES. */
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);

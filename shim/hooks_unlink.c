@@ -1,11 +1,13 @@
 /* unlink, unlinkat and remove. Removing a file and creating a new one in its
  * place is how install, cp --remove-destination, ln -f, tar and git replace
- * files, so with --guard-unlink removing an unread or stale file is refused
- * like a write. Without it these hooks cost one flag test. */
+ * files, so the file's bytes are journaled first, and with --guard-unlink
+ * removing an unread or stale file is refused like a write. With neither
+ * (--no-journal) these hooks cost one flag test. */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "hook.h"
+#include "journal.h"
 
 static int unlink_at(const char *call, int dirfd, const char *path, int flags)
 {
@@ -13,7 +15,7 @@ static int unlink_at(const char *call, int dirfd, const char *path, int flags)
     struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0};
     struct rg_ctx *c = rg_enter();
     long r;
-    if (c && (c->policy & RG_POLICY_GUARD_UNLINK))
+    if (c && (c->policy & RG_POLICY_GUARD_UNLINK || rg_journal_on(c)))
         r = rg_guard_unlink(c, &req, flags);
     else
         r = rg_sys_unlinkat(dirfd, path, flags);

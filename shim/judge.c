@@ -134,14 +134,22 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
 
 /* Judges a path that is not open: the destination of a rename, the target of
  * truncate or of a spawned child's open. A missing path is a new file. */
+int rg_judge_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                       struct stat *st)
+{
+    if (fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+        st->st_mode = 0;
+        return 0; /* missing, or an error the real call will report itself */
+    }
+    struct rg_file f = rg_file_of(st);
+    return rg_judge(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
+}
+
 int rg_judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
 {
     struct stat st;
-    bool there = fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
+    int r = rg_judge_path_stat(c, req, follow, &st);
     if (exists)
-        *exists = there;
-    if (!there)
-        return 0; /* missing, or an error the real call will report itself */
-    struct rg_file f = rg_file_of(&st);
-    return rg_judge(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
+        *exists = st.st_mode != 0;
+    return r;
 }

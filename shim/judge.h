@@ -23,5 +23,8 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
 /* Judges a path that is not open: a missing path is a new file. 0 or
  * -EACCES; *exists (if given) says whether the path was there. */
 int rg_judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
+/* The same, leaving what the path names in *st (st_mode 0: nothing). */
+int rg_judge_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                       struct stat *st);
 
 #endif

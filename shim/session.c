@@ -108,11 +108,15 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
         snprintf(err, errcap, "cannot map the session table: %s", strerror(e));
         return -e;
     }
-    char log[RG_LOG_PATH_MAX];
+    char log[RG_LOG_PATH_MAX], journal[RG_LOG_PATH_MAX];
     struct rg_settings with_log = *s;
     if (!s->log_path) {
         rg_session_default_log(path, log, sizeof log);
         with_log.log_path = log;
+    }
+    if (!s->journal_dir) {
+        rg_session_default_journal(journal, sizeof journal);
+        with_log.journal_dir = journal;
     }
     int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
                             rg_now_ns());
@@ -235,6 +239,20 @@ void rg_session_default_log(const char *table_path, char *out, size_t cap)
         n = snprintf(out, cap, "%s.log", table_path);
     if (n < 0 || (size_t)n >= cap)
         snprintf(out, cap, "%s.log", table_path);
+}
+
+void rg_session_default_journal(char *out, size_t cap)
+{
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    int n = 0;
+    if (state && state[0] == '/')
+        n = snprintf(out, cap, "%s/readguard/journal", state);
+    else if (home && home[0] == '/')
+        n = snprintf(out, cap, "%s/.local/state/readguard/journal", home);
+    else
+        out[0] = '\0';
+    if (n < 0 || (size_t)n >= cap)
+        out[0] = '\0';
 }
 
 int rg_mode_parse(const char *s)

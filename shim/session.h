@@ -42,6 +42,10 @@ void rg_session_detach(struct rg_table *t);
 /* The default log of a session whose table is at table_path. */
 void rg_session_default_log(const char *table_path, char *out, size_t cap);
 
+/* The default journal directory: $XDG_STATE_HOME/readguard/journal, else
+ * ~/.local/state/readguard/journal; "" when neither is known. */
+void rg_session_default_journal(char *out, size_t cap);
+
 /* Parses a mode name; returns -1 for anything else. */
 int rg_mode_parse(const char *s);
 const char *rg_mode_name(enum rg_mode m);

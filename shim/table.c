@@ -57,6 +57,12 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
             return -ENAMETOOLONG;
         memcpy(h->log_path, s->log_path, n);
     }
+    if (s->journal_dir) {
+        size_t n = strlen(s->journal_dir) + 1;
+        if (n > sizeof h->journal_dir)
+            return -ENAMETOOLONG;
+        memcpy(h->journal_dir, s->journal_dir, n);
+    }
     if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
         s->read_ttl_ns < 0)
         return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
@@ -115,7 +121,8 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->uid != expect_uid)
         return "it belongs to another user";
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
-        !memchr(h->log_path, '\0', sizeof h->log_path) || (h->flags & ~RG_POLICY_KNOWN) ||
+        !memchr(h->log_path, '\0', sizeof h->log_path) ||
+        !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
         h->read_ttl_ns < 0 || h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 3u
+#define RG_TABLE_VERSION 4u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -43,7 +43,8 @@ enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
 #define RG_POLICY_ALLOW_APPEND 0x1u       /* O_APPEND without O_TRUNC needs no read */
 #define RG_POLICY_GUARD_UNLINK 0x2u       /* removing an unread or stale file is a write */
 #define RG_POLICY_NO_DEFAULT_IGNORES 0x4u /* the built-in ignore rules were left out */
-#define RG_POLICY_KNOWN 0x7u
+#define RG_POLICY_NO_JOURNAL 0x8u         /* --no-journal: keep no old bytes (journal.h) */
+#define RG_POLICY_KNOWN 0xfu
 
 /* One tracked inode. dev is 32 bits because Linux encodes st_dev in 32 bits
  * (new_encode_dev); a larger value is refused at record time, not truncated.
@@ -89,6 +90,7 @@ struct rg_header {
     char log_path[RG_LOG_PATH_MAX];
     char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
     char ignores[RG_IGNORES_MAX]; /* the ignore rules, packed as ignore.h says */
+    char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (journal.h); "": nowhere */
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
@@ -107,6 +109,7 @@ struct rg_settings {
     enum rg_mode mode;
     uint32_t capacity;
     const char *log_path;
+    const char *journal_dir;      /* NULL: the default beside the log (session.c) */
     const char *const *roots;     /* absolute, canonical */
     size_t nroots;
     uint32_t flags;               /* RG_POLICY_* */

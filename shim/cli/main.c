@@ -33,6 +33,10 @@ static const char usage[] =
     "                        the session's refusals, warnings and marks\n"
     "  sessions [--prune]    this user's sessions, and whether they are running\n"
     "  doctor [CMD]          can CMD be guarded by the preload?\n"
+    "  history [--json] [FILE]...\n"
+    "                        the versions the journal kept before sessions changed files\n"
+    "  undo [--force] FILE...\n"
+    "                        restore FILE as it was before the last session changed it\n"
     "\n"
     "Verbs that act on a session take --session PATH; without it they use\n"
     "$READGUARD_SESSION, else the one running session of this user.\n"
@@ -57,6 +61,7 @@ static const struct {
     {"status", rg_cmd_status}, {"reset", rg_cmd_reset},       {"forget", rg_cmd_forget},
     {"mark", rg_cmd_mark},     {"check", rg_cmd_check},       {"log", rg_cmd_log},
     {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},    {"hook", rg_cmd_hook},
+    {"history", rg_cmd_history},   {"undo", rg_cmd_undo},
 };
 
 int main(int argc, char **argv)

@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../jrecord.h"
 #include "../session.h"
 #include "../text.h"
 #include "cli.h"
+#include "jstore.h"
 
 static const char run_usage[] =
     "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
@@ -37,6 +39,8 @@ static const char run_usage[] =
     "                       (see README: Ignore rules)\n"
     "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
     "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
+    "      --no-journal     do not keep the old bytes of files the session changes\n"
+    "                       (default: kept for 'readguard undo', see readguard(1))\n"
     "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
     "      --supervise      also guard programs the preload cannot see (static,\n"
     "                       Go, Bun, raw system calls) with a seccomp supervisor\n"
@@ -141,7 +145,7 @@ static int pack_ignores(struct run_opts *o)
 }
 
 enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
-       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT };
+       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT, OPT_NO_JOURNAL };
 
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -154,6 +158,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
         {"no-default-ignores", no_argument, NULL, OPT_NO_DEFAULT_IGNORES},
         {"allow-append", no_argument, NULL, OPT_ALLOW_APPEND},
         {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
+        {"no-journal", no_argument, NULL, OPT_NO_JOURNAL},
         {"read-ttl", required_argument, NULL, OPT_READ_TTL},
         {"supervise", no_argument, NULL, OPT_SUPERVISE},
         {"strict", no_argument, NULL, OPT_STRICT},
@@ -197,6 +202,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
             break;
         case OPT_GUARD_UNLINK:
             o->s.flags |= RG_POLICY_GUARD_UNLINK;
+            break;
+        case OPT_NO_JOURNAL:
+            o->s.flags |= RG_POLICY_NO_JOURNAL;
             break;
         case OPT_READ_TTL:
             if (set_read_ttl(o, optarg) < 0)
@@ -263,9 +271,26 @@ static int export_env(const char *session)
     return 0;
 }
 
+/* How the session left each file it changed, so that undo can tell a later
+ * change from the session's own (jstore.h). */
+static void close_journal(const char *session)
+{
+    struct rg_table t;
+    if (rg_session_attach(session, &t) != NULL)
+        return;
+    const struct rg_header *h = t.hdr;
+    if (!(h->flags & RG_POLICY_NO_JOURNAL) && h->journal_dir[0]) {
+        char id[RG_JOURNAL_ID_MAX];
+        rg_journal_id(id, h->created_ns, h->creator_pid);
+        rg_jstore_close_session(h->journal_dir, id);
+    }
+    rg_session_detach(&t);
+}
+
 /* A named session that was joined, or asked to be kept, outlives this run. */
 static void end_session(const char *session, bool kept)
 {
+    close_journal(session);
     if (!kept)
         unlink(session);
 }

@@ -1,0 +1,280 @@
+#include "jstore.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../jrecord.h"
+#include "../report.h"
+#include "../session.h"
+#include "../sha256.h"
+#include "../text.h"
+#include "cli.h"
+#include "jsonl.h"
+#include "verbs.h"
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static int64_t num(const struct rg_jobject *o, const char *k)
+{
+    const char *v = rg_jsonl_get(o, k);
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+static void add(struct rg_jlist *l, const char *session, const char *line)
+{
+    struct rg_jobject o;
+    if (!rg_jsonl_parse(line, &o) || !rg_jsonl_get(&o, "path") || !rg_jsonl_get(&o, "op"))
+        return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->r = realloc(l->r, l->cap * sizeof *l->r);
+        if (!l->r)
+            abort();
+    }
+    const char *ex = rg_jsonl_get(&o, "exists");
+    l->r[l->n++] = (struct rg_jrec){
+        .session = strdup(session), .line = strdup(line),
+        .path = strdup(rg_jsonl_get(&o, "path")), .op = strdup(rg_jsonl_get(&o, "op")),
+        .prog = dup_or_null(rg_jsonl_get(&o, "prog")),
+        .object = dup_or_null(rg_jsonl_get(&o, "object")),
+        .unsaved = dup_or_null(rg_jsonl_get(&o, "unsaved")),
+        .time = dup_or_null(rg_jsonl_get(&o, "time")),
+        .pid = (int)num(&o, "pid"), .time_ns = num(&o, "time_ns"),
+        .mtime_ns = num(&o, "mtime_ns"), .size = num(&o, "size"),
+        .dev = (uint64_t)num(&o, "dev"), .ino = (uint64_t)num(&o, "ino"),
+        .mode = (uint32_t)num(&o, "mode"), .exists = ex && strcmp(ex, "true") == 0,
+    };
+}
+
+static void load_file(const char *path, const char *session, struct rg_jlist *l)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] != '\n')
+            break; /* a record cut short by a kill: never half-trusted */
+        line[n - 1] = '\0';
+        add(l, session, line);
+    }
+    free(line);
+    fclose(f);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_index(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 6 && strcmp(d->d_name + n - 6, ".jsonl") == 0;
+}
+
+int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
+{
+    char sessions[PATH_MAX], path[PATH_MAX + 256];
+    snprintf(sessions, sizeof sessions, "%s/" RG_JOURNAL_SESSIONS, dir);
+    struct dirent **names;
+    int n = scandir(sessions, &names, is_index, by_name);
+    if (n < 0)
+        return errno == ENOENT ? 0 : -errno;
+    for (int i = 0; i < n; i++) {
+        char id[256];
+        snprintf(id, sizeof id, "%.*s", (int)strlen(names[i]->d_name) - 6, names[i]->d_name);
+        if (!only || strcmp(only, id) == 0) {
+            snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
+            load_file(path, id, l);
+        }
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+void rg_jlist_free(struct rg_jlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        struct rg_jrec *r = &l->r[i];
+        free(r->session), free(r->line), free(r->path), free(r->op), free(r->prog);
+        free(r->object), free(r->unsaved), free(r->time);
+    }
+    free(l->r);
+    *l = (struct rg_jlist){0};
+}
+
+int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
+{
+    id[0] = '\0';
+    const char *env = getenv(RG_ENV_SESSION);
+    const char *named = session ? session : env && *env ? env : NULL;
+    struct rg_cli_session s;
+    if (named && rg_pick_session(named, &s) == 0) {
+        snprintf(dir, cap, "%s", s.table.hdr->journal_dir);
+        if (session) {
+            char jid[RG_JOURNAL_ID_MAX];
+            rg_journal_id(jid, s.table.hdr->created_ns, s.table.hdr->creator_pid);
+            snprintf(id, idcap, "%s", jid);
+        }
+        rg_drop_session(&s);
+    } else if (session) {
+        return -1; /* rg_pick_session said why */
+    } else {
+        rg_session_default_journal(dir, cap);
+    }
+    if (!dir[0]) {
+        rg_err("no journal: neither XDG_STATE_HOME nor HOME is an absolute path");
+        return -1;
+    }
+    return 0;
+}
+
+static int mkdirs(const char *dir)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1;; s++)
+        if (*s == '/' || !*s) {
+            char end = *s;
+            *s = '\0';
+            if (mkdir(p, 0700) != 0 && errno != EEXIST)
+                return -errno;
+            if (!end)
+                return 0;
+            *s = '/';
+        }
+}
+
+static int append(const char *dir, const char *id, const struct rg_jrecord *r)
+{
+    char path[PATH_MAX + 256], line[8192];
+    snprintf(path, sizeof path, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, id);
+    size_t n = rg_jrecord_format(line, sizeof line, r);
+    int fd = n ? rg_log_open(path) : -ENAMETOOLONG;
+    if (fd < 0)
+        return fd;
+    int rc = write(fd, line, n) == (ssize_t)n ? 0 : -EIO;
+    close(fd);
+    return rc;
+}
+
+static void record_of(struct rg_jrecord *r, const char *op, const char *abs, const struct stat *st)
+{
+    *r = (struct rg_jrecord){
+        .time_ns = rg_now_ns(), .pid = (int)getpid(), .prog = "readguard", .op = op,
+        .call = op, .path = abs, .exists = st != NULL,
+    };
+    if (!st)
+        return;
+    r->dev = st->st_dev, r->ino = st->st_ino, r->mode = st->st_mode;
+    r->uid = st->st_uid, r->gid = st->st_gid, r->size = st->st_size;
+    r->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+    r->atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec;
+}
+
+/* Copies src into a new object, hashing as it goes. */
+static int store(int src, const char *dir, char hex[RG_SHA256_HEX])
+{
+    char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
+    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
+    int r = mkdirs(objects);
+    if (r < 0)
+        return r;
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%d-undo", objects, (int)getpid());
+    int dst = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (dst < 0)
+        return -errno;
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    ssize_t n;
+    while ((n = read(src, buf, sizeof buf)) > 0) {
+        rg_sha256_update(&s, buf, (size_t)n);
+        if (write(dst, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    }
+    r = n < 0 ? -errno : 0;
+    close(dst);
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, hex);
+    snprintf(obj, sizeof obj, "%s/%s", objects, hex);
+    if (r == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) != 0 &&
+        errno != EEXIST)
+        r = -errno;
+    unlink(tmp);
+    return r;
+}
+
+int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op)
+{
+    struct stat st;
+    int fd = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return errno == ENOENT || errno == ELOOP ? 0 : -errno;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    char hex[RG_SHA256_HEX];
+    int r = store(fd, dir, hex);
+    close(fd);
+    struct rg_jrecord rec;
+    record_of(&rec, op, abs, &st);
+    rec.object = hex;
+    return r < 0 ? r : append(dir, id, &rec);
+}
+
+int rg_jstore_end(const char *dir, const char *id, const char *abs)
+{
+    struct stat st;
+    struct rg_jrecord rec;
+    bool there = lstat(abs, &st) == 0;
+    record_of(&rec, "end", abs, there ? &st : NULL);
+    rec.unsaved = "end";
+    return append(dir, id, &rec);
+}
+
+void rg_jstore_close_session(const char *dir, const char *id)
+{
+    struct rg_jlist l = {0};
+    if (rg_jlist_load(dir, id, &l) < 0)
+        return;
+    for (size_t i = 0; i < l.n; i++) {
+        bool seen = strcmp(l.r[i].op, "end") == 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(l.r[j].path, l.r[i].path) == 0;
+        if (!seen)
+            rg_jstore_end(dir, id, l.r[i].path);
+    }
+    rg_jlist_free(&l);
+}
+
+bool rg_journal_abs(const char *file, char *out, size_t cap)
+{
+    char buf[PATH_MAX], cwd[PATH_MAX], real[PATH_MAX];
+    struct stat st;
+    if (lstat(file, &st) == 0 && !S_ISLNK(st.st_mode) && realpath(file, real))
+        return (size_t)snprintf(out, cap, "%s", real) < cap;
+    if (!getcwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
+        return false;
+    /* Gone, or a symlink: resolve its directory, keep its name. */
+    char *slash = strrchr(buf, '/');
+    *slash = '\0';
+    const char *parent = buf[0] ? buf : "/";
+    if (!realpath(parent, real))
+        snprintf(real, sizeof real, "%s", parent);
+    return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
+}

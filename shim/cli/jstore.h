@@ -1,0 +1,53 @@
+/* The journal as the CLI sees it (layout in ../jrecord.h): reading every
+ * session's records back, keeping a file's bytes before undo replaces them,
+ * and the "end" records that say how a session left each file it changed. */
+#ifndef RG_JSTORE_H
+#define RG_JSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One record, parsed. Strings are malloc'd. */
+struct rg_jrec {
+    char *session;   /* the id: sessions sort by it */
+    char *line;      /* the JSON line as stored */
+    char *path, *op, *prog, *object, *unsaved, *time;
+    int pid;
+    int64_t time_ns, mtime_ns, size;
+    uint64_t dev, ino;
+    uint32_t mode;
+    bool exists;
+};
+
+struct rg_jlist {
+    struct rg_jrec *r;
+    size_t n, cap;
+};
+
+/* Reads every session's records in dir (only session `only` if not NULL),
+ * sorted by session, then in the order they were written. */
+int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l);
+void rg_jlist_free(struct rg_jlist *l);
+
+/* The journal directory and, with --session, that session's id: from the
+ * session table if one is named (--session, else $READGUARD_SESSION), else
+ * the default under $XDG_STATE_HOME. id is "" when not restricted. Returns
+ * -1 after reporting. */
+int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
+
+/* Keeps the bytes of the regular file at abs in the journal, as session id
+ * would. 0: kept, or nothing to keep (missing); -errno after reporting. */
+int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op);
+
+/* Appends session id's "end" record for abs: how the file is now. */
+int rg_jstore_end(const char *dir, const char *id, const char *abs);
+
+/* Appends an "end" record for each path session id changed. */
+void rg_jstore_close_session(const char *dir, const char *id);
+
+/* The absolute path the shim would have recorded for FILE, which may be
+ * gone: symlinks in its directory resolved, relative to the cwd. */
+bool rg_journal_abs(const char *file, char *out, size_t cap);
+
+#endif

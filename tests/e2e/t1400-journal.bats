@@ -1,0 +1,290 @@
+#!/usr/bin/env bats
+# The journal: what a session destroys is kept, and `readguard undo` brings
+# it back. Each test does, in a session, what an agent does by accident, and
+# checks that undo restores the bytes that were there before.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+}
+
+# repo: a git repository in $W with a.txt committed as "committed" and then
+# edited, uncommitted, to "my edit".
+repo() {
+	git init -q .
+	printf 'committed\n' >a.txt
+	git add a.txt
+	git commit -qm a
+	printf 'my edit\n' >a.txt
+}
+
+# objects: how many versions the journal holds.
+objects() {
+	find "$J/objects" -type f ! -name '.*' 2>/dev/null | wc -l
+}
+
+@test "t1400.01 git reset --hard, then undo, brings the uncommitted edit back" {
+	repo
+	rg git reset -q --hard
+	assert_file_contains a.txt '^committed$'
+	run "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" "my edit"
+}
+
+@test "t1400.02 git checkout -- ., then undo" {
+	repo
+	rg git checkout -q -- .
+	assert_equal "$(cat a.txt)" committed
+	run "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" "my edit"
+}
+
+@test "t1400.03 git restore, then undo" {
+	repo
+	rg git restore a.txt
+	assert_equal "$(cat a.txt)" committed
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" "my edit"
+}
+
+@test "t1400.04 git checkout -f to another branch, then undo" {
+	repo
+	git stash -q && git checkout -q -b other && printf 'other\n' >a.txt && git commit -qam o
+	git checkout -q - && git stash pop -q
+	rg git checkout -q -f other
+	assert_equal "$(cat a.txt)" other
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" "my edit"
+}
+
+@test "t1400.05 git clean -f removes an untracked file; undo recreates it" {
+	repo
+	printf 'notes\n' >untracked.txt
+	rg git clean -q -f
+	assert_file_not_exist untracked.txt
+	run "$RG" undo untracked.txt
+	assert_success
+	assert_equal "$(cat untracked.txt)" notes
+}
+
+@test "t1400.06 git stash, then undo, brings the edit back to the work tree" {
+	repo
+	rg git stash -q
+	assert_equal "$(cat a.txt)" committed
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" "my edit"
+}
+
+@test "t1400.07 cp over a file the session read, then undo" {
+	mkfile a.txt original
+	mkfile b.txt other
+	rgsh 'cat a.txt >/dev/null; cp b.txt a.txt'
+	assert_equal "$(cat a.txt)" other
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.08 mv over a file the session read, then undo" {
+	mkfile a.txt original
+	mkfile b.txt other
+	rgsh 'cat a.txt >/dev/null; mv b.txt a.txt'
+	assert_equal "$(cat a.txt)" other
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.09 sed -i, then undo" {
+	mkfile a.txt original
+	rg sed -i s/original/edited/ a.txt
+	assert_equal "$(cat a.txt)" edited
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.10 a Python overwrite after a read, then undo" {
+	mkfile a.txt original
+	rg python3 -c 'p = "a.txt"; open(p).read(); open(p, "w").write("python\n")'
+	assert_equal "$(cat a.txt)" python
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.11 a Node overwrite after a read, then undo" {
+	command -v node >/dev/null || skip "no node"
+	mkfile a.txt original
+	rg node -e 'const fs = require("fs"); fs.readFileSync("a.txt"); fs.writeFileSync("a.txt", "node\n")'
+	assert_equal "$(cat a.txt)" node
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.12 undo of an undo puts back what the undo replaced" {
+	repo
+	rg git reset -q --hard
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" "my edit"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" committed
+}
+
+@test "t1400.13 undo refuses a file changed after the session, and --force restores it" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo session >a.txt'
+	external_write a.txt later
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" later
+	"$RG" undo --force a.txt
+	assert_equal "$(cat a.txt)" original
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" later
+}
+
+@test "t1400.14 undo takes a relative path from the current directory, after the session ended" {
+	mkdir -p sub
+	mkfile sub/a.txt original
+	rgsh 'cat sub/a.txt >/dev/null; echo new >sub/a.txt'
+	cd "$OUT"
+	run "$RG" undo "$(realpath --relative-to=. "$W/sub/a.txt")"
+	assert_success
+	assert_equal "$(cat "$W/sub/a.txt")" original
+}
+
+@test "t1400.15 rm of a file, then undo, recreates it with its mode" {
+	mkfile a.sh '#!/bin/sh'
+	chmod 0750 a.sh
+	rg rm a.sh
+	assert_file_not_exist a.sh
+	"$RG" undo a.sh
+	assert_equal "$(cat a.sh)" '#!/bin/sh'
+	assert_equal "$(stat -c %a a.sh)" 750
+}
+
+@test "t1400.16 the session's later overwrites of its own write keep nothing more" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; for i in 1 2 3 4 5; do echo $i >a.txt; done'
+	run "$RG" history --json a.txt
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(objects)" 1
+}
+
+@test "t1400.17 identical versions are stored once" {
+	mkfile a.txt same
+	mkfile b.txt same
+	rgsh 'cat a.txt b.txt >/dev/null; echo x >a.txt; echo y >b.txt'
+	run "$RG" history --json
+	assert_equal "${#lines[@]}" 2
+	assert_equal "$(objects)" 1
+	assert_equal "$(cat "$J/objects/$(sha256sum <<<same | cut -d' ' -f1)")" same
+}
+
+@test "t1400.18 the free tier is not kept: .git internals and build outputs" {
+	mkdir -p build .git
+	mkfile build/out.o old
+	mkfile .git/config old
+	rgsh 'cat build/out.o .git/config >/dev/null; echo new >build/out.o; rm .git/config'
+	run "$RG" history --json
+	assert_output ""
+	assert_equal "$(objects)" 0
+}
+
+@test "t1400.19 --no-journal keeps nothing" {
+	mkfile a.txt original
+	"$RG" run --no-journal -- sh -c 'cat a.txt >/dev/null; echo new >a.txt; rm a.txt'
+	assert_file_not_exist "$J"
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "no session changed it"
+}
+
+@test "t1400.20 a read-only state directory: the write goes ahead, one warning, logged as unsaved" {
+	mkfile a.txt original
+	mkfile b.txt original2
+	mkdir -p "$J"
+	local script='cat a.txt b.txt >/dev/null; echo new >a.txt; echo new2 >b.txt'
+	if [ "$(id -u)" = 0 ]; then
+		# Root writes through any mode: make the directory read-only in a
+		# mount namespace instead.
+		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+			exec "$2" run --log "$3" -- sh -c "$4"' sh "$J" "$RG" "$LOG" "$script"
+	else
+		chmod 0500 "$J"
+		run --separate-stderr "$RG" run --log "$LOG" -- sh -c "$script"
+		chmod 0700 "$J"
+	fi
+	assert_success
+	assert_equal "$(cat a.txt)" new
+	assert_equal "$(cat b.txt)" new2
+	assert_equal "$(grep -c 'were not kept in the journal' <<<"$stderr")" 1
+	assert_equal "$(grep -c '"decision":"unsaved"' "$LOG")" 2
+}
+
+@test "t1400.21 truncate(1) of a read file, then undo" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; truncate -s 0 a.txt'
+	assert_equal "$(stat -c %s a.txt)" 0
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.22 the journal is private: mode 0700" {
+	mkfile a.txt original
+	rg rm a.txt
+	assert_equal "$(stat -c %a "$J")" 700
+	assert_equal "$(stat -c %a "$J/objects")" 700
+	assert_equal "$(stat -c %a "$J/objects/$(sha256sum <<<original | cut -d' ' -f1)")" 600
+}
+
+@test "t1400.23 history lists path, process, op and size" {
+	mkfile a.txt original
+	rg rm a.txt
+	run "$RG" history
+	assert_success
+	assert_output --regexp "^[0-9T:.-]+Z  [0-9]+-[0-9]+  rm\[[0-9]+\]  unlink +9  $W/a.txt$"
+}
+
+@test "t1400.24 concurrent writers of one file keep its original once" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null
+	      for i in 1 2 3 4 5 6 7 8; do (echo "$i" >a.txt) & done; wait'
+	assert_equal "$(objects)" 1
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.25 kill -9 during saves leaves each file untouched or its bytes kept whole" {
+	for i in $(seq 1 200); do head -c 20000 /dev/urandom >"f$i"; done
+	sha256sum f* >"$OUT/before"
+	"$RG" run --log "$LOG" -- sh -c 'for f in f*; do rm "$f"; done' &
+	local pid=$!
+	sleep 0.05
+	pkill -KILL -P "$pid" sh 2>/dev/null || true
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	while read -r sum f; do
+		if [ -e "$f" ]; then
+			assert_equal "$(sha256sum <"$f" | cut -d' ' -f1)" "$sum"
+		else
+			assert_file_exist "$J/objects/$sum"
+		fi
+	done <"$OUT/before"
+	for o in "$J"/objects/*; do
+		assert_equal "$(sha256sum <"$o" | cut -d' ' -f1)" "$(basename "$o")"
+	done
+}
+
+@test "t1400.26 undo of a file no session changed says so" {
+	mkfile a.txt original
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "no session changed it"
+}

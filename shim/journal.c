@@ -186,7 +186,7 @@ static void fill_record(const struct keep *k, struct rg_jrecord *r)
     *r = (struct rg_jrecord){
         .time_ns = rg_now_ns(),
         .pid = (int)actor_pid(k->c),
-        .prog = k->c->actor ? k->c->actor->prog : program_invocation_short_name,
+        .prog = rg_log_actor_prog(k->c),
         .op = k->op,
         .call = k->req->call,
         .path = k->abs,
@@ -253,7 +253,7 @@ static void unsaved(struct keep *k, const char *why, int err)
                      "(%s%s%s); the change goes ahead, and `readguard undo` cannot bring them "
                      "back.\n",
                      shown, why, name ? ": " : "", name ? name : "");
-    int efd = c->actor ? c->actor->err_fd : STDERR_FILENO;
+    int efd = rg_log_err_fd(c);
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w;
 }

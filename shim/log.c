@@ -12,7 +12,7 @@
 /* Who the decision was for: the supervisor speaks for the process it traps,
  * on that process's stderr (fetched only when there is something to say),
  * under its pid and name. */
-static int err_fd(const struct rg_ctx *c)
+int rg_log_err_fd(const struct rg_ctx *c)
 {
     struct rg_actor *a = c->actor;
     if (!a)
@@ -32,7 +32,7 @@ static int32_t actor_pid(const struct rg_ctx *c)
     return c->actor ? c->actor->pid : (int32_t)getpid();
 }
 
-static const char *actor_prog(const struct rg_ctx *c)
+const char *rg_log_actor_prog(const struct rg_ctx *c)
 {
     struct rg_actor *a = c->actor;
     if (!a)
@@ -60,7 +60,7 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                          c->problem);
     line[n++] = '\n';
-    ssize_t w = RG_PAUSED(write(err_fd(c), line, n));
+    ssize_t w = RG_PAUSED(write(rg_log_err_fd(c), line, n));
     (void)w;
 }
 
@@ -73,7 +73,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)actor_pid(c),
-        .prog = actor_prog(c),
+        .prog = rg_log_actor_prog(c),
         .op = rg_op_name(r->req->op),
         .call = r->req->call,
         .path = r->abs_path,
@@ -99,7 +99,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
                              "readguard: warning: cannot write the log '%s'; decisions are "
                              "unaffected.\n",
                              log);
-            ssize_t w = m > 0 ? write(err_fd(c), msg, (size_t)m) : 0;
+            ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
             (void)w; /* stderr failing too leaves nowhere to say so */
         }
     }
@@ -136,6 +136,6 @@ void rg_log_table_full(struct rg_ctx *c)
                      "are not recorded, so writes to those files will be refused. Start the "
                      "session with a larger --capacity.\n",
                      c->table.hdr->capacity);
-    ssize_t w = m > 0 ? write(err_fd(c), msg, (size_t)m) : 0;
+    ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
     (void)w; /* stderr failing too leaves nowhere to say so */
 }

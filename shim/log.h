@@ -11,6 +11,11 @@
 
 void rg_log_decision(struct rg_ctx *c, const struct rg_report *r);
 
+/* Where to tell the process a decision is for, and its name: the actor's
+ * (fetched on first use) under the supervisor, else this process's own. */
+int rg_log_err_fd(const struct rg_ctx *c);
+const char *rg_log_actor_prog(const struct rg_ctx *c);
+
 /* A read could not be recorded because the table is full: says so on
  * stderr, once per session (enforce mode only). */
 void rg_log_table_full(struct rg_ctx *c);

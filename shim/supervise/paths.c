@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include "../guard.h"
+#include "../journal.h"
 #include "../judge.h"
 #include "../session.h"
 #include "../sys.h"
@@ -102,8 +103,11 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
         struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
-        r = rg_judge(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES
-                                                                 : rg_sys_ftruncate(fd, length);
+        r = rg_judge(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
+        if (r == 0 && length < st.st_size)
+            rg_journal_keep(call->ctx, &req, "truncate", fd, true, &st);
+        if (r == 0)
+            r = rg_sys_ftruncate(fd, length);
     }
     if (r == 0 && fstat(fd, &st) == 0)
         restamp(call->ctx, &st);

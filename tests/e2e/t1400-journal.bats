@@ -288,3 +288,18 @@ objects() {
 	assert_failure 1
 	assert_output --partial "no session changed it"
 }
+
+@test "t1400.27 a static program under --supervise overwrites a file; undo brings it back" {
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	mkfile a.txt original
+	mkfile b.txt original-b
+	run "$RG" run --supervise --log "$LOG" -- "$T/rgstatic" read a.txt write a.txt static read b.txt truncate b.txt
+	assert_success
+	assert_equal "$(cat a.txt)" static
+	assert_equal "$(stat -c %s b.txt)" 0
+	"$RG" undo a.txt b.txt
+	assert_equal "$(cat a.txt)" original
+	assert_equal "$(cat b.txt)" original-b
+	run "$RG" history a.txt
+	assert_output --partial "rgstatic["
+}

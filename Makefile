@@ -96,6 +96,10 @@ bench-quick: all $(BENCH_BIN)
 bench-supervise: all
 	scripts/dev/bench-supervise.sh
 
+# What guarding Claude Code's Bash tool shell costs per command (readguard.1).
+bench-claude: all
+	scripts/dev/bench-claude-shell.sh
+
 # Go for the supervised-mode tests; they skip, saying why, without it.
 deps-supervise:
 	-@scripts/dev/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
@@ -247,7 +251,7 @@ deb: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all deb deps deps-supervise bench bench-quick bench-supervise check-build test unit install uninstall clean \
+.PHONY: all deb deps deps-supervise bench bench-quick bench-supervise bench-claude check-build test unit install uninstall clean \
 	asan ubsan tsan san-unit lint deps-lint deps-fuzz fuzz fuzz-merge \
 	deps-foreign test-foreign
 .DELETE_ON_ERROR:

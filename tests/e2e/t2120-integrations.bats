@@ -347,3 +347,33 @@ assert not r[4]["result"].get("isError"), r[4]
 	assert_refused notes.txt unread
 	[ "$(log_field 1 prog)" = '"python3"' ] || fail "$(cat "$LOG")"
 }
+
+@test "t2120.28 a Bash tool command cannot switch the guard off for its own redirections" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	run --separate-stderr bash_tool 'unset LD_PRELOAD READGUARD_SESSION; export READGUARD_SHELL=1; echo new >a'
+	assert_failure
+	assert_refused a unread
+	run --separate-stderr bash_tool 'env -u LD_PRELOAD bash -c "echo new >a"'
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+}
+
+@test "t2120.29 hook without claude-code and an event is a usage error; --help is not" {
+	run --separate-stderr "$RG" hook
+	[ "$status" -eq 2 ] || fail "status $status"
+	[[ $stderr == *"Usage: readguard hook claude-code EVENT"* ]] || fail "$stderr"
+	run --separate-stderr "$RG" hook codex SessionStart
+	[ "$status" -eq 2 ] || fail "status $status"
+	run --separate-stderr "$RG" hook --help
+	assert_success
+	assert_output --partial "Usage: readguard hook claude-code EVENT"
+}
+
+@test "t2120.30 an unknown event is reported and lets Claude Code go on" {
+	run --separate-stderr hook Notification "{\"session_id\":\"$SID\"}"
+	assert_success
+	assert_output ""
+	[[ $stderr == *"unknown event 'Notification'"* ]] || fail "$stderr"
+}

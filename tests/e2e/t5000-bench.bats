@@ -140,3 +140,13 @@ assert_micro_lines() {
 	assert_failure 2
 	assert_output --partial "usage:"
 }
+
+@test "bench-claude-shell.sh times the three Bash tool shells and cleans up" {
+	TMPDIR="$W" run --separate-stderr "$TOP/scripts/dev/bench-claude-shell.sh" 3
+	assert_success
+	assert_line --regexp '^no readguard +median [0-9.]+ ms$'
+	assert_line --regexp "^shim in the command's children only +median [0-9.]+ ms$"
+	assert_line --regexp '^the shell re-executed under the shim +median [0-9.]+ ms$'
+	run find "$W" -mindepth 1 -maxdepth 1 -name 'tmp.*'
+	assert_output ""
+}

@@ -161,3 +161,24 @@ bash_call() {
 	assert_success
 	assert_content notes.txt blind
 }
+
+@test "t2125.07 Read unlocks a > in the Bash tool, and a Bash cat unlocks a Write: one table" {
+	mkfile a.txt a
+	mkfile b.txt b
+	play "[[{\"name\":\"Read\",\"input\":{\"file_path\":\"$W/a.txt\"}}],
+		[$(bash_call 'echo from-bash > a.txt && cat b.txt')],
+		[{\"name\":\"Write\",\"input\":{\"file_path\":\"$W/b.txt\",\"content\":\"from-write\\n\"}}]]"
+	assert_success
+	assert_content a.txt from-bash
+	assert_content b.txt from-write
+	run result 2
+	refute_output --partial readguard
+}
+
+@test "t2125.08 the session runs as long as claude does, not as long as the hook's sh" {
+	play "[[$(bash_call 'readguard status --json')]]"
+	assert_success
+	run result 0
+	assert_output --partial '"running":true'
+	assert_output --partial "\"roots\":[\"$W\"]"
+}

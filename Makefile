@@ -19,7 +19,8 @@ B         := build
 IGNORE_CORE := wildmatch ignore
 
 # Pure and file-level code that both the shim and the CLI use.
-CORE      := sys table request policy text session report holder content envp sha256 jrecord $(IGNORE_CORE)
+CORE      := sys table request policy text session report holder content envp sha256 jrecord $(IGNORE_CORE) \
+             progkind exec_target unguarded
 # The rest of the shim: per-process state and the hooks.
 SHIM      := $(CORE) context critical facts fdmap scope log guard restamp judge dircache journal $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
 CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))

@@ -13,11 +13,20 @@
 
 #include "critical.h"
 #include "envp.h"
+#include "exec_target.h"
 #include "guard.h"
 #include "log.h"
 #include "session.h"
 #include "sys.h"
 #include "text.h"
+#include "unguarded.h"
+
+/* Which build of the shim this is: the loader of the process it lives in. */
+#ifdef __GLIBC__
+#define OWN_LIBC RG_LIBC_GLIBC
+#else
+#define OWN_LIBC RG_LIBC_MUSL
+#endif
 
 enum { UNINIT, INITING, READY };
 
@@ -26,9 +35,12 @@ static struct rg_ctx ctx;
 /* What execs re-inject (rg_exec_need). Written before main() runs, or by
  * the thread that creates the session, and only read after that. */
 static struct {
-    char preload[PATH_MAX];
+    char preload[PATH_MAX]; /* this build's entry */
+    char other[PATH_MAX];   /* the other libc's build, when LD_PRELOAD names it */
     char session[PATH_MAX];
 } exec_env;
+
+#define SHIM_FILE "libreadguard.so"
 
 /* Held by the thread that sets the context up, and by a thread that forks
  * (pthread_atfork below): a child must never be born with the context half
@@ -254,6 +266,7 @@ bool rg_fd_idle(int fd)
  * no holder of the map lock ever waits for init. */
 static void before_fork(void)
 {
+    rg_exec_cache_share();
     lock(&init_lock);
     lock(&ctx.overflow_lock);
 }
@@ -281,32 +294,98 @@ void rg_exec_need(struct rg_env_need *need)
     struct stat st;
     need->preload = exec_env.preload[0] ? exec_env.preload : NULL;
     need->session = exec_env.session[0] ? exec_env.session : NULL;
+    need->loader = OWN_LIBC;
     if (need->session && stat(need->session, &st) != 0)
         need->preload = need->session = NULL;
 }
 
+#ifndef RG_MULTIARCH
+#define RG_MULTIARCH ""
+#endif
+
+/* The other libc's build, as an entry into out: glibc's is the one above
+ * musl/, musl's is in musl/ beside glibc's. An installed glibc entry names
+ * $LIB (readguard run writes it for lib/<multiarch>/), which musl's loader
+ * cannot expand: it is expanded here the same way. NULL when the file is
+ * not there. Called only for a program of the other libc: the common exec
+ * pays nothing for it. */
+static const char *other_build(char *out, size_t cap)
+{
+    static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" SHIM_FILE,
+                      musl_tail[] = "/musl/" SHIM_FILE;
+    const char *own = exec_env.preload;
+    size_t n = strlen(own), o = 0;
+    if (OWN_LIBC == RG_LIBC_MUSL) {
+        size_t t = sizeof musl_tail - 1;
+        if (n < t || strcmp(own + n - t, musl_tail) != 0 || n - t + sizeof tail > cap)
+            return NULL;
+        memcpy(out, own, n - t);
+        memcpy(out + n - t, tail, sizeof tail);
+        return out; /* glibc's loader says what it cannot open */
+    }
+    size_t t = sizeof tail - 1;
+    if (n < t || n + sizeof multi + sizeof musl_tail > cap)
+        return NULL;
+    for (size_t i = 0; i < n - t;) {
+        if (RG_MULTIARCH[0] && strncmp(own + i, lib, sizeof lib - 1) == 0) {
+            memcpy(out + o, multi, sizeof multi - 1);
+            o += sizeof multi - 1;
+            i += sizeof lib - 1;
+        } else {
+            out[o++] = own[i++];
+        }
+    }
+    memcpy(out + o, musl_tail, sizeof musl_tail);
+    return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
+}
+
+void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
+                     struct rg_env_need *need)
+{
+    rg_exec_need(need);
+    struct rg_target t;
+    rg_exec_target(dirfd, path, at_flags, &t);
+    const char *own = need->preload, *other = NULL;
+    char buf[PATH_MAX];
+    bool foreign_libc = (t.kind == RG_PROG_GLIBC && OWN_LIBC != RG_LIBC_GLIBC) ||
+                        (t.kind == RG_PROG_MUSL && OWN_LIBC != RG_LIBC_MUSL);
+    if (own && foreign_libc)
+        other = exec_env.other[0] ? exec_env.other : other_build(buf, sizeof buf);
+    bool guarded = rg_env_choose(need, t.kind, t.native, OWN_LIBC,
+                                 OWN_LIBC == RG_LIBC_GLIBC ? own : other,
+                                 OWN_LIBC == RG_LIBC_MUSL ? own : other);
+    const char *sv;
+    if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
+        return;
+    struct rg_ctx *c = rg_ready();
+    struct rg_unguarded u = {path && *path ? path : "(a descriptor)", call,
+                             program_invocation_short_name, t.kind, t.dev, t.ino};
+    rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL,
+                        need->session, &u);
+}
+
 /* The LD_PRELOAD entry that loaded the shim, kept as written ($LIB and all,
  * so a 32-bit child still finds its own build), else the file it was loaded
- * from. */
+ * from; and an entry of the other libc's build, if there is one (a musl
+ * process keeps glibc's $LIB entry, which its loader skips). */
 static void remember_preload(void)
 {
     const char *list = getenv("LD_PRELOAD");
     for (const char *p = list; p && *p;) {
         size_t len = strcspn(p, ": ");
-        char one[PATH_MAX];
-        if (len < sizeof one) {
-            memcpy(one, p, len);
-            one[len] = '\0';
-            if (rg_preload_has_shim(one)) {
-                memcpy(exec_env.preload, one, len + 1);
-                return;
-            }
+        char *slot = rg_shim_libc(p, len) == OWN_LIBC ? exec_env.preload : exec_env.other;
+        if (len < PATH_MAX && !slot[0]) {
+            memcpy(slot, p, len);
+            slot[len] = '\0';
+            if (!rg_preload_has_shim(slot))
+                slot[0] = '\0';
         }
         p += len;
         p += strspn(p, ": ");
     }
     Dl_info info;
-    if (dladdr((void *)remember_preload, &info) && info.dli_fname && info.dli_fname[0] == '/')
+    if (!exec_env.preload[0] && dladdr((void *)remember_preload, &info) && info.dli_fname &&
+        info.dli_fname[0] == '/')
         snprintf(exec_env.preload, sizeof exec_env.preload, "%s", info.dli_fname);
 }
 

@@ -103,6 +103,13 @@ struct rg_env_need;
  * not rejoined. Async-signal-safe; touches no state. */
 void rg_exec_need(struct rg_env_need *need);
 
+/* rg_exec_need for one program about to be exec'd (execveat's arguments):
+ * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
+ * cannot. A program that runs unguarded is named (unguarded.h), unless the
+ * session is supervised. Async-signal-safe, like rg_exec_need. */
+void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
+                     struct rg_env_need *need);
+
 /* Adds a root (absolute, canonical) if there is room. */
 static inline void rg_ctx_add_root(struct rg_ctx *c, const char *root)
 {

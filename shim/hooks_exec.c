@@ -1,7 +1,9 @@
 /* The exec family. Two jobs before the real call: restamp the O_CLOEXEC
  * descriptors that exec closes without a close() call, and hand the new
  * image the environment of the session (envp.h) when the program scrubbed
- * it. glibc's variants call its internal execve, so each needs its own hook.
+ * it, with the build of the shim its loader can load, or none (a musl
+ * program dies on glibc's shim): rg_exec_prepare looks at the program first.
+ * glibc's variants call its internal execve, so each needs its own hook.
  *
  * These run in vfork children, which share the parent's memory: they never
  * start the shim's state, never touch environ and never allocate (the new
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "envp.h"
+#include "exec_target.h"
 #include "hook.h"
 
 extern char **environ;
@@ -67,14 +70,13 @@ struct env_space {
 /* The environment to exec with: envp itself when it lacks nothing, else a
  * rebuilt copy. NULL (errno ENOMEM) only when no copy can be made: running
  * the program outside the session is not the safe answer. */
-static char *const *session_envp(char *const *envp, struct env_space *sp)
+static char *const *session_envp(char *const *envp, struct env_space *sp,
+                                 const struct rg_env_need *need)
 {
-    struct rg_env_need need;
-    rg_exec_need(&need);
     sp->map = NULL;
-    if (rg_envp_complete(envp, &need))
+    if (rg_envp_complete(envp, need))
         return envp;
-    if (rg_envp_build(envp, &need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
+    if (rg_envp_build(envp, need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
         return sp->slots;
     size_t n = 0, bytes = 3 * (size_t)ENV_BUF;
     while (envp && envp[n])
@@ -88,7 +90,7 @@ static char *const *session_envp(char *const *envp, struct env_space *sp)
         return NULL;
     }
     char **out = sp->map;
-    if (rg_envp_build(envp, &need, out, slots, (char *)(out + slots), bytes) < 0) {
+    if (rg_envp_build(envp, need, out, slots, (char *)(out + slots), bytes) < 0) {
         munmap(sp->map, sp->map_size);
         sp->map = NULL;
         errno = E2BIG;
@@ -108,52 +110,64 @@ static int done(struct env_space *sp, int r)
     return r;
 }
 
-/* Runs CALL with envp replaced by the session's environment in `env_`. */
-#define WITH_SESSION_ENV(envp, call)                                           \
+/* Runs CALL with envp replaced by the environment in `env_` that the
+ * program at (dirfd, path, at_flags) is to get. */
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)              \
     ({                                                                         \
         struct env_space sp_;                                                  \
-        char *const *env_ = session_envp((envp), &sp_);                        \
+        struct rg_env_need need_;                                              \
+        rg_exec_prepare((name), (dirfd), (path), (at_flags), &need_);          \
+        char *const *env_ = session_envp((envp), &sp_, &need_);                \
         env_ ? done(&sp_, (call)) : -1;                                        \
     })
 
+/* The program a PATH search will run, as far as the exec's environment
+ * depends on it; the search itself stays libc's. */
+#define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
+
 /* The shim never calls its own exported names: the hooks below share these. */
-static int exec_path(const char *path, char *const argv[], char *const envp[])
+static int exec_path(const char *name, const char *path, char *const argv[],
+                     char *const envp[])
 {
     restamp_cloexec();
-    return WITH_SESSION_ENV(envp, sys_execve(path, argv, env_));
+    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
 }
 
-static int exec_file(const char *file, char *const argv[], char *const envp[])
+static int exec_file(const char *name, const char *file, char *const argv[],
+                     char *const envp[])
 {
     restamp_cloexec();
-    return WITH_SESSION_ENV(envp, RG_REAL(execvpe)(file, argv, env_));
+    char found[PATH_MAX];
+    return WITH_SESSION_ENV(name, AT_FDCWD, SEARCHED(file, found), 0, envp,
+                            RG_REAL(execvpe)(file, argv, env_));
 }
 
 RG_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-    return exec_path(path, argv, envp);
+    return exec_path("execve", path, argv, envp);
 }
 
 RG_EXPORT int execv(const char *path, char *const argv[])
 {
-    return exec_path(path, argv, environ);
+    return exec_path("execv", path, argv, environ);
 }
 
 RG_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-    return exec_file(file, argv, envp);
+    return exec_file("execvpe", file, argv, envp);
 }
 
 RG_EXPORT int execvp(const char *file, char *const argv[])
 {
-    return exec_file(file, argv, environ);
+    return exec_file("execvp", file, argv, environ);
 }
 
 RG_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
                        int flags)
 {
     restamp_cloexec();
-    return WITH_SESSION_ENV(envp, sys_execveat(dirfd, path, argv, env_, flags));
+    return WITH_SESSION_ENV("execveat", dirfd, path, flags, envp,
+                            sys_execveat(dirfd, path, argv, env_, flags));
 }
 
 RG_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
@@ -161,7 +175,8 @@ RG_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
     restamp_cloexec();
     /* glibc's fexecve is this call, with a /proc fallback for kernels
      * older than 3.19. */
-    return WITH_SESSION_ENV(envp, sys_execveat(fd, "", argv, env_, AT_EMPTY_PATH));
+    return WITH_SESSION_ENV("fexecve", fd, "", AT_EMPTY_PATH, envp,
+                            sys_execveat(fd, "", argv, env_, AT_EMPTY_PATH));
 }
 
 /* posix_spawn returns its error instead of setting errno. */
@@ -176,16 +191,19 @@ RG_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_a
                           const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
     int saved = errno;
-    return spawn_result(
-        WITH_SESSION_ENV(envp, RG_REAL(posix_spawn)(pid, path, fa, attr, argv, env_)), saved);
+    return spawn_result(WITH_SESSION_ENV("posix_spawn", AT_FDCWD, path, 0, envp,
+                                         RG_REAL(posix_spawn)(pid, path, fa, attr, argv, env_)),
+                        saved);
 }
 
 RG_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
                            const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
     int saved = errno;
-    return spawn_result(
-        WITH_SESSION_ENV(envp, RG_REAL(posix_spawnp)(pid, file, fa, attr, argv, env_)), saved);
+    char found[PATH_MAX];
+    return spawn_result(WITH_SESSION_ENV("posix_spawnp", AT_FDCWD, SEARCHED(file, found), 0, envp,
+                                         RG_REAL(posix_spawnp)(pid, file, fa, attr, argv, env_)),
+                        saved);
 }
 
 /* Counts the variadic arguments after arg0, up to the terminating NULL. */
@@ -218,7 +236,7 @@ RG_EXPORT int execl(const char *path, const char *arg0, ...)
     size_t n = COUNT_ARGS(arg0);
     char *argv[n + 1];
     FILL_ARGS(arg0, argv, n);
-    return exec_path(path, argv, environ);
+    return exec_path("execl", path, argv, environ);
 }
 
 RG_EXPORT int execlp(const char *file, const char *arg0, ...)
@@ -226,7 +244,7 @@ RG_EXPORT int execlp(const char *file, const char *arg0, ...)
     size_t n = COUNT_ARGS(arg0);
     char *argv[n + 1];
     FILL_ARGS(arg0, argv, n);
-    return exec_file(file, argv, environ);
+    return exec_file("execlp", file, argv, environ);
 }
 
 RG_EXPORT int execle(const char *path, const char *arg0, ...)
@@ -234,5 +252,5 @@ RG_EXPORT int execle(const char *path, const char *arg0, ...)
     size_t n = COUNT_ARGS(arg0);
     char *argv[n + 1];
     char *const *envp = FILL_ARGS(arg0, argv, n);
-    return exec_path(path, argv, envp);
+    return exec_path("execle", path, argv, envp);
 }

@@ -29,6 +29,7 @@
 #define RG_MIN_CAPACITY 16u
 #define RG_MAX_CAPACITY (1u << 26)
 #define RG_MAX_PROBE 256u
+#define RG_UNGUARDED_SLOTS 128u
 
 /* An entry's gen carries, in its top bit, whether the stamp came from the
  * session's own write (a restamp) rather than from a read. */
@@ -100,6 +101,9 @@ struct rg_header {
     _Atomic uint64_t writes_allowed;
     _Atomic uint64_t refusals;
     _Atomic uint64_t warnings;
+    /* Programs already named as running unguarded (unguarded.h), once per
+     * session each: a hash of device and inode per slot, 0 for empty. */
+    _Alignas(64) _Atomic uint64_t unguarded[RG_UNGUARDED_SLOTS];
 };
 
 _Static_assert(sizeof(struct rg_entry) == 56, "entry layout is part of the file format");

@@ -43,6 +43,9 @@ void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The shim's path, found next to this executable or in ../lib/readguard/. */
 int rg_find_shim(char *out, unsigned long cap);
+/* The environment for readguard run's exec of FILE: the shim its loader can
+ * load, or none (handoff.c). */
+char **rg_handoff_env(const char *file);
 /* What to put in LD_PRELOAD for it: the path, with $LIB for an install. */
 int rg_preload_path(char *out, unsigned long cap);
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../exec_target.h"
 #include "../session.h"
 #include "../supervise/supervise.h"
 #include "../sys.h"
@@ -22,6 +23,7 @@ int rg_supervise_prepare(int level, int sv[2])
     sv[0] = sv[1] = -1;
     if (level == RG_SUPERVISE_NONE) {
         unsetenv(RG_ENV_TRAMPOLINE);
+        unsetenv(RG_ENV_SUPERVISED);
         return 0;
     }
 #if !defined(__x86_64__)
@@ -32,6 +34,8 @@ int rg_supervise_prepare(int level, int sv[2])
         rg_err("cannot create a socket pair: %s", strerror(errno));
         return -1;
     }
+    /* The shim names no program as unguarded: the supervisor reaches it. */
+    setenv(RG_ENV_SUPERVISED, "1", 1);
     if (level == RG_SUPERVISE_HYBRID)
         setenv(RG_ENV_TRAMPOLINE, "1", 1);
     else

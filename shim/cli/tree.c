@@ -35,7 +35,7 @@ void rg_tree_exec(char **cmd)
 {
     for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
         signal(forwarded[i], SIG_DFL);
-    execvp(cmd[0], cmd);
+    execvpe(cmd[0], cmd, rg_handoff_env(cmd[0]));
     int e = errno;
     rg_err("'%s': %s", cmd[0], strerror(e));
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);

@@ -5,7 +5,11 @@
 
 #include "check.h"
 
-static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x"};
+static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
+                                       RG_LIBC_GLIBC};
+#define GLIBC_SHIM "/opt/rg/libreadguard.so"
+#define MUSL_SHIM "/opt/rg/musl/libreadguard.so"
+#define LIB_SHIM "/opt/$LIB/readguard/libreadguard.so"
 
 static char *out[16];
 static char buf[512];
@@ -117,7 +121,7 @@ TEST(complete_env_needs_nothing)
 
 TEST(null_needs_leave_those_variables)
 {
-    struct rg_env_need none = {NULL, NULL};
+    struct rg_env_need none = {NULL, NULL, RG_LIBC_GLIBC};
     char *envp[] = {"UV_USE_IO_URING=0", NULL};
     CHECK(rg_envp_complete(envp, &none));
     CHECK_EQ_INT(rg_envp_build(envp, &none, out, 16, buf, sizeof buf), 1);
@@ -149,6 +153,96 @@ TEST(preload_has_shim_matches_file_name_only)
     CHECK(!rg_preload_has_shim(NULL));
 }
 
+/* The environment a program of `loader` gets, built with need. */
+static long build_for(char *const *envp, const char *preload, enum rg_libc loader)
+{
+    struct rg_env_need need = {preload, "/s", loader};
+    memset(out, 0, sizeof out);
+    return rg_envp_build(envp, &need, out, 16, buf, sizeof buf);
+}
+
+TEST(a_musl_program_gets_the_musl_shim_in_place_of_glibcs)
+{
+    char *envp[] = {"LD_PRELOAD=" GLIBC_SHIM ":/usr/lib/libfoo.so", "READGUARD_SESSION=/s", NULL};
+    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL};
+    CHECK(!rg_envp_complete(envp, &need));
+    build_for(envp, MUSL_SHIM, RG_LIBC_MUSL);
+    CHECK(find("LD_PRELOAD=" MUSL_SHIM ":/usr/lib/libfoo.so") >= 0);
+    CHECK_EQ_INT(count_prefix("LD_PRELOAD="), 1);
+}
+
+TEST(a_glibc_program_gets_the_glibc_shim_in_place_of_musls)
+{
+    char *envp[] = {"LD_PRELOAD=" MUSL_SHIM, NULL};
+    build_for(envp, GLIBC_SHIM, RG_LIBC_GLIBC);
+    CHECK(find("LD_PRELOAD=" GLIBC_SHIM) >= 0);
+    CHECK_EQ_INT(count_prefix("LD_PRELOAD="), 1);
+}
+
+TEST(a_lib_entry_survives_a_musl_program)
+{
+    char *envp[] = {"LD_PRELOAD=" LIB_SHIM, NULL};
+    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL};
+    build_for(envp, MUSL_SHIM, RG_LIBC_MUSL);
+    CHECK(find("LD_PRELOAD=" MUSL_SHIM ":" LIB_SHIM) >= 0);
+    char *both[] = {"LD_PRELOAD=" MUSL_SHIM ":" LIB_SHIM, "READGUARD_SESSION=/s",
+                    "UV_USE_IO_URING=0", NULL};
+    CHECK(rg_envp_complete(both, &need));
+}
+
+TEST(a_musl_program_without_a_musl_shim_loses_an_absolute_glibc_entry)
+{
+    char *envp[] = {"LD_PRELOAD=" GLIBC_SHIM, "A=1", NULL};
+    CHECK_EQ_INT(build_for(envp, NULL, RG_LIBC_MUSL), 3);
+    CHECK_EQ_INT(count_prefix("LD_PRELOAD="), 0);
+    CHECK(find("READGUARD_SESSION=/s") >= 0);
+    char *other[] = {"LD_PRELOAD=/a.so " GLIBC_SHIM " /b.so", NULL};
+    build_for(other, NULL, RG_LIBC_MUSL);
+    CHECK(find("LD_PRELOAD=/a.so:/b.so") >= 0);
+}
+
+TEST(shim_libc_is_told_by_the_musl_directory)
+{
+    CHECK_EQ_INT(rg_shim_libc(MUSL_SHIM, strlen(MUSL_SHIM)), RG_LIBC_MUSL);
+    CHECK_EQ_INT(rg_shim_libc(GLIBC_SHIM, strlen(GLIBC_SHIM)), RG_LIBC_GLIBC);
+    CHECK_EQ_INT(rg_shim_libc("/x/notmusl/libreadguard.so", 26), RG_LIBC_GLIBC);
+}
+
+TEST(choose_hands_each_loader_its_build)
+{
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    CHECK(rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
+    CHECK_EQ_STR(n.preload, MUSL_SHIM);
+    CHECK_EQ_INT(n.loader, RG_LIBC_MUSL);
+    CHECK(rg_env_choose(&n, RG_PROG_GLIBC, true, RG_LIBC_MUSL, GLIBC_SHIM, MUSL_SHIM));
+    CHECK_EQ_STR(n.preload, GLIBC_SHIM);
+    CHECK_EQ_INT(n.loader, RG_LIBC_GLIBC);
+}
+
+TEST(choose_names_a_musl_program_without_its_build_unguarded)
+{
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    CHECK(!rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, GLIBC_SHIM, NULL));
+    CHECK(n.preload == NULL);
+    CHECK(!rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, LIB_SHIM, NULL));
+    CHECK_EQ_STR(n.preload, LIB_SHIM); /* for its glibc children */
+    CHECK(!rg_env_choose(&n, RG_PROG_MUSL, false, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
+}
+
+TEST(choose_names_static_go_and_setid_unguarded_and_keeps_the_session)
+{
+    enum rg_prog kinds[] = {RG_PROG_STATIC, RG_PROG_GO, RG_PROG_SETID, RG_PROG_OTHER_LD};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        struct rg_env_need n = {NULL, "/s", RG_LIBC_MUSL};
+        CHECK(!rg_env_choose(&n, kinds[i], true, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
+        CHECK_EQ_STR(n.preload, GLIBC_SHIM);
+        CHECK_EQ_INT(n.loader, RG_LIBC_GLIBC);
+    }
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    CHECK(rg_env_choose(&n, RG_PROG_UNKNOWN, false, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
+    CHECK_EQ_STR(n.preload, GLIBC_SHIM);
+}
+
 int main(void)
 {
     RUN(empty_env_gets_all_three);
@@ -165,5 +259,13 @@ int main(void)
     RUN(too_small_out_fails);
     RUN(too_small_buf_fails);
     RUN(preload_has_shim_matches_file_name_only);
+    RUN(a_musl_program_gets_the_musl_shim_in_place_of_glibcs);
+    RUN(a_glibc_program_gets_the_glibc_shim_in_place_of_musls);
+    RUN(a_lib_entry_survives_a_musl_program);
+    RUN(a_musl_program_without_a_musl_shim_loses_an_absolute_glibc_entry);
+    RUN(shim_libc_is_told_by_the_musl_directory);
+    RUN(choose_hands_each_loader_its_build);
+    RUN(choose_names_a_musl_program_without_its_build_unguarded);
+    RUN(choose_names_static_go_and_setid_unguarded_and_keeps_the_session);
     return check_done();
 }

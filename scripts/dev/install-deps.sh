@@ -10,6 +10,8 @@ test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base m
 test_pkgs="$test_pkgs lintian"
 # issue 3 workflow tests: vim/ex and tar; npm only where no other node owns it
 test_pkgs="$test_pkgs vim tar"
+# issue 18: musl programs (and the musl build of the shim) in the tests
+test_pkgs="$test_pkgs musl-tools"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip

@@ -8,6 +8,7 @@
 
 #include "holder.h"
 #include "jrecord.h"
+#include "judge.h"
 #include "log.h"
 #include "report.h"
 #include "scope.h"
@@ -272,28 +273,84 @@ static bool changed_by_session(const struct keep *k, int src)
                  (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE));
 }
 
-static void keep_bytes(struct keep *k, int src)
+/* The bytes the entry records are kept now: as good as the session's own
+ * for the journal, so an open for writing that changes nothing (the stamp
+ * stays the read's, and a restamp leaves it so) does not keep them again. */
+static void mark_kept(struct rg_ctx *c, const struct stat *st)
 {
-    const char *dir = k->c->table.hdr->journal_dir;
-    char objects[JPATH], tmp[JPATH + 64], obj[JPATH + RG_SHA256_HEX];
-    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
+    struct rg_entry *e = rg_table_find(&c->table, st->st_dev, st->st_ino);
+    struct rg_stamp now = rg_stamp_of(st);
+    if (e && rg_entry_holds(&c->table, e, &now))
+        atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
+}
+
+/* A small file is read once: hashed from memory, and written to the journal
+ * only if no version with these bytes is kept yet (switching branches back
+ * and forth keeps the same versions again and again). 0: kept; 1: the
+ * session's own writer got there first; 2: it grew, copy it instead. */
+static int keep_small(struct keep *k, int src, const char *objects, char *obj, size_t cap)
+{
+    char buf[COPY_BUF], tmp[JPATH + 64];
+    ssize_t n = pread(src, buf, sizeof buf, 0);
+    if (n < 0)
+        return -errno;
+    if (n != k->st->st_size)
+        return 2;
+    if (changed_by_session(k, src))
+        return 1;
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    rg_sha256_update(&s, buf, (size_t)n);
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, k->hex);
+    snprintf(obj, cap, "%s/%s", objects, k->hex);
+    struct stat st;
+    if (fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
+        return 0;
     int dst = open_scratch(objects, tmp, sizeof tmp);
-    if (dst < 0) {
-        unsaved(k, "journal-unwritable", -dst);
-        return;
-    }
+    if (dst < 0)
+        return dst;
+    ssize_t w = pwrite(dst, buf, (size_t)n, 0);
+    int r = w == n ? publish(dst, tmp, obj) : w < 0 ? -errno : -ENOSPC;
+    if (r < 0 && tmp[0])
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    rg_sys_close(dst);
+    return r;
+}
+
+/* A larger one is cloned or copied first, then hashed from the copy: the
+ * source may be changing under a writer outside the session. */
+static int keep_large(struct keep *k, int src, const char *objects, char *obj, size_t cap)
+{
+    char tmp[JPATH + 64];
+    int dst = open_scratch(objects, tmp, sizeof tmp);
+    if (dst < 0)
+        return dst;
     int r = copy_bytes(src, dst, k->st->st_size);
     if (r == 0 && changed_by_session(k, src))
         r = 1;
     if (r == 0)
         r = hash_copy(dst, k->hex);
     if (r == 0) {
-        snprintf(obj, sizeof obj, "%s/%s", objects, k->hex);
+        snprintf(obj, cap, "%s/%s", objects, k->hex);
         r = publish(dst, tmp, obj);
-    } else if (tmp[0]) {
-        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
     }
+    if (r != 0 && tmp[0])
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
     rg_sys_close(dst);
+    return r;
+}
+
+static void keep_bytes(struct keep *k, int src)
+{
+    char objects[JPATH], obj[JPATH + RG_SHA256_HEX];
+    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, k->c->table.hdr->journal_dir);
+    int r = 2;
+    if (k->st->st_size <= COPY_BUF)
+        r = keep_small(k, src, objects, obj, sizeof obj);
+    if (r == 2)
+        r = keep_large(k, src, objects, obj, sizeof obj);
     if (r > 0)
         return;
     struct rg_jrecord rec;
@@ -303,6 +360,8 @@ static void keep_bytes(struct keep *k, int src)
         r = append_index(k, &rec);
     if (r < 0)
         unsaved(k, "journal-unwritable", -r);
+    else
+        mark_kept(k->c, k->st);
 }
 
 void rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,

@@ -32,7 +32,8 @@
 #define RG_UNGUARDED_SLOTS 128u
 
 /* An entry's gen carries, in its top bit, whether the stamp came from the
- * session's own write (a restamp) rather than from a read. */
+ * session's own write (a restamp) rather than from a read, or the journal
+ * kept the bytes of that stamp: either way, the journal need not keep them. */
 #define RG_GEN_WRITE 0x80000000u
 #define RG_GEN_MASK 0x7fffffffu
 /* A generous bound on file timestamp granularity (a jiffy is 1-10 ms). */

@@ -55,6 +55,8 @@ tabs=/dev/shm/readguard-bench-$$
 cleanup() { rm -rf "$work"; rm -f "$tabs".*; }
 trap cleanup EXIT
 res=$work/res
+# The journal of the guarded runs, kept apart from the user's.
+export XDG_STATE_HOME=$work/state
 mkdir -p "$res"
 log() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -74,7 +76,7 @@ session() {
 guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" "${@:2}"; }
 
 # --- micro: per call, in one process ----------------------------------------
-micro_names="read_root read_fstat read_outside write_allowed write_refused fopen rename stat"
+micro_names="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first stat"
 m=$work/micro
 mkdir -p "$m"
 "$RGBENCH" "$m" setup
@@ -101,6 +103,7 @@ if have valgrind; then
     for w in $micro_names; do
         fn=wl_$w
         [ "$w" = rename ] && fn=rename_over
+        [ "$w" = write_first ] && fn=overwrite_first
         vg=(valgrind --tool=callgrind --toggle-collect="$fn")
         "${vg[@]}" --callgrind-out-file="$work/cg.bare" "$RGBENCH" "$m" "$cg_iters" "$w" \
             >"$work/cg.bare.out" 2>/dev/null
@@ -167,6 +170,22 @@ EOF
     # A few edits, so that git diff has something to show.
     for f in "$1"/src/d000/f0000[0-9].txt; do echo edited >>"$f"; done
 }
+gen_branch() { # DIR NAME FILES: a branch NAME of DIR's HEAD with FILES files changed
+    local base
+    base=$(git -C "$1" symbolic-ref --short HEAD)
+    git -C "$1" checkout -q -b "$2"
+    "$PY" - "$1" "$3" <<'EOF'
+import os, sys
+top, n = sys.argv[1], int(sys.argv[2])
+for i in range(100, 100 + n):
+    with open(os.path.join(top, "src", "d%03d" % (i // 100), "f%05d.txt" % i), "a") as f:
+        f.write("changed on the branch\n")
+EOF
+    git -C "$1" add src
+    git -C "$1" reset -q -- src/d000
+    git -C "$1" -c user.name=bench -c user.email=bench@localhost commit -qm "$2"
+    git -C "$1" checkout -q "$base"
+}
 gen_cproj() { # DIR FILES
     mkdir -p "$1"
     for i in $(seq "$2"); do
@@ -182,6 +201,7 @@ gen_py() { # DIR FILES
     done
 }
 
+nco=1000 # files differing between the checkout row's branches
 if have hyperfine; then
     mac=$work/mac
     mkdir -p "$mac"
@@ -221,6 +241,16 @@ for i in range(int(sys.argv[2])):
         "$PY -m compileall -q $mac/py"
     macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
     macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
+    # The journal's rows: git replaces each differing file (unlink, create),
+    # and the session keeps the old bytes of each, every round (the bare
+    # checkout back in --prepare makes them new to the session again).
+    base=$(git -C "$mac/tree" symbolic-ref --short HEAD)
+    nco=$((tree_files - 100 < 1000 ? tree_files - 100 : 1000))
+    gen_branch "$mac/tree" co "$nco"
+    gen_branch "$mac/tree" sw 10
+    macro git_checkout "git -C $mac/tree checkout -q $base" "git -C $mac/tree checkout -q co"
+    macro git_switch "git -C $mac/tree switch -q $base" "git -C $mac/tree switch -q sw"
+    git -C "$mac/tree" checkout -q "$base"
     rm -f "$mtab"
 else
     log "macro: skipped, hyperfine is not installed (scripts/dev/install-deps.sh bench)"
@@ -293,6 +323,7 @@ table() {
     row "4. refused write-open (ns/op; bare: the open succeeds)" micro write_refused -
     row "5. fopen + fclose, read mode (ns/op)" micro fopen -
     row "6. rename over an allowed file (ns/op)" micro rename -
+    row "6a. first overwrite of a read 4 KiB file: journal keeps it (ns/op)" micro write_first "≤ 3"
     row "7. stat + lstat + access, no open (ns/call)" micro stat -
     row "git status, $tree_files files" macro git_status "≤ 1.05"
     row "git diff, $tree_files files" macro git_diff "≤ 1.05"
@@ -302,6 +333,8 @@ table() {
     row "python3 -m compileall, $py_files modules" macro compileall "≤ 1.05"
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
     row "bash loop of $loop /bin/true" macro true_loop "≤ 1.05"
+    row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
+    row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     echo
     echo "| scale | value | target |"
     echo "|---|---|---|"

@@ -35,6 +35,7 @@ static const char usage[] =
     "  doctor [CMD]          can CMD be guarded by the preload?\n"
     "  history [--json] [FILE]...\n"
     "                        the versions the journal kept before sessions changed files\n"
+    "  diff FILE...          what changed since the version undo would restore\n"
     "  undo [--force] FILE...\n"
     "                        restore FILE as it was before the last session changed it\n"
     "\n"
@@ -61,7 +62,7 @@ static const struct {
     {"status", rg_cmd_status}, {"reset", rg_cmd_reset},       {"forget", rg_cmd_forget},
     {"mark", rg_cmd_mark},     {"check", rg_cmd_check},       {"log", rg_cmd_log},
     {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},    {"hook", rg_cmd_hook},
-    {"history", rg_cmd_history},   {"undo", rg_cmd_undo},
+    {"history", rg_cmd_history},   {"undo", rg_cmd_undo},       {"diff", rg_cmd_diff},
 };
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../jrecord.h"
@@ -28,6 +29,19 @@ static const char history_usage[] =
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0, or 2 if the journal cannot be read.\n";
+
+static const char diff_usage[] =
+    "Usage: readguard diff [--session PATH] FILE...\n"
+    "Show, as a unified diff (diff -u), how each FILE changed since the version\n"
+    "'readguard undo FILE' would restore: the kept version is the old side, FILE\n"
+    "as it is now the new side (empty when FILE is gone).\n"
+    "\n"
+    "  -s, --session PATH   the version from before the session whose table is PATH\n"
+    "                       (default: the most recent session that changed FILE)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"
+    "bad usage or an error.\n";
 
 static const char undo_usage[] =
     "Usage: readguard undo [--session PATH] [--force] FILE...\n"
@@ -107,6 +121,23 @@ int rg_cmd_history(int argc, char **argv)
         free(files[i]);
     free(files);
     return RG_EXIT_OK;
+}
+
+/* The most recent session that changed abs (or session only), and its first
+ * change: the version undo restores. */
+static const struct rg_jrec *first_change(const struct rg_jlist *l, const char *only,
+                                          const char *abs)
+{
+    const struct rg_jrec *first = NULL;
+    for (size_t i = l->n; i-- > 0;) {
+        const struct rg_jrec *r = &l->r[i];
+        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session)))
+            continue;
+        if (first && strcmp(first->session, r->session) != 0)
+            break;
+        first = r;
+    }
+    return first;
 }
 
 struct undo {
@@ -198,16 +229,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         rg_err("undo: '%s': not a usable path", file);
         return RG_EXIT_TROUBLE;
     }
-    /* The most recent session that changed the file, and its first change. */
-    const struct rg_jrec *first = NULL;
-    for (size_t i = u->l.n; i-- > 0;) {
-        const struct rg_jrec *r = &u->l.r[i];
-        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session)))
-            continue;
-        if (first && strcmp(first->session, r->session) != 0)
-            break;
-        first = r;
-    }
+    const struct rg_jrec *first = first_change(&u->l, only, abs);
     if (!first) {
         rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
         return RG_EXIT_NO;
@@ -268,5 +290,64 @@ int rg_cmd_undo(int argc, char **argv)
         rc = one > rc ? one : rc;
     }
     rg_jlist_free(&u.l);
+    return rc;
+}
+
+/* diff(1) does the diffing: what it prints is what people already read. */
+static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
+{
+    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
+    if (!rg_journal_abs(file, abs, sizeof abs)) {
+        rg_err("diff: '%s': not a usable path", file);
+        return RG_EXIT_TROUBLE;
+    }
+    const struct rg_jrec *first = first_change(l, only, abs);
+    if (!first || !first->object) {
+        rg_err("diff: '%s': %s", file,
+               first ? "its old bytes were not kept" : "no session changed it");
+        return RG_EXIT_NO;
+    }
+    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);
+    snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
+    struct stat st;
+    const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("diff", "diff", "-u", "--label", old_label, "--label", file, obj, now,
+               (char *)NULL);
+        rg_err("diff: cannot run diff(1): %s", strerror(errno));
+        _exit(RG_EXIT_TROUBLE);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return RG_EXIT_TROUBLE;
+    return WEXITSTATUS(status) > RG_EXIT_TROUBLE ? RG_EXIT_TROUBLE : WEXITSTATUS(status);
+}
+
+int rg_cmd_diff(int argc, char **argv)
+{
+    struct rg_verb v = {"diff", diff_usage, NULL, NULL, NULL};
+    if (rg_verb_getopt(&v, argc, argv) != -1)
+        return rg_verb_usage_error(&v);
+    if (optind >= argc) {
+        rg_err("diff: no file given");
+        return rg_verb_usage_error(&v);
+    }
+    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
+        return RG_EXIT_TROUBLE;
+    struct rg_jlist l = {0};
+    int r = rg_jlist_load(dir, NULL, &l);
+    if (r < 0) {
+        rg_err("diff: cannot read the journal '%s': %s", dir, strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    int rc = RG_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        int one = diff_one(&l, dir, id[0] ? id : NULL, argv[i]);
+        rc = one > rc ? one : rc;
+    }
+    rg_jlist_free(&l);
     return rc;
 }

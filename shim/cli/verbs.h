@@ -26,6 +26,7 @@ int rg_cmd_doctor(int argc, char **argv);
 int rg_cmd_hook(int argc, char **argv);
 int rg_cmd_history(int argc, char **argv);
 int rg_cmd_undo(int argc, char **argv);
+int rg_cmd_diff(int argc, char **argv);
 
 /* A session the CLI has mapped. */
 struct rg_cli_session {

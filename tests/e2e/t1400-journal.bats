@@ -303,3 +303,52 @@ objects() {
 	run "$RG" history a.txt
 	assert_output --partial "rgstatic["
 }
+
+@test "t1400.28 opening a read file for writing again and again, without writing, keeps it once" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; for i in 1 2 3 4; do exec 3<>a.txt; exec 3>&-; done'
+	run "$RG" history --json a.txt
+	assert_equal "${#lines[@]}" 1
+}
+
+@test "t1400.29 switching branches back and forth, a session each time, stores each version once" {
+	repo
+	local base
+	base=$(git symbolic-ref --short HEAD)
+	git add a.txt && git commit -qm edit && git checkout -q -b other HEAD~1
+	printf 'other\n' >a.txt && git commit -qam other
+	for i in 1 2 3; do
+		rg git checkout -q "$base"
+		rg git checkout -q other
+	done
+	run "$RG" history --json a.txt
+	assert_equal "${#lines[@]}" 6
+	assert_equal "$(objects)" 2
+}
+
+@test "t1400.30 diff shows the kept version against the file now, as diff -u" {
+	printf 'one\ntwo\n' >a.txt
+	rg sed -i s/two/three/ a.txt
+	run "$RG" diff a.txt
+	assert_failure 1
+	assert_line --index 0 --regexp '^--- a.txt \(before session [0-9]+-[0-9]+\)$'
+	assert_line --index 1 '+++ a.txt'
+	assert_line -- '-two'
+	assert_line -- '+three'
+}
+
+@test "t1400.31 diff of a removed file shows every line removed" {
+	printf 'one\ntwo\n' >a.txt
+	rg rm a.txt
+	run "$RG" diff a.txt
+	assert_failure 1
+	assert_line -- '-one'
+	assert_line -- '-two'
+}
+
+@test "t1400.32 diff of a file no session changed says so, exit 1" {
+	mkfile a.txt x
+	run "$RG" diff a.txt
+	assert_failure 1
+	assert_output --partial "no session changed it"
+}

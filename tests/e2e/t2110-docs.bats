@@ -23,7 +23,7 @@ MAN="$TOP/shim/cli/readguard.1"
 @test "t2110.03 the man page covers every verb, every option of --help, and every variable" {
 	local text verb opt
 	text=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null)
-	for verb in run env end status reset forget mark check log sessions doctor hook history undo; do
+	for verb in run env end status reset forget mark check log sessions doctor hook history undo diff; do
 		[[ $text == *"readguard $verb"* ]] || fail "no section for $verb"
 		for opt in $("$RG" "$verb" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 			[[ $text == *"$opt"* ]] || fail "$verb: $opt is not in the man page"
@@ -167,7 +167,7 @@ section() {
 	local opts opt helps verb
 	opts=$(section "$TOP/README.md" "## Usage" | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 	[ -n "$opts" ] || fail "no options found in README's usage"
-	helps=$(for verb in run env end status reset forget mark check log sessions doctor history undo; do
+	helps=$(for verb in run env end status reset forget mark check log sessions doctor history undo diff; do
 		"$RG" "$verb" --help
 	done)
 	for opt in $opts; do

@@ -113,7 +113,8 @@ assert_micro_lines() {
 		"3. allowed write-open + close" "4. refused write-open" "5. fopen + fclose" \
 		"6. rename over an allowed file" "7. stat + lstat + access" \
 		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
-		"tar -x" "bash loop of 5 /bin/true"; do
+		"tar -x" "bash loop of 5 /bin/true" "6a. first overwrite of a read 4 KiB file" \
+		"git checkout between branches differing in 100 files" "git switch, 200 files"; do
 		assert_row "$row"
 	done
 	assert_line --regexp '^\| read inside a root, with 1000 / 10000 / 100000 files in the table \(ns/op\) \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|'

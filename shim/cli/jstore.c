@@ -114,9 +114,29 @@ void rg_jlist_free(struct rg_jlist *l)
     *l = (struct rg_jlist){0};
 }
 
+/* "1795468256807933359-12987": a session id as history prints it. */
+static bool is_id(const char *s)
+{
+    size_t digits = strspn(s, "0123456789");
+    return digits > 0 && s[digits] == '-' && s[digits + 1] &&
+           strspn(s + digits + 1, "0123456789") == strlen(s + digits + 1);
+}
+
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
 {
     id[0] = '\0';
+    struct stat st;
+    if (session && is_id(session) && stat(session, &st) != 0) {
+        /* An ended session's table is gone; its id names it in the journal. */
+        snprintf(id, idcap, "%s", session);
+        session = NULL;
+        rg_session_default_journal(dir, cap);
+        if (!dir[0]) {
+            rg_err("no journal: neither XDG_STATE_HOME nor HOME is an absolute path");
+            return -1;
+        }
+        return 0;
+    }
     const char *env = getenv(RG_ENV_SESSION);
     const char *named = session ? session : env && *env ? env : NULL;
     struct rg_cli_session s;

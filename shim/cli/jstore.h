@@ -32,8 +32,9 @@ void rg_jlist_free(struct rg_jlist *l);
 
 /* The journal directory and, with --session, that session's id: from the
  * session table if one is named (--session, else $READGUARD_SESSION), else
- * the default under $XDG_STATE_HOME. id is "" when not restricted. Returns
- * -1 after reporting. */
+ * the default under $XDG_STATE_HOME. --session may also give a session's
+ * id, as history prints it: its table is gone once it ended. id is "" when
+ * not restricted. Returns -1 after reporting. */
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id

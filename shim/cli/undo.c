@@ -22,8 +22,8 @@ static const char history_usage[] =
     "them: time, session, process, operation, size and path; only those of FILE if\n"
     "given. Oldest first.\n"
     "\n"
-    "  -s, --session PATH   only the session whose table is PATH (default: every\n"
-    "                       session in the journal)\n"
+    "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
+    "                       (default: every session in the journal)\n"
     "  -j, --json           one JSON object per line, as the journal stores it, with\n"
     "                       the session's id added\n"
     "  -h, --help           show this help and exit\n"
@@ -45,12 +45,17 @@ static const char diff_usage[] =
 
 static const char undo_usage[] =
     "Usage: readguard undo [--session PATH] [--force] FILE...\n"
+    "       readguard undo [--session PATH] [--force] --all\n"
     "Restore each FILE to its content before the first change the most recent\n"
     "session made to it, from the journal; a removed FILE is recreated. The\n"
     "content FILE has now is kept in the journal first, so an undo can be undone.\n"
     "\n"
-    "  -s, --session PATH   undo what the session whose table is PATH did (default:\n"
-    "                       the most recent session that changed FILE)\n"
+    "  -s, --session PATH   undo what the session whose table is PATH did, or the\n"
+    "                       session with that id (see history; default: the most\n"
+    "                       recent session that changed FILE)\n"
+    "  -a, --all            restore every file the session changed (default: the\n"
+    "                       most recent session in the journal); files it created\n"
+    "                       are left alone\n"
     "  -f, --force          restore even if FILE changed after the session last\n"
     "                       wrote it\n"
     "  -h, --help           show this help and exit\n"
@@ -259,19 +264,52 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     return RG_EXIT_OK;
 }
 
+/* undo --all: every file the session changed, each once, in the order the
+ * session first changed them. */
+static int undo_all(struct undo *u, const char *only)
+{
+    const char *sid = only;
+    for (size_t i = 0; i < u->l.n && !only; i++)
+        if (is_save(&u->l.r[i]))
+            sid = u->l.r[i].session; /* sorted: the last is the most recent */
+    if (!sid) {
+        rg_err("undo: the journal has no session to undo");
+        return RG_EXIT_NO;
+    }
+    int rc = RG_EXIT_OK;
+    for (size_t i = 0; i < u->l.n; i++) {
+        const struct rg_jrec *r = &u->l.r[i];
+        bool seen = !is_save(r) || strcmp(r->session, sid) != 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
+                   strcmp(u->l.r[j].path, r->path) == 0;
+        if (!seen) {
+            int one = undo_one(u, sid, r->path);
+            rc = one > rc ? one : rc;
+        }
+    }
+    return rc;
+}
+
 int rg_cmd_undo(int argc, char **argv)
 {
-    static const struct option longs[] = {{"force", no_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"undo", undo_usage, "f", longs, NULL};
+    static const struct option longs[] = {{"force", no_argument, NULL, 'f'},
+                                          {"all", no_argument, NULL, 'a'},
+                                          {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"undo", undo_usage, "fa", longs, NULL};
     struct undo u = {0};
+    bool all = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
-        if (ch != 'f')
+        if (ch == 'f')
+            u.force = true;
+        else if (ch == 'a')
+            all = true;
+        else
             return rg_verb_usage_error(&v);
-        u.force = true;
     }
-    if (optind >= argc) {
-        rg_err("undo: no file given");
+    if (all != (optind >= argc)) {
+        rg_err(all ? "undo: --all takes no FILE" : "undo: no file given");
         return rg_verb_usage_error(&v);
     }
     char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
@@ -284,7 +322,7 @@ int rg_cmd_undo(int argc, char **argv)
         return RG_EXIT_TROUBLE;
     }
     rg_journal_id(u.self, rg_now_ns(), (int32_t)getpid());
-    int rc = RG_EXIT_OK;
+    int rc = all ? undo_all(&u, id[0] ? id : NULL) : RG_EXIT_OK;
     for (int i = optind; i < argc; i++) {
         int one = undo_one(&u, id[0] ? id : NULL, argv[i]);
         rc = one > rc ? one : rc;

@@ -352,3 +352,49 @@ objects() {
 	assert_failure 1
 	assert_output --partial "no session changed it"
 }
+
+@test "t1400.33 undo --all restores every file the last session changed, and leaves its new files" {
+	mkfile a.txt a-original
+	mkfile b.txt b-original
+	mkfile c.txt c-original
+	rgsh 'cat a.txt b.txt >/dev/null; echo x >a.txt; rm b.txt; echo new >new.txt'
+	run "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt)" a-original
+	assert_equal "$(cat b.txt)" b-original
+	assert_equal "$(cat c.txt)" c-original
+	assert_file_exist new.txt
+}
+
+@test "t1400.34 undo --all --session ID undoes that session, not a later one" {
+	mkfile a.txt first
+	mkfile b.txt other
+	rg rm a.txt
+	rg rm b.txt
+	local id
+	id=$("$RG" history --json "$W/a.txt" | sed -n 's/^{"session":"\([^"]*\)".*/\1/p')
+	run "$RG" undo --all --session "$id"
+	assert_success
+	assert_equal "$(cat a.txt)" first
+	assert_file_not_exist b.txt
+}
+
+@test "t1400.35 undo --all with a FILE, or neither, is a usage error" {
+	run "$RG" undo --all a.txt
+	assert_failure 2
+	run "$RG" undo
+	assert_failure 2
+}
+
+@test "t1400.36 git switch behaves as bare: exit 0, the branch's files, nothing refused" {
+	repo
+	git commit -qam edit
+	local base
+	base=$(git symbolic-ref --short HEAD)
+	git checkout -q -b other && printf 'other\n' >a.txt && git commit -qam o && git checkout -q "$base"
+	run --separate-stderr rg git switch -q other
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(cat a.txt)" other
+	assert_equal "$(git status --porcelain)" ""
+}

@@ -6,7 +6,7 @@ load helper
 
 RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
-WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename stat fstat getpid"
+WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first stat fstat getpid"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
 # the row was not run (no hyperfine).
@@ -26,7 +26,7 @@ assert_micro_lines() {
 	for w in $WORKLOADS; do
 		assert_line --regexp "^$w [0-9]+\.[0-9] [0-9]+$"
 	done
-	[ "${#lines[@]}" -eq 10 ]
+	[ "${#lines[@]}" -eq 11 ]
 }
 
 @test "rgbench prints one ns/op figure per workload, bare" {

@@ -1,4 +1,4 @@
-#include "jsonl.h"
+#include "cli/jsonl.h"
 
 #include <string.h>
 

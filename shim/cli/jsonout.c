@@ -1,8 +1,8 @@
-#include "jsonout.h"
+#include "cli/jsonout.h"
 
 #include <limits.h>
 
-#include "../text.h"
+#include "core/text.h"
 
 void rg_jkey(FILE *f, bool *first, const char *key)
 {

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "verbs.h"
+#include "cli/cli.h"
+#include "cli/verbs.h"
 
 #ifndef RG_VERSION
 #define RG_VERSION "0.1.0"

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../session.h"
-#include "cli.h"
-#include "verbs.h"
+#include "os/session.h"
+#include "cli/cli.h"
+#include "cli/verbs.h"
 
 /* Children run in other directories, so READGUARD_SESSION must be
  * absolute; the file itself may not exist yet. */

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../session.h"
-#include "cli.h"
-#include "verbs.h"
+#include "os/session.h"
+#include "cli/cli.h"
+#include "cli/verbs.h"
 
 bool rg_session_running(const struct rg_header *h)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #ifndef RG_MULTIARCH
 #define RG_MULTIARCH ""

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../session.h"
-#include "../supervise/supervise.h"
-#include "../sys.h"
-#include "cli.h"
+#include "os/session.h"
+#include "supervise/supervise.h"
+#include "os/sys.h"
+#include "cli/cli.h"
 
 int rg_supervise_prepare(int level, int sv[2])
 {

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static volatile sig_atomic_t child_pid;
 

@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "../table.h"
+#include "core/table.h"
 
 /* Exit codes of every verb but run, as grep(1) and cmp(1) use them. */
 #define RG_EXIT_OK 0

@@ -1,4 +1,4 @@
-#include "where.h"
+#include "cli/where.h"
 
 #include <fts.h>
 #include <stdlib.h>

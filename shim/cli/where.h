@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../table.h"
+#include "core/table.h"
 
 struct rg_where {
     uint64_t dev, ino;

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 
-#include "../sys.h"
-#include "supervise.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 
 #if defined(__x86_64__)
 #define RG_AUDIT_ARCH AUDIT_ARCH_X86_64

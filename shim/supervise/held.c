@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../holder.h"
-#include "../session.h"
-#include "supervise.h"
+#include "os/procfd.h"
+#include "os/session.h"
+#include "supervise/supervise.h"
 
 struct held_fd {
     int fd;

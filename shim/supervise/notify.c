@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "supervise.h"
+#include "supervise/supervise.h"
 
 struct worker {
     int listener;

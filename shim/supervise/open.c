@@ -14,9 +14,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../guard.h"
-#include "../sys.h"
-#include "supervise.h"
+#include "guard/calls.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 
 struct open_args {
     const char *call;

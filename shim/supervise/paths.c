@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "../guard.h"
-#include "../judge.h"
-#include "../session.h"
-#include "../sys.h"
-#include "supervise.h"
+#include "guard/calls.h"
+#include "guard/ask.h"
+#include "os/session.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 
 struct named {
     char raw[PATH_MAX], self[PATH_MAX];

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "supervise.h"
+#include "supervise/supervise.h"
 
 /* Does path start with the component sequence prefix (followed by / or end)?
  * Returns the rest (including its leading slash), or NULL. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../context.h"
+#include "guard/ctx.h"
 
 /* How much of the tree readguard trusts. */
 enum rg_sv_level {

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session.h"
-#include "table.h"
+#include "os/session.h"
+#include "core/table.h"
 
 /* No real st_dev is this large and still fits the table's 32 bits, so the
  * made-up entries never match a real file. */

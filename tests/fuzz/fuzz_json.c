@@ -7,10 +7,10 @@
  * a prefix of the untruncated escape; a log line reads back to the same
  * fields, with bytes that are not UTF-8 as U+FFFD; any line at all is read
  * safely. */
-#include "../../shim/cli/jsonl.h"
+#include "cli/jsonl.h"
 #include "fuzz.h"
-#include "report.h"
-#include "text.h"
+#include "core/report.h"
+#include "core/text.h"
 
 #define MAX 2048
 

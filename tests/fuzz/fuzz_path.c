@@ -4,7 +4,7 @@
  * no "." or ".." component, no trailing slash), joining it again changes
  * nothing, and it lies under every leading part of itself. */
 #include "fuzz.h"
-#include "text.h"
+#include "core/text.h"
 
 #define MAX 1024
 

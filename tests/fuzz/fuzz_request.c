@@ -6,7 +6,7 @@
 #include <linux/fs.h>
 
 #include "fuzz.h"
-#include "request.h"
+#include "core/request.h"
 
 static uint32_t take_u32(const uint8_t **data, size_t *size)
 {

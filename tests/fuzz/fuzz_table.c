@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "ignore.h"
-#include "session.h"
-#include "table.h"
+#include "core/ignore.h"
+#include "os/session.h"
+#include "core/table.h"
 
 #define CAP 16u
 

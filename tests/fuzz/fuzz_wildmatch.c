@@ -4,8 +4,8 @@
  * escapes matches exactly itself, "**" matches everything, and the ignore
  * rules built from the pattern answer without overrunning. */
 #include "fuzz.h"
-#include "ignore.h"
-#include "wildmatch.h"
+#include "core/ignore.h"
+#include "core/wildmatch.h"
 
 static bool literal(const char *p)
 {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "content.h"
-#include "table.h"
+#include "core/content.h"
+#include "core/table.h"
 
 static unsigned char data[3 * RG_HASH_MAX];
 

@@ -1,5 +1,5 @@
 /* rg_envp_build and friends: the environment an exec passes on. */
-#include "../../shim/envp.h"
+#include "core/envp.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report.h"
+#include "core/report.h"
 /* The reader is CLI code, not in the core objects the unit tests link;
  * it is pure, so it is compiled in here. */
 #include "cli/jsonl.c"

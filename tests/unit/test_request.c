@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "request.h"
+#include "core/request.h"
 
 /* --- rg_flags_write ------------------------------------------------------- */
 

@@ -16,7 +16,7 @@ int main(void)
 
 #include "check.h"
 #include "supervise/supervise.h"
-#include "sys.h"
+#include "os/sys.h"
 
 static uint32_t run_filter(enum rg_sv_level level, const struct seccomp_data *d)
 {

@@ -3,8 +3,8 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "session.h"
-#include "text.h"
+#include "os/session.h"
+#include "core/text.h"
 
 /* Escapes src into a buffer of cap bytes followed by guard bytes, checks the
  * guard, the terminator and the returned length, and returns the text. */

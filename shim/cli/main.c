@@ -1,9 +1,10 @@
+#include "cli/cli.h"
+
 #include <bsd/stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "cli/verbs.h"
 
 #ifndef RG_VERSION

@@ -1,5 +1,7 @@
 /* Sessions with a name the user chose: `readguard run --session PATH`, so
  * an agent that restarts can come back to the reads it made. */
+#include "cli/named.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -8,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "os/session.h"
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
+#include "os/session.h"
 
 /* Children run in other directories, so READGUARD_SESSION must be
  * absolute; the file itself may not exist yet. */

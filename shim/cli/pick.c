@@ -1,5 +1,8 @@
 /* Choosing a session for the verbs that act on one, and finding the user's
  * session tables. */
+
+#include "cli/pick.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -10,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/session.h"
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "core/settings.h"
+#include "os/session.h"
 
 bool rg_session_running(const struct rg_header *h)
 {

@@ -1,7 +1,7 @@
 #include "cli/policy_show.h"
 
-#include "core/ignore.h"
 #include "cli/jsonout.h"
+#include "core/ignore.h"
 
 /* Which roots a rule applies under: every one, or one root's .readguardignore. */
 static const char *rule_scope(const struct rg_header *h, char scope, char *buf, size_t cap)

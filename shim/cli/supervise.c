@@ -2,6 +2,8 @@
  * filter before exec, readguard receives the listener and becomes the
  * supervisor. Any failure is reported and ends the run (125): supervised
  * mode never falls back to the preload alone. */
+#include "cli/supervise.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "os/session.h"
-#include "supervise/supervise.h"
-#include "os/sys.h"
 #include "cli/cli.h"
+#include "os/session.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 
 int rg_supervise_prepare(int level, int sv[2])
 {

@@ -1,5 +1,7 @@
 /* The command's process tree under readguard run: signals forwarded to it,
  * its exec, and waiting as its subreaper until the last descendant is gone. */
+#include "cli/tree.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <string.h>

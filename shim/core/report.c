@@ -2,9 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
-#include "os/sys.h"
 #include "core/table.h"
 #include "core/text.h"
 
@@ -81,23 +79,4 @@ size_t rg_log_format(char *out, size_t cap, const struct rg_log_line *l)
                      now, l->pid, prog, l->op, l->call, path, l->decision, l->reason, rt, ct, rs,
                      (long long)l->current_size);
     return n <= 0 || (size_t)n >= cap ? 0 : (size_t)n;
-}
-
-int rg_log_open(const char *path)
-{
-    int fd = rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-                           0600);
-    if (fd != -ENOENT)
-        return fd;
-    /* Make the missing parents, then try once more. */
-    char dir[RG_LOG_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(dir, 0700);
-            *p = '/';
-        }
-    return rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-                         0600);
 }

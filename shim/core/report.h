@@ -1,8 +1,8 @@
 /* What a decision looks like as text: the reason sentence of a refusal and
- * the session log's JSON line. Pure formatting (plus opening the log), with
- * no per-process state, so the shim and the CLI share it: `readguard check`
- * words a refusal exactly as the shim does, and `readguard mark` logs in the
- * same format. */
+ * the session log's JSON line. Pure formatting, with no per-process state,
+ * so the shim and the CLI share it: `readguard check` words a refusal
+ * exactly as the shim does, and `readguard mark` logs in the same format
+ * (os/logfile.h opens the log). */
 #ifndef RG_REPORT_H
 #define RG_REPORT_H
 
@@ -48,9 +48,5 @@ struct rg_log_line {
 /* Formats l as one JSON object and a newline. Returns its length, or 0 when
  * it does not fit in cap. */
 size_t rg_log_format(char *out, size_t cap, const struct rg_log_line *l);
-
-/* Opens the log for appending, creating it 0600 and its missing parents
- * 0700. Returns a descriptor or -errno. */
-int rg_log_open(const char *path);
 
 #endif

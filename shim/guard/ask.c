@@ -1,12 +1,14 @@
 #include "guard/ask.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/content.h"
+#include "core/report.h"
 #include "guard/log.h"
+#include "guard/readhash.h"
 #include "guard/scope.h"
 #include "os/sys.h"
 
@@ -39,7 +41,6 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
     return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
                : rg_table_find(&c->table, f->dev, f->ino);
 }
-
 
 /* Hashes the file being judged, through a descriptor that can read it: fd
  * may be write-only, or absent (rename, truncate). Only the inode judged
@@ -94,7 +95,7 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
  * and no writer of the session is left to restamp: a sibling may finish a
  * write between our fstat and our read of the entry, and a session must
  * never refuse itself. Only would-be refusals pay for this. */
-enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
                             int fd, bool follow)
 {
     struct rg_facts facts;
@@ -134,7 +135,7 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
 
 /* Judges a path that is not open: the destination of a rename, the target of
  * truncate or of a spawned child's open. A missing path is a new file. */
-int rg_judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
+int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
 {
     struct stat st;
     bool there = fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
@@ -143,5 +144,5 @@ int rg_judge_path(struct rg_ctx *c, const struct rg_request *req, bool follow, b
     if (!there)
         return 0; /* missing, or an error the real call will report itself */
     struct rg_file f = rg_file_of(&st);
-    return rg_judge(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
+    return rg_ask(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
 }

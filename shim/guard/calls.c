@@ -1,5 +1,6 @@
 #include "guard/calls.h"
 
+#include <errno.h>
 #include <linux/fs.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -7,14 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/content.h"
+#include "guard/ask.h"
 #include "guard/critical.h"
 #include "guard/dircache.h"
-#include "guard/ask.h"
+#include "guard/fdmap.h"
 #include "guard/log.h"
-#include "core/policy.h"
-#include "guard/scope.h"
-#include "os/session.h"
+#include "guard/readhash.h"
+#include "guard/restamp.h"
+#include "os/clock.h"
 #include "os/sys.h"
 
 static int sys_open(const struct rg_request *req, int flags)
@@ -191,7 +192,7 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     struct rg_file f = rg_file_of(&st);
     if (maybe_fresh && st.st_size == 0)
         fresh = true;
-    enum rg_action act = fresh ? RG_ALLOW : rg_judge(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+    enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
         rg_sys_close(fd);
         if (act == RG_REFUSE)
@@ -219,9 +220,9 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     old.path = oldpath;
     for (int tries = 0;; tries++) {
         bool exists = true;
-        if (targets >= 1 && (r = rg_judge_path(c, req, false, &exists)) < 0)
+        if (targets >= 1 && (r = rg_ask_path(c, req, false, &exists)) < 0)
             return r;
-        if (targets == 2 && (r = rg_judge_path(c, &old, false, NULL)) < 0)
+        if (targets == 2 && (r = rg_ask_path(c, &old, false, NULL)) < 0)
             return r;
         /* The destination was free when checked: keep it so, or a file that
          * appears meanwhile would be replaced unchecked. */
@@ -243,7 +244,7 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
 
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
 {
-    int r = rg_judge_path(c, req, true, NULL);
+    int r = rg_ask_path(c, req, true, NULL);
     if (r < 0)
         return r;
     r = rg_sys_truncate(req->path, length);
@@ -271,14 +272,14 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
         shown += len + 1;
     struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0};
     struct rg_file f = rg_file_of(&st);
-    if (rg_judge(c, &req, &f, fd, true) == RG_REFUSE)
+    if (rg_ask(c, &req, &f, fd, true) == RG_REFUSE)
         return -EACCES;
     return rg_sys_ftruncate(fd, length);
 }
 
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
 {
-    int r = flags & AT_REMOVEDIR ? 0 : rg_judge_path(c, req, false, NULL);
+    int r = flags & AT_REMOVEDIR ? 0 : rg_ask_path(c, req, false, NULL);
     return r < 0 ? r : rg_sys_unlinkat(req->dirfd, req->path, flags);
 }
 
@@ -288,5 +289,5 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
         return 0;
     if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
         return 0;
-    return rg_judge_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
+    return rg_ask_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
 }

@@ -1,12 +1,9 @@
-/* What a decision needs to know besides the file: the policy stored in the
- * table, the table entry read once, and whether the session's last writer
- * of the file still holds it. Shared by the shim and the supervisor, which
- * has contexts of its own. */
+#include "guard/ctx.h"
+
 #include <unistd.h>
 
-#include "guard/ctx.h"
+#include "os/clock.h"
 #include "os/procfd.h"
-#include "os/session.h"
 
 void rg_ctx_use_table(struct rg_ctx *c)
 {

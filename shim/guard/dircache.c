@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "os/sys.h"
 #include "core/text.h"
+#include "os/sys.h"
 
 static bool lexically_plain(const char *path, size_t n)
 {

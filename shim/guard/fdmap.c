@@ -1,10 +1,8 @@
-/* The descriptors a context holds open for writing on tracked files, so
- * that closing one restamps its file. */
+#include "guard/fdmap.h"
+
 #include <sched.h>
 #include <stdlib.h>
 #include <uthash.h>
-
-#include "guard/ctx.h"
 
 struct rg_overflow {
     int fd;

@@ -1,13 +1,15 @@
 #include "guard/log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "guard/critical.h"
-#include "os/session.h"
-#include "os/sys.h"
 #include "core/text.h"
+#include "guard/critical.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/sys.h"
 
 /* Who the decision was for: the supervisor speaks for the process it traps,
  * on that process's stderr (fetched only when there is something to say),

@@ -1,14 +1,12 @@
-/* Restamps: when a session process lets go of a write descriptor (close,
- * dup2 over it, close_range, exec, exit), the bytes it wrote become what the
- * session knows the file to be, so its own writes never lock it out. */
-#include "guard/calls.h"
+#include "guard/restamp.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "guard/ask.h"
-#include "os/session.h"
+#include "guard/fdmap.h"
+#include "os/clock.h"
 
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. */

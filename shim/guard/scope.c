@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "core/ignore.h"
-#include "os/sys.h"
 #include "core/text.h"
+#include "os/sys.h"
 
 static bool fd_path(int fd, char *out, size_t cap)
 {

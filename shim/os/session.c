@@ -14,15 +14,10 @@
 #include <unistd.h>
 
 #include "core/ignore.h"
-#include "os/sys.h"
+#include "core/settings.h"
 #include "core/text.h"
-
-int64_t rg_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+#include "os/clock.h"
+#include "os/sys.h"
 
 /* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
  * in whichever process touches them, so a directory counts only if the whole
@@ -49,11 +44,11 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
                            0600);
     if (fd < 0)
         return fd;
-    if (ftruncate(fd, (off_t)size) != 0) {
-        int e = errno;
+    int r = rg_sys_ftruncate(fd, (off_t)size);
+    if (r < 0) {
         rg_sys_close(fd);
         rg_sys_unlinkat(AT_FDCWD, path, 0);
-        return -e;
+        return r;
     }
     return fd;
 }
@@ -86,7 +81,7 @@ int rg_session_prune(const char *dir)
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             if (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.') &&
-                creator_gone(dfd, d->d_name) && unlinkat(dfd, d->d_name, 0) == 0)
+                creator_gone(dfd, d->d_name) && rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
                 n++;
             off += d->d_reclen;
         }
@@ -156,11 +151,11 @@ int rg_session_create_at(const struct rg_settings *s, const char *path, char *er
     size_t size = rg_table_file_size(s->capacity);
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                            0600);
-    if (fd >= 0 && ftruncate(fd, (off_t)size) != 0) {
-        int e = errno;
+    int r = fd >= 0 ? rg_sys_ftruncate(fd, (off_t)size) : 0;
+    if (r < 0) {
         rg_sys_close(fd);
-        unlink(path);
-        fd = -e;
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        fd = r;
     }
     if (fd < 0) {
         snprintf(err, errcap, "cannot create the session table '%s': %s", path, strerror(-fd));
@@ -235,38 +230,6 @@ void rg_session_default_log(const char *table_path, char *out, size_t cap)
         n = snprintf(out, cap, "%s.log", table_path);
     if (n < 0 || (size_t)n >= cap)
         snprintf(out, cap, "%s.log", table_path);
-}
-
-int rg_mode_parse(const char *s)
-{
-    if (strcmp(s, "enforce") == 0)
-        return RG_MODE_ENFORCE;
-    if (strcmp(s, "warn") == 0)
-        return RG_MODE_WARN;
-    return -1;
-}
-
-const char *rg_mode_name(enum rg_mode m)
-{
-    return m == RG_MODE_WARN ? "warn" : "enforce";
-}
-
-uint32_t rg_capacity_parse(const char *s)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || s[0] == '-')
-        return 0;
-    if (v > RG_MAX_CAPACITY) /* before a suffix can wrap it around */
-        return 0;
-    if (*end == 'k' || *end == 'K')
-        v *= 1000, end++;
-    else if (*end == 'M')
-        v *= 1000000, end++;
-    if (*end || v < RG_MIN_CAPACITY || v > RG_MAX_CAPACITY)
-        return 0;
-    return (uint32_t)v;
 }
 
 /* Adds root i's .readguardignore, if it has one. */

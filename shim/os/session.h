@@ -9,14 +9,6 @@
 #include "core/ignore.h"
 #include "core/table.h"
 
-#define RG_ENV_SESSION "READGUARD_SESSION"
-#define RG_ENV_ROOTS "READGUARD_ROOTS"
-#define RG_ENV_MODE "READGUARD_MODE"
-#define RG_ENV_LOG "READGUARD_LOG"
-#define RG_ENV_DIR "READGUARD_DIR"
-#define RG_ENV_CAPACITY "READGUARD_CAPACITY"
-#define RG_ENV_OWNER "READGUARD_OWNER"
-
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.
  * When s->log_path is NULL the default log path is derived from the table
@@ -41,15 +33,6 @@ void rg_session_detach(struct rg_table *t);
 
 /* The default log of a session whose table is at table_path. */
 void rg_session_default_log(const char *table_path, char *out, size_t cap);
-
-/* Parses a mode name; returns -1 for anything else. */
-int rg_mode_parse(const char *s);
-const char *rg_mode_name(enum rg_mode m);
-
-/* Parses a capacity ("100000", "1M"); 0 when invalid or out of range. */
-uint32_t rg_capacity_parse(const char *s);
-
-int64_t rg_now_ns(void);
 
 /* The ignore rules of a new session, in the order that lets later ones win:
  * the built-in defaults (unless s->flags has RG_POLICY_NO_DEFAULT_IGNORES),

@@ -1,7 +1,8 @@
-#include "guard/ctx.h"
+#include "preload/context.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -11,29 +12,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "guard/critical.h"
 #include "core/envp.h"
-#include "guard/calls.h"
-#include "guard/log.h"
+#include "core/settings.h"
+#include "core/text.h"
+#include "guard/critical.h"
+#include "guard/restamp.h"
 #include "os/session.h"
 #include "os/sys.h"
-#include "core/text.h"
 
 enum { UNINIT, INITING, READY };
 
-static struct rg_ctx ctx;
-
-/* What execs re-inject (rg_exec_need). Written before main() runs, or by
- * the thread that creates the session, and only read after that. */
+/* The one instance: the guard's context, and what only this process's own
+ * lifecycle needs around it. */
 static struct {
-    char preload[PATH_MAX];
-    char session[PATH_MAX];
-} exec_env;
-
-/* Held by the thread that sets the context up, and by a thread that forks
- * (pthread_atfork below): a child must never be born with the context half
- * set up, as a state INITING no thread of the child will ever finish. */
-static _Atomic int init_lock;
+    _Atomic int state; /* UNINIT, INITING, READY */
+    /* Held by the thread that sets the context up, and by a thread that
+     * forks (pthread_atfork below): a child must never be born with the
+     * context half set up, as a state INITING no thread of the child will
+     * ever finish. */
+    _Atomic int init_lock;
+    struct rg_ctx ctx;
+    int32_t owner_pid;               /* set when this process created the session */
+    char fallback_roots[PATH_MAX];   /* roots when there is no table */
+    char problem[320];               /* room for a problem worded at run time */
+    char env_session[PATH_MAX + 32]; /* READGUARD_SESSION=..., see export_var() */
+    char env_owner[48];
+    /* What execs re-inject (rg_exec_need). Written before main() runs, or
+     * by the thread that creates the session, and only read after that. */
+    struct {
+        char preload[PATH_MAX];
+        char session[PATH_MAX];
+    } exec_env;
+} self;
 
 static void lock(_Atomic int *l)
 {
@@ -71,10 +81,10 @@ static const char *env_roots(struct rg_ctx *c)
             if (!realpath(one, abs) && !rg_path_join(abs, sizeof abs, cwd, one))
                 return "READGUARD_ROOTS names a directory longer than PATH_MAX";
             size_t len = strlen(abs) + 1;
-            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof c->fallback_roots)
+            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof self.fallback_roots)
                 return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
-            memcpy(c->fallback_roots + o, abs, len);
-            rg_ctx_add_root(c, c->fallback_roots + o);
+            memcpy(self.fallback_roots + o, abs, len);
+            rg_ctx_add_root(c, self.fallback_roots + o);
             o += len;
         }
         p = *e ? e + 1 : e;
@@ -161,9 +171,8 @@ static void start_session(struct rg_ctx *c)
     s.nignores = ign.count;
     if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
         c->nroots = 0;
-        snprintf(c->problem_buf, sizeof c->problem_buf, "no session table could be created: %s",
-                 err);
-        fail_closed(c, c->problem_buf);
+        snprintf(self.problem, sizeof self.problem, "no session table could be created: %s", err);
+        fail_closed(c, self.problem);
         return;
     }
     c->nroots = 0;
@@ -173,12 +182,12 @@ static void start_session(struct rg_ctx *c)
         return;
     }
     use_table(c);
-    c->owner_pid = (int32_t)getpid();
+    self.owner_pid = (int32_t)getpid();
     char pid[16];
-    snprintf(pid, sizeof pid, "%d", (int)c->owner_pid);
-    snprintf(exec_env.session, sizeof exec_env.session, "%s", c->session_path);
-    export_var(c->env_session, sizeof c->env_session, RG_ENV_SESSION, c->session_path);
-    export_var(c->env_owner, sizeof c->env_owner, RG_ENV_OWNER, pid);
+    snprintf(pid, sizeof pid, "%d", (int)self.owner_pid);
+    snprintf(self.exec_env.session, sizeof self.exec_env.session, "%s", c->session_path);
+    export_var(self.env_session, sizeof self.env_session, RG_ENV_SESSION, c->session_path);
+    export_var(self.env_owner, sizeof self.env_owner, RG_ENV_OWNER, pid);
     /* Node's libuv would open files through io_uring, unseen by the shim.
      * Only here: the environment of a process that joins is left alone
      * before main() (bash's own setenv would lose the rest of it). */
@@ -213,25 +222,25 @@ static void init(struct rg_ctx *c)
         return;
     }
     use_table(c);
-    c->owner_pid = owner_from_env();
+    self.owner_pid = owner_from_env();
 }
 
 struct rg_ctx *rg_enter(void)
 {
     if (!rg_crit_enter())
         return NULL;
-    if (atomic_load_explicit(&ctx.state, memory_order_acquire) == READY)
-        return &ctx;
+    if (atomic_load_explicit(&self.state, memory_order_acquire) == READY)
+        return &self.ctx;
     /* Signals are blocked, so the holder is another thread, which does not
      * wait on us. */
-    lock(&init_lock);
-    if (atomic_load_explicit(&ctx.state, memory_order_relaxed) != READY) {
-        atomic_store_explicit(&ctx.state, INITING, memory_order_relaxed);
-        init(&ctx);
-        atomic_store_explicit(&ctx.state, READY, memory_order_release);
+    lock(&self.init_lock);
+    if (atomic_load_explicit(&self.state, memory_order_relaxed) != READY) {
+        atomic_store_explicit(&self.state, INITING, memory_order_relaxed);
+        init(&self.ctx);
+        atomic_store_explicit(&self.state, READY, memory_order_release);
     }
-    unlock(&init_lock);
-    return &ctx;
+    unlock(&self.init_lock);
+    return &self.ctx;
 }
 
 void rg_leave(void)
@@ -245,7 +254,7 @@ bool rg_fd_idle(int fd)
         return true;
     if (fd <= 2 || fd >= RG_FDMAP_SIZE)
         return false;
-    return atomic_load_explicit(&ctx.fds[fd].ino, memory_order_relaxed) == 0;
+    return atomic_load_explicit(&self.ctx.fds[fd].ino, memory_order_relaxed) == 0;
 }
 
 /* fork() runs these; the forking thread takes every lock of the context, so
@@ -254,33 +263,33 @@ bool rg_fd_idle(int fd)
  * no holder of the map lock ever waits for init. */
 static void before_fork(void)
 {
-    lock(&init_lock);
-    lock(&ctx.overflow_lock);
+    lock(&self.init_lock);
+    lock(&self.ctx.overflow_lock);
 }
 
 static void after_fork(void)
 {
-    unlock(&ctx.overflow_lock);
-    unlock(&init_lock);
+    unlock(&self.ctx.overflow_lock);
+    unlock(&self.init_lock);
 }
 
 struct rg_ctx *rg_ready(void)
 {
-    return atomic_load_explicit(&ctx.state, memory_order_acquire) == READY ? &ctx : NULL;
+    return atomic_load_explicit(&self.state, memory_order_acquire) == READY ? &self.ctx : NULL;
 }
 
 struct rg_ctx *rg_enter_ready(void)
 {
-    if (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY || !rg_crit_enter())
+    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY || !rg_crit_enter())
         return NULL;
-    return &ctx;
+    return &self.ctx;
 }
 
 void rg_exec_need(struct rg_env_need *need)
 {
     struct stat st;
-    need->preload = exec_env.preload[0] ? exec_env.preload : NULL;
-    need->session = exec_env.session[0] ? exec_env.session : NULL;
+    need->preload = self.exec_env.preload[0] ? self.exec_env.preload : NULL;
+    need->session = self.exec_env.session[0] ? self.exec_env.session : NULL;
     if (need->session && stat(need->session, &st) != 0)
         need->preload = need->session = NULL;
 }
@@ -298,7 +307,7 @@ static void remember_preload(void)
             memcpy(one, p, len);
             one[len] = '\0';
             if (rg_preload_has_shim(one)) {
-                memcpy(exec_env.preload, one, len + 1);
+                memcpy(self.exec_env.preload, one, len + 1);
                 return;
             }
         }
@@ -307,7 +316,7 @@ static void remember_preload(void)
     }
     Dl_info info;
     if (dladdr((void *)remember_preload, &info) && info.dli_fname && info.dli_fname[0] == '/')
-        snprintf(exec_env.preload, sizeof exec_env.preload, "%s", info.dli_fname);
+        snprintf(self.exec_env.preload, sizeof self.exec_env.preload, "%s", info.dli_fname);
 }
 
 /* A new session must exist before main() runs: shells copy the environment
@@ -322,7 +331,7 @@ __attribute__((constructor)) static void rg_start(void)
     remember_preload();
     const char *s = getenv(RG_ENV_SESSION);
     if (s && *s) {
-        snprintf(exec_env.session, sizeof exec_env.session, "%s", s);
+        snprintf(self.exec_env.session, sizeof self.exec_env.session, "%s", s);
         errno = saved;
         return;
     }
@@ -352,7 +361,7 @@ static bool writes_inherited_stdio(void)
 __attribute__((destructor)) static void rg_exit(void)
 {
     int saved = errno;
-    if (atomic_load_explicit(&ctx.state, memory_order_acquire) != READY &&
+    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY &&
         !owner_from_env() && !writes_inherited_stdio()) {
         errno = saved;
         return;
@@ -361,7 +370,7 @@ __attribute__((destructor)) static void rg_exit(void)
     if (!c)
         return;
     rg_restamp_at_exit(c);
-    if (c->owner_pid && c->owner_pid == (int32_t)getpid() && c->session_path[0])
+    if (self.owner_pid && self.owner_pid == (int32_t)getpid() && c->session_path[0])
         rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
     rg_leave();
     errno = saved;

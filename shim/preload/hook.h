@@ -6,11 +6,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 
-#include "guard/ctx.h"
-#include "guard/critical.h"
-#include "guard/calls.h"
 #include "core/request.h"
+#include "guard/calls.h"
+#include "guard/critical.h"
+#include "guard/fdmap.h"
+#include "guard/restamp.h"
 #include "os/sys.h"
+#include "preload/context.h"
 
 /* Only hooks are exported (the rest is hidden by -fvisibility=hidden and
  * the version script), so the shim never shadows a program's own symbols. */
@@ -43,14 +45,16 @@
         m_;                                                                    \
     })
 
-/* The paths every hook of a kind takes, shared with syscall(). */
-/* Records a read-mode open already made (fd < 0: none), without entering
- * the critical section once the shim is ready: reads are most calls, and
- * recording one is reentrant, so they pay no signal-mask calls. */
-void rg_hook_read_done(const struct rg_request *req, int fd);
-int rg_hook_open(const struct rg_request *req);
-int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir,
-                   const char *newpath, unsigned flags);
-int rg_hook_truncate(const char *call, const char *path, off_t length);
+/* Converts a kernel-style result into the libc convention, restoring the
+ * caller's errno on success. */
+static inline long rg_result(long r, int saved_errno)
+{
+    if (r < 0 && r > -4096) {
+        errno = (int)-r;
+        return -1;
+    }
+    errno = saved_errno;
+    return r;
+}
 
 #endif

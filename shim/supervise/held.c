@@ -17,8 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "os/clock.h"
 #include "os/procfd.h"
-#include "os/session.h"
 #include "supervise/supervise.h"
 
 struct held_fd {

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "guard/calls.h"
+#include "guard/fdmap.h"
+#include "guard/restamp.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
 

@@ -9,7 +9,7 @@
 
 #include "guard/calls.h"
 #include "guard/ask.h"
-#include "os/session.h"
+#include "os/clock.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
 
@@ -102,7 +102,7 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
         struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
-        r = rg_judge(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES
+        r = rg_ask(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES
                                                                  : rg_sys_ftruncate(fd, length);
     }
     if (r == 0 && fstat(fd, &st) == 0)

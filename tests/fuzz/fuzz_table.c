@@ -15,8 +15,8 @@
 
 #include "fuzz.h"
 #include "core/ignore.h"
-#include "os/session.h"
 #include "core/table.h"
+#include "os/session.h"
 
 #define CAP 16u
 

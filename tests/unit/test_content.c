@@ -1,5 +1,5 @@
-/* Unit tests for content.c: the hash, when a read takes one, and hashing an
- * open file in chunks. */
+/* Unit tests for core/content.c and guard/readhash.c: the hash, when a read
+ * takes one, and hashing an open file in chunks. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -7,6 +7,7 @@
 #include "check.h"
 #include "core/content.h"
 #include "core/table.h"
+#include "guard/readhash.h"
 
 static unsigned char data[3 * RG_HASH_MAX];
 

@@ -1,23 +1,27 @@
 /* readguard check: would a write be allowed now? Asks the same rg_decide()
  * the shim asks, with the same facts, and words a refusal the same way. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
+#include "cli/pick.h"
 #include "core/content.h"
-#include "os/procfd.h"
 #include "core/policy.h"
 #include "core/report.h"
 #include "core/text.h"
-#include "cli/cli.h"
-#include "cli/verbs.h"
+#include "guard/readhash.h"
+#include "os/procfd.h"
 
 static const char usage[] =
     "Usage: readguard check [--session PATH] FILE...\n"

@@ -1,11 +1,14 @@
 /* readguard doctor: can the preload guard this program? Reads the program's
  * ELF headers (never runs it) and names what the dynamic linker's
  * LD_PRELOAD cannot reach, with what to do instead. */
+#include "cli/verbs.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "cli/shim_path.h"
 
 static const char usage[] =
     "Usage: readguard doctor [COMMAND]\n"

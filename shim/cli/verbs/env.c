@@ -1,17 +1,23 @@
 /* readguard env / readguard end: a session for a shell that already runs,
  * in the manner of `eval "$(ssh-agent)"`. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "os/session.h"
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "cli/named.h"
+#include "cli/pick.h"
+#include "cli/shim_path.h"
+#include "core/settings.h"
+#include "os/session.h"
 
 static const char env_usage[] =
     "Usage: eval \"$(readguard env [OPTION]...)\"\n"

@@ -1,4 +1,6 @@
 /* readguard forget: make the session read some files again. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -6,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
 
 static const char usage[] =
     "Usage: readguard forget [--session PATH] FILE...\n"

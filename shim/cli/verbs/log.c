@@ -1,7 +1,10 @@
 /* readguard log: the session's refusals, warnings and marks. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,7 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/jsonl.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
 
 static const char usage[] =
     "Usage: readguard log [--session PATH] [--follow] [--json]\n"

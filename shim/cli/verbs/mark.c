@@ -1,5 +1,7 @@
 /* readguard mark: record files as read without reading them. A deliberate
  * escape hatch, so every use is logged like a refusal is. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -9,11 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/report.h"
-#include "os/session.h"
-#include "os/sys.h"
 #include "cli/cli.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
+#include "core/report.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/sys.h"
 
 static const char usage[] =
     "Usage: readguard mark [--session PATH] FILE...\n"

@@ -1,8 +1,11 @@
 /* readguard reset: forget every read at once. */
+#include "cli/verbs.h"
+
 #include <getopt.h>
 #include <stdio.h>
 
-#include "cli/verbs.h"
+#include "cli/cli.h"
+#include "cli/pick.h"
 
 static const char usage[] =
     "Usage: readguard reset [--session PATH]\n"

@@ -1,8 +1,11 @@
 /* readguard run: create a session, run a command in it, wait for the whole
  * process tree, remove the session. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/session.h"
-#include "core/text.h"
 #include "cli/cli.h"
+#include "cli/named.h"
+#include "cli/shim_path.h"
+#include "cli/supervise.h"
+#include "cli/tree.h"
+#include "core/settings.h"
+#include "core/text.h"
+#include "os/session.h"
 
 static const char run_usage[] =
     "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"

@@ -1,16 +1,20 @@
 /* readguard sessions: this user's sessions, and removing the dead ones. */
+#include "cli/verbs.h"
+
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/session.h"
-#include "core/text.h"
 #include "cli/cli.h"
 #include "cli/jsonout.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
+#include "core/text.h"
+#include "os/clock.h"
+#include "os/session.h"
 
 static const char usage[] =
     "Usage: readguard sessions [--prune] [--json]\n"

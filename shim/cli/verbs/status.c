@@ -1,14 +1,19 @@
 /* readguard status: a session's settings, counters and tracked files. */
+#include "cli/verbs.h"
+
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/policy_show.h"
-#include "os/session.h"
-#include "core/text.h"
+#include "cli/cli.h"
 #include "cli/jsonout.h"
-#include "cli/verbs.h"
+#include "cli/pick.h"
+#include "cli/policy_show.h"
 #include "cli/where.h"
+#include "core/settings.h"
+#include "core/text.h"
+#include "os/session.h"
 
 static const char usage[] =
     "Usage: readguard status [--session PATH] [--json] [--files]\n"

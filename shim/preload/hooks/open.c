@@ -1,5 +1,7 @@
 /* open(2) and its aliases. Every name is its own dynamic symbol in glibc,
  * so each gets its own one-line wrapper; they differ only in shape. */
+#include "preload/hooks/open.h"
+
 #include <fcntl.h>
 #include <stdarg.h>
 

@@ -1,4 +1,6 @@
 /* rename family: replacing an existing file is a write to it. */
+#include "preload/hooks/rename.h"
+
 #include <stdio.h>
 
 #include "preload/hook.h"

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "preload/hook.h"
+#include "preload/hooks/open.h"
 
 /* fdopen() cannot apply a ",ccs=" conversion, so those streams are checked by
  * path and then opened by glibc; the window between is documented. */
@@ -78,6 +79,26 @@ RG_EXPORT FILE *fopen64(const char *path, const char *mode)
     return fopen_hook("fopen64", path, mode, RG_REAL(fopen64));
 }
 
+/* fclose closes through glibc's internal close: flush and restamp first. */
+static int close_stream(FILE *stream)
+{
+    int saved = errno;
+    int fd = stream ? fileno(stream) : -1;
+    /* Most streams: nothing to flush early or restamp. */
+    struct rg_ctx *c = fd > 2 && rg_fd_idle(fd) ? NULL : rg_enter();
+    if (c) {
+        struct rg_fdslot s;
+        /* 0-2 may be the session's file, written by a parent's redirect. */
+        if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
+            RG_PAUSED(fflush(stream));
+            rg_note_close(c, fd);
+        }
+        rg_leave();
+        errno = saved;
+    }
+    return RG_REAL(fclose)(stream);
+}
+
 /* freopen must keep the same FILE, so glibc does the open after a check by
  * path; the stream's old descriptor is restamped before glibc closes it. */
 static FILE *freopen_hook(const char *call, const char *path, const char *mode, FILE *stream,
@@ -98,7 +119,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
         int r = rg_guard_check_path(c, &req);
         if (r < 0) {
             rg_leave();
-            fclose(stream); /* freopen closes the stream when it fails */
+            close_stream(stream); /* freopen closes the stream when it fails */
             errno = -r;
             return NULL;
         }
@@ -126,22 +147,7 @@ RG_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
     return freopen_hook("freopen64", path, mode, stream, RG_REAL(freopen64));
 }
 
-/* fclose closes through glibc's internal close: flush and restamp first. */
 RG_EXPORT int fclose(FILE *stream)
 {
-    int saved = errno;
-    int fd = stream ? fileno(stream) : -1;
-    /* Most streams: nothing to flush early or restamp. */
-    struct rg_ctx *c = fd > 2 && rg_fd_idle(fd) ? NULL : rg_enter();
-    if (c) {
-        struct rg_fdslot s;
-        /* 0-2 may be the session's file, written by a parent's redirect. */
-        if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
-            RG_PAUSED(fflush(stream));
-            rg_note_close(c, fd);
-        }
-        rg_leave();
-        errno = saved;
-    }
-    return RG_REAL(fclose)(stream);
+    return close_stream(stream);
 }

@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "preload/hook.h"
+#include "preload/hooks/open.h"
+#include "preload/hooks/rename.h"
+#include "preload/hooks/truncate.h"
 
 static long guarded_open(const char *call, int dirfd, long path, long flags, long mode,
                          uint64_t resolve)

@@ -7,6 +7,7 @@
  * - the 32-bit and x32 entry points have other numbers for the same calls;
  * - a nested listener would let the tree answer its own calls. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <stddef.h>
@@ -22,19 +23,9 @@
 #endif
 
 static const long guarded[] = {
-#ifdef SYS_open
-    SYS_open,
-#endif
-#ifdef SYS_creat
-    SYS_creat,
-#endif
-#ifdef SYS_rename
-    SYS_rename,
-#endif
-#ifdef SYS_renameat
-    SYS_renameat,
-#endif
-    SYS_openat, SYS_openat2, SYS_renameat2, SYS_truncate,
+#define RG_SYSCALL(name, ...) SYS_##name,
+#include "core/syscalls.def"
+#undef RG_SYSCALL
 };
 
 #define NGUARDED (sizeof guarded / sizeof *guarded)

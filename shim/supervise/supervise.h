@@ -118,9 +118,10 @@ bool rg_sv_still_valid(const struct rg_sv_call *call);
 bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
                      uint64_t resolve, int probe);
 
-/* --- open.c, paths.c: the guarded calls ------------------------------------ */
-void rg_sv_open(struct rg_sv_call *call);
-void rg_sv_rename(struct rg_sv_call *call);
-void rg_sv_truncate(struct rg_sv_call *call);
+/* --- open.c, paths.c: the guarded calls, decoded (core/syscall.h) ---------- */
+struct rg_syscall;
+void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

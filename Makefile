@@ -57,8 +57,16 @@ $(B)/obj/%.o: shim/%.c
 
 -include $(SHIM_OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-$(B)/libreadguard.so: $(SHIM_OBJ) shim/export.map
-	$(CC) $(CFLAGS) -shared -Wl,--version-script=shim/export.map -Wl,-z,defs \
+# Only the hooks leave the shim: the version script lists what
+# shim/preload/hooks.def lists, and nothing else.
+$(B)/export.map: shim/preload/hooks.def
+	@mkdir -p $(@D)
+	{ echo '{ global:'; \
+	  $(CC) -E -P -x c -D'RG_HOOK(family, shape, symbol)=symbol;' $<; \
+	  echo '  local: *; };'; } >$@
+
+$(B)/libreadguard.so: $(SHIM_OBJ) $(B)/export.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=$(B)/export.map -Wl,-z,defs \
 		-o $@ $(SHIM_OBJ) -ldl
 
 $(B)/readguard: $(CLI_OBJ) $(LIB_OBJ)

@@ -1,5 +1,6 @@
-/* What every hook file shares: export control, lazy lookup of the libc
- * functions a hook still needs, and the enter/leave discipline. */
+/* What every hook file shares: export control, the expansion of
+ * hooks.def, lazy lookup of the libc functions a hook still needs, and the
+ * enter/leave discipline. */
 #ifndef RG_HOOK_H
 #define RG_HOOK_H
 
@@ -17,6 +18,28 @@
 /* Only hooks are exported (the rest is hidden by -fvisibility=hidden and
  * the version script), so the shim never shadows a program's own symbols. */
 #define RG_EXPORT __attribute__((visibility("default")))
+
+/* Each file under hooks/ defines its wrappers by expanding hooks.def: it
+ * defines HOOK_<shape>(symbol) for each shape of its family, then
+ *
+ *   #undef RG_HOOKS_<family>
+ *   #define RG_HOOKS_<family> RG_HOOK_DEFINE
+ *   #include "preload/hooks.def"
+ *
+ * and the rows of every other family expand to nothing. */
+#define RG_HOOK(family, shape, symbol) RG_HOOKS_##family(shape, symbol)
+#define RG_HOOK_DEFINE(shape, symbol) HOOK_##shape(symbol)
+#define RG_HOOKS_open(shape, symbol)
+#define RG_HOOKS_stdio(shape, symbol)
+#define RG_HOOKS_rename(shape, symbol)
+#define RG_HOOKS_truncate(shape, symbol)
+#define RG_HOOKS_unlink(shape, symbol)
+#define RG_HOOKS_close(shape, symbol)
+#define RG_HOOKS_syscall(shape, symbol)
+#define RG_HOOKS_spawn(shape, symbol)
+#define RG_HOOKS_tmp(shape, symbol)
+#define RG_HOOKS_exec(shape, symbol)
+#define RG_HOOKS_shell(shape, symbol)
 
 /* The next definition of a libc function, looked up on first use: hooks can
  * run before any constructor, from another library's constructor. */

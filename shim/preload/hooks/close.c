@@ -5,7 +5,7 @@
 
 #include "preload/hook.h"
 
-RG_EXPORT int close(int fd)
+static int close_fd(int fd)
 {
     int saved = errno;
     if (rg_fd_idle(fd)) /* most closes: nothing to restamp */
@@ -31,17 +31,12 @@ static int dup_hook(int oldfd, int newfd, int flags)
     return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
 }
 
-RG_EXPORT int dup2(int oldfd, int newfd)
+static int dup2_fd(int oldfd, int newfd)
 {
     /* dup3 refuses oldfd == newfd; dup2 returns it if it is open. */
     if (oldfd == newfd)
         return fcntl(oldfd, F_GETFD) < 0 ? -1 : newfd;
     return dup_hook(oldfd, newfd, 0);
-}
-
-RG_EXPORT int dup3(int oldfd, int newfd, int flags)
-{
-    return dup_hook(oldfd, newfd, flags);
 }
 
 static void note_range(unsigned first, unsigned last)
@@ -54,7 +49,7 @@ static void note_range(unsigned first, unsigned last)
     }
 }
 
-RG_EXPORT int close_range(unsigned first, unsigned last, int flags)
+static int close_fd_range(unsigned first, unsigned last, int flags)
 {
     int saved = errno;
     /* With CLOSE_RANGE_CLOEXEC nothing closes now; exec restamps them. */
@@ -63,10 +58,40 @@ RG_EXPORT int close_range(unsigned first, unsigned last, int flags)
     return (int)rg_result(rg_syscall6(SYS_close_range, first, last, flags, 0, 0, 0), saved);
 }
 
-RG_EXPORT void closefrom(int lowfd)
-{
-    int saved = errno;
-    note_range(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);
-    errno = saved;
-    RG_REAL(closefrom)(lowfd);
-}
+#define HOOK_CLOSE(sym)                                                        \
+    RG_EXPORT int sym(int fd)                                                  \
+    {                                                                          \
+        return close_fd(fd);                                                   \
+    }
+
+#define HOOK_DUP2(sym)                                                         \
+    RG_EXPORT int sym(int oldfd, int newfd)                                    \
+    {                                                                          \
+        return dup2_fd(oldfd, newfd);                                          \
+    }
+
+#define HOOK_DUP3(sym)                                                         \
+    RG_EXPORT int sym(int oldfd, int newfd, int flags)                         \
+    {                                                                          \
+        return dup_hook(oldfd, newfd, flags);                                  \
+    }
+
+#define HOOK_CLOSE_RANGE(sym)                                                  \
+    RG_EXPORT int sym(unsigned first, unsigned last, int flags)                \
+    {                                                                          \
+        return close_fd_range(first, last, flags);                             \
+    }
+
+/* glibc's closefrom closes through its internal close_range. */
+#define HOOK_CLOSEFROM(sym)                                                    \
+    RG_EXPORT void sym(int lowfd)                                              \
+    {                                                                          \
+        int saved = errno;                                                     \
+        note_range(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);                      \
+        errno = saved;                                                         \
+        RG_REAL(sym)(lowfd);                                                   \
+    }
+
+#undef RG_HOOKS_close
+#define RG_HOOKS_close RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -23,8 +23,6 @@
 
 extern char **environ;
 
-int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags);
-
 static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
     int saved = errno;
@@ -129,38 +127,18 @@ static int exec_file(const char *file, char *const argv[], char *const envp[])
     return WITH_SESSION_ENV(envp, RG_REAL(execvpe)(file, argv, env_));
 }
 
-RG_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
-{
-    return exec_path(path, argv, envp);
-}
-
-RG_EXPORT int execv(const char *path, char *const argv[])
-{
-    return exec_path(path, argv, environ);
-}
-
-RG_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
-{
-    return exec_file(file, argv, envp);
-}
-
-RG_EXPORT int execvp(const char *file, char *const argv[])
-{
-    return exec_file(file, argv, environ);
-}
-
-RG_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
-                       int flags)
+static int exec_at(int dirfd, const char *path, char *const argv[], char *const envp[],
+                   int flags)
 {
     restamp_cloexec();
     return WITH_SESSION_ENV(envp, sys_execveat(dirfd, path, argv, env_, flags));
 }
 
-RG_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+/* glibc's fexecve is execveat, with a /proc fallback for kernels older than
+ * 3.19. */
+static int exec_fd(int fd, char *const argv[], char *const envp[])
 {
     restamp_cloexec();
-    /* glibc's fexecve is this call, with a /proc fallback for kernels
-     * older than 3.19. */
     return WITH_SESSION_ENV(envp, sys_execveat(fd, "", argv, env_, AT_EMPTY_PATH));
 }
 
@@ -170,22 +148,6 @@ static int spawn_result(int r, int saved)
     r = r < 0 ? errno : r;
     errno = saved;
     return r;
-}
-
-RG_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
-                          const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
-{
-    int saved = errno;
-    return spawn_result(
-        WITH_SESSION_ENV(envp, RG_REAL(posix_spawn)(pid, path, fa, attr, argv, env_)), saved);
-}
-
-RG_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
-                           const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
-{
-    int saved = errno;
-    return spawn_result(
-        WITH_SESSION_ENV(envp, RG_REAL(posix_spawnp)(pid, file, fa, attr, argv, env_)), saved);
 }
 
 /* Counts the variadic arguments after arg0, up to the terminating NULL. */
@@ -213,26 +175,80 @@ RG_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_
         env_;                                                                  \
     })
 
-RG_EXPORT int execl(const char *path, const char *arg0, ...)
-{
-    size_t n = COUNT_ARGS(arg0);
-    char *argv[n + 1];
-    FILL_ARGS(arg0, argv, n);
-    return exec_path(path, argv, environ);
-}
+#define HOOK_EXECVE(sym)                                                       \
+    RG_EXPORT int sym(const char *path, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        return exec_path(path, argv, envp);                                    \
+    }
 
-RG_EXPORT int execlp(const char *file, const char *arg0, ...)
-{
-    size_t n = COUNT_ARGS(arg0);
-    char *argv[n + 1];
-    FILL_ARGS(arg0, argv, n);
-    return exec_file(file, argv, environ);
-}
+#define HOOK_EXECV(sym)                                                        \
+    RG_EXPORT int sym(const char *path, char *const argv[])                    \
+    {                                                                          \
+        return exec_path(path, argv, environ);                                 \
+    }
 
-RG_EXPORT int execle(const char *path, const char *arg0, ...)
-{
-    size_t n = COUNT_ARGS(arg0);
-    char *argv[n + 1];
-    char *const *envp = FILL_ARGS(arg0, argv, n);
-    return exec_path(path, argv, envp);
-}
+#define HOOK_EXECVPE(sym)                                                      \
+    RG_EXPORT int sym(const char *file, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        return exec_file(file, argv, envp);                                    \
+    }
+
+#define HOOK_EXECVP(sym)                                                       \
+    RG_EXPORT int sym(const char *file, char *const argv[])                    \
+    {                                                                          \
+        return exec_file(file, argv, environ);                                 \
+    }
+
+#define HOOK_EXECVEAT(sym)                                                     \
+    RG_EXPORT int sym(int dirfd, const char *path, char *const argv[], char *const envp[], \
+                      int flags)                                               \
+    {                                                                          \
+        return exec_at(dirfd, path, argv, envp, flags);                        \
+    }
+
+#define HOOK_FEXECVE(sym)                                                      \
+    RG_EXPORT int sym(int fd, char *const argv[], char *const envp[])          \
+    {                                                                          \
+        return exec_fd(fd, argv, envp);                                        \
+    }
+
+#define HOOK_EXECL(sym)                                                        \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        FILL_ARGS(arg0, argv, n);                                              \
+        return exec_path(path, argv, environ);                                 \
+    }
+
+#define HOOK_EXECLP(sym)                                                       \
+    RG_EXPORT int sym(const char *file, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        FILL_ARGS(arg0, argv, n);                                              \
+        return exec_file(file, argv, environ);                                 \
+    }
+
+#define HOOK_EXECLE(sym)                                                       \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        char *const *envp = FILL_ARGS(arg0, argv, n);                          \
+        return exec_path(path, argv, envp);                                    \
+    }
+
+/* posix_spawn and posix_spawnp: path or file, searched by glibc. */
+#define HOOK_SPAWN(sym)                                                        \
+    RG_EXPORT int sym(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa, \
+                      const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        int saved = errno;                                                     \
+        return spawn_result(                                                   \
+            WITH_SESSION_ENV(envp, RG_REAL(sym)(pid, path, fa, attr, argv, env_)), saved); \
+    }
+
+#undef RG_HOOKS_exec
+#define RG_HOOKS_exec RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -82,22 +82,6 @@ static int open_at(const char *call, int dirfd, const char *path, int flags, mod
         return open_at(#sym, AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode); \
     }
 
-int __open(const char *path, int flags, ...);
-int __open64(const char *path, int flags, ...);
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
-
-HOOK_OPEN(open)
-HOOK_OPEN(open64)
-HOOK_OPEN(__open)
-HOOK_OPEN(__open64)
-HOOK_OPENAT(openat)
-HOOK_OPENAT(openat64)
-HOOK_OPEN_2(__open_2)
-HOOK_OPEN_2(__open64_2)
-HOOK_OPENAT_2(__openat_2)
-HOOK_OPENAT_2(__openat64_2)
-HOOK_CREAT(creat)
-HOOK_CREAT(creat64)
+#undef RG_HOOKS_open
+#define RG_HOOKS_open RG_HOOK_DEFINE
+#include "preload/hooks.def"

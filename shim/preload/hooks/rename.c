@@ -18,18 +18,25 @@ int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir
     return (int)rg_result(r, saved);
 }
 
-RG_EXPORT int rename(const char *oldpath, const char *newpath)
-{
-    return rg_hook_rename("rename", AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
-}
+#define HOOK_RENAME(sym)                                                       \
+    RG_EXPORT int sym(const char *oldpath, const char *newpath)                \
+    {                                                                          \
+        return rg_hook_rename(#sym, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);  \
+    }
 
-RG_EXPORT int renameat(int olddir, const char *oldpath, int newdir, const char *newpath)
-{
-    return rg_hook_rename("renameat", olddir, oldpath, newdir, newpath, 0);
-}
+#define HOOK_RENAMEAT(sym)                                                     \
+    RG_EXPORT int sym(int olddir, const char *oldpath, int newdir, const char *newpath) \
+    {                                                                          \
+        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, 0);      \
+    }
 
-RG_EXPORT int renameat2(int olddir, const char *oldpath, int newdir, const char *newpath,
-                        unsigned flags)
-{
-    return rg_hook_rename("renameat2", olddir, oldpath, newdir, newpath, flags);
-}
+#define HOOK_RENAMEAT2(sym)                                                    \
+    RG_EXPORT int sym(int olddir, const char *oldpath, int newdir, const char *newpath, \
+                      unsigned flags)                                          \
+    {                                                                          \
+        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, flags);  \
+    }
+
+#undef RG_HOOKS_rename
+#define RG_HOOKS_rename RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -70,26 +70,33 @@ out:
     return w;
 }
 
-RG_EXPORT int system(const char *cmd)
-{
-    int saved = errno;
-    char *w = wrap(cmd);
-    errno = saved;
-    int r = RG_REAL(system)(w ? w : cmd);
-    saved = errno;
-    free(w);
-    errno = saved;
-    return r;
-}
+/* Runs EXPR, a call of the real function, with the command wrapped as cmd_
+ * when environ lacks the session. */
+#define WITH_WRAPPED(cmd, expr)                                                \
+    ({                                                                         \
+        int saved_ = errno;                                                    \
+        char *w_ = wrap(cmd);                                                  \
+        const char *cmd_ = w_ ? w_ : (cmd);                                    \
+        errno = saved_;                                                        \
+        __typeof__(expr) r_ = (expr);                                          \
+        saved_ = errno;                                                        \
+        free(w_);                                                              \
+        errno = saved_;                                                        \
+        r_;                                                                    \
+    })
 
-RG_EXPORT FILE *popen(const char *cmd, const char *mode)
-{
-    int saved = errno;
-    char *w = wrap(cmd);
-    errno = saved;
-    FILE *fp = RG_REAL(popen)(w ? w : cmd, mode);
-    saved = errno;
-    free(w);
-    errno = saved;
-    return fp;
-}
+#define HOOK_SYSTEM(sym)                                                       \
+    RG_EXPORT int sym(const char *cmd)                                         \
+    {                                                                          \
+        return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_));                          \
+    }
+
+#define HOOK_POPEN(sym)                                                        \
+    RG_EXPORT FILE *sym(const char *cmd, const char *mode)                     \
+    {                                                                          \
+        return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_, mode));                    \
+    }
+
+#undef RG_HOOKS_shell
+#define RG_HOOKS_shell RG_HOOK_DEFINE
+#include "preload/hooks.def"

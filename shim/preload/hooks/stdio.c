@@ -69,16 +69,6 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
     return fp;
 }
 
-RG_EXPORT FILE *fopen(const char *path, const char *mode)
-{
-    return fopen_hook("fopen", path, mode, RG_REAL(fopen));
-}
-
-RG_EXPORT FILE *fopen64(const char *path, const char *mode)
-{
-    return fopen_hook("fopen64", path, mode, RG_REAL(fopen64));
-}
-
 /* fclose closes through glibc's internal close: flush and restamp first. */
 static int close_stream(FILE *stream)
 {
@@ -137,17 +127,24 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     return fp;
 }
 
-RG_EXPORT FILE *freopen(const char *path, const char *mode, FILE *stream)
-{
-    return freopen_hook("freopen", path, mode, stream, RG_REAL(freopen));
-}
+#define HOOK_FOPEN(sym)                                                        \
+    RG_EXPORT FILE *sym(const char *path, const char *mode)                    \
+    {                                                                          \
+        return fopen_hook(#sym, path, mode, RG_REAL(sym));                     \
+    }
 
-RG_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
-{
-    return freopen_hook("freopen64", path, mode, stream, RG_REAL(freopen64));
-}
+#define HOOK_FREOPEN(sym)                                                      \
+    RG_EXPORT FILE *sym(const char *path, const char *mode, FILE *stream)      \
+    {                                                                          \
+        return freopen_hook(#sym, path, mode, stream, RG_REAL(sym));           \
+    }
 
-RG_EXPORT int fclose(FILE *stream)
-{
-    return close_stream(stream);
-}
+#define HOOK_FCLOSE(sym)                                                       \
+    RG_EXPORT int sym(FILE *stream)                                            \
+    {                                                                          \
+        return close_stream(stream);                                           \
+    }
+
+#undef RG_HOOKS_stdio
+#define RG_HOOKS_stdio RG_HOOK_DEFINE
+#include "preload/hooks.def"

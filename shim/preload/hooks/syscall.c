@@ -49,14 +49,11 @@ static long guarded(long nr, const uint64_t args[6])
     }
 }
 
-RG_EXPORT long syscall(long nr, ...)
+static long syscall_hook(long nr, va_list ap)
 {
     uint64_t args[6];
-    va_list ap;
-    va_start(ap, nr);
     for (int i = 0; i < 6; i++)
         args[i] = (uint64_t)va_arg(ap, long);
-    va_end(ap);
     switch (nr) {
 #define RG_SYSCALL(name, ...) case SYS_##name:
 #include "core/syscalls.def"
@@ -69,3 +66,17 @@ RG_EXPORT long syscall(long nr, ...)
                                  (long)args[4], (long)args[5]),
                      saved);
 }
+
+#define HOOK_SYSCALL(sym)                                                      \
+    RG_EXPORT long sym(long nr, ...)                                           \
+    {                                                                          \
+        va_list ap;                                                            \
+        va_start(ap, nr);                                                      \
+        long r = syscall_hook(nr, ap);                                         \
+        va_end(ap);                                                            \
+        return r;                                                              \
+    }
+
+#undef RG_HOOKS_syscall
+#define RG_HOOKS_syscall RG_HOOK_DEFINE
+#include "preload/hooks.def"

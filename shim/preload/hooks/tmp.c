@@ -16,19 +16,30 @@ static int created(int fd)
     return fd;
 }
 
-int mkstemp64(char *template);
-int mkostemp64(char *template, int flags);
-int mkstemps64(char *template, int suffixlen);
-int mkostemps64(char *template, int suffixlen, int flags);
+#define HOOK_MKSTEMP(sym)                                                      \
+    RG_EXPORT int sym(char *t)                                                 \
+    {                                                                          \
+        return created(RG_REAL(sym)(t));                                       \
+    }
 
-RG_EXPORT int mkstemp(char *t) { return created(RG_REAL(mkstemp)(t)); }
-RG_EXPORT int mkstemp64(char *t) { return created(RG_REAL(mkstemp64)(t)); }
-RG_EXPORT int mkostemp(char *t, int fl) { return created(RG_REAL(mkostemp)(t, fl)); }
-RG_EXPORT int mkostemp64(char *t, int fl) { return created(RG_REAL(mkostemp64)(t, fl)); }
-RG_EXPORT int mkstemps(char *t, int n) { return created(RG_REAL(mkstemps)(t, n)); }
-RG_EXPORT int mkstemps64(char *t, int n) { return created(RG_REAL(mkstemps64)(t, n)); }
-RG_EXPORT int mkostemps(char *t, int n, int fl) { return created(RG_REAL(mkostemps)(t, n, fl)); }
-RG_EXPORT int mkostemps64(char *t, int n, int fl)
-{
-    return created(RG_REAL(mkostemps64)(t, n, fl));
-}
+#define HOOK_MKOSTEMP(sym)                                                     \
+    RG_EXPORT int sym(char *t, int fl)                                         \
+    {                                                                          \
+        return created(RG_REAL(sym)(t, fl));                                   \
+    }
+
+#define HOOK_MKSTEMPS(sym)                                                     \
+    RG_EXPORT int sym(char *t, int n)                                          \
+    {                                                                          \
+        return created(RG_REAL(sym)(t, n));                                    \
+    }
+
+#define HOOK_MKOSTEMPS(sym)                                                    \
+    RG_EXPORT int sym(char *t, int n, int fl)                                  \
+    {                                                                          \
+        return created(RG_REAL(sym)(t, n, fl));                                \
+    }
+
+#undef RG_HOOKS_tmp
+#define RG_HOOKS_tmp RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -19,16 +19,6 @@ int rg_hook_truncate(const char *call, const char *path, off_t length)
     return (int)rg_result(r, saved);
 }
 
-RG_EXPORT int truncate(const char *path, off_t length)
-{
-    return rg_hook_truncate("truncate", path, length);
-}
-
-RG_EXPORT int truncate64(const char *path, off64_t length)
-{
-    return rg_hook_truncate("truncate64", path, length);
-}
-
 static int ftruncate_fd(const char *call, int fd, off_t length)
 {
     int saved = errno;
@@ -40,12 +30,30 @@ static int ftruncate_fd(const char *call, int fd, off_t length)
     return (int)rg_result(r, saved);
 }
 
-RG_EXPORT int ftruncate(int fd, off_t length)
-{
-    return ftruncate_fd("ftruncate", fd, length);
-}
+#define HOOK_TRUNCATE(sym)                                                     \
+    RG_EXPORT int sym(const char *path, off_t length)                          \
+    {                                                                          \
+        return rg_hook_truncate(#sym, path, length);                           \
+    }
 
-RG_EXPORT int ftruncate64(int fd, off64_t length)
-{
-    return ftruncate_fd("ftruncate64", fd, length);
-}
+#define HOOK_TRUNCATE64(sym)                                                   \
+    RG_EXPORT int sym(const char *path, off64_t length)                        \
+    {                                                                          \
+        return rg_hook_truncate(#sym, path, length);                           \
+    }
+
+#define HOOK_FTRUNCATE(sym)                                                    \
+    RG_EXPORT int sym(int fd, off_t length)                                    \
+    {                                                                          \
+        return ftruncate_fd(#sym, fd, length);                                 \
+    }
+
+#define HOOK_FTRUNCATE64(sym)                                                  \
+    RG_EXPORT int sym(int fd, off64_t length)                                  \
+    {                                                                          \
+        return ftruncate_fd(#sym, fd, length);                                 \
+    }
+
+#undef RG_HOOKS_truncate
+#define RG_HOOKS_truncate RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -22,23 +22,35 @@ static int unlink_at(const char *call, int dirfd, const char *path, int flags)
     return (int)rg_result(r, saved);
 }
 
-RG_EXPORT int unlink(const char *path)
-{
-    return unlink_at("unlink", AT_FDCWD, path, 0);
-}
-
-RG_EXPORT int unlinkat(int dirfd, const char *path, int flags)
-{
-    return unlink_at("unlinkat", dirfd, path, flags);
-}
-
 /* glibc's remove() calls its internal unlink, which no hook sees. */
-RG_EXPORT int remove(const char *path)
+static int remove_path(const char *call, const char *path)
 {
     int saved = errno;
-    int r = unlink_at("remove", AT_FDCWD, path, 0);
+    int r = unlink_at(call, AT_FDCWD, path, 0);
     if (r == 0 || errno != EISDIR)
         return r;
     errno = saved;
     return (int)rg_result(rg_sys_unlinkat(AT_FDCWD, path, AT_REMOVEDIR), saved);
 }
+
+#define HOOK_UNLINK(sym)                                                       \
+    RG_EXPORT int sym(const char *path)                                        \
+    {                                                                          \
+        return unlink_at(#sym, AT_FDCWD, path, 0);                             \
+    }
+
+#define HOOK_UNLINKAT(sym)                                                     \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags)                  \
+    {                                                                          \
+        return unlink_at(#sym, dirfd, path, flags);                            \
+    }
+
+#define HOOK_REMOVE(sym)                                                       \
+    RG_EXPORT int sym(const char *path)                                        \
+    {                                                                          \
+        return remove_path(#sym, path);                                        \
+    }
+
+#undef RG_HOOKS_unlink
+#define RG_HOOKS_unlink RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -47,11 +47,17 @@ CLI_OBJ   := $(call obj,$(CLI))
 
 all: $(B)/readguard $(B)/libreadguard.so
 
-$(B)/pic/%.o: shim/%.c
+# Names the -dev packages a build lacks, once per build tree, rather than
+# leaving the compiler to stop at a missing header.
+$(B)/deps.ok: scripts/dev/check-build-deps.sh
+	@CC="$(CC)" scripts/dev/check-build-deps.sh
+	@mkdir -p $(@D) && touch $@
+
+$(B)/pic/%.o: shim/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -fPIC -fvisibility=hidden -c -o $@ $<
 
-$(B)/obj/%.o: shim/%.c
+$(B)/obj/%.o: shim/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
@@ -209,6 +215,7 @@ FORMAT_SRC := $(LINT_SRC) $(wildcard shim/*/*.h shim/*/*/*.h tests/*/*.c tests/*
 	tests/helpers/static/*.c)
 
 lint: deps-lint
+	scripts/dev/check-layers.sh shim
 	cppcheck --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 		--quiet --std=c11 -D_GNU_SOURCE -D__x86_64__ -Ishim $(LINT_SRC)
 	clang-tidy --quiet $(LINT_SRC) -- $(CPPFLAGS)

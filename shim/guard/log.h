@@ -4,10 +4,10 @@
 #ifndef RG_LOG_H
 #define RG_LOG_H
 
-#include "guard/ctx.h"
 #include "core/policy.h"
 #include "core/report.h"
 #include "core/request.h"
+#include "guard/ctx.h"
 
 void rg_log_decision(struct rg_ctx *c, const struct rg_report *r);
 

@@ -2,8 +2,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

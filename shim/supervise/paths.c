@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "guard/calls.h"
 #include "core/syscall.h"
 #include "guard/ask.h"
+#include "guard/calls.h"
 #include "os/clock.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"

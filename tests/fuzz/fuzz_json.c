@@ -8,9 +8,9 @@
  * fields, with bytes that are not UTF-8 as U+FFFD; any line at all is read
  * safely. */
 #include "cli/jsonl.h"
-#include "fuzz.h"
 #include "core/report.h"
 #include "core/text.h"
+#include "fuzz.h"
 
 #define MAX 2048
 

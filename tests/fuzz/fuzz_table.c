@@ -13,9 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fuzz.h"
 #include "core/ignore.h"
 #include "core/table.h"
+#include "fuzz.h"
 #include "os/session.h"
 
 #define CAP 16u

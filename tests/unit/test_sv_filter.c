@@ -16,8 +16,8 @@ int main(void)
 #include <sys/syscall.h>
 
 #include "check.h"
-#include "supervise/supervise.h"
 #include "os/sys.h"
+#include "supervise/supervise.h"
 
 static uint32_t run_filter(enum rg_sv_level level, const struct seccomp_data *d)
 {

@@ -2,6 +2,8 @@
  * hooks make for every later one (context.c, rg_exec_prepare): the build of
  * the shim the command's loader can load, or none, named when it runs
  * unguarded. `readguard run -- ./musl-prog` must start. */
+#include "cli/handoff.h"
+
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,12 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../envp.h"
-#include "../exec_target.h"
-#include "../session.h"
-#include "../unguarded.h"
-#include "cli.h"
-
+#include "cli/cli.h"
+#include "cli/shim_path.h"
+#include "core/envp.h"
+#include "core/settings.h"
+#include "guard/unguarded.h"
+#include "os/exec_target.h"
+#include "os/session.h"
 extern char **environ;
 
 /* musl's build beside glibc's, if it was built (make musl). */

@@ -1,5 +1,4 @@
-#include "jsonl.h"
-
+#include "cli/jsonl.h"
 #include <string.h>
 
 struct cursor {

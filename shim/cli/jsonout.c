@@ -1,9 +1,7 @@
-#include "jsonout.h"
-
+#include "cli/jsonout.h"
 #include <limits.h>
 
-#include "../text.h"
-
+#include "core/text.h"
 void rg_jkey(FILE *f, bool *first, const char *key)
 {
     fprintf(f, "%s\"%s\":", *first ? "" : ",", key);

@@ -1,5 +1,4 @@
-#include "jstore.h"
-
+#include "cli/jstore.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,15 +9,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../jrecord.h"
-#include "../report.h"
-#include "../session.h"
-#include "../sha256.h"
-#include "../text.h"
-#include "cli.h"
-#include "jsonl.h"
-#include "verbs.h"
-
+#include "cli/cli.h"
+#include "cli/jsonl.h"
+#include "cli/pick.h"
+#include "cli/verbs.h"
+#include "core/jrecord.h"
+#include "core/report.h"
+#include "core/settings.h"
+#include "core/sha256.h"
+#include "core/text.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/session.h"
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
 static int64_t num(const struct rg_jobject *o, const char *k)

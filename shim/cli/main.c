@@ -1,11 +1,10 @@
+#include "cli/cli.h"
 #include <bsd/stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "verbs.h"
-
+#include "cli/verbs.h"
 #ifndef RG_VERSION
 #define RG_VERSION "0.1.0"
 #endif

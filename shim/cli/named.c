@@ -1,5 +1,6 @@
 /* Sessions with a name the user chose: `readguard run --session PATH`, so
  * an agent that restarts can come back to the reads it made. */
+#include "cli/named.h"
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -8,10 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../session.h"
-#include "cli.h"
-#include "verbs.h"
-
+#include "cli/cli.h"
+#include "cli/pick.h"
+#include "os/session.h"
 /* Children run in other directories, so READGUARD_SESSION must be
  * absolute; the file itself may not exist yet. */
 static int absolute(const char *path, char *out, size_t cap)

@@ -1,5 +1,7 @@
 /* Choosing a session for the verbs that act on one, and finding the user's
  * session tables. */
+
+#include "cli/pick.h"
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -10,10 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../session.h"
-#include "cli.h"
-#include "verbs.h"
-
+#include "cli/cli.h"
+#include "core/settings.h"
+#include "os/session.h"
 bool rg_session_running(const struct rg_header *h)
 {
     /* EPERM: the pid exists, owned by someone else, so a reused pid. That is

@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../table.h"
-
+#include "core/table.h"
 void rg_policy_show_human(FILE *f, const struct rg_header *h);
 /* Adds the members to an open JSON object. */
 void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h);

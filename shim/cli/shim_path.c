@@ -1,11 +1,10 @@
+#include "cli/shim_path.h"
 #include <bsd/string.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "cli.h"
 
 #ifndef RG_MULTIARCH
 #define RG_MULTIARCH ""

@@ -2,6 +2,7 @@
  * filter before exec, readguard receives the listener and becomes the
  * supervisor. Any failure is reported and ends the run (125): supervised
  * mode never falls back to the preload alone. */
+#include "cli/supervise.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,12 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../exec_target.h"
-#include "../session.h"
-#include "../supervise/supervise.h"
-#include "../sys.h"
-#include "cli.h"
-
+#include "cli/cli.h"
+#include "os/exec_target.h"
+#include "os/session.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 int rg_supervise_prepare(int level, int sv[2])
 {
     sv[0] = sv[1] = -1;

@@ -1,13 +1,14 @@
 /* The command's process tree under readguard run: signals forwarded to it,
  * its exec, and waiting as its subreaper until the last descendant is gone. */
+#include "cli/tree.h"
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-
+#include "cli/cli.h"
+#include "cli/handoff.h"
 static volatile sig_atomic_t child_pid;
 
 /* Signals sent to readguard go on to the command. Those the terminal sends

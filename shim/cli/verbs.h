@@ -1,26 +1,17 @@
-/* The verbs that look at and steer a session from outside it, and what they
- * share: choosing the session, listing the user's sessions, exit codes. */
+/* The verbs, one file each in verbs/, dispatched from main.c. Each takes
+ * its own argv (argv[0] is the verb) and returns the exit code. */
 #ifndef RG_VERBS_H
 #define RG_VERBS_H
 
-#include <limits.h>
-#include <stdbool.h>
-
-#include "../table.h"
-
-/* Exit codes of every verb but run, as grep(1) and cmp(1) use them. */
-#define RG_EXIT_OK 0
-#define RG_EXIT_NO 1      /* check: a write would be refused; doctor: findings */
-#define RG_EXIT_TROUBLE 2 /* bad usage, no usable session, a path that cannot be examined */
-
+int rg_cmd_run(int argc, char **argv);
+int rg_cmd_env(int argc, char **argv);
+int rg_cmd_end(int argc, char **argv);
 int rg_cmd_status(int argc, char **argv);
 int rg_cmd_reset(int argc, char **argv);
 int rg_cmd_forget(int argc, char **argv);
 int rg_cmd_mark(int argc, char **argv);
 int rg_cmd_check(int argc, char **argv);
 int rg_cmd_log(int argc, char **argv);
-int rg_cmd_env(int argc, char **argv);
-int rg_cmd_end(int argc, char **argv);
 int rg_cmd_sessions(int argc, char **argv);
 int rg_cmd_doctor(int argc, char **argv);
 int rg_cmd_hook(int argc, char **argv);
@@ -28,46 +19,10 @@ int rg_cmd_history(int argc, char **argv);
 int rg_cmd_undo(int argc, char **argv);
 int rg_cmd_diff(int argc, char **argv);
 
-/* A session the CLI has mapped. */
-struct rg_cli_session {
-    char path[PATH_MAX];
-    struct rg_table table;
-};
-
-/* Chooses and maps the session: PATH from --session if given, else
- * $READGUARD_SESSION, else the one running session of this user. Reports
- * why on stderr and returns -1 when there is none to choose. */
-int rg_pick_session(const char *path, struct rg_cli_session *s);
-void rg_drop_session(struct rg_cli_session *s);
-
-/* A session is running while the process that owns it is: its creator (the
- * preloaded process that started it, the shell of `readguard env`, or the
- * launcher of `readguard run`, which the header records as creator_pid). */
-bool rg_session_running(const struct rg_header *h);
-
-/* Calls fn for each file in the table directories named like one of this
- * user's session tables: $READGUARD_DIR if set, else /dev/shm,
- * $XDG_RUNTIME_DIR and /tmp. */
-void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
-
-/* getopt_long over the options every session verb takes (-s/--session,
- * -h/--help) plus the verb's own. Returns the option character, as
- * getopt_long does; handles --session and --help itself. */
-struct option;
-struct rg_verb {
-    const char *name;
-    const char *usage;         /* printed by --help */
-    const char *shortopts;     /* the verb's own, without s: and h */
-    const struct option *longs;/* the verb's own, NULL-terminated, or NULL */
-    const char *session;       /* --session PATH, once parsed */
-};
-int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
-/* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */
-int rg_verb_usage_error(const struct rg_verb *v);
-
-/* The tail of every verb that takes FILE...: requires at least one, picks
- * the session, calls fn on each file and returns the worst exit code. */
-int rg_verb_each_file(const struct rg_verb *v, int argc, char **argv, void *arg,
-                      int (*fn)(struct rg_table *t, const char *path, void *arg));
+struct rg_settings;
+/* The settings that run's options and READGUARD_* variables describe, for a
+ * verb that starts a session without a command (readguard env). NULL after
+ * reporting a bad option. */
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session);
 
 #endif

@@ -1,5 +1,4 @@
-#include "where.h"
-
+#include "cli/where.h"
 #include <fts.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../table.h"
-
+#include "core/table.h"
 struct rg_where {
     uint64_t dev, ino;
     size_t entry;     /* index in the table's entries */

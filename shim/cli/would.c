@@ -1,5 +1,4 @@
-#include "would.h"
-
+#include "cli/would.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -10,14 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../content.h"
-#include "../holder.h"
-#include "../report.h"
-#include "../session.h"
-#include "../sys.h"
-#include "../text.h"
-#include "cli.h"
-
+#include "cli/cli.h"
+#include "core/content.h"
+#include "core/policy.h"
+#include "core/report.h"
+#include "core/request.h"
+#include "core/table.h"
+#include "core/text.h"
+#include "guard/readhash.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/procfd.h"
+#include "os/session.h"
+#include "os/sys.h"
 static enum rg_scope scope_of(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];

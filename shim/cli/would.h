@@ -7,10 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../policy.h"
-#include "../request.h"
-#include "../table.h"
-
+#include "core/policy.h"
+#include "core/request.h"
+#include "core/table.h"
 struct rg_would {
     struct rg_request req;
     struct rg_file file;

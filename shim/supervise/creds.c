@@ -15,9 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../sys.h"
-#include "supervise.h"
-
+#include "os/sys.h"
+#include "supervise/supervise.h"
 static long ids(const char *status, const char *name, int which)
 {
     const char *p = strstr(status, name);

@@ -17,9 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../sys.h"
-#include "supervise.h"
-
+#include "os/sys.h"
+#include "supervise/supervise.h"
 struct fifo_wait {
     int listener;
     int pathfd;

@@ -7,14 +7,14 @@
  * - the 32-bit and x32 entry points have other numbers for the same calls;
  * - a nested listener would let the tree answer its own calls. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
-#include "../sys.h"
-#include "supervise.h"
-
+#include "os/sys.h"
+#include "supervise/supervise.h"
 #if defined(__x86_64__)
 #define RG_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
@@ -22,19 +22,9 @@
 #endif
 
 static const long guarded[] = {
-#ifdef SYS_open
-    SYS_open,
-#endif
-#ifdef SYS_creat
-    SYS_creat,
-#endif
-#ifdef SYS_rename
-    SYS_rename,
-#endif
-#ifdef SYS_renameat
-    SYS_renameat,
-#endif
-    SYS_openat, SYS_openat2, SYS_renameat2, SYS_truncate,
+#define RG_SYSCALL(name, ...) SYS_##name,
+#include "core/syscalls.def"
+#undef RG_SYSCALL
 };
 
 #define NGUARDED (sizeof guarded / sizeof *guarded)

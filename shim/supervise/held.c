@@ -17,10 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../holder.h"
-#include "../session.h"
-#include "supervise.h"
-
+#include "os/clock.h"
+#include "os/procfd.h"
+#include "supervise/supervise.h"
 struct held_fd {
     int fd;
     int pidfd;      /* readable once the holder has exited */

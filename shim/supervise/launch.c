@@ -13,8 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "supervise.h"
-
+#include "supervise/supervise.h"
 static long seccomp_filter(unsigned long flags, struct sock_fprog *prog)
 {
     return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);

@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "supervise.h"
-
+#include "core/syscall.h"
+#include "supervise/supervise.h"
 struct worker {
     int listener;
     struct rg_sv_held *held;
@@ -71,24 +71,17 @@ int rg_sv_need_target(struct rg_sv_call *call)
 
 static void dispatch(struct rg_sv_call *call)
 {
-    switch (call->req->data.nr) {
-#ifdef SYS_open
-    case SYS_open:
-#endif
-#ifdef SYS_creat
-    case SYS_creat:
-#endif
-    case SYS_openat:
-    case SYS_openat2: rg_sv_open(call); break;
-#ifdef SYS_rename
-    case SYS_rename:
-#endif
-#ifdef SYS_renameat
-    case SYS_renameat:
-#endif
-    case SYS_renameat2: rg_sv_rename(call); break;
-    case SYS_truncate: rg_sv_truncate(call); break;
-    default: rg_sv_reply(call, -ENOSYS); break;
+    struct rg_syscall sc;
+    uint64_t args[6];
+    memcpy(args, call->req->data.args, sizeof args);
+    if (!rg_syscall_decode(call->req->data.nr, args, &sc)) {
+        rg_sv_reply(call, -ENOSYS);
+        return;
+    }
+    switch (sc.op) {
+    case RG_OP_OPEN: rg_sv_open(call, &sc); break;
+    case RG_OP_RENAME: rg_sv_rename(call, &sc); break;
+    default: rg_sv_truncate(call, &sc); break;
     }
 }
 

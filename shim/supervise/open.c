@@ -14,10 +14,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../guard.h"
-#include "../sys.h"
-#include "supervise.h"
-
+#include "core/syscall.h"
+#include "guard/calls.h"
+#include "guard/fdmap.h"
+#include "guard/restamp.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 struct open_args {
     const char *call;
     int dirfd;
@@ -49,36 +51,19 @@ static int read_how(const struct rg_sv_target *t, uint64_t addr, uint64_t size,
     return how->flags >> 32 ? -EINVAL : 0;
 }
 
-static int decode(const struct rg_sv_call *call, struct open_args *a)
+static int decode(const struct rg_sv_call *call, const struct rg_syscall *sc, struct open_args *a)
 {
-    const __u64 *x = call->req->data.args;
-    *a = (struct open_args){.dirfd = AT_FDCWD, .in_registers = true};
-    switch (call->req->data.nr) {
-#ifdef SYS_open
-    case SYS_open: a->call = "open"; a->path = x[0]; a->flags = (int)x[1]; a->mode = (mode_t)x[2];
+    *a = (struct open_args){.call = sc->name, .dirfd = sc->dirfd, .path = sc->path,
+                            .flags = sc->flags, .mode = sc->mode, .in_registers = true};
+    if (!sc->flags_in_memory)
         return 0;
-#endif
-#ifdef SYS_creat
-    case SYS_creat: a->call = "creat"; a->path = x[0]; a->flags = O_CREAT | O_WRONLY | O_TRUNC;
-        a->mode = (mode_t)x[1];
-        return 0;
-#endif
-    case SYS_openat: a->call = "openat"; a->dirfd = (int)x[0]; a->path = x[1];
-        a->flags = (int)x[2]; a->mode = (mode_t)x[3];
-        return 0;
-    default: {
-        struct open_how how = {0}; /* copied below even when read_how fails */
-        int r = read_how(&call->target, x[2], x[3], &how);
-        a->call = "openat2";
-        a->dirfd = (int)x[0];
-        a->path = x[1];
-        a->flags = (int)how.flags;
-        a->mode = (mode_t)how.mode;
-        a->resolve = how.resolve;
-        a->in_registers = false;
-        return r;
-    }
-    }
+    struct open_how how = {0}; /* copied below even when read_how fails */
+    int r = read_how(&call->target, sc->how, sc->how_size, &how);
+    a->flags = (int)how.flags;
+    a->mode = (mode_t)how.mode;
+    a->resolve = how.resolve;
+    a->in_registers = false;
+    return r;
 }
 
 static bool nothing_to_check(const struct open_args *a)
@@ -212,11 +197,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     hand_over(call, fd, a, trunc);
 }
 
-void rg_sv_open(struct rg_sv_call *call)
+void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     struct open_args a;
     char path[PATH_MAX], self[PATH_MAX];
-    int r = decode(call, &a);
+    int r = decode(call, sc, &a);
     if (r < 0) {
         rg_sv_reply(call, r);
         return;

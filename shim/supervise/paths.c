@@ -7,13 +7,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "../guard.h"
-#include "../journal.h"
-#include "../judge.h"
-#include "../session.h"
-#include "../sys.h"
-#include "supervise.h"
-
+#include "core/syscall.h"
+#include "guard/ask.h"
+#include "guard/calls.h"
+#include "guard/journal.h"
+#include "os/clock.h"
+#include "os/session.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
 struct named {
     char raw[PATH_MAX], self[PATH_MAX];
     const char *path;
@@ -42,35 +43,18 @@ static void drop(struct named *n)
         rg_sys_close(n->dfd);
 }
 
-void rg_sv_rename(struct rg_sv_call *call)
+void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    const __u64 *x = call->req->data.args;
-    int olddir = AT_FDCWD, newdir = AT_FDCWD;
-    uint64_t oldp, newp;
-    unsigned flags = 0;
-    const char *name = "renameat2";
-    switch (call->req->data.nr) {
-#ifdef SYS_rename
-    case SYS_rename: name = "rename"; oldp = x[0]; newp = x[1]; break;
-#endif
-#ifdef SYS_renameat
-    case SYS_renameat: name = "renameat"; olddir = (int)x[0]; oldp = x[1]; newdir = (int)x[2];
-        newp = x[3];
-        break;
-#endif
-    default: olddir = (int)x[0]; oldp = x[1]; newdir = (int)x[2]; newp = x[3];
-        flags = (unsigned)x[4];
-        break;
-    }
     static _Thread_local struct named from, to;
-    int r = name_of(call, oldp, olddir, &from);
+    int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
     if (r == 0)
-        r = name_of(call, newp, newdir, &to);
+        r = name_of(call, sc->path, sc->dirfd, &to);
     if (r == 0) {
-        struct rg_request req = {RG_OP_RENAME, name, to.dfd, to.path, 0, 0, 0};
+        struct rg_request req = {RG_OP_RENAME, sc->name, to.dfd, to.path, 0, 0, 0};
         rg_sv_held_settle(call->held);
-        r = rg_sv_still_valid(call) ? rg_guard_rename(call->ctx, &req, from.dfd, from.path, flags)
-                                    : -ESRCH;
+        r = rg_sv_still_valid(call)
+                ? rg_guard_rename(call->ctx, &req, from.dfd, from.path, (unsigned)sc->flags)
+                : -ESRCH;
     }
     drop(&from);
     drop(&to);
@@ -103,7 +87,7 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
         struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
-        r = rg_judge(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
+        r = rg_ask(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
         if (r == 0 && length < st.st_size)
             rg_journal_keep(call->ctx, &req, "truncate", fd, true, &st);
         if (r == 0)
@@ -115,12 +99,11 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
     return r;
 }
 
-void rg_sv_truncate(struct rg_sv_call *call)
+void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    const __u64 *x = call->req->data.args;
     static _Thread_local struct named n;
-    off_t length = (off_t)x[1];
-    int r = length < 0 ? -EINVAL : name_of(call, x[0], AT_FDCWD, &n);
+    off_t length = (off_t)sc->length;
+    int r = length < 0 ? -EINVAL : name_of(call, sc->path, sc->dirfd, &n);
     if (r == 0)
         r = rg_sv_still_valid(call) ? truncate_named(call, &n, length) : -ESRCH;
     if (length >= 0)

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "supervise.h"
-
+#include "supervise/supervise.h"
 /* Does path start with the component sequence prefix (followed by / or end)?
  * Returns the rest (including its leading slash), or NULL. */
 static const char *after(const char *path, const char *prefix)

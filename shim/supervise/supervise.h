@@ -13,8 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../context.h"
-
+#include "guard/ctx.h"
 /* How much of the tree readguard trusts. */
 enum rg_sv_level {
     RG_SV_HYBRID, /* --supervise: the shim's trampoline is let through */
@@ -118,9 +117,10 @@ bool rg_sv_still_valid(const struct rg_sv_call *call);
 bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
                      uint64_t resolve, int probe);
 
-/* --- open.c, paths.c: the guarded calls ------------------------------------ */
-void rg_sv_open(struct rg_sv_call *call);
-void rg_sv_rename(struct rg_sv_call *call);
-void rg_sv_truncate(struct rg_sv_call *call);
+/* --- open.c, paths.c: the guarded calls, decoded (core/syscall.h) ---------- */
+struct rg_syscall;
+void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

@@ -11,9 +11,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../sys.h"
-#include "supervise.h"
-
+#include "os/sys.h"
+#include "supervise/supervise.h"
 static long field(const char *status, const char *name, int base)
 {
     const char *p = strstr(status, name);

@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session.h"
-#include "table.h"
-
+#include "core/table.h"
+#include "os/clock.h"
+#include "os/session.h"
 /* No real st_dev is this large and still fits the table's 32 bits, so the
  * made-up entries never match a real file. */
 #define FAKE_DEV 0xfffff000u

@@ -8,11 +8,10 @@
  * fields, with bytes that are not UTF-8 as U+FFFD; any line at all is read
  * safely, and so is any document by the hook input's nested lookup
  * (rg_json_lookup), whose answer always fits, NUL-ended, in its buffer. */
-#include "../../shim/cli/jsonl.h"
+#include "cli/jsonl.h"
+#include "core/report.h"
+#include "core/text.h"
 #include "fuzz.h"
-#include "report.h"
-#include "text.h"
-
 #define MAX 2048
 
 /* Well-formed UTF-8 (RFC 3629), written apart from text.c on purpose. */

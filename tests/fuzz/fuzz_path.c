@@ -3,9 +3,8 @@
  * last byte. Properties: the result fits, is absolute and normal (no "//",
  * no "." or ".." component, no trailing slash), joining it again changes
  * nothing, and it lies under every leading part of itself. */
+#include "core/text.h"
 #include "fuzz.h"
-#include "text.h"
-
 #define MAX 1024
 
 static void check_normal(const char *p)

@@ -5,9 +5,8 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 
+#include "core/request.h"
 #include "fuzz.h"
-#include "request.h"
-
 static uint32_t take_u32(const uint8_t **data, size_t *size)
 {
     uint32_t v = 0;

@@ -13,11 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/ignore.h"
+#include "core/table.h"
 #include "fuzz.h"
-#include "ignore.h"
-#include "session.h"
-#include "table.h"
-
+#include "os/session.h"
 #define CAP 16u
 
 static uint8_t *table_map(size_t *size)

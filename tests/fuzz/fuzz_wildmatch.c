@@ -3,10 +3,9 @@
  * timeout catches exponential backtracking), a pattern without wildcards or
  * escapes matches exactly itself, "**" matches everything, and the ignore
  * rules built from the pattern answer without overrunning. */
+#include "core/ignore.h"
+#include "core/wildmatch.h"
 #include "fuzz.h"
-#include "ignore.h"
-#include "wildmatch.h"
-
 static bool literal(const char *p)
 {
     return !strpbrk(p, "*?[\\");

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-
 #ifndef FUZZ_CORPUS
 #error "build with -DFUZZ_CORPUS='\"tests/fuzz/corpus/NAME\"'"
 #endif

@@ -1,13 +1,13 @@
-/* Unit tests for content.c: the hash, when a read takes one, and hashing an
- * open file in chunks. */
+/* Unit tests for core/content.c and guard/readhash.c: the hash, when a read
+ * takes one, and hashing an open file in chunks. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "content.h"
-#include "table.h"
-
+#include "core/content.h"
+#include "core/table.h"
+#include "guard/readhash.h"
 static unsigned char data[3 * RG_HASH_MAX];
 
 static void fill(void)

@@ -1,10 +1,8 @@
 /* rg_envp_build and friends: the environment an exec passes on. */
-#include "../../shim/envp.h"
-
+#include "core/envp.h"
 #include <string.h>
 
 #include "check.h"
-
 static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
                                        RG_LIBC_GLIBC};
 #define GLIBC_SHIM "/opt/rg/libreadguard.so"

@@ -3,9 +3,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "ignore.h"
-#include "wildmatch.h"
-
+#include "core/ignore.h"
+#include "core/wildmatch.h"
 struct glob_case {
     const char *pattern, *text;
     bool pathname, want;

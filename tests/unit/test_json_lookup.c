@@ -6,7 +6,6 @@
 #include "check.h"
 /* CLI code, pure: compiled in here, as test_report.c does. */
 #include "cli/jsonl.c"
-
 static char out[256];
 
 static bool look(const char *doc, const char *a, const char *b)

@@ -2,9 +2,8 @@
 #include <fcntl.h>
 
 #include "check.h"
-#include "content.h"
-#include "policy.h"
-
+#include "core/content.h"
+#include "core/policy.h"
 #define MTIME 1700000000000000000
 #define SIZE 4096
 

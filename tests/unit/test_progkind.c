@@ -1,11 +1,9 @@
 /* rg_elf_look and friends: what loads a program, from its first bytes. */
-#include "../../shim/progkind.h"
-
+#include "core/progkind.h"
 #include <elf.h>
 #include <string.h>
 
 #include "check.h"
-
 static unsigned char img[4096];
 
 /* A 64-bit x86-64 image with the given program headers after the ELF header. */

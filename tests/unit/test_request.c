@@ -5,8 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "request.h"
-
+#include "core/request.h"
 /* --- rg_flags_write ------------------------------------------------------- */
 
 TEST(flags_write_rdonly_is_not_a_write)

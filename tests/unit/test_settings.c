@@ -5,9 +5,8 @@
 #include <sys/mman.h>
 
 #include "check.h"
-#include "ignore.h"
-#include "table.h"
-
+#include "core/ignore.h"
+#include "core/table.h"
 #define UID 4242u
 #define CAP 16u
 

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "sha256.h"
-
+#include "core/sha256.h"
 static const char *digest(const void *p, size_t n)
 {
     static char hex[RG_SHA256_HEX];

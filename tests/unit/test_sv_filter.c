@@ -9,15 +9,15 @@ int main(void)
 }
 #else
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
 #include "check.h"
+#include "os/sys.h"
 #include "supervise/supervise.h"
-#include "sys.h"
-
 static uint32_t run_filter(enum rg_sv_level level, const struct seccomp_data *d)
 {
     struct sock_filter f[RG_SV_FILTER_MAX];
@@ -50,8 +50,11 @@ static struct seccomp_data call(int nr, uint64_t ip)
 
 TEST(guarded_calls_go_to_the_supervisor)
 {
-    int nrs[] = {SYS_open, SYS_openat, SYS_openat2, SYS_creat, SYS_rename, SYS_renameat,
-                 SYS_renameat2, SYS_truncate};
+    int nrs[] = {
+#define RG_SYSCALL(name, ...) SYS_##name,
+#include "core/syscalls.def"
+#undef RG_SYSCALL
+    };
     for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
         struct seccomp_data d = call(nrs[i], 0x401000);
         CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);

@@ -4,7 +4,6 @@
 
 #include "check.h"
 #include "supervise/supervise.h"
-
 static const char *rw(const char *path)
 {
     static char out[PATH_MAX];

@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "table.h"
-
+#include "core/table.h"
 #define UID 4242u
 #define LOG "/var/log/rg-test.log"
 

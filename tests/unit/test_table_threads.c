@@ -8,8 +8,7 @@
 #include <sys/mman.h>
 
 #include "check.h"
-#include "table.h"
-
+#include "core/table.h"
 #define THREADS 8
 #define PER_THREAD 1500 /* distinct keys each thread owns */
 #define SHARED 64       /* keys every thread uses */

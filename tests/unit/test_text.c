@@ -1,11 +1,10 @@
-/* Unit tests for text.c (JSON escaping, time stamps, lexical paths) and the
- * pure parsers of session.c. */
+/* Unit tests for core/text.c (JSON escaping, time stamps, lexical paths)
+ * and the parsers of core/settings.c. */
 #include <stdint.h>
 
 #include "check.h"
-#include "session.h"
-#include "text.h"
-
+#include "core/settings.h"
+#include "core/text.h"
 /* Escapes src into a buffer of cap bytes followed by guard bytes, checks the
  * guard, the terminator and the returned length, and returns the text. */
 static const char *esc_cap(const char *src, size_t cap)
@@ -237,7 +236,7 @@ TEST(under_slash_holds_everything)
     CHECK(rg_path_under("/x/y/z", "/"));
 }
 
-/* --- session.h parsers ---------------------------------------------------- */
+/* --- settings.h parsers --------------------------------------------------- */
 
 TEST(mode_parse_names)
 {

@@ -9,7 +9,6 @@
  * LINK.alt -> ALLOWED, with RENAME_EXCHANGE) and the main thread opens LINK.
  *   rgrace --link LINK VICTIM ALLOWED TRIES */
 #include <fcntl.h>
-#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

@@ -1,0 +1,53 @@
+/* What the verbs that look at and steer a session from outside it share:
+ * choosing the session, listing the user's sessions, and parsing the
+ * options every such verb takes. */
+#ifndef RG_PICK_H
+#define RG_PICK_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "core/table.h"
+/* A session the CLI has mapped. */
+struct rg_cli_session {
+    char path[PATH_MAX];
+    struct rg_table table;
+};
+
+/* Chooses and maps the session: PATH from --session if given, else
+ * $READGUARD_SESSION, else the one running session of this user. Reports
+ * why on stderr and returns -1 when there is none to choose. */
+int rg_pick_session(const char *path, struct rg_cli_session *s);
+void rg_drop_session(struct rg_cli_session *s);
+
+/* A session is running while the process that owns it is: its creator (the
+ * preloaded process that started it, the shell of `readguard env`, or the
+ * launcher of `readguard run`, which the header records as creator_pid). */
+bool rg_session_running(const struct rg_header *h);
+
+/* Calls fn for each file in the table directories named like one of this
+ * user's session tables: $READGUARD_DIR if set, else /dev/shm,
+ * $XDG_RUNTIME_DIR and /tmp. */
+void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
+
+/* getopt_long over the options every session verb takes (-s/--session,
+ * -h/--help) plus the verb's own. Returns the option character, as
+ * getopt_long does; handles --session and --help itself. */
+struct option;
+struct rg_verb {
+    const char *name;
+    const char *usage;         /* printed by --help */
+    const char *shortopts;     /* the verb's own, without s: and h */
+    const struct option *longs;/* the verb's own, NULL-terminated, or NULL */
+    const char *session;       /* --session PATH, once parsed */
+};
+int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
+/* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */
+int rg_verb_usage_error(const struct rg_verb *v);
+
+/* The tail of every verb that takes FILE...: requires at least one, picks
+ * the session, calls fn on each file and returns the worst exit code. */
+int rg_verb_each_file(const struct rg_verb *v, int argc, char **argv, void *arg,
+                      int (*fn)(struct rg_table *t, const char *path, void *arg));
+
+#endif

@@ -1,0 +1,14 @@
+/* readguard run's command tree: forward the signals readguard gets to the
+ * command, exec it, and wait for the whole tree. */
+#ifndef RG_TREE_H
+#define RG_TREE_H
+
+#include <sys/types.h>
+
+void rg_tree_forward_signals(void);
+/* In the child; exits 126/127 on failure, as env(1) does. */
+void rg_tree_exec(char **cmd) __attribute__((noreturn));
+/* The command's status, as env(1) returns it. */
+int rg_tree_wait(pid_t child);
+
+#endif

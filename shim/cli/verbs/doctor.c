@@ -1,0 +1,309 @@
+/* readguard doctor: can the preload guard this program? Reads the program's
+ * ELF headers (never runs it) and names what the dynamic linker's
+ * LD_PRELOAD cannot reach, with what to do instead. */
+#include "cli/verbs.h"
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/shim_path.h"
+static const char usage[] =
+    "Usage: readguard doctor [COMMAND]\n"
+    "Say whether COMMAND (looked up on PATH; scripts are followed to their\n"
+    "interpreter) can be guarded by the preload, one line per finding, each with\n"
+    "what to do instead:\n"
+    "  static (no ELF interpreter), setuid or setgid, 32-bit, Go, Bun,\n"
+    "  io_uring users (imports of io_uring_* or liburing; libuv programs such as\n"
+    "  node when UV_USE_IO_URING is set).\n"
+    "Without COMMAND, check readguard itself: the shim, and where tables go.\n"
+    "\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0 if nothing stands in the way, 1 if something does, 2 if\n"
+    "COMMAND cannot be found or read.\n";
+
+static const char supervise[] = "run it with 'readguard run --supervise' (seccomp), which "
+                                "does not depend on the preload";
+
+struct image {
+    const unsigned char *p;
+    size_t size;
+};
+
+static int findings;
+
+static void finding(const char *path, const char *what, const char *instead)
+{
+    printf("%s: %s; %s.\n", path, what, instead);
+    findings++;
+}
+
+static bool in(const struct image *m, uint64_t off, uint64_t len)
+{
+    return off <= m->size && len <= m->size - off;
+}
+
+static const Elf64_Shdr *section(const struct image *m, const Elf64_Ehdr *eh, size_t i)
+{
+    uint64_t off = eh->e_shoff + i * (uint64_t)eh->e_shentsize;
+    return in(m, off, sizeof(Elf64_Shdr)) ? (const Elf64_Shdr *)(m->p + off) : NULL;
+}
+
+static const char *str_at(const struct image *m, const Elf64_Shdr *strtab, uint64_t idx)
+{
+    if (!strtab || !in(m, strtab->sh_offset, strtab->sh_size) || idx >= strtab->sh_size)
+        return "";
+    const char *s = (const char *)m->p + strtab->sh_offset + idx;
+    return memchr(s, '\0', strtab->sh_size - idx) ? s : "";
+}
+
+struct traits {
+    bool go, bun, uring, libuv;
+};
+
+/* Undefined dynamic symbols named io_uring_*, or DT_NEEDED liburing. */
+static void scan_dynamic(const struct image *m, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
+                         struct traits *t)
+{
+    const Elf64_Shdr *strtab = section(m, eh, sh->sh_link);
+    if (!in(m, sh->sh_offset, sh->sh_size) || !sh->sh_entsize)
+        return;
+    size_t n = sh->sh_size / sh->sh_entsize;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *ent = m->p + sh->sh_offset + i * sh->sh_entsize;
+        if (sh->sh_type == SHT_DYNSYM && sh->sh_entsize >= sizeof(Elf64_Sym)) {
+            const Elf64_Sym *sym = (const Elf64_Sym *)ent;
+            const char *name = str_at(m, strtab, sym->st_name);
+            if (sym->st_shndx == SHN_UNDEF && strncmp(name, "io_uring_", 9) == 0)
+                t->uring = true;
+            if (strcmp(name, "uv_loop_init") == 0) /* node links libuv in, or imports it */
+                t->libuv = true;
+        } else if (sh->sh_type == SHT_DYNAMIC && sh->sh_entsize >= sizeof(Elf64_Dyn)) {
+            const Elf64_Dyn *d = (const Elf64_Dyn *)ent;
+            const char *needed = d->d_tag == DT_NEEDED ? str_at(m, strtab, d->d_un.d_val) : "";
+            t->uring |= strncmp(needed, "liburing.so", 11) == 0;
+            t->libuv |= strncmp(needed, "libuv.so", 8) == 0;
+        }
+    }
+}
+
+/* Go writes its build information to .go.buildinfo and a "Go" build ID
+ * note; Bun's compiled executables carry a .bun section. */
+static void scan_sections(const struct image *m, const Elf64_Ehdr *eh, struct traits *t)
+{
+    const Elf64_Shdr *names = section(m, eh, eh->e_shstrndx);
+    if (eh->e_shentsize != sizeof(Elf64_Shdr))
+        return;
+    for (size_t i = 0; i < eh->e_shnum; i++) {
+        const Elf64_Shdr *sh = section(m, eh, i);
+        if (!sh)
+            break;
+        const char *name = str_at(m, names, sh->sh_name);
+        t->go |= strcmp(name, ".go.buildinfo") == 0 || strcmp(name, ".note.go.buildid") == 0;
+        t->bun |= strcmp(name, ".bun") == 0;
+        if (sh->sh_type == SHT_DYNSYM || sh->sh_type == SHT_DYNAMIC)
+            scan_dynamic(m, eh, sh, t);
+    }
+}
+
+/* Older Bun executables append the script after a marker at the end. */
+static bool bun_trailer(const struct image *m)
+{
+    static const char mark[] = "---- Bun! ----";
+    size_t tail = m->size < 4096 ? m->size : 4096;
+    return memmem(m->p + m->size - tail, tail, mark, sizeof mark - 1) != NULL;
+}
+
+static void check_elf64(const char *path, const struct image *m)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m->p;
+    int before = findings;
+    bool interp = false;
+    if (eh->e_phentsize == sizeof(Elf64_Phdr))
+        for (size_t i = 0; i < eh->e_phnum; i++) {
+            uint64_t off = eh->e_phoff + i * sizeof(Elf64_Phdr);
+            if (in(m, off, sizeof(Elf64_Phdr)))
+                interp |= ((const Elf64_Phdr *)(m->p + off))->p_type == PT_INTERP;
+        }
+    struct traits t = {0};
+    scan_sections(m, eh, &t);
+    t.bun |= bun_trailer(m);
+    if (!interp && eh->e_type == ET_EXEC)
+        finding(path, "statically linked (no ELF interpreter): LD_PRELOAD never loads",
+                supervise);
+    else if (!interp && eh->e_type == ET_DYN)
+        finding(path, "no ELF interpreter (static-pie, or a library): LD_PRELOAD never loads",
+                supervise);
+    if (t.go)
+        finding(path, "a Go program: Go makes system calls itself, not through libc, so its "
+                      "reads and writes are not seen",
+                supervise);
+    if (t.bun)
+        finding(path, "a Bun executable: Bun makes most system calls itself on Linux, so its "
+                      "reads are not seen, while some of its writes (rename) are checked and "
+                      "may be refused (for Claude Code, use its hooks: see the README)",
+                supervise);
+    if (t.uring)
+        finding(path, "uses io_uring (imports io_uring_* or links liburing): files opened "
+                      "through the ring are not seen",
+                "turn io_uring off in the program if it can, or use 'readguard run "
+                "--supervise'");
+    /* libuv opens files through io_uring only when asked to, so this is a
+     * finding only in an environment that asks. */
+    const char *uv = getenv("UV_USE_IO_URING");
+    if (t.libuv && uv && *uv && strcmp(uv, "0") != 0)
+        finding(path, "uses libuv, and UV_USE_IO_URING is set: files opened through the ring "
+                      "are not seen",
+                "unset UV_USE_IO_URING (or set it to 0) for the session");
+    if (findings == before)
+        printf("%s: a dynamically linked 64-bit program: the preload can guard it.\n", path);
+}
+
+static int check_image(const char *path, const struct image *m)
+{
+    if (m->size < EI_NIDENT || memcmp(m->p, ELFMAG, SELFMAG) != 0) {
+        printf("%s: not an ELF program; nothing the preload would miss.\n", path);
+        return 0;
+    }
+    if (m->p[EI_CLASS] == ELFCLASS32) {
+        finding(path, "a 32-bit program: the installed shim is 64-bit",
+                "install a 32-bit libreadguard.so under lib/i386-linux-gnu/readguard/ (the "
+                "LD_PRELOAD path names $LIB), or use 'readguard run --supervise'");
+        return 0;
+    }
+    if (m->p[EI_CLASS] != ELFCLASS64 || m->size < sizeof(Elf64_Ehdr)) {
+        printf("%s: an ELF file readguard does not understand.\n", path);
+        return 0;
+    }
+    check_elf64(path, m);
+    return 0;
+}
+
+/* COMMAND as execvp would find it. */
+static bool resolve(const char *cmd, char *out, size_t cap)
+{
+    if (strchr(cmd, '/'))
+        return snprintf(out, cap, "%s", cmd) < (int)cap && access(out, F_OK) == 0;
+    const char *path = getenv("PATH");
+    for (const char *p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        if (snprintf(out, cap, "%.*s%s%s", (int)n, p, n ? "/" : "", cmd) < (int)cap &&
+            access(out, X_OK) == 0)
+            return true;
+        p += n + (p[n] == ':');
+    }
+    return false;
+}
+
+static int diagnose(const char *cmd, int depth);
+
+/* "#!/usr/bin/env node" → node; "#!/bin/sh -e" → /bin/sh. */
+static int follow_script(const char *path, const struct image *m, int depth)
+{
+    char line[PATH_MAX];
+    /* The mapping ends where the file does: a script with no newline and no
+     * NUL must not be read past its last byte. */
+    const unsigned char *nl = memchr(m->p + 2, '\n', m->size - 2);
+    size_t n = nl ? (size_t)(nl - (m->p + 2)) : m->size - 2;
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    memcpy(line, m->p + 2, n);
+    line[n] = '\0';
+    char *save, *interp = strtok_r(line, " \t", &save), *arg = strtok_r(NULL, " \t", &save);
+    if (!interp)
+        return 0;
+    const char *base = strrchr(interp, '/');
+    if (strcmp(base ? base + 1 : interp, "env") == 0)
+        while (arg && arg[0] == '-')
+            arg = strtok_r(NULL, " \t", &save);
+    const char *target = strcmp(base ? base + 1 : interp, "env") == 0 && arg ? arg : interp;
+    printf("%s: a script run by %s\n", path, target);
+    return depth < 3 ? diagnose(target, depth + 1) : 0;
+}
+
+static int diagnose(const char *cmd, int depth)
+{
+    char path[PATH_MAX];
+    if (!resolve(cmd, path, sizeof path)) {
+        rg_err("doctor: '%s': not found%s", cmd, strchr(cmd, '/') ? "" : " on PATH");
+        return RG_EXIT_TROUBLE;
+    }
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rg_err("doctor: '%s': %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return RG_EXIT_TROUBLE;
+    }
+    if (st.st_mode & (S_ISUID | S_ISGID))
+        finding(path, st.st_mode & S_ISUID ? "setuid: the dynamic linker ignores LD_PRELOAD"
+                                           : "setgid: the dynamic linker ignores LD_PRELOAD",
+                "run it outside the session, or use a copy without the bit");
+    struct image m = {NULL, (size_t)st.st_size};
+    void *map = m.size ? mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED) {
+        printf("%s: empty or unreadable; nothing to check.\n", path);
+        return RG_EXIT_OK;
+    }
+    m.p = map;
+    int r = m.size > 2 && m.p[0] == '#' && m.p[1] == '!' ? follow_script(path, &m, depth)
+                                                           : check_image(path, &m);
+    munmap(map, m.size);
+    return r;
+}
+
+/* Without a command: is readguard itself in order? */
+static int self_check(void)
+{
+    char shim[PATH_MAX], preload[PATH_MAX];
+    if (rg_find_shim(shim, sizeof shim) < 0 || rg_preload_path(preload, sizeof preload) < 0) {
+        finding("readguard", "libreadguard.so is not next to the binary nor in ../lib/",
+                "reinstall with 'make install'");
+        return RG_EXIT_NO;
+    }
+    printf("shim: %s\nLD_PRELOAD for a session: %s\n", shim, preload);
+    const char *dir = getenv("READGUARD_DIR");
+    if (dir && *dir && access(dir, W_OK | X_OK) != 0)
+        finding(dir, "READGUARD_DIR is not a writable directory",
+                "point it at a directory every process of the session can write");
+    else
+        printf("session tables go to: %s\n", dir && *dir ? dir : "/dev/shm (if it has room)");
+    return findings ? RG_EXIT_NO : RG_EXIT_OK;
+}
+
+int rg_cmd_doctor(int argc, char **argv)
+{
+    static const struct option longs[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1) {
+        if (ch == 'h') {
+            fputs(usage, stdout);
+            return RG_EXIT_OK;
+        }
+        fputs("Try 'readguard doctor --help'.\n", stderr);
+        return RG_EXIT_TROUBLE;
+    }
+    if (optind >= argc)
+        return self_check();
+    if (optind + 1 < argc) {
+        fprintf(stderr, "readguard: doctor: one COMMAND at a time\n");
+        fputs("Try 'readguard doctor --help'.\n", stderr);
+        return RG_EXIT_TROUBLE;
+    }
+    int r = diagnose(argv[optind], 0);
+    if (r != RG_EXIT_OK)
+        return r;
+    return findings ? RG_EXIT_NO : RG_EXIT_OK;
+}

@@ -1,0 +1,202 @@
+/* readguard env / readguard end: a session for a shell that already runs,
+ * in the manner of `eval "$(ssh-agent)"`. */
+#include "cli/verbs.h"
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/named.h"
+#include "cli/pick.h"
+#include "cli/shim_path.h"
+#include "core/settings.h"
+#include "os/session.h"
+static const char env_usage[] =
+    "Usage: eval \"$(readguard env [OPTION]...)\"\n"
+    "Start a session and print the shell commands that make the current shell's\n"
+    "children join it:\n"
+    "  export LD_PRELOAD=.../libreadguard.so\n"
+    "  export READGUARD_SESSION=/dev/shm/readguard-UID-...\n"
+    "The shell itself is not guarded (it is already running); every command it\n"
+    "starts is. The session lives while the shell does; end it with\n"
+    "  eval \"$(readguard end)\"\n"
+    "\n"
+    "Options are those of 'readguard run' (--root, --mode, --log, --capacity ...);\n"
+    "with --session PATH the shell joins the session at PATH, or creates it there.\n"
+    "Plus:\n"
+    "      --pid PID        the process whose life is the session's (default: the\n"
+    "                       parent of readguard, i.e. the shell that runs eval)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 125 if no session could be started.\n";
+
+static const char end_usage[] =
+    "Usage: eval \"$(readguard end [--session PATH])\"\n"
+    "Remove the session's table and print the shell commands that take\n"
+    "readguard out of LD_PRELOAD and unset READGUARD_SESSION.\n"
+    "\n"
+    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
+    "                       one running session of this user)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 2 if there is no usable session.\n";
+
+/* 'text', with each ' written as '\'' */
+static void quoted(const char *s)
+{
+    putchar('\'');
+    for (; *s; s++)
+        if (*s == '\'')
+            fputs("'\\''", stdout);
+        else
+            putchar(*s);
+    putchar('\'');
+}
+
+static void export(const char *name, const char *value)
+{
+    printf("export %s=", name);
+    quoted(value);
+    puts(";");
+}
+
+/* LD_PRELOAD without readguard's shim: the entries whose file name is
+ * libreadguard.so go, whatever their directory. */
+static size_t without_shim(const char *preload, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = preload ? preload : ""; *p;) {
+        size_t n = strcspn(p, ": ");
+        const char *slash = memrchr(p, '/', n);
+        const char *name = slash ? slash + 1 : p;
+        bool ours = (size_t)(p + n - name) == strlen("libreadguard.so") &&
+                    strncmp(name, "libreadguard.so", strlen("libreadguard.so")) == 0;
+        if (n && !ours && o + n + 2 < cap) {
+            if (o)
+                out[o++] = ':';
+            memcpy(out + o, p, n);
+            out[o += n] = '\0';
+        }
+        p += n;
+        p += *p != '\0';
+    }
+    return o;
+}
+
+static void unpreload(void)
+{
+    char keep[PATH_MAX * 4];
+    if (without_shim(getenv("LD_PRELOAD"), keep, sizeof keep))
+        export("LD_PRELOAD", keep);
+    else
+        puts("unset LD_PRELOAD;");
+    puts("unset " RG_ENV_SESSION ";");
+}
+
+/* Takes --pid out of argv, leaving run's options for run's parser. */
+static int take_pid(int *argc, char **argv, int32_t *pid)
+{
+    int o = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *val = NULL;
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[o++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--pid") == 0 && i + 1 < *argc)
+            val = argv[++i];
+        else if (strncmp(argv[i], "--pid=", 6) == 0)
+            val = argv[i] + 6;
+        if (!val) {
+            argv[o++] = argv[i];
+            continue;
+        }
+        char *end;
+        long v = strtol(val, &end, 10);
+        if (*end || end == val || v <= 0 || v > INT32_MAX) {
+            rg_err("env: --pid '%s': not a process id", val);
+            return -1;
+        }
+        if (kill((pid_t)v, 0) != 0 && errno == ESRCH) {
+            rg_err("env: --pid %ld: no such process", v);
+            return -1;
+        }
+        *pid = (int32_t)v;
+    }
+    *argc = o;
+    return 0;
+}
+
+int rg_cmd_env(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(env_usage, stdout);
+            return RG_EXIT_OK;
+        }
+    int32_t owner = (int32_t)getppid();
+    if (take_pid(&argc, argv, &owner) < 0)
+        return RG_EXIT_FAILURE;
+    const char *named = NULL;
+    const struct rg_settings *s = rg_run_settings(argc, argv, &named);
+    char preload[PATH_MAX * 5], shim[PATH_MAX], path[PATH_MAX], err[512];
+    if (!s)
+        return RG_EXIT_FAILURE;
+    if (rg_preload_path(shim, sizeof shim) < 0) {
+        rg_err("env: cannot find libreadguard.so next to the readguard binary or in ../lib/");
+        return RG_EXIT_FAILURE;
+    }
+    if (named) {
+        if (rg_session_open_named(named, s, owner, path, sizeof path) < 0)
+            return RG_EXIT_FAILURE;
+    } else if (rg_session_create(s, path, sizeof path, err, sizeof err) < 0) {
+        rg_err("env: %s", err);
+        return RG_EXIT_FAILURE;
+    } else {
+        struct rg_table t;
+        const char *why = rg_session_attach(path, &t);
+        if (why) {
+            rg_err("env: session '%s': %s", path, why);
+            unlink(path);
+            return RG_EXIT_FAILURE;
+        }
+        t.hdr->creator_pid = owner;
+        rg_session_detach(&t);
+    }
+    /* A shell that already joined a session must not load the shim twice. */
+    char old[PATH_MAX * 4];
+    size_t n = without_shim(getenv("LD_PRELOAD"), old, sizeof old);
+    snprintf(preload, sizeof preload, "%s%s%s", shim, n ? ":" : "", old);
+    export("LD_PRELOAD", preload);
+    export(RG_ENV_SESSION, path);
+    return RG_EXIT_OK;
+}
+
+int rg_cmd_end(int argc, char **argv)
+{
+    struct rg_verb v = {"end", end_usage, "", NULL, NULL};
+    if (rg_verb_getopt(&v, argc, argv) != -1)
+        return rg_verb_usage_error(&v);
+    if (optind < argc) {
+        fprintf(stderr, "readguard: end: unexpected argument '%s'\n", argv[optind]);
+        return rg_verb_usage_error(&v);
+    }
+    struct rg_cli_session s;
+    if (rg_pick_session(v.session, &s) < 0)
+        return RG_EXIT_TROUBLE;
+    rg_drop_session(&s);
+    if (unlink(s.path) != 0) {
+        rg_err("end: cannot remove '%s': %s", s.path, strerror(errno));
+        return RG_EXIT_TROUBLE;
+    }
+    unpreload();
+    return RG_EXIT_OK;
+}

@@ -1,0 +1,324 @@
+/* readguard hook claude-code EVENT: Claude Code's hooks. They put what the
+ * model was shown, and nothing else, into the session table that its Bash
+ * tool's shell and commands share: a Read records the file, a Write or Edit
+ * of a file the model never read is denied with the shim's own reason, and
+ * the tool's own write keeps the file writable.
+ *
+ * A hook must never stand in Claude Code's way: its own failures go to
+ * stderr and it exits 0, so the tool call goes on as if it were absent. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/jsonl.h"
+#include "cli/jsonout.h"
+#include "cli/named.h"
+#include "cli/shim_path.h"
+#include "cli/verbs.h"
+#include "cli/would.h"
+#include "core/content.h"
+#include "core/settings.h"
+#include "core/table.h"
+#include "guard/readhash.h"
+#include "os/clock.h"
+#include "os/session.h"
+static const char usage[] =
+    "Usage: readguard hook claude-code EVENT [OPTION]... <HOOK_INPUT_JSON\n"
+    "Claude Code's hooks (see the settings.json shipped with readguard). EVENT is\n"
+    "the hook event, the JSON on stdin is Claude Code's hook input:\n"
+    "  SessionStart   start, or join, the session of this conversation, tied to\n"
+    "                 the life of Claude Code ($CLAUDE_PID), and write to\n"
+    "                 $CLAUDE_ENV_FILE what makes each Bash tool command, and the\n"
+    "                 shell that runs it, join it; after /clear, forget every read\n"
+    "  PreToolUse     Write, Edit, MultiEdit, NotebookEdit: deny an overwrite the\n"
+    "                 shim would refuse, with its reason, which the model is shown\n"
+    "  PostToolUse    Read: record the file as read; Write, Edit, MultiEdit,\n"
+    "                 NotebookEdit: record the tool's own write\n"
+    "  PreCompact     forget every read: the model must read again to write\n"
+    "\n"
+    "SessionStart takes the options of 'readguard run' (--mode, --log, --root ...)\n"
+    "for a session it creates; its root is the project directory (cwd), plus any\n"
+    "--root given.\n"
+    "The session is $READGUARD_SESSION when Claude Code runs in one, else\n"
+    "readguard-claude-SESSION_ID in $READGUARD_DIR, $XDG_RUNTIME_DIR or /tmp.\n"
+    "Problems are reported on stderr; the exit status is 0 whatever happens, so\n"
+    "that readguard never blocks Claude Code by failing.\n";
+
+/* The fields of the hook input that readguard uses. */
+struct hook_input {
+    char session_id[128];
+    char cwd[PATH_MAX];
+    char source[32];
+    char tool[64];
+    char path[PATH_MAX];
+    char table[PATH_MAX];
+};
+
+/* Reports a problem and lets Claude Code go on. */
+static int trouble(const char *fmt, const char *arg)
+{
+    fputs("readguard: hook: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 0;
+}
+
+static char *read_all(FILE *in)
+{
+    size_t n = 0, cap = 65536;
+    char *buf = malloc(cap);
+    for (size_t r; buf && (r = fread(buf + n, 1, cap - n - 1, in)) > 0;) {
+        n += r;
+        if (cap - n - 1 == 0) {
+            char *more = realloc(buf, cap *= 2);
+            if (!more)
+                free(buf);
+            buf = more;
+        }
+    }
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static bool field(const char *doc, const char *a, const char *b, char *out, size_t cap)
+{
+    const char *keys[] = {a, b, NULL};
+    return rg_json_lookup(doc, keys, out, cap);
+}
+
+static bool usable_id(const char *id)
+{
+    if (!*id)
+        return false;
+    for (; *id; id++)
+        if (!(*id >= 'a' && *id <= 'z') && !(*id >= 'A' && *id <= 'Z') &&
+            !(*id >= '0' && *id <= '9') && *id != '-' && *id != '_')
+            return false;
+    return true;
+}
+
+/* Claude Code launched inside a session (readguard run -- claude) keeps
+ * using it; otherwise each conversation has its own, named after it, so
+ * that claude --resume finds the reads it made. */
+static bool table_path(struct hook_input *in)
+{
+    const char *env = getenv(RG_ENV_SESSION);
+    if (env && *env)
+        return snprintf(in->table, sizeof in->table, "%s", env) < (int)sizeof in->table;
+    if (!usable_id(in->session_id))
+        return false;
+    const char *dir = getenv(RG_ENV_DIR);
+    if (!dir || !*dir)
+        dir = getenv("XDG_RUNTIME_DIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    int n = snprintf(in->table, sizeof in->table, "%s/readguard-claude-%s", dir, in->session_id);
+    return n > 0 && n < (int)sizeof in->table;
+}
+
+/* 'text', with each ' written as '\'' */
+static void sh_quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++)
+        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
+    fputc('\'', f);
+}
+
+/* What Claude Code pastes into each Bash tool command. The exports reach
+ * the command's children. The shell running the command has already
+ * started without the shim, so it is replaced, same pid, by one that has
+ * it, and that runs the whole command line again: Claude Code waits on the
+ * same process, reads the same output and exit status, and finds the cwd
+ * and environment it saves at the end of the line. $$ survives exec, so
+ * the shell that has been replaced does not do it again. */
+static int write_env_file(const char *env_file, const char *table, const char *shim)
+{
+    FILE *f = fopen(env_file, "a");
+    if (!f)
+        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
+    fputs("export " RG_ENV_SESSION "=", f);
+    sh_quote(f, table);
+    fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
+    sh_quote(f, shim);
+    fputs("*) ;; *) export LD_PRELOAD=", f);
+    sh_quote(f, shim);
+    fputs("\"${LD_PRELOAD:+:$LD_PRELOAD}\" ;; esac\n"
+          "if [ -n \"${BASH_EXECUTION_STRING-}\" ] && [ \"${READGUARD_SHELL-}\" != \"$$\" ]; "
+          "then export READGUARD_SHELL=$$; "
+          "exec \"$BASH\" -c \"$BASH_EXECUTION_STRING\" \"$0\" \"$@\"; fi\n",
+          f);
+    if (fclose(f) != 0)
+        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
+    return 0;
+}
+
+static int reset(const char *table)
+{
+    struct rg_table t;
+    const char *why = rg_session_attach(table, &t);
+    if (why)
+        return errno == ENOENT ? 0 : trouble("cannot reset the session: %s", why);
+    rg_table_reset(&t);
+    rg_session_detach(&t);
+    return 0;
+}
+
+static int session_start(struct hook_input *in, int argc, char **argv)
+{
+    const char *env_file = getenv("CLAUDE_ENV_FILE");
+    if (!env_file || !*env_file)
+        return trouble("%s", "CLAUDE_ENV_FILE is not set: this Claude Code cannot pass variables "
+                             "to its Bash tool; launch it with 'readguard run -- claude' instead");
+    /* Each hook runs in a short-lived sh; Claude Code itself is CLAUDE_PID. */
+    const char *pid = getenv("CLAUDE_PID");
+    char *end;
+    long owner = pid ? strtol(pid, &end, 10) : 0;
+    if (!pid || *end || owner <= 0 || owner > INT32_MAX) {
+        trouble("%s", "CLAUDE_PID is not set: the session is tied to this hook's parent");
+        owner = getppid();
+    }
+    char shim[PATH_MAX], table[PATH_MAX];
+    if (rg_preload_path(shim, sizeof shim) < 0)
+        return trouble("%s", "cannot find libreadguard.so next to readguard or in ../lib/");
+    char *args[64] = {"hook", "--root", in->cwd[0] ? in->cwd : "."};
+    if (argc > 60)
+        return trouble("%s", "too many options");
+    memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
+    const char *named = NULL;
+    const struct rg_settings *s = rg_run_settings(argc + 3, args, &named);
+    if (!s || rg_session_open_named(in->table, s, (int32_t)owner, table, sizeof table) < 0)
+        return trouble("could not start the session '%s'", in->table);
+    if (strcmp(in->source, "clear") == 0 || strcmp(in->source, "compact") == 0)
+        reset(table);
+    if (write_env_file(env_file, table, shim) != 0)
+        return 0;
+    /* Claude Code adds SessionStart's output to the model's context. */
+    printf("Files under %s are guarded by readguard. Writing an existing file that you have "
+           "not read in this session (with the Read tool or a shell command), or that changed "
+           "since you read it, is refused: a shell command fails with 'Permission denied' and a "
+           "'readguard: refused' line, a Write or Edit is denied with the reason. Read the file, "
+           "then retry.\n",
+           in->cwd[0] ? in->cwd : ".");
+    return 0;
+}
+
+static bool is_write_tool(const char *tool)
+{
+    return strcmp(tool, "Write") == 0 || strcmp(tool, "Edit") == 0 ||
+           strcmp(tool, "MultiEdit") == 0 || strcmp(tool, "NotebookEdit") == 0;
+}
+
+static int pre_tool_use(const struct hook_input *in, struct rg_table *t)
+{
+    struct rg_would w;
+    if (!rg_would_write(t, in->path, in->tool, &w))
+        return 0;
+    if (w.decision.action != RG_REFUSE && w.decision.action != RG_WARN)
+        return 0;
+    rg_would_log(t, in->path, "claude", &w);
+    if (w.decision.action == RG_WARN)
+        return 0;
+    char reason[1024], text[PATH_MAX + 1200];
+    rg_would_reason(t, in->path, &w, reason, sizeof reason);
+    snprintf(text, sizeof text, "readguard: refused to write '%s': %s", in->path, reason);
+    bool first = true;
+    fputs("{\"hookSpecificOutput\":{", stdout);
+    rg_jmember_str(stdout, &first, "hookEventName", "PreToolUse");
+    rg_jmember_str(stdout, &first, "permissionDecision", "deny");
+    rg_jmember_str(stdout, &first, "permissionDecisionReason", text);
+    fputs("}}\n", stdout);
+    return 0;
+}
+
+/* What the model was shown of the file (Read), or what the tool wrote
+ * (own_write), is now what the session knows the file to be. A Read with
+ * offset and limit counts as a read of the whole file, as `head` does in the
+ * shell: the model chose how much to look at. */
+static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool own_write)
+{
+    int fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return 0; /* gone again, or a directory or device: nothing to record */
+    }
+    struct rg_entry *e = rg_table_find_or_add(t, st.st_dev, st.st_ino);
+    struct rg_stamp now = {
+        .mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
+        .size = st.st_size,
+    };
+    if (!e)
+        trouble("the session table is full: '%s' is not recorded", in->path);
+    else if (own_write)
+        rg_entry_stamp(t, e, &now, true, rg_now_ns());
+    else if (rg_stamp_read(t, e, &now, fd))
+        atomic_fetch_add(&t->hdr->reads, 1);
+    close(fd);
+    return 0;
+}
+
+static int tool_event(struct hook_input *in, bool pre)
+{
+    bool read = strcmp(in->tool, "Read") == 0;
+    if (!is_write_tool(in->tool) && (pre || !read))
+        return 0;
+    if (!in->path[0] || in->path[0] != '/')
+        return trouble("no absolute file path in the %s tool's input", in->tool);
+    struct rg_table t;
+    const char *why = rg_session_attach(in->table, &t);
+    if (why)
+        return trouble("no session (did the SessionStart hook run?): %s", why);
+    if (pre)
+        pre_tool_use(in, &t);
+    else
+        post_tool_use(in, &t, !read);
+    rg_session_detach(&t);
+    return 0;
+}
+
+static int claude_code(const char *event, int argc, char **argv)
+{
+    struct hook_input in = {0};
+    char *doc = read_all(stdin);
+    if (!doc)
+        return trouble("%s", "out of memory reading the hook input");
+    field(doc, "session_id", NULL, in.session_id, sizeof in.session_id);
+    field(doc, "cwd", NULL, in.cwd, sizeof in.cwd);
+    field(doc, "source", NULL, in.source, sizeof in.source);
+    field(doc, "tool_name", NULL, in.tool, sizeof in.tool);
+    if (!field(doc, "tool_input", "file_path", in.path, sizeof in.path))
+        field(doc, "tool_input", "notebook_path", in.path, sizeof in.path);
+    free(doc);
+    if (!table_path(&in))
+        return trouble("%s", "no usable session_id in the hook input");
+    if (strcmp(event, "SessionStart") == 0)
+        return session_start(&in, argc, argv);
+    if (strcmp(event, "PreCompact") == 0)
+        return reset(in.table);
+    if (strcmp(event, "PreToolUse") == 0 || strcmp(event, "PostToolUse") == 0)
+        return tool_event(&in, strcmp(event, "PreToolUse") == 0);
+    return trouble("unknown event '%s'", event);
+}
+
+int rg_cmd_hook(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return RG_EXIT_OK;
+    }
+    if (argc < 3 || strcmp(argv[1], "claude-code") != 0) {
+        fputs(usage, stderr);
+        return RG_EXIT_TROUBLE;
+    }
+    return claude_code(argv[2], argc - 3, argv + 3);
+}

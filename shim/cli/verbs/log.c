@@ -1,0 +1,157 @@
+/* readguard log: the session's refusals, warnings and marks. */
+#include "cli/verbs.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/jsonl.h"
+#include "cli/pick.h"
+static const char usage[] =
+    "Usage: readguard log [--session PATH] [--follow] [--json]\n"
+    "Print the session's log: one line per refusal, warning (warn mode) or mark,\n"
+    "with the time, program, pid, decision, path and reason.\n"
+    "\n"
+    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
+    "                       one running session of this user)\n"
+    "  -f, --follow         keep printing new lines as they come, until the session\n"
+    "                       ends or readguard is interrupted\n"
+    "  -j, --json           print the log's JSON lines as they are\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 2 if there is no usable session or its log cannot be read.\n"
+    "A session that has refused nothing has no log yet, and prints nothing.\n";
+
+static void explain(const struct rg_jobject *o, char *out, size_t cap)
+{
+    const char *reason = rg_jsonl_get(o, "reason");
+    const char *rm = rg_jsonl_get(o, "recorded_mtime"), *cm = rg_jsonl_get(o, "current_mtime");
+    const char *rs = rg_jsonl_get(o, "recorded_size"), *cs = rg_jsonl_get(o, "current_size");
+    if (!reason)
+        reason = "?";
+    if (strcmp(reason, "unread") == 0)
+        snprintf(out, cap, "not read in this session");
+    else if (strcmp(reason, "changed") == 0)
+        snprintf(out, cap, "changed since it was read (mtime %s -> %s, size %s -> %s)",
+                 rm ? rm : "?", cm ? cm : "?", rs ? rs : "?", cs ? cs : "?");
+    else if (strcmp(reason, "table-full") == 0)
+        snprintf(out, cap, "the session table was full");
+    else if (strcmp(reason, "no-table") == 0)
+        snprintf(out, cap, "the session table was unusable");
+    else if (strcmp(reason, "marked") == 0)
+        snprintf(out, cap, "marked as read by 'readguard mark'");
+    else
+        snprintf(out, cap, "%s", reason);
+}
+
+static void print_line(const char *line, bool as_json)
+{
+    struct rg_jobject o;
+    if (as_json || !rg_jsonl_parse(line, &o)) {
+        puts(line); /* a line we cannot parse is still shown, as it is */
+        return;
+    }
+    const char *d = rg_jsonl_get(&o, "decision");
+    const char *shown = !d ? "?" : strcmp(d, "refuse") == 0 ? "refused"
+                                 : strcmp(d, "warn") == 0   ? "warned"
+                                 : strcmp(d, "mark") == 0   ? "marked"
+                                                            : d;
+    const char *t = rg_jsonl_get(&o, "time"), *prog = rg_jsonl_get(&o, "prog");
+    const char *pid = rg_jsonl_get(&o, "pid"), *op = rg_jsonl_get(&o, "op");
+    const char *path = rg_jsonl_get(&o, "path");
+    char why[512];
+    explain(&o, why, sizeof why);
+    if (d && strcmp(d, "mark") == 0)
+        op = NULL; /* "marked '/p'", not "marked mark '/p'" */
+    printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", prog ? prog : "?", pid ? pid : "?",
+           shown, op ? " " : "", op ? op : "", path ? path : "?", why);
+}
+
+/* Prints the complete lines that buf[0..*len) holds, keeping a partial
+ * last line for later. */
+static void drain(char *buf, size_t *len, bool as_json)
+{
+    char *start = buf, *nl;
+    while ((nl = memchr(start, '\n', *len - (size_t)(start - buf)))) {
+        *nl = '\0';
+        print_line(start, as_json);
+        start = nl + 1;
+    }
+    *len -= (size_t)(start - buf);
+    memmove(buf, start, *len);
+}
+
+static int show(const char *log, const char *table, bool follow, bool as_json)
+{
+    static char buf[65536];
+    size_t len = 0;
+    off_t off = 0;
+    for (;;) {
+        int fd = open(log, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 && errno != ENOENT) {
+            rg_err("log: cannot read '%s': %s", log, strerror(errno));
+            return RG_EXIT_TROUBLE;
+        }
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size < off)
+            off = 0, len = 0; /* truncated or replaced: start again */
+        ssize_t n = 0;
+        while (fd >= 0 && (n = pread(fd, buf + len, sizeof buf - len - 1, off)) > 0) {
+            off += n;
+            len += (size_t)n;
+            drain(buf, &len, as_json);
+            if (len == sizeof buf - 1) { /* a line longer than the buffer */
+                buf[len] = '\0';
+                print_line(buf, as_json);
+                len = 0;
+            }
+        }
+        if (n < 0) {
+            rg_err("log: cannot read '%s': %s", log, strerror(errno));
+            close(fd);
+            return RG_EXIT_TROUBLE;
+        }
+        if (fd >= 0)
+            close(fd);
+        fflush(stdout);
+        if (!follow || access(table, F_OK) != 0)
+            return RG_EXIT_OK;
+        nanosleep(&(struct timespec){0, 200000000}, NULL);
+    }
+}
+
+int rg_cmd_log(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"follow", no_argument, NULL, 'f'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"log", usage, "fj", longs, NULL};
+    bool follow = false, as_json = false;
+    int ch;
+    while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
+        if (ch == 'f')
+            follow = true;
+        else if (ch == 'j')
+            as_json = true;
+        else
+            return rg_verb_usage_error(&v);
+    }
+    if (optind < argc) {
+        fprintf(stderr, "readguard: log: unexpected argument '%s'\n", argv[optind]);
+        return rg_verb_usage_error(&v);
+    }
+    struct rg_cli_session s;
+    if (rg_pick_session(v.session, &s) < 0)
+        return RG_EXIT_TROUBLE;
+    char log[RG_LOG_PATH_MAX];
+    snprintf(log, sizeof log, "%s", s.table.hdr->log_path);
+    rg_drop_session(&s);
+    if (!log[0])
+        return RG_EXIT_OK;
+    return show(log, s.path, follow, as_json);
+}

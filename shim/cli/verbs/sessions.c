@@ -1,0 +1,128 @@
+/* readguard sessions: this user's sessions, and removing the dead ones. */
+#include "cli/verbs.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/jsonout.h"
+#include "cli/pick.h"
+#include "core/text.h"
+#include "os/clock.h"
+#include "os/session.h"
+static const char usage[] =
+    "Usage: readguard sessions [--prune] [--json]\n"
+    "List this user's sessions in the table directories ($READGUARD_DIR if set,\n"
+    "else /dev/shm, $XDG_RUNTIME_DIR and /tmp): path, state, owning pid, creation\n"
+    "time, first root.\n"
+    "A session is running while the process that owns it lives: the launcher of\n"
+    "'readguard run', the shell of 'readguard env', or the preloaded process that\n"
+    "started it. A table left behind by a killed owner is 'ended'; a file with a\n"
+    "table's name that is not a usable table is 'broken'. Sessions named with\n"
+    "'run --session PATH' live where their user put them, and are not listed.\n"
+    "\n"
+    "  -p, --prune          remove ended sessions, and broken ones older than a minute\n"
+    "  -j, --json           one JSON object per line\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 2 if a table could not be removed.\n";
+
+struct listing {
+    bool prune, json;
+    int rc;
+};
+
+static void show(const struct listing *l, const char *path, const char *state,
+                 const struct rg_header *h, const char *why)
+{
+    if (l->json) {
+        bool first = true;
+        fputc('{', stdout);
+        rg_jmember_str(stdout, &first, "session", path);
+        rg_jmember_str(stdout, &first, "state", state);
+        if (h) {
+            rg_jmember_int(stdout, &first, "pid", h->creator_pid);
+            rg_jmember_time(stdout, &first, "created", h->created_ns);
+            rg_jkey(stdout, &first, "roots");
+            fputc('[', stdout);
+            for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
+                if (r != h->roots)
+                    fputc(',', stdout);
+                rg_jstr(stdout, r);
+            }
+            fputc(']', stdout);
+        } else {
+            rg_jmember_str(stdout, &first, "problem", why);
+        }
+        puts("}");
+        return;
+    }
+    if (!h) {
+        printf("%s  %s  (%s)\n", path, state, why);
+        return;
+    }
+    char created[RG_TIME_LEN];
+    rg_format_time(h->created_ns, created);
+    printf("%s  %s  pid %d  since %s  root %s%s\n", path, state, (int)h->creator_pid, created,
+           h->nroots ? h->roots : "-", h->nroots > 1 ? " ..." : "");
+}
+
+static void prune(struct listing *l, const char *path)
+{
+    if (unlink(path) == 0) {
+        if (!l->json)
+            printf("removed %s\n", path);
+        return;
+    }
+    rg_err("sessions: cannot remove '%s': %s", path, strerror(errno));
+    l->rc = RG_EXIT_TROUBLE;
+}
+
+static void each(const char *path, void *arg)
+{
+    struct listing *l = arg;
+    struct rg_table t;
+    const char *why = rg_session_attach(path, &t);
+    if (why) {
+        struct stat st;
+        /* A table is formatted within moments of its creation: only an old
+         * unusable file is debris rather than a session being born. */
+        bool old = lstat(path, &st) == 0 && rg_now_ns() / 1000000000 - st.st_mtime > 60;
+        show(l, path, "broken", NULL, why);
+        if (l->prune && old)
+            prune(l, path);
+        return;
+    }
+    bool running = rg_session_running(t.hdr);
+    show(l, path, running ? "running" : "ended", t.hdr, NULL);
+    rg_session_detach(&t);
+    if (l->prune && !running)
+        prune(l, path);
+}
+
+int rg_cmd_sessions(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"prune", no_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"sessions", usage, "pj", longs, NULL};
+    struct listing l = {false, false, RG_EXIT_OK};
+    int ch;
+    while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
+        if (ch == 'p')
+            l.prune = true;
+        else if (ch == 'j')
+            l.json = true;
+        else
+            return rg_verb_usage_error(&v);
+    }
+    if (optind < argc) {
+        fprintf(stderr, "readguard: sessions: unexpected argument '%s'\n", argv[optind]);
+        return rg_verb_usage_error(&v);
+    }
+    rg_each_session_file(each, &l);
+    return l.rc;
+}

@@ -1,0 +1,393 @@
+/* readguard history and readguard undo: the versions the journal kept, and
+ * putting one back. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/jstore.h"
+#include "cli/pick.h"
+#include "cli/verbs.h"
+#include "core/jrecord.h"
+#include "os/clock.h"
+#include "os/session.h"
+static const char history_usage[] =
+    "Usage: readguard history [--session PATH] [--json] [FILE]...\n"
+    "List the versions of files that sessions kept in the journal before changing\n"
+    "them: time, session, process, operation, size and path; only those of FILE if\n"
+    "given. Oldest first.\n"
+    "\n"
+    "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
+    "                       (default: every session in the journal)\n"
+    "  -j, --json           one JSON object per line, as the journal stores it, with\n"
+    "                       the session's id added\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0, or 2 if the journal cannot be read.\n";
+
+static const char diff_usage[] =
+    "Usage: readguard diff [--session PATH] FILE...\n"
+    "Show, as a unified diff (diff -u), how each FILE changed since the version\n"
+    "'readguard undo FILE' would restore: the kept version is the old side, FILE\n"
+    "as it is now the new side (empty when FILE is gone).\n"
+    "\n"
+    "  -s, --session PATH   the version from before the session whose table is PATH\n"
+    "                       (default: the most recent session that changed FILE)\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"
+    "bad usage or an error.\n";
+
+static const char undo_usage[] =
+    "Usage: readguard undo [--session PATH] [--force] FILE...\n"
+    "       readguard undo [--session PATH] [--force] --all\n"
+    "Restore each FILE to its content before the first change the most recent\n"
+    "session made to it, from the journal; a removed FILE is recreated. The\n"
+    "content FILE has now is kept in the journal first, so an undo can be undone.\n"
+    "\n"
+    "  -s, --session PATH   undo what the session whose table is PATH did, or the\n"
+    "                       session with that id (see history; default: the most\n"
+    "                       recent session that changed FILE)\n"
+    "  -a, --all            restore every file the session changed (default: the\n"
+    "                       most recent session in the journal); files it created\n"
+    "                       are left alone\n"
+    "  -f, --force          restore even if FILE changed after the session last\n"
+    "                       wrote it\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status: 0 if every FILE was restored, 1 if one was not (nothing kept, or\n"
+    "changed since), 2 on bad usage or an error.\n";
+
+static bool is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
+
+static void print_record(const struct rg_jrec *r, bool json)
+{
+    if (json) {
+        printf("{\"session\":\"%s\",%s\n", r->session, r->line + 1);
+        return;
+    }
+    char note[96] = "";
+    if (!r->object)
+        snprintf(note, sizeof note, "  (not kept: %s)", r->unsaved ? r->unsaved : "?");
+    printf("%s  %s  %s[%d]  %-8s  %10lld  %s%s\n", r->time ? r->time : "?", r->session,
+           r->prog ? r->prog : "?", r->pid, r->op, (long long)r->size, r->path, note);
+}
+
+static bool wanted(const struct rg_jrec *r, char **files, size_t nfiles)
+{
+    if (nfiles == 0)
+        return true;
+    for (size_t i = 0; i < nfiles; i++)
+        if (strcmp(files[i], r->path) == 0)
+            return true;
+    return false;
+}
+
+int rg_cmd_history(int argc, char **argv)
+{
+    static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"history", history_usage, "j", longs, NULL};
+    bool json = false;
+    int ch;
+    while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
+        if (ch != 'j')
+            return rg_verb_usage_error(&v);
+        json = true;
+    }
+    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
+        return RG_EXIT_TROUBLE;
+    size_t nfiles = (size_t)(argc - optind);
+    char **files = calloc(nfiles + 1, sizeof *files);
+    for (size_t i = 0; i < nfiles; i++) {
+        char abs[PATH_MAX];
+        if (!rg_journal_abs(argv[optind + (int)i], abs, sizeof abs)) {
+            rg_err("history: '%s': not a usable path", argv[optind + (int)i]);
+            return RG_EXIT_TROUBLE;
+        }
+        files[i] = strdup(abs);
+    }
+    struct rg_jlist l = {0};
+    int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
+    if (r < 0) {
+        rg_err("history: cannot read the journal '%s': %s", dir, strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    for (size_t i = 0; i < l.n; i++)
+        if (is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles))
+            print_record(&l.r[i], json);
+    rg_jlist_free(&l);
+    for (size_t i = 0; i < nfiles; i++)
+        free(files[i]);
+    free(files);
+    return RG_EXIT_OK;
+}
+
+/* The most recent session that changed abs (or session only), and its first
+ * change: the version undo restores. */
+static const struct rg_jrec *first_change(const struct rg_jlist *l, const char *only,
+                                          const char *abs)
+{
+    const struct rg_jrec *first = NULL;
+    for (size_t i = l->n; i-- > 0;) {
+        const struct rg_jrec *r = &l->r[i];
+        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session)))
+            continue;
+        if (first && strcmp(first->session, r->session) != 0)
+            break;
+        first = r;
+    }
+    return first;
+}
+
+struct undo {
+    const char *dir;
+    struct rg_jlist l;
+    bool force;
+    char self[RG_JOURNAL_ID_MAX]; /* this undo's own session id */
+};
+
+/* Did the file change after session s last touched it? Only an "end"
+ * record knows how the session left it; without one (the session is still
+ * running, or was killed) the file is taken as the session left it. */
+static bool changed_since(const struct undo *u, const char *s, const char *abs)
+{
+    const struct rg_jrec *end = NULL;
+    for (size_t i = 0; i < u->l.n; i++)
+        if (strcmp(u->l.r[i].session, s) == 0 && !is_save(&u->l.r[i]) &&
+            strcmp(u->l.r[i].path, abs) == 0)
+            end = &u->l.r[i];
+    if (!end)
+        return false;
+    struct stat st;
+    bool there = lstat(abs, &st) == 0;
+    if (there != end->exists)
+        return true;
+    int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    return there && (st.st_ino != end->ino || mtime != end->mtime_ns || st.st_size != end->size);
+}
+
+static int mkparents(const char *abs)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", abs);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return 0;
+}
+
+/* Writes the kept bytes beside abs and renames them over it: a reader sees
+ * the old file or the restored one, never half of it. */
+static int restore(const char *dir, const struct rg_jrec *r, const char *abs)
+{
+    char obj[PATH_MAX + 80], tmp[PATH_MAX + 64], buf[65536];
+    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    int src = open(obj, O_RDONLY | O_CLOEXEC);
+    if (src < 0) {
+        rg_err("undo: '%s': the kept version is missing from the journal (%s)", abs,
+               strerror(errno));
+        return -1;
+    }
+    if (mkparents(abs) < 0) {
+        rg_err("undo: '%s': cannot recreate its directory: %s", abs, strerror(errno));
+        close(src);
+        return -1;
+    }
+    const char *slash = strrchr(abs, '/');
+    snprintf(tmp, sizeof tmp, "%.*s/.%s.rg-undo-%d", (int)(slash - abs), abs, slash + 1,
+             (int)getpid());
+    int dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
+    ssize_t n = dst < 0 ? -1 : 0;
+    while (dst >= 0 && (n = read(src, buf, sizeof buf)) > 0)
+        if (write(dst, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    int e = errno;
+    close(src);
+    if (dst >= 0 && (fchmod(dst, r->mode & 07777) != 0 || close(dst) != 0))
+        n = -1, e = errno;
+    if (n < 0 || rename(tmp, abs) != 0) {
+        e = n < 0 ? e : errno;
+        if (dst >= 0)
+            unlink(tmp);
+        rg_err("undo: '%s': %s", abs, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+static int undo_one(struct undo *u, const char *only, const char *file)
+{
+    char abs[PATH_MAX];
+    if (!rg_journal_abs(file, abs, sizeof abs)) {
+        rg_err("undo: '%s': not a usable path", file);
+        return RG_EXIT_TROUBLE;
+    }
+    const struct rg_jrec *first = first_change(&u->l, only, abs);
+    if (!first) {
+        rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
+        return RG_EXIT_NO;
+    }
+    if (!first->object) {
+        rg_err("undo: '%s': session %s changed it, but its old bytes were not kept (%s)", file,
+               first->session, first->unsaved ? first->unsaved : "?");
+        return RG_EXIT_NO;
+    }
+    if (!u->force && changed_since(u, first->session, abs)) {
+        rg_err("undo: '%s': it changed after session %s last wrote it; --force restores it "
+               "anyway (its content now is kept)",
+               file, first->session);
+        return RG_EXIT_NO;
+    }
+    int r = rg_jstore_keep(u->dir, u->self, abs, "undo");
+    if (r < 0) {
+        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s",
+               file, strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    if (restore(u->dir, first, abs) < 0)
+        return RG_EXIT_TROUBLE;
+    rg_jstore_end(u->dir, u->self, abs);
+    fprintf(stderr, "readguard: restored '%s' as it was before session %s changed it\n", file,
+            first->session);
+    return RG_EXIT_OK;
+}
+
+/* undo --all: every file the session changed, each once, in the order the
+ * session first changed them. */
+static int undo_all(struct undo *u, const char *only)
+{
+    const char *sid = only;
+    for (size_t i = 0; i < u->l.n && !only; i++)
+        if (is_save(&u->l.r[i]))
+            sid = u->l.r[i].session; /* sorted: the last is the most recent */
+    if (!sid) {
+        rg_err("undo: the journal has no session to undo");
+        return RG_EXIT_NO;
+    }
+    int rc = RG_EXIT_OK;
+    for (size_t i = 0; i < u->l.n; i++) {
+        const struct rg_jrec *r = &u->l.r[i];
+        bool seen = !is_save(r) || strcmp(r->session, sid) != 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
+                   strcmp(u->l.r[j].path, r->path) == 0;
+        if (!seen) {
+            int one = undo_one(u, sid, r->path);
+            rc = one > rc ? one : rc;
+        }
+    }
+    return rc;
+}
+
+int rg_cmd_undo(int argc, char **argv)
+{
+    static const struct option longs[] = {{"force", no_argument, NULL, 'f'},
+                                          {"all", no_argument, NULL, 'a'},
+                                          {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"undo", undo_usage, "fa", longs, NULL};
+    struct undo u = {0};
+    bool all = false;
+    int ch;
+    while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
+        if (ch == 'f')
+            u.force = true;
+        else if (ch == 'a')
+            all = true;
+        else
+            return rg_verb_usage_error(&v);
+    }
+    if (all != (optind >= argc)) {
+        rg_err(all ? "undo: --all takes no FILE" : "undo: no file given");
+        return rg_verb_usage_error(&v);
+    }
+    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
+        return RG_EXIT_TROUBLE;
+    u.dir = dir;
+    int r = rg_jlist_load(dir, NULL, &u.l);
+    if (r < 0) {
+        rg_err("undo: cannot read the journal '%s': %s", dir, strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    rg_journal_id(u.self, rg_now_ns(), (int32_t)getpid());
+    int rc = all ? undo_all(&u, id[0] ? id : NULL) : RG_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        int one = undo_one(&u, id[0] ? id : NULL, argv[i]);
+        rc = one > rc ? one : rc;
+    }
+    rg_jlist_free(&u.l);
+    return rc;
+}
+
+/* diff(1) does the diffing: what it prints is what people already read. */
+static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
+{
+    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
+    if (!rg_journal_abs(file, abs, sizeof abs)) {
+        rg_err("diff: '%s': not a usable path", file);
+        return RG_EXIT_TROUBLE;
+    }
+    const struct rg_jrec *first = first_change(l, only, abs);
+    if (!first || !first->object) {
+        rg_err("diff: '%s': %s", file,
+               first ? "its old bytes were not kept" : "no session changed it");
+        return RG_EXIT_NO;
+    }
+    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);
+    snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
+    struct stat st;
+    const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("diff", "diff", "-u", "--label", old_label, "--label", file, obj, now,
+               (char *)NULL);
+        rg_err("diff: cannot run diff(1): %s", strerror(errno));
+        _exit(RG_EXIT_TROUBLE);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return RG_EXIT_TROUBLE;
+    return WEXITSTATUS(status) > RG_EXIT_TROUBLE ? RG_EXIT_TROUBLE : WEXITSTATUS(status);
+}
+
+int rg_cmd_diff(int argc, char **argv)
+{
+    struct rg_verb v = {"diff", diff_usage, NULL, NULL, NULL};
+    if (rg_verb_getopt(&v, argc, argv) != -1)
+        return rg_verb_usage_error(&v);
+    if (optind >= argc) {
+        rg_err("diff: no file given");
+        return rg_verb_usage_error(&v);
+    }
+    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
+        return RG_EXIT_TROUBLE;
+    struct rg_jlist l = {0};
+    int r = rg_jlist_load(dir, NULL, &l);
+    if (r < 0) {
+        rg_err("diff: cannot read the journal '%s': %s", dir, strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    int rc = RG_EXIT_OK;
+    for (int i = optind; i < argc; i++) {
+        int one = diff_one(&l, dir, id[0] ? id : NULL, argv[i]);
+        rc = one > rc ? one : rc;
+    }
+    rg_jlist_free(&l);
+    return rc;
+}

@@ -1,0 +1,230 @@
+#include "core/envp.h"
+#include <string.h>
+
+#define SHIM_NAME "libreadguard.so"
+#define MUSL_TAIL "/musl/" SHIM_NAME
+#define IO_URING_OFF "UV_USE_IO_URING=0"
+
+/* The value of NAME=... if entry is that variable. */
+static const char *value_of(const char *entry, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(entry, name, n) == 0 && entry[n] == '=' ? entry + n + 1 : NULL;
+}
+
+/* Does one entry (len bytes) name the shim? */
+static bool names_shim(const char *p, size_t len)
+{
+    const size_t want = sizeof SHIM_NAME - 1;
+    return len >= want && memcmp(p + len - want, SHIM_NAME, want) == 0 &&
+           (len == want || p[len - want - 1] == '/');
+}
+
+bool rg_preload_has_shim(const char *list)
+{
+    for (const char *p = list; p && *p;) {
+        size_t len = strcspn(p, ": ");
+        if (names_shim(p, len))
+            return true;
+        p += len;
+        p += strspn(p, ": ");
+    }
+    return false;
+}
+
+enum rg_libc rg_shim_libc(const char *entry, size_t len)
+{
+    const size_t t = sizeof MUSL_TAIL - 1;
+    return len >= t && memcmp(entry + len - t, MUSL_TAIL, t) == 0 ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
+}
+
+const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
+{
+    if (loader == RG_LIBC_GLIBC)
+        return glibc;
+    if (musl)
+        return musl;
+    return glibc && strchr(glibc, '$') ? glibc : NULL;
+}
+
+bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enum rg_libc own,
+                   const char *glibc, const char *musl)
+{
+    need->loader = own;
+    switch (kind) {
+    case RG_PROG_GLIBC:
+        need->loader = RG_LIBC_GLIBC;
+        break;
+    case RG_PROG_MUSL:
+        need->loader = RG_LIBC_MUSL;
+        if (!native)
+            musl = NULL; /* another ELF class: this build's musl shim would not map */
+        break;
+    case RG_PROG_UNKNOWN:
+    case RG_PROG_SCRIPT:
+        /* Not looked at: what it was always handed. */
+        need->preload = own == RG_LIBC_GLIBC ? glibc : musl;
+        return true;
+    default:
+        /* It reads no LD_PRELOAD itself; its children may. */
+        need->preload = own == RG_LIBC_GLIBC ? glibc : musl;
+        return false;
+    }
+    need->preload = rg_shim_for(need->loader, glibc, musl);
+    return need->preload && rg_shim_libc(need->preload, strlen(need->preload)) == need->loader;
+}
+
+/* Is one entry of LD_PRELOAD (len bytes) a shim the loader cannot load? */
+static bool foreign(const char *p, size_t len, enum rg_libc loader)
+{
+    if (!names_shim(p, len))
+        return false;
+    enum rg_libc lib = rg_shim_libc(p, len);
+    return lib != loader && !(loader == RG_LIBC_MUSL && memchr(p, '$', len));
+}
+
+/* The first value of name in envp, as getenv would find it. */
+static const char *lookup(char *const *envp, const char *name)
+{
+    for (size_t i = 0; envp && envp[i]; i++) {
+        const char *v = value_of(envp[i], name);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+/* Carries a shim of need->preload's build, and none the loader cannot load? */
+static bool preload_ok(const char *v, const struct rg_env_need *need)
+{
+    bool found = !need->preload;
+    enum rg_libc want = need->preload ? rg_shim_libc(need->preload, strlen(need->preload))
+                                      : need->loader;
+    for (const char *p = v; p && *p;) {
+        size_t len = strcspn(p, ": ");
+        if (foreign(p, len, need->loader))
+            return false;
+        found |= names_shim(p, len) && rg_shim_libc(p, len) == want;
+        p += len;
+        p += strspn(p, ": ");
+    }
+    return found;
+}
+
+static bool session_ok(const char *v, const struct rg_env_need *need)
+{
+    return !need->session || (v && *v);
+}
+
+static bool uring_ok(const char *v)
+{
+    return v && strcmp(v, "0") == 0;
+}
+
+bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
+{
+    return preload_ok(lookup(envp, "LD_PRELOAD"), need) &&
+           session_ok(lookup(envp, "READGUARD_SESSION"), need) &&
+           uring_ok(lookup(envp, "UV_USE_IO_URING"));
+}
+
+/* Appends NAME=value to buf; NULL if it does not fit. */
+static char *put(char **buf, size_t *left, const char *name, const char *value)
+{
+    size_t nn = strlen(name), nv = strlen(value);
+    size_t need = nn + 1 + nv + 1;
+    if (need > *left)
+        return NULL;
+    char *s = *buf, *p = s;
+    memcpy(p, name, nn);
+    p += nn;
+    *p++ = '=';
+    memcpy(p, value, nv);
+    p += nv;
+    *p++ = '\0';
+    *buf = p;
+    *left -= need;
+    return s;
+}
+
+/* Appends len bytes of s to the value being written at *p; false if the
+ * room up to end (one byte kept for the NUL) runs out. */
+static bool append(char **p, const char *end, const char *s, size_t len, bool sep)
+{
+    if ((size_t)(end - *p) < len + sep + 1)
+        return false;
+    if (sep)
+        *(*p)++ = ':';
+    memcpy(*p, s, len);
+    *p += len;
+    return true;
+}
+
+/* LD_PRELOAD=need->preload (unless old has one of its build) followed by
+ * the entries of old the loader can load; "" when that leaves nothing. NULL
+ * if it does not fit. */
+static char *put_preload(char **buf, size_t *left, const char *old,
+                         const struct rg_env_need *need)
+{
+    static const char name[] = "LD_PRELOAD=";
+    char *s = *buf, *p = s, *end = s + *left;
+    if (!append(&p, end, name, sizeof name - 1, false))
+        return NULL;
+    char *value = p;
+    if (need->preload) {
+        enum rg_libc want = rg_shim_libc(need->preload, strlen(need->preload));
+        bool have = false;
+        for (const char *q = old; q && *q;) {
+            size_t len = strcspn(q, ": ");
+            have |= names_shim(q, len) && rg_shim_libc(q, len) == want &&
+                    !foreign(q, len, need->loader);
+            q += len;
+            q += strspn(q, ": ");
+        }
+        if (!have && !append(&p, end, need->preload, strlen(need->preload), false))
+            return NULL;
+    }
+    for (const char *q = old; q && *q;) {
+        size_t len = strcspn(q, ": ");
+        if (!foreign(q, len, need->loader) && !append(&p, end, q, len, p != value))
+            return NULL;
+        q += len;
+        q += strspn(q, ": ");
+    }
+    *p++ = '\0';
+    *left -= (size_t)(p - s);
+    *buf = p;
+    return p - 1 == value ? (char *)"" : s;
+}
+
+long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out, size_t outcap,
+                   char *buf, size_t bufcap)
+{
+    const char *preload = lookup(envp, "LD_PRELOAD");
+    const char *session = lookup(envp, "READGUARD_SESSION");
+    bool fix_preload = !preload_ok(preload, need), fix_session = !session_ok(session, need);
+    size_t n = 0;
+    /* Every copy of a variable that is rebuilt goes: the loader and getenv
+     * would otherwise disagree on which one counts. */
+    for (size_t i = 0; envp && envp[i]; i++) {
+        const char *e = envp[i];
+        if ((fix_preload && value_of(e, "LD_PRELOAD")) ||
+            (fix_session && value_of(e, "READGUARD_SESSION")) || value_of(e, "UV_USE_IO_URING"))
+            continue;
+        if (n + 1 >= outcap)
+            return -1;
+        out[n++] = (char *)e;
+    }
+    if (n + 4 > outcap)
+        return -1;
+    if (fix_preload) {
+        if (!(out[n] = put_preload(&buf, &bufcap, preload, need)))
+            return -1;
+        n += *out[n] != '\0'; /* an LD_PRELOAD with nothing left in it goes */
+    }
+    if (fix_session && !(out[n++] = put(&buf, &bufcap, "READGUARD_SESSION", need->session)))
+        return -1;
+    out[n++] = (char *)IO_URING_OFF;
+    out[n] = NULL;
+    return (long)n;
+}

@@ -1,0 +1,172 @@
+#include "core/ignore.h"
+#include <limits.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "core/wildmatch.h"
+/* Outputs of builds and package managers, VCS internals and editor swap
+ * files: written by tools, never hand-written data, and regenerated at will. */
+const char *const rg_default_ignores[] = {
+    ".git/", ".hg/", ".svn/", "*.o", "*.a", "*.so", "*.pyc", "__pycache__/",
+    "node_modules/", "target/", "build/", "dist/", ".cache/", "*.swp", NULL,
+};
+
+/* Kernel and scratch file systems. They are skipped only below a root that
+ * contains them: a root chosen inside /tmp is guarded as asked. */
+const char *const rg_default_ignored_dirs[] = {
+    "/dev", "/proc", "/sys", "/run", "/tmp", "/var/tmp", NULL,
+};
+
+/* Length of a gitignore line without its trailing spaces, unless a
+ * backslash escapes them ("a\ " keeps its space), as git does. */
+static size_t trimmed_len(const char *s, size_t n)
+{
+    size_t spaces_from = n;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ') {
+            if (spaces_from == n)
+                spaces_from = i;
+            continue;
+        }
+        spaces_from = n;
+        if (s[i] == '\\' && i + 1 < n)
+            i++;
+    }
+    return spaces_from;
+}
+
+static bool add_n(struct rg_ignore_list *l, char scope, const char *rule, size_t n)
+{
+    if (scope != RG_IGN_ABSOLUTE) {
+        if (n > 0 && rule[n - 1] == '\r')
+            n--;
+        n = trimmed_len(rule, n);
+        if (n == 0 || rule[0] == '#')
+            return true;
+    }
+    if (n == 0 || memchr(rule, '\0', n) || l->len + n + 2 > l->cap)
+        return n == 0;
+    l->buf[l->len++] = scope;
+    memcpy(l->buf + l->len, rule, n);
+    l->len += n;
+    l->buf[l->len++] = '\0';
+    l->count++;
+    return true;
+}
+
+bool rg_ignore_add(struct rg_ignore_list *l, char scope, const char *rule)
+{
+    return add_n(l, scope, rule, strlen(rule));
+}
+
+bool rg_ignore_add_lines(struct rg_ignore_list *l, char scope, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        if (!add_n(l, scope, p, n))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+const char *rg_ignore_next(const char *list, size_t len, const char *prev, char *scope)
+{
+    const char *p = prev ? prev + strlen(prev) + 1 : list;
+    const char *end = list + len;
+    if (p + 1 >= end || !memchr(p + 1, '\0', (size_t)(end - p - 1)))
+        return NULL;
+    *scope = p[0];
+    return p + 1;
+}
+
+enum verdict { NO_MATCH, EXCLUDED, INCLUDED };
+
+/* One gitignore pattern against one path below the root: path is the whole
+ * relative path, name its last component, dir whether it is a directory. */
+static enum verdict pattern_verdict(const char *pat, const char *path, const char *name,
+                                    bool dir)
+{
+    bool negated = pat[0] == '!';
+    char buf[PATH_MAX];
+    size_t n = strlen(pat + negated);
+    if (n >= sizeof buf)
+        return NO_MATCH;
+    memcpy(buf, pat + negated, n + 1);
+    bool dir_only = n > 0 && buf[n - 1] == '/';
+    if (dir_only)
+        buf[--n] = '\0';
+    if (n == 0 || (dir_only && !dir))
+        return NO_MATCH;
+    int m = strchr(buf, '/') ? rg_wildmatch_bounded(buf[0] == '/' ? buf + 1 : buf, path, true)
+                             : rg_wildmatch_bounded(buf, name, true);
+    /* A rule too costly to decide fails closed: it neither ignores a path
+     * nor keeps one ignored, so the path stays guarded. */
+    if (m == RG_WM_TOO_COSTLY)
+        return negated ? INCLUDED : NO_MATCH;
+    return m == RG_WM_NOMATCH ? NO_MATCH : negated ? INCLUDED : EXCLUDED;
+}
+
+static bool applies(char scope, unsigned root_index)
+{
+    return scope == RG_IGN_EVERY_ROOT || (unsigned char)scope == RG_IGN_ROOT0 + root_index;
+}
+
+/* The last rule that matches decides. */
+static bool excluded(const char *list, size_t len, unsigned root_index, const char *path,
+                     const char *name, bool dir)
+{
+    enum verdict last = NO_MATCH;
+    char scope;
+    for (const char *r = rg_ignore_next(list, len, NULL, &scope); r;
+         r = rg_ignore_next(list, len, r, &scope)) {
+        if (!applies(scope, root_index))
+            continue;
+        enum verdict v = pattern_verdict(r, path, name, dir);
+        if (v != NO_MATCH)
+            last = v;
+    }
+    return last == EXCLUDED;
+}
+
+static bool in_ignored_dir(const char *list, size_t len, const char *root, const char *abs)
+{
+    char scope;
+    for (const char *r = rg_ignore_next(list, len, NULL, &scope); r;
+         r = rg_ignore_next(list, len, r, &scope))
+        if (scope == RG_IGN_ABSOLUTE && rg_path_under(abs, r) && !rg_path_under(root, r))
+            return true;
+    return false;
+}
+
+bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
+                const char *abs)
+{
+    if (!list || len == 0)
+        return false;
+    if (in_ignored_dir(list, len, root, abs))
+        return true;
+    const char *rel = abs + strlen(root);
+    while (*rel == '/')
+        rel++;
+    char path[PATH_MAX];
+    size_t n = strlen(rel);
+    if (n == 0 || n >= sizeof path)
+        return false;
+    memcpy(path, rel, n + 1);
+    /* Walk down from the root: an ignored directory hides everything below
+     * it, and git never looks inside for a rule that re-includes. */
+    for (char *name = path;;) {
+        char *slash = strchr(name, '/');
+        if (!slash)
+            return excluded(list, len, root_index, path, name, false);
+        *slash = '\0';
+        bool hidden = excluded(list, len, root_index, path, name, true);
+        *slash = '/';
+        if (hidden)
+            return true;
+        name = slash + 1;
+    }
+}

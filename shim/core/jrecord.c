@@ -1,0 +1,29 @@
+#include "core/jrecord.h"
+#include <stdio.h>
+
+#include "core/sha256.h"
+#include "core/text.h"
+void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid)
+{
+    snprintf(out, RG_JOURNAL_ID_MAX, "%019lld-%d", (long long)created_ns, (int)creator_pid);
+}
+
+size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
+{
+    char path[4200], prog[128], obj[RG_SHA256_HEX + 8], why[64], t[RG_TIME_LEN];
+    rg_json_escape(path, sizeof path, r->path);
+    rg_json_escape(prog, sizeof prog, r->prog ? r->prog : "");
+    rg_format_time(r->time_ns, t);
+    snprintf(obj, sizeof obj, r->object ? "\"%s\"" : "null", r->object);
+    snprintf(why, sizeof why, r->unsaved ? "\"%s\"" : "null", r->unsaved);
+    int n = snprintf(out, cap,
+                     "{\"time\":\"%s\",\"time_ns\":%lld,\"pid\":%d,\"prog\":\"%s\",\"op\":\"%s\","
+                     "\"call\":\"%s\",\"path\":\"%s\",\"dev\":%llu,\"ino\":%llu,\"mode\":%u,"
+                     "\"uid\":%u,\"gid\":%u,\"mtime_ns\":%lld,\"atime_ns\":%lld,\"size\":%lld,"
+                     "\"exists\":%s,\"object\":%s,\"unsaved\":%s}\n",
+                     t, (long long)r->time_ns, r->pid, prog, r->op, r->call ? r->call : "", path,
+                     (unsigned long long)r->dev, (unsigned long long)r->ino, r->mode, r->uid,
+                     r->gid, (long long)r->mtime_ns, (long long)r->atime_ns, (long long)r->size,
+                     r->exists ? "true" : "false", obj, why);
+    return n <= 0 || (size_t)n >= cap ? 0 : (size_t)n;
+}

@@ -1,0 +1,46 @@
+/* One record of a session's journal index: a version of a file kept before
+ * the session changed it, or why it was not kept. Pure formatting, shared by
+ * the shim (which writes records) and the CLI (which reads them back with
+ * jsonl.h and writes its own for undo). */
+#ifndef RG_JRECORD_H
+#define RG_JRECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/sha256.h"
+/* The journal's layout under its directory (the header's journal_dir):
+ *   objects/HEX       the bytes of each kept version, named by SHA-256, 0600
+ *   sessions/ID.jsonl each session's records, appended one line at a time
+ * ID is "<created_ns>-<creator pid>" of the session table, so sessions sort
+ * by the time they started. */
+#define RG_JOURNAL_OBJECTS "objects"
+#define RG_JOURNAL_SESSIONS "sessions"
+#define RG_JOURNAL_ID_MAX 48
+
+/* Default per-file cap: a larger file is logged as not kept. */
+#define RG_JOURNAL_FILE_MAX (64LL << 20)
+
+struct rg_jrecord {
+    int64_t time_ns;
+    int pid;
+    const char *prog;
+    const char *op;       /* "write", "rename", "truncate", "unlink", "exchange", "undo";
+                             "end": the file as the session left it (no object) */
+    const char *call;
+    const char *path;     /* absolute */
+    uint64_t dev, ino;
+    uint32_t mode, uid, gid;
+    int64_t mtime_ns, atime_ns, size;
+    int exists;           /* "end" records: the path was there when the session ended */
+    const char *object;   /* hex SHA-256, or NULL when not kept */
+    const char *unsaved;  /* why not, when object is NULL */
+};
+
+/* The session id of a table header's created_ns and creator_pid. */
+void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid);
+
+/* Formats r as one JSON object and a newline; 0 when it does not fit. */
+size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r);
+
+#endif

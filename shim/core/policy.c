@@ -1,0 +1,116 @@
+#include "core/policy.h"
+#include <fcntl.h>
+
+#include "core/content.h"
+enum match { MATCHES, DIFFERS, ASK_BYTES };
+
+/* Is the file what the session recorded? mtime and size say so, except
+ * where they cannot be trusted and the record holds a hash of the bytes:
+ * a racy record (a change in the read's own tick keeps both), and a file
+ * hashed whole whose mtime moved but whose size did not (touch, a checkout
+ * or sync of the same bytes). There the bytes decide. */
+static enum match compare(const struct rg_file *f, const struct rg_record *r)
+{
+    if (!r->found)
+        return DIFFERS;
+    bool same_stamp = r->mtime_ns == f->mtime_ns && r->size == f->size;
+    bool bytes_decide = r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns)
+                                               : r->size == f->size && r->size <= RG_HASH_MAX);
+    if (!bytes_decide)
+        return same_stamp ? MATCHES : DIFFERS;
+    if (!f->hashed)
+        return ASK_BYTES;
+    return f->hash == r->hash ? MATCHES : DIFFERS;
+}
+
+static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
+{
+    return compare(f, r) == MATCHES;
+}
+
+static bool expired(const struct rg_facts *facts)
+{
+    return facts->read_ttl_ns > 0 && facts->now_ns - facts->rec.read_ns > facts->read_ttl_ns;
+}
+
+static enum rg_reason why_refused(const struct rg_file *file, const struct rg_facts *facts)
+{
+    if (facts->table == RG_TABLE_BROKEN)
+        return RG_WHY_NO_TABLE;
+    if (stamp_matches(file, &facts->rec))
+        return RG_WHY_EXPIRED;
+    if (facts->rec.found)
+        return RG_WHY_CHANGED;
+    return facts->table == RG_TABLE_FULL ? RG_WHY_TABLE_FULL : RG_WHY_UNREAD;
+}
+
+/* Appending without truncating cannot lose a byte that is there. */
+static bool appends_only(int flags)
+{
+    return (flags & O_APPEND) && !(flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* touch(1) opens O_WRONLY|O_CREAT|O_NONBLOCK (never blocking on a FIFO), no
+ * O_TRUNC or O_APPEND, only to set the times through the descriptor. A
+ * program that means to write data does not ask for O_NONBLOCK on a file. */
+static bool touch_shaped(int flags)
+{
+    return (flags & O_ACCMODE) == O_WRONLY && (flags & O_CREAT) && (flags & O_NONBLOCK) &&
+           !(flags & (O_TRUNC | O_APPEND));
+}
+
+/* What a write refused for reason may still be given, so no data is lost. */
+static enum rg_action softened(const struct rg_request *req, const struct rg_facts *facts)
+{
+    bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
+    if (opens && (facts->policy & RG_POLICY_ALLOW_APPEND) && appends_only(req->flags))
+        return RG_ALLOW_UNTRACKED;
+    /* Warn mode never changes what a program gets. */
+    if (facts->mode == RG_MODE_WARN)
+        return RG_WARN;
+    return req->op == RG_OP_OPEN && touch_shaped(req->flags) ? RG_READ_ONLY : RG_REFUSE;
+}
+
+struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
+                             const struct rg_facts *facts)
+{
+    struct rg_decision allow = {RG_ALLOW, RG_WHY_OK};
+    bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
+    bool writes = !opens || rg_flags_write(req->flags);
+
+    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
+        return allow;
+    /* Creating a file loses nothing; neither does writing to a pipe or tty. */
+    if (!writes || !file->exists || !file->regular)
+        return allow;
+    if (facts->table != RG_TABLE_BROKEN) {
+        enum match m = compare(file, &facts->rec);
+        if (m == ASK_BYTES)
+            return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
+        if (m == MATCHES && !expired(facts))
+            return allow;
+        /* Another process of this session is writing it right now: the stamp
+         * is moving under our feet, and that is the session's own doing. */
+        if (facts->rec.writers > 0 && facts->writer_alive)
+            return allow;
+    }
+    /* Only a write that would be refused pays for working out its scope. */
+    if (file->scope == RG_SCOPE_UNKNOWN)
+        return (struct rg_decision){RG_NEED_SCOPE, RG_WHY_OK};
+    if (file->scope == RG_SCOPE_FREE)
+        return allow;
+    return (struct rg_decision){softened(req, facts), why_refused(file, facts)};
+}
+
+const char *rg_reason_name(enum rg_reason r)
+{
+    switch (r) {
+    case RG_WHY_OK: return "ok";
+    case RG_WHY_UNREAD: return "unread";
+    case RG_WHY_CHANGED: return "changed";
+    case RG_WHY_TABLE_FULL: return "table-full";
+    case RG_WHY_NO_TABLE: return "no-table";
+    case RG_WHY_EXPIRED: return "expired";
+    }
+    return "?";
+}

@@ -1,0 +1,73 @@
+/* The decision: may this write happen? A pure function of the request, the
+ * file as it is now and what the session recorded about it. It does no I/O,
+ * so every case is unit-tested without preloading anything. */
+#ifndef RG_POLICY_H
+#define RG_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/request.h"
+#include "core/table.h"
+enum rg_scope {
+    RG_SCOPE_UNKNOWN, /* not worked out yet: it costs a path lookup */
+    RG_SCOPE_GUARDED, /* under a root */
+    RG_SCOPE_FREE,    /* outside every root, or ignored by the ignore rules */
+};
+
+enum rg_table_state { RG_TABLE_OK, RG_TABLE_FULL, RG_TABLE_BROKEN };
+
+/* The target of a write as it is now, from fstat of the descriptor the check
+ * is about (or lstat/stat for rename and truncate). */
+struct rg_file {
+    bool exists;
+    bool regular;
+    uint64_t dev;
+    uint64_t ino;
+    int64_t mtime_ns;
+    int64_t size;
+    enum rg_scope scope;
+    bool hashed;                  /* hash below was taken (RG_NEED_HASH asked for it) */
+    uint32_t hash;                /* rg_content_hash() now; 0: could not be read */
+};
+
+struct rg_facts {
+    struct rg_record rec;
+    bool writer_alive;            /* rec.writer_pid still holds the file open */
+    enum rg_table_state table;
+    enum rg_mode mode;
+    uint32_t policy;              /* RG_POLICY_* knobs of the session */
+    int64_t read_ttl_ns;          /* 0: reads never expire */
+    int64_t now_ns;               /* wall clock, needed only with a read TTL */
+};
+
+enum rg_action {
+    RG_ALLOW,
+    RG_NEED_SCOPE, /* ask again with file.scope worked out */
+    RG_WARN,       /* allow, but report what enforce mode would refuse */
+    RG_REFUSE,
+    RG_ALLOW_UNTRACKED, /* allow (--allow-append), but the write must not make the file known */
+    RG_READ_ONLY,       /* a timestamp-only open (touch): give it a read-only descriptor */
+    RG_NEED_HASH,       /* ask again with file.hash taken: only the bytes can tell */
+};
+
+enum rg_reason {
+    RG_WHY_OK,
+    RG_WHY_UNREAD,     /* never read in this session */
+    RG_WHY_CHANGED,    /* changed since this session read it */
+    RG_WHY_TABLE_FULL, /* unrecorded, and the table has no room to record it */
+    RG_WHY_NO_TABLE,   /* the session table is missing or unusable */
+    RG_WHY_EXPIRED,    /* read, but longer ago than the session's --read-ttl */
+};
+
+struct rg_decision {
+    enum rg_action action;
+    enum rg_reason reason;
+};
+
+struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
+                             const struct rg_facts *facts);
+
+const char *rg_reason_name(enum rg_reason r);
+
+#endif

@@ -1,0 +1,80 @@
+#include "core/report.h"
+#include <errno.h>
+#include <stdio.h>
+
+#include "core/table.h"
+#include "core/text.h"
+size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
+                      const char *problem)
+{
+    char read_at[RG_TIME_LEN], now[RG_TIME_LEN];
+    const struct rg_record *rec = &r->facts->rec;
+    int n = 0;
+    switch (r->decision.reason) {
+    case RG_WHY_UNREAD:
+        n = snprintf(buf, cap, "it has not been read in this session. Read it first, then retry.");
+        break;
+    case RG_WHY_CHANGED:
+        rg_format_time(rec->read_ns, read_at);
+        rg_format_time(r->file->mtime_ns, now);
+        n = snprintf(buf, cap,
+                     "it changed since this session read it (read at %s, now modified %s, "
+                     "size %lld -> %lld). Read it again, then retry.",
+                     read_at, now, (long long)rec->size, (long long)r->file->size);
+        break;
+    case RG_WHY_TABLE_FULL:
+        n = snprintf(buf, cap,
+                     "the session table is full (%u files), so this session cannot record "
+                     "reading it. Start the session with a larger --capacity.",
+                     capacity);
+        break;
+    case RG_WHY_NO_TABLE:
+        n = snprintf(buf, cap,
+                     "the session table is unusable (%s), so no read can be proven. Start a "
+                     "new session with 'readguard run'.",
+                     problem ? problem : "unknown");
+        break;
+    case RG_WHY_EXPIRED:
+        rg_format_time(rec->read_ns, read_at);
+        n = snprintf(buf, cap,
+                     "this session read it at %s, longer ago than its read TTL of %.3g s. "
+                     "Read it again, then retry.",
+                     read_at, (double)r->facts->read_ttl_ns / 1e9);
+        break;
+    case RG_WHY_OK:
+        n = snprintf(buf, cap, "it may be written.");
+        break;
+    }
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+static void json_time(char *out, size_t cap, const char *key, bool known, int64_t ns)
+{
+    char t[RG_TIME_LEN];
+    if (!known) {
+        snprintf(out, cap, ",\"%s\":null", key);
+        return;
+    }
+    rg_format_time(ns, t);
+    snprintf(out, cap, ",\"%s\":\"%s\"", key, t);
+}
+
+size_t rg_log_format(char *out, size_t cap, const struct rg_log_line *l)
+{
+    char path[2048], prog[256], rt[80], ct[80], now[RG_TIME_LEN];
+    rg_json_escape(path, sizeof path, l->path);
+    rg_json_escape(prog, sizeof prog, l->prog);
+    rg_format_time(l->time_ns, now);
+    json_time(rt, sizeof rt, "recorded_mtime", l->recorded, l->recorded_mtime_ns);
+    json_time(ct, sizeof ct, "current_mtime", true, l->current_mtime_ns);
+    char rs[32] = "null";
+    if (l->recorded)
+        snprintf(rs, sizeof rs, "%lld", (long long)l->recorded_size);
+    int n = snprintf(out, cap,
+                     "{\"time\":\"%s\",\"pid\":%d,\"prog\":\"%s\",\"op\":\"%s\",\"call\":\"%s\","
+                     "\"path\":\"%s\",\"decision\":\"%s\",\"reason\":\"%s\"%s%s,"
+                     "\"recorded_size\":%s,\"current_size\":%lld}\n",
+                     now, l->pid, prog, l->op, l->call, path, l->decision, l->reason, rt, ct, rs,
+                     (long long)l->current_size);
+    return n <= 0 || (size_t)n >= cap ? 0 : (size_t)n;
+}

@@ -1,0 +1,50 @@
+#include "core/request.h"
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stddef.h>
+
+/* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. With
+ * O_PATH the kernel ignores every access and truncation flag. */
+bool rg_fopen_flags(const char *mode, int *flags)
+{
+    int acc, extra;
+    switch (mode[0]) {
+    case 'r': acc = O_RDONLY; extra = 0; break;
+    case 'w': acc = O_WRONLY; extra = O_CREAT | O_TRUNC; break;
+    case 'a': acc = O_WRONLY; extra = O_CREAT | O_APPEND; break;
+    default: return false;
+    }
+    /* glibc reads at most six more characters and skips any it does not
+     * know, ',' included: "r,+" opens O_RDWR. */
+    for (int i = 1; i < 7 && mode[i]; i++) {
+        switch (mode[i]) {
+        case '+': acc = O_RDWR; break;
+        case 'x': extra |= O_EXCL; break;
+        case 'e': extra |= O_CLOEXEC; break;
+        default: break; /* b, m, c, t and the rest change nothing on disk */
+        }
+    }
+    *flags = acc | extra;
+    return true;
+}
+
+int rg_rename_targets(unsigned flags)
+{
+    if (flags & RENAME_EXCHANGE)
+        return 2;
+    if (flags & RENAME_NOREPLACE)
+        return 0;
+    return 1;
+}
+
+const char *rg_op_name(enum rg_op op)
+{
+    switch (op) {
+    case RG_OP_OPEN: return "open";
+    case RG_OP_RENAME: return "rename";
+    case RG_OP_TRUNCATE: return "truncate";
+    case RG_OP_SPAWN_OPEN: return "spawn-open";
+    case RG_OP_UNLINK: return "unlink";
+    }
+    return "?";
+}

@@ -1,0 +1,36 @@
+#include "core/settings.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rg_mode_parse(const char *s)
+{
+    if (strcmp(s, "enforce") == 0)
+        return RG_MODE_ENFORCE;
+    if (strcmp(s, "warn") == 0)
+        return RG_MODE_WARN;
+    return -1;
+}
+
+const char *rg_mode_name(enum rg_mode m)
+{
+    return m == RG_MODE_WARN ? "warn" : "enforce";
+}
+
+uint32_t rg_capacity_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || s[0] == '-')
+        return 0;
+    if (v > RG_MAX_CAPACITY) /* before a suffix can wrap it around */
+        return 0;
+    if (*end == 'k' || *end == 'K')
+        v *= 1000, end++;
+    else if (*end == 'M')
+        v *= 1000000, end++;
+    if (*end || v < RG_MIN_CAPACITY || v > RG_MAX_CAPACITY)
+        return 0;
+    return (uint32_t)v;
+}

@@ -1,0 +1,26 @@
+/* A session's settings as the user writes them: the environment variables
+ * that carry them, and the parsers of their values. Pure, so the shim, which
+ * reads them from its environment, and the CLI, which reads them from its
+ * options, accept exactly the same words. */
+#ifndef RG_SETTINGS_H
+#define RG_SETTINGS_H
+
+#include <stdint.h>
+
+#include "core/table.h"
+#define RG_ENV_SESSION "READGUARD_SESSION"
+#define RG_ENV_ROOTS "READGUARD_ROOTS"
+#define RG_ENV_MODE "READGUARD_MODE"
+#define RG_ENV_LOG "READGUARD_LOG"
+#define RG_ENV_DIR "READGUARD_DIR"
+#define RG_ENV_CAPACITY "READGUARD_CAPACITY"
+#define RG_ENV_OWNER "READGUARD_OWNER"
+
+/* Parses a mode name; returns -1 for anything else. */
+int rg_mode_parse(const char *s);
+const char *rg_mode_name(enum rg_mode m);
+
+/* Parses a capacity ("100000", "1M"); 0 when invalid or out of range. */
+uint32_t rg_capacity_parse(const char *s);
+
+#endif

@@ -1,0 +1,50 @@
+/* A guarded system call (core/syscalls.def) decoded from its number and
+ * its six argument registers. The preload's syscall() hook and the
+ * supervisor, which reads the registers from a seccomp notification, both
+ * decode here, so each call's argument positions are written once. Pure. */
+#ifndef RG_SYSCALL_H
+#define RG_SYSCALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/request.h"
+/* What an argument register of a guarded call holds. */
+enum rg_sc_arg {
+    RG_SC_NONE,     /* nothing: past the call's last argument */
+    RG_SC_DIRFD,    /* the directory path is relative to */
+    RG_SC_PATH,     /* the file written (a rename's destination) */
+    RG_SC_FLAGS,    /* open(2) flags, or renameat2's flags */
+    RG_SC_MODE,     /* the mode of a file created */
+    RG_SC_OLDDIRFD, /* a rename's source: its directory */
+    RG_SC_OLDPATH,  /* and its path */
+    RG_SC_HOW,      /* openat2's struct open_how, in memory */
+    RG_SC_HOW_SIZE, /* and its size */
+    RG_SC_LENGTH,   /* truncate's new length */
+};
+
+/* Addresses (path, oldpath, how) are the caller's: the preload reads them
+ * in place, the supervisor from the trapped process. */
+struct rg_syscall {
+    long nr;
+    const char *name;        /* "openat": the call, as the supervisor logs it */
+    const char *via_syscall; /* "syscall(SYS_openat)", as the syscall() hook logs it */
+    enum rg_op op;           /* RG_OP_OPEN, RG_OP_RENAME or RG_OP_TRUNCATE */
+    int dirfd;               /* AT_FDCWD when the call takes none */
+    uint64_t path;
+    int flags;               /* open flags, implied ones included; rename flags */
+    mode_t mode;
+    int olddirfd;            /* AT_FDCWD when the call takes none */
+    uint64_t oldpath;
+    bool flags_in_memory;    /* openat2: flags, mode and resolve are at how */
+    uint64_t how;
+    uint64_t how_size;
+    int64_t length;
+};
+
+/* Decodes call nr with argument registers args. False when nr is not a
+ * guarded call. */
+bool rg_syscall_decode(long nr, const uint64_t args[6], struct rg_syscall *out);
+
+#endif

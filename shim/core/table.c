@@ -1,0 +1,332 @@
+#include "core/table.h"
+#include <errno.h>
+#include <string.h>
+
+/* Memory orders: an entry's key is written before the index slot that
+ * publishes it (release) and read after loading that slot (acquire). A stamp
+ * is published by storing gen last (release). Two stamps racing can leave a
+ * mix of their fields; each field came from a real fstat of the same inode,
+ * so a mix can only fail to match the file (a refusal, never a wrong allow)
+ * unless both stamps describe the same state. */
+
+static size_t index_slots_for(uint32_t capacity)
+{
+    size_t slots = 1024;
+    while (slots < 2 * (size_t)capacity)
+        slots <<= 1;
+    return slots;
+}
+
+size_t rg_table_file_size(uint32_t capacity)
+{
+    return RG_HEADER_SIZE + index_slots_for(capacity) * sizeof(uint32_t) +
+           (size_t)capacity * sizeof(struct rg_entry);
+}
+
+static uint64_t mix(uint64_t dev, uint64_t ino)
+{
+    uint64_t x = ino ^ (dev * 0x9e3779b97f4a7c15ull);
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
+                    int32_t creator_pid, int64_t now_ns)
+{
+    struct rg_header *h = map;
+    if (s->capacity < RG_MIN_CAPACITY || s->capacity > RG_MAX_CAPACITY)
+        return -EINVAL;
+    if (size != rg_table_file_size(s->capacity))
+        return -EINVAL;
+
+    size_t off = 0;
+    for (size_t i = 0; i < s->nroots; i++) {
+        size_t n = strlen(s->roots[i]) + 1;
+        if (off + n > sizeof h->roots)
+            return -ENAMETOOLONG;
+        memcpy(h->roots + off, s->roots[i], n);
+        off += n;
+    }
+    if (s->log_path) {
+        size_t n = strlen(s->log_path) + 1;
+        if (n > sizeof h->log_path)
+            return -ENAMETOOLONG;
+        memcpy(h->log_path, s->log_path, n);
+    }
+    if (s->journal_dir) {
+        size_t n = strlen(s->journal_dir) + 1;
+        if (n > sizeof h->journal_dir)
+            return -ENAMETOOLONG;
+        memcpy(h->journal_dir, s->journal_dir, n);
+    }
+    if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
+        s->read_ttl_ns < 0)
+        return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
+    if (s->ignores_len)
+        memcpy(h->ignores, s->ignores, s->ignores_len);
+    h->ignores_len = (uint32_t)s->ignores_len;
+    h->nignores = s->nignores;
+    h->flags = s->flags;
+    h->read_ttl_ns = s->read_ttl_ns;
+    h->version = RG_TABLE_VERSION;
+    h->header_size = RG_HEADER_SIZE;
+    h->file_size = size;
+    h->entry_size = sizeof(struct rg_entry);
+    h->capacity = s->capacity;
+    h->index_slots = (uint32_t)index_slots_for(s->capacity);
+    h->uid = uid;
+    h->creator_pid = creator_pid;
+    h->mode = s->mode;
+    h->created_ns = now_ns;
+    h->nroots = (uint32_t)s->nroots;
+    atomic_store(&h->generation, 1);
+    /* Magic last: a process that attaches to a half-written file sees no table. */
+    atomic_thread_fence(memory_order_release);
+    memcpy(h->magic, RG_MAGIC, sizeof h->magic);
+    return 0;
+}
+
+static bool strings_fit(const char *area, size_t len, uint32_t count)
+{
+    const char *p = area, *end = area + len;
+    for (uint32_t i = 0; i < count; i++) {
+        const char *nul = memchr(p, '\0', (size_t)(end - p));
+        if (!nul || p[0] != '/')
+            return false;
+        p = nul + 1;
+    }
+    return true;
+}
+
+const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
+{
+    const struct rg_header *h = map;
+    if (size < RG_HEADER_SIZE)
+        return "it is too small to be a session table";
+    if (memcmp(h->magic, RG_MAGIC, sizeof h->magic) != 0)
+        return "it is not a readguard session table (wrong magic)";
+    if (h->version != RG_TABLE_VERSION || h->header_size != RG_HEADER_SIZE ||
+        h->entry_size != sizeof(struct rg_entry))
+        return "it was made by another version of readguard";
+    if (h->capacity < RG_MIN_CAPACITY || h->capacity > RG_MAX_CAPACITY ||
+        h->index_slots != index_slots_for(h->capacity) ||
+        h->file_size != rg_table_file_size(h->capacity))
+        return "its header is corrupt (sizes disagree)";
+    if (h->file_size != size)
+        return "it is truncated or padded (file size disagrees with its header)";
+    if (h->uid != expect_uid)
+        return "it belongs to another user";
+    if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
+        !memchr(h->log_path, '\0', sizeof h->log_path) ||
+        !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
+        h->read_ttl_ns < 0 || h->ignores_len > sizeof h->ignores ||
+        (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
+        return "its settings are corrupt";
+    if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
+        return "its counters are corrupt";
+    return NULL;
+}
+
+void rg_table_bind(struct rg_table *t, void *map, size_t size)
+{
+    t->hdr = map;
+    t->index = (_Atomic uint32_t *)((char *)map + RG_HEADER_SIZE);
+    t->entries = (struct rg_entry *)((char *)map + RG_HEADER_SIZE +
+                                     (size_t)t->hdr->index_slots * sizeof(uint32_t));
+    t->map_size = size;
+}
+
+/* Index slot values are trusted only as far as they point inside the table:
+ * the file is shared, and a corrupt slot must not become a wild read. */
+static struct rg_entry *slot_entry(const struct rg_table *t, uint32_t v)
+{
+    return v - 1 < t->hdr->capacity ? &t->entries[v - 1] : NULL;
+}
+
+struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino)
+{
+    uint32_t mask = t->hdr->index_slots - 1;
+    uint64_t h = mix(dev, ino);
+    for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
+        uint32_t v = atomic_load_explicit(&t->index[(h + i) & mask], memory_order_acquire);
+        if (v == 0)
+            return NULL;
+        struct rg_entry *e = slot_entry(t, v);
+        if (e && e->ino == ino && e->dev == dev)
+            return e;
+    }
+    return NULL;
+}
+
+/* Keeps a 2 (full, and a process said so) from going back to 1. */
+static void mark_full(struct rg_table *t)
+{
+    uint32_t room = 0;
+    atomic_compare_exchange_strong_explicit(&t->hdr->full, &room, 1, memory_order_relaxed,
+                                            memory_order_relaxed);
+}
+
+static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino)
+{
+    /* A bounded compare-and-swap rather than fetch-and-add: a full table is
+     * still asked on every read, and must not count past its capacity. */
+    uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
+    do {
+        if (n >= t->hdr->capacity) {
+            mark_full(t);
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    struct rg_entry *e = &t->entries[n];
+    /* The analyzer takes slot_entry()'s NULL for an out-of-range slot as a
+     * NULL t->entries; n < capacity here, so e is inside the mapping. */
+    e->ino = ino; /* NOLINT(clang-analyzer-core.NullDereference) */
+    e->dev = (uint32_t)dev;
+    return e;
+}
+
+struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino)
+{
+    if (dev > UINT32_MAX)
+        return NULL;
+    uint32_t mask = t->hdr->index_slots - 1;
+    uint64_t h = mix(dev, ino);
+    struct rg_entry *mine = NULL;
+    for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
+        _Atomic uint32_t *slot = &t->index[(h + i) & mask];
+        uint32_t v = atomic_load_explicit(slot, memory_order_acquire);
+        if (v == 0) {
+            if (!mine && !(mine = claim_entry(t, dev, ino)))
+                return NULL;
+            uint32_t want = (uint32_t)(mine - t->entries) + 1;
+            if (atomic_compare_exchange_strong_explicit(slot, &v, want, memory_order_release,
+                                                        memory_order_acquire))
+                return mine;
+            /* Lost the slot: v now holds the winner, which may be our key. */
+        }
+        struct rg_entry *e = slot_entry(t, v);
+        if (e && e->ino == ino && e->dev == dev)
+            return e; /* an entry we claimed meanwhile stays unused */
+    }
+    mark_full(t);
+    return NULL;
+}
+
+bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                    bool own_write, int64_t now_ns)
+{
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    if ((cur & RG_GEN_MASK) == gen) {
+        int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+        if (st->ctime_ns < ctime)
+            return false;
+        if (st->ctime_ns == ctime) {
+            /* Re-reading an unchanged file is the common case: leave its line
+             * clean, unless reads expire; then renew it, at most once a tick. */
+            if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
+                /* A read that hashed describes the bytes the session has as of
+                 * now: a record that was racy is calm from here on. */
+                if (st->hash) {
+                    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
+                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+                    return false;
+                }
+                if (t->hdr->read_ttl_ns > 0 &&
+                    now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
+                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+                return false;
+            }
+            if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)
+                return false;
+        }
+    }
+    atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
+    atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
+    atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
+    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
+    atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
+    return true;
+}
+
+bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
+                    const struct rg_stamp *st)
+{
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
+           t->hdr->read_ttl_ns == 0 &&
+           atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
+           atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+           atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+}
+
+void rg_entry_forget(struct rg_entry *e)
+{
+    atomic_store_explicit(&e->gen, 0, memory_order_release);
+}
+
+struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
+{
+    struct rg_record r = {0};
+    if (!e)
+        return r;
+    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
+    r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
+    r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
+    r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+    r.read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed);
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    r.writers = w >> RG_WRITING_PID_BITS;
+    r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
+    r.hash = atomic_load_explicit(&e->hash, memory_order_relaxed);
+    return r;
+}
+
+void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
+    do {
+        uint32_t n = w >> RG_WRITING_PID_BITS;
+        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
+               ((uint32_t)pid & RG_WRITING_PID_MASK);
+    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
+}
+
+void rg_entry_writer_close(struct rg_entry *e)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    while (w >> RG_WRITING_PID_BITS &&
+           !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+void rg_table_reset(struct rg_table *t)
+{
+    /* Generation 0 means "never"; wrap within RG_GEN_MASK and skip it. */
+    uint32_t g = atomic_load(&t->hdr->generation), next;
+    do
+        next = (g + 1) & RG_GEN_MASK ? (g + 1) & RG_GEN_MASK : 1;
+    while (!atomic_compare_exchange_weak(&t->hdr->generation, &g, next));
+}
+
+const char *rg_table_root(const struct rg_header *h, const char *prev)
+{
+    if (h->nroots == 0)
+        return NULL;
+    if (!prev)
+        return h->roots;
+    const char *next = prev + strlen(prev) + 1;
+    uint32_t i = 0;
+    for (const char *p = h->roots; p != next; p += strlen(p) + 1)
+        i++;
+    return i < h->nroots ? next : NULL;
+}

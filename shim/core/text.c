@@ -1,0 +1,176 @@
+#include "core/text.h"
+#include <string.h>
+
+/* Length of the well-formed UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, min = 0x10000;
+    else
+        return 0;
+    unsigned cp = c & (0x3f >> (n - 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+size_t rg_json_escape(char *dst, size_t cap, const char *src)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)src;
+    size_t o = 0;
+    if (cap == 0)
+        return 0;
+    while (*s) {
+        char esc[8];
+        const char *piece = esc;
+        size_t len;
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            piece = "\\ufffd", len = 6, n = 1;
+        } else if (*s == '"' || *s == '\\') {
+            esc[0] = '\\', esc[1] = (char)*s, len = 2;
+        } else if (*s == '\n') {
+            piece = "\\n", len = 2;
+        } else if (*s == '\t') {
+            piece = "\\t", len = 2;
+        } else if (*s < 0x20 || *s == 0x7f) {
+            memcpy(esc, "\\u00", 4); /* NOLINT(bugprone-not-null-terminated-result): bytes, not a string */
+            esc[4] = hex[*s >> 4], esc[5] = hex[*s & 15], len = 6;
+        } else {
+            piece = (const char *)s, len = n;
+        }
+        if (o + len + 1 > cap)
+            break;
+        memcpy(dst + o, piece, len);
+        o += len;
+        s += n;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+size_t rg_line_escape(char *dst, size_t cap, const char *src)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    if (cap == 0)
+        return 0;
+    for (const unsigned char *s = (const unsigned char *)src; *s; s++) {
+        char esc[4] = {'\\', (char)*s};
+        size_t len = 1;
+        if (*s == '\n' || *s == '\t')
+            esc[1] = *s == '\n' ? 'n' : 't', len = 2;
+        else if (*s < 0x20 || *s == 0x7f)
+            esc[1] = 'x', esc[2] = hex[*s >> 4], esc[3] = hex[*s & 15], len = 4;
+        if (o + len + 1 > cap)
+            break;
+        memcpy(dst + o, len == 1 ? (const char *)s : esc, len);
+        o += len;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+/* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm): no
+ * localtime, so no locks and no time zone file opened inside a hook. */
+static void civil(int64_t days, int *y, unsigned *m, unsigned *d)
+{
+    days += 719468;
+    int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    unsigned doe = (unsigned)(days - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+static char *put_num(char *p, uint64_t v, int width)
+{
+    for (int i = width - 1; i >= 0; i--, v /= 10)
+        p[i] = (char)('0' + v % 10);
+    return p + width;
+}
+
+void rg_format_time(int64_t ns, char *buf)
+{
+    int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+    if (frac < 0)
+        frac += 1000000000, sec--;
+    int64_t days = sec / 86400, rem = sec % 86400;
+    if (rem < 0)
+        rem += 86400, days--;
+    int y;
+    unsigned m, d;
+    civil(days, &y, &m, &d);
+    if (y < 0 || y > 9999) {
+        memcpy(buf, "0000-00-00T00:00:00.000000000Z", 31);
+        return;
+    }
+    char *p = buf;
+    p = put_num(p, (uint64_t)y, 4), *p++ = '-';
+    p = put_num(p, m, 2), *p++ = '-';
+    p = put_num(p, d, 2), *p++ = 'T';
+    p = put_num(p, (uint64_t)rem / 3600, 2), *p++ = ':';
+    p = put_num(p, (uint64_t)rem / 60 % 60, 2), *p++ = ':';
+    p = put_num(p, (uint64_t)rem % 60, 2), *p++ = '.';
+    p = put_num(p, (uint64_t)frac, 9), *p++ = 'Z';
+    *p = '\0';
+}
+
+bool rg_path_join(char *out, size_t cap, const char *base, const char *path)
+{
+    size_t o = 1;
+    if (cap < 2)
+        return false;
+    out[0] = '/';
+    for (int pass = path[0] == '/'; pass < 2; pass++) {
+        for (const char *s = pass == 0 ? base : path; *s;) {
+            while (*s == '/')
+                s++;
+            const char *e = strchrnul(s, '/');
+            size_t n = (size_t)(e - s);
+            if (n == 2 && s[0] == '.' && s[1] == '.') {
+                while (o > 1 && out[o - 1] != '/')
+                    o--;
+                if (o > 1)
+                    o--;
+            } else if (n > 0 && !(n == 1 && s[0] == '.')) {
+                size_t sep = o > 1;
+                if (o + sep + n + 1 > cap)
+                    return false;
+                if (sep)
+                    out[o++] = '/';
+                memcpy(out + o, s, n);
+                o += n;
+            }
+            s = e;
+        }
+    }
+    out[o] = '\0';
+    return true;
+}
+
+bool rg_path_under(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    if (n == 1 && root[0] == '/')
+        return path[0] == '/';
+    return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}

@@ -1,0 +1,154 @@
+#include "guard/ask.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/report.h"
+#include "guard/log.h"
+#include "guard/readhash.h"
+#include "guard/scope.h"
+#include "os/sys.h"
+struct rg_stamp rg_stamp_of(const struct stat *st)
+{
+    return (struct rg_stamp){
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .size = st->st_size,
+    };
+}
+
+struct rg_file rg_file_of(const struct stat *st)
+{
+    return (struct rg_file){
+        .exists = true,
+        .regular = S_ISREG(st->st_mode),
+        .dev = st->st_dev,
+        .ino = st->st_ino,
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .size = st->st_size,
+        .scope = RG_SCOPE_UNKNOWN,
+    };
+}
+
+struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
+               : rg_table_find(&c->table, f->dev, f->ino);
+}
+
+/* Hashes the file being judged, through a descriptor that can read it: fd
+ * may be write-only, or absent (rename, truncate). Only the inode judged
+ * counts; anything unreadable leaves hash 0, which matches no record. */
+static void take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+{
+    char link[32];
+    int rfd = -1, fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    f->hashed = true;
+    f->hash = 0;
+    if (fl >= 0 && (fl & O_ACCMODE) != O_WRONLY) {
+        f->hash = rg_content_hash(fd, f->size);
+        return;
+    }
+    if (fd >= 0) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        rfd = rg_sys_openat(AT_FDCWD, link, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+    } else {
+        rfd = rg_sys_openat(req->dirfd, req->path,
+                            O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW),
+                            0);
+    }
+    struct stat st;
+    if (rfd >= 0 && fstat(rfd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
+        f->hash = rg_content_hash(rfd, f->size);
+    if (rfd >= 0)
+        rg_sys_close(rfd);
+}
+
+/* Looks at the file again. False when nothing moved since the last look. */
+static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+{
+    struct stat st;
+    int r = fd >= 0 ? fstat(fd, &st)
+                    : fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    if (r != 0)
+        return false;
+    struct rg_file now = rg_file_of(&st);
+    if (now.ino == f->ino && now.dev == f->dev && now.mtime_ns == f->mtime_ns &&
+        now.size == f->size)
+        return false;
+    now.scope = f->scope;
+    *f = now;
+    return true;
+}
+
+#define WRITER_LOOKS 9 /* 0.2 ms doubling: 102 ms in all */
+
+/* Asks the policy, working out the scope only when the answer depends on it,
+ * and reports a refusal or warning. Returns the action to carry out.
+ * A "changed" answer is only final once a fresh look agrees with the last
+ * and no writer of the session is left to restamp: a sibling may finish a
+ * write between our fstat and our read of the entry, and a session must
+ * never refuse itself. Only would-be refusals pay for this. */
+enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                            int fd, bool follow)
+{
+    struct rg_facts facts;
+    struct rg_decision d;
+    char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
+    abs[0] = '\0';
+    for (int look = 0;; look++) {
+        facts = rg_facts_for(c, rg_entry_for(c, f, false));
+        d = rg_decide(req, f, &facts);
+        if (d.action == RG_NEED_HASH) {
+            take_hash(req, f, fd, follow);
+            d = rg_decide(req, f, &facts);
+        }
+        if (d.action == RG_NEED_SCOPE) {
+            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
+            d = rg_decide(req, f, &facts);
+        }
+        /* Writers still counted may be about to restamp: give them a moment,
+         * up to ~100 ms in all. The entry names only the last writer, so
+         * when it has closed but another is still writing, the policy sees
+         * no live writer, and only the wait tells that one from a writer
+         * killed mid-write, whose count never comes down. */
+        bool writing = facts.rec.writers > 0;
+        if (d.reason != RG_WHY_CHANGED || look == (writing ? WRITER_LOOKS : 3))
+            break;
+        if (writing)
+            nanosleep(&(struct timespec){0, 200000L << look}, NULL);
+        if (!look_again(req, f, fd, follow) && !writing)
+            break;
+    }
+    if (d.action == RG_WARN || d.action == RG_REFUSE) {
+        struct rg_report rep = {req, req->path, abs, f, &facts, d};
+        rg_log_decision(c, &rep);
+    }
+    return d.action;
+}
+
+/* Judges a path that is not open: the destination of a rename, the target of
+ * truncate or of a spawned child's open. A missing path is a new file. */
+int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                     struct stat *st)
+{
+    if (fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+        st->st_mode = 0;
+        return 0; /* missing, or an error the real call will report itself */
+    }
+    struct rg_file f = rg_file_of(st);
+    return rg_ask(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
+}
+
+int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
+{
+    struct stat st;
+    int r = rg_ask_path_stat(c, req, follow, &st);
+    if (exists)
+        *exists = st.st_mode != 0;
+    return r;
+}

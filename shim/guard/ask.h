@@ -1,0 +1,32 @@
+/* Asking the pure policy (core/policy.h) about a write: gathering the
+ * facts of the file, the table entry and, only for a would-be refusal, the
+ * scope and the bytes; then reporting the answer. Shared by the guarded
+ * calls (guard/calls.h) and the supervisor. */
+#ifndef RG_ASK_H
+#define RG_ASK_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "core/policy.h"
+#include "core/request.h"
+#include "guard/ctx.h"
+/* What fstat says, in the table's and the policy's terms. */
+struct rg_stamp rg_stamp_of(const struct stat *st);
+struct rg_file rg_file_of(const struct stat *st);
+/* f's table entry, added if add and there is room; NULL without a table. */
+struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add);
+
+/* f: the target now; fd: a descriptor on it, or -1 to look the path up.
+ * Logs a refusal or warning; returns the action to carry out. */
+enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
+                      bool follow);
+
+/* Asks about a path that is not open: a missing path is a new file. 0 or
+ * -EACCES; *exists (if given) says whether the path was there. */
+int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
+/* The same, leaving what the path names in *st (st_mode 0: nothing). */
+int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                     struct stat *st);
+
+#endif

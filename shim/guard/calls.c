@@ -1,0 +1,314 @@
+#include "guard/calls.h"
+#include <errno.h>
+#include <linux/fs.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/content.h"
+#include "core/policy.h"
+#include "guard/ask.h"
+#include "guard/critical.h"
+#include "guard/dircache.h"
+#include "guard/fdmap.h"
+#include "guard/journal.h"
+#include "guard/log.h"
+#include "guard/readhash.h"
+#include "guard/restamp.h"
+#include "guard/scope.h"
+#include "os/clock.h"
+#include "os/session.h"
+#include "os/sys.h"
+static int sys_open(const struct rg_request *req, int flags)
+{
+    mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
+    /* A FIFO or a tty may keep an open waiting: wait with the program's
+     * signal mask (critical.h). */
+    if (!req->resolve)
+        return RG_PAUSED(rg_sys_openat(req->dirfd, req->path, flags, mode));
+    struct open_how how = {.flags = (uint64_t)(unsigned)flags, .mode = mode,
+                           .resolve = req->resolve};
+    return RG_PAUSED(rg_sys_openat2(req->dirfd, req->path, &how, sizeof how));
+}
+
+int rg_open_unguarded(const struct rg_request *req)
+{
+    return sys_open(req, req->flags);
+}
+
+/* read_fd: the descriptor a read just opened, whose bytes may be hashed;
+ * -1 for a restamp after the session's own write. */
+static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
+{
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_stamp now = rg_stamp_of(st);
+    if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
+                           : !rg_entry_holds(&c->table, e, &now) &&
+                                 rg_entry_stamp(&c->table, e, &now, true, rg_now_ns())))
+        atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
+    else if (!e && c->table_state == RG_TABLE_OK)
+        rg_log_table_full(c);
+}
+
+static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
+{
+    struct stat st;
+    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+        stamp(c, &st, -1);
+}
+
+void rg_note_read(struct rg_ctx *c, int fd, int flags)
+{
+    struct stat st;
+    /* An O_DIRECTORY open only ever succeeds on a directory, which is not a
+     * read: tree walks (find, grep -r, git, tar) open every directory so. */
+    if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
+        return;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        stamp(c, &st, fd);
+}
+
+static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
+{
+    if (fd < 0 || !S_ISREG(st->st_mode))
+        return;
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    int32_t pid = rg_ctx_pid(c);
+    if (e)
+        rg_entry_writer_open(e, pid);
+    if (c->table.hdr)
+        atomic_fetch_add_explicit(&c->table.hdr->writes_allowed, 1, memory_order_relaxed);
+    rg_fd_track(c, fd, f.dev, f.ino, pid, stream);
+}
+
+void rg_note_write(struct rg_ctx *c, int fd, void *stream)
+{
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0)
+        note_write_stat(c, fd, &st, stream);
+}
+
+/* Opens the target of a write without truncating it, creating it only if it
+ * does not exist. *fresh says the file is new: there is nothing to lose.
+ * O_CREAT|O_EXCL makes the "does not exist" answer atomic; the loop covers a
+ * file appearing in between, and a dangling symlink, which O_EXCL refuses but
+ * a plain O_CREAT follows to create its target. */
+static int open_untruncated(const struct rg_request *req, bool *fresh, bool *maybe_fresh)
+{
+    int flags = req->flags & ~(O_TRUNC | O_CREAT);
+    for (int tries = 0; tries < 3; tries++) {
+        int fd = sys_open(req, flags);
+        if (fd != -ENOENT || !(req->flags & O_CREAT))
+            return fd;
+        fd = sys_open(req, req->flags | O_EXCL);
+        if (fd != -EEXIST) {
+            *fresh = fd >= 0;
+            return fd;
+        }
+    }
+    *maybe_fresh = true;
+    return sys_open(req, req->flags & ~O_TRUNC);
+}
+
+/* O_TRUNC, applied only once the check has passed, and only once fd counts
+ * as a writer: a sibling must never see the emptied file and no writer. */
+static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int fd,
+                           const struct rg_file *f)
+{
+    if ((req->flags & O_ACCMODE) != O_RDONLY) {
+        int r = rg_sys_ftruncate(fd, 0);
+        if (r == 0)
+            return fd;
+        rg_note_close(c, fd);
+        rg_sys_close(fd);
+        return r;
+    }
+    /* O_RDONLY|O_TRUNC: ftruncate needs a writable descriptor, so reopen the
+     * way the program asked and keep it only if it is the file we checked. */
+    int fd2 = sys_open(req, req->flags & ~O_CREAT);
+    struct stat st;
+    if (fd2 >= 0 && (fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+        rg_sys_close(fd2);
+        fd2 = -EAGAIN;
+    }
+    if (fd2 >= 0)
+        note_write_stat(c, fd2, &st, NULL);
+    rg_note_close(c, fd);
+    rg_sys_close(fd);
+    return fd2;
+}
+
+/* A timestamp-only open of a file the session may not write: a read-only
+ * descriptor on the same inode lets futimens work and any write fail. It is
+ * not a read, so nothing is recorded. */
+static int reopen_read_only(const struct rg_request *req, const struct rg_file *f)
+{
+    int flags = (req->flags & ~(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)) | O_RDONLY;
+    int fd = sys_open(req, flags);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+        rg_sys_close(fd);
+        return -EACCES;
+    }
+    return fd;
+}
+
+/* A write let through without a read (--allow-append) must not leave a stale
+ * record behind that a restamp of an inherited descriptor would revive. */
+static void forget(struct rg_ctx *c, const struct rg_file *f)
+{
+    struct rg_entry *e = rg_entry_for(c, f, false);
+    if (e)
+        rg_entry_forget(e);
+}
+
+void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd)
+{
+    if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
+        rg_note_read(c, fd, req->flags);
+}
+
+int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
+{
+    if (!rg_flags_write(req->flags)) {
+        int fd = sys_open(req, req->flags);
+        rg_guard_opened_read(c, req, fd);
+        return fd;
+    }
+    /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can
+     * overwrite anything. */
+    if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
+        (req->flags & O_TMPFILE) == O_TMPFILE) {
+        int fd = sys_open(req, req->flags);
+        rg_note_write(c, fd, NULL);
+        return fd;
+    }
+    bool fresh = false, maybe_fresh = false;
+    int fd = open_untruncated(req, &fresh, &maybe_fresh);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return fd;
+    struct rg_file f = rg_file_of(&st);
+    if (maybe_fresh && st.st_size == 0)
+        fresh = true;
+    enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+    if (act == RG_REFUSE || act == RG_READ_ONLY) {
+        rg_sys_close(fd);
+        if (act == RG_REFUSE)
+            return -EACCES;
+        fd = reopen_read_only(req, &f);
+        rg_fd_track(c, fd, f.dev, f.ino, RG_OPENER_STANDIN, NULL);
+        return fd;
+    }
+    if (act == RG_ALLOW_UNTRACKED) {
+        forget(c, &f);
+        return fd;
+    }
+    if (!fresh && f.regular)
+        rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd,
+                        !(req->flags & O_NOFOLLOW), &st);
+    note_write_stat(c, fd, &st, NULL);
+    if (!fresh && (req->flags & O_TRUNC) && f.regular)
+        fd = truncate_opened(c, req, fd, &f);
+    return fd;
+}
+
+int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
+                    const char *oldpath, unsigned flags)
+{
+    int targets = rg_rename_targets(flags), r;
+    struct rg_request old = *req;
+    old.dirfd = olddirfd;
+    old.path = oldpath;
+    for (int tries = 0;; tries++) {
+        struct stat dst = {0}, src = {0};
+        if (targets >= 1 && (r = rg_ask_path_stat(c, req, false, &dst)) < 0)
+            return r;
+        if (targets == 2 && (r = rg_ask_path_stat(c, &old, false, &src)) < 0)
+            return r;
+        bool exists = dst.st_mode != 0;
+        if (exists)
+            rg_journal_keep(c, req, targets == 2 ? "exchange" : "rename", -1, false, &dst);
+        if (src.st_mode != 0)
+            rg_journal_keep(c, &old, "exchange", -1, false, &src);
+        /* The destination was free when checked: keep it so, or a file that
+         * appears meanwhile would be replaced unchecked. */
+        unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
+        r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, f);
+        if (r == -EEXIST && f != flags)
+            continue;
+        if (r == -EINVAL && f != flags) /* a filesystem without RENAME_NOREPLACE */
+            r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
+        break;
+    }
+    if (r == 0) {
+        stamp_path(c, req->dirfd, req->path, false);
+        if (targets == 2)
+            stamp_path(c, olddirfd, oldpath, false);
+    }
+    return r;
+}
+
+int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
+{
+    struct stat st;
+    int r = rg_ask_path_stat(c, req, true, &st);
+    if (r < 0)
+        return r;
+    if (st.st_mode != 0 && length < st.st_size)
+        rg_journal_keep(c, req, "truncate", -1, true, &st);
+    r = rg_sys_truncate(req->path, length);
+    if (r == 0)
+        stamp_path(c, AT_FDCWD, req->path, true);
+    return r;
+}
+
+int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
+{
+    struct rg_fdslot s;
+    struct stat st;
+    char link[64], path[PATH_MAX];
+    if (!rg_fd_peek(c, fd, &s) || s.opener != RG_OPENER_STANDIN || fstat(fd, &st) != 0)
+        return rg_sys_ftruncate(fd, length);
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof path - 1);
+    path[n > 0 ? n : 0] = '\0';
+    /* The name the program gave is gone; the one relative to the working
+     * directory is usually the same. */
+    const char *shown = n > 0 ? path : link;
+    char cwd[PATH_MAX];
+    size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (len > 1 && strncmp(shown, cwd, len) == 0 && shown[len] == '/')
+        shown += len + 1;
+    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0};
+    struct rg_file f = rg_file_of(&st);
+    if (rg_ask(c, &req, &f, fd, true) == RG_REFUSE)
+        return -EACCES;
+    return rg_sys_ftruncate(fd, length);
+}
+
+int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
+{
+    if (flags & AT_REMOVEDIR)
+        return rg_sys_unlinkat(req->dirfd, req->path, flags);
+    struct stat st;
+    int r = rg_ask_path_stat(c, req, false, &st);
+    if (r < 0)
+        return r;
+    if (st.st_mode != 0)
+        rg_journal_keep(c, req, "unlink", -1, false, &st);
+    return rg_sys_unlinkat(req->dirfd, req->path, flags);
+}
+
+int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
+{
+    if (!rg_flags_write(req->flags))
+        return 0;
+    if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+        return 0;
+    return rg_ask_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
+}

@@ -1,0 +1,35 @@
+/* Carrying out decisions. Each function takes one decoded request, gathers
+ * the facts (fstat of what it opened, the table entry), asks rg_decide() and
+ * then either performs the call through os/sys.h or refuses it. Results are
+ * kernel style: a descriptor or 0, else -errno. */
+#ifndef RG_CALLS_H
+#define RG_CALLS_H
+
+#include <sys/types.h>
+
+#include "core/request.h"
+#include "guard/ctx.h"
+/* Records a read-mode open already made (fd < 0: nothing). */
+void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd);
+int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
+/* The same open, unchecked: for calls that re-enter the shim. */
+int rg_open_unguarded(const struct rg_request *req);
+/* req names the destination; the source is olddirfd/oldpath. */
+int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
+                    const char *oldpath, unsigned flags);
+int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length);
+/* ftruncate; refused with the reason on a touch stand-in descriptor. */
+int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length);
+/* unlinkat(dirfd, path, flags): refused only with --guard-unlink, journaled
+ * unless --no-journal; the caller skips this when neither applies. */
+int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags);
+/* Checks an open that a spawned child will make; 0 or -EACCES. */
+int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);
+
+/* Records a read-mode open of fd already made by the program itself. */
+void rg_note_read(struct rg_ctx *c, int fd, int flags);
+/* Tracks fd, opened for writing by the program itself (mkstemp, a
+ * checked-then-opened stream), as the session's own writer. */
+void rg_note_write(struct rg_ctx *c, int fd, void *stream);
+
+#endif

@@ -1,0 +1,39 @@
+#include "guard/ctx.h"
+#include <unistd.h>
+
+#include "os/clock.h"
+#include "os/procfd.h"
+void rg_ctx_use_table(struct rg_ctx *c)
+{
+    const struct rg_header *h = c->table.hdr;
+    c->table_state = RG_TABLE_OK;
+    c->mode = (enum rg_mode)h->mode;
+    c->policy = h->flags;
+    c->read_ttl_ns = h->read_ttl_ns;
+    c->ignores = h->ignores;
+    c->ignores_len = h->ignores_len;
+    for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;
+         r = rg_table_root(h, r))
+        rg_ctx_add_root(c, r);
+}
+
+struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
+{
+    struct rg_facts f = {.table = c->table_state, .mode = c->mode, .policy = c->policy,
+                         .read_ttl_ns = c->read_ttl_ns};
+    if (f.read_ttl_ns > 0)
+        f.now_ns = rg_now_ns();
+    if (c->table_state == RG_TABLE_BROKEN)
+        return f;
+    f.rec = rg_entry_load(&c->table, e);
+    if (f.rec.writers > 0)
+        f.writer_alive = rg_pid_holds(f.rec.writer_pid, e->dev, e->ino);
+    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
+        f.table = RG_TABLE_FULL;
+    return f;
+}
+
+int32_t rg_ctx_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)getpid();
+}

@@ -1,0 +1,90 @@
+/* The context the guard works on: everything a guarded call needs beyond
+ * its arguments. The mapped table and the policy read from it, the roots,
+ * the descriptors open for writing on tracked files, and whom a decision is
+ * for. The preload keeps one per process (preload/context.h); the
+ * supervisor one per handler thread. */
+#ifndef RG_CTX_H
+#define RG_CTX_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/policy.h"
+#include "core/table.h"
+#define RG_MAX_ROOTS 64
+#define RG_FDMAP_SIZE 4096
+
+/* A descriptor open for writing on a tracked file, to restamp when it closes.
+ * ino is published last: a slot with ino 0 is empty. */
+struct rg_fdslot {
+    _Atomic uint64_t ino;
+    uint32_t dev;
+    int32_t opener;  /* the pid that counted it in entry->writers; 0 for copies;
+                        RG_OPENER_STANDIN for a read-only stand-in */
+    void *stream;    /* the FILE opened on it, to flush before a restamp at exit */
+};
+
+/* A read-only descriptor handed out for a write-mode open that may only set
+ * times (touch): never a writer, never restamped; ftruncate on it is refused
+ * with the reason. */
+#define RG_OPENER_STANDIN (-1)
+
+#define RG_DIRCACHE_SLOTS 1024
+struct rg_overflow; /* guard/fdmap.c: descriptors >= RG_FDMAP_SIZE */
+
+/* The process a decision is made for, when that is not the caller: the
+ * supervisor decides for the processes it traps. */
+struct rg_actor {
+    int32_t pid;       /* its thread group id */
+    int32_t tid;       /* the thread that made the call */
+    int err_fd;        /* a copy of its stderr, or -1 */
+    char prog[16];     /* its comm, "" until needed */
+};
+
+struct rg_ctx {
+    enum rg_table_state table_state;
+    const char *problem;               /* why the table is unusable */
+    struct rg_table table;
+    enum rg_mode mode;
+    uint32_t policy;                    /* RG_POLICY_* */
+    int64_t read_ttl_ns;
+    const char *ignores;                /* the ignore rules, in the mapped header */
+    size_t ignores_len;
+    size_t nroots;
+    const char *roots[RG_MAX_ROOTS];
+    size_t root_len[RG_MAX_ROOTS];      /* strlen of each, asked on every read */
+    char session_path[PATH_MAX];
+    _Atomic int log_warned;
+    _Atomic int journal_warned;         /* said once that old bytes were not kept */
+    struct rg_fdslot fds[RG_FDMAP_SIZE];
+    _Atomic int fds_used;               /* one past the highest fds[] slot ever used */
+    struct rg_overflow *overflow;
+    _Atomic int overflow_lock;
+    _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
+    struct rg_actor *actor;             /* NULL in the shim: the process itself */
+};
+
+/* Adds a root (absolute, canonical) if there is room. */
+static inline void rg_ctx_add_root(struct rg_ctx *c, const char *root)
+{
+    if (c->nroots < RG_MAX_ROOTS) {
+        c->root_len[c->nroots] = strlen(root);
+        c->roots[c->nroots++] = root;
+    }
+}
+
+/* Takes mode, policy, ignore rules and roots from the attached table. */
+void rg_ctx_use_table(struct rg_ctx *c);
+
+/* What a decision about entry e (NULL: none) needs to know besides the
+ * file: the policy, the record read once, and whether the session's last
+ * writer of the file still holds it. */
+struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
+
+/* The process writes are counted for: the actor, else this process. */
+int32_t rg_ctx_pid(const struct rg_ctx *c);
+
+#endif

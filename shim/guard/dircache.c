@@ -1,0 +1,127 @@
+#include "guard/dircache.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/text.h"
+#include "os/sys.h"
+static bool lexically_plain(const char *path, size_t n)
+{
+    if (n == 0 || path[0] != '/')
+        return false;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (path[i] == '/' && (path[i + 1] == '/' || path[i + 1] == '.'))
+            return false;
+    return true;
+}
+
+/* rg_path_under with the roots' lengths known: this runs on every absolute
+ * read-open. */
+static bool under_a_root(const struct rg_ctx *c, const char *path)
+{
+    for (size_t i = 0; i < c->nroots; i++) {
+        size_t n = c->root_len[i];
+        if (n == 1 || (strncmp(path, c->roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/')))
+            return true; /* n == 1: the root is "/" */
+    }
+    return false;
+}
+
+/* Where the directory really is, or false if that cannot be told. */
+static bool resolve_dir(const char *dir, char *out, size_t cap)
+{
+    char link[64];
+    int fd = rg_sys_openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, cap - 1);
+    rg_sys_close(fd);
+    if (n <= 0 || out[0] != '/')
+        return false;
+    out[n] = '\0';
+    return true;
+}
+
+/* A fixed open-addressing table of 63-bit directory hashes, the low bit
+ * holding the answer. No malloc and no lock: open(2) is async-signal-safe,
+ * so this may run in a signal handler or in a child forked mid-call. Two
+ * directories with one hash would share an answer; the worst that can do is
+ * skip recording a read, never let a write through. */
+#define SLOT_MASK (RG_DIRCACHE_SLOTS - 1)
+#define MAX_PROBE 8
+
+/* path[0, n), eight bytes at a time: this runs on every absolute read
+ * outside the roots, and most of a path is its directory. */
+static uint64_t hash_dir(const char *path, size_t n)
+{
+    uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, path + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    if (i < n && n >= 8) /* the tail as the last eight bytes, overlapping */
+        memcpy(&w, path + n - 8, 8);
+    else
+        for (w = 0; i < n; i++)
+            w = w << 8 | (unsigned char)path[i];
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    h &= ~1ull;
+    return h ? h : 2;
+}
+
+static bool lookup(struct rg_ctx *c, uint64_t h, bool *outside)
+{
+    for (unsigned i = 0; i < MAX_PROBE; i++) {
+        uint64_t v = atomic_load_explicit(&c->dircache[(h + i) & SLOT_MASK],
+                                          memory_order_relaxed);
+        if (v == 0)
+            return false;
+        if ((v & ~1ull) == h) {
+            *outside = v & 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void remember(struct rg_ctx *c, uint64_t h, bool outside)
+{
+    for (unsigned i = 0; i < MAX_PROBE; i++) {
+        uint64_t empty = 0;
+        if (atomic_compare_exchange_strong_explicit(&c->dircache[(h + i) & SLOT_MASK], &empty,
+                                                    h | outside, memory_order_relaxed,
+                                                    memory_order_relaxed) ||
+            (empty & ~1ull) == h)
+            return;
+    }
+    /* Full around this hash: the directory is looked up again next time. */
+}
+
+bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
+{
+    /* Most reads are relative, or lexically under a root: those are recorded
+     * without hashing anything. ("root/../x" is recorded too: the safe side.) */
+    if (path[0] != '/' || under_a_root(c, path))
+        return false;
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    uint64_t h = hash_dir(path, n);
+    bool outside;
+    if (lookup(c, h, &outside))
+        return outside;
+    /* Only plain directories are answered, so only they are ever cached, and
+     * a hit needs no second look at the path. */
+    if (n >= PATH_MAX || !lexically_plain(path, n + 1))
+        return false;
+    char dir[PATH_MAX], real[PATH_MAX];
+    memcpy(dir, path, n);
+    dir[n ? n : 1] = '\0';
+    if (n == 0)
+        dir[0] = '/';
+    outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
+    remember(c, h, outside);
+    return outside;
+}

@@ -1,0 +1,36 @@
+/* Keeping the old bytes: before a session's first destructive change to a
+ * file that existed before it (an overwrite, truncate, rename over, unlink
+ * or exchange), the file's bytes are copied into the journal, so that
+ * `readguard undo` can bring them back. Shared by the preload and the
+ * supervisor, like guard.c.
+ *
+ * The copy is made under a name no one can see (O_TMPFILE, or a dot-name
+ * when the filesystem has none), published under its SHA-256 with a link
+ * that fails if the version is already kept, and recorded in the session's
+ * index, all before the change is carried out: a kill -9 at any instant
+ * leaves the file untouched, or a complete copy. Nothing is fsync'd: the
+ * copy outlives the process, not a power cut (README: Journal). */
+#ifndef RG_JOURNAL_H
+#define RG_JOURNAL_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "guard/ctx.h"
+#include "core/request.h"
+/* Is journaling on for this session? One flag test. */
+static inline bool rg_journal_on(const struct rg_ctx *c)
+{
+    return c->table.hdr && !(c->policy & RG_POLICY_NO_JOURNAL) && c->table.hdr->journal_dir[0];
+}
+
+/* Keeps the bytes of the file st describes, about to be changed by req (op
+ * names the change: "write", "rename", "truncate", "unlink", "exchange"),
+ * unless they need no keeping: not a regular file, the session's own
+ * write, outside the roots or ignored. fd: a descriptor on it (any access
+ * mode), or -1 to open dirfd/path (following a final symlink only if
+ * follow). Never fails the caller: what cannot be kept is logged. */
+void rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
+                     bool follow, const struct stat *st);
+
+#endif

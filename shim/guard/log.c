@@ -1,0 +1,141 @@
+#include "guard/log.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/text.h"
+#include "guard/critical.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/sys.h"
+/* Who the decision was for: the supervisor speaks for the process it traps,
+ * on that process's stderr (fetched only when there is something to say),
+ * under its pid and name. */
+int rg_log_err_fd(const struct rg_ctx *c)
+{
+    struct rg_actor *a = c->actor;
+    if (!a)
+        return STDERR_FILENO;
+    if (a->err_fd < 0) {
+        int pidfd = (int)rg_syscall6(SYS_pidfd_open, a->pid, 0, 0, 0, 0, 0);
+        if (pidfd >= 0) {
+            a->err_fd = (int)rg_syscall6(SYS_pidfd_getfd, pidfd, STDERR_FILENO, 0, 0, 0, 0);
+            rg_sys_close(pidfd);
+        }
+    }
+    return a->err_fd;
+}
+
+static int32_t actor_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)getpid();
+}
+
+const char *rg_log_actor_prog(const struct rg_ctx *c)
+{
+    struct rg_actor *a = c->actor;
+    if (!a)
+        return program_invocation_short_name;
+    if (!a->prog[0]) {
+        char p[64];
+        snprintf(p, sizeof p, "/proc/%d/comm", (int)a->tid);
+        int fd = rg_sys_openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC, 0);
+        ssize_t n = fd >= 0 ? read(fd, a->prog, sizeof a->prog - 1) : -1;
+        a->prog[n > 0 ? n - (a->prog[n - 1] == '\n') : 0] = '\0';
+        if (fd >= 0)
+            rg_sys_close(fd);
+    }
+    return a->prog;
+}
+
+static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
+{
+    char line[PATH_MAX + 512];
+    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '",
+                                r->req->op == RG_OP_UNLINK ? "remove" : "write");
+    /* A newline in a file name must not split the message. */
+    n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
+    n += (size_t)snprintf(line + n, sizeof line - n, "': ");
+    n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
+                         c->problem);
+    line[n++] = '\n';
+    ssize_t w = RG_PAUSED(write(rg_log_err_fd(c), line, n));
+    (void)w;
+}
+
+static void json_line(const struct rg_report *r, const struct rg_ctx *c)
+{
+    const char *log = c->table.hdr ? c->table.hdr->log_path : "";
+    if (!log[0])
+        return;
+    const struct rg_record *rec = &r->facts->rec;
+    struct rg_log_line l = {
+        .time_ns = rg_now_ns(),
+        .pid = (int)actor_pid(c),
+        .prog = rg_log_actor_prog(c),
+        .op = rg_op_name(r->req->op),
+        .call = r->req->call,
+        .path = r->abs_path,
+        .decision = r->decision.action == RG_WARN ? "warn" : "refuse",
+        .reason = rg_reason_name(r->decision.reason),
+        .recorded = rec->found,
+        .recorded_mtime_ns = rec->mtime_ns,
+        .recorded_size = rec->size,
+        .current_mtime_ns = r->file->mtime_ns,
+        .current_size = r->file->size,
+    };
+    char line[4096];
+    size_t n = rg_log_format(line, sizeof line, &l);
+    if (n == 0)
+        return;
+    int fd = rg_log_open(log);
+    /* One warning per process, not per call: a full disk must not flood
+     * stderr, and the decision itself never depends on the log. */
+    if (fd < 0 || write(fd, line, n) != (ssize_t)n) {
+        if (!atomic_exchange((_Atomic int *)&c->log_warned, 1)) {
+            char msg[RG_LOG_PATH_MAX + 128];
+            int m = snprintf(msg, sizeof msg,
+                             "readguard: warning: cannot write the log '%s'; decisions are "
+                             "unaffected.\n",
+                             log);
+            ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
+            (void)w; /* stderr failing too leaves nowhere to say so */
+        }
+    }
+    if (fd >= 0)
+        rg_sys_close(fd);
+}
+
+void rg_log_decision(struct rg_ctx *c, const struct rg_report *r)
+{
+    if (c->table.hdr) {
+        struct rg_header *h = c->table.hdr;
+        atomic_fetch_add_explicit(r->decision.action == RG_WARN ? &h->warnings : &h->refusals, 1,
+                                  memory_order_relaxed);
+    }
+    /* Warn mode stays silent on stderr: it is for watching a workload, and
+     * must not change what the workload prints. */
+    if (r->decision.action == RG_REFUSE)
+        refusal_line(r, c);
+    json_line(r, c);
+}
+
+void rg_log_table_full(struct rg_ctx *c)
+{
+    /* The first process to find the table full speaks for the session: a
+     * build that reads thousands more files must not print thousands of
+     * lines. Warn mode never adds to what a workload prints. */
+    uint32_t full = 1;
+    if (c->mode == RG_MODE_WARN ||
+        !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
+        return;
+    char msg[256];
+    int m = snprintf(msg, sizeof msg,
+                     "readguard: warning: the session table is full (%u files): further reads "
+                     "are not recorded, so writes to those files will be refused. Start the "
+                     "session with a larger --capacity.\n",
+                     c->table.hdr->capacity);
+    ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
+    (void)w; /* stderr failing too leaves nowhere to say so */
+}

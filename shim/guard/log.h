@@ -1,0 +1,22 @@
+/* Telling people: one line on stderr for each refusal, one JSON line in the
+ * session log for each refusal or warning. Both are written with plain
+ * write(2) on descriptors the shim opens itself, never through a hook. */
+#ifndef RG_LOG_H
+#define RG_LOG_H
+
+#include "core/policy.h"
+#include "core/report.h"
+#include "core/request.h"
+#include "guard/ctx.h"
+void rg_log_decision(struct rg_ctx *c, const struct rg_report *r);
+
+/* Where to tell the process a decision is for, and its name: the actor's
+ * (fetched on first use) under the supervisor, else this process's own. */
+int rg_log_err_fd(const struct rg_ctx *c);
+const char *rg_log_actor_prog(const struct rg_ctx *c);
+
+/* A read could not be recorded because the table is full: says so on
+ * stderr, once per session (enforce mode only). */
+void rg_log_table_full(struct rg_ctx *c);
+
+#endif

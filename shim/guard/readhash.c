@@ -1,0 +1,50 @@
+#include "guard/readhash.h"
+#include <unistd.h>
+
+#include "core/content.h"
+#include "os/clock.h"
+uint32_t rg_content_hash(int fd, int64_t size)
+{
+    /* Small chunks: hooks run on threads with small stacks. */
+    unsigned char buf[8192];
+    int64_t want = size < RG_HASH_MAX ? size : RG_HASH_MAX, off = 0;
+    uint64_t h = rg_hash_start(size);
+    for (;;) {
+        size_t n = (size_t)(want - off < (int64_t)sizeof buf ? want - off : (int64_t)sizeof buf);
+        ssize_t got = n ? pread(fd, buf, n, off) : 0;
+        if (got != (ssize_t)n)
+            return 0; /* unreadable, or shorter than its size said */
+        off += got;
+        if (off == want) {
+            size_t whole = n & ~(size_t)7;
+            return rg_hash_finish(rg_hash_words(h, buf, whole), buf + whole, n - whole);
+        }
+        h = rg_hash_words(h, buf, n);
+    }
+}
+
+uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd,
+                      int64_t now_ns)
+{
+    bool known = r->found && r->mtime_ns == st->mtime_ns && r->size == st->size &&
+                 r->ctime_ns == st->ctime_ns;
+    if (known ? !rg_record_wants_hash(r) : !rg_hash_wanted(st->size, st->mtime_ns, now_ns))
+        return 0;
+    return rg_content_hash(fd, st->size);
+}
+
+bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
+{
+    if (rg_entry_holds(t, e, st)) {
+        struct rg_record held = {
+            .found = true, .mtime_ns = st->mtime_ns, .ctime_ns = st->ctime_ns, .size = st->size,
+            .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
+            .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
+        if (!rg_record_wants_hash(&held))
+            return false;
+    }
+    int64_t now_ns = rg_now_ns();
+    struct rg_record rec = rg_entry_load(t, e);
+    st->hash = rg_read_hash(&rec, st, fd, now_ns);
+    return rg_entry_stamp(t, e, st, false, now_ns);
+}

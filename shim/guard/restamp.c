@@ -1,0 +1,129 @@
+#include "guard/restamp.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "guard/ask.h"
+#include "guard/fdmap.h"
+#include "os/clock.h"
+/* The session's own write is done: what the file looks like now is what the
+ * session knows it to be. */
+static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release)
+{
+    struct stat st;
+    struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    if (!e)
+        return;
+    struct rg_stamp now;
+    if (s->opener == RG_OPENER_STANDIN)
+        return;
+    if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
+        now = rg_stamp_of(&st);
+        if (!rg_entry_holds(&c->table, e, &now))
+            rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+    }
+    if (release && s->opener && s->opener == rg_ctx_pid(c))
+        rg_entry_writer_close(e);
+}
+
+static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
+{
+    restamp(c, fd, s, true);
+}
+
+/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
+ * by a parent shell: restamp them if the session already knows the file. */
+static void restamp_inherited(struct rg_ctx *c, int fd)
+{
+    struct stat st;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    struct rg_file f = rg_file_of(&st);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
+    struct rg_record rec = rg_entry_load(&c->table, e);
+    struct rg_stamp now = rg_stamp_of(&st);
+    if (e && (rec.found || rec.writers > 0))
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+}
+
+void rg_note_close(struct rg_ctx *c, int fd)
+{
+    struct rg_fdslot s;
+    if (rg_fd_take(c, fd, &s))
+        restamp(c, fd, &s, true);
+    else if (fd >= 0 && fd <= 2) /* coreutils fclose(stdout) before exit */
+        restamp_inherited(c, fd);
+}
+
+void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
+{
+    struct rg_fdslot s;
+    if (oldfd == newfd)
+        return;
+    rg_note_close(c, newfd);
+    if (!rg_fd_peek(c, oldfd, &s))
+        return;
+    if (s.opener == RG_OPENER_STANDIN) {
+        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), RG_OPENER_STANDIN, NULL);
+        return;
+    }
+    /* A copy is a writer of its own: `cmd >> f` opens f, dup2s it onto 1 and
+     * closes the original before writing a byte. */
+    struct rg_file f = {.dev = s.dev, .ino = atomic_load(&s.ino)};
+    struct rg_entry *e = rg_entry_for(c, &f, true);
+    int32_t pid = rg_ctx_pid(c);
+    if (e)
+        rg_entry_writer_open(e, pid);
+    rg_fd_track(c, newfd, f.dev, f.ino, pid, NULL);
+}
+
+void rg_note_close_range(struct rg_ctx *c, int first, int last)
+{
+    rg_fd_take_each(c, first, last, restamp_taken);
+}
+
+void rg_note_exec(struct rg_ctx *c)
+{
+    int end = rg_fd_slots_used(c);
+    int32_t me = end > 0 ? rg_ctx_pid(c) : 0;
+    for (int fd = 0; fd < end; fd++) {
+        struct rg_fdslot s;
+        if (!rg_fd_peek(c, fd, &s) || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+            continue;
+        /* In a vfork child the map is the parent's: only the process that
+         * counted a writer (never a vfork child) may uncount it. */
+        restamp(c, fd, &s, s.opener == me);
+        if (s.opener == me)
+            rg_fd_track(c, fd, s.dev, atomic_load(&s.ino), 0, s.stream);
+    }
+}
+
+static void flush_stream(void *stream)
+{
+    /* stdio flushes after destructors run; flush now so the stamp sees the
+     * bytes, but never wait for a lock another thread may hold forever. */
+    FILE *fp = stream;
+    if (fp && ftrylockfile(fp) == 0) {
+        fflush_unlocked(fp);
+        funlockfile(fp);
+    }
+}
+
+static void restamp_at_exit(struct rg_ctx *c, int fd, struct rg_fdslot *s)
+{
+    flush_stream(s->stream);
+    restamp(c, fd, s, true);
+}
+
+void rg_restamp_at_exit(struct rg_ctx *c)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return;
+    rg_fd_take_each(c, 0, 0x7fffffff, restamp_at_exit);
+    flush_stream(stdout);
+    flush_stream(stderr);
+    for (int fd = 0; fd <= 2; fd++)
+        restamp_inherited(c, fd);
+}

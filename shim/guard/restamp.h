@@ -1,0 +1,20 @@
+/* Restamps: when a session process lets go of a write descriptor (close,
+ * dup2 over it, close_range, exec, exit), the bytes it wrote become what the
+ * session knows the file to be, so its own writes never lock it out. */
+#ifndef RG_RESTAMP_H
+#define RG_RESTAMP_H
+
+#include "guard/ctx.h"
+/* fd is about to be closed. */
+void rg_note_close(struct rg_ctx *c, int fd);
+/* newfd is about to become a copy of oldfd (dup2, dup3). */
+void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd);
+/* Descriptors first to last are about to be closed. */
+void rg_note_close_range(struct rg_ctx *c, int first, int last);
+/* Before exec: restamp descriptors that exec is about to close. Touches no
+ * process-local state a vfork parent shares. */
+void rg_note_exec(struct rg_ctx *c);
+/* The process is exiting: restamp everything it still holds. */
+void rg_restamp_at_exit(struct rg_ctx *c);
+
+#endif

@@ -1,0 +1,65 @@
+#include "guard/scope.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ignore.h"
+#include "core/text.h"
+#include "os/sys.h"
+static bool fd_path(int fd, char *out, size_t cap)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, cap - 1);
+    /* A full buffer may be a cut-off path: a prefix of a root's path is not
+     * under the root, so trusting it would leave the file unguarded. */
+    if (n <= 0 || (size_t)n >= cap - 1 || out[0] != '/')
+        return false;
+    out[n] = '\0';
+    return true;
+}
+
+/* Without /proc (some sandboxes), fall back to the lexical path. */
+static bool lexical_path(int dirfd, const char *path, char *out, size_t cap)
+{
+    char base[PATH_MAX];
+    if (path[0] != '/') {
+        if (dirfd == AT_FDCWD ? !getcwd(base, sizeof base) : !fd_path(dirfd, base, sizeof base))
+            return false;
+    } else {
+        base[0] = '\0';
+    }
+    return rg_path_join(out, cap, base, path);
+}
+
+/* The session's own table and log are its bookkeeping, never the user's data. */
+static bool is_session_file(const struct rg_ctx *c, const char *abs)
+{
+    return strcmp(abs, c->session_path) == 0 ||
+           (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
+}
+
+enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *path, int fd,
+                              bool follow, char *abs, size_t cap)
+{
+    bool found = fd >= 0 && fd_path(fd, abs, cap);
+    if (!found && path) {
+        int pfd = rg_sys_openat(dirfd, path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0);
+        if (pfd >= 0) {
+            found = fd_path(pfd, abs, cap);
+            rg_sys_close(pfd);
+        }
+    }
+    if (!found && !(path && lexical_path(dirfd, path, abs, cap))) {
+        snprintf(abs, cap, "%s", path ? path : "?");
+        return RG_SCOPE_GUARDED; /* cannot tell where it is: guard it */
+    }
+    if (is_session_file(c, abs))
+        return RG_SCOPE_FREE;
+    /* Guarded if any root that holds it does not ignore it. */
+    for (size_t i = 0; i < c->nroots; i++)
+        if (rg_path_under(abs, c->roots[i]) &&
+            !rg_ignored(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs))
+            return RG_SCOPE_GUARDED;
+    return RG_SCOPE_FREE;
+}

@@ -1,0 +1,300 @@
+#include "os/session.h"
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/ignore.h"
+#include "core/settings.h"
+#include "core/text.h"
+#include "os/clock.h"
+#include "os/sys.h"
+/* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
+ * in whichever process touches them, so a directory counts only if the whole
+ * table would fit in its free space. */
+static int has_room(const char *dir, size_t size)
+{
+    struct statvfs vfs;
+    if (access(dir, W_OK | X_OK) != 0 || statvfs(dir, &vfs) != 0)
+        return 0;
+    return (unsigned long long)vfs.f_bavail * vfs.f_frsize >= size;
+}
+
+static int create_in(const char *dir, size_t size, char *path, size_t cap)
+{
+    unsigned char rnd[8];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return -EIO;
+    int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
+                     (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
+                     rnd[7]);
+    if (n < 0 || (size_t)n >= cap)
+        return -ENAMETOOLONG;
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           0600);
+    if (fd < 0)
+        return fd;
+    int r = rg_sys_ftruncate(fd, (off_t)size);
+    if (r < 0) {
+        rg_sys_close(fd);
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        return r;
+    }
+    return fd;
+}
+
+static bool creator_gone(int dirfd, const char *name)
+{
+    struct rg_header h;
+    struct stat st;
+    int fd = rg_sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd < 0)
+        return false;
+    bool gone = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+                pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
+                memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
+                kill(h.creator_pid, 0) != 0 && errno == ESRCH;
+    rg_sys_close(fd);
+    return gone;
+}
+
+int rg_session_prune(const char *dir)
+{
+    char prefix[32];
+    int n = 0, dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return 0;
+    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
+    char buf[4096];
+    long got;
+    while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
+        for (long off = 0; off < got;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            if (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.') &&
+                creator_gone(dfd, d->d_name) && rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
+                n++;
+            off += d->d_reclen;
+        }
+    }
+    rg_sys_close(dfd);
+    return n;
+}
+
+/* Maps a new, sized table file, writes its header and closes fd. The file
+ * is removed again if that fails. */
+static int format_table(int fd, size_t size, const struct rg_settings *s, const char *path,
+                        char *err, size_t errcap)
+{
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rg_sys_close(fd);
+    if (map == MAP_FAILED) {
+        int e = errno;
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        snprintf(err, errcap, "cannot map the session table: %s", strerror(e));
+        return -e;
+    }
+    char log[RG_LOG_PATH_MAX], journal[RG_LOG_PATH_MAX];
+    struct rg_settings with_log = *s;
+    if (!s->log_path) {
+        rg_session_default_log(path, log, sizeof log);
+        with_log.log_path = log;
+    }
+    if (!s->journal_dir) {
+        rg_session_default_journal(journal, sizeof journal);
+        with_log.journal_dir = journal;
+    }
+    int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
+                            rg_now_ns());
+    munmap(map, size);
+    if (r < 0) {
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        snprintf(err, errcap, "cannot write the session settings: %s",
+                 r == -ENAMETOOLONG ? "the roots or the log path are too long" : strerror(-r));
+    }
+    return r;
+}
+
+int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
+                      size_t errcap)
+{
+    size_t size = rg_table_file_size(s->capacity);
+    const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
+    int fd = -ENOSPC;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && fd < 0; i++) {
+        if (!dirs[i] || !*dirs[i])
+            continue;
+        /* An explicit directory is used as given, or the creation fails. */
+        if (i > 0 && !has_room(dirs[i], size))
+            continue;
+        rg_session_prune(dirs[i]);
+        fd = create_in(dirs[i], size, path, cap);
+        if (i == 0)
+            break;
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot create a session table of %zu MiB: %s", size >> 20,
+                 strerror(-fd));
+        return fd;
+    }
+    return format_table(fd, size, s, path, err, errcap);
+}
+
+int rg_session_create_at(const struct rg_settings *s, const char *path, char *err,
+                         size_t errcap)
+{
+    size_t size = rg_table_file_size(s->capacity);
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           0600);
+    int r = fd >= 0 ? rg_sys_ftruncate(fd, (off_t)size) : 0;
+    if (r < 0) {
+        rg_sys_close(fd);
+        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        fd = r;
+    }
+    if (fd < 0) {
+        snprintf(err, errcap, "cannot create the session table '%s': %s", path, strerror(-fd));
+        return fd;
+    }
+    return format_table(fd, size, s, path, err, errcap);
+}
+
+const char *rg_session_attach(const char *path, struct rg_table *t)
+{
+    /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd == -ENOENT)
+        return "it does not exist (the session has ended?)";
+    if (fd == -ELOOP)
+        return "it is a symbolic link";
+    if (fd == -EISDIR)
+        return "it is a directory";
+    if (fd == -EACCES || fd == -EPERM)
+        return "it cannot be opened (permission denied: another user's?)";
+    if (fd < 0)
+        return "it cannot be opened";
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = "it cannot be examined";
+    else if (!S_ISREG(st.st_mode))
+        why = "it is not a regular file";
+    else if (st.st_uid != geteuid())
+        why = "it belongs to another user";
+    else if ((size_t)st.st_size < RG_HEADER_SIZE)
+        why = "it is too small to be a session table";
+    /* Checked before mapping: a huge sparse file costs nothing to make. */
+    else if ((uint64_t)st.st_size > rg_table_file_size(RG_MAX_CAPACITY))
+        why = "it is too large to be a session table";
+    if (why) {
+        rg_sys_close(fd);
+        return why;
+    }
+    size_t size = (size_t)st.st_size;
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rg_sys_close(fd);
+    if (map == MAP_FAILED)
+        return "it cannot be mapped";
+    why = rg_table_validate(map, size, (uint32_t)geteuid());
+    if (why) {
+        munmap(map, size);
+        return why;
+    }
+    rg_table_bind(t, map, size);
+    return NULL;
+}
+
+void rg_session_detach(struct rg_table *t)
+{
+    if (t->hdr)
+        munmap(t->hdr, t->map_size);
+    t->hdr = NULL;
+}
+
+void rg_session_default_log(const char *table_path, char *out, size_t cap)
+{
+    const char *name = strrchr(table_path, '/');
+    name = name ? name + 1 : table_path;
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    int n;
+    if (state && state[0] == '/')
+        n = snprintf(out, cap, "%s/readguard/%s.log", state, name);
+    else if (home && home[0] == '/')
+        n = snprintf(out, cap, "%s/.local/state/readguard/%s.log", home, name);
+    else
+        n = snprintf(out, cap, "%s.log", table_path);
+    if (n < 0 || (size_t)n >= cap)
+        snprintf(out, cap, "%s.log", table_path);
+}
+
+void rg_session_default_journal(char *out, size_t cap)
+{
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    int n = 0;
+    if (state && state[0] == '/')
+        n = snprintf(out, cap, "%s/readguard/journal", state);
+    else if (home && home[0] == '/')
+        n = snprintf(out, cap, "%s/.local/state/readguard/journal", home);
+    else
+        out[0] = '\0';
+    if (n < 0 || (size_t)n >= cap)
+        out[0] = '\0';
+}
+
+/* Adds root i's .readguardignore, if it has one. */
+static int add_ignore_file(struct rg_ignore_list *l, const char *root, unsigned i, char *err,
+                           size_t errcap)
+{
+    char path[PATH_MAX], text[RG_IGNORES_MAX];
+    snprintf(path, sizeof path, "%s/%s", strcmp(root, "/") ? root : "", RG_IGNORE_FILE);
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+    if (fd == -ENOENT)
+        return 0;
+    ssize_t n = fd < 0 ? fd : read(fd, text, sizeof text);
+    if (fd >= 0 && n < 0)
+        n = -errno;
+    if (fd >= 0)
+        rg_sys_close(fd);
+    if (n < 0) {
+        snprintf(err, errcap, "cannot read '%s': %s", path, strerror((int)-n));
+        return (int)n;
+    }
+    if ((size_t)n == sizeof text ||
+        !rg_ignore_add_lines(l, (char)(RG_IGN_ROOT0 + i), text, (size_t)n)) {
+        snprintf(err, errcap, "'%s': the ignore rules do not fit in %u bytes", path,
+                 RG_IGNORES_MAX);
+        return -E2BIG;
+    }
+    return 0;
+}
+
+int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
+                       const char *const *extra, size_t nextra, char *err, size_t errcap)
+{
+    bool ok = true;
+    if (!(s->flags & RG_POLICY_NO_DEFAULT_IGNORES)) {
+        for (size_t i = 0; rg_default_ignored_dirs[i]; i++)
+            ok &= rg_ignore_add(l, RG_IGN_ABSOLUTE, rg_default_ignored_dirs[i]);
+        for (size_t i = 0; rg_default_ignores[i]; i++)
+            ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, rg_default_ignores[i]);
+    }
+    for (size_t i = 0; i < s->nroots && i < RG_IGN_MAX_ROOTS; i++) {
+        int r = add_ignore_file(l, s->roots[i], (unsigned)i, err, errcap);
+        if (r < 0)
+            return r;
+    }
+    for (size_t i = 0; i < nextra; i++)
+        ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, extra[i]);
+    if (!ok) {
+        snprintf(err, errcap, "the ignore rules do not fit in %u bytes", RG_IGNORES_MAX);
+        return -E2BIG;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* Session table files: creating one, attaching to one, removing one. The
+ * CLI and the shim share this code, so it only enters the kernel through
+ * calls the shim does not hook, or through sys.h. */
+#ifndef RG_SESSION_H
+#define RG_SESSION_H
+
+#include <stddef.h>
+
+#include "core/ignore.h"
+#include "core/table.h"
+/* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
+ * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.
+ * When s->log_path is NULL the default log path is derived from the table
+ * name. On failure returns -errno and a sentence in err. */
+int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
+                      size_t errcap);
+
+/* Removes this user's tables in dir whose creator has exited: a creator that
+ * leaves by _exit (dash does) or SIGKILL cannot remove its own. Returns how
+ * many were removed. */
+int rg_session_prune(const char *dir);
+
+/* The same, at a path the caller chose (readguard run --session). Fails
+ * with -EEXIST rather than touch an existing file. */
+int rg_session_create_at(const struct rg_settings *s, const char *path, char *err,
+                         size_t errcap);
+
+/* Maps an existing table read-write. NULL on success, else the reason. */
+const char *rg_session_attach(const char *path, struct rg_table *t);
+
+void rg_session_detach(struct rg_table *t);
+
+/* The default log of a session whose table is at table_path. */
+void rg_session_default_log(const char *table_path, char *out, size_t cap);
+
+/* The default journal directory: $XDG_STATE_HOME/readguard/journal, else
+ * ~/.local/state/readguard/journal; "" when neither is known. */
+void rg_session_default_journal(char *out, size_t cap);
+
+/* The ignore rules of a new session, in the order that lets later ones win:
+ * the built-in defaults (unless s->flags has RG_POLICY_NO_DEFAULT_IGNORES),
+ * each root's .readguardignore, then extra (--ignore). 0, or -errno and a
+ * sentence in err. */
+int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
+                       const char *const *extra, size_t nextra, char *err, size_t errcap);
+
+#endif

@@ -1,0 +1,49 @@
+/* The shim's per-process state: one instance, set up on the first hooked
+ * call (or before main() when the process starts a session), kept across
+ * fork, and left at exit. Every hook reaches the guard's context
+ * (guard/ctx.h) through here. */
+#ifndef RG_CONTEXT_H
+#define RG_CONTEXT_H
+
+#include <stdbool.h>
+
+#include "guard/ctx.h"
+/* Enters the shim from a hook: the ready context, or NULL when the call must
+ * pass straight through (a hook re-entered from inside the shim, for example
+ * from a signal handler or from dlsym). Pair with rg_leave(). */
+struct rg_ctx *rg_enter(void);
+void rg_leave(void);
+/* Can a descriptor-only hook (close, dup2) skip the shim for fd? Only if
+ * nothing is tracked on it and it is not 0-2, whose inherited writes a close
+ * restamps. Reads one slot; needs no rg_enter(), so it works before the
+ * context exists (nothing is tracked then) and attaches nothing. */
+bool rg_fd_idle(int fd);
+
+/* Enters the shim only if this process has already set itself up, never
+ * starting a session or attaching a table: the path of an exec, which may
+ * run in a vfork child that shares the parent's memory. */
+struct rg_ctx *rg_enter_ready(void);
+
+/* The context if this process has set itself up, without entering the
+ * critical section (guard/critical.h): only for work that is reentrant as it
+ * stands, with no lock and no malloc, so a signal handler may run in the
+ * middle of it and a fork may copy it half done. Recording a read is such
+ * work (the table is lock-free), and it is the hottest path of all, so it
+ * pays no signal-mask calls. */
+struct rg_ctx *rg_ready(void);
+
+struct rg_env_need;
+/* What an exec from this process must pass on (see core/envp.h): the shim's
+ * LD_PRELOAD entry and the session, as this process started with them.
+ * Both are NULL once the session's table is gone: a session that ended is
+ * not rejoined. Async-signal-safe; touches no state. */
+void rg_exec_need(struct rg_env_need *need);
+
+/* rg_exec_need for one program about to be exec'd (execveat's arguments):
+ * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
+ * cannot. A program that runs unguarded is named (unguarded.h), unless the
+ * session is supervised. Async-signal-safe, like rg_exec_need. */
+void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
+                     struct rg_env_need *need);
+
+#endif

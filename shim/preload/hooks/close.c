@@ -1,0 +1,96 @@
+/* Descriptor ends: where the session's own writes get restamped, so that a
+ * file it wrote stays writable without another read. */
+#include <limits.h>
+#include <unistd.h>
+
+#include "preload/hook.h"
+static int close_fd(int fd)
+{
+    int saved = errno;
+    if (rg_fd_idle(fd)) /* most closes: nothing to restamp */
+        return (int)rg_result(rg_sys_close(fd), saved);
+    struct rg_ctx *c = rg_enter();
+    if (c) {
+        rg_note_close(c, fd);
+        rg_leave();
+    }
+    return (int)rg_result(rg_sys_close(fd), saved);
+}
+
+static int dup_hook(int oldfd, int newfd, int flags)
+{
+    int saved = errno;
+    if (rg_fd_idle(oldfd) && rg_fd_idle(newfd))
+        return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
+    struct rg_ctx *c = rg_enter();
+    if (c) {
+        rg_note_dup(c, oldfd, newfd);
+        rg_leave();
+    }
+    return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
+}
+
+static int dup2_fd(int oldfd, int newfd)
+{
+    /* dup3 refuses oldfd == newfd; dup2 returns it if it is open. */
+    if (oldfd == newfd)
+        return fcntl(oldfd, F_GETFD) < 0 ? -1 : newfd;
+    return dup_hook(oldfd, newfd, 0);
+}
+
+static void note_range(unsigned first, unsigned last)
+{
+    struct rg_ctx *c = rg_enter();
+    if (c) {
+        rg_note_close_range(c, first > INT_MAX ? INT_MAX : (int)first,
+                            last > INT_MAX ? INT_MAX : (int)last);
+        rg_leave();
+    }
+}
+
+static int close_fd_range(unsigned first, unsigned last, int flags)
+{
+    int saved = errno;
+    /* With CLOSE_RANGE_CLOEXEC nothing closes now; exec restamps them. */
+    if (!(flags & CLOSE_RANGE_CLOEXEC))
+        note_range(first, last);
+    return (int)rg_result(rg_syscall6(SYS_close_range, first, last, flags, 0, 0, 0), saved);
+}
+
+#define HOOK_CLOSE(sym)                                                        \
+    RG_EXPORT int sym(int fd)                                                  \
+    {                                                                          \
+        return close_fd(fd);                                                   \
+    }
+
+#define HOOK_DUP2(sym)                                                         \
+    RG_EXPORT int sym(int oldfd, int newfd)                                    \
+    {                                                                          \
+        return dup2_fd(oldfd, newfd);                                          \
+    }
+
+#define HOOK_DUP3(sym)                                                         \
+    RG_EXPORT int sym(int oldfd, int newfd, int flags)                         \
+    {                                                                          \
+        return dup_hook(oldfd, newfd, flags);                                  \
+    }
+
+#define HOOK_CLOSE_RANGE(sym)                                                  \
+    RG_EXPORT int sym(unsigned first, unsigned last, int flags)                \
+    {                                                                          \
+        return close_fd_range(first, last, flags);                             \
+    }
+
+/* glibc's closefrom closes through its internal close_range. */
+#define HOOK_CLOSEFROM(sym)                                                    \
+    RG_EXPORT void sym(int lowfd)                                              \
+    {                                                                          \
+        int saved = errno;                                                     \
+        note_range(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);                      \
+        errno = saved;                                                         \
+        RG_REAL(sym)(lowfd);                                                   \
+    }
+
+#undef RG_HOOKS_close
+#define RG_HOOKS_close RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -1,0 +1,281 @@
+/* The exec family. Two jobs before the real call: restamp the O_CLOEXEC
+ * descriptors that exec closes without a close() call, and hand the new
+ * image the environment of the session (envp.h) when the program scrubbed
+ * it, with the build of the shim its loader can load, or none (a musl
+ * program dies on glibc's shim): rg_exec_prepare looks at the program first.
+ * glibc's variants call its internal execve, so each needs its own hook.
+ *
+ * These run in vfork children, which share the parent's memory: they never
+ * start the shim's state, never touch environ and never allocate (the new
+ * envp lives on the stack, or in a private mapping when it is very large).
+ * execve, execveat and fexecve are the system calls themselves, so neither
+ * they nor execv and the execl forms call dlsym: a shell forks for every
+ * command and its parent never execs, so each child would look the symbol
+ * up again (thousands of instructions and a copied page). Only the PATH
+ * searches (execvp, execvpe, execlp) and the spawns use glibc's, looked up
+ * on first use (a successful dlsym allocates nothing). */
+#include <spawn.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/envp.h"
+#include "os/exec_target.h"
+#include "preload/hook.h"
+
+extern char **environ;
+
+static int sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+    int saved = errno;
+    return (int)rg_result(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0),
+                          saved);
+}
+
+static int sys_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                        int flags)
+{
+    int saved = errno;
+    return (int)rg_result(rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp,
+                                      flags, 0),
+                          saved);
+}
+
+static void restamp_cloexec(void)
+{
+    int saved = errno;
+    struct rg_ctx *c = rg_enter_ready();
+    if (c) {
+        rg_note_exec(c);
+        rg_leave();
+    }
+    errno = saved;
+}
+
+#define ENV_SLOTS 256
+#define ENV_BUF 8192
+
+/* Where a rebuilt envp lives: on the caller's stack, or mapped when the
+ * environment is larger than that. */
+struct env_space {
+    char *slots[ENV_SLOTS];
+    char buf[ENV_BUF];
+    void *map;
+    size_t map_size;
+};
+
+/* The environment to exec with: envp itself when it lacks nothing, else a
+ * rebuilt copy. NULL (errno ENOMEM) only when no copy can be made: running
+ * the program outside the session is not the safe answer. */
+static char *const *session_envp(char *const *envp, struct env_space *sp,
+                                 const struct rg_env_need *need)
+{
+    sp->map = NULL;
+    if (rg_envp_complete(envp, need))
+        return envp;
+    if (rg_envp_build(envp, need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
+        return sp->slots;
+    size_t n = 0, bytes = 3 * (size_t)ENV_BUF;
+    while (envp && envp[n])
+        bytes += strlen(envp[n++]) + 1;
+    size_t slots = n + 4;
+    sp->map_size = slots * sizeof(char *) + bytes;
+    sp->map = mmap(NULL, sp->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sp->map == MAP_FAILED) {
+        sp->map = NULL;
+        errno = ENOMEM;
+        return NULL;
+    }
+    char **out = sp->map;
+    if (rg_envp_build(envp, need, out, slots, (char *)(out + slots), bytes) < 0) {
+        munmap(sp->map, sp->map_size);
+        sp->map = NULL;
+        errno = E2BIG;
+        return NULL;
+    }
+    return out;
+}
+
+/* After an exec that returned (it failed), or a spawn. */
+static int done(struct env_space *sp, int r)
+{
+    if (sp->map) {
+        int e = errno;
+        munmap(sp->map, sp->map_size);
+        errno = e;
+    }
+    return r;
+}
+
+/* Runs CALL with envp replaced by the environment in `env_` that the
+ * program at (dirfd, path, at_flags) is to get. */
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)              \
+    ({                                                                         \
+        struct env_space sp_;                                                  \
+        struct rg_env_need need_;                                              \
+        rg_exec_prepare((name), (dirfd), (path), (at_flags), &need_);          \
+        char *const *env_ = session_envp((envp), &sp_, &need_);                \
+        env_ ? done(&sp_, (call)) : -1;                                        \
+    })
+
+/* The program a PATH search will run, as far as the exec's environment
+ * depends on it; the search itself stays libc's. */
+#define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
+
+/* The shim never calls its own exported names: the hooks below share these. */
+static int exec_path(const char *name, const char *path, char *const argv[],
+                     char *const envp[])
+{
+    restamp_cloexec();
+    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
+}
+
+static int exec_file(const char *name, const char *file, char *const argv[],
+                     char *const envp[])
+{
+    restamp_cloexec();
+    char found[PATH_MAX];
+    return WITH_SESSION_ENV(name, AT_FDCWD, SEARCHED(file, found), 0, envp,
+                            RG_REAL(execvpe)(file, argv, env_));
+}
+
+static int exec_at(const char *name, int dirfd, const char *path, char *const argv[],
+                   char *const envp[], int flags)
+{
+    restamp_cloexec();
+    return WITH_SESSION_ENV(name, dirfd, path, flags, envp,
+                            sys_execveat(dirfd, path, argv, env_, flags));
+}
+
+/* glibc's fexecve is execveat, with a /proc fallback for kernels older than
+ * 3.19. */
+static int exec_fd(const char *name, int fd, char *const argv[], char *const envp[])
+{
+    restamp_cloexec();
+    return WITH_SESSION_ENV(name, fd, "", AT_EMPTY_PATH, envp,
+                            sys_execveat(fd, "", argv, env_, AT_EMPTY_PATH));
+}
+
+/* posix_spawn returns its error instead of setting errno. */
+static int spawn_result(int r, int saved)
+{
+    r = r < 0 ? errno : r;
+    errno = saved;
+    return r;
+}
+
+/* Counts the variadic arguments after arg0, up to the terminating NULL. */
+#define COUNT_ARGS(arg0)                                                       \
+    ({                                                                         \
+        size_t n_ = 1;                                                         \
+        va_list ap_;                                                           \
+        va_start(ap_, arg0);                                                   \
+        while (va_arg(ap_, char *))                                            \
+            n_++;                                                              \
+        va_end(ap_);                                                           \
+        n_;                                                                    \
+    })
+
+/* Fills argv (n + 1 slots) and returns what follows the NULL (execle's envp). */
+#define FILL_ARGS(arg0, argv, n)                                               \
+    ({                                                                         \
+        va_list ap_;                                                           \
+        va_start(ap_, arg0);                                                   \
+        (argv)[0] = (char *)(arg0);                                            \
+        for (size_t i_ = 1; i_ <= (n); i_++)                                   \
+            (argv)[i_] = va_arg(ap_, char *);                                  \
+        char *const *env_ = va_arg(ap_, char *const *);                        \
+        va_end(ap_);                                                           \
+        env_;                                                                  \
+    })
+
+#define HOOK_EXECVE(sym)                                                       \
+    RG_EXPORT int sym(const char *path, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        return exec_path(#sym, path, argv, envp);                                    \
+    }
+
+#define HOOK_EXECV(sym)                                                        \
+    RG_EXPORT int sym(const char *path, char *const argv[])                    \
+    {                                                                          \
+        return exec_path(#sym, path, argv, environ);                                 \
+    }
+
+#define HOOK_EXECVPE(sym)                                                      \
+    RG_EXPORT int sym(const char *file, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        return exec_file(#sym, file, argv, envp);                                    \
+    }
+
+#define HOOK_EXECVP(sym)                                                       \
+    RG_EXPORT int sym(const char *file, char *const argv[])                    \
+    {                                                                          \
+        return exec_file(#sym, file, argv, environ);                                 \
+    }
+
+#define HOOK_EXECVEAT(sym)                                                     \
+    RG_EXPORT int sym(int dirfd, const char *path, char *const argv[], char *const envp[], \
+                      int flags)                                               \
+    {                                                                          \
+        return exec_at(#sym, dirfd, path, argv, envp, flags);                        \
+    }
+
+#define HOOK_FEXECVE(sym)                                                      \
+    RG_EXPORT int sym(int fd, char *const argv[], char *const envp[])          \
+    {                                                                          \
+        return exec_fd(#sym, fd, argv, envp);                                        \
+    }
+
+#define HOOK_EXECL(sym)                                                        \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        FILL_ARGS(arg0, argv, n);                                              \
+        return exec_path(#sym, path, argv, environ);                                 \
+    }
+
+#define HOOK_EXECLP(sym)                                                       \
+    RG_EXPORT int sym(const char *file, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        FILL_ARGS(arg0, argv, n);                                              \
+        return exec_file(#sym, file, argv, environ);                                 \
+    }
+
+#define HOOK_EXECLE(sym)                                                       \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
+    {                                                                          \
+        size_t n = COUNT_ARGS(arg0);                                           \
+        char *argv[n + 1];                                                     \
+        char *const *envp = FILL_ARGS(arg0, argv, n);                          \
+        return exec_path(#sym, path, argv, envp);                                    \
+    }
+
+/* posix_spawn runs path; posix_spawnp searches PATH for file, as glibc will. */
+#define HOOK_SPAWN(sym)                                                        \
+    RG_EXPORT int sym(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa, \
+                      const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        int saved = errno;                                                     \
+        return spawn_result(WITH_SESSION_ENV(#sym, AT_FDCWD, path, 0, envp,    \
+                                             RG_REAL(sym)(pid, path, fa, attr, argv, env_)), \
+                            saved);                                            \
+    }
+
+#define HOOK_SPAWNP(sym)                                                       \
+    RG_EXPORT int sym(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa, \
+                      const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) \
+    {                                                                          \
+        int saved = errno;                                                     \
+        char found[PATH_MAX];                                                  \
+        return spawn_result(WITH_SESSION_ENV(#sym, AT_FDCWD, SEARCHED(file, found), 0, envp, \
+                                             RG_REAL(sym)(pid, file, fa, attr, argv, env_)), \
+                            saved);                                            \
+    }
+
+#undef RG_HOOKS_exec
+#define RG_HOOKS_exec RG_HOOK_DEFINE
+#include "preload/hooks.def"

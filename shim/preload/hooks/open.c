@@ -1,0 +1,85 @@
+/* open(2) and its aliases. Every name is its own dynamic symbol in glibc,
+ * so each gets its own one-line wrapper; they differ only in shape. */
+#include "preload/hooks/open.h"
+#include <fcntl.h>
+#include <stdarg.h>
+
+#include "preload/hook.h"
+void rg_hook_read_done(const struct rg_request *req, int fd)
+{
+    struct rg_ctx *c;
+    if (fd < 0)
+        return;
+    if ((c = rg_ready())) {
+        rg_guard_opened_read(c, req, fd);
+    } else if ((c = rg_enter())) { /* the process's first hooked call */
+        rg_guard_opened_read(c, req, fd);
+        rg_leave();
+    }
+}
+
+int rg_hook_open(const struct rg_request *req)
+{
+    int saved = errno;
+    if (rg_crit_inside())
+        return (int)rg_result(rg_open_unguarded(req), saved);
+    /* A read is opened first, outside, and recorded without entering
+     * (rg_ready): the common case costs no signal-mask calls. */
+    if (!rg_flags_write(req->flags)) {
+        int fd = rg_open_unguarded(req);
+        rg_hook_read_done(req, fd);
+        return (int)rg_result(fd, saved);
+    }
+    struct rg_ctx *c = rg_enter();
+    if (!c)
+        return (int)rg_result(rg_open_unguarded(req), saved);
+    long r = rg_guard_open(c, req);
+    rg_leave();
+    return (int)rg_result(r, saved);
+}
+
+static int open_at(const char *call, int dirfd, const char *path, int flags, mode_t mode)
+{
+    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0};
+    return rg_hook_open(&req);
+}
+
+#define HOOK_OPEN(sym)                                                         \
+    RG_EXPORT int sym(const char *path, int flags, ...)                        \
+    {                                                                          \
+        return open_at(#sym, AT_FDCWD, path, flags, RG_MODE_ARG(flags));       \
+    }
+
+#define HOOK_OPENAT(sym)                                                       \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags, ...)             \
+    {                                                                          \
+        return open_at(#sym, dirfd, path, flags, RG_MODE_ARG(flags));          \
+    }
+
+/* _FORTIFY_SOURCE variants: without a mode, O_CREAT must abort exactly as
+ * glibc's does, so that case goes to glibc. */
+#define HOOK_OPEN_2(sym)                                                       \
+    RG_EXPORT int sym(const char *path, int flags)                             \
+    {                                                                          \
+        if (rg_flags_need_mode(flags))                                         \
+            return RG_REAL(sym)(path, flags);                                  \
+        return open_at(#sym, AT_FDCWD, path, flags, 0);                        \
+    }
+
+#define HOOK_OPENAT_2(sym)                                                     \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags)                  \
+    {                                                                          \
+        if (rg_flags_need_mode(flags))                                         \
+            return RG_REAL(sym)(dirfd, path, flags);                           \
+        return open_at(#sym, dirfd, path, flags, 0);                           \
+    }
+
+#define HOOK_CREAT(sym)                                                        \
+    RG_EXPORT int sym(const char *path, mode_t mode)                           \
+    {                                                                          \
+        return open_at(#sym, AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode); \
+    }
+
+#undef RG_HOOKS_open
+#define RG_HOOKS_open RG_HOOK_DEFINE
+#include "preload/hooks.def"

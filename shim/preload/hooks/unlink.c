@@ -1,0 +1,57 @@
+/* unlink, unlinkat and remove. Removing a file and creating a new one in its
+ * place is how install, cp --remove-destination, ln -f, tar and git replace
+ * files, so the file's bytes are journaled first, and with --guard-unlink
+ * removing an unread or stale file is refused like a write. With neither
+ * (--no-journal) these hooks cost one flag test. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "guard/journal.h"
+#include "preload/hook.h"
+static int unlink_at(const char *call, int dirfd, const char *path, int flags)
+{
+    int saved = errno;
+    struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0};
+    struct rg_ctx *c = rg_enter();
+    long r;
+    if (c && (c->policy & RG_POLICY_GUARD_UNLINK || rg_journal_on(c)))
+        r = rg_guard_unlink(c, &req, flags);
+    else
+        r = rg_sys_unlinkat(dirfd, path, flags);
+    if (c)
+        rg_leave();
+    return (int)rg_result(r, saved);
+}
+
+/* glibc's remove() calls its internal unlink, which no hook sees. */
+static int remove_path(const char *call, const char *path)
+{
+    int saved = errno;
+    int r = unlink_at(call, AT_FDCWD, path, 0);
+    if (r == 0 || errno != EISDIR)
+        return r;
+    errno = saved;
+    return (int)rg_result(rg_sys_unlinkat(AT_FDCWD, path, AT_REMOVEDIR), saved);
+}
+
+#define HOOK_UNLINK(sym)                                                       \
+    RG_EXPORT int sym(const char *path)                                        \
+    {                                                                          \
+        return unlink_at(#sym, AT_FDCWD, path, 0);                             \
+    }
+
+#define HOOK_UNLINKAT(sym)                                                     \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags)                  \
+    {                                                                          \
+        return unlink_at(#sym, dirfd, path, flags);                            \
+    }
+
+#define HOOK_REMOVE(sym)                                                       \
+    RG_EXPORT int sym(const char *path)                                        \
+    {                                                                          \
+        return remove_path(#sym, path);                                        \
+    }
+
+#undef RG_HOOKS_unlink
+#define RG_HOOKS_unlink RG_HOOK_DEFINE
+#include "preload/hooks.def"

@@ -1,0 +1,187 @@
+/* Unit tests for core/syscall.c: each guarded system call decoded from its
+ * argument registers, as the syscall() hook and the supervisor see it. */
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/syscall.h>
+
+#include "check.h"
+#include "core/syscall.h"
+#define PATH_A 0x7ffd1000u
+#define PATH_B 0x7ffd2000u
+
+static struct rg_syscall decode(long nr, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+                                uint64_t e)
+{
+    uint64_t args[6] = {a, b, c, d, e, 0xdeadbeef};
+    struct rg_syscall sc;
+    CHECK(rg_syscall_decode(nr, args, &sc));
+    CHECK_EQ_INT(sc.nr, nr);
+    return sc;
+}
+
+#ifdef SYS_open
+TEST(open_is_path_flags_mode)
+{
+    struct rg_syscall sc = decode(SYS_open, PATH_A, O_WRONLY | O_TRUNC, 0640, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_OPEN);
+    CHECK_EQ_STR(sc.name, "open");
+    CHECK_EQ_STR(sc.via_syscall, "syscall(SYS_open)");
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.flags, O_WRONLY | O_TRUNC);
+    CHECK_EQ_INT(sc.mode, 0640);
+    CHECK(!sc.flags_in_memory);
+}
+#endif
+
+#ifdef SYS_creat
+TEST(creat_is_an_open_for_writing_that_truncates)
+{
+    struct rg_syscall sc = decode(SYS_creat, PATH_A, 0600, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_OPEN);
+    CHECK_EQ_STR(sc.name, "creat");
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.flags, O_CREAT | O_WRONLY | O_TRUNC);
+    CHECK_EQ_INT(sc.mode, 0600);
+}
+#endif
+
+TEST(openat_is_dirfd_path_flags_mode)
+{
+    struct rg_syscall sc = decode(SYS_openat, 5, PATH_A, O_RDWR | O_CREAT, 0644, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_OPEN);
+    CHECK_EQ_STR(sc.name, "openat");
+    CHECK_EQ_STR(sc.via_syscall, "syscall(SYS_openat)");
+    CHECK_EQ_INT(sc.dirfd, 5);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.flags, O_RDWR | O_CREAT);
+    CHECK_EQ_INT(sc.mode, 0644);
+}
+
+TEST(openat_takes_at_fdcwd_as_given)
+{
+    struct rg_syscall sc = decode(SYS_openat, (uint64_t)(int64_t)AT_FDCWD, PATH_A, 0, 0, 0);
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+}
+
+TEST(openat2_leaves_flags_in_memory)
+{
+    struct rg_syscall sc = decode(SYS_openat2, 3, PATH_A, PATH_B, 24, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_OPEN);
+    CHECK_EQ_STR(sc.name, "openat2");
+    CHECK_EQ_INT(sc.dirfd, 3);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK(sc.flags_in_memory);
+    CHECK_EQ_INT(sc.how, PATH_B);
+    CHECK_EQ_INT(sc.how_size, 24);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+
+#ifdef SYS_rename
+TEST(rename_writes_its_second_path)
+{
+    struct rg_syscall sc = decode(SYS_rename, PATH_A, PATH_B, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_RENAME);
+    CHECK_EQ_STR(sc.name, "rename");
+    CHECK_EQ_INT(sc.olddirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.oldpath, PATH_A);
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_B);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+#endif
+
+#ifdef SYS_renameat
+TEST(renameat_has_a_directory_for_each_path)
+{
+    struct rg_syscall sc = decode(SYS_renameat, 3, PATH_A, 4, PATH_B, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_RENAME);
+    CHECK_EQ_STR(sc.name, "renameat");
+    CHECK_EQ_INT(sc.olddirfd, 3);
+    CHECK_EQ_INT(sc.oldpath, PATH_A);
+    CHECK_EQ_INT(sc.dirfd, 4);
+    CHECK_EQ_INT(sc.path, PATH_B);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+#endif
+
+TEST(renameat2_adds_its_flags)
+{
+    struct rg_syscall sc = decode(SYS_renameat2, 3, PATH_A, 4, PATH_B, RENAME_EXCHANGE);
+    CHECK_EQ_INT(sc.op, RG_OP_RENAME);
+    CHECK_EQ_STR(sc.name, "renameat2");
+    CHECK_EQ_STR(sc.via_syscall, "syscall(SYS_renameat2)");
+    CHECK_EQ_INT(sc.olddirfd, 3);
+    CHECK_EQ_INT(sc.oldpath, PATH_A);
+    CHECK_EQ_INT(sc.dirfd, 4);
+    CHECK_EQ_INT(sc.path, PATH_B);
+    CHECK_EQ_INT(sc.flags, RENAME_EXCHANGE);
+}
+
+TEST(truncate_is_path_and_length)
+{
+    struct rg_syscall sc = decode(SYS_truncate, PATH_A, 4096, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_TRUNCATE);
+    CHECK_EQ_STR(sc.name, "truncate");
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.length, 4096);
+}
+
+TEST(truncate_keeps_a_negative_length_negative)
+{
+    struct rg_syscall sc = decode(SYS_truncate, PATH_A, (uint64_t)-1, 0, 0, 0);
+    CHECK_EQ_INT(sc.length, -1);
+}
+
+TEST(other_calls_are_not_decoded)
+{
+    uint64_t args[6] = {0};
+    struct rg_syscall sc;
+    long others[] = {SYS_read, SYS_write, SYS_ftruncate, SYS_unlinkat, SYS_close, -1, 100000};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+        CHECK(!rg_syscall_decode(others[i], args, &sc));
+}
+
+TEST(every_listed_call_decodes_to_a_write_op_once)
+{
+    long nrs[] = {
+#define RG_SYSCALL(name, ...) SYS_##name,
+#include "core/syscalls.def"
+#undef RG_SYSCALL
+    };
+    uint64_t args[6] = {0};
+    for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
+        struct rg_syscall sc;
+        CHECK(rg_syscall_decode(nrs[i], args, &sc));
+        CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_TRUNCATE);
+        for (size_t j = 0; j < i; j++)
+            CHECK(nrs[j] != nrs[i]);
+    }
+}
+
+int main(void)
+{
+#ifdef SYS_open
+    RUN(open_is_path_flags_mode);
+#endif
+#ifdef SYS_creat
+    RUN(creat_is_an_open_for_writing_that_truncates);
+#endif
+    RUN(openat_is_dirfd_path_flags_mode);
+    RUN(openat_takes_at_fdcwd_as_given);
+    RUN(openat2_leaves_flags_in_memory);
+#ifdef SYS_rename
+    RUN(rename_writes_its_second_path);
+#endif
+#ifdef SYS_renameat
+    RUN(renameat_has_a_directory_for_each_path);
+#endif
+    RUN(renameat2_adds_its_flags);
+    RUN(truncate_is_path_and_length);
+    RUN(truncate_keeps_a_negative_length_negative);
+    RUN(other_calls_are_not_decoded);
+    RUN(every_listed_call_decodes_to_a_write_op_once);
+    return check_done();
+}

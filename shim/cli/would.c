@@ -18,7 +18,7 @@
 #include "../text.h"
 #include "cli.h"
 
-static enum rg_scope scope_of(const struct rg_header *h, const char *path)
+enum rg_scope rg_would_scope(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];
     if (!realpath(path, abs))
@@ -75,6 +75,7 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
     w->facts = (struct rg_facts){.rec = rg_entry_load(t, e), .table = RG_TABLE_OK,
                                  .mode = (enum rg_mode)h->mode};
+    w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
     if (w->facts.rec.writers > 0)
         w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
     if (!e && atomic_load(&h->full))
@@ -86,7 +87,7 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     if (w->decision.action == RG_NEED_SCOPE) {
-        f->scope = scope_of(h, path);
+        f->scope = rg_would_scope(h, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     return true;

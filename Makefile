@@ -19,10 +19,10 @@ B         := build
 IGNORE_CORE := wildmatch ignore
 
 # Pure and file-level code that both the shim and the CLI use.
-CORE      := sys table request policy text session report holder content envp sha256 jrecord $(IGNORE_CORE) \
+CORE      := sys table request policy text session report holder lineage content envp sha256 jrecord $(IGNORE_CORE) \
              progkind exec_target unguarded
 # The rest of the shim: per-process state and the hooks.
-SHIM      := $(CORE) context critical facts fdmap scope log guard restamp judge dircache journal $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
+SHIM      := $(CORE) context critical facts fdmap scope log guard restamp judge scan dircache journal $(patsubst shim/%.c,%,$(wildcard shim/hooks_*.c))
 CLI       := $(patsubst shim/cli/%.c,%,$(wildcard shim/cli/*.c))
 UNIT      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 HELPERS   := $(patsubst tests/helpers/%.c,%,$(wildcard tests/helpers/*.c))
@@ -49,7 +49,7 @@ $(B)/libreadguard.so: $(SHIM_OBJ) shim/export.map
 # own guard, facts and log, linked here without the shim's singleton context
 # and hooks.
 SV        := $(patsubst shim/supervise/%.c,%,$(wildcard shim/supervise/*.c))
-SV_OBJ    := $(SV:%=$(B)/obj/supervise/%.o) $(addprefix $(B)/obj/,critical.o facts.o fdmap.o scope.o log.o guard.o restamp.o judge.o dircache.o journal.o)
+SV_OBJ    := $(SV:%=$(B)/obj/supervise/%.o) $(addprefix $(B)/obj/,critical.o facts.o fdmap.o scope.o log.o guard.o restamp.o judge.o scan.o dircache.o journal.o)
 HEADERS   += $(wildcard shim/supervise/*.h)
 
 $(B)/obj/supervise/%.o: shim/supervise/%.c $(HEADERS) | $(B)/obj/supervise

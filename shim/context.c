@@ -131,7 +131,9 @@ static void export_var(char *entry, size_t cap, const char *name, const char *va
 static void start_session(struct rg_ctx *c)
 {
     struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
-                            .log_path = getenv(RG_ENV_LOG)};
+                            .log_path = getenv(RG_ENV_LOG),
+                            .scan_files = RG_DEFAULT_SCAN_FILES,
+                            .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
     if (mode && *mode && rg_mode_parse(mode) < 0) {
         fail_closed(c, "READGUARD_MODE is neither 'enforce' nor 'warn'");
@@ -277,6 +279,12 @@ static void after_fork(void)
     unlock(&init_lock);
 }
 
+static void after_fork_child(void)
+{
+    rg_scan_forget(&ctx.scan);
+    after_fork();
+}
+
 struct rg_ctx *rg_ready(void)
 {
     return atomic_load_explicit(&ctx.state, memory_order_acquire) == READY ? &ctx : NULL;
@@ -396,7 +404,7 @@ static void remember_preload(void)
 __attribute__((constructor)) static void rg_start(void)
 {
     int saved = errno;
-    pthread_atfork(before_fork, after_fork, after_fork);
+    pthread_atfork(before_fork, after_fork, after_fork_child);
     rg_trampoline_map();
     remember_preload();
     const char *s = getenv(RG_ENV_SESSION);

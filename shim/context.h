@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "scan.h"
 #include "table.h"
 
 #define RG_MAX_ROOTS 64
@@ -70,6 +71,7 @@ struct rg_ctx {
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see dircache.c */
     struct rg_actor *actor;             /* NULL in the shim: the process itself */
+    struct rg_scan scan;                /* this process's recent reads (scan.h) */
 };
 
 /* Enters the shim from a hook: the ready context, or NULL when the call must

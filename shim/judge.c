@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "content.h"
+#include "lineage.h"
 #include "log.h"
 #include "scope.h"
 #include "sys.h"
@@ -108,6 +109,12 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
             take_hash(req, f, fd, follow);
             d = rg_decide(req, f, &facts);
         }
+        if (d.action == RG_NEED_LINEAGE) {
+            int32_t reader = (int32_t)(facts.rec.reader & RG_READER_PID_MASK);
+            facts.lineage = rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS
+                                                                : RG_LINEAGE_OTHER;
+            d = rg_decide(req, f, &facts);
+        }
         if (d.action == RG_NEED_SCOPE) {
             f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
             d = rg_decide(req, f, &facts);
@@ -126,7 +133,11 @@ enum rg_action rg_judge(struct rg_ctx *c, const struct rg_request *req, struct r
             break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE) {
-        struct rg_report rep = {req, req->path, abs, f, &facts, d};
+        char scanner[16] = "";
+        if (d.reason == RG_WHY_SCANNED)
+            rg_scanner_name(c->table.hdr, (int32_t)(facts.rec.reader & RG_READER_PID_MASK),
+                            scanner);
+        struct rg_report rep = {req, req->path, abs, f, &facts, d, scanner};
         rg_log_decision(c, &rep);
     }
     return d.action;

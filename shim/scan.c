@@ -42,19 +42,18 @@ static void start_scanning(struct rg_ctx *c, struct rg_scan *s, uint32_t next, u
     }
 }
 
-uint32_t rg_scan_read(struct rg_ctx *c, struct rg_entry *e)
+uint32_t rg_scan_note(struct rg_ctx *c, uint32_t entry)
 {
     struct rg_scan *s = &c->scan;
+    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (!s->pid)
         s->pid = (int32_t)getpid();
     uint32_t me = (uint32_t)s->pid & RG_READER_PID_MASK;
     uint32_t files = c->table.hdr->scan_files;
     if (!files)
         return me;
-    uint32_t entry = (uint32_t)(e - c->table.entries) + 1;
-    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (seen_lately(s, next, files, entry))
-        return s->scanning ? me | RG_READER_SCAN : me;
+        return s->reader;
     int64_t now = coarse_now();
     /* This read and the files before it: more than files within the window? */
     bool scanning = next >= files &&
@@ -62,9 +61,10 @@ uint32_t rg_scan_read(struct rg_ctx *c, struct rg_entry *e)
     if (scanning && !s->scanning)
         start_scanning(c, s, next, files);
     s->scanning = scanning;
+    s->reader = scanning ? me | RG_READER_SCAN : me;
     s->ring[next % RG_SCAN_RING] = (struct rg_scan_read){entry, !scanning, now};
     atomic_store_explicit(&s->next, next + 1, memory_order_relaxed);
-    return scanning ? me | RG_READER_SCAN : me;
+    return s->reader;
 }
 
 void rg_scan_forget(struct rg_scan *s)

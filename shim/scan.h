@@ -23,6 +23,7 @@
 
 struct rg_scan {
     int32_t pid;             /* whose reads these are; 0 until the first read */
+    uint32_t reader;         /* the RG_READER_* word of the last read */
     bool scanning;
     bool named;              /* the header's scanner slot holds our name */
     _Atomic uint32_t next;   /* reads pushed so far */
@@ -36,9 +37,19 @@ struct rg_scan {
 struct rg_ctx;
 struct rg_entry;
 
-/* Notes that this process read e and returns the reader word (RG_READER_*)
- * to record with it. */
-uint32_t rg_scan_read(struct rg_ctx *c, struct rg_entry *e);
+/* Notes that this process read table entry number entry - 1, and returns
+ * the reader word (RG_READER_*) to record with it. */
+uint32_t rg_scan_note(struct rg_ctx *c, uint32_t entry);
+
+/* The same file as last time (a loop re-reading it, stdio after open) is
+ * the hottest case of all: answered inline, from the ring alone. */
+static inline uint32_t rg_scan_read(struct rg_scan *s, struct rg_ctx *c, uint32_t entry)
+{
+    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
+    if (next && s->ring[(next - 1) % RG_SCAN_RING].entry == entry)
+        return s->reader;
+    return rg_scan_note(c, entry);
+}
 
 /* A forked child's reads are its own. */
 void rg_scan_forget(struct rg_scan *s);

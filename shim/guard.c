@@ -49,9 +49,8 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
                            : !rg_entry_holds(&c->table, e, &now) &&
                                  rg_entry_stamp(&c->table, e, &now, true, rg_now_ns())))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
-    else if (e && read_fd >= 0 &&
-             (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
-        rg_entry_reread(e, now.reader); /* only a scan gives way to a re-read */
+    else if (e && (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
+        rg_entry_reread(e, now.reader); /* a scan gives way to a look or a write */
     else if (!e && c->table_state == RG_TABLE_OK)
         rg_log_table_full(c);
 }

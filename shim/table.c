@@ -231,16 +231,28 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                     bool own_write, int64_t now_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    uint32_t seen = atomic_load_explicit(&e->stamps, memory_order_acquire);
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t reader = st->reader;
     if ((cur & RG_GEN_MASK) == gen) {
         int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
         if (st->ctime_ns < ctime)
             return false;
+        bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                    atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+        /* Only the inode moved (a rename, a chmod): its bytes are still the
+         * ones looked at or written, which a scan does not take over. */
+        uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
+        if (same && (reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
+            reader = had;
         if (st->ctime_ns == ctime) {
             /* Re-reading an unchanged file is the common case: leave its line
              * clean, unless reads expire; then renew it, at most once a tick. */
-            if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
+            if (same) {
+                /* The session wrote these bytes: a scan that saw them between
+                 * the write and this restamp does not make them its own. */
+                if (own_write)
+                    rg_entry_reread(e, st->reader);
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */
                 if (st->hash) {
@@ -257,12 +269,17 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                 return false;
         }
     }
+    /* Another stamp landed since we looked (a session write restamping
+     * what this read saw before it, typically): a scan must not take the
+     * entry over from it unseen, so this read then counts as a look. */
+    if (atomic_fetch_add_explicit(&e->stamps, 1, memory_order_acq_rel) != seen)
+        reader &= ~RG_READER_SCAN;
     atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
     atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
     atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
-    atomic_store_explicit(&e->reader, st->reader, memory_order_relaxed);
+    atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
     atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
     return true;
 }
@@ -273,6 +290,7 @@ bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
            t->hdr->read_ttl_ns == 0 &&
+           !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN) &&
            atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
            atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
            atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;

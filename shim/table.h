@@ -79,7 +79,7 @@ struct rg_entry {
                                      it, and the last process that opened one */
     _Atomic uint32_t hash;        /* rg_content_hash() of the stamped bytes; 0: none */
     _Atomic uint32_t reader;      /* RG_READER_*: who read it, and how */
-    uint32_t reserved;            /* 64 bytes: an entry is one cache line */
+    _Atomic uint32_t stamps;      /* bumped by every full stamp: tells a race */
 };
 
 /* writing packs a pid (Linux pids fit in 22 bits) with a count that
@@ -131,6 +131,7 @@ struct rg_header {
     } scanners[RG_SCANNERS];
 };
 
+/* 64 bytes: an entry is one cache line. */
 _Static_assert(sizeof(struct rg_entry) == 64, "entry layout is part of the file format");
 _Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
 
@@ -209,8 +210,9 @@ struct rg_stamp {
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns);
 /* Is st already what e records, in the current generation, with no read TTL
- * to renew? Then rg_entry_stamp would change nothing, and a re-read of an
- * unchanged file (the common case) need not even read the clock. */
+ * to renew and no scan that a look or a write would take over? Then
+ * rg_entry_stamp would change nothing, and a re-read of an unchanged file
+ * (the common case) need not even read the clock. */
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
                     const struct rg_stamp *st);
 void rg_entry_forget(struct rg_entry *e);

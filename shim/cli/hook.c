@@ -295,6 +295,8 @@ static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool o
         rg_entry_stamp(t, e, &now, true, rg_now_ns());
     else if (rg_stamp_read(t, e, &now, fd))
         atomic_fetch_add(&t->hdr->reads, 1);
+    else
+        rg_entry_reread(e, now.reader); /* the model looked: a scan of it now counts */
     close(fd);
     return 0;
 }

@@ -362,3 +362,46 @@ subprocess.Popen([\"sh\", \"-c\", \"sleep 0.5; echo orphan > src/f7.c\"])
 	[[ $stderr == *"refused to write 'src/f7.c': $MSG_SCANNED \`python3\`"* ]] || fail "$stderr"
 	assert_content src/f7.c "int f7 = 1; /* zzz */"
 }
+
+# The Claude Code hooks (t2120): a Bash tool scan does not unlock the Write
+# tool, and the Read tool's look at a scanned file does.
+claude_hooks() {
+	export READGUARD_DIR="$BATS_TEST_TMPDIR/tables" SID=abc-123
+	export CLAUDE_ENV_FILE="$BATS_TEST_TMPDIR/claude.env"
+	mkdir -p "$READGUARD_DIR" && : >"$CLAUDE_ENV_FILE"
+	sleep 600 &
+	CLAUDE_PID=$! BG_PID=$!
+	export CLAUDE_PID
+	hook SessionStart '{"session_id":"abc-123","cwd":"'"$W"'","hook_event_name":"SessionStart","source":"startup"}' >/dev/null
+}
+
+hook() {
+	printf '%s' "$2" | /bin/sh -c '"$0" hook claude-code "$1"' "$RG" "$1"
+}
+
+# tool EVENT TOOL FILE: a tool hook's input for FILE (under $W).
+tool() {
+	hook "$1" '{"session_id":"abc-123","cwd":"'"$W"'","hook_event_name":"'"$1"'","tool_name":"'"$2"'","tool_input":{"file_path":"'"$W/$3"'","content":"x"}}'
+}
+
+@test "t1400.29 Claude Code hooks: a Write after a grep -r in the Bash tool is denied as scanned" {
+	tree 20
+	claude_hooks
+	bash -c "$(cat "$CLAUDE_ENV_FILE")
+grep -r zzz src >/dev/null"
+	run --separate-stderr tool PreToolUse Write src/f7.c
+	assert_success
+	assert_output --partial '"permissionDecision":"deny"'
+	assert_output --partial "$MSG_SCANNED \`grep\`"
+}
+
+@test "t1400.30 Claude Code hooks: a Read of a scanned file unlocks the Write" {
+	tree 20
+	claude_hooks
+	bash -c "$(cat "$CLAUDE_ENV_FILE")
+grep -r zzz src >/dev/null"
+	tool PostToolUse Read src/f7.c
+	run --separate-stderr tool PreToolUse Write src/f7.c
+	assert_success
+	assert_output ""
+}

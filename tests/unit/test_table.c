@@ -1054,6 +1054,37 @@ static uint32_t reader_after(uint32_t first, uint32_t then)
     return r;
 }
 
+TEST(own_write_restamp_of_the_same_bytes_clears_a_scan)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    st.reader = 0;
+    rg_entry_stamp(&f.t, e, &st, true, 6000);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
+    drop(&f);
+}
+
+TEST(scan_of_a_renamed_file_keeps_the_look_at_its_bytes)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 0;
+    rg_entry_stamp(&f.t, e, &st, true, 5000);
+    st.ctime_ns += 100; /* renamed: same bytes, newer ctime */
+    st.reader = 123 | SCAN;
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 6000));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
+    st.ctime_ns += 100;
+    st.mtime_ns += 100; /* new bytes: the scan is all there is */
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 7000));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
+}
+
 TEST(stamp_records_the_reader)
 {
     CHECK_EQ_INT(reader_after(123 | SCAN, 123 | SCAN), 123 | SCAN);
@@ -1187,6 +1218,8 @@ int main(void)
     RUN(rereading_the_same_stamp_with_new_bytes_updates_the_hash);
     RUN(own_write_restamp_drops_the_hash);
     RUN(stamp_records_the_reader);
+    RUN(scan_of_a_renamed_file_keeps_the_look_at_its_bytes);
+    RUN(own_write_restamp_of_the_same_bytes_clears_a_scan);
     RUN(reread_view_takes_over_a_scan);
     RUN(reread_scan_takes_over_another_scan);
     RUN(reread_nothing_takes_over_a_view);

@@ -384,7 +384,7 @@ tool() {
 	hook "$1" '{"session_id":"abc-123","cwd":"'"$W"'","hook_event_name":"'"$1"'","tool_name":"'"$2"'","tool_input":{"file_path":"'"$W/$3"'","content":"x"}}'
 }
 
-@test "t1400.29 Claude Code hooks: a Write after a grep -r in the Bash tool is denied as scanned" {
+@test "t1500.29 Claude Code hooks: a Write after a grep -r in the Bash tool is denied as scanned" {
 	tree 20
 	claude_hooks
 	bash -c "$(cat "$CLAUDE_ENV_FILE")
@@ -395,7 +395,7 @@ grep -r zzz src >/dev/null"
 	assert_output --partial "$MSG_SCANNED \`grep\`"
 }
 
-@test "t1400.30 Claude Code hooks: a Read of a scanned file unlocks the Write" {
+@test "t1500.30 Claude Code hooks: a Read of a scanned file unlocks the Write" {
 	tree 20
 	claude_hooks
 	bash -c "$(cat "$CLAUDE_ENV_FILE")

@@ -12,6 +12,8 @@ test_pkgs="$test_pkgs lintian"
 test_pkgs="$test_pkgs vim tar"
 # issue 18: musl programs (and the musl build of the shim) in the tests
 test_pkgs="$test_pkgs musl-tools"
+# issue 17 scan tests: real scanners
+test_pkgs="$test_pkgs ripgrep python3-pytest"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip

@@ -3,7 +3,6 @@
  * the shim the command's loader can load, or none, named when it runs
  * unguarded. `readguard run -- ./musl-prog` must start. */
 #include "cli/handoff.h"
-
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>

@@ -26,6 +26,11 @@ void rg_policy_show_human(FILE *f, const struct rg_header *h)
         fprintf(f, "read-ttl    %.3f s\n", (double)h->read_ttl_ns / 1e9);
     else
         fprintf(f, "read-ttl    (none)\n");
+    if (h->scan_files)
+        fprintf(f, "scan        more than %u files within %.3f s\n", h->scan_files,
+                (double)h->scan_window_ns / 1e9);
+    else
+        fprintf(f, "scan        (off: every read counts)\n");
     fprintf(f, "ignores     %u rules%s\n", h->nignores,
             h->flags & RG_POLICY_NO_DEFAULT_IGNORES ? ", no defaults" : "");
     char scope, buf[RG_LOG_PATH_MAX];
@@ -39,6 +44,8 @@ void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)
     rg_jmember_bool(f, first, "allow_append", h->flags & RG_POLICY_ALLOW_APPEND);
     rg_jmember_bool(f, first, "guard_unlink", h->flags & RG_POLICY_GUARD_UNLINK);
     rg_jmember_int(f, first, "read_ttl_ns", h->read_ttl_ns);
+    rg_jmember_int(f, first, "scan_files", h->scan_files);
+    rg_jmember_int(f, first, "scan_window_ns", h->scan_window_ns);
     rg_jmember_bool(f, first, "default_ignores", !(h->flags & RG_POLICY_NO_DEFAULT_IGNORES));
     rg_jkey(f, first, "ignores");
     fputc('[', f);

@@ -18,11 +18,13 @@
 #include "core/text.h"
 #include "guard/readhash.h"
 #include "os/clock.h"
+#include "os/lineage.h"
 #include "os/logfile.h"
 #include "os/procfd.h"
 #include "os/session.h"
 #include "os/sys.h"
-static enum rg_scope scope_of(const struct rg_header *h, const char *path)
+
+enum rg_scope rg_would_scope(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];
     if (!realpath(path, abs))
@@ -79,6 +81,7 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
     w->facts = (struct rg_facts){.rec = rg_entry_load(t, e), .table = RG_TABLE_OK,
                                  .mode = (enum rg_mode)h->mode};
+    w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
     if (w->facts.rec.writers > 0)
         w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
     if (!e && atomic_load(&h->full))
@@ -89,8 +92,16 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         hash_of(path, f);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
+    if (w->decision.action == RG_NEED_LINEAGE) {
+        /* As for this process: one run from inside the session, or a hook
+         * speaking for an agent, which descends from no scan of its shell. */
+        int32_t reader = (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK);
+        w->facts.lineage = rg_descends((int32_t)getpid(), reader) ? RG_LINEAGE_DESCENDS
+                                                                   : RG_LINEAGE_OTHER;
+        w->decision = rg_decide(&w->req, f, &w->facts);
+    }
     if (w->decision.action == RG_NEED_SCOPE) {
-        f->scope = scope_of(h, path);
+        f->scope = rg_would_scope(h, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     return true;
@@ -99,7 +110,9 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
 void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,
                      char *out, size_t cap)
 {
-    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision};
+    char scanner[16];
+    rg_scanner_name(t->hdr, (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK), scanner);
+    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision, scanner};
     rg_reason_text(out, cap, &r, t->hdr->capacity, NULL);
 }
 
@@ -111,6 +124,8 @@ const char *rg_would_allowed_why(const struct rg_would *w)
         return "it does not exist: writing it creates a new file.";
     if (!f->regular)
         return "it is not a regular file.";
+    if (rg_record_scanned(rec) && w->facts.lineage == RG_LINEAGE_DESCENDS)
+        return "it was only scanned in this session, by this process or one it descends from.";
     if (rec->found && f->hashed && f->hash == rec->hash)
         return "it was read in this session and its bytes are the same.";
     if (rec->found && rec->mtime_ns == f->mtime_ns && rec->size == f->size)

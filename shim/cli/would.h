@@ -15,6 +15,7 @@ struct rg_would {
     struct rg_file file;
     struct rg_facts facts;
     struct rg_decision decision;
+    bool own_write; /* the record is a restamp after the session's own write */
 };
 
 /* Decides an overwrite of path (open O_WRONLY|O_TRUNC) in the session of t,
@@ -22,6 +23,10 @@ struct rg_would {
  * False, after reporting on stderr, when path cannot be examined. */
 bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
                     struct rg_would *w);
+
+/* Is path under one of the session's roots? Where it cannot tell (no such
+ * path), it says guarded, as the shim does. */
+enum rg_scope rg_would_scope(const struct rg_header *h, const char *path);
 
 /* The reason sentence of a refusal or warning, as the shim words it. */
 void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,

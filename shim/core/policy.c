@@ -33,12 +33,17 @@ static bool expired(const struct rg_facts *facts)
     return facts->read_ttl_ns > 0 && facts->now_ns - facts->rec.read_ns > facts->read_ttl_ns;
 }
 
+bool rg_record_scanned(const struct rg_record *r)
+{
+    return r->found && (r->reader & RG_READER_SCAN);
+}
+
 static enum rg_reason why_refused(const struct rg_file *file, const struct rg_facts *facts)
 {
     if (facts->table == RG_TABLE_BROKEN)
         return RG_WHY_NO_TABLE;
     if (stamp_matches(file, &facts->rec))
-        return RG_WHY_EXPIRED;
+        return expired(facts) ? RG_WHY_EXPIRED : RG_WHY_SCANNED;
     if (facts->rec.found)
         return RG_WHY_CHANGED;
     return facts->table == RG_TABLE_FULL ? RG_WHY_TABLE_FULL : RG_WHY_UNREAD;
@@ -87,11 +92,19 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         enum match m = compare(file, &facts->rec);
         if (m == ASK_BYTES)
             return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
-        if (m == MATCHES && !expired(facts))
+        bool counts = m == MATCHES && !expired(facts);
+        if (counts && !rg_record_scanned(&facts->rec))
             return allow;
         /* Another process of this session is writing it right now: the stamp
          * is moving under our feet, and that is the session's own doing. */
         if (facts->rec.writers > 0 && facts->writer_alive)
+            return allow;
+        /* A scan unlocks the files for the scanner and its descendants only.
+         * Asked before the scope: for the scanner itself (sed -i, git
+         * checkout) the answer costs one getpid, the scope a path lookup. */
+        if (counts && facts->lineage == RG_LINEAGE_UNKNOWN)
+            return (struct rg_decision){RG_NEED_LINEAGE, RG_WHY_OK};
+        if (counts && facts->lineage == RG_LINEAGE_DESCENDS)
             return allow;
     }
     /* Only a write that would be refused pays for working out its scope. */
@@ -111,6 +124,7 @@ const char *rg_reason_name(enum rg_reason r)
     case RG_WHY_TABLE_FULL: return "table-full";
     case RG_WHY_NO_TABLE: return "no-table";
     case RG_WHY_EXPIRED: return "expired";
+    case RG_WHY_SCANNED: return "scanned";
     }
     return "?";
 }

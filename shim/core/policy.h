@@ -31,8 +31,13 @@ struct rg_file {
     uint32_t hash;                /* rg_content_hash() now; 0: could not be read */
 };
 
+/* Does the writer descend from the process that scanned the file (or is it
+ * that process)? Worked out only when a write depends on it. */
+enum rg_lineage { RG_LINEAGE_UNKNOWN, RG_LINEAGE_DESCENDS, RG_LINEAGE_OTHER };
+
 struct rg_facts {
     struct rg_record rec;
+    enum rg_lineage lineage;      /* of the writer, to rec.reader's pid */
     bool writer_alive;            /* rec.writer_pid still holds the file open */
     enum rg_table_state table;
     enum rg_mode mode;
@@ -49,6 +54,7 @@ enum rg_action {
     RG_ALLOW_UNTRACKED, /* allow (--allow-append), but the write must not make the file known */
     RG_READ_ONLY,       /* a timestamp-only open (touch): give it a read-only descriptor */
     RG_NEED_HASH,       /* ask again with file.hash taken: only the bytes can tell */
+    RG_NEED_LINEAGE,    /* ask again with facts.lineage worked out */
 };
 
 enum rg_reason {
@@ -58,12 +64,17 @@ enum rg_reason {
     RG_WHY_TABLE_FULL, /* unrecorded, and the table has no room to record it */
     RG_WHY_NO_TABLE,   /* the session table is missing or unusable */
     RG_WHY_EXPIRED,    /* read, but longer ago than the session's --read-ttl */
+    RG_WHY_SCANNED,    /* only read by a scan of another process's line */
 };
 
 struct rg_decision {
     enum rg_action action;
     enum rg_reason reason;
 };
+
+/* Was the record's read a scan by a process other than the writer's line?
+ * Only the lineage fact tells; rg_decide asks for it. */
+bool rg_record_scanned(const struct rg_record *r);
 
 struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
                              const struct rg_facts *facts);

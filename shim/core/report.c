@@ -41,6 +41,13 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      "Read it again, then retry.",
                      read_at, (double)r->facts->read_ttl_ns / 1e9);
         break;
+    case RG_WHY_SCANNED:
+        n = snprintf(buf, cap,
+                     "it was only scanned by `%s` (pid %d, one of many files read at once). "
+                     "Read it to write it, then retry.",
+                     r->scanner && r->scanner[0] ? r->scanner : "?",
+                     (int)(rec->reader & RG_READER_PID_MASK));
+        break;
     case RG_WHY_OK:
         n = snprintf(buf, cap, "it may be written.");
         break;

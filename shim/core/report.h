@@ -19,6 +19,7 @@ struct rg_report {
     const struct rg_file *file;
     const struct rg_facts *facts;
     struct rg_decision decision;
+    const char *scanner;      /* the program that scanned it (RG_WHY_SCANNED), or NULL */
 };
 
 /* The reason sentence, as printed after "refused to write 'PATH': ".

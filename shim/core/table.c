@@ -63,7 +63,7 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
         memcpy(h->journal_dir, s->journal_dir, n);
     }
     if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
-        s->read_ttl_ns < 0)
+        s->read_ttl_ns < 0 || !rg_scan_settings_ok(s->scan_files, s->scan_window_ns))
         return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
     if (s->ignores_len)
         memcpy(h->ignores, s->ignores, s->ignores_len);
@@ -71,6 +71,8 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     h->nignores = s->nignores;
     h->flags = s->flags;
     h->read_ttl_ns = s->read_ttl_ns;
+    h->scan_files = s->scan_files;
+    h->scan_window_ns = s->scan_window_ns;
     h->version = RG_TABLE_VERSION;
     h->header_size = RG_HEADER_SIZE;
     h->file_size = size;
@@ -87,6 +89,13 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     atomic_thread_fence(memory_order_release);
     memcpy(h->magic, RG_MAGIC, sizeof h->magic);
     return 0;
+}
+
+bool rg_scan_settings_ok(uint32_t files, int64_t window_ns)
+{
+    if (files == 0)
+        return window_ns >= 0 && window_ns <= RG_SCAN_WINDOW_MAX_NS;
+    return files <= RG_SCAN_FILES_MAX && window_ns > 0 && window_ns <= RG_SCAN_WINDOW_MAX_NS;
 }
 
 static bool strings_fit(const char *area, size_t len, uint32_t count)
@@ -122,7 +131,8 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
         !memchr(h->log_path, '\0', sizeof h->log_path) ||
         !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
-        h->read_ttl_ns < 0 || h->ignores_len > sizeof h->ignores ||
+        h->read_ttl_ns < 0 || !rg_scan_settings_ok(h->scan_files, h->scan_window_ns) ||
+        h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";
     if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
@@ -220,16 +230,28 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                     bool own_write, int64_t now_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    uint32_t seen = atomic_load_explicit(&e->stamps, memory_order_acquire);
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t reader = st->reader;
     if ((cur & RG_GEN_MASK) == gen) {
         int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
         if (st->ctime_ns < ctime)
             return false;
+        bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                    atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+        /* Only the inode moved (a rename, a chmod): its bytes are still the
+         * ones looked at or written, which a scan does not take over. */
+        uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
+        if (same && (reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
+            reader = had;
         if (st->ctime_ns == ctime) {
             /* Re-reading an unchanged file is the common case: leave its line
              * clean, unless reads expire; then renew it, at most once a tick. */
-            if (atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size) {
+            if (same) {
+                /* The session wrote these bytes: a scan that saw them between
+                 * the write and this restamp does not make them its own. */
+                if (own_write)
+                    rg_entry_reread(e, st->reader);
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */
                 if (st->hash) {
@@ -246,11 +268,17 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                 return false;
         }
     }
+    /* Another stamp landed since we looked (a session write restamping
+     * what this read saw before it, typically): a scan must not take the
+     * entry over from it unseen, so this read then counts as a look. */
+    if (atomic_fetch_add_explicit(&e->stamps, 1, memory_order_acq_rel) != seen)
+        reader &= ~RG_READER_SCAN;
     atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
     atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
     atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
+    atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
     atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
     return true;
 }
@@ -261,6 +289,7 @@ bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
            t->hdr->read_ttl_ns == 0 &&
+           !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN) &&
            atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
            atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
            atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
@@ -286,7 +315,46 @@ struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *
     r.writers = w >> RG_WRITING_PID_BITS;
     r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
     r.hash = atomic_load_explicit(&e->hash, memory_order_relaxed);
+    r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
     return r;
+}
+
+void rg_entry_reread(struct rg_entry *e, uint32_t reader)
+{
+    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    /* Only a scan gives way, to a view or to another scanner. */
+    while ((cur & RG_READER_SCAN) && cur != reader &&
+           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, reader, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+void rg_entry_downgrade(struct rg_entry *e, int32_t pid)
+{
+    uint32_t view = (uint32_t)pid & RG_READER_PID_MASK;
+    atomic_compare_exchange_strong_explicit(&e->reader, &view, view | RG_READER_SCAN,
+                                            memory_order_relaxed, memory_order_relaxed);
+}
+
+/* Two scanners sharing a slot may mix their names: a message may then name
+ * the wrong program, never allow a write. */
+void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog)
+{
+    struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
+    atomic_store_explicit(&s->pid, 0, memory_order_relaxed);
+    strncpy(s->prog, prog, sizeof s->prog - 1);
+    s->prog[sizeof s->prog - 1] = '\0';
+    atomic_store_explicit(&s->pid, pid, memory_order_release);
+}
+
+void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16])
+{
+    const struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
+    out[0] = '\0';
+    if (pid > 0 && atomic_load_explicit(&s->pid, memory_order_acquire) == pid) {
+        memcpy(out, s->prog, 15);
+        out[15] = '\0';
+    }
 }
 
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid)

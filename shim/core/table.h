@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 5u
+#define RG_TABLE_VERSION 6u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -36,6 +36,21 @@
  * kept the bytes of that stamp: either way, the journal need not keep them. */
 #define RG_GEN_WRITE 0x80000000u
 #define RG_GEN_MASK 0x7fffffffu
+/* An entry's reader: the process that made its last read, and whether that
+ * read was part of a scan (scan.h). 0: a read nobody owns, which counts for
+ * the whole session like a view (readguard mark, a restamp after a write). */
+#define RG_READER_SCAN 0x80000000u
+#define RG_READER_PID_MASK 0x003fffffu
+
+/* Scan detection (scan.h): a process that reads more than scan_files
+ * distinct files within scan_window_ns is scanning while it does. */
+#define RG_DEFAULT_SCAN_FILES 8u
+#define RG_DEFAULT_SCAN_WINDOW_NS 1000000000LL
+#define RG_SCAN_FILES_MAX 63u           /* the per-process ring holds one more */
+#define RG_SCAN_WINDOW_MAX_NS 3600000000000LL
+/* The programs that scanned, for refusals to name: slot pid % RG_SCANNERS. */
+#define RG_SCANNERS 128u
+
 /* A generous bound on file timestamp granularity (a jiffy is 1-10 ms). */
 #define RG_TICK_NS 50000000LL
 
@@ -63,6 +78,8 @@ struct rg_entry {
     _Atomic uint32_t writing;     /* RG_WRITING_*: write fds the session holds open on
                                      it, and the last process that opened one */
     _Atomic uint32_t hash;        /* rg_content_hash() of the stamped bytes; 0: none */
+    _Atomic uint32_t reader;      /* RG_READER_*: who read it, and how */
+    _Atomic uint32_t stamps;      /* bumped by every full stamp: tells a race */
 };
 
 /* writing packs a pid (Linux pids fit in 22 bits) with a count that
@@ -89,6 +106,8 @@ struct rg_header {
     int64_t read_ttl_ns;          /* a read older than this stops counting; 0: never */
     uint32_t nignores;
     uint32_t ignores_len;
+    uint32_t scan_files;          /* 0: every read is a view (no scan detection) */
+    int64_t scan_window_ns;
     char log_path[RG_LOG_PATH_MAX];
     char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
     char ignores[RG_IGNORES_MAX]; /* the ignore rules, packed as ignore.h says */
@@ -105,9 +124,15 @@ struct rg_header {
     /* Programs already named as running unguarded (unguarded.h), once per
      * session each: a hash of device and inode per slot, 0 for empty. */
     _Alignas(64) _Atomic uint64_t unguarded[RG_UNGUARDED_SLOTS];
+    /* Written once by a process when it starts scanning; read for messages. */
+    _Alignas(64) struct rg_scanner {
+        _Atomic int32_t pid;
+        char prog[16];
+    } scanners[RG_SCANNERS];
 };
 
-_Static_assert(sizeof(struct rg_entry) == 56, "entry layout is part of the file format");
+/* 64 bytes: an entry is one cache line. */
+_Static_assert(sizeof(struct rg_entry) == 64, "entry layout is part of the file format");
 _Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
 
 struct rg_settings {
@@ -119,6 +144,8 @@ struct rg_settings {
     size_t nroots;
     uint32_t flags;               /* RG_POLICY_* */
     int64_t read_ttl_ns;
+    uint32_t scan_files;          /* 0: off */
+    int64_t scan_window_ns;
     const char *ignores;          /* packed rules (ignore.h), or NULL */
     size_t ignores_len;
     unsigned nignores;
@@ -142,6 +169,7 @@ struct rg_record {
     uint32_t writers;
     int32_t writer_pid;
     uint32_t hash;                /* of the recorded bytes; 0: not hashed */
+    uint32_t reader;              /* RG_READER_* */
 };
 
 size_t rg_table_file_size(uint32_t capacity);
@@ -155,6 +183,9 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
  * a short reason ("wrong magic", "truncated", ...). */
 const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid);
 
+/* Are these scan settings ones rg_table_format accepts? */
+bool rg_scan_settings_ok(uint32_t files, int64_t window_ns);
+
 void rg_table_bind(struct rg_table *t, void *map, size_t size);
 
 struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino);
@@ -167,6 +198,7 @@ struct rg_stamp {
     int64_t ctime_ns;
     int64_t size;
     uint32_t hash;                /* of the bytes, when a read took one; else 0 */
+    uint32_t reader;              /* RG_READER_* of the read; 0 for a write */
 };
 
 /* Records st as what the session knows the file to be; own_write says it was
@@ -178,11 +210,23 @@ struct rg_stamp {
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns);
 /* Is st already what e records, in the current generation, with no read TTL
- * to renew? Then rg_entry_stamp would change nothing, and a re-read of an
- * unchanged file (the common case) need not even read the clock. */
+ * to renew and no scan that a look or a write would take over? Then
+ * rg_entry_stamp would change nothing, and a re-read of an unchanged file
+ * (the common case) need not even read the clock. */
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
                     const struct rg_stamp *st);
 void rg_entry_forget(struct rg_entry *e);
+/* A read that found e already holding its stamp: a view takes over a scan
+ * (the file has now been looked at), a scan takes over another process's
+ * scan (the last scanner is the one about to write), and nothing takes over
+ * a view. */
+void rg_entry_reread(struct rg_entry *e, uint32_t reader);
+/* Turns this process's own view of e into a scan, unless a view by anyone
+ * else has replaced it since. */
+void rg_entry_downgrade(struct rg_entry *e, int32_t pid);
+/* Names the program scanning as pid, and looks that name up ("" if lost). */
+void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog);
+void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16]);
 struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
 void rg_entry_writer_close(struct rg_entry *e);

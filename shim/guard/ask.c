@@ -5,10 +5,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/content.h"
 #include "core/report.h"
 #include "guard/log.h"
 #include "guard/readhash.h"
 #include "guard/scope.h"
+#include "os/lineage.h"
 #include "os/sys.h"
 struct rg_stamp rg_stamp_of(const struct stat *st)
 {
@@ -107,6 +109,12 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             take_hash(req, f, fd, follow);
             d = rg_decide(req, f, &facts);
         }
+        if (d.action == RG_NEED_LINEAGE) {
+            int32_t reader = (int32_t)(facts.rec.reader & RG_READER_PID_MASK);
+            facts.lineage = rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS
+                                                                : RG_LINEAGE_OTHER;
+            d = rg_decide(req, f, &facts);
+        }
         if (d.action == RG_NEED_SCOPE) {
             f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
             d = rg_decide(req, f, &facts);
@@ -125,7 +133,11 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE) {
-        struct rg_report rep = {req, req->path, abs, f, &facts, d};
+        char scanner[16] = "";
+        if (d.reason == RG_WHY_SCANNED)
+            rg_scanner_name(c->table.hdr, (int32_t)(facts.rec.reader & RG_READER_PID_MASK),
+                            scanner);
+        struct rg_report rep = {req, req->path, abs, f, &facts, d, scanner};
         rg_log_decision(c, &rep);
     }
     return d.action;

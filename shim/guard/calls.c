@@ -9,6 +9,7 @@
 
 #include "core/content.h"
 #include "core/policy.h"
+#include "guard/scan.h"
 #include "guard/ask.h"
 #include "guard/critical.h"
 #include "guard/dircache.h"
@@ -45,10 +46,14 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
     struct rg_stamp now = rg_stamp_of(st);
+    if (e && read_fd >= 0)
+        now.reader = rg_scan_read(&c->scan, &c->table, (uint32_t)(e - c->table.entries) + 1);
     if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
                            : !rg_entry_holds(&c->table, e, &now) &&
                                  rg_entry_stamp(&c->table, e, &now, true, rg_now_ns())))
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
+    else if (e && (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
+        rg_entry_reread(e, now.reader); /* a scan gives way to a look or a write */
     else if (!e && c->table_state == RG_TABLE_OK)
         rg_log_table_full(c);
 }

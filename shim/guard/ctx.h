@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/policy.h"
+#include "guard/scan.h"
 #include "core/table.h"
 #define RG_MAX_ROOTS 64
 #define RG_FDMAP_SIZE 4096
@@ -64,6 +65,7 @@ struct rg_ctx {
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
+    struct rg_scan scan;                /* this process's recent reads (guard/scan.h) */
     struct rg_actor *actor;             /* NULL in the shim: the process itself */
 };
 

@@ -1,5 +1,4 @@
 #include "guard/journal.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>

@@ -1,5 +1,4 @@
 #include "preload/context.h"
-
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,7 +20,6 @@
 #include "os/exec_target.h"
 #include "os/session.h"
 #include "os/sys.h"
-
 /* Which build of the shim this is: the loader of the process it lives in. */
 #ifdef __GLIBC__
 #define OWN_LIBC RG_LIBC_GLIBC
@@ -141,7 +139,9 @@ static void export_var(char *entry, size_t cap, const char *name, const char *va
 static void start_session(struct rg_ctx *c)
 {
     struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
-                            .log_path = getenv(RG_ENV_LOG)};
+                            .log_path = getenv(RG_ENV_LOG),
+                            .scan_files = RG_DEFAULT_SCAN_FILES,
+                            .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
     if (mode && *mode && rg_mode_parse(mode) < 0) {
         fail_closed(c, "READGUARD_MODE is neither 'enforce' nor 'warn'");
@@ -286,6 +286,12 @@ static void after_fork(void)
     unlock(&self.init_lock);
 }
 
+static void after_fork_child(void)
+{
+    rg_scan_forget(&self.ctx.scan);
+    after_fork();
+}
+
 struct rg_ctx *rg_ready(void)
 {
     return atomic_load_explicit(&self.state, memory_order_acquire) == READY ? &self.ctx : NULL;
@@ -406,7 +412,7 @@ static void remember_preload(void)
 __attribute__((constructor)) static void rg_start(void)
 {
     int saved = errno;
-    pthread_atfork(before_fork, after_fork, after_fork);
+    pthread_atfork(before_fork, after_fork, after_fork_child);
     rg_trampoline_map();
     remember_preload();
     const char *s = getenv(RG_ENV_SESSION);

@@ -377,3 +377,32 @@ assert not r[4]["result"].get("isError"), r[4]
 	assert_output ""
 	[[ $stderr == *"unknown event 'Notification'"* ]] || fail "$stderr"
 }
+
+@test "t2120.31 an allowed Write keeps the old bytes, and readguard undo brings them back" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	tool PreToolUse Write "\"$W/a\"" >/dev/null
+	printf 'by the Write tool\n' >a
+	tool PostToolUse Write "\"$W/a\""
+	run --separate-stderr "$RG" undo --session "$TABLE" a
+	assert_success
+	assert_content a old
+}
+
+@test "t2120.32 the tool's own earlier write is not kept again, and a denied Write keeps nothing" {
+	mkfile a old
+	mkfile b other
+	hook SessionStart >/dev/null
+	tool PreToolUse Write "\"$W/b\"" >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	for t in Write Edit MultiEdit; do
+		tool PreToolUse $t "\"$W/a\"" >/dev/null
+		printf '%s\n' "$t" >a
+		tool PostToolUse $t "\"$W/a\""
+	done
+	run "$RG" history --session "$TABLE"
+	assert_success
+	[ "${#lines[@]}" -eq 1 ] || fail "expected one kept version: $output"
+	assert_output --regexp " 4  $W/a\$"
+}

@@ -154,6 +154,17 @@ bash_call() {
 	done
 }
 
+@test "t2125.09 readguard undo brings back what the real Write tool overwrote" {
+	mkfile notes.txt original
+	play "[[{\"name\":\"Read\",\"input\":{\"file_path\":\"$W/notes.txt\"}}],
+		[{\"name\":\"Write\",\"input\":{\"file_path\":\"$W/notes.txt\",\"content\":\"written\\n\"}}]]"
+	assert_success
+	assert_content notes.txt written
+	run --separate-stderr "$RG" undo --session "$(echo "$READGUARD_DIR"/readguard-claude-*)" notes.txt
+	assert_success
+	assert_content notes.txt original
+}
+
 @test "t2125.06 without the hooks the same blind > goes through (the control of these tests)" {
 	rm "$HOME/.claude/settings.json"
 	mkfile notes.txt original

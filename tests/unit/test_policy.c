@@ -31,6 +31,8 @@ struct policy_case {
     bool hashed;               /* the file's bytes were hashed for this decision */
     uint32_t file_hash;        /* ... and gave this (0: unreadable) */
     bool big;                  /* larger than RG_HASH_MAX */
+    bool scanned;              /* the record's read was a scan (by pid 777) */
+    enum rg_lineage lineage;   /* of the writer to that scanner */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -53,6 +55,8 @@ struct policy_case {
 #define NEED_HASH .want = RG_NEED_HASH, .why = RG_WHY_OK
 #define RACY .read_after = 1000000     /* 1 ms: within a tick */
 #define CALM .read_after = 10 * SEC
+#define NEED_LINEAGE .want = RG_NEED_LINEAGE, .why = RG_WHY_OK
+#define SCANNED .found = true, .scanned = true
 #define TOUCH_FLAGS (O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY)
 
 static const struct policy_case cases[] = {
@@ -242,6 +246,38 @@ static const struct policy_case cases[] = {
      .file_hash = 7, REFUSE(CHANGED)},
     {"moved_mtime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, .found = false,
      CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
+
+    /* Scans (issue 17): a scan unlocks the scanner's line only. */
+    {"scanned_record_asks_for_the_lineage_before_the_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
+     SCANNED, NEED_LINEAGE},
+    {"scanned_record_written_by_its_line_is_allowed", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
+     SCANNED, .lineage = RG_LINEAGE_DESCENDS, ALLOW},
+    {"scanned_record_written_by_another_line_asks_for_the_scope", OPEN(O_WRONLY | O_TRUNC),
+     UNKNOWN, SCANNED, .lineage = RG_LINEAGE_OTHER, NEED_SCOPE},
+    {"scanned_record_written_by_another_line_is_refused_as_scanned", OPEN(O_WRONLY | O_TRUNC),
+     GUARDED, SCANNED, .lineage = RG_LINEAGE_OTHER, REFUSE(SCANNED)},
+    {"scanned_record_outside_the_roots_is_allowed", OPEN(O_WRONLY | O_TRUNC), FREE, SCANNED,
+     .lineage = RG_LINEAGE_OTHER, ALLOW},
+    {"scanned_record_in_warn_mode_warns_as_scanned", OPEN(O_WRONLY | O_TRUNC), GUARDED, SCANNED,
+     .lineage = RG_LINEAGE_OTHER, WARN_MODE, WARN(SCANNED)},
+    {"scanned_record_touched_gets_read_only_as_scanned", OPEN(TOUCH_FLAGS), GUARDED, SCANNED,
+     .lineage = RG_LINEAGE_OTHER, READ_ONLY(SCANNED)},
+    {"scanned_record_being_written_by_a_live_writer_is_allowed", OPEN(O_WRONLY), UNKNOWN,
+     SCANNED, .writers = 1, .writer_alive = true, ALLOW},
+    {"scanned_then_changed_is_refused_as_changed_without_lineage", OPEN(O_WRONLY), GUARDED,
+     SCANNED, .size_off = 1, REFUSE(CHANGED)},
+    {"scanned_and_expired_is_refused_as_expired_without_lineage", OPEN(O_WRONLY), GUARDED,
+     SCANNED, .ttl = SEC, .read_age = 2 * SEC, REFUSE(EXPIRED)},
+    {"scanned_racy_record_asks_for_the_bytes_first", OPEN(O_WRONLY), UNKNOWN, SCANNED, RACY,
+     .rec_hash = 7, NEED_HASH},
+    {"scanned_racy_record_same_bytes_asks_for_the_lineage", OPEN(O_WRONLY), UNKNOWN, SCANNED,
+     RACY, .rec_hash = 7, .hashed = true, .file_hash = 7, NEED_LINEAGE},
+    {"scanned_unlink_with_guard_unlink_by_another_line_is_refused", UNLINK, UNLINK_KNOB, GUARDED,
+     SCANNED, .lineage = RG_LINEAGE_OTHER, REFUSE(SCANNED)},
+    {"scan_flag_on_a_forgotten_record_is_unread", OPEN(O_WRONLY), GUARDED, .scanned = true,
+     REFUSE(UNREAD)},
+    {"scan_flag_with_a_broken_table_is_no_table", OPEN(O_WRONLY), GUARDED, SCANNED,
+     .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
 };
 
 static const struct policy_case *current;
@@ -256,6 +292,7 @@ static const char *action_name(enum rg_action a)
     case RG_ALLOW_UNTRACKED: return "ALLOW_UNTRACKED";
     case RG_READ_ONLY: return "READ_ONLY";
     case RG_NEED_HASH: return "NEED_HASH";
+    case RG_NEED_LINEAGE: return "NEED_LINEAGE";
     }
     return "?";
 }
@@ -273,7 +310,9 @@ TEST(decide_case)
     struct rg_facts facts = {
         .rec = {.found = c->found, .mtime_ns = MTIME + c->mtime_off,
                 .size = size + c->size_off, .read_ns = read_ns, .writers = c->writers,
-                .writer_pid = c->writers ? 4321 : 0, .hash = c->rec_hash},
+                .writer_pid = c->writers ? 4321 : 0, .hash = c->rec_hash,
+                .reader = c->scanned ? 777 | RG_READER_SCAN : 777},
+        .lineage = c->lineage,
         .writer_alive = c->writer_alive,
         .table = c->table,
         .mode = c->mode,
@@ -294,6 +333,7 @@ TEST(reason_names)
     CHECK_EQ_STR(rg_reason_name(RG_WHY_TABLE_FULL), "table-full");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_NO_TABLE), "no-table");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_EXPIRED), "expired");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_SCANNED), "scanned");
     CHECK_EQ_STR(rg_reason_name((enum rg_reason)42), "?");
 }
 

@@ -16,7 +16,7 @@ static const char *reason_for(enum rg_reason why, bool found)
     static char buf[512];
     struct rg_facts facts = {.rec = {.found = found, .mtime_ns = 1000000000, .size = 5,
                                      .read_ns = 1500000000}};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL};
     rg_reason_text(buf, sizeof buf, &r, 16, "wrong magic");
     return buf;
 }
@@ -45,11 +45,33 @@ TEST(no_table_sentence_names_the_problem)
     CHECK(strstr(reason_for(RG_WHY_NO_TABLE, false), "unusable (wrong magic)") != NULL);
 }
 
+static const char *scanned_by(const char *scanner)
+{
+    static char buf[512];
+    struct rg_facts facts = {.rec = {.found = true, .reader = 321 | RG_READER_SCAN}};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED}, scanner};
+    rg_reason_text(buf, sizeof buf, &r, 16, NULL);
+    return buf;
+}
+
+TEST(scanned_sentence_names_the_scanner)
+{
+    CHECK_EQ_STR(scanned_by("grep"),
+                 "it was only scanned by `grep` (pid 321, one of many files read at once). "
+                 "Read it to write it, then retry.");
+}
+
+TEST(scanned_sentence_without_a_name_says_so)
+{
+    CHECK(strstr(scanned_by(""), "scanned by `?` (pid 321") != NULL);
+    CHECK(strstr(scanned_by(NULL), "scanned by `?` (pid 321") != NULL);
+}
+
 TEST(reason_text_is_cut_to_the_buffer)
 {
     char small[10];
     struct rg_facts facts = {0};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD}};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD}, NULL};
     CHECK_EQ_INT(rg_reason_text(small, sizeof small, &r, 0, NULL), 9);
     CHECK_EQ_STR(small, "it has no");
 }
@@ -163,6 +185,8 @@ int main(void)
     RUN(table_full_sentence_names_the_capacity);
     RUN(no_table_sentence_names_the_problem);
     RUN(reason_text_is_cut_to_the_buffer);
+    RUN(scanned_sentence_names_the_scanner);
+    RUN(scanned_sentence_without_a_name_says_so);
     RUN(log_line_has_every_field_in_order);
     RUN(log_line_without_record_has_nulls);
     RUN(log_line_too_long_for_the_buffer_is_zero);

@@ -20,7 +20,8 @@ static struct rg_settings settings(void)
     rg_ignore_add(&l, RG_IGN_EVERY_ROOT, "*.o");
     return (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = CAP, .roots = roots,
                                 .nroots = 1, .flags = RG_POLICY_GUARD_UNLINK,
-                                .read_ttl_ns = 5000000000, .ignores = l.buf,
+                                .read_ttl_ns = 5000000000, .scan_files = 12,
+                                .scan_window_ns = 2000000000, .ignores = l.buf,
                                 .ignores_len = l.len, .nignores = l.count};
 }
 
@@ -51,6 +52,8 @@ TEST(format_stores_knobs_ttl_and_ignore_rules)
     CHECK(rg_table_validate(h, size_, UID) == NULL);
     CHECK_EQ_INT(h->flags, RG_POLICY_GUARD_UNLINK);
     CHECK_EQ_INT(h->read_ttl_ns, 5000000000);
+    CHECK_EQ_INT(h->scan_files, 12);
+    CHECK_EQ_INT(h->scan_window_ns, 2000000000);
     CHECK_EQ_INT(h->nignores, 2);
     CHECK_EQ_INT(h->ignores_len, s.ignores_len);
     CHECK(rg_ignored(h->ignores, h->ignores_len, "/r", 0, "/r/x.o"));
@@ -88,6 +91,35 @@ TEST(format_rejects_ignore_rules_too_long)
     munmap(h, size_);
 }
 
+static int format_scan(uint32_t files, int64_t window_ns)
+{
+    struct rg_settings s = settings();
+    s.scan_files = files;
+    s.scan_window_ns = window_ns;
+    int r;
+    struct rg_header *h = formatted(&s, &r);
+    munmap(h, size_);
+    return r;
+}
+
+TEST(format_accepts_scan_detection_off)
+{
+    CHECK_EQ_INT(format_scan(0, 0), 0);
+}
+
+TEST(format_rejects_scan_files_beyond_the_ring)
+{
+    CHECK_EQ_INT(format_scan(RG_SCAN_FILES_MAX, 1), 0);
+    CHECK_EQ_INT(format_scan(RG_SCAN_FILES_MAX + 1, 1), -EINVAL);
+}
+
+TEST(format_rejects_scan_files_without_a_window)
+{
+    CHECK_EQ_INT(format_scan(8, 0), -EINVAL);
+    CHECK_EQ_INT(format_scan(8, -1), -EINVAL);
+    CHECK_EQ_INT(format_scan(8, RG_SCAN_WINDOW_MAX_NS + 1), -EINVAL);
+}
+
 static void check_corrupt(void (*spoil)(struct rg_header *))
 {
     struct rg_settings s = settings();
@@ -104,7 +136,12 @@ static void negative_ttl(struct rg_header *h) { h->read_ttl_ns = -5; }
 static void long_ignores(struct rg_header *h) { h->ignores_len = RG_IGNORES_MAX + 1; }
 static void unterminated_ignores(struct rg_header *h) { h->ignores[h->ignores_len - 1] = 'x'; }
 
+static void huge_scan_files(struct rg_header *h) { h->scan_files = 1000; }
+static void scan_without_window(struct rg_header *h) { h->scan_window_ns = 0; }
+
 TEST(validate_rejects_unknown_knobs) { check_corrupt(unknown_flag); }
+TEST(validate_rejects_scan_files_beyond_the_ring) { check_corrupt(huge_scan_files); }
+TEST(validate_rejects_scan_files_without_a_window) { check_corrupt(scan_without_window); }
 TEST(validate_rejects_negative_ttl) { check_corrupt(negative_ttl); }
 TEST(validate_rejects_ignores_longer_than_their_area) { check_corrupt(long_ignores); }
 TEST(validate_rejects_unterminated_ignores) { check_corrupt(unterminated_ignores); }
@@ -148,6 +185,11 @@ int main(void)
     RUN(format_rejects_negative_ttl);
     RUN(format_rejects_ignore_rules_too_long);
     RUN(validate_rejects_unknown_knobs);
+    RUN(format_accepts_scan_detection_off);
+    RUN(format_rejects_scan_files_beyond_the_ring);
+    RUN(format_rejects_scan_files_without_a_window);
+    RUN(validate_rejects_scan_files_beyond_the_ring);
+    RUN(validate_rejects_scan_files_without_a_window);
     RUN(validate_rejects_negative_ttl);
     RUN(validate_rejects_ignores_longer_than_their_area);
     RUN(validate_rejects_unterminated_ignores);

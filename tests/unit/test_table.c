@@ -62,9 +62,9 @@ static const struct rg_stamp stamp_a = {.mtime_ns = 1000, .ctime_ns = 2000, .siz
 
 TEST(file_size_is_header_index_and_entries)
 {
-    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 56);
-    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 56);
-    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 56);
+    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64);
+    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64);
+    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64);
 }
 
 TEST(format_then_validate_is_ok)
@@ -1038,6 +1038,123 @@ TEST(concurrent_adds_from_processes_publish_each_key_once)
         }
 }
 
+#define SCAN RG_READER_SCAN
+
+static uint32_t reader_after(uint32_t first, uint32_t then)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = first;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    rg_entry_reread(e, then);
+    uint32_t r = rg_entry_load(&f.t, e).reader;
+    drop(&f);
+    return r;
+}
+
+TEST(own_write_restamp_of_the_same_bytes_clears_a_scan)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    st.reader = 0;
+    rg_entry_stamp(&f.t, e, &st, true, 6000);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
+    drop(&f);
+}
+
+TEST(scan_of_a_renamed_file_keeps_the_look_at_its_bytes)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 0;
+    rg_entry_stamp(&f.t, e, &st, true, 5000);
+    st.ctime_ns += 100; /* renamed: same bytes, newer ctime */
+    st.reader = 123 | SCAN;
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 6000));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
+    st.ctime_ns += 100;
+    st.mtime_ns += 100; /* new bytes: the scan is all there is */
+    CHECK(rg_entry_stamp(&f.t, e, &st, false, 7000));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
+}
+
+TEST(stamp_records_the_reader)
+{
+    CHECK_EQ_INT(reader_after(123 | SCAN, 123 | SCAN), 123 | SCAN);
+}
+
+TEST(reread_view_takes_over_a_scan)
+{
+    CHECK_EQ_INT(reader_after(123 | SCAN, 456), 456);
+}
+
+TEST(reread_scan_takes_over_another_scan)
+{
+    CHECK_EQ_INT(reader_after(123 | SCAN, 456 | SCAN), 456 | SCAN);
+}
+
+TEST(reread_nothing_takes_over_a_view)
+{
+    CHECK_EQ_INT(reader_after(123, 456 | SCAN), 123);
+    CHECK_EQ_INT(reader_after(123, 456), 123);
+    CHECK_EQ_INT(reader_after(0, 456 | SCAN), 0);
+}
+
+TEST(downgrade_turns_own_view_into_a_scan)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    rg_entry_downgrade(e, 123);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
+}
+
+TEST(downgrade_leaves_another_process_view)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 456;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    rg_entry_downgrade(e, 123);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
+    drop(&f);
+}
+
+TEST(scanner_names_are_found_by_pid)
+{
+    struct fixture f = make_table(16, false);
+    char name[16];
+    rg_scanner_note(f.t.hdr, 4321, "a-very-long-program-name");
+    rg_scanner_name(f.t.hdr, 4321, name);
+    CHECK_EQ_STR(name, "a-very-long-pro");
+    rg_scanner_name(f.t.hdr, 4322, name);
+    CHECK_EQ_STR(name, "");
+    drop(&f);
+}
+
+TEST(scanner_name_of_a_pid_that_lost_its_slot_is_empty)
+{
+    struct fixture f = make_table(16, false);
+    char name[16];
+    rg_scanner_note(f.t.hdr, 7, "grep");
+    rg_scanner_note(f.t.hdr, 7 + RG_SCANNERS, "git");
+    rg_scanner_name(f.t.hdr, 7, name);
+    CHECK_EQ_STR(name, "");
+    rg_scanner_name(f.t.hdr, 7 + RG_SCANNERS, name);
+    CHECK_EQ_STR(name, "git");
+    drop(&f);
+}
+
 int main(void)
 {
     RUN(file_size_is_header_index_and_entries);
@@ -1099,6 +1216,16 @@ int main(void)
     RUN(stamp_keeps_the_hash_of_the_read);
     RUN(rereading_the_same_stamp_with_new_bytes_updates_the_hash);
     RUN(own_write_restamp_drops_the_hash);
+    RUN(stamp_records_the_reader);
+    RUN(scan_of_a_renamed_file_keeps_the_look_at_its_bytes);
+    RUN(own_write_restamp_of_the_same_bytes_clears_a_scan);
+    RUN(reread_view_takes_over_a_scan);
+    RUN(reread_scan_takes_over_another_scan);
+    RUN(reread_nothing_takes_over_a_view);
+    RUN(downgrade_turns_own_view_into_a_scan);
+    RUN(downgrade_leaves_another_process_view);
+    RUN(scanner_names_are_found_by_pid);
+    RUN(scanner_name_of_a_pid_that_lost_its_slot_is_empty);
     RUN(small_table_fills_up_and_sets_full);
     RUN(full_table_still_finds_and_returns_known_keys);
     RUN(full_table_stays_valid_after_many_failed_adds);

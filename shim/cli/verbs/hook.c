@@ -18,13 +18,16 @@
 #include "cli/cli.h"
 #include "cli/jsonl.h"
 #include "cli/jsonout.h"
+#include "cli/jstore.h"
 #include "cli/named.h"
 #include "cli/shim_path.h"
 #include "cli/verbs.h"
 #include "cli/would.h"
 #include "core/content.h"
+#include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "guard/readhash.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -37,7 +40,8 @@ static const char usage[] =
     "                 $CLAUDE_ENV_FILE what makes each Bash tool command, and the\n"
     "                 shell that runs it, join it; after /clear, forget every read\n"
     "  PreToolUse     Write, Edit, MultiEdit, NotebookEdit: deny an overwrite the\n"
-    "                 shim would refuse, with its reason, which the model is shown\n"
+    "                 shim would refuse, with its reason, which the model is shown;\n"
+    "                 keep the old bytes of one it allows in the journal\n"
     "  PostToolUse    Read: record the file as read; Write, Edit, MultiEdit,\n"
     "                 NotebookEdit: record the tool's own write\n"
     "  PreCompact     forget every read: the model must read again to write\n"
@@ -216,11 +220,44 @@ static bool is_write_tool(const char *tool)
            strcmp(tool, "MultiEdit") == 0 || strcmp(tool, "NotebookEdit") == 0;
 }
 
+/* Are the file's bytes the session's own write (PostToolUse restamped them),
+ * already kept before its first change? */
+static bool own_bytes(const struct rg_would *w)
+{
+    const struct rg_record *r = &w->facts.rec;
+    return r->found && w->own_write && r->mtime_ns == w->file.mtime_ns &&
+           r->size == w->file.size;
+}
+
+/* An allowed overwrite is final for the file, as the shim's is: keep its
+ * old bytes in the session's journal first, once (not over the tool's own
+ * earlier write), so that readguard undo can bring them back. */
+static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in,
+                           const struct rg_would *w)
+{
+    const struct rg_header *h = t->hdr;
+    char abs[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if ((h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0] || !w->file.exists ||
+        !w->file.regular || own_bytes(w) || !realpath(in->path, abs) ||
+        rg_would_scope(h, abs) == RG_SCOPE_FREE || rg_path_under(abs, h->journal_dir))
+        return;
+    if (w->file.size > RG_JOURNAL_FILE_MAX) {
+        trouble("'%s' is larger than the journal keeps: its old bytes are not kept", abs);
+        return;
+    }
+    rg_journal_id(id, h->created_ns, h->creator_pid);
+    int r = rg_jstore_keep(h->journal_dir, id, abs, "write");
+    if (r < 0)
+        trouble("cannot keep the old bytes of '%s' in the journal", abs);
+}
+
 static int pre_tool_use(const struct hook_input *in, struct rg_table *t)
 {
     struct rg_would w;
     if (!rg_would_write(t, in->path, in->tool, &w))
         return 0;
+    if (w.decision.action != RG_REFUSE)
+        keep_old_bytes(t, in, &w);
     if (w.decision.action != RG_REFUSE && w.decision.action != RG_WARN)
         return 0;
     rg_would_log(t, in->path, "claude", &w);
@@ -263,6 +300,8 @@ static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool o
         rg_entry_stamp(t, e, &now, true, rg_now_ns());
     else if (rg_stamp_read(t, e, &now, fd))
         atomic_fetch_add(&t->hdr->reads, 1);
+    else
+        rg_entry_reread(e, now.reader); /* the model looked: a scan of it now counts */
     close(fd);
     return 0;
 }

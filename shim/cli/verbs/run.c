@@ -48,6 +48,10 @@ static const char run_usage[] =
     "      --no-journal     do not keep the old bytes of files the session changes\n"
     "                       (default: kept for 'readguard undo', see readguard(1))\n"
     "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
+    "      --scan-files N   a process reading more than N files (default 8) within\n"
+    "                       the scan window is scanning: its reads unlock writes by\n"
+    "                       it and its descendants only; 0: every read counts\n"
+    "      --scan-window SECS  the scan window (default 1)\n"
     "      --supervise      also guard programs the preload cannot see (static,\n"
     "                       Go, Bun, raw system calls) with a seccomp supervisor\n"
     "      --strict         like --supervise, and trust nothing in the tree: every\n"
@@ -135,6 +139,33 @@ static int set_read_ttl(struct run_opts *o, const char *secs)
     return 0;
 }
 
+static int set_scan_files(struct run_opts *o, const char *n)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(n, &end, 10);
+    if (end == n || *end || errno || *n == '-' || v > RG_SCAN_FILES_MAX) {
+        rg_err("--scan-files '%s': expected a number of files from 0 to %u", n,
+               RG_SCAN_FILES_MAX);
+        return -1;
+    }
+    o->s.scan_files = (uint32_t)v;
+    return 0;
+}
+
+static int set_scan_window(struct run_opts *o, const char *secs)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(secs, &end);
+    if (end == secs || *end || errno || !(v >= 0.001) || v > 3600.0) {
+        rg_err("--scan-window '%s': expected a number of seconds from 0.001 to 3600", secs);
+        return -1;
+    }
+    o->s.scan_window_ns = (int64_t)(v * 1e9 + 0.5);
+    return 0;
+}
+
 /* Packs the ignore rules into the settings, now that the roots are known. */
 static int pack_ignores(struct run_opts *o)
 {
@@ -151,7 +182,8 @@ static int pack_ignores(struct run_opts *o)
 }
 
 enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
-       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT, OPT_NO_JOURNAL };
+       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT, OPT_NO_JOURNAL, OPT_SCAN_FILES,
+       OPT_SCAN_WINDOW };
 
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -166,6 +198,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
         {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
         {"no-journal", no_argument, NULL, OPT_NO_JOURNAL},
         {"read-ttl", required_argument, NULL, OPT_READ_TTL},
+        {"scan-files", required_argument, NULL, OPT_SCAN_FILES},
+        {"scan-window", required_argument, NULL, OPT_SCAN_WINDOW},
         {"supervise", no_argument, NULL, OPT_SUPERVISE},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"help", no_argument, NULL, 'h'},
@@ -175,7 +209,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
     };
     int ch, mode;
     o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
-                                .roots = o->roots};
+                                .roots = o->roots, .scan_files = RG_DEFAULT_SCAN_FILES,
+                                .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *env_log = getenv(RG_ENV_LOG);
     if (env_log && *env_log && set_log(o, env_log) < 0)
         return -1;
@@ -214,6 +249,14 @@ static int parse(int argc, char **argv, struct run_opts *o)
             break;
         case OPT_READ_TTL:
             if (set_read_ttl(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_SCAN_FILES:
+            if (set_scan_files(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_SCAN_WINDOW:
+            if (set_scan_window(o, optarg) < 0)
                 return -1;
             break;
         case OPT_CAPACITY:

@@ -37,7 +37,9 @@ static const char *entry_state(const struct rg_table *t, const struct rg_entry *
         return "forgotten";
     if (r.writers > 0)
         return "writing";
-    return atomic_load(&e->gen) & RG_GEN_WRITE ? "written" : "read";
+    if (atomic_load(&e->gen) & RG_GEN_WRITE)
+        return "written";
+    return r.reader & RG_READER_SCAN ? "scanned" : "read";
 }
 
 static uint32_t count_tracked(const struct rg_table *t)

@@ -23,7 +23,6 @@
 #include "core/envp.h"
 #include "os/exec_target.h"
 #include "preload/hook.h"
-
 extern char **environ;
 
 static int sys_execve(const char *path, char *const argv[], char *const envp[])

@@ -1,0 +1,71 @@
+#include "guard/scan.h"
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/table.h"
+/* The window is a second or so: a jiffy's resolution is plenty, and the
+ * coarse clock is the cheapest one the vDSO has. */
+static int64_t coarse_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool seen_lately(const struct rg_scan *s, uint32_t next, uint32_t files, uint32_t entry)
+{
+    uint32_t back = next < files ? next : files;
+    for (uint32_t i = 1; i <= back; i++)
+        if (s->ring[(next - i) % RG_SCAN_RING].entry == entry)
+            return true;
+    return false;
+}
+
+/* The pace just showed: the views that led up to it were part of the scan. */
+static void start_scanning(const struct rg_table *t, struct rg_scan *s, uint32_t next,
+                           uint32_t files)
+{
+    for (uint32_t i = 1; i <= files && i <= next; i++) {
+        struct rg_scan_read *r = &s->ring[(next - i) % RG_SCAN_RING];
+        if (r->view && r->entry - 1 < t->hdr->capacity)
+            rg_entry_downgrade(&t->entries[r->entry - 1], s->pid);
+        r->view = false;
+    }
+    if (!s->named) {
+        char comm[16] = "";
+        prctl(PR_GET_NAME, comm, 0, 0, 0);
+        rg_scanner_note(t->hdr, s->pid, comm);
+        s->named = true;
+    }
+}
+
+uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entry)
+{
+    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
+    if (!s->pid)
+        s->pid = (int32_t)getpid();
+    uint32_t me = (uint32_t)s->pid & RG_READER_PID_MASK;
+    uint32_t files = t->hdr->scan_files;
+    if (!files)
+        return me;
+    if (seen_lately(s, next, files, entry))
+        return s->reader;
+    int64_t now = coarse_now();
+    /* This read and the files before it: more than files within the window? */
+    bool scanning = next >= files &&
+                    now - s->ring[(next - files) % RG_SCAN_RING].at_ns <= t->hdr->scan_window_ns;
+    if (scanning && !s->scanning)
+        start_scanning(t, s, next, files);
+    s->scanning = scanning;
+    s->reader = scanning ? me | RG_READER_SCAN : me;
+    s->ring[next % RG_SCAN_RING] = (struct rg_scan_read){entry, !scanning, now};
+    atomic_store_explicit(&s->next, next + 1, memory_order_relaxed);
+    return s->reader;
+}
+
+void rg_scan_forget(struct rg_scan *s)
+{
+    memset(s, 0, sizeof *s);
+}

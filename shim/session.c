@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "jrecord.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -117,6 +119,11 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     if (!s->journal_dir) {
         rg_session_default_journal(journal, sizeof journal);
         with_log.journal_dir = journal;
+    }
+    if (!s->journal_max_file) {
+        const char *env = getenv(RG_ENV_JOURNAL_MAX_FILE);
+        int64_t v = env && *env ? rg_size_parse(env) : -1;
+        with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
     int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
                             rg_now_ns());
@@ -253,6 +260,19 @@ void rg_session_default_journal(char *out, size_t cap)
         out[0] = '\0';
     if (n < 0 || (size_t)n >= cap)
         out[0] = '\0';
+}
+
+int64_t rg_size_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || s[0] == '-' || v > (1ULL << 50))
+        return -1;
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    return *end ? -1 : (int64_t)(v << shift);
 }
 
 int rg_mode_parse(const char *s)

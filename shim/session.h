@@ -16,6 +16,9 @@
 #define RG_ENV_DIR "READGUARD_DIR"
 #define RG_ENV_CAPACITY "READGUARD_CAPACITY"
 #define RG_ENV_OWNER "READGUARD_OWNER"
+#define RG_ENV_JOURNAL_MAX_FILE "READGUARD_JOURNAL_MAX_FILE"
+#define RG_ENV_JOURNAL_MAX "READGUARD_JOURNAL_MAX"
+#define RG_ENV_JOURNAL_DAYS "READGUARD_JOURNAL_DAYS"
 
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.
@@ -45,6 +48,10 @@ void rg_session_default_log(const char *table_path, char *out, size_t cap);
 /* The default journal directory: $XDG_STATE_HOME/readguard/journal, else
  * ~/.local/state/readguard/journal; "" when neither is known. */
 void rg_session_default_journal(char *out, size_t cap);
+
+/* Parses a size in bytes with an optional K, M or G suffix (powers of 1024);
+ * -1 when invalid. */
+int64_t rg_size_parse(const char *s);
 
 /* Parses a mode name; returns -1 for anything else. */
 int rg_mode_parse(const char *s);

@@ -47,6 +47,11 @@ int rg_jstore_end(const char *dir, const char *id, const char *abs);
 /* Appends an "end" record for each path session id changed. */
 void rg_jstore_close_session(const char *dir, const char *id);
 
+/* Drops old sessions' records, and the versions no kept session names, by
+ * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX (the man
+ * page's JOURNAL); at most once an hour unless now_please. */
+void rg_jstore_prune(const char *dir, bool now_please);
+
 /* The absolute path the shim would have recorded for FILE, which may be
  * gone: symlinks in its directory resolved, relative to the cwd. */
 bool rg_journal_abs(const char *file, char *out, size_t cap);

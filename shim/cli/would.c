@@ -23,7 +23,6 @@
 #include "os/procfd.h"
 #include "os/session.h"
 #include "os/sys.h"
-
 enum rg_scope rg_would_scope(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];

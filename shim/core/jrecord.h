@@ -18,7 +18,8 @@
 #define RG_JOURNAL_SESSIONS "sessions"
 #define RG_JOURNAL_ID_MAX 48
 
-/* Default per-file cap: a larger file is logged as not kept. */
+/* Default per-file cap (--journal-max-file): a larger file is logged as not
+ * kept. Whole-journal caps are the CLI's (jstore.h). */
 #define RG_JOURNAL_FILE_MAX (64LL << 20)
 
 struct rg_jrecord {

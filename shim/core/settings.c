@@ -34,3 +34,16 @@ uint32_t rg_capacity_parse(const char *s)
         return 0;
     return (uint32_t)v;
 }
+
+int64_t rg_size_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || s[0] == '-' || v > (1ULL << 50))
+        return -1;
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    return *end ? -1 : (int64_t)(v << shift);
+}

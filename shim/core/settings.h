@@ -15,6 +15,9 @@
 #define RG_ENV_DIR "READGUARD_DIR"
 #define RG_ENV_CAPACITY "READGUARD_CAPACITY"
 #define RG_ENV_OWNER "READGUARD_OWNER"
+#define RG_ENV_JOURNAL_MAX_FILE "READGUARD_JOURNAL_MAX_FILE"
+#define RG_ENV_JOURNAL_MAX "READGUARD_JOURNAL_MAX"
+#define RG_ENV_JOURNAL_DAYS "READGUARD_JOURNAL_DAYS"
 
 /* Parses a mode name; returns -1 for anything else. */
 int rg_mode_parse(const char *s);
@@ -22,5 +25,9 @@ const char *rg_mode_name(enum rg_mode m);
 
 /* Parses a capacity ("100000", "1M"); 0 when invalid or out of range. */
 uint32_t rg_capacity_parse(const char *s);
+
+/* Parses a size in bytes with an optional K, M or G suffix (powers of 1024);
+ * -1 when invalid. */
+int64_t rg_size_parse(const char *s);
 
 #endif

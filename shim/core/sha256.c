@@ -17,7 +17,7 @@ static inline uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32
 static void compress(uint32_t h[8], const uint8_t *p)
 {
     uint32_t w[64], v[8];
-    for (int i = 0; i < 16; i++)
+    for (size_t i = 0; i < 16; i++)
         w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
                (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
     for (int i = 16; i < 64; i++) {
@@ -75,17 +75,17 @@ void rg_sha256_final(struct rg_sha256 *s, uint8_t out[RG_SHA256_LEN])
     for (int i = 0; i < 8; i++)
         pad[padlen + (size_t)i] = (uint8_t)(bits >> (56 - 8 * i));
     rg_sha256_update(s, pad, padlen + 8);
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 4; j++)
+    for (size_t i = 0; i < 8; i++)
+        for (size_t j = 0; j < 4; j++)
             out[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));
 }
 
 void rg_sha256_hex(const uint8_t d[RG_SHA256_LEN], char out[RG_SHA256_HEX])
 {
     static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < RG_SHA256_LEN; i++) {
+    for (size_t i = 0; i < RG_SHA256_LEN; i++) {
         out[2 * i] = hex[d[i] >> 4];
         out[2 * i + 1] = hex[d[i] & 15];
     }
-    out[2 * RG_SHA256_LEN] = '\0';
+    out[RG_SHA256_HEX - 1] = '\0';
 }

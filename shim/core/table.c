@@ -63,7 +63,8 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
         memcpy(h->journal_dir, s->journal_dir, n);
     }
     if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
-        s->read_ttl_ns < 0 || !rg_scan_settings_ok(s->scan_files, s->scan_window_ns))
+        s->read_ttl_ns < 0 || !rg_scan_settings_ok(s->scan_files, s->scan_window_ns) ||
+        s->journal_max_file < 0)
         return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
     if (s->ignores_len)
         memcpy(h->ignores, s->ignores, s->ignores_len);
@@ -73,6 +74,7 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     h->read_ttl_ns = s->read_ttl_ns;
     h->scan_files = s->scan_files;
     h->scan_window_ns = s->scan_window_ns;
+    h->journal_max_file = s->journal_max_file;
     h->version = RG_TABLE_VERSION;
     h->header_size = RG_HEADER_SIZE;
     h->file_size = size;
@@ -132,6 +134,7 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
         !memchr(h->log_path, '\0', sizeof h->log_path) ||
         !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
         h->read_ttl_ns < 0 || !rg_scan_settings_ok(h->scan_files, h->scan_window_ns) ||
+        h->journal_max_file < 0 ||
         h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 6u
+#define RG_TABLE_VERSION 7u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -112,6 +112,7 @@ struct rg_header {
     char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
     char ignores[RG_IGNORES_MAX]; /* the ignore rules, packed as ignore.h says */
     char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (journal.h); "": nowhere */
+    int64_t journal_max_file;     /* a larger file is not kept, but logged as unsaved */
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
@@ -140,6 +141,7 @@ struct rg_settings {
     uint32_t capacity;
     const char *log_path;
     const char *journal_dir;      /* NULL: the default beside the log (session.c) */
+    int64_t journal_max_file;     /* 0: $READGUARD_JOURNAL_MAX_FILE, else the default */
     const char *const *roots;     /* absolute, canonical */
     size_t nroots;
     uint32_t flags;               /* RG_POLICY_* */

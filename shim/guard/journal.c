@@ -269,13 +269,13 @@ static void unsaved(struct keep *k, const char *why, int err)
  * the old bytes itself before it began. */
 static bool changed_by_session(const struct keep *k, int src)
 {
+    struct rg_entry *e = rg_table_find(&k->c->table, k->st->st_dev, k->st->st_ino);
+    if (!e || !(rg_entry_load(&k->c->table, e).writers > 0 ||
+                (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE)))
+        return false; /* no writer of the session began: the common case, no fstat */
     struct stat now;
-    if (fstat(src, &now) != 0 || (now.st_ctim.tv_sec == k->st->st_ctim.tv_sec &&
-                                  now.st_ctim.tv_nsec == k->st->st_ctim.tv_nsec))
-        return false;
-    struct rg_entry *e = rg_table_find(&k->c->table, now.st_dev, now.st_ino);
-    return e && (rg_entry_load(&k->c->table, e).writers > 0 ||
-                 (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE));
+    return fstat(src, &now) == 0 && (now.st_ctim.tv_sec != k->st->st_ctim.tv_sec ||
+                                     now.st_ctim.tv_nsec != k->st->st_ctim.tv_nsec);
 }
 
 /* The bytes the entry records are kept now: as good as the session's own
@@ -386,7 +386,7 @@ void rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char 
     }
     if (src < 0)
         unsaved(&k, "unreadable", -src);
-    else if (st->st_size > RG_JOURNAL_FILE_MAX)
+    else if (st->st_size > c->table.hdr->journal_max_file)
         unsaved(&k, "too-large", 0);
     else
         keep_bytes(&k, src);

@@ -1,4 +1,5 @@
 #include "os/session.h"
+#include "core/jrecord.h"
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -110,6 +111,11 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     if (!s->journal_dir) {
         rg_session_default_journal(journal, sizeof journal);
         with_log.journal_dir = journal;
+    }
+    if (!s->journal_max_file) {
+        const char *env = getenv(RG_ENV_JOURNAL_MAX_FILE);
+        int64_t v = env && *env ? rg_size_parse(env) : -1;
+        with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
     int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
                             rg_now_ns());

@@ -398,3 +398,56 @@ objects() {
 	assert_equal "$(cat a.txt)" other
 	assert_equal "$(git status --porcelain)" ""
 }
+
+@test "t1400.37 sessions older than READGUARD_JOURNAL_DAYS are pruned when a run ends" {
+	mkfile a.txt old
+	rg rm a.txt
+	local old_id=0001000000000000000-1
+	mv "$J/sessions/"*.jsonl "$J/sessions/$old_id.jsonl"
+	touch -d '2020-01-01' "$J/objects/"*
+	rm "$J/.pruned" # pruning runs at most once an hour
+	mkfile b.txt new
+	rg rm b.txt
+	assert_file_not_exist "$J/sessions/$old_id.jsonl"
+	assert_file_not_exist "$J/objects/$(sha256sum <<<old | cut -d' ' -f1)"
+	assert_file_exist "$J/objects/$(sha256sum <<<new | cut -d' ' -f1)"
+	run "$RG" undo b.txt
+	assert_success
+}
+
+@test "t1400.38 a journal over READGUARD_JOURNAL_MAX drops its oldest sessions, never the last" {
+	for f in a b c; do
+		mkfile $f.txt "$f content"
+		rm -f "$J/.pruned"
+		READGUARD_JOURNAL_MAX=1 rg rm $f.txt
+	done
+	run "$RG" history --json
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "$W/c.txt"
+	run "$RG" undo a.txt
+	assert_failure 1
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" "c content"
+}
+
+@test "t1400.39 --journal-max-file: a larger file is changed, logged as too-large, and not kept" {
+	head -c 5000 /dev/urandom >big
+	mkfile small x
+	run --separate-stderr "$RG" run --journal-max-file 4K --log "$LOG" -- rm big small
+	assert_success
+	assert_file_not_exist big
+	assert_output ""
+	[[ $stderr == *"too-large"* ]] || fail "no too-large warning: $stderr"
+	grep -q '"decision":"unsaved","reason":"too-large"' "$LOG"
+	run "$RG" undo big
+	assert_failure 1
+	assert_output --partial "not kept (too-large)"
+	"$RG" undo small
+}
+
+@test "t1400.40 --journal-max-file rejects a size that is not one" {
+	run "$RG" run --journal-max-file 0 -- true
+	assert_failure 125
+	run "$RG" run --journal-max-file 12Q -- true
+	assert_failure 125
+}

@@ -47,6 +47,8 @@ static const char run_usage[] =
     "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
     "      --no-journal     do not keep the old bytes of files the session changes\n"
     "                       (default: kept for 'readguard undo', see readguard(1))\n"
+    "      --journal-max-file SIZE  keep no file larger than SIZE (K, M, G; default\n"
+    "                       64M, or $READGUARD_JOURNAL_MAX_FILE)\n"
     "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
     "      --scan-files N   a process reading more than N files (default 8) within\n"
     "                       the scan window is scanning: its reads unlock writes by\n"
@@ -183,7 +185,7 @@ static int pack_ignores(struct run_opts *o)
 
 enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
        OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT, OPT_NO_JOURNAL, OPT_SCAN_FILES,
-       OPT_SCAN_WINDOW };
+       OPT_SCAN_WINDOW, OPT_JOURNAL_MAX_FILE };
 
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -197,6 +199,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
         {"allow-append", no_argument, NULL, OPT_ALLOW_APPEND},
         {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
         {"no-journal", no_argument, NULL, OPT_NO_JOURNAL},
+        {"journal-max-file", required_argument, NULL, OPT_JOURNAL_MAX_FILE},
         {"read-ttl", required_argument, NULL, OPT_READ_TTL},
         {"scan-files", required_argument, NULL, OPT_SCAN_FILES},
         {"scan-window", required_argument, NULL, OPT_SCAN_WINDOW},
@@ -246,6 +249,14 @@ static int parse(int argc, char **argv, struct run_opts *o)
             break;
         case OPT_NO_JOURNAL:
             o->s.flags |= RG_POLICY_NO_JOURNAL;
+            break;
+        case OPT_JOURNAL_MAX_FILE:
+            if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
+                rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
+                       "M or G (--no-journal keeps nothing)",
+                       optarg);
+                return -1;
+            }
             break;
         case OPT_READ_TTL:
             if (set_read_ttl(o, optarg) < 0)
@@ -332,6 +343,7 @@ static void close_journal(const char *session)
         char id[RG_JOURNAL_ID_MAX];
         rg_journal_id(id, h->created_ns, h->creator_pid);
         rg_jstore_close_session(h->journal_dir, id);
+        rg_jstore_prune(h->journal_dir, false);
     }
     rg_session_detach(&t);
 }

@@ -110,6 +110,9 @@ int rg_cmd_history(int argc, char **argv)
         char abs[PATH_MAX];
         if (!rg_journal_abs(argv[optind + (int)i], abs, sizeof abs)) {
             rg_err("history: '%s': not a usable path", argv[optind + (int)i]);
+            for (size_t j = 0; j < i; j++)
+                free(files[j]);
+            free(files);
             return RG_EXIT_TROUBLE;
         }
         files[i] = strdup(abs);
@@ -118,6 +121,9 @@ int rg_cmd_history(int argc, char **argv)
     int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
     if (r < 0) {
         rg_err("history: cannot read the journal '%s': %s", dir, strerror(-r));
+        for (size_t i = 0; i < nfiles; i++)
+            free(files[i]);
+        free(files);
         return RG_EXIT_TROUBLE;
     }
     for (size_t i = 0; i < l.n; i++)
@@ -138,7 +144,7 @@ static const struct rg_jrec *first_change(const struct rg_jlist *l, const char *
     const struct rg_jrec *first = NULL;
     for (size_t i = l->n; i-- > 0;) {
         const struct rg_jrec *r = &l->r[i];
-        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session)))
+        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session) != 0))
             continue;
         if (first && strcmp(first->session, r->session) != 0)
             break;

@@ -22,12 +22,11 @@
  * defines HOOK_<shape>(symbol) for each shape of its family, then
  *
  *   #undef RG_HOOKS_<family>
- *   #define RG_HOOKS_<family> RG_HOOK_DEFINE
+ *   #define RG_HOOKS_<family>(shape, symbol) HOOK_##shape(symbol)
  *   #include "preload/hooks.def"
  *
  * and the rows of every other family expand to nothing. */
 #define RG_HOOK(family, shape, symbol) RG_HOOKS_##family(shape, symbol)
-#define RG_HOOK_DEFINE(shape, symbol) HOOK_##shape(symbol)
 #define RG_HOOKS_open(shape, symbol)
 #define RG_HOOKS_stdio(shape, symbol)
 #define RG_HOOKS_rename(shape, symbol)

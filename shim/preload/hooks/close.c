@@ -92,5 +92,5 @@ static int close_fd_range(unsigned first, unsigned last, int flags)
     }
 
 #undef RG_HOOKS_close
-#define RG_HOOKS_close RG_HOOK_DEFINE
+#define RG_HOOKS_close(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

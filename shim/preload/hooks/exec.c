@@ -276,5 +276,5 @@ static int spawn_result(int r, int saved)
     }
 
 #undef RG_HOOKS_exec
-#define RG_HOOKS_exec RG_HOOK_DEFINE
+#define RG_HOOKS_exec(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

@@ -81,5 +81,5 @@ static int open_at(const char *call, int dirfd, const char *path, int flags, mod
     }
 
 #undef RG_HOOKS_open
-#define RG_HOOKS_open RG_HOOK_DEFINE
+#define RG_HOOKS_open(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

@@ -36,5 +36,5 @@ int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir
     }
 
 #undef RG_HOOKS_rename
-#define RG_HOOKS_rename RG_HOOK_DEFINE
+#define RG_HOOKS_rename(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

@@ -97,5 +97,5 @@ out:
     }
 
 #undef RG_HOOKS_shell
-#define RG_HOOKS_shell RG_HOOK_DEFINE
+#define RG_HOOKS_shell(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

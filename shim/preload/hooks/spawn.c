@@ -28,5 +28,5 @@ static int check_addopen(const char *call, const char *path, int flags, mode_t m
     }
 
 #undef RG_HOOKS_spawn
-#define RG_HOOKS_spawn RG_HOOK_DEFINE
+#define RG_HOOKS_spawn(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

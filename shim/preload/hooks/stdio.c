@@ -145,5 +145,5 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     }
 
 #undef RG_HOOKS_stdio
-#define RG_HOOKS_stdio RG_HOOK_DEFINE
+#define RG_HOOKS_stdio(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

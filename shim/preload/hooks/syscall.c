@@ -77,5 +77,5 @@ static long syscall_hook(long nr, va_list ap)
     }
 
 #undef RG_HOOKS_syscall
-#define RG_HOOKS_syscall RG_HOOK_DEFINE
+#define RG_HOOKS_syscall(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

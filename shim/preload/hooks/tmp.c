@@ -40,5 +40,5 @@ static int created(int fd)
     }
 
 #undef RG_HOOKS_tmp
-#define RG_HOOKS_tmp RG_HOOK_DEFINE
+#define RG_HOOKS_tmp(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

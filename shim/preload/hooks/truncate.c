@@ -53,5 +53,5 @@ static int ftruncate_fd(const char *call, int fd, off_t length)
     }
 
 #undef RG_HOOKS_truncate
-#define RG_HOOKS_truncate RG_HOOK_DEFINE
+#define RG_HOOKS_truncate(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

@@ -53,5 +53,5 @@ static int remove_path(const char *call, const char *path)
     }
 
 #undef RG_HOOKS_unlink
-#define RG_HOOKS_unlink RG_HOOK_DEFINE
+#define RG_HOOKS_unlink(shape, symbol) HOOK_##shape(symbol)
 #include "preload/hooks.def"

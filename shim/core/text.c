@@ -49,7 +49,8 @@ size_t rg_json_escape(char *dst, size_t cap, const char *src)
         } else if (*s == '\t') {
             piece = "\\t", len = 2;
         } else if (*s < 0x20 || *s == 0x7f) {
-            memcpy(esc, "\\u00", 4); /* NOLINT(bugprone-not-null-terminated-result): bytes, not a string */
+            /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): bytes, not a string */
+            memcpy(esc, "\\u00", 4);
             esc[4] = hex[*s >> 4], esc[5] = hex[*s & 15], len = 6;
         } else {
             piece = (const char *)s, len = n;

@@ -228,6 +228,7 @@ FORMAT_SRC := $(LINT_SRC) $(wildcard shim/*/*.h shim/*/*/*.h tests/*/*.c tests/*
 
 lint: deps-lint
 	scripts/dev/check-layers.sh shim
+	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --enable=warning,portability,performance --error-exitcode=1 --inline-suppr \
 		--quiet --std=c11 -D_GNU_SOURCE -D__x86_64__ -Ishim $(LINT_SRC)
 	clang-tidy --quiet $(LINT_SRC) -- $(CPPFLAGS)

@@ -19,9 +19,9 @@ bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip
 # without Go).
 supervise_pkgs="golang-go"
-# make lint; make fuzz (libFuzzer ships in clang's runtime package); make
+# make lint (clang-format is the one of .clang-format: 14 on Debian 12); make fuzz (libFuzzer ships in clang's runtime package); make
 # test-foreign runs CPython's own tests for Debian's /usr/bin/python3.
-lint_pkgs="cppcheck clang-tidy"
+lint_pkgs="cppcheck clang-tidy clang-format"
 fuzz_pkgs="clang libclang-rt-14-dev"
 foreign_pkgs="python3 libpython3.11-testsuite"
 

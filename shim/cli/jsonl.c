@@ -65,8 +65,8 @@ static bool escape(struct cursor *c)
     if (*c->p != 'u' || !hex4(c->p + 1, &cp))
         return false;
     c->p += 5;
-    if (cp >= 0xd800 && cp < 0xdc00 && c->p[0] == '\\' && c->p[1] == 'u' &&
-        hex4(c->p + 2, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+    if (cp >= 0xd800 && cp < 0xdc00 && c->p[0] == '\\' && c->p[1] == 'u' && hex4(c->p + 2, &lo) &&
+        lo >= 0xdc00 && lo < 0xe000) {
         cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
         c->p += 6;
     } else if (cp >= 0xd800 && cp < 0xe000) {
@@ -144,8 +144,7 @@ const char *rg_jsonl_get(const struct rg_jobject *o, const char *key)
 {
     for (size_t i = 0; i < o->n; i++)
         if (strcmp(o->f[i].key, key) == 0)
-            return !o->f[i].is_string && strcmp(o->f[i].value, "null") == 0 ? NULL
-                                                                              : o->f[i].value;
+            return !o->f[i].is_string && strcmp(o->f[i].value, "null") == 0 ? NULL : o->f[i].value;
     return NULL;
 }
 

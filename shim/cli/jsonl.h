@@ -10,14 +10,14 @@
 
 struct rg_jfield {
     char key[32];
-    char *value;     /* unescaped string, or the literal (number, true, null) */
+    char *value; /* unescaped string, or the literal (number, true, null) */
     bool is_string;
 };
 
 struct rg_jobject {
     size_t n;
     struct rg_jfield f[RG_JSONL_FIELDS];
-    char buf[8192];  /* the values */
+    char buf[8192]; /* the values */
 };
 
 /* Parses one line. False when it is not a flat JSON object. */

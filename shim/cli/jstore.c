@@ -44,16 +44,22 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
     }
     const char *ex = rg_jsonl_get(&o, "exists");
     l->r[l->n++] = (struct rg_jrec){
-        .session = strdup(session), .line = strdup(line),
-        .path = strdup(rg_jsonl_get(&o, "path")), .op = strdup(rg_jsonl_get(&o, "op")),
+        .session = strdup(session),
+        .line = strdup(line),
+        .path = strdup(rg_jsonl_get(&o, "path")),
+        .op = strdup(rg_jsonl_get(&o, "op")),
         .prog = dup_or_null(rg_jsonl_get(&o, "prog")),
         .object = dup_or_null(rg_jsonl_get(&o, "object")),
         .unsaved = dup_or_null(rg_jsonl_get(&o, "unsaved")),
         .time = dup_or_null(rg_jsonl_get(&o, "time")),
-        .pid = (int)num(&o, "pid"), .time_ns = num(&o, "time_ns"),
-        .mtime_ns = num(&o, "mtime_ns"), .size = num(&o, "size"),
-        .dev = (uint64_t)num(&o, "dev"), .ino = (uint64_t)num(&o, "ino"),
-        .mode = (uint32_t)num(&o, "mode"), .exists = ex && strcmp(ex, "true") == 0,
+        .pid = (int)num(&o, "pid"),
+        .time_ns = num(&o, "time_ns"),
+        .mtime_ns = num(&o, "mtime_ns"),
+        .size = num(&o, "size"),
+        .dev = (uint64_t)num(&o, "dev"),
+        .ino = (uint64_t)num(&o, "ino"),
+        .mode = (uint32_t)num(&o, "mode"),
+        .exists = ex && strcmp(ex, "true") == 0,
     };
 }
 
@@ -196,8 +202,13 @@ static int append(const char *dir, const char *id, const struct rg_jrecord *r)
 static void record_of(struct rg_jrecord *r, const char *op, const char *abs, const struct stat *st)
 {
     *r = (struct rg_jrecord){
-        .time_ns = rg_now_ns(), .pid = (int)getpid(), .prog = "readguard", .op = op,
-        .call = op, .path = abs, .exists = st != NULL,
+        .time_ns = rg_now_ns(),
+        .pid = (int)getpid(),
+        .prog = "readguard",
+        .op = op,
+        .call = op,
+        .path = abs,
+        .exists = st != NULL,
     };
     if (!st)
         return;
@@ -235,8 +246,7 @@ static int store(int src, const char *dir, char hex[RG_SHA256_HEX])
     rg_sha256_final(&s, d);
     rg_sha256_hex(d, hex);
     snprintf(obj, sizeof obj, "%s/%s", objects, hex);
-    if (r == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) != 0 &&
-        errno != EEXIST)
+    if (r == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) != 0 && errno != EEXIST)
         r = -errno;
     unlink(tmp);
     return r;
@@ -421,7 +431,9 @@ void rg_jstore_prune(const char *dir, bool now_please)
         if (!more)
             abort();
         s = more;
-        s[n] = (struct sess){.id = l.r[i].session, .from = i, .to = l.n,
+        s[n] = (struct sess){.id = l.r[i].session,
+                             .from = i,
+                             .to = l.n,
                              .start_ns = strtoll(l.r[i].session, NULL, 10)};
         snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[n].id);
         s[n].bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;

@@ -10,8 +10,8 @@
 
 /* One record, parsed. Strings are malloc'd. */
 struct rg_jrec {
-    char *session;   /* the id: sessions sort by it */
-    char *line;      /* the JSON line as stored */
+    char *session; /* the id: sessions sort by it */
+    char *line;    /* the JSON line as stored */
     char *path, *op, *prog, *object, *unsaved, *time;
     int pid;
     int64_t time_ns, mtime_ns, size;

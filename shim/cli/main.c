@@ -57,11 +57,11 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
 } verbs[] = {
-    {"run", rg_cmd_run},       {"env", rg_cmd_env},           {"end", rg_cmd_end},
-    {"status", rg_cmd_status}, {"reset", rg_cmd_reset},       {"forget", rg_cmd_forget},
-    {"mark", rg_cmd_mark},     {"check", rg_cmd_check},       {"log", rg_cmd_log},
-    {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor},    {"hook", rg_cmd_hook},
-    {"history", rg_cmd_history},   {"undo", rg_cmd_undo},       {"diff", rg_cmd_diff},
+    {"run", rg_cmd_run},           {"env", rg_cmd_env},       {"end", rg_cmd_end},
+    {"status", rg_cmd_status},     {"reset", rg_cmd_reset},   {"forget", rg_cmd_forget},
+    {"mark", rg_cmd_mark},         {"check", rg_cmd_check},   {"log", rg_cmd_log},
+    {"sessions", rg_cmd_sessions}, {"doctor", rg_cmd_doctor}, {"hook", rg_cmd_hook},
+    {"history", rg_cmd_history},   {"undo", rg_cmd_undo},     {"diff", rg_cmd_diff},
 };
 
 int main(int argc, char **argv)

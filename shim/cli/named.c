@@ -24,8 +24,7 @@ static int absolute(const char *path, char *out, size_t cap)
         rg_err("--session '%s': %s", path, strerror(errno));
         return -1;
     }
-    if (!*name || strcmp(name, "/") == 0 || strcmp(name, ".") == 0 ||
-        strcmp(name, "..") == 0 ||
+    if (!*name || strcmp(name, "/") == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
         snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", name) >= (int)cap) {
         rg_err("--session '%s': not a usable file name", path);
         return -1;
@@ -43,8 +42,8 @@ static void set_owner(const char *path, int32_t owner, bool only_if_gone)
     rg_session_detach(&t);
 }
 
-int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner,
-                          char *out, unsigned long cap)
+int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner, char *out,
+                          unsigned long cap)
 {
     if (absolute(path, out, cap) < 0)
         return -1;

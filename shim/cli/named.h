@@ -9,7 +9,7 @@ struct rg_settings;
  * taken over by owner if its owner is gone). Writes the absolute path to
  * out. Returns 1 if it created the session, 0 if it joined one, -1 after
  * reporting. */
-int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner,
-                          char *out, unsigned long cap);
+int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner, char *out,
+                          unsigned long cap);
 
 #endif

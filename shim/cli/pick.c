@@ -116,20 +116,19 @@ int rg_pick_session(const char *path, struct rg_cli_session *s)
         return attach(c.first, "", s);
     if (c.running > 1)
         rg_err("%zu sessions are running; choose one with --session PATH or "
-               "READGUARD_SESSION:%s", c.running, c.list);
+               "READGUARD_SESSION:%s",
+               c.running, c.list);
     else if (c.ended > 0)
         rg_err("no session is running; ended sessions left behind (name one with --session "
-               "PATH, or remove them with 'readguard sessions --prune'):%s", c.list);
+               "PATH, or remove them with 'readguard sessions --prune'):%s",
+               c.list);
     else
         rg_err("no session: start one with 'readguard run -- CMD' or "
                "'eval \"$(readguard env)\"', or name one with --session PATH");
     return -1;
 }
 
-void rg_drop_session(struct rg_cli_session *s)
-{
-    rg_session_detach(&s->table);
-}
+void rg_drop_session(struct rg_cli_session *s) { rg_session_detach(&s->table); }
 
 int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
 {

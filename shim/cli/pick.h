@@ -36,10 +36,10 @@ void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
 struct option;
 struct rg_verb {
     const char *name;
-    const char *usage;         /* printed by --help */
-    const char *shortopts;     /* the verb's own, without s: and h */
-    const struct option *longs;/* the verb's own, NULL-terminated, or NULL */
-    const char *session;       /* --session PATH, once parsed */
+    const char *usage;          /* printed by --help */
+    const char *shortopts;      /* the verb's own, without s: and h */
+    const struct option *longs; /* the verb's own, NULL-terminated, or NULL */
+    const char *session;        /* --session PATH, once parsed */
 };
 int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
 /* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */

@@ -11,8 +11,8 @@
 #include "core/table.h"
 struct rg_where {
     uint64_t dev, ino;
-    size_t entry;     /* index in the table's entries */
-    char *path;       /* malloc'd, NULL when not found under a root */
+    size_t entry; /* index in the table's entries */
+    char *path;   /* malloc'd, NULL when not found under a root */
 };
 
 /* One rg_where per tracked entry (ino != 0), with paths filled in from a

@@ -78,8 +78,8 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         return false;
     const struct rg_header *h = t->hdr;
     const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
-    w->facts = (struct rg_facts){.rec = rg_entry_load(t, e), .table = RG_TABLE_OK,
-                                 .mode = (enum rg_mode)h->mode};
+    w->facts = (struct rg_facts){
+        .rec = rg_entry_load(t, e), .table = RG_TABLE_OK, .mode = (enum rg_mode)h->mode};
     w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
     if (w->facts.rec.writers > 0)
         w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
@@ -95,8 +95,8 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         /* As for this process: one run from inside the session, or a hook
          * speaking for an agent, which descends from no scan of its shell. */
         int32_t reader = (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK);
-        w->facts.lineage = rg_descends((int32_t)getpid(), reader) ? RG_LINEAGE_DESCENDS
-                                                                   : RG_LINEAGE_OTHER;
+        w->facts.lineage =
+            rg_descends((int32_t)getpid(), reader) ? RG_LINEAGE_DESCENDS : RG_LINEAGE_OTHER;
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     if (w->decision.action == RG_NEED_SCOPE) {

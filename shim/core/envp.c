@@ -52,9 +52,7 @@ bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enu
 {
     need->loader = own;
     switch (kind) {
-    case RG_PROG_GLIBC:
-        need->loader = RG_LIBC_GLIBC;
-        break;
+    case RG_PROG_GLIBC: need->loader = RG_LIBC_GLIBC; break;
     case RG_PROG_MUSL:
         need->loader = RG_LIBC_MUSL;
         if (!native)
@@ -98,8 +96,8 @@ static const char *lookup(char *const *envp, const char *name)
 static bool preload_ok(const char *v, const struct rg_env_need *need)
 {
     bool found = !need->preload;
-    enum rg_libc want = need->preload ? rg_shim_libc(need->preload, strlen(need->preload))
-                                      : need->loader;
+    enum rg_libc want =
+        need->preload ? rg_shim_libc(need->preload, strlen(need->preload)) : need->loader;
     for (const char *p = v; p && *p;) {
         size_t len = strcspn(p, ": ");
         if (foreign(p, len, need->loader))
@@ -116,10 +114,7 @@ static bool session_ok(const char *v, const struct rg_env_need *need)
     return !need->session || (v && *v);
 }
 
-static bool uring_ok(const char *v)
-{
-    return v && strcmp(v, "0") == 0;
-}
+static bool uring_ok(const char *v) { return v && strcmp(v, "0") == 0; }
 
 bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
 {
@@ -163,8 +158,7 @@ static bool append(char **p, const char *end, const char *s, size_t len, bool se
 /* LD_PRELOAD=need->preload (unless old has one of its build) followed by
  * the entries of old the loader can load; "" when that leaves nothing. NULL
  * if it does not fit. */
-static char *put_preload(char **buf, size_t *left, const char *old,
-                         const struct rg_env_need *need)
+static char *put_preload(char **buf, size_t *left, const char *old, const struct rg_env_need *need)
 {
     static const char name[] = "LD_PRELOAD=";
     char *s = *buf, *p = s, *end = s + *left;

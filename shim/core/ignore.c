@@ -7,7 +7,7 @@
 /* Outputs of builds and package managers, VCS internals and editor swap
  * files: written by tools, never hand-written data, and regenerated at will. */
 const char *const rg_default_ignores[] = {
-    ".git/", ".hg/", ".svn/", "*.o", "*.a", "*.so", "*.pyc", "__pycache__/",
+    ".git/",         ".hg/",    ".svn/",  "*.o",   "*.a",     "*.so",  "*.pyc", "__pycache__/",
     "node_modules/", "target/", "build/", "dist/", ".cache/", "*.swp", NULL,
 };
 
@@ -86,8 +86,7 @@ enum verdict { NO_MATCH, EXCLUDED, INCLUDED };
 
 /* One gitignore pattern against one path below the root: path is the whole
  * relative path, name its last component, dir whether it is a directory. */
-static enum verdict pattern_verdict(const char *pat, const char *path, const char *name,
-                                    bool dir)
+static enum verdict pattern_verdict(const char *pat, const char *path, const char *name, bool dir)
 {
     bool negated = pat[0] == '!';
     char buf[PATH_MAX];

@@ -26,16 +26,16 @@ struct rg_jrecord {
     int64_t time_ns;
     int pid;
     const char *prog;
-    const char *op;       /* "write", "rename", "truncate", "unlink", "exchange", "undo";
-                             "end": the file as the session left it (no object) */
+    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "undo";
+                       "end": the file as the session left it (no object) */
     const char *call;
-    const char *path;     /* absolute */
+    const char *path; /* absolute */
     uint64_t dev, ino;
     uint32_t mode, uid, gid;
     int64_t mtime_ns, atime_ns, size;
-    int exists;           /* "end" records: the path was there when the session ended */
-    const char *object;   /* hex SHA-256, or NULL when not kept */
-    const char *unsaved;  /* why not, when object is NULL */
+    int exists;          /* "end" records: the path was there when the session ended */
+    const char *object;  /* hex SHA-256, or NULL when not kept */
+    const char *unsaved; /* why not, when object is NULL */
 };
 
 /* The session id of a table header's created_ns and creator_pid. */

@@ -27,8 +27,8 @@ struct rg_file {
     int64_t mtime_ns;
     int64_t size;
     enum rg_scope scope;
-    bool hashed;                  /* hash below was taken (RG_NEED_HASH asked for it) */
-    uint32_t hash;                /* rg_content_hash() now; 0: could not be read */
+    bool hashed;   /* hash below was taken (RG_NEED_HASH asked for it) */
+    uint32_t hash; /* rg_content_hash() now; 0: could not be read */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it
@@ -37,13 +37,13 @@ enum rg_lineage { RG_LINEAGE_UNKNOWN, RG_LINEAGE_DESCENDS, RG_LINEAGE_OTHER };
 
 struct rg_facts {
     struct rg_record rec;
-    enum rg_lineage lineage;      /* of the writer, to rec.reader's pid */
-    bool writer_alive;            /* rec.writer_pid still holds the file open */
+    enum rg_lineage lineage; /* of the writer, to rec.reader's pid */
+    bool writer_alive;       /* rec.writer_pid still holds the file open */
     enum rg_table_state table;
     enum rg_mode mode;
-    uint32_t policy;              /* RG_POLICY_* knobs of the session */
-    int64_t read_ttl_ns;          /* 0: reads never expire */
-    int64_t now_ns;               /* wall clock, needed only with a read TTL */
+    uint32_t policy;     /* RG_POLICY_* knobs of the session */
+    int64_t read_ttl_ns; /* 0: reads never expire */
+    int64_t now_ns;      /* wall clock, needed only with a read TTL */
 };
 
 enum rg_action {

@@ -18,10 +18,7 @@
 #define NATIVE_MACHINE EM_NONE /* unknown: nothing counts as native */
 #endif
 
-static bool in(size_t n, uint64_t off, uint64_t len)
-{
-    return off <= n && len <= n - off;
-}
+static bool in(size_t n, uint64_t off, uint64_t len) { return off <= n && len <= n - off; }
 
 /* Go's linker writes a note named "Go" (namesz 4, "Go\0\0") of type 4, its
  * build ID, into a PT_NOTE near the start of the file. */
@@ -46,29 +43,29 @@ static bool go_note(const unsigned char *buf, size_t n, uint64_t off, uint64_t s
 }
 
 /* One walk over the program headers, for either ELF class. */
-#define WALK_PHDRS(Ehdr, Phdr)                                                 \
-    do {                                                                       \
-        Ehdr eh;                                                               \
-        memcpy(&eh, buf, sizeof eh);                                           \
+#define WALK_PHDRS(Ehdr, Phdr)                                                         \
+    do {                                                                               \
+        Ehdr eh;                                                                       \
+        memcpy(&eh, buf, sizeof eh);                                                   \
         look.native = buf[EI_CLASS] == NATIVE_CLASS && eh.e_machine == NATIVE_MACHINE; \
-        if (eh.e_phentsize != sizeof(Phdr))                                    \
-            return look;                                                       \
-        bool interp = false, go = false;                                       \
-        for (size_t i = 0; i < eh.e_phnum; i++) {                              \
-            uint64_t off = eh.e_phoff + i * (uint64_t)sizeof(Phdr);            \
-            if (!in(n, off, sizeof(Phdr)))                                     \
-                return look; /* headers past what was read: cannot tell */    \
-            Phdr ph;                                                           \
-            memcpy(&ph, buf + off, sizeof ph);                                 \
-            if (ph.p_type == PT_INTERP && !interp) {                           \
-                interp = true;                                                 \
-                look.interp_off = ph.p_offset;                                 \
-                look.interp_len = ph.p_filesz;                                 \
-            } else if (ph.p_type == PT_NOTE && !go) {                          \
-                go = go_note(buf, n, ph.p_offset, ph.p_filesz);                \
-            }                                                                  \
-        }                                                                      \
-        look.kind = go ? RG_PROG_GO : interp ? RG_PROG_GLIBC : RG_PROG_STATIC; \
+        if (eh.e_phentsize != sizeof(Phdr))                                            \
+            return look;                                                               \
+        bool interp = false, go = false;                                               \
+        for (size_t i = 0; i < eh.e_phnum; i++) {                                      \
+            uint64_t off = eh.e_phoff + i * (uint64_t)sizeof(Phdr);                    \
+            if (!in(n, off, sizeof(Phdr)))                                             \
+                return look; /* headers past what was read: cannot tell */             \
+            Phdr ph;                                                                   \
+            memcpy(&ph, buf + off, sizeof ph);                                         \
+            if (ph.p_type == PT_INTERP && !interp) {                                   \
+                interp = true;                                                         \
+                look.interp_off = ph.p_offset;                                         \
+                look.interp_len = ph.p_filesz;                                         \
+            } else if (ph.p_type == PT_NOTE && !go) {                                  \
+                go = go_note(buf, n, ph.p_offset, ph.p_filesz);                        \
+            }                                                                          \
+        }                                                                              \
+        look.kind = go ? RG_PROG_GO : interp ? RG_PROG_GLIBC : RG_PROG_STATIC;         \
     } while (0)
 
 struct rg_elf_look rg_elf_look(const unsigned char *buf, size_t n)
@@ -119,22 +116,14 @@ bool rg_script_interp(const unsigned char *buf, size_t n, char *out, size_t cap)
 const char *rg_prog_words(enum rg_prog kind)
 {
     switch (kind) {
-    case RG_PROG_GLIBC:
-        return "a glibc program";
-    case RG_PROG_MUSL:
-        return "a musl program";
-    case RG_PROG_OTHER_LD:
-        return "a program for a dynamic linker readguard has no shim for";
-    case RG_PROG_STATIC:
-        return "a statically linked program";
-    case RG_PROG_GO:
-        return "a Go program";
-    case RG_PROG_SETID:
-        return "a setuid or setgid program";
-    case RG_PROG_SCRIPT:
-        return "a script";
-    case RG_PROG_UNKNOWN:
-        break;
+    case RG_PROG_GLIBC: return "a glibc program";
+    case RG_PROG_MUSL: return "a musl program";
+    case RG_PROG_OTHER_LD: return "a program for a dynamic linker readguard has no shim for";
+    case RG_PROG_STATIC: return "a statically linked program";
+    case RG_PROG_GO: return "a Go program";
+    case RG_PROG_SETID: return "a setuid or setgid program";
+    case RG_PROG_SCRIPT: return "a script";
+    case RG_PROG_UNKNOWN: break;
     }
     return "a program readguard cannot read";
 }

@@ -24,8 +24,8 @@ enum rg_prog {
 /* What the first bytes of a program say. interp_off/interp_len locate the
  * PT_INTERP string in the file (it may lie beyond the bytes read). */
 struct rg_elf_look {
-    enum rg_prog kind;   /* UNKNOWN, STATIC, GO, SCRIPT, or GLIBC for "has an interpreter" */
-    bool native;         /* of this build's ELF class and machine */
+    enum rg_prog kind; /* UNKNOWN, STATIC, GO, SCRIPT, or GLIBC for "has an interpreter" */
+    bool native;       /* of this build's ELF class and machine */
     uint64_t interp_off;
     uint64_t interp_len;
 };

@@ -48,9 +48,7 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      r->scanner && r->scanner[0] ? r->scanner : "?",
                      (int)(rec->reader & RG_READER_PID_MASK));
         break;
-    case RG_WHY_OK:
-        n = snprintf(buf, cap, "it may be written.");
-        break;
+    case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;
     }
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }

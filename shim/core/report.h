@@ -14,12 +14,12 @@
 #include "core/request.h"
 struct rg_report {
     const struct rg_request *req;
-    const char *shown_path;   /* as the program gave it */
-    const char *abs_path;     /* where the data lives */
+    const char *shown_path; /* as the program gave it */
+    const char *abs_path;   /* where the data lives */
     const struct rg_file *file;
     const struct rg_facts *facts;
     struct rg_decision decision;
-    const char *scanner;      /* the program that scanned it (RG_WHY_SCANNED), or NULL */
+    const char *scanner; /* the program that scanned it (RG_WHY_SCANNED), or NULL */
 };
 
 /* The reason sentence, as printed after "refused to write 'PATH': ".
@@ -36,9 +36,9 @@ struct rg_log_line {
     const char *op;
     const char *call;
     const char *path;
-    const char *decision;     /* "refuse", "warn" or "mark" */
+    const char *decision; /* "refuse", "warn" or "mark" */
     const char *reason;
-    bool recorded;            /* recorded_* are known */
+    bool recorded; /* recorded_* are known */
     int64_t recorded_mtime_ns;
     int64_t recorded_size;
     int64_t current_mtime_ns;

@@ -9,9 +9,18 @@ bool rg_fopen_flags(const char *mode, int *flags)
 {
     int acc, extra;
     switch (mode[0]) {
-    case 'r': acc = O_RDONLY; extra = 0; break;
-    case 'w': acc = O_WRONLY; extra = O_CREAT | O_TRUNC; break;
-    case 'a': acc = O_WRONLY; extra = O_CREAT | O_APPEND; break;
+    case 'r':
+        acc = O_RDONLY;
+        extra = 0;
+        break;
+    case 'w':
+        acc = O_WRONLY;
+        extra = O_CREAT | O_TRUNC;
+        break;
+    case 'a':
+        acc = O_WRONLY;
+        extra = O_CREAT | O_APPEND;
+        break;
     default: return false;
     }
     /* glibc reads at most six more characters and skips any it does not

@@ -19,12 +19,12 @@ enum rg_op {
 
 struct rg_request {
     enum rg_op op;
-    const char *call;  /* the entry point, for the log: "openat", "fopen" ... */
+    const char *call; /* the entry point, for the log: "openat", "fopen" ... */
     int dirfd;
     const char *path;
-    int flags;         /* open(2) flags; for fopen, the decoded mode */
+    int flags; /* open(2) flags; for fopen, the decoded mode */
     mode_t mode;
-    uint64_t resolve;  /* openat2 RESOLVE_* flags, 0 otherwise */
+    uint64_t resolve; /* openat2 RESOLVE_* flags, 0 otherwise */
 };
 
 /* Inline: every open asks both, and they are a few instructions each. */

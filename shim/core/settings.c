@@ -12,10 +12,7 @@ int rg_mode_parse(const char *s)
     return -1;
 }
 
-const char *rg_mode_name(enum rg_mode m)
-{
-    return m == RG_MODE_WARN ? "warn" : "enforce";
-}
+const char *rg_mode_name(enum rg_mode m) { return m == RG_MODE_WARN ? "warn" : "enforce"; }
 
 uint32_t rg_capacity_parse(const char *s)
 {

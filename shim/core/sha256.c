@@ -28,9 +28,10 @@ static void compress(uint32_t h[8], const uint8_t *p)
     memcpy(v, h, sizeof v);
     for (int i = 0; i < 64; i++) {
         uint32_t e = v[4], a = v[0];
-        uint32_t t1 = v[7] + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & v[5]) ^ (~e & v[6])) +
-                      K[i] + w[i];
-        uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
+        uint32_t t1 =
+            v[7] + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & v[5]) ^ (~e & v[6])) + K[i] + w[i];
+        uint32_t t2 =
+            (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
         memmove(v + 1, v, 7 * sizeof *v);
         v[4] += t1;
         v[0] = t1 + t2;

@@ -13,9 +13,9 @@
 
 struct rg_sha256 {
     uint32_t h[8];
-    uint64_t len;         /* bytes fed so far */
+    uint64_t len; /* bytes fed so far */
     uint8_t block[64];
-    size_t used;          /* bytes waiting in block */
+    size_t used; /* bytes waiting in block */
 };
 
 void rg_sha256_init(struct rg_sha256 *s);

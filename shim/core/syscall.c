@@ -12,7 +12,7 @@ struct row {
 };
 
 #define RG_UNPAREN(...) __VA_ARGS__
-#define RG_SYSCALL(name, op, flags, args)                                      \
+#define RG_SYSCALL(name, op, flags, args) \
     {SYS_##name, #name, "syscall(SYS_" #name ")", op, flags, {RG_UNPAREN args}},
 static const struct row rows[] = {
 #include "core/syscalls.def"
@@ -26,8 +26,12 @@ bool rg_syscall_decode(long nr, const uint64_t args[6], struct rg_syscall *out)
         r++;
     if (r == end)
         return false;
-    *out = (struct rg_syscall){.nr = nr, .name = r->name, .via_syscall = r->via_syscall,
-                               .op = r->op, .dirfd = AT_FDCWD, .flags = r->flags,
+    *out = (struct rg_syscall){.nr = nr,
+                               .name = r->name,
+                               .via_syscall = r->via_syscall,
+                               .op = r->op,
+                               .dirfd = AT_FDCWD,
+                               .flags = r->flags,
                                .olddirfd = AT_FDCWD};
     for (int i = 0; i < 6; i++) {
         uint64_t x = args[i];

@@ -33,11 +33,11 @@ struct rg_syscall {
     enum rg_op op;           /* RG_OP_OPEN, RG_OP_RENAME or RG_OP_TRUNCATE */
     int dirfd;               /* AT_FDCWD when the call takes none */
     uint64_t path;
-    int flags;               /* open flags, implied ones included; rename flags */
+    int flags; /* open flags, implied ones included; rename flags */
     mode_t mode;
-    int olddirfd;            /* AT_FDCWD when the call takes none */
+    int olddirfd; /* AT_FDCWD when the call takes none */
     uint64_t oldpath;
-    bool flags_in_memory;    /* openat2: flags, mode and resolve are at how */
+    bool flags_in_memory; /* openat2: flags, mode and resolve are at how */
     uint64_t how;
     uint64_t how_size;
     int64_t length;

@@ -62,9 +62,8 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
             return -ENAMETOOLONG;
         memcpy(h->journal_dir, s->journal_dir, n);
     }
-    if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) ||
-        s->read_ttl_ns < 0 || !rg_scan_settings_ok(s->scan_files, s->scan_window_ns) ||
-        s->journal_max_file < 0)
+    if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) || s->read_ttl_ns < 0 ||
+        !rg_scan_settings_ok(s->scan_files, s->scan_window_ns) || s->journal_max_file < 0)
         return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
     if (s->ignores_len)
         memcpy(h->ignores, s->ignores, s->ignores_len);
@@ -134,8 +133,7 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
         !memchr(h->log_path, '\0', sizeof h->log_path) ||
         !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
         h->read_ttl_ns < 0 || !rg_scan_settings_ok(h->scan_files, h->scan_window_ns) ||
-        h->journal_max_file < 0 ||
-        h->ignores_len > sizeof h->ignores ||
+        h->journal_max_file < 0 || h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";
     if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
@@ -192,8 +190,8 @@ static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t i
             mark_full(t);
             return NULL;
         }
-    } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1,
-                                                    memory_order_relaxed, memory_order_relaxed));
+    } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1, memory_order_relaxed,
+                                                    memory_order_relaxed));
     struct rg_entry *e = &t->entries[n];
     /* The analyzer takes slot_entry()'s NULL for an out-of-range slot as a
      * NULL t->entries; n < capacity here, so e is inside the mapping. */
@@ -286,8 +284,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     return true;
 }
 
-bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
-                    const struct rg_stamp *st)
+bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&

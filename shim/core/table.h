@@ -46,7 +46,7 @@
  * distinct files within scan_window_ns is scanning while it does. */
 #define RG_DEFAULT_SCAN_FILES 8u
 #define RG_DEFAULT_SCAN_WINDOW_NS 1000000000LL
-#define RG_SCAN_FILES_MAX 63u           /* the per-process ring holds one more */
+#define RG_SCAN_FILES_MAX 63u /* the per-process ring holds one more */
 #define RG_SCAN_WINDOW_MAX_NS 3600000000000LL
 /* The programs that scanned, for refusals to name: slot pid % RG_SCANNERS. */
 #define RG_SCANNERS 128u
@@ -70,16 +70,16 @@ enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
 struct rg_entry {
     uint64_t ino;
     uint32_t dev;
-    _Atomic uint32_t gen;         /* 0: never recorded or forgotten; see RG_GEN_WRITE */
+    _Atomic uint32_t gen; /* 0: never recorded or forgotten; see RG_GEN_WRITE */
     _Atomic int64_t mtime_ns;
     _Atomic int64_t size;
-    _Atomic int64_t ctime_ns;     /* orders stamps: users cannot set ctime back */
-    _Atomic int64_t read_ns;      /* wall clock of the last record */
-    _Atomic uint32_t writing;     /* RG_WRITING_*: write fds the session holds open on
-                                     it, and the last process that opened one */
-    _Atomic uint32_t hash;        /* rg_content_hash() of the stamped bytes; 0: none */
-    _Atomic uint32_t reader;      /* RG_READER_*: who read it, and how */
-    _Atomic uint32_t stamps;      /* bumped by every full stamp: tells a race */
+    _Atomic int64_t ctime_ns; /* orders stamps: users cannot set ctime back */
+    _Atomic int64_t read_ns;  /* wall clock of the last record */
+    _Atomic uint32_t writing; /* RG_WRITING_*: write fds the session holds open on
+                                 it, and the last process that opened one */
+    _Atomic uint32_t hash;    /* rg_content_hash() of the stamped bytes; 0: none */
+    _Atomic uint32_t reader;  /* RG_READER_*: who read it, and how */
+    _Atomic uint32_t stamps;  /* bumped by every full stamp: tells a race */
 };
 
 /* writing packs a pid (Linux pids fit in 22 bits) with a count that
@@ -95,29 +95,29 @@ struct rg_header {
     uint32_t header_size;
     uint64_t file_size;
     uint32_t entry_size;
-    uint32_t capacity;            /* entries */
-    uint32_t index_slots;         /* power of two, at least 2 * capacity */
+    uint32_t capacity;    /* entries */
+    uint32_t index_slots; /* power of two, at least 2 * capacity */
     uint32_t uid;
     int32_t creator_pid;
-    uint32_t mode;                /* enum rg_mode */
+    uint32_t mode; /* enum rg_mode */
     int64_t created_ns;
     uint32_t nroots;
-    uint32_t flags;               /* RG_POLICY_* */
-    int64_t read_ttl_ns;          /* a read older than this stops counting; 0: never */
+    uint32_t flags;      /* RG_POLICY_* */
+    int64_t read_ttl_ns; /* a read older than this stops counting; 0: never */
     uint32_t nignores;
     uint32_t ignores_len;
-    uint32_t scan_files;          /* 0: every read is a view (no scan detection) */
+    uint32_t scan_files; /* 0: every read is a view (no scan detection) */
     int64_t scan_window_ns;
     char log_path[RG_LOG_PATH_MAX];
-    char roots[RG_ROOTS_MAX];     /* nroots absolute paths, each NUL-ended */
-    char ignores[RG_IGNORES_MAX]; /* the ignore rules, packed as ignore.h says */
+    char roots[RG_ROOTS_MAX];          /* nroots absolute paths, each NUL-ended */
+    char ignores[RG_IGNORES_MAX];      /* the ignore rules, packed as ignore.h says */
     char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (journal.h); "": nowhere */
-    int64_t journal_max_file;     /* a larger file is not kept, but logged as unsaved */
+    int64_t journal_max_file;          /* a larger file is not kept, but logged as unsaved */
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
     _Atomic uint32_t generation;
-    _Atomic uint32_t full;        /* 0 room, 1 full, 2 full and a process warned */
+    _Atomic uint32_t full; /* 0 room, 1 full, 2 full and a process warned */
     _Alignas(64) _Atomic uint64_t reads;
     _Atomic uint64_t writes_allowed;
     _Atomic uint64_t refusals;
@@ -140,15 +140,15 @@ struct rg_settings {
     enum rg_mode mode;
     uint32_t capacity;
     const char *log_path;
-    const char *journal_dir;      /* NULL: the default beside the log (session.c) */
-    int64_t journal_max_file;     /* 0: $READGUARD_JOURNAL_MAX_FILE, else the default */
-    const char *const *roots;     /* absolute, canonical */
+    const char *journal_dir;  /* NULL: the default beside the log (session.c) */
+    int64_t journal_max_file; /* 0: $READGUARD_JOURNAL_MAX_FILE, else the default */
+    const char *const *roots; /* absolute, canonical */
     size_t nroots;
-    uint32_t flags;               /* RG_POLICY_* */
+    uint32_t flags; /* RG_POLICY_* */
     int64_t read_ttl_ns;
-    uint32_t scan_files;          /* 0: off */
+    uint32_t scan_files; /* 0: off */
     int64_t scan_window_ns;
-    const char *ignores;          /* packed rules (ignore.h), or NULL */
+    const char *ignores; /* packed rules (ignore.h), or NULL */
     size_t ignores_len;
     unsigned nignores;
 };
@@ -163,15 +163,15 @@ struct rg_table {
 
 /* What a decision needs to know about an entry, read once. */
 struct rg_record {
-    bool found;                   /* recorded in the current generation */
+    bool found; /* recorded in the current generation */
     int64_t mtime_ns;
     int64_t size;
     int64_t ctime_ns;
     int64_t read_ns;
     uint32_t writers;
     int32_t writer_pid;
-    uint32_t hash;                /* of the recorded bytes; 0: not hashed */
-    uint32_t reader;              /* RG_READER_* */
+    uint32_t hash;   /* of the recorded bytes; 0: not hashed */
+    uint32_t reader; /* RG_READER_* */
 };
 
 size_t rg_table_file_size(uint32_t capacity);
@@ -199,8 +199,8 @@ struct rg_stamp {
     int64_t mtime_ns;
     int64_t ctime_ns;
     int64_t size;
-    uint32_t hash;                /* of the bytes, when a read took one; else 0 */
-    uint32_t reader;              /* RG_READER_* of the read; 0 for a write */
+    uint32_t hash;   /* of the bytes, when a read took one; else 0 */
+    uint32_t reader; /* RG_READER_* of the read; 0 for a write */
 };
 
 /* Records st as what the session knows the file to be; own_write says it was
@@ -215,8 +215,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
  * to renew and no scan that a look or a write would take over? Then
  * rg_entry_stamp would change nothing, and a re-read of an unchanged file
  * (the common case) need not even read the clock. */
-bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e,
-                    const struct rg_stamp *st);
+bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st);
 void rg_entry_forget(struct rg_entry *e);
 /* A read that found e already holding its stamp: a view takes over a scan
  * (the file has now been looked at), a scan takes over another process's

@@ -32,9 +32,8 @@ static bool is_class(size_t i, int ch)
 
 static bool in_class(const unsigned char *name, size_t len, unsigned char ch)
 {
-    static const char *const classes[] = {"alnum", "alpha", "blank", "cntrl",
-                                          "digit", "graph", "lower", "print",
-                                          "punct", "space", "upper", "xdigit"};
+    static const char *const classes[] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
+                                          "lower", "print", "punct", "space", "upper", "xdigit"};
     for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
         if (strlen(classes[i]) == len && memcmp(classes[i], name, len) == 0)
             return is_class(i, ch);
@@ -116,8 +115,7 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
                 return r;
             continue;
         }
-        case '*':
-            break;
+        case '*': break;
         }
         bool match_slash;
         if (*++p == '*') {

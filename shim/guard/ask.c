@@ -59,9 +59,9 @@ static void take_hash(const struct rg_request *req, struct rg_file *f, int fd, b
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
         rfd = rg_sys_openat(AT_FDCWD, link, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
     } else {
-        rfd = rg_sys_openat(req->dirfd, req->path,
-                            O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW),
-                            0);
+        rfd = rg_sys_openat(
+            req->dirfd, req->path,
+            O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW), 0);
     }
     struct stat st;
     if (rfd >= 0 && fstat(rfd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
@@ -95,8 +95,8 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
  * and no writer of the session is left to restamp: a sibling may finish a
  * write between our fstat and our read of the entry, and a session must
  * never refuse itself. Only would-be refusals pay for this. */
-enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
-                            int fd, bool follow)
+enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
+                      bool follow)
 {
     struct rg_facts facts;
     struct rg_decision d;
@@ -111,8 +111,8 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         }
         if (d.action == RG_NEED_LINEAGE) {
             int32_t reader = (int32_t)(facts.rec.reader & RG_READER_PID_MASK);
-            facts.lineage = rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS
-                                                                : RG_LINEAGE_OTHER;
+            facts.lineage =
+                rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS : RG_LINEAGE_OTHER;
             d = rg_decide(req, f, &facts);
         }
         if (d.action == RG_NEED_SCOPE) {
@@ -145,8 +145,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 
 /* Judges a path that is not open: the destination of a rename, the target of
  * truncate or of a spawned child's open. A missing path is a new file. */
-int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
-                     struct stat *st)
+int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st)
 {
     if (fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
         st->st_mode = 0;

@@ -26,7 +26,6 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
  * -EACCES; *exists (if given) says whether the path was there. */
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
 /* The same, leaving what the path names in *st (st_mode 0: nothing). */
-int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
-                     struct stat *st);
+int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
 
 #endif

@@ -9,7 +9,6 @@
 
 #include "core/content.h"
 #include "core/policy.h"
-#include "guard/scan.h"
 #include "guard/ask.h"
 #include "guard/critical.h"
 #include "guard/dircache.h"
@@ -18,6 +17,7 @@
 #include "guard/log.h"
 #include "guard/readhash.h"
 #include "guard/restamp.h"
+#include "guard/scan.h"
 #include "guard/scope.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -29,15 +29,12 @@ static int sys_open(const struct rg_request *req, int flags)
      * signal mask (critical.h). */
     if (!req->resolve)
         return RG_PAUSED(rg_sys_openat(req->dirfd, req->path, flags, mode));
-    struct open_how how = {.flags = (uint64_t)(unsigned)flags, .mode = mode,
-                           .resolve = req->resolve};
+    struct open_how how = {
+        .flags = (uint64_t)(unsigned)flags, .mode = mode, .resolve = req->resolve};
     return RG_PAUSED(rg_sys_openat2(req->dirfd, req->path, &how, sizeof how));
 }
 
-int rg_open_unguarded(const struct rg_request *req)
-{
-    return sys_open(req, req->flags);
-}
+int rg_open_unguarded(const struct rg_request *req) { return sys_open(req, req->flags); }
 
 /* read_fd: the descriptor a read just opened, whose bytes may be hashed;
  * -1 for a restamp after the session's own write. */

@@ -69,10 +69,7 @@ void rg_crit_leave(void)
     pthread_sigmask(SIG_SETMASK, &program_mask, NULL);
 }
 
-bool rg_crit_inside(void)
-{
-    return inside;
-}
+bool rg_crit_inside(void) { return inside; }
 
 void rg_crit_pause(struct rg_crit_pause *p)
 {

@@ -35,13 +35,13 @@ void rg_crit_pause(struct rg_crit_pause *p);
 void rg_crit_resume(struct rg_crit_pause *p);
 
 /* Runs EXPR outside the critical section, with the program's signal mask. */
-#define RG_PAUSED(expr)                                                        \
-    ({                                                                         \
-        struct rg_crit_pause p_;                                               \
-        rg_crit_pause(&p_);                                                    \
-        __typeof__(expr) r_ = (expr);                                          \
-        rg_crit_resume(&p_);                                                   \
-        r_;                                                                    \
+#define RG_PAUSED(expr)               \
+    ({                                \
+        struct rg_crit_pause p_;      \
+        rg_crit_pause(&p_);           \
+        __typeof__(expr) r_ = (expr); \
+        rg_crit_resume(&p_);          \
+        r_;                           \
     })
 
 #endif

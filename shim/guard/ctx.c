@@ -19,7 +19,9 @@ void rg_ctx_use_table(struct rg_ctx *c)
 
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
 {
-    struct rg_facts f = {.table = c->table_state, .mode = c->mode, .policy = c->policy,
+    struct rg_facts f = {.table = c->table_state,
+                         .mode = c->mode,
+                         .policy = c->policy,
                          .read_ttl_ns = c->read_ttl_ns};
     if (f.read_ttl_ns > 0)
         f.now_ns = rg_now_ns();
@@ -33,7 +35,4 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
     return f;
 }
 
-int32_t rg_ctx_pid(const struct rg_ctx *c)
-{
-    return c->actor ? c->actor->pid : (int32_t)getpid();
-}
+int32_t rg_ctx_pid(const struct rg_ctx *c) { return c->actor ? c->actor->pid : (int32_t)getpid(); }

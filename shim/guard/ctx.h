@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/policy.h"
-#include "guard/scan.h"
 #include "core/table.h"
+#include "guard/scan.h"
 #define RG_MAX_ROOTS 64
 #define RG_FDMAP_SIZE 4096
 
@@ -23,9 +23,9 @@
 struct rg_fdslot {
     _Atomic uint64_t ino;
     uint32_t dev;
-    int32_t opener;  /* the pid that counted it in entry->writers; 0 for copies;
-                        RG_OPENER_STANDIN for a read-only stand-in */
-    void *stream;    /* the FILE opened on it, to flush before a restamp at exit */
+    int32_t opener; /* the pid that counted it in entry->writers; 0 for copies;
+                       RG_OPENER_STANDIN for a read-only stand-in */
+    void *stream;   /* the FILE opened on it, to flush before a restamp at exit */
 };
 
 /* A read-only descriptor handed out for a write-mode open that may only set
@@ -39,34 +39,34 @@ struct rg_overflow; /* guard/fdmap.c: descriptors >= RG_FDMAP_SIZE */
 /* The process a decision is made for, when that is not the caller: the
  * supervisor decides for the processes it traps. */
 struct rg_actor {
-    int32_t pid;       /* its thread group id */
-    int32_t tid;       /* the thread that made the call */
-    int err_fd;        /* a copy of its stderr, or -1 */
-    char prog[16];     /* its comm, "" until needed */
+    int32_t pid;   /* its thread group id */
+    int32_t tid;   /* the thread that made the call */
+    int err_fd;    /* a copy of its stderr, or -1 */
+    char prog[16]; /* its comm, "" until needed */
 };
 
 struct rg_ctx {
     enum rg_table_state table_state;
-    const char *problem;               /* why the table is unusable */
+    const char *problem; /* why the table is unusable */
     struct rg_table table;
     enum rg_mode mode;
-    uint32_t policy;                    /* RG_POLICY_* */
+    uint32_t policy; /* RG_POLICY_* */
     int64_t read_ttl_ns;
-    const char *ignores;                /* the ignore rules, in the mapped header */
+    const char *ignores; /* the ignore rules, in the mapped header */
     size_t ignores_len;
     size_t nroots;
     const char *roots[RG_MAX_ROOTS];
-    size_t root_len[RG_MAX_ROOTS];      /* strlen of each, asked on every read */
+    size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
     char session_path[PATH_MAX];
     _Atomic int log_warned;
-    _Atomic int journal_warned;         /* said once that old bytes were not kept */
+    _Atomic int journal_warned; /* said once that old bytes were not kept */
     struct rg_fdslot fds[RG_FDMAP_SIZE];
-    _Atomic int fds_used;               /* one past the highest fds[] slot ever used */
+    _Atomic int fds_used; /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
-    struct rg_scan scan;                /* this process's recent reads (guard/scan.h) */
-    struct rg_actor *actor;             /* NULL in the shim: the process itself */
+    struct rg_scan scan;                          /* this process's recent reads (guard/scan.h) */
+    struct rg_actor *actor;                       /* NULL in the shim: the process itself */
 };
 
 /* Adds a root (absolute, canonical) if there is room. */

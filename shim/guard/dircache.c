@@ -76,8 +76,7 @@ static uint64_t hash_dir(const char *path, size_t n)
 static bool lookup(struct rg_ctx *c, uint64_t h, bool *outside)
 {
     for (unsigned i = 0; i < MAX_PROBE; i++) {
-        uint64_t v = atomic_load_explicit(&c->dircache[(h + i) & SLOT_MASK],
-                                          memory_order_relaxed);
+        uint64_t v = atomic_load_explicit(&c->dircache[(h + i) & SLOT_MASK], memory_order_relaxed);
         if (v == 0)
             return false;
         if ((v & ~1ull) == h) {

@@ -23,17 +23,16 @@ static void overflow_unlock(struct rg_ctx *c)
     atomic_store_explicit(&c->overflow_lock, 0, memory_order_release);
 }
 
-void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
-                 void *stream)
+void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener, void *stream)
 {
     if (fd < 0)
         return;
     if (fd < RG_FDMAP_SIZE) {
         struct rg_fdslot *s = &c->fds[fd];
         int used = atomic_load_explicit(&c->fds_used, memory_order_relaxed);
-        while (used <= fd && !atomic_compare_exchange_weak_explicit(
-                                 &c->fds_used, &used, fd + 1, memory_order_relaxed,
-                                 memory_order_relaxed))
+        while (used <= fd &&
+               !atomic_compare_exchange_weak_explicit(&c->fds_used, &used, fd + 1,
+                                                      memory_order_relaxed, memory_order_relaxed))
             ;
         s->dev = (uint32_t)dev;
         s->opener = opener;
@@ -136,10 +135,10 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
         overflow_lock(c);
         struct rg_overflow *o, *tmp, *pick = NULL;
         HASH_ITER(hh, c->overflow, o, tmp)
-            if (o->fd >= from && o->fd <= to) {
-                pick = o;
-                break;
-            }
+        if (o->fd >= from && o->fd <= to) {
+            pick = o;
+            break;
+        }
         int fd = pick ? pick->fd : -1;
         overflow_unlock(c);
         if (fd < 0 || !rg_fd_take(c, fd, &s))
@@ -147,4 +146,3 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
         fn(c, fd, &s);
     }
 }
-

@@ -68,7 +68,8 @@ static int open_source(const struct rg_request *req, int fd, bool follow, const 
         rfd = rg_sys_openat(req->dirfd, req->path, flags | (follow ? 0 : O_NOFOLLOW), 0);
     }
     struct stat now;
-    if (rfd >= 0 && (fstat(rfd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)) {
+    if (rfd >= 0 &&
+        (fstat(rfd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)) {
         rg_sys_close(rfd);
         rfd = -ESTALE;
     }
@@ -115,8 +116,8 @@ static int copy_bytes(int src, int dst, int64_t size)
         return 0;
     loff_t in = 0, out = 0;
     while (in < size) {
-        long n = rg_syscall6(SYS_copy_file_range, src, (long)&in, dst, (long)&out,
-                             (long)(size - in), 0);
+        long n =
+            rg_syscall6(SYS_copy_file_range, src, (long)&in, dst, (long)&out, (long)(size - in), 0);
         if (n == 0)
             return 0;
         if (n < 0) {
@@ -176,7 +177,8 @@ static int publish(int fd, const char *tmp, const char *obj)
     } else {
         char link[32];
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        r = rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj, AT_SYMLINK_FOLLOW, 0);
+        r = rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj, AT_SYMLINK_FOLLOW,
+                        0);
     }
     return r == -EEXIST ? 0 : (int)r;
 }
@@ -237,9 +239,16 @@ static void unsaved(struct keep *k, const char *why, int err)
     struct rg_ctx *c = k->c;
     const char *log = c->table.hdr->log_path;
     struct rg_log_line l = {
-        .time_ns = r.time_ns, .pid = r.pid, .prog = r.prog, .op = rg_op_name(k->req->op),
-        .call = k->req->call, .path = k->abs, .decision = "unsaved", .reason = why,
-        .current_mtime_ns = r.mtime_ns, .current_size = r.size,
+        .time_ns = r.time_ns,
+        .pid = r.pid,
+        .prog = r.prog,
+        .op = rg_op_name(k->req->op),
+        .call = k->req->call,
+        .path = k->abs,
+        .decision = "unsaved",
+        .reason = why,
+        .current_mtime_ns = r.mtime_ns,
+        .current_size = r.size,
     };
     char line[4096];
     size_t n = log[0] ? rg_log_format(line, sizeof line, &l) : 0;

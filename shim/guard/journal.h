@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "guard/ctx.h"
 #include "core/request.h"
+#include "guard/ctx.h"
 /* Is journaling on for this session? One flag test. */
 static inline bool rg_journal_on(const struct rg_ctx *c)
 {

@@ -58,7 +58,7 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
     n += (size_t)snprintf(line + n, sizeof line - n, "': ");
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
-                         c->problem);
+                        c->problem);
     line[n++] = '\n';
     ssize_t w = RG_PAUSED(write(rg_log_err_fd(c), line, n));
     (void)w;
@@ -127,8 +127,7 @@ void rg_log_table_full(struct rg_ctx *c)
      * build that reads thousands more files must not print thousands of
      * lines. Warn mode never adds to what a workload prints. */
     uint32_t full = 1;
-    if (c->mode == RG_MODE_WARN ||
-        !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
+    if (c->mode == RG_MODE_WARN || !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
         return;
     char msg[256];
     int m = snprintf(msg, sizeof msg,

@@ -23,8 +23,7 @@ uint32_t rg_content_hash(int fd, int64_t size)
     }
 }
 
-uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd,
-                      int64_t now_ns)
+uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd, int64_t now_ns)
 {
     bool known = r->found && r->mtime_ns == st->mtime_ns && r->size == st->size &&
                  r->ctime_ns == st->ctime_ns;
@@ -36,10 +35,12 @@ uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int 
 bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
 {
     if (rg_entry_holds(t, e, st)) {
-        struct rg_record held = {
-            .found = true, .mtime_ns = st->mtime_ns, .ctime_ns = st->ctime_ns, .size = st->size,
-            .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
-            .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
+        struct rg_record held = {.found = true,
+                                 .mtime_ns = st->mtime_ns,
+                                 .ctime_ns = st->ctime_ns,
+                                 .size = st->size,
+                                 .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
+                                 .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
         if (!rg_record_wants_hash(&held))
             return false;
     }

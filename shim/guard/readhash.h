@@ -16,8 +16,7 @@ uint32_t rg_content_hash(int fd, int64_t size);
  * 0 when none is wanted (a large file, not racy) or r already holds the
  * bytes of this very stamp and nothing can have changed them unseen. So an
  * unchanged file is hashed once per session, not once per read. */
-uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd,
-                      int64_t now_ns);
+uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd, int64_t now_ns);
 
 /* Records in e a read of the open file fd, stamped st, with the hash
  * rg_read_hash() says it should keep. The re-read of an unchanged file

@@ -65,7 +65,4 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
     return s->reader;
 }
 
-void rg_scan_forget(struct rg_scan *s)
-{
-    memset(s, 0, sizeof *s);
-}
+void rg_scan_forget(struct rg_scan *s) { memset(s, 0, sizeof *s); }

@@ -22,15 +22,15 @@
 #define RG_SCAN_RING 64u /* > RG_SCAN_FILES_MAX, a power of two */
 
 struct rg_scan {
-    int32_t pid;             /* whose reads these are; 0 until the first read */
-    uint32_t reader;         /* the RG_READER_* word of the last read */
+    int32_t pid;     /* whose reads these are; 0 until the first read */
+    uint32_t reader; /* the RG_READER_* word of the last read */
     bool scanning;
-    bool named;              /* the header's scanner slot holds our name */
-    _Atomic uint32_t next;   /* reads pushed so far */
+    bool named;            /* the header's scanner slot holds our name */
+    _Atomic uint32_t next; /* reads pushed so far */
     struct rg_scan_read {
-        uint32_t entry;      /* table entry number + 1; 0: empty */
-        bool view;           /* recorded as our view: downgrade it if a scan shows */
-        int64_t at_ns;       /* monotonic (coarse) */
+        uint32_t entry; /* table entry number + 1; 0: empty */
+        bool view;      /* recorded as our view: downgrade it if a scan shows */
+        int64_t at_ns;  /* monotonic (coarse) */
     } ring[RG_SCAN_RING];
 };
 
@@ -42,8 +42,7 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
 
 /* The same file as last time (a loop re-reading it, stdio after open) is
  * the hottest case of all: answered inline, from the ring alone. */
-static inline uint32_t rg_scan_read(struct rg_scan *s, const struct rg_table *t,
-                                     uint32_t entry)
+static inline uint32_t rg_scan_read(struct rg_scan *s, const struct rg_table *t, uint32_t entry)
 {
     uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (next && s->ring[(next - 1) % RG_SCAN_RING].entry == entry)

@@ -36,36 +36,24 @@ bool rg_unguarded_first(struct rg_header *h, uint64_t dev, uint64_t ino)
 static const char *why(enum rg_prog kind)
 {
     switch (kind) {
-    case RG_PROG_STATIC:
-        return "it is statically linked, so it never loads the preload";
-    case RG_PROG_GO:
-        return "it is a Go program, which makes its system calls itself";
-    case RG_PROG_SETID:
-        return "it is setuid or setgid, and the loader ignores LD_PRELOAD for it";
-    case RG_PROG_MUSL:
-        return "it is a musl program, and no musl build of the shim is installed";
-    case RG_PROG_GLIBC:
-        return "it is a glibc program, and no glibc build of the shim is installed";
-    default:
-        return "its dynamic linker is neither glibc's nor musl's";
+    case RG_PROG_STATIC: return "it is statically linked, so it never loads the preload";
+    case RG_PROG_GO: return "it is a Go program, which makes its system calls itself";
+    case RG_PROG_SETID: return "it is setuid or setgid, and the loader ignores LD_PRELOAD for it";
+    case RG_PROG_MUSL: return "it is a musl program, and no musl build of the shim is installed";
+    case RG_PROG_GLIBC: return "it is a glibc program, and no glibc build of the shim is installed";
+    default: return "its dynamic linker is neither glibc's nor musl's";
     }
 }
 
 static const char *reason_name(enum rg_prog kind)
 {
     switch (kind) {
-    case RG_PROG_STATIC:
-        return "static";
-    case RG_PROG_GO:
-        return "go";
-    case RG_PROG_SETID:
-        return "setid";
-    case RG_PROG_MUSL:
-        return "no-musl-shim";
-    case RG_PROG_GLIBC:
-        return "no-glibc-shim";
-    default:
-        return "other-loader";
+    case RG_PROG_STATIC: return "static";
+    case RG_PROG_GO: return "go";
+    case RG_PROG_SETID: return "setid";
+    case RG_PROG_MUSL: return "no-musl-shim";
+    case RG_PROG_GLIBC: return "no-glibc-shim";
+    default: return "other-loader";
     }
 }
 

@@ -17,10 +17,10 @@
 bool rg_unguarded_first(struct rg_header *h, uint64_t dev, uint64_t ino);
 
 struct rg_unguarded {
-    const char *path;    /* as exec'd */
-    const char *call;    /* the entry point: execve, posix_spawn, ... */
-    const char *prog;    /* the process that execs it */
-    enum rg_prog kind;   /* why: static, Go, setid, musl (no musl shim), other loader */
+    const char *path;  /* as exec'd */
+    const char *call;  /* the entry point: execve, posix_spawn, ... */
+    const char *prog;  /* the process that execs it */
+    enum rg_prog kind; /* why: static, Go, setid, musl (no musl shim), other loader */
     uint64_t dev, ino;
 };
 

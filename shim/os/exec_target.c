@@ -28,8 +28,8 @@ void rg_exec_cache_share(void)
 {
     if (atomic_load_explicit(&cache, memory_order_relaxed) != &local)
         return;
-    void *m = mmap(NULL, sizeof(struct cache), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void *m =
+        mmap(NULL, sizeof(struct cache), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return;
     memcpy(m, &local, sizeof local);
@@ -55,10 +55,7 @@ static uint64_t key_of(const struct stat *st)
 }
 
 /* Probes wrap around the end of the table. */
-static size_t slot_at(uint64_t key, unsigned i)
-{
-    return ((key >> VERDICT_BITS) + i) % SLOTS;
-}
+static size_t slot_at(uint64_t key, unsigned i) { return ((key >> VERDICT_BITS) + i) % SLOTS; }
 
 static bool cache_get(uint64_t key, struct rg_target *t)
 {
@@ -80,8 +77,8 @@ static void cache_put(uint64_t key, const struct rg_target *t)
     uint64_t v = key | ((uint64_t)t->kind + 1) | (t->native ? NATIVE_BIT : 0);
     for (unsigned i = 0; i < PROBE; i++) {
         uint64_t old = 0;
-        if (atomic_compare_exchange_strong_explicit(&c->slot[slot_at(key, i)], &old, v, memory_order_relaxed,
-                                                    memory_order_relaxed))
+        if (atomic_compare_exchange_strong_explicit(&c->slot[slot_at(key, i)], &old, v,
+                                                    memory_order_relaxed, memory_order_relaxed))
             return;
     }
     atomic_store_explicit(&c->slot[slot_at(key, 0)], v, memory_order_relaxed);
@@ -116,8 +113,8 @@ static void look_path(int dirfd, const char *path, int at_flags, struct rg_targe
     /* fexecve: the descriptor itself (pread leaves its offset alone). */
     bool own = !((at_flags & AT_EMPTY_PATH) && !*path);
     int nofollow = (at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-    int fd = own ? rg_sys_openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | nofollow, 0)
-                 : dirfd;
+    int fd =
+        own ? rg_sys_openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | nofollow, 0) : dirfd;
     if (fd < 0)
         return; /* execute-only: the loader can read it, readguard cannot */
     look_file(fd, t, depth);

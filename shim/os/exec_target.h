@@ -19,9 +19,9 @@
 #define RG_ENV_SUPERVISED "READGUARD_SUPERVISED"
 
 struct rg_target {
-    enum rg_prog kind;   /* a script is reported as its interpreter's kind */
-    bool native;         /* same ELF class and machine as this build */
-    uint64_t dev, ino;   /* of the file exec'd (0, 0 when it could not be looked at) */
+    enum rg_prog kind; /* a script is reported as its interpreter's kind */
+    bool native;       /* same ELF class and machine as this build */
+    uint64_t dev, ino; /* of the file exec'd (0, 0 when it could not be looked at) */
 };
 
 /* Looks at dirfd/path as execveat(dirfd, path, ..., at_flags) would run it

@@ -7,8 +7,8 @@
 #include "os/sys.h"
 int rg_log_open(const char *path)
 {
-    int fd = rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-                           0600);
+    int fd =
+        rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
     if (fd != -ENOENT)
         return fd;
     /* Make the missing parents, then try once more. */

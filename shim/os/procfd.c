@@ -27,4 +27,3 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
     rg_sys_close(dfd);
     return held;
 }
-

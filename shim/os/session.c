@@ -39,8 +39,8 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
                      rnd[7]);
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
-    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                           0600);
+    int fd =
+        rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return fd;
     int r = rg_sys_ftruncate(fd, (off_t)size);
@@ -117,8 +117,8 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
         int64_t v = env && *env ? rg_size_parse(env) : -1;
         with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
-    int r = rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(),
-                            rg_now_ns());
+    int r =
+        rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(), rg_now_ns());
     munmap(map, size);
     if (r < 0) {
         rg_sys_unlinkat(AT_FDCWD, path, 0);
@@ -128,8 +128,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     return r;
 }
 
-int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
-                      size_t errcap)
+int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err, size_t errcap)
 {
     size_t size = rg_table_file_size(s->capacity);
     const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
@@ -153,12 +152,11 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
     return format_table(fd, size, s, path, err, errcap);
 }
 
-int rg_session_create_at(const struct rg_settings *s, const char *path, char *err,
-                         size_t errcap)
+int rg_session_create_at(const struct rg_settings *s, const char *path, char *err, size_t errcap)
 {
     size_t size = rg_table_file_size(s->capacity);
-    int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                           0600);
+    int fd =
+        rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     int r = fd >= 0 ? rg_sys_ftruncate(fd, (off_t)size) : 0;
     if (r < 0) {
         rg_sys_close(fd);

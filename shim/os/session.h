@@ -22,8 +22,7 @@ int rg_session_prune(const char *dir);
 
 /* The same, at a path the caller chose (readguard run --session). Fails
  * with -EEXIST rather than touch an existing file. */
-int rg_session_create_at(const struct rg_settings *s, const char *path, char *err,
-                         size_t errcap);
+int rg_session_create_at(const struct rg_settings *s, const char *path, char *err, size_t errcap);
 
 /* Maps an existing table read-write. NULL on success, else the reason. */
 const char *rg_session_attach(const char *path, struct rg_table *t);

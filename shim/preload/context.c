@@ -61,10 +61,7 @@ static void lock(_Atomic int *l)
         sched_yield();
 }
 
-static void unlock(_Atomic int *l)
-{
-    atomic_store_explicit(l, 0, memory_order_release);
-}
+static void unlock(_Atomic int *l) { atomic_store_explicit(l, 0, memory_order_release); }
 
 /* Roots from READGUARD_ROOTS, or the working directory when it is unset or
  * empty. NULL, or why the variable cannot be used: a list that is cut short
@@ -115,10 +112,7 @@ static void fail_closed(struct rg_ctx *c, const char *why)
     }
 }
 
-static void use_table(struct rg_ctx *c)
-{
-    rg_ctx_use_table(c);
-}
+static void use_table(struct rg_ctx *c) { rg_ctx_use_table(c); }
 
 /* Exports name=value. A shell's own setenv (bash has one) binds a shell
  * variable that its start-up import of main()'s envp then overwrites when
@@ -138,7 +132,8 @@ static void export_var(char *entry, size_t cap, const char *name, const char *va
  * children join. Settings come from the environment. */
 static void start_session(struct rg_ctx *c)
 {
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
+                            .capacity = RG_DEFAULT_CAPACITY,
                             .log_path = getenv(RG_ENV_LOG),
                             .scan_files = RG_DEFAULT_SCAN_FILES,
                             .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
@@ -157,8 +152,8 @@ static void start_session(struct rg_ctx *c)
     if (s.log_path && !*s.log_path)
         s.log_path = NULL;
     /* Every process of the session opens the log from its own directory. */
-    if (s.log_path && (!getcwd(cwd, sizeof cwd) ||
-                       !rg_path_join(log, sizeof log, cwd, s.log_path))) {
+    if (s.log_path &&
+        (!getcwd(cwd, sizeof cwd) || !rg_path_join(log, sizeof log, cwd, s.log_path))) {
         fail_closed(c, "READGUARD_LOG is not a usable path (too long?)");
         return;
     }
@@ -255,10 +250,7 @@ struct rg_ctx *rg_enter(void)
     return &self.ctx;
 }
 
-void rg_leave(void)
-{
-    rg_crit_leave();
-}
+void rg_leave(void) { rg_crit_leave(); }
 
 bool rg_fd_idle(int fd)
 {
@@ -366,17 +358,21 @@ void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags
                         (t.kind == RG_PROG_MUSL && OWN_LIBC != RG_LIBC_MUSL);
     if (own && foreign_libc)
         other = self.exec_env.other[0] ? self.exec_env.other : other_build(buf, sizeof buf);
-    bool guarded = rg_env_choose(need, t.kind, t.native, OWN_LIBC,
-                                 OWN_LIBC == RG_LIBC_GLIBC ? own : other,
-                                 OWN_LIBC == RG_LIBC_MUSL ? own : other);
+    bool guarded =
+        rg_env_choose(need, t.kind, t.native, OWN_LIBC, OWN_LIBC == RG_LIBC_GLIBC ? own : other,
+                      OWN_LIBC == RG_LIBC_MUSL ? own : other);
     const char *sv;
     if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
         return;
     struct rg_ctx *c = rg_ready();
-    struct rg_unguarded u = {path && *path ? path : "(a descriptor)", call,
-                             program_invocation_short_name, t.kind, t.dev, t.ino};
-    rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL,
-                        need->session, &u);
+    struct rg_unguarded u = {path && *path ? path : "(a descriptor)",
+                             call,
+                             program_invocation_short_name,
+                             t.kind,
+                             t.dev,
+                             t.ino};
+    rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
+                        &u);
 }
 
 /* The LD_PRELOAD entry that loaded the shim, kept as written ($LIB and all,
@@ -388,8 +384,7 @@ static void remember_preload(void)
     const char *list = getenv("LD_PRELOAD");
     for (const char *p = list; p && *p;) {
         size_t len = strcspn(p, ": ");
-        char *slot =
-            rg_shim_libc(p, len) == OWN_LIBC ? self.exec_env.preload : self.exec_env.other;
+        char *slot = rg_shim_libc(p, len) == OWN_LIBC ? self.exec_env.preload : self.exec_env.other;
         if (len < PATH_MAX && !slot[0]) {
             memcpy(slot, p, len);
             slot[len] = '\0';
@@ -433,8 +428,7 @@ static bool writes_inherited_stdio(void)
     struct stat st;
     for (int fd = 0; fd <= 2; fd++) {
         int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && fstat(fd, &st) == 0 &&
-            S_ISREG(st.st_mode))
+        if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
             return true;
     }
     return false;
@@ -447,8 +441,8 @@ static bool writes_inherited_stdio(void)
 __attribute__((destructor)) static void rg_exit(void)
 {
     int saved = errno;
-    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY &&
-        !owner_from_env() && !writes_inherited_stdio()) {
+    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env() &&
+        !writes_inherited_stdio()) {
         errno = saved;
         return;
     }

@@ -41,29 +41,29 @@
 
 /* The next definition of a libc function, looked up on first use: hooks can
  * run before any constructor, from another library's constructor. */
-#define RG_REAL(name)                                                          \
-    ({                                                                         \
-        static void *real_;                                                    \
-        void *p_ = __atomic_load_n(&real_, __ATOMIC_RELAXED);                  \
-        if (!p_) {                                                             \
-            p_ = dlsym(RTLD_NEXT, #name);                                      \
-            __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);                    \
-        }                                                                      \
-        (__typeof__(&(name)))p_;                                               \
+#define RG_REAL(name)                                         \
+    ({                                                        \
+        static void *real_;                                   \
+        void *p_ = __atomic_load_n(&real_, __ATOMIC_RELAXED); \
+        if (!p_) {                                            \
+            p_ = dlsym(RTLD_NEXT, #name);                     \
+            __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);   \
+        }                                                     \
+        (__typeof__(&(name)))p_;                              \
     })
 
 /* The mode argument of an open-like variadic call, read only when the flags
  * say there is one (as glibc does). */
-#define RG_MODE_ARG(flags)                                                     \
-    ({                                                                         \
-        mode_t m_ = 0;                                                         \
-        if (rg_flags_need_mode(flags)) {                                       \
-            va_list ap_;                                                       \
-            va_start(ap_, flags);                                              \
-            m_ = va_arg(ap_, mode_t);                                          \
-            va_end(ap_);                                                       \
-        }                                                                      \
-        m_;                                                                    \
+#define RG_MODE_ARG(flags)               \
+    ({                                   \
+        mode_t m_ = 0;                   \
+        if (rg_flags_need_mode(flags)) { \
+            va_list ap_;                 \
+            va_start(ap_, flags);        \
+            m_ = va_arg(ap_, mode_t);    \
+            va_end(ap_);                 \
+        }                                \
+        m_;                              \
     })
 
 /* Converts a kernel-style result into the libc convention, restoring the

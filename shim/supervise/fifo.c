@@ -22,7 +22,7 @@
 struct fifo_wait {
     int listener;
     int pathfd;
-    int probe;      /* our non-blocking reader, or -1 */
+    int probe; /* our non-blocking reader, or -1 */
     int flags;
     struct seccomp_notif req;
 };
@@ -49,8 +49,7 @@ static void *wait_open(void *arg)
 bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, int flags,
                      uint64_t resolve, int probe)
 {
-    struct open_how how = {.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW),
-                           .resolve = resolve};
+    struct open_how how = {.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW), .resolve = resolve};
     struct stat st;
     int pfd = rg_sys_openat2(dfd, path, &how, sizeof how);
     if (pfd < 0)

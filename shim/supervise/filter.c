@@ -28,10 +28,10 @@ static const long guarded[] = {
 };
 
 #define NGUARDED (sizeof guarded / sizeof *guarded)
-#define LD(off) (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
-#define RET(v) (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v))
-#define JEQ(k, jt, jf) (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (jt), (jf))
-#define FAIL(e) RET(SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define LD(off) (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
+#define RET(v) (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, (v))
+#define JEQ(k, jt, jf) (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (jt), (jf))
+#define FAIL(e) RET(SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
 
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
 {
@@ -41,7 +41,8 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     out[n++] = FAIL(ENOSYS);
     out[n++] = LD(offsetof(struct seccomp_data, nr));
 #if defined(__x86_64__)
-    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u /* __X32_SYSCALL_BIT */, 0, 1);
+    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                            0x40000000u /* __X32_SYSCALL_BIT */, 0, 1);
     out[n++] = FAIL(ENOSYS);
 #endif
     out[n++] = JEQ(SYS_io_uring_setup, 0, 1);
@@ -50,7 +51,8 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     out[n++] = FAIL(EPERM);
     out[n++] = JEQ(SYS_seccomp, 0, 4);
     out[n++] = LD(offsetof(struct seccomp_data, args[1]));
-    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1);
+    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+                                            SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1);
     out[n++] = FAIL(EPERM);
     out[n++] = RET(SECCOMP_RET_ALLOW);
     for (size_t i = 0; i < NGUARDED; i++)

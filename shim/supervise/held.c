@@ -5,10 +5,10 @@
  * target, and settles it once the target no longer holds the file: that is
  * checked before every supervised write is judged, at once when the holder
  * exits (the common case: a tool writes and exits), and every few
- * milliseconds by the reaper otherwise (a close or an exec). Settling restamps the file from the copy, as
- * the shim would at close, and drops the writer count. Meanwhile the
- * session's own processes may write the file (the writer is alive), exactly
- * as while a shim process holds a write descriptor. */
+ * milliseconds by the reaper otherwise (a close or an exec). Settling restamps the file from the
+ * copy, as the shim would at close, and drops the writer count. Meanwhile the session's own
+ * processes may write the file (the writer is alive), exactly as while a shim process holds a write
+ * descriptor. */
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,14 +22,14 @@
 #include "supervise/supervise.h"
 struct held_fd {
     int fd;
-    int pidfd;      /* readable once the holder has exited */
+    int pidfd; /* readable once the holder has exited */
     uint64_t dev, ino;
     int32_t holder;
 };
 
 struct rg_sv_held {
     pthread_mutex_t lock;
-    int wake;       /* eventfd: a copy was added */
+    int wake; /* eventfd: a copy was added */
     struct rg_ctx *ctx;
     struct held_fd *v;
     size_t n, cap;

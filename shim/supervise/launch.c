@@ -64,9 +64,8 @@ int rg_sv_child_install(int sock, enum rg_sv_level level)
         send_result(sock, -1, "cannot set no_new_privs, which a seccomp filter needs");
         return -1;
     }
-    long fd = seccomp_filter(SECCOMP_FILTER_FLAG_NEW_LISTENER |
-                                 SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
-                             &prog);
+    long fd = seccomp_filter(
+        SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
     if (fd < 0) {
         send_result(sock, -1, why_refused(errno, &prog));
         return -1;
@@ -80,8 +79,8 @@ int rg_sv_parent_receive(int sock, char *why, size_t cap)
 {
     char data[256] = "", buf[CMSG_SPACE(sizeof(int))];
     struct iovec iov = {data, sizeof data - 1};
-    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = buf,
-                       .msg_controllen = sizeof buf};
+    struct msghdr m = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = buf, .msg_controllen = sizeof buf};
     ssize_t n;
     while ((n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
         ;

@@ -53,8 +53,12 @@ static int read_how(const struct rg_sv_target *t, uint64_t addr, uint64_t size,
 
 static int decode(const struct rg_sv_call *call, const struct rg_syscall *sc, struct open_args *a)
 {
-    *a = (struct open_args){.call = sc->name, .dirfd = sc->dirfd, .path = sc->path,
-                            .flags = sc->flags, .mode = sc->mode, .in_registers = true};
+    *a = (struct open_args){.call = sc->name,
+                            .dirfd = sc->dirfd,
+                            .path = sc->path,
+                            .flags = sc->flags,
+                            .mode = sc->mode,
+                            .in_registers = true};
     if (!sc->flags_in_memory)
         return 0;
     struct open_how how = {0}; /* copied below even when read_how fails */
@@ -156,7 +160,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
      * tty the supervisor's own, nor leak into a child of the supervisor. */
     bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
     struct rg_request req = {
-        RG_OP_OPEN, a->call, dfd, path, flags | (nonblock ? O_NONBLOCK : 0),
+        RG_OP_OPEN,
+        a->call,
+        dfd,
+        path,
+        flags | (nonblock ? O_NONBLOCK : 0),
         a->mode & ~call->target.umask & 07777,
         a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
     };

@@ -30,8 +30,8 @@ static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct nam
         r = rg_sv_read_string(&call->target, addr, n->raw, sizeof n->raw);
     if (r < 0)
         return r;
-    n->own = rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self,
-                                sizeof n->self);
+    n->own =
+        rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self, sizeof n->self);
     n->path = n->own ? n->self : n->raw;
     n->dfd = rg_sv_dirfd(&call->target, dirfd, n->path);
     return n->dfd < 0 && n->dfd != AT_FDCWD ? n->dfd : 0;
@@ -81,8 +81,10 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
     if (fd < 0)
         return fd;
     struct stat st;
-    int r = fstat(fd, &st) != 0 ? -errno : S_ISDIR(st.st_mode) ? -EISDIR
-                                          : !S_ISREG(st.st_mode) ? -EINVAL : 0;
+    int r = fstat(fd, &st) != 0    ? -errno
+            : S_ISDIR(st.st_mode)  ? -EISDIR
+            : !S_ISREG(st.st_mode) ? -EINVAL
+                                   : 0;
     if (r == 0) {
         struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
         struct rg_file f = rg_file_of(&st);

@@ -36,7 +36,7 @@ int rg_sv_parent_receive(int sock, char *why, size_t cap);
 
 /* --- target.c: the trapped process as the supervisor sees it -------------- */
 struct rg_sv_target {
-    int32_t tid;       /* the trapped thread, as in the notification */
+    int32_t tid; /* the trapped thread, as in the notification */
     int32_t tgid;
     mode_t umask;
 };
@@ -90,7 +90,7 @@ struct rg_sv_call {
     int listener;
     struct rg_sv_held *held;
     struct seccomp_notif *req;
-    struct rg_ctx *ctx;            /* this handler thread's own context */
+    struct rg_ctx *ctx; /* this handler thread's own context */
     struct rg_sv_target target;
 };
 /* Starts the handler threads on the listener, plus the reaper. Returns 0 or

@@ -70,10 +70,7 @@ static void make_file_as(const char *path, const char *label)
     close(fd);
 }
 
-static void make_file(const char *path)
-{
-    make_file_as(path, NULL);
-}
+static void make_file(const char *path) { make_file_as(path, NULL); }
 
 static void setup(void)
 {

@@ -64,8 +64,11 @@ static int fill(const char *path, long n)
 static int session(long iters)
 {
     const char *roots[] = {"/nonexistent-bench-root"};
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
-                            .log_path = "/dev/null", .roots = roots, .nroots = 1};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
+                            .capacity = RG_DEFAULT_CAPACITY,
+                            .log_path = "/dev/null",
+                            .roots = roots,
+                            .nroots = 1};
     char path[PATH_MAX], err[256];
     double create = 0, attach = 0;
     for (long i = 0; i < iters; i++) {

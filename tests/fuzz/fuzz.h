@@ -13,18 +13,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
+#define FUZZ_CHECK(cond)                                                                      \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
             fprintf(stderr, "fuzz: %s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                                       \
-        }                                                                                  \
+            abort();                                                                          \
+        }                                                                                     \
     } while (0)
 
 /* Copies up to cap-1 bytes of the input, up to its first NUL, into a
  * NUL-terminated string, and advances the input past them (and the NUL).
  * The code under test takes C strings, so the harness feeds it strings. */
-static inline const char *fuzz_take_string(const uint8_t **data, size_t *size, char *buf, size_t cap)
+static inline const char *fuzz_take_string(const uint8_t **data, size_t *size, char *buf,
+                                           size_t cap)
 {
     size_t n = 0;
     while (n < *size && n + 1 < cap && (*data)[n] != 0)

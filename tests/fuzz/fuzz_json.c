@@ -93,10 +93,19 @@ static void check_field(const char *got, const char *want)
 static void check_round_trip(const char *path, const char *prog, uint64_t n)
 {
     struct rg_log_line l = {
-        .time_ns = (int64_t)n, .pid = (int)(n >> 40), .prog = prog, .op = "open",
-        .call = "openat", .path = path, .decision = "refuse", .reason = "unread",
-        .recorded = n & 1, .recorded_mtime_ns = -(int64_t)n, .recorded_size = (int64_t)(n >> 3),
-        .current_mtime_ns = INT64_MIN, .current_size = INT64_MAX,
+        .time_ns = (int64_t)n,
+        .pid = (int)(n >> 40),
+        .prog = prog,
+        .op = "open",
+        .call = "openat",
+        .path = path,
+        .decision = "refuse",
+        .reason = "unread",
+        .recorded = n & 1,
+        .recorded_mtime_ns = -(int64_t)n,
+        .recorded_size = (int64_t)(n >> 3),
+        .current_mtime_ns = INT64_MIN,
+        .current_size = INT64_MAX,
     };
     static char line[MAX * 12 + 1024];
     size_t len = rg_log_format(line, sizeof line, &l);

@@ -11,7 +11,7 @@ static uint32_t take_u32(const uint8_t **data, size_t *size)
 {
     uint32_t v = 0;
     for (int i = 0; i < 4 && *size; i++, (*data)++, (*size)--)
-        v |= (uint32_t)**data << (8 * i);
+        v |= (uint32_t) * *data << (8 * i);
     return v;
 }
 

@@ -44,7 +44,8 @@ static int table_file(void)
     static int fd = -1;
     if (fd < 0) {
         const char *dir = getenv("TMPDIR");
-        snprintf(file_path, sizeof file_path, "%s/rg-fuzz-table-XXXXXX", dir && *dir ? dir : "/tmp");
+        snprintf(file_path, sizeof file_path, "%s/rg-fuzz-table-XXXXXX",
+                 dir && *dir ? dir : "/tmp");
         fd = mkstemp(file_path);
         FUZZ_CHECK(fd >= 0);
         atexit(remove_file);
@@ -69,11 +70,17 @@ static void check_attach(const uint8_t *map, size_t len, const char *why)
 static void format_valid(uint8_t *map, size_t size)
 {
     static const char *const roots[] = {"/r", "/s/t"};
-    static const char ignores[] = "*build/\0*!keep.o\0/" "/tmp\0A*.swp\0";
+    static const char ignores[] = "*build/\0*!keep.o\0/"
+                                  "/tmp\0A*.swp\0";
     memset(map, 0, size);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = CAP, .log_path = "/l",
-                            .roots = roots, .nroots = 2, .ignores = ignores,
-                            .ignores_len = sizeof ignores - 1, .nignores = 4};
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
+                            .capacity = CAP,
+                            .log_path = "/l",
+                            .roots = roots,
+                            .nroots = 2,
+                            .ignores = ignores,
+                            .ignores_len = sizeof ignores - 1,
+                            .nignores = 4};
     FUZZ_CHECK(rg_table_format(map, rg_table_file_size(CAP), &s, (uint32_t)geteuid(), 1, 1) == 0);
 }
 

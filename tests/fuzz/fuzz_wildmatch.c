@@ -6,10 +6,7 @@
 #include "core/ignore.h"
 #include "core/wildmatch.h"
 #include "fuzz.h"
-static bool literal(const char *p)
-{
-    return !strpbrk(p, "*?[\\");
-}
+static bool literal(const char *p) { return !strpbrk(p, "*?[\\"); }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -27,170 +27,169 @@
 static int nfiles;
 static char **files;
 static int iters;
-static int nacces;	/* updated atomically */
-static int nother;	/* updated atomically */
+static int nacces; /* updated atomically */
+static int nother; /* updated atomically */
 
 static void report(int w, int i, const char *op, const char *path, int e)
 {
-	fprintf(stderr, "hammer: worker %d iter %d: %s %s: %s\n", w, i, op, path,
-		e == EACCES ? "EACCES" : strerror(e));
-	if (e == EACCES)
-		__atomic_add_fetch(&nacces, 1, __ATOMIC_SEQ_CST);
-	else
-		__atomic_add_fetch(&nother, 1, __ATOMIC_SEQ_CST);
+    fprintf(stderr, "hammer: worker %d iter %d: %s %s: %s\n", w, i, op, path,
+            e == EACCES ? "EACCES" : strerror(e));
+    if (e == EACCES)
+        __atomic_add_fetch(&nacces, 1, __ATOMIC_SEQ_CST);
+    else
+        __atomic_add_fetch(&nother, 1, __ATOMIC_SEQ_CST);
 }
 
 static int read_all(const char *path)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
+    char buf[4096];
+    ssize_t n;
+    int fd = open(path, O_RDONLY);
 
-	if (fd < 0)
-		return errno;
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		;
-	if (n < 0) {
-		int e = errno;
+    if (fd < 0)
+        return errno;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        ;
+    if (n < 0) {
+        int e = errno;
 
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return 0;
+        close(fd);
+        return e;
+    }
+    close(fd);
+    return 0;
 }
 
 static int write_to(const char *path, int flags, const char *text)
 {
-	size_t len = strlen(text), off = 0;
-	int fd = open(path, flags, 0644);
+    size_t len = strlen(text), off = 0;
+    int fd = open(path, flags, 0644);
 
-	if (fd < 0)
-		return errno;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
+    if (fd < 0)
+        return errno;
+    while (off < len) {
+        ssize_t n = write(fd, text + off, len - off);
 
-		if (n < 0) {
-			int e = errno;
+        if (n < 0) {
+            int e = errno;
 
-			close(fd);
-			return e;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) < 0)
-		return errno;
-	return 0;
+            close(fd);
+            return e;
+        }
+        off += (size_t)n;
+    }
+    if (close(fd) < 0)
+        return errno;
+    return 0;
 }
 
 static void *worker(void *arg)
 {
-	int w = (int)(long)arg;
-	int i, f, e;
-	char text[128], tmp[4096];
+    int w = (int)(long)arg;
+    int i, f, e;
+    char text[128], tmp[4096];
 
-	for (i = 0; i < iters; i++) {
-		for (f = 0; f < nfiles; f++) {
-			const char *path = files[f];
+    for (i = 0; i < iters; i++) {
+        for (f = 0; f < nfiles; f++) {
+            const char *path = files[f];
 
-			snprintf(text, sizeof text, "worker %d iteration %d\n", w, i);
-			e = read_all(path);
-			if (e) {
-				report(w, i, "read", path, e);
-				continue;
-			}
-			if (i % 2 == 0) {
-				e = write_to(path, O_WRONLY | O_TRUNC, text);
-				if (e)
-					report(w, i, "write", path, e);
-			} else {
-				snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%d", path,
-					 (long)getpid(), w);
-				e = write_to(tmp, O_WRONLY | O_CREAT | O_EXCL, text);
-				if (e) {
-					report(w, i, "create", tmp, e);
-					continue;
-				}
-				if (rename(tmp, path) < 0) {
-					report(w, i, "rename", path, errno);
-					unlink(tmp);
-				}
-			}
-		}
-	}
-	return NULL;
+            snprintf(text, sizeof text, "worker %d iteration %d\n", w, i);
+            e = read_all(path);
+            if (e) {
+                report(w, i, "read", path, e);
+                continue;
+            }
+            if (i % 2 == 0) {
+                e = write_to(path, O_WRONLY | O_TRUNC, text);
+                if (e)
+                    report(w, i, "write", path, e);
+            } else {
+                snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%d", path, (long)getpid(), w);
+                e = write_to(tmp, O_WRONLY | O_CREAT | O_EXCL, text);
+                if (e) {
+                    report(w, i, "create", tmp, e);
+                    continue;
+                }
+                if (rename(tmp, path) < 0) {
+                    report(w, i, "rename", path, errno);
+                    unlink(tmp);
+                }
+            }
+        }
+    }
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	int n, w, threads;
+    int n, w, threads;
 
-	if (argc < 5 || (strcmp(argv[1], "threads") && strcmp(argv[1], "procs"))) {
-		fprintf(stderr, "usage: hammer threads|procs N ITERS FILE...\n");
-		return 64;
-	}
-	threads = strcmp(argv[1], "threads") == 0;
-	n = atoi(argv[2]);
-	iters = atoi(argv[3]);
-	files = argv + 4;
-	nfiles = argc - 4;
-	if (n < 1 || n > 256 || iters < 1) {
-		fprintf(stderr, "hammer: bad N or ITERS\n");
-		return 64;
-	}
+    if (argc < 5 || (strcmp(argv[1], "threads") && strcmp(argv[1], "procs"))) {
+        fprintf(stderr, "usage: hammer threads|procs N ITERS FILE...\n");
+        return 64;
+    }
+    threads = strcmp(argv[1], "threads") == 0;
+    n = atoi(argv[2]);
+    iters = atoi(argv[3]);
+    files = argv + 4;
+    nfiles = argc - 4;
+    if (n < 1 || n > 256 || iters < 1) {
+        fprintf(stderr, "hammer: bad N or ITERS\n");
+        return 64;
+    }
 
-	if (threads) {
-		pthread_t *tid = calloc((size_t)n, sizeof *tid);
+    if (threads) {
+        pthread_t *tid = calloc((size_t)n, sizeof *tid);
 
-		if (!tid)
-			return 2;
-		for (w = 0; w < n; w++) {
-			int rc = pthread_create(&tid[w], NULL, worker, (void *)(long)w);
+        if (!tid)
+            return 2;
+        for (w = 0; w < n; w++) {
+            int rc = pthread_create(&tid[w], NULL, worker, (void *)(long)w);
 
-			if (rc) {
-				fprintf(stderr, "hammer: pthread_create: %s\n", strerror(rc));
-				return 2;
-			}
-		}
-		for (w = 0; w < n; w++)
-			pthread_join(tid[w], NULL);
-		free(tid);
-	} else {
-		pid_t *pid = calloc((size_t)n, sizeof *pid);
+            if (rc) {
+                fprintf(stderr, "hammer: pthread_create: %s\n", strerror(rc));
+                return 2;
+            }
+        }
+        for (w = 0; w < n; w++)
+            pthread_join(tid[w], NULL);
+        free(tid);
+    } else {
+        pid_t *pid = calloc((size_t)n, sizeof *pid);
 
-		if (!pid)
-			return 2;
-		fflush(stderr);
-		for (w = 0; w < n; w++) {
-			pid[w] = fork();
-			if (pid[w] < 0) {
-				perror("hammer: fork");
-				return 2;
-			}
-			if (pid[w] == 0) {
-				worker((void *)(long)w);
-				_exit(nacces ? 1 : nother ? 2 : 0);
-			}
-		}
-		for (w = 0; w < n; w++) {
-			int st;
+        if (!pid)
+            return 2;
+        fflush(stderr);
+        for (w = 0; w < n; w++) {
+            pid[w] = fork();
+            if (pid[w] < 0) {
+                perror("hammer: fork");
+                return 2;
+            }
+            if (pid[w] == 0) {
+                worker((void *)(long)w);
+                _exit(nacces ? 1 : nother ? 2 : 0);
+            }
+        }
+        for (w = 0; w < n; w++) {
+            int st;
 
-			if (waitpid(pid[w], &st, 0) < 0) {
-				perror("hammer: waitpid");
-				return 2;
-			}
-			if (!WIFEXITED(st)) {
-				fprintf(stderr, "hammer: worker %d died (status %#x)\n", w, st);
-				nother++;
-			} else if (WEXITSTATUS(st) == 1) {
-				nacces++;
-			} else if (WEXITSTATUS(st) != 0) {
-				nother++;
-			}
-		}
-		free(pid);
-	}
-	if (nacces)
-		return 1;
-	return nother ? 2 : 0;
+            if (waitpid(pid[w], &st, 0) < 0) {
+                perror("hammer: waitpid");
+                return 2;
+            }
+            if (!WIFEXITED(st)) {
+                fprintf(stderr, "hammer: worker %d died (status %#x)\n", w, st);
+                nother++;
+            } else if (WEXITSTATUS(st) == 1) {
+                nacces++;
+            } else if (WEXITSTATUS(st) != 0) {
+                nother++;
+            }
+        }
+        free(pid);
+    }
+    if (nacces)
+        return 1;
+    return nother ? 2 : 0;
 }

@@ -10,8 +10,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         for (int a = 2; a < argc; a++) {
             int fd = open(argv[a], O_RDONLY);
-            if (fd < 0) return 1;
-            if (read(fd, buf, sizeof buf) < 0) return 1;
+            if (fd < 0)
+                return 1;
+            if (read(fd, buf, sizeof buf) < 0)
+                return 1;
             close(fd);
         }
     return 0;

@@ -28,94 +28,93 @@ static char *empty[] = {NULL};
 
 static int wait_for(pid_t pid)
 {
-	int st;
-	if (waitpid(pid, &st, 0) < 0)
-		return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    int st;
+    if (waitpid(pid, &st, 0) < 0)
+        return 127;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static int shell_command(const char *via, char **argv)
 {
-	char cmd[4096] = "";
-	for (int i = 0; argv[i]; i++) {
-		if (i)
-			strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
-		strncat(cmd, argv[i], sizeof cmd - strlen(cmd) - 1);
-	}
-	clearenv();
-	if (strcmp(via, "system") == 0) {
-		int st = system(cmd);
-		return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
-	}
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return 127;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-		fwrite(buf, 1, n, stdout);
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
+    char cmd[4096] = "";
+    for (int i = 0; argv[i]; i++) {
+        if (i)
+            strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
+        strncat(cmd, argv[i], sizeof cmd - strlen(cmd) - 1);
+    }
+    clearenv();
+    if (strcmp(via, "system") == 0) {
+        int st = system(cmd);
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
+    }
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 127;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        fwrite(buf, 1, n, stdout);
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: rgexec VIA PROG [ARG]...\n");
-		return 2;
-	}
-	const char *via = argv[1], *prog = argv[2];
-	char **args = argv + 2;
-	pid_t pid;
-	if (strcmp(via, "system") == 0 || strcmp(via, "popen") == 0)
-		return shell_command(via, args);
-	if (strcmp(via, "posix_spawn") == 0 || strcmp(via, "posix_spawnp") == 0) {
-		int r = strcmp(via, "posix_spawn") == 0
-			    ? posix_spawn(&pid, prog, NULL, NULL, args, empty)
-			    : posix_spawnp(&pid, prog, NULL, NULL, args, empty);
-		return r ? 127 : wait_for(pid);
-	}
-	if (strcmp(via, "vfork-execve") == 0) {
-		pid = vfork();
-		if (pid == 0) {
-			execve(prog, args, empty);
-			_exit(127);
-		}
-		return pid < 0 ? 127 : wait_for(pid);
-	}
-	if (strcmp(via, "execve") == 0)
-		execve(prog, args, empty);
-	else if (strcmp(via, "execvpe") == 0)
-		execvpe(prog, args, empty);
-	else if (strcmp(via, "execveat") == 0)
-		execveat(AT_FDCWD, prog, args, empty, 0);
-	else if (strcmp(via, "fexecve") == 0) {
-		int fd = open(prog, O_RDONLY | O_CLOEXEC);
-		fexecve(fd, args, empty);
-	} else if (strcmp(via, "execle") == 0) {
-		/* up to three arguments after PROG are enough for the tests */
-		char *a[4] = {NULL, NULL, NULL, NULL};
-		for (int i = 0; i < 3 && args[i + 1]; i++)
-			a[i] = args[i + 1];
-		execle(prog, prog, a[0], a[1], a[2], (char *)NULL, empty);
-	} else {
-		clearenv();
-		char *a[4] = {NULL, NULL, NULL, NULL};
-		for (int i = 0; i < 3 && args[i + 1]; i++)
-			a[i] = args[i + 1];
-		if (strcmp(via, "execv") == 0)
-			execv(prog, args);
-		else if (strcmp(via, "execvp") == 0)
-			execvp(prog, args);
-		else if (strcmp(via, "execl") == 0)
-			execl(prog, prog, a[0], a[1], a[2], (char *)NULL);
-		else if (strcmp(via, "execlp") == 0)
-			execlp(prog, prog, a[0], a[1], a[2], (char *)NULL);
-		else {
-			fprintf(stderr, "rgexec: unknown VIA %s\n", via);
-			return 2;
-		}
-	}
-	perror("rgexec");
-	return 127;
+    if (argc < 3) {
+        fprintf(stderr, "usage: rgexec VIA PROG [ARG]...\n");
+        return 2;
+    }
+    const char *via = argv[1], *prog = argv[2];
+    char **args = argv + 2;
+    pid_t pid;
+    if (strcmp(via, "system") == 0 || strcmp(via, "popen") == 0)
+        return shell_command(via, args);
+    if (strcmp(via, "posix_spawn") == 0 || strcmp(via, "posix_spawnp") == 0) {
+        int r = strcmp(via, "posix_spawn") == 0 ? posix_spawn(&pid, prog, NULL, NULL, args, empty)
+                                                : posix_spawnp(&pid, prog, NULL, NULL, args, empty);
+        return r ? 127 : wait_for(pid);
+    }
+    if (strcmp(via, "vfork-execve") == 0) {
+        pid = vfork();
+        if (pid == 0) {
+            execve(prog, args, empty);
+            _exit(127);
+        }
+        return pid < 0 ? 127 : wait_for(pid);
+    }
+    if (strcmp(via, "execve") == 0)
+        execve(prog, args, empty);
+    else if (strcmp(via, "execvpe") == 0)
+        execvpe(prog, args, empty);
+    else if (strcmp(via, "execveat") == 0)
+        execveat(AT_FDCWD, prog, args, empty, 0);
+    else if (strcmp(via, "fexecve") == 0) {
+        int fd = open(prog, O_RDONLY | O_CLOEXEC);
+        fexecve(fd, args, empty);
+    } else if (strcmp(via, "execle") == 0) {
+        /* up to three arguments after PROG are enough for the tests */
+        char *a[4] = {NULL, NULL, NULL, NULL};
+        for (int i = 0; i < 3 && args[i + 1]; i++)
+            a[i] = args[i + 1];
+        execle(prog, prog, a[0], a[1], a[2], (char *)NULL, empty);
+    } else {
+        clearenv();
+        char *a[4] = {NULL, NULL, NULL, NULL};
+        for (int i = 0; i < 3 && args[i + 1]; i++)
+            a[i] = args[i + 1];
+        if (strcmp(via, "execv") == 0)
+            execv(prog, args);
+        else if (strcmp(via, "execvp") == 0)
+            execvp(prog, args);
+        else if (strcmp(via, "execl") == 0)
+            execl(prog, prog, a[0], a[1], a[2], (char *)NULL);
+        else if (strcmp(via, "execlp") == 0)
+            execlp(prog, prog, a[0], a[1], a[2], (char *)NULL);
+        else {
+            fprintf(stderr, "rgexec: unknown VIA %s\n", via);
+            return 2;
+        }
+    }
+    perror("rgexec");
+    return 127;
 }

@@ -52,292 +52,289 @@ static atomic_long handler_runs;
 
 static void fail(const char *what, const char *path, int err)
 {
-	atomic_fetch_add(&failures, 1);
-	char line[512];
-	int n = snprintf(line, sizeof line, "rgthreads: %s %s: %s\n", what, path, strerror(err));
-	if (write(2, line, (size_t)n) < 0)
-		return;
+    atomic_fetch_add(&failures, 1);
+    char line[512];
+    int n = snprintf(line, sizeof line, "rgthreads: %s %s: %s\n", what, path, strerror(err));
+    if (write(2, line, (size_t)n) < 0)
+        return;
 }
 
-static void path_of(char *buf, size_t n, const char *name)
-{
-	snprintf(buf, n, "%s/%s", dir, name);
-}
+static void path_of(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
 
 /* A read, then a write of the file read, then a new file: all allowed. */
 static int read_write(const char *tag, long i)
 {
-	char p[4096], name[64];
-	snprintf(name, sizeof name, "r.%s", tag);
-	path_of(p, sizeof p, name);
-	int fd = open(p, O_RDONLY | O_CREAT, 0644);
-	if (fd < 0)
-		return fail("read-open", p, errno), -1;
-	char b[64];
-	if (read(fd, b, sizeof b) < 0)
-		fail("read", p, errno);
-	close(fd);
-	fd = open(p, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return fail("write-open after read", p, errno), -1;
-	if (write(fd, tag, strlen(tag)) < 0)
-		fail("write", p, errno);
-	close(fd);
-	/* Removed first: a new file is always allowed, but a process killed
-	 * while writing one leaves it unwritable until it is read again. */
-	snprintf(name, sizeof name, "n.%s.%ld", tag, i % 4);
-	path_of(p, sizeof p, name);
-	unlink(p);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return fail("create", p, errno), -1;
-	close(fd);
-	return 0;
+    char p[4096], name[64];
+    snprintf(name, sizeof name, "r.%s", tag);
+    path_of(p, sizeof p, name);
+    int fd = open(p, O_RDONLY | O_CREAT, 0644);
+    if (fd < 0)
+        return fail("read-open", p, errno), -1;
+    char b[64];
+    if (read(fd, b, sizeof b) < 0)
+        fail("read", p, errno);
+    close(fd);
+    fd = open(p, O_WRONLY | O_TRUNC);
+    if (fd < 0)
+        return fail("write-open after read", p, errno), -1;
+    if (write(fd, tag, strlen(tag)) < 0)
+        fail("write", p, errno);
+    close(fd);
+    /* Removed first: a new file is always allowed, but a process killed
+     * while writing one leaves it unwritable until it is read again. */
+    snprintf(name, sizeof name, "n.%s.%ld", tag, i % 4);
+    path_of(p, sizeof p, name);
+    unlink(p);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return fail("create", p, errno), -1;
+    close(fd);
+    return 0;
 }
 
 /* A write-open of the unread file must be refused with EACCES. */
 static int refused(void)
 {
-	char p[4096];
-	path_of(p, sizeof p, "unread");
-	int fd = open(p, O_WRONLY);
-	if (fd >= 0) {
-		close(fd);
-		fail("write-open of an unread file was let through:", p, 0);
-		return -1;
-	}
-	if (errno != EACCES)
-		return fail("write-open of an unread file", p, errno), -1;
-	return 0;
+    char p[4096];
+    path_of(p, sizeof p, "unread");
+    int fd = open(p, O_WRONLY);
+    if (fd >= 0) {
+        close(fd);
+        fail("write-open of an unread file was let through:", p, 0);
+        return -1;
+    }
+    if (errno != EACCES)
+        return fail("write-open of an unread file", p, errno), -1;
+    return 0;
 }
 
 static void *worker(void *arg)
 {
-	char tag[32];
-	snprintf(tag, sizeof tag, "t%ld", (long)arg);
-	for (long i = 0; !atomic_load(&stop); i++)
-		if (read_write(tag, i) < 0 || refused() < 0)
-			break;
-	return NULL;
+    char tag[32];
+    snprintf(tag, sizeof tag, "t%ld", (long)arg);
+    for (long i = 0; !atomic_load(&stop); i++)
+        if (read_write(tag, i) < 0 || refused() < 0)
+            break;
+    return NULL;
 }
 
 static int child_work(void)
 {
-	char tag[32];
-	snprintf(tag, sizeof tag, "c%d", (int)getpid());
-	int bad = read_write(tag, 0) < 0 || refused() < 0;
-	char p[4096], name[64];
-	snprintf(name, sizeof name, "r.%s", tag);
-	path_of(p, sizeof p, name);
-	unlink(p);
-	snprintf(name, sizeof name, "n.%s.0", tag);
-	path_of(p, sizeof p, name);
-	unlink(p);
-	return bad;
+    char tag[32];
+    snprintf(tag, sizeof tag, "c%d", (int)getpid());
+    int bad = read_write(tag, 0) < 0 || refused() < 0;
+    char p[4096], name[64];
+    snprintf(name, sizeof name, "r.%s", tag);
+    path_of(p, sizeof p, name);
+    unlink(p);
+    snprintf(name, sizeof name, "n.%s.0", tag);
+    path_of(p, sizeof p, name);
+    unlink(p);
+    return bad;
 }
 
 static void reap(pid_t pid, const char *what)
 {
-	int st;
-	if (pid < 0) {
-		fail(what, "", errno);
-		return;
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fail(what, "child failed", 0);
+    int st;
+    if (pid < 0) {
+        fail(what, "", errno);
+        return;
+    }
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail(what, "child failed", 0);
 }
 
 static long iters, interval_us = 100;
 
 static void *forker(void *arg)
 {
-	(void)arg;
-	for (long i = 0; i < iters; i++) {
-		pid_t pid = fork();
-		if (pid == 0)
-			_exit(child_work());
-		reap(pid, "fork");
-	}
-	return NULL;
+    (void)arg;
+    for (long i = 0; i < iters; i++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(child_work());
+        reap(pid, "fork");
+    }
+    return NULL;
 }
 
 static void start(pthread_t *t, int n, void *(*fn)(void *))
 {
-	for (long i = 0; i < n; i++)
-		pthread_create(&t[i], NULL, fn, (void *)i);
+    for (long i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, fn, (void *)i);
 }
 
 static void join(pthread_t *t, int n)
 {
-	for (int i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
 }
 
 static int mode_fork(int nthreads, int nforkers)
 {
-	pthread_t w[64], f[64];
-	start(w, nthreads, worker);
-	start(f, nforkers, forker);
-	join(f, nforkers);
-	atomic_store(&stop, 1);
-	join(w, nthreads);
-	printf("forks=%ld\n", iters * nforkers);
-	return 0;
+    pthread_t w[64], f[64];
+    start(w, nthreads, worker);
+    start(f, nforkers, forker);
+    join(f, nforkers);
+    atomic_store(&stop, 1);
+    join(w, nthreads);
+    printf("forks=%ld\n", iters * nforkers);
+    return 0;
 }
 
 static int mode_vfork(int nthreads)
 {
-	pthread_t w[64];
-	start(w, nthreads, worker);
-	char *argv[] = {"true", NULL}, *envp[] = {NULL};
-	for (long i = 0; i < iters; i++) {
-		pid_t pid = vfork();
-		if (pid == 0) {
-			execve("/bin/true", argv, envp);
-			_exit(127);
-		}
-		reap(pid, "vfork");
-	}
-	atomic_store(&stop, 1);
-	join(w, nthreads);
-	printf("vforks=%ld\n", iters);
-	return 0;
+    pthread_t w[64];
+    start(w, nthreads, worker);
+    char *argv[] = {"true", NULL}, *envp[] = {NULL};
+    for (long i = 0; i < iters; i++) {
+        pid_t pid = vfork();
+        if (pid == 0) {
+            execve("/bin/true", argv, envp);
+            _exit(127);
+        }
+        reap(pid, "vfork");
+    }
+    atomic_store(&stop, 1);
+    join(w, nthreads);
+    printf("vforks=%ld\n", iters);
+    return 0;
 }
 
 static pthread_barrier_t barrier;
 
 static void *race_open(void *arg)
 {
-	(void)arg;
-	pthread_barrier_wait(&barrier);
-	char tag[32];
-	snprintf(tag, sizeof tag, "i%d.%ld", (int)getpid(), (long)arg);
-	read_write(tag, 0);
-	char p[4096], name[64];
-	snprintf(name, sizeof name, "r.%s", tag);
-	path_of(p, sizeof p, name);
-	unlink(p);
-	snprintf(name, sizeof name, "n.%s.0", tag);
-	path_of(p, sizeof p, name);
-	unlink(p);
-	return NULL;
+    (void)arg;
+    pthread_barrier_wait(&barrier);
+    char tag[32];
+    snprintf(tag, sizeof tag, "i%d.%ld", (int)getpid(), (long)arg);
+    read_write(tag, 0);
+    char p[4096], name[64];
+    snprintf(name, sizeof name, "r.%s", tag);
+    path_of(p, sizeof p, name);
+    unlink(p);
+    snprintf(name, sizeof name, "n.%s.0", tag);
+    path_of(p, sizeof p, name);
+    unlink(p);
+    return NULL;
 }
 
 static void *race_fork(void *arg)
 {
-	(void)arg;
-	pthread_barrier_wait(&barrier);
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(child_work());
-	reap(pid, "fork");
-	return NULL;
+    (void)arg;
+    pthread_barrier_wait(&barrier);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_work());
+    reap(pid, "fork");
+    return NULL;
 }
 
 static int mode_init_race(void)
 {
-	pthread_t t[4];
-	pthread_barrier_init(&barrier, NULL, 4);
-	pthread_create(&t[0], NULL, race_open, (void *)0L);
-	pthread_create(&t[1], NULL, race_fork, NULL);
-	pthread_create(&t[2], NULL, race_open, (void *)1L);
-	pthread_create(&t[3], NULL, race_fork, NULL);
-	join(t, 4);
-	return 0;
+    pthread_t t[4];
+    pthread_barrier_init(&barrier, NULL, 4);
+    pthread_create(&t[0], NULL, race_open, (void *)0L);
+    pthread_create(&t[1], NULL, race_fork, NULL);
+    pthread_create(&t[2], NULL, race_open, (void *)1L);
+    pthread_create(&t[3], NULL, race_fork, NULL);
+    join(t, 4);
+    return 0;
 }
 
 static int mode__Fork(void)
 {
-	pid_t pid = _Fork();
-	if (pid == 0)
-		_exit(child_work());
-	reap(pid, "_Fork");
-	return 0;
+    pid_t pid = _Fork();
+    if (pid == 0)
+        _exit(child_work());
+    reap(pid, "_Fork");
+    return 0;
 }
 
 static void on_alarm(int sig)
 {
-	(void)sig;
-	int saved = errno;
-	char p[4096];
-	path_of(p, sizeof p, "r.handler");
-	int fd = open(p, O_RDONLY);
-	if (fd < 0)
-		fail("handler read-open", p, errno);
-	else
-		close(fd);
-	refused();
-	atomic_fetch_add(&handler_runs, 1);
-	errno = saved;
+    (void)sig;
+    int saved = errno;
+    char p[4096];
+    path_of(p, sizeof p, "r.handler");
+    int fd = open(p, O_RDONLY);
+    if (fd < 0)
+        fail("handler read-open", p, errno);
+    else
+        close(fd);
+    refused();
+    atomic_fetch_add(&handler_runs, 1);
+    errno = saved;
 }
 
 static int mode_signals(void)
 {
-	char p[4096];
-	path_of(p, sizeof p, "r.handler");
-	int fd = open(p, O_WRONLY | O_CREAT, 0644);
-	if (fd >= 0)
-		close(fd);
-	struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
-	sigaction(SIGALRM, &sa, NULL);
-	struct itimerval it = {{0, interval_us}, {0, interval_us}};
-	setitimer(ITIMER_REAL, &it, NULL);
-	long i;
-	for (i = 0; i < iters && !atomic_load(&failures); i++)
-		if (read_write("main", i) < 0 || refused() < 0)
-			break;
-	struct itimerval off = {{0, 0}, {0, 0}};
-	setitimer(ITIMER_REAL, &off, NULL);
-	printf("handler=%ld main=%ld\n", atomic_load(&handler_runs), i);
-	return atomic_load(&handler_runs) > 0 ? 0 : (fail("the handler never ran", "", 0), 0);
+    char p[4096];
+    path_of(p, sizeof p, "r.handler");
+    int fd = open(p, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0)
+        close(fd);
+    struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, interval_us}, {0, interval_us}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    long i;
+    for (i = 0; i < iters && !atomic_load(&failures); i++)
+        if (read_write("main", i) < 0 || refused() < 0)
+            break;
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("handler=%ld main=%ld\n", atomic_load(&handler_runs), i);
+    return atomic_load(&handler_runs) > 0 ? 0 : (fail("the handler never ran", "", 0), 0);
 }
 
 static int mode_spin(const char *tag)
 {
-	for (long i = 0;; i++) {
-		for (int k = 0; k < 10; k++) {
-			char p[4096], name[16];
-			snprintf(name, sizeof name, "s.%d", k);
-			path_of(p, sizeof p, name);
-			int fd = open(p, O_RDONLY);
-			if (fd < 0)
-				return fail("read-open", p, errno), 1;
-			close(fd);
-		}
-		/* Not every time: each refusal is a stderr and a log line. */
-		if (read_write(tag, i) < 0 || (i % 50 == 0 && refused() < 0))
-			return 1;
-	}
+    for (long i = 0;; i++) {
+        for (int k = 0; k < 10; k++) {
+            char p[4096], name[16];
+            snprintf(name, sizeof name, "s.%d", k);
+            path_of(p, sizeof p, name);
+            int fd = open(p, O_RDONLY);
+            if (fd < 0)
+                return fail("read-open", p, errno), 1;
+            close(fd);
+        }
+        /* Not every time: each refusal is a stderr and a log line. */
+        if (read_write(tag, i) < 0 || (i % 50 == 0 && refused() < 0))
+            return 1;
+    }
 }
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	const char *mode = argc > 1 ? argv[1] : "";
-	if (strcmp(mode, "fork") == 0 && argc == 6) {
-		iters = atol(argv[4]);
-		dir = argv[5];
-		mode_fork(atoi(argv[2]), atoi(argv[3]));
-	} else if (strcmp(mode, "vfork") == 0 && argc == 5) {
-		iters = atol(argv[3]);
-		dir = argv[4];
-		mode_vfork(atoi(argv[2]));
-	} else if (strcmp(mode, "init-race") == 0 && argc == 3) {
-		dir = argv[2];
-		mode_init_race();
-	} else if (strcmp(mode, "_Fork") == 0 && argc == 3) {
-		dir = argv[2];
-		mode__Fork();
-	} else if (strcmp(mode, "spin") == 0 && argc == 4) {
-		dir = argv[3];
-		return mode_spin(argv[2]);
-	} else if (strcmp(mode, "signals") == 0 && argc == 4) {
-		iters = atol(argv[2]);
-		dir = argv[3];
-		mode_signals();
-	} else {
-		fprintf(stderr, "usage: see the comment at the top of rgthreads.c\n");
-		return 2;
-	}
-	return atomic_load(&failures) ? 1 : 0;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "fork") == 0 && argc == 6) {
+        iters = atol(argv[4]);
+        dir = argv[5];
+        mode_fork(atoi(argv[2]), atoi(argv[3]));
+    } else if (strcmp(mode, "vfork") == 0 && argc == 5) {
+        iters = atol(argv[3]);
+        dir = argv[4];
+        mode_vfork(atoi(argv[2]));
+    } else if (strcmp(mode, "init-race") == 0 && argc == 3) {
+        dir = argv[2];
+        mode_init_race();
+    } else if (strcmp(mode, "_Fork") == 0 && argc == 3) {
+        dir = argv[2];
+        mode__Fork();
+    } else if (strcmp(mode, "spin") == 0 && argc == 4) {
+        dir = argv[3];
+        return mode_spin(argv[2]);
+    } else if (strcmp(mode, "signals") == 0 && argc == 4) {
+        iters = atol(argv[2]);
+        dir = argv[3];
+        mode_signals();
+    } else {
+        fprintf(stderr, "usage: see the comment at the top of rgthreads.c\n");
+        return 2;
+    }
+    return atomic_load(&failures) ? 1 : 0;
 }

@@ -128,8 +128,12 @@ TEST(read_hash_is_skipped_for_a_known_calm_stamp)
     struct rg_stamp st = {.mtime_ns = T0, .ctime_ns = T0, .size = 100};
     struct rg_record none = {0};
     CHECK_EQ_INT(rg_read_hash(&none, &st, fd, T0 + 1000 * MS), h);
-    struct rg_record known = {.found = true, .mtime_ns = T0, .ctime_ns = T0, .size = 100,
-                              .read_ns = T0 + 1000 * MS, .hash = h};
+    struct rg_record known = {.found = true,
+                              .mtime_ns = T0,
+                              .ctime_ns = T0,
+                              .size = 100,
+                              .read_ns = T0 + 1000 * MS,
+                              .hash = h};
     CHECK_EQ_INT(rg_read_hash(&known, &st, fd, T0 + 2000 * MS), 0);
     /* Hashed racily: the bytes may have changed under the same stamp since. */
     known.read_ns = T0 + 1 * MS;

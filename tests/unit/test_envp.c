@@ -4,7 +4,7 @@
 
 #include "check.h"
 static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
-                                       RG_LIBC_GLIBC};
+                                        RG_LIBC_GLIBC};
 #define GLIBC_SHIM "/opt/rg/libreadguard.so"
 #define MUSL_SHIM "/opt/rg/musl/libreadguard.so"
 #define LIB_SHIM "/opt/$LIB/readguard/libreadguard.so"

@@ -71,10 +71,7 @@ TEST(wildmatch_follows_git)
 static char buf[4096];
 static struct rg_ignore_list list;
 
-static void reset(void)
-{
-    list = (struct rg_ignore_list){buf, sizeof buf, 0, 0};
-}
+static void reset(void) { list = (struct rg_ignore_list){buf, sizeof buf, 0, 0}; }
 
 static void defaults(void)
 {
@@ -85,10 +82,7 @@ static void defaults(void)
         CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, rg_default_ignores[i]));
 }
 
-static bool ign(const char *abs)
-{
-    return rg_ignored(list.buf, list.len, "/r", 0, abs);
-}
+static bool ign(const char *abs) { return rg_ignored(list.buf, list.len, "/r", 0, abs); }
 
 TEST(defaults_ignore_vcs_build_and_cache_outputs)
 {

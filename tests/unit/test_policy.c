@@ -14,25 +14,25 @@ struct policy_case {
     const char *name;
     enum rg_op op;
     int flags;
-    bool missing, special;     /* the file does not exist / is not regular */
+    bool missing, special; /* the file does not exist / is not regular */
     enum rg_scope scope;
-    bool found;                /* recorded in the current generation */
-    int64_t mtime_off;         /* recorded mtime minus the file's */
-    int64_t size_off;          /* recorded size minus the file's */
+    bool found;        /* recorded in the current generation */
+    int64_t mtime_off; /* recorded mtime minus the file's */
+    int64_t size_off;  /* recorded size minus the file's */
     uint32_t writers;
     bool writer_alive;
     enum rg_table_state table;
     enum rg_mode mode;
-    uint32_t policy;           /* RG_POLICY_* knobs */
-    int64_t ttl;               /* --read-ttl, ns; 0 = off */
-    int64_t read_age;          /* how long ago the record was made, ns */
-    int64_t read_after;        /* the read came this long after the mtime; 0: at time 1 */
-    uint32_t rec_hash;         /* hash of the recorded bytes; 0: none */
-    bool hashed;               /* the file's bytes were hashed for this decision */
-    uint32_t file_hash;        /* ... and gave this (0: unreadable) */
-    bool big;                  /* larger than RG_HASH_MAX */
-    bool scanned;              /* the record's read was a scan (by pid 777) */
-    enum rg_lineage lineage;   /* of the writer to that scanner */
+    uint32_t policy;         /* RG_POLICY_* knobs */
+    int64_t ttl;             /* --read-ttl, ns; 0 = off */
+    int64_t read_age;        /* how long ago the record was made, ns */
+    int64_t read_after;      /* the read came this long after the mtime; 0: at time 1 */
+    uint32_t rec_hash;       /* hash of the recorded bytes; 0: none */
+    bool hashed;             /* the file's bytes were hashed for this decision */
+    uint32_t file_hash;      /* ... and gave this (0: unreadable) */
+    bool big;                /* larger than RG_HASH_MAX */
+    bool scanned;            /* the record's read was a scan (by pid 777) */
+    enum rg_lineage lineage; /* of the writer to that scanner */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -53,7 +53,7 @@ struct policy_case {
 #define UNLINK .op = RG_OP_UNLINK, .flags = O_WRONLY
 #define SEC 1000000000LL
 #define NEED_HASH .want = RG_NEED_HASH, .why = RG_WHY_OK
-#define RACY .read_after = 1000000     /* 1 ms: within a tick */
+#define RACY .read_after = 1000000 /* 1 ms: within a tick */
 #define CALM .read_after = 10 * SEC
 #define NEED_LINEAGE .want = RG_NEED_LINEAGE, .why = RG_WHY_OK
 #define SCANNED .found = true, .scanned = true
@@ -66,92 +66,85 @@ static const struct policy_case cases[] = {
      GUARDED, ALLOW},
     {"write_to_non_regular_file_is_allowed", OPEN(O_WRONLY), .special = true, GUARDED, ALLOW},
     {"recorded_with_equal_stamp_is_allowed", OPEN(O_RDWR), GUARDED, .found = true, ALLOW},
-    {"recorded_with_equal_stamp_needs_no_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
-     .found = true, ALLOW},
+    {"recorded_with_equal_stamp_needs_no_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN, .found = true,
+     ALLOW},
     {"mtime_differs_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, .found = true,
      .mtime_off = -1, NEED_SCOPE},
     {"mtime_differs_guarded_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
      .mtime_off = -1, REFUSE(CHANGED)},
-    {"size_differs_alone_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
-     .size_off = 1, REFUSE(CHANGED)},
+    {"size_differs_alone_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true, .size_off = 1,
+     REFUSE(CHANGED)},
     {"not_recorded_guarded_is_refused_unread", OPEN(O_WRONLY), GUARDED, REFUSE(UNREAD)},
     {"not_recorded_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, NEED_SCOPE},
     /* found=false with a matching stamp: a record of an older generation. */
     {"stale_equal_stamp_is_refused_unread", OPEN(O_WRONLY), GUARDED, .found = false,
      REFUSE(UNREAD)},
     {"not_recorded_free_scope_is_allowed", OPEN(O_WRONLY), FREE, ALLOW},
-    {"changed_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .mtime_off = 9,
-     ALLOW},
+    {"changed_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .mtime_off = 9, ALLOW},
     {"warn_mode_unread_warns_unread", OPEN(O_WRONLY), GUARDED, WARN_MODE, WARN(UNREAD)},
-    {"warn_mode_changed_warns_changed", OPEN(O_WRONLY), GUARDED, .found = true,
-     .size_off = -SIZE, WARN_MODE, WARN(CHANGED)},
+    {"warn_mode_changed_warns_changed", OPEN(O_WRONLY), GUARDED, .found = true, .size_off = -SIZE,
+     WARN_MODE, WARN(CHANGED)},
     {"warn_mode_table_full_warns_table_full", OPEN(O_WRONLY), GUARDED, .table = RG_TABLE_FULL,
      WARN_MODE, WARN(TABLE_FULL)},
-    {"warn_mode_equal_stamp_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, WARN_MODE,
-     ALLOW},
+    {"warn_mode_equal_stamp_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, WARN_MODE, ALLOW},
     {"warn_mode_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, WARN_MODE, NEED_SCOPE},
-    {"live_writer_in_session_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
-     .mtime_off = 1, .writers = 1, .writer_alive = true, ALLOW},
+    {"live_writer_in_session_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .mtime_off = 1,
+     .writers = 1, .writer_alive = true, ALLOW},
     {"dead_writer_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true, .mtime_off = 1,
      .writers = 2, .writer_alive = false, REFUSE(CHANGED)},
-    {"alive_pid_without_writers_is_refused", OPEN(O_WRONLY), GUARDED, .found = true,
-     .mtime_off = 1, .writers = 0, .writer_alive = true, REFUSE(CHANGED)},
-    {"table_full_not_found_is_refused_table_full", OPEN(O_WRONLY), GUARDED,
-     .table = RG_TABLE_FULL, REFUSE(TABLE_FULL)},
+    {"alive_pid_without_writers_is_refused", OPEN(O_WRONLY), GUARDED, .found = true, .mtime_off = 1,
+     .writers = 0, .writer_alive = true, REFUSE(CHANGED)},
+    {"table_full_not_found_is_refused_table_full", OPEN(O_WRONLY), GUARDED, .table = RG_TABLE_FULL,
+     REFUSE(TABLE_FULL)},
     {"table_full_found_equal_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
      .table = RG_TABLE_FULL, ALLOW},
     {"table_full_found_changed_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
      .size_off = 1, .table = RG_TABLE_FULL, REFUSE(CHANGED)},
     {"table_broken_is_refused_no_table_even_if_found", OPEN(O_WRONLY), GUARDED, .found = true,
      .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
-    {"table_broken_ignores_live_writer", OPEN(O_WRONLY), GUARDED, .found = true,
-     .mtime_off = 1, .writers = 1, .writer_alive = true, .table = RG_TABLE_BROKEN,
-     REFUSE(NO_TABLE)},
-    {"table_broken_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN,
-     .table = RG_TABLE_BROKEN, NEED_SCOPE},
-    {"table_broken_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .table = RG_TABLE_BROKEN,
-     ALLOW},
-    {"table_broken_warn_mode_warns_no_table", OPEN(O_WRONLY), GUARDED,
-     .table = RG_TABLE_BROKEN, WARN_MODE, WARN(NO_TABLE)},
+    {"table_broken_ignores_live_writer", OPEN(O_WRONLY), GUARDED, .found = true, .mtime_off = 1,
+     .writers = 1, .writer_alive = true, .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
+    {"table_broken_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, .table = RG_TABLE_BROKEN,
+     NEED_SCOPE},
+    {"table_broken_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .table = RG_TABLE_BROKEN, ALLOW},
+    {"table_broken_warn_mode_warns_no_table", OPEN(O_WRONLY), GUARDED, .table = RG_TABLE_BROKEN,
+     WARN_MODE, WARN(NO_TABLE)},
     {"rdonly_trunc_open_is_a_write", OPEN(O_RDONLY | O_TRUNC), GUARDED, REFUSE(UNREAD)},
     {"rename_with_read_flags_is_a_write", .op = RG_OP_RENAME, .flags = O_RDONLY, GUARDED,
      REFUSE(UNREAD)},
     {"rename_over_changed_file_is_refused_changed", .op = RG_OP_RENAME, GUARDED, .found = true,
      .mtime_off = 5, REFUSE(CHANGED)},
-    {"rename_onto_missing_file_is_allowed", .op = RG_OP_RENAME, .missing = true, GUARDED,
-     ALLOW},
+    {"rename_onto_missing_file_is_allowed", .op = RG_OP_RENAME, .missing = true, GUARDED, ALLOW},
     {"truncate_with_read_flags_is_a_write", .op = RG_OP_TRUNCATE, .flags = O_RDONLY, GUARDED,
      REFUSE(UNREAD)},
-    {"truncate_recorded_equal_is_allowed", .op = RG_OP_TRUNCATE, GUARDED, .found = true,
+    {"truncate_recorded_equal_is_allowed", .op = RG_OP_TRUNCATE, GUARDED, .found = true, ALLOW},
+    {"spawn_open_with_read_flags_is_allowed", .op = RG_OP_SPAWN_OPEN, .flags = O_RDONLY, GUARDED,
      ALLOW},
-    {"spawn_open_with_read_flags_is_allowed", .op = RG_OP_SPAWN_OPEN, .flags = O_RDONLY,
-     GUARDED, ALLOW},
-    {"spawn_open_with_write_flags_is_refused", .op = RG_OP_SPAWN_OPEN,
-     .flags = O_WRONLY | O_CREAT, GUARDED, REFUSE(UNREAD)},
+    {"spawn_open_with_write_flags_is_refused", .op = RG_OP_SPAWN_OPEN, .flags = O_WRONLY | O_CREAT,
+     GUARDED, REFUSE(UNREAD)},
 
     /* --allow-append */
     {"append_unread_without_knob_is_refused", OPEN(O_WRONLY | O_APPEND | O_CREAT), GUARDED,
      REFUSE(UNREAD)},
-    {"append_unread_with_knob_is_allowed_untracked", OPEN(O_WRONLY | O_APPEND | O_CREAT),
-     GUARDED, APPEND_KNOB, UNTRACKED(UNREAD)},
+    {"append_unread_with_knob_is_allowed_untracked", OPEN(O_WRONLY | O_APPEND | O_CREAT), GUARDED,
+     APPEND_KNOB, UNTRACKED(UNREAD)},
     {"append_changed_with_knob_is_allowed_untracked", OPEN(O_RDWR | O_APPEND), GUARDED,
      .found = true, .size_off = -1, APPEND_KNOB, UNTRACKED(CHANGED)},
     {"append_with_trunc_and_knob_is_refused", OPEN(O_WRONLY | O_APPEND | O_TRUNC), GUARDED,
      APPEND_KNOB, REFUSE(UNREAD)},
-    {"write_without_append_and_knob_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED,
-     APPEND_KNOB, REFUSE(UNREAD)},
+    {"write_without_append_and_knob_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED, APPEND_KNOB,
+     REFUSE(UNREAD)},
     {"append_recorded_with_knob_is_allowed_tracked", OPEN(O_WRONLY | O_APPEND), GUARDED,
      .found = true, APPEND_KNOB, ALLOW},
-    {"append_with_knob_in_warn_mode_is_not_warned", OPEN(O_WRONLY | O_APPEND), GUARDED,
-     WARN_MODE, APPEND_KNOB, UNTRACKED(UNREAD)},
-    {"append_with_knob_unknown_scope_needs_scope", OPEN(O_WRONLY | O_APPEND), UNKNOWN,
-     APPEND_KNOB, NEED_SCOPE},
-    {"append_with_knob_free_scope_is_allowed", OPEN(O_WRONLY | O_APPEND), FREE, APPEND_KNOB,
-     ALLOW},
+    {"append_with_knob_in_warn_mode_is_not_warned", OPEN(O_WRONLY | O_APPEND), GUARDED, WARN_MODE,
+     APPEND_KNOB, UNTRACKED(UNREAD)},
+    {"append_with_knob_unknown_scope_needs_scope", OPEN(O_WRONLY | O_APPEND), UNKNOWN, APPEND_KNOB,
+     NEED_SCOPE},
+    {"append_with_knob_free_scope_is_allowed", OPEN(O_WRONLY | O_APPEND), FREE, APPEND_KNOB, ALLOW},
     {"spawn_append_with_knob_is_allowed_untracked", .op = RG_OP_SPAWN_OPEN,
      .flags = O_WRONLY | O_APPEND, GUARDED, APPEND_KNOB, UNTRACKED(UNREAD)},
-    {"truncate_with_append_knob_is_refused", .op = RG_OP_TRUNCATE, .flags = O_WRONLY,
-     GUARDED, APPEND_KNOB, REFUSE(UNREAD)},
+    {"truncate_with_append_knob_is_refused", .op = RG_OP_TRUNCATE, .flags = O_WRONLY, GUARDED,
+     APPEND_KNOB, REFUSE(UNREAD)},
 
     /* touch(1) */
     {"touch_of_unread_file_is_read_only", OPEN(TOUCH_FLAGS), GUARDED, READ_ONLY(UNREAD)},
@@ -159,51 +152,43 @@ static const struct policy_case cases[] = {
      .mtime_off = 1, READ_ONLY(CHANGED)},
     {"touch_of_recorded_file_is_allowed", OPEN(TOUCH_FLAGS), GUARDED, .found = true, ALLOW},
     {"touch_shape_in_warn_mode_warns", OPEN(TOUCH_FLAGS), GUARDED, WARN_MODE, WARN(UNREAD)},
-    {"wronly_creat_without_nonblock_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED,
+    {"wronly_creat_without_nonblock_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED, REFUSE(UNREAD)},
+    {"touch_shape_with_trunc_is_refused", OPEN(TOUCH_FLAGS | O_TRUNC), GUARDED, REFUSE(UNREAD)},
+    {"touch_shape_rdwr_is_refused", OPEN(O_RDWR | O_CREAT | O_NONBLOCK), GUARDED, REFUSE(UNREAD)},
+    {"touch_shape_in_spawn_open_is_refused", .op = RG_OP_SPAWN_OPEN, .flags = TOUCH_FLAGS, GUARDED,
      REFUSE(UNREAD)},
-    {"touch_shape_with_trunc_is_refused", OPEN(TOUCH_FLAGS | O_TRUNC), GUARDED,
-     REFUSE(UNREAD)},
-    {"touch_shape_rdwr_is_refused", OPEN(O_RDWR | O_CREAT | O_NONBLOCK), GUARDED,
-     REFUSE(UNREAD)},
-    {"touch_shape_in_spawn_open_is_refused", .op = RG_OP_SPAWN_OPEN, .flags = TOUCH_FLAGS,
-     GUARDED, REFUSE(UNREAD)},
     {"touch_shape_free_scope_is_allowed", OPEN(TOUCH_FLAGS), FREE, ALLOW},
 
     /* --guard-unlink */
     {"unlink_unread_without_knob_is_allowed", UNLINK, GUARDED, ALLOW},
     {"unlink_without_knob_needs_no_scope", UNLINK, UNKNOWN, ALLOW},
-    {"unlink_unread_with_knob_is_refused_unread", UNLINK, GUARDED, UNLINK_KNOB,
-     REFUSE(UNREAD)},
-    {"unlink_changed_with_knob_is_refused_changed", UNLINK, GUARDED, .found = true,
-     .mtime_off = 3, UNLINK_KNOB, REFUSE(CHANGED)},
-    {"unlink_recorded_with_knob_is_allowed", UNLINK, GUARDED, .found = true, UNLINK_KNOB,
-     ALLOW},
-    {"unlink_missing_with_knob_is_allowed", UNLINK, .missing = true, GUARDED, UNLINK_KNOB,
-     ALLOW},
-    {"unlink_symlink_with_knob_is_allowed", UNLINK, .special = true, GUARDED, UNLINK_KNOB,
-     ALLOW},
+    {"unlink_unread_with_knob_is_refused_unread", UNLINK, GUARDED, UNLINK_KNOB, REFUSE(UNREAD)},
+    {"unlink_changed_with_knob_is_refused_changed", UNLINK, GUARDED, .found = true, .mtime_off = 3,
+     UNLINK_KNOB, REFUSE(CHANGED)},
+    {"unlink_recorded_with_knob_is_allowed", UNLINK, GUARDED, .found = true, UNLINK_KNOB, ALLOW},
+    {"unlink_missing_with_knob_is_allowed", UNLINK, .missing = true, GUARDED, UNLINK_KNOB, ALLOW},
+    {"unlink_symlink_with_knob_is_allowed", UNLINK, .special = true, GUARDED, UNLINK_KNOB, ALLOW},
     {"unlink_with_knob_unknown_scope_needs_scope", UNLINK, UNKNOWN, UNLINK_KNOB, NEED_SCOPE},
     {"unlink_with_knob_free_scope_is_allowed", UNLINK, FREE, UNLINK_KNOB, ALLOW},
-    {"unlink_with_knob_in_warn_mode_warns", UNLINK, GUARDED, UNLINK_KNOB, WARN_MODE,
-     WARN(UNREAD)},
+    {"unlink_with_knob_in_warn_mode_warns", UNLINK, GUARDED, UNLINK_KNOB, WARN_MODE, WARN(UNREAD)},
 
     /* --read-ttl */
     {"read_within_ttl_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .ttl = 10 * SEC,
      .read_age = 5 * SEC, ALLOW},
-    {"read_exactly_ttl_old_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
-     .ttl = 10 * SEC, .read_age = 10 * SEC, ALLOW},
+    {"read_exactly_ttl_old_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .ttl = 10 * SEC,
+     .read_age = 10 * SEC, ALLOW},
     {"read_older_than_ttl_is_refused_expired", OPEN(O_WRONLY), GUARDED, .found = true,
      .ttl = 10 * SEC, .read_age = 10 * SEC + 1, REFUSE(EXPIRED)},
     {"read_older_than_ttl_unknown_scope_needs_scope", OPEN(O_WRONLY), UNKNOWN, .found = true,
      .ttl = SEC, .read_age = 2 * SEC, NEED_SCOPE},
     {"expired_and_changed_is_refused_changed", OPEN(O_WRONLY), GUARDED, .found = true,
      .mtime_off = 1, .ttl = SEC, .read_age = 2 * SEC, REFUSE(CHANGED)},
-    {"expired_with_live_writer_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
-     .writers = 1, .writer_alive = true, .ttl = SEC, .read_age = 2 * SEC, ALLOW},
-    {"no_ttl_never_expires", OPEN(O_WRONLY), GUARDED, .found = true,
-     .read_age = 100000 * SEC, ALLOW},
-    {"expired_in_warn_mode_warns_expired", OPEN(O_WRONLY), GUARDED, .found = true,
-     .ttl = SEC, .read_age = 2 * SEC, WARN_MODE, WARN(EXPIRED)},
+    {"expired_with_live_writer_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .writers = 1,
+     .writer_alive = true, .ttl = SEC, .read_age = 2 * SEC, ALLOW},
+    {"no_ttl_never_expires", OPEN(O_WRONLY), GUARDED, .found = true, .read_age = 100000 * SEC,
+     ALLOW},
+    {"expired_in_warn_mode_warns_expired", OPEN(O_WRONLY), GUARDED, .found = true, .ttl = SEC,
+     .read_age = 2 * SEC, WARN_MODE, WARN(EXPIRED)},
     {"expired_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .ttl = SEC,
      .read_age = 2 * SEC, ALLOW},
 
@@ -212,20 +197,20 @@ static const struct policy_case cases[] = {
      .rec_hash = 7, NEED_HASH},
     {"racy_record_same_bytes_is_allowed", OPEN(O_WRONLY), UNKNOWN, .found = true, RACY,
      .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
-    {"racy_record_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
-     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, REFUSE(CHANGED)},
-    {"racy_record_unreadable_now_is_refused_as_changed", OPEN(O_WRONLY), GUARDED,
-     .found = true, RACY, .rec_hash = 7, .hashed = true, .file_hash = 0, REFUSE(CHANGED)},
-    {"racy_record_other_bytes_outside_roots_is_allowed", OPEN(O_WRONLY), FREE, .found = true,
-     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, ALLOW},
-    {"racy_record_other_bytes_warns_in_warn_mode", OPEN(O_WRONLY), GUARDED, .found = true,
-     RACY, .rec_hash = 7, .hashed = true, .file_hash = 8, WARN_MODE, WARN(CHANGED)},
+    {"racy_record_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
+     .rec_hash = 7, .hashed = true, .file_hash = 8, REFUSE(CHANGED)},
+    {"racy_record_unreadable_now_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     RACY, .rec_hash = 7, .hashed = true, .file_hash = 0, REFUSE(CHANGED)},
+    {"racy_record_other_bytes_outside_roots_is_allowed", OPEN(O_WRONLY), FREE, .found = true, RACY,
+     .rec_hash = 7, .hashed = true, .file_hash = 8, ALLOW},
+    {"racy_record_other_bytes_warns_in_warn_mode", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
+     .rec_hash = 7, .hashed = true, .file_hash = 8, WARN_MODE, WARN(CHANGED)},
     {"racy_record_without_hash_trusts_the_stamp", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
      ALLOW},
-    {"calm_record_trusts_the_stamp_without_hashing", OPEN(O_WRONLY), GUARDED, .found = true,
-     CALM, .rec_hash = 7, ALLOW},
-    {"racy_large_record_same_first_bytes_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true,
-     RACY, .big = true, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"calm_record_trusts_the_stamp_without_hashing", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .rec_hash = 7, ALLOW},
+    {"racy_large_record_same_first_bytes_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, RACY,
+     .big = true, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
     {"racy_record_same_bytes_but_expired_is_refused_as_expired", OPEN(O_WRONLY), GUARDED,
      .found = true, RACY, .rec_hash = 7, .hashed = true, .file_hash = 7, .ttl = SEC,
      .read_age = 2 * SEC, REFUSE(EXPIRED)},
@@ -233,27 +218,27 @@ static const struct policy_case cases[] = {
     /* mtime moved, size did not: touch, a checkout or sync of the same bytes. */
     {"moved_mtime_same_size_asks_for_the_bytes", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
      .mtime_off = -SEC, .rec_hash = 7, NEED_HASH},
-    {"moved_mtime_same_bytes_is_allowed", OPEN(O_WRONLY | O_TRUNC), GUARDED, .found = true,
-     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
-    {"moved_mtime_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
-     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 9, REFUSE(CHANGED)},
-    {"moved_mtime_other_size_does_not_ask_for_the_bytes", OPEN(O_WRONLY), GUARDED,
-     .found = true, CALM, .mtime_off = -SEC, .size_off = 1, .rec_hash = 7, REFUSE(CHANGED)},
+    {"moved_mtime_same_bytes_is_allowed", OPEN(O_WRONLY | O_TRUNC), GUARDED, .found = true, CALM,
+     .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"moved_mtime_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 9, REFUSE(CHANGED)},
+    {"moved_mtime_other_size_does_not_ask_for_the_bytes", OPEN(O_WRONLY), GUARDED, .found = true,
+     CALM, .mtime_off = -SEC, .size_off = 1, .rec_hash = 7, REFUSE(CHANGED)},
     {"moved_mtime_without_hash_is_changed", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
      .mtime_off = -SEC, REFUSE(CHANGED)},
     {"moved_mtime_large_file_is_changed_whatever_its_first_bytes", OPEN(O_WRONLY), GUARDED,
      .found = true, CALM, .mtime_off = -SEC, .big = true, .rec_hash = 7, .hashed = true,
      .file_hash = 7, REFUSE(CHANGED)},
-    {"moved_mtime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, .found = false,
-     CALM, .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
+    {"moved_mtime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, .found = false, CALM,
+     .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
 
     /* Scans (issue 17): a scan unlocks the scanner's line only. */
     {"scanned_record_asks_for_the_lineage_before_the_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
      SCANNED, NEED_LINEAGE},
-    {"scanned_record_written_by_its_line_is_allowed", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
-     SCANNED, .lineage = RG_LINEAGE_DESCENDS, ALLOW},
-    {"scanned_record_written_by_another_line_asks_for_the_scope", OPEN(O_WRONLY | O_TRUNC),
-     UNKNOWN, SCANNED, .lineage = RG_LINEAGE_OTHER, NEED_SCOPE},
+    {"scanned_record_written_by_its_line_is_allowed", OPEN(O_WRONLY | O_TRUNC), UNKNOWN, SCANNED,
+     .lineage = RG_LINEAGE_DESCENDS, ALLOW},
+    {"scanned_record_written_by_another_line_asks_for_the_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
+     SCANNED, .lineage = RG_LINEAGE_OTHER, NEED_SCOPE},
     {"scanned_record_written_by_another_line_is_refused_as_scanned", OPEN(O_WRONLY | O_TRUNC),
      GUARDED, SCANNED, .lineage = RG_LINEAGE_OTHER, REFUSE(SCANNED)},
     {"scanned_record_outside_the_roots_is_allowed", OPEN(O_WRONLY | O_TRUNC), FREE, SCANNED,
@@ -262,16 +247,16 @@ static const struct policy_case cases[] = {
      .lineage = RG_LINEAGE_OTHER, WARN_MODE, WARN(SCANNED)},
     {"scanned_record_touched_gets_read_only_as_scanned", OPEN(TOUCH_FLAGS), GUARDED, SCANNED,
      .lineage = RG_LINEAGE_OTHER, READ_ONLY(SCANNED)},
-    {"scanned_record_being_written_by_a_live_writer_is_allowed", OPEN(O_WRONLY), UNKNOWN,
-     SCANNED, .writers = 1, .writer_alive = true, ALLOW},
-    {"scanned_then_changed_is_refused_as_changed_without_lineage", OPEN(O_WRONLY), GUARDED,
-     SCANNED, .size_off = 1, REFUSE(CHANGED)},
-    {"scanned_and_expired_is_refused_as_expired_without_lineage", OPEN(O_WRONLY), GUARDED,
-     SCANNED, .ttl = SEC, .read_age = 2 * SEC, REFUSE(EXPIRED)},
+    {"scanned_record_being_written_by_a_live_writer_is_allowed", OPEN(O_WRONLY), UNKNOWN, SCANNED,
+     .writers = 1, .writer_alive = true, ALLOW},
+    {"scanned_then_changed_is_refused_as_changed_without_lineage", OPEN(O_WRONLY), GUARDED, SCANNED,
+     .size_off = 1, REFUSE(CHANGED)},
+    {"scanned_and_expired_is_refused_as_expired_without_lineage", OPEN(O_WRONLY), GUARDED, SCANNED,
+     .ttl = SEC, .read_age = 2 * SEC, REFUSE(EXPIRED)},
     {"scanned_racy_record_asks_for_the_bytes_first", OPEN(O_WRONLY), UNKNOWN, SCANNED, RACY,
      .rec_hash = 7, NEED_HASH},
-    {"scanned_racy_record_same_bytes_asks_for_the_lineage", OPEN(O_WRONLY), UNKNOWN, SCANNED,
-     RACY, .rec_hash = 7, .hashed = true, .file_hash = 7, NEED_LINEAGE},
+    {"scanned_racy_record_same_bytes_asks_for_the_lineage", OPEN(O_WRONLY), UNKNOWN, SCANNED, RACY,
+     .rec_hash = 7, .hashed = true, .file_hash = 7, NEED_LINEAGE},
     {"scanned_unlink_with_guard_unlink_by_another_line_is_refused", UNLINK, UNLINK_KNOB, GUARDED,
      SCANNED, .lineage = RG_LINEAGE_OTHER, REFUSE(SCANNED)},
     {"scan_flag_on_a_forgotten_record_is_unread", OPEN(O_WRONLY), GUARDED, .scanned = true,
@@ -300,17 +285,31 @@ static const char *action_name(enum rg_action a)
 TEST(decide_case)
 {
     const struct policy_case *c = current;
-    struct rg_request req = {.op = c->op, .call = "test", .dirfd = AT_FDCWD, .path = "f",
-                             .flags = c->flags, .mode = 0644};
+    struct rg_request req = {.op = c->op,
+                             .call = "test",
+                             .dirfd = AT_FDCWD,
+                             .path = "f",
+                             .flags = c->flags,
+                             .mode = 0644};
     int64_t size = c->big ? RG_HASH_MAX + 1 : SIZE;
     int64_t read_ns = c->read_after ? MTIME + c->read_after : 1;
-    struct rg_file file = {.exists = !c->missing, .regular = !c->special, .dev = 8, .ino = 42,
-                           .mtime_ns = MTIME, .size = size, .scope = c->scope,
-                           .hashed = c->hashed, .hash = c->file_hash};
+    struct rg_file file = {.exists = !c->missing,
+                           .regular = !c->special,
+                           .dev = 8,
+                           .ino = 42,
+                           .mtime_ns = MTIME,
+                           .size = size,
+                           .scope = c->scope,
+                           .hashed = c->hashed,
+                           .hash = c->file_hash};
     struct rg_facts facts = {
-        .rec = {.found = c->found, .mtime_ns = MTIME + c->mtime_off,
-                .size = size + c->size_off, .read_ns = read_ns, .writers = c->writers,
-                .writer_pid = c->writers ? 4321 : 0, .hash = c->rec_hash,
+        .rec = {.found = c->found,
+                .mtime_ns = MTIME + c->mtime_off,
+                .size = size + c->size_off,
+                .read_ns = read_ns,
+                .writers = c->writers,
+                .writer_pid = c->writers ? 4321 : 0,
+                .hash = c->rec_hash,
                 .reader = c->scanned ? 777 | RG_READER_SCAN : 777},
         .lineage = c->lineage,
         .writer_alive = c->writer_alive,

@@ -26,7 +26,8 @@ static size_t make64(const Elf64_Phdr *ph, size_t nph)
 
 TEST(a_dynamic_program_points_at_its_interpreter)
 {
-    Elf64_Phdr ph[] = {{.p_type = PT_PHDR}, {.p_type = PT_INTERP, .p_offset = 0x300, .p_filesz = 28}};
+    Elf64_Phdr ph[] = {{.p_type = PT_PHDR},
+                       {.p_type = PT_INTERP, .p_offset = 0x300, .p_filesz = 28}};
     size_t n = make64(ph, 2);
     memcpy(img + 0x300, "/lib64/ld-linux-x86-64.so.2", 28);
     struct rg_elf_look l = rg_elf_look(img, n);

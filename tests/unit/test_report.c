@@ -14,8 +14,8 @@ static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0
 static const char *reason_for(enum rg_reason why, bool found)
 {
     static char buf[512];
-    struct rg_facts facts = {.rec = {.found = found, .mtime_ns = 1000000000, .size = 5,
-                                     .read_ns = 1500000000}};
+    struct rg_facts facts = {
+        .rec = {.found = found, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
     struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL};
     rg_reason_text(buf, sizeof buf, &r, 16, "wrong magic");
     return buf;
@@ -78,11 +78,19 @@ TEST(reason_text_is_cut_to_the_buffer)
 
 static struct rg_log_line line_with(const char *path, bool recorded)
 {
-    return (struct rg_log_line){
-        .time_ns = 3000000000, .pid = 42, .prog = "sh", .op = "open", .call = "openat",
-        .path = path, .decision = "refuse", .reason = "changed", .recorded = recorded,
-        .recorded_mtime_ns = 1000000000, .recorded_size = 5, .current_mtime_ns = 2000000000,
-        .current_size = 7};
+    return (struct rg_log_line){.time_ns = 3000000000,
+                                .pid = 42,
+                                .prog = "sh",
+                                .op = "open",
+                                .call = "openat",
+                                .path = path,
+                                .decision = "refuse",
+                                .reason = "changed",
+                                .recorded = recorded,
+                                .recorded_mtime_ns = 1000000000,
+                                .recorded_size = 5,
+                                .current_mtime_ns = 2000000000,
+                                .current_size = 7};
 }
 
 TEST(log_line_has_every_field_in_order)
@@ -149,9 +157,18 @@ TEST(reader_decodes_surrogate_pairs_and_lone_surrogates)
 TEST(reader_rejects_what_is_not_a_flat_object)
 {
     static struct rg_jobject o;
-    const char *bad[] = {"", "[]", "{", "{\"a\"}", "{\"a\":}", "{\"a\":\"x}", "{\"a\":1,}",
-                         "{\"a\":1} x", "{\"a\":\"\\q\"}", "{\"a\":\"\\u12\"}",
-                         "{\"a\":\"raw\x01\"}", "not json"};
+    const char *bad[] = {"",
+                         "[]",
+                         "{",
+                         "{\"a\"}",
+                         "{\"a\":}",
+                         "{\"a\":\"x}",
+                         "{\"a\":1,}",
+                         "{\"a\":1} x",
+                         "{\"a\":\"\\q\"}",
+                         "{\"a\":\"\\u12\"}",
+                         "{\"a\":\"raw\x01\"}",
+                         "not json"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         if (!CHECK(!rg_jsonl_parse(bad[i], &o)))
             fprintf(stderr, "#     accepted: %s\n", bad[i]);

@@ -147,8 +147,8 @@ TEST(fopen_matches_glibc)
     /* No ",ccs=" mode here: glibc keeps its converter for good, which
      * LeakSanitizer reports; fopen_ccs_suffix_changes_no_flags covers it. */
     static const char *const modes[] = {
-        "r",   "rb",  "re",  "r+",   "w",    "w+",      "wx",       "a",
-        "a+",  "rb+", "r+b", "wxe",  "rmc",  "w,b+",    "r,+",      "r,+e",
+        "r",   "rb",  "re",  "r+",   "w",       "w+",       "wx",      "a",
+        "a+",  "rb+", "r+b", "wxe",  "rmc",     "w,b+",     "r,+",     "r,+e",
         "a,+", "r,e", "r+e", "ab+e", "rbbbbb+", "rbbbbbb+", "wbbbbbe", "wbbbbbbe",
     };
     char path[] = "/tmp/rg-test-request-XXXXXX";

@@ -18,11 +18,17 @@ static struct rg_settings settings(void)
     struct rg_ignore_list l = {rules_buf, sizeof rules_buf, 0, 0};
     rg_ignore_add(&l, RG_IGN_ABSOLUTE, "/tmp");
     rg_ignore_add(&l, RG_IGN_EVERY_ROOT, "*.o");
-    return (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = CAP, .roots = roots,
-                                .nroots = 1, .flags = RG_POLICY_GUARD_UNLINK,
-                                .read_ttl_ns = 5000000000, .scan_files = 12,
-                                .scan_window_ns = 2000000000, .ignores = l.buf,
-                                .ignores_len = l.len, .nignores = l.count};
+    return (struct rg_settings){.mode = RG_MODE_ENFORCE,
+                                .capacity = CAP,
+                                .roots = roots,
+                                .nroots = 1,
+                                .flags = RG_POLICY_GUARD_UNLINK,
+                                .read_ttl_ns = 5000000000,
+                                .scan_files = 12,
+                                .scan_window_ns = 2000000000,
+                                .ignores = l.buf,
+                                .ignores_len = l.len,
+                                .nignores = l.count};
 }
 
 static void *new_map(size_t size)
@@ -102,10 +108,7 @@ static int format_scan(uint32_t files, int64_t window_ns)
     return r;
 }
 
-TEST(format_accepts_scan_detection_off)
-{
-    CHECK_EQ_INT(format_scan(0, 0), 0);
-}
+TEST(format_accepts_scan_detection_off) { CHECK_EQ_INT(format_scan(0, 0), 0); }
 
 TEST(format_rejects_scan_files_beyond_the_ring)
 {

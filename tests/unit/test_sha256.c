@@ -23,7 +23,8 @@ TEST(empty_input)
 
 TEST(abc)
 {
-    CHECK_EQ_STR(digest("abc", 3), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK_EQ_STR(digest("abc", 3),
+                 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 TEST(two_block_message)

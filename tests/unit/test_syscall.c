@@ -9,8 +9,7 @@
 #define PATH_A 0x7ffd1000u
 #define PATH_B 0x7ffd2000u
 
-static struct rg_syscall decode(long nr, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
-                                uint64_t e)
+static struct rg_syscall decode(long nr, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e)
 {
     uint64_t args[6] = {a, b, c, d, e, 0xdeadbeef};
     struct rg_syscall sc;

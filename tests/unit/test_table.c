@@ -36,8 +36,8 @@ static struct fixture make_table(uint32_t cap, bool shared)
 {
     struct fixture f = {.size = rg_table_file_size(cap)};
     f.map = map_anon(f.size, shared);
-    struct rg_settings s = {.mode = RG_MODE_WARN, .capacity = cap, .log_path = LOG, .roots = roots_ab,
-                            .nroots = 2};
+    struct rg_settings s = {
+        .mode = RG_MODE_WARN, .capacity = cap, .log_path = LOG, .roots = roots_ab, .nroots = 2};
     int r = rg_table_format(f.map, f.size, &s, UID, 77, 123456789);
     if (r != 0 || rg_table_validate(f.map, f.size, UID) != NULL) {
         fprintf(stderr, "# cannot set up a table: %d\n", r);
@@ -49,11 +49,11 @@ static struct fixture make_table(uint32_t cap, bool shared)
 
 static void drop(struct fixture *f) { munmap(f->map, f->size); }
 
-#define CHECK_REASON(why, want)                                                             \
-    do {                                                                                    \
-        const char *why_ = (why);                                                           \
-        if (!CHECK(why_ && strstr(why_, want)))                                             \
-            fprintf(stderr, "#     reason: %s\n", why_ ? why_ : "(null: valid)");           \
+#define CHECK_REASON(why, want)                                                   \
+    do {                                                                          \
+        const char *why_ = (why);                                                 \
+        if (!CHECK(why_ && strstr(why_, want)))                                   \
+            fprintf(stderr, "#     reason: %s\n", why_ ? why_ : "(null: valid)"); \
     } while (0)
 
 static const struct rg_stamp stamp_a = {.mtime_ns = 1000, .ctime_ns = 2000, .size = 10};
@@ -101,8 +101,8 @@ TEST(format_without_log_path_leaves_it_empty)
 {
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = NULL, .roots = roots_ab,
-                            .nroots = 2};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = NULL, .roots = roots_ab, .nroots = 2};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     CHECK_EQ_STR(((struct rg_header *)map)->log_path, "");
     CHECK(rg_table_validate(map, size, UID) == NULL);
@@ -115,8 +115,11 @@ TEST(format_rejects_bad_capacity)
     void *map = map_anon(size, false);
     uint32_t bad[] = {0, RG_MIN_CAPACITY - 1, RG_MAX_CAPACITY + 1, UINT32_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = bad[i], .log_path = LOG, .roots = roots_ab,
-                            .nroots = 2};
+        struct rg_settings s = {.mode = RG_MODE_ENFORCE,
+                                .capacity = bad[i],
+                                .log_path = LOG,
+                                .roots = roots_ab,
+                                .nroots = 2};
         CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
     }
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
@@ -127,8 +130,8 @@ TEST(format_rejects_size_that_does_not_match_capacity)
 {
     size_t size = rg_table_file_size(32);
     void *map = map_anon(size, false);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = roots_ab,
-                            .nroots = 2};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = roots_ab, .nroots = 2};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -EINVAL);
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
     munmap(map, size);
@@ -140,10 +143,10 @@ TEST(format_rejects_roots_too_long)
     char *big = malloc(RG_ROOTS_MAX + 1);
     memset(big, 'x', RG_ROOTS_MAX);
     big[0] = '/';
-    big[RG_ROOTS_MAX] = '\0';                /* 8192 characters + NUL */
+    big[RG_ROOTS_MAX] = '\0'; /* 8192 characters + NUL */
     const char *one[] = {big}, *two[] = {"/a", big + 2};
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = one,
-                            .nroots = 1};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = one, .nroots = 1};
     void *map = map_anon(size, false);
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
     CHECK(memcmp(map, RG_MAGIC, 8) != 0);
@@ -174,8 +177,8 @@ TEST(format_rejects_log_path_too_long)
     memset(log, 'l', RG_LOG_PATH_MAX);
     log[0] = '/';
     log[RG_LOG_PATH_MAX] = '\0';
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = log, .roots = roots_ab,
-                            .nroots = 2};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = log, .roots = roots_ab, .nroots = 2};
     void *map = map_anon(size, false);
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), -ENAMETOOLONG);
     munmap(map, size);
@@ -270,8 +273,7 @@ TEST(validate_rejects_file_size_mismatch)
     f.t.hdr->file_size += sizeof(struct rg_entry);
     CHECK_REASON(rg_table_validate(f.map, f.size, UID), "sizes disagree");
     /* Even when the mapping agrees with the header's wrong size. */
-    CHECK_REASON(rg_table_validate(f.map, f.size + sizeof(struct rg_entry), UID),
-                 "sizes disagree");
+    CHECK_REASON(rg_table_validate(f.map, f.size + sizeof(struct rg_entry), UID), "sizes disagree");
     drop(&f);
 }
 
@@ -790,7 +792,7 @@ TEST(rereading_the_same_stamp_with_new_bytes_updates_the_hash)
     rg_entry_stamp(&f.t, e, &st, false, 21);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 21); /* hashed as of then */
-    st.hash = 0; /* a re-read that did not hash leaves it */
+    st.hash = 0;                                      /* a re-read that did not hash leaves it */
     rg_entry_stamp(&f.t, e, &st, false, 22);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 78);
     drop(&f);
@@ -884,8 +886,8 @@ TEST(roots_single_slash)
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
     const char *slash[] = {"/"};
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = slash,
-                            .nroots = 1};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = slash, .nroots = 1};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     const char *r = rg_table_root(map, NULL);
     CHECK_EQ_STR(r, "/");
@@ -897,8 +899,8 @@ TEST(roots_none)
 {
     size_t size = rg_table_file_size(16);
     void *map = map_anon(size, false);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = NULL,
-                            .nroots = 0};
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = NULL, .nroots = 0};
     CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
     CHECK(rg_table_root(map, NULL) == NULL);
     CHECK(rg_table_validate(map, size, UID) == NULL);
@@ -918,8 +920,8 @@ struct race {
     int32_t got[NPROC][2 * NKEYS]; /* entry index each child was given */
 };
 
-static int32_t entry_index(const struct rg_table *t, const struct rg_entry *e,
-                           uint64_t dev, uint64_t ino)
+static int32_t entry_index(const struct rg_table *t, const struct rg_entry *e, uint64_t dev,
+                           uint64_t ino)
 {
     if (!e)
         return -1;
@@ -979,8 +981,8 @@ static bool race_round(void)
 
     /* Every child was handed the one published entry of each key. */
     for (int k = 0; k < NKEYS; k++) {
-        int32_t want = entry_index(&f.t, rg_table_find(&f.t, SHARED_DEV, 1000 + k), SHARED_DEV,
-                                   1000 + k);
+        int32_t want =
+            entry_index(&f.t, rg_table_find(&f.t, SHARED_DEV, 1000 + k), SHARED_DEV, 1000 + k);
         CHECK(want >= 0);
         for (int c = 0; c < NPROC; c++)
             if (r->got[c][k] != want)
@@ -988,8 +990,8 @@ static bool race_round(void)
     }
     for (int c = 0; c < NPROC; c++)
         for (int i = 0; i < NKEYS; i++) {
-            int32_t want = entry_index(&f.t, rg_table_find(&f.t, OWN_DEV(c), 1000 + i),
-                                       OWN_DEV(c), 1000 + i);
+            int32_t want =
+                entry_index(&f.t, rg_table_find(&f.t, OWN_DEV(c), 1000 + i), OWN_DEV(c), 1000 + i);
             CHECK(want >= 0);
             if (r->got[c][NKEYS + i] != want)
                 CHECK_EQ_INT(r->got[c][NKEYS + i], want);
@@ -1084,15 +1086,9 @@ TEST(scan_of_a_renamed_file_keeps_the_look_at_its_bytes)
     drop(&f);
 }
 
-TEST(stamp_records_the_reader)
-{
-    CHECK_EQ_INT(reader_after(123 | SCAN, 123 | SCAN), 123 | SCAN);
-}
+TEST(stamp_records_the_reader) { CHECK_EQ_INT(reader_after(123 | SCAN, 123 | SCAN), 123 | SCAN); }
 
-TEST(reread_view_takes_over_a_scan)
-{
-    CHECK_EQ_INT(reader_after(123 | SCAN, 456), 456);
-}
+TEST(reread_view_takes_over_a_scan) { CHECK_EQ_INT(reader_after(123 | SCAN, 456), 456); }
 
 TEST(reread_scan_takes_over_another_scan)
 {

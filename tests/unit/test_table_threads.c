@@ -99,7 +99,10 @@ static void *hammer_shared(void *arg)
         struct rg_stamp st = {.mtime_ns = i, .ctime_ns = i, .size = (int64_t)ino};
         switch (seed >> 28 & 7) {
         case 0: rg_entry_forget(e); break;
-        case 1: rg_entry_writer_open(e, t + 100); rg_entry_writer_close(e); break;
+        case 1:
+            rg_entry_writer_open(e, t + 100);
+            rg_entry_writer_close(e);
+            break;
         case 2: rg_entry_stamp(&table, e, &st, true, i); break;
         default: rg_entry_stamp(&table, e, &st, false, i); break;
         }

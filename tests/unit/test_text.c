@@ -45,13 +45,18 @@ TEST(json_control_chars_use_u_escapes)
 
 TEST(json_valid_utf8_is_kept)
 {
-    CHECK_EQ_STR(esc("caf\xc3\xa9"), "caf\xc3\xa9");                 /* é */
-    CHECK_EQ_STR(esc("\xe2\x82\xac"), "\xe2\x82\xac");               /* € */
-    CHECK_EQ_STR(esc("x\xf0\x9f\x98\x80y"), "x\xf0\x9f\x98\x80y");   /* U+1F600 */
-    CHECK_EQ_STR(esc("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf");       /* U+10FFFF */
+    CHECK_EQ_STR(esc("caf\xc3\xa9"), "caf\xc3\xa9");               /* é */
+    CHECK_EQ_STR(esc("\xe2\x82\xac"), "\xe2\x82\xac");             /* € */
+    CHECK_EQ_STR(esc("x\xf0\x9f\x98\x80y"), "x\xf0\x9f\x98\x80y"); /* U+1F600 */
+    CHECK_EQ_STR(esc("\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf");     /* U+10FFFF */
 }
 
-TEST(json_invalid_byte_becomes_replacement) { CHECK_EQ_STR(esc("a\xff" "b"), "a\\ufffdb"); }
+TEST(json_invalid_byte_becomes_replacement)
+{
+    CHECK_EQ_STR(esc("a\xff"
+                     "b"),
+                 "a\\ufffdb");
+}
 TEST(json_lone_continuation_becomes_replacement) { CHECK_EQ_STR(esc("\x80"), "\\ufffd"); }
 
 TEST(json_overlong_encoding_is_replaced)
@@ -84,7 +89,9 @@ TEST(json_truncated_sequence_at_end_is_replaced)
 
 TEST(json_truncated_sequence_before_ascii_keeps_the_ascii)
 {
-    CHECK_EQ_STR(esc("\xc3" "a"), "\\ufffda");
+    CHECK_EQ_STR(esc("\xc3"
+                     "a"),
+                 "\\ufffda");
     CHECK_EQ_STR(esc("\xe2\x82\"x"), "\\ufffd\\ufffd\\\"x");
 }
 
@@ -110,7 +117,10 @@ TEST(json_small_cap_never_splits_utf8)
 TEST(json_small_cap_stops_at_the_first_piece_that_does_not_fit)
 {
     /* A short piece after a long one that did not fit is not squeezed in. */
-    CHECK_EQ_STR(esc_cap("a\x01" "b", 4), "a");
+    CHECK_EQ_STR(esc_cap("a\x01"
+                         "b",
+                         4),
+                 "a");
     CHECK_EQ_STR(esc_cap("abcdef", 4), "abc");
 }
 
@@ -153,7 +163,10 @@ TEST(time_leap_day)
     CHECK_EQ_STR(fmt_time(951782400000000000), "2000-02-29T00:00:00.000000000Z");
 }
 
-TEST(time_end_of_year) { CHECK_EQ_STR(fmt_time(1704067199000000001), "2023-12-31T23:59:59.000000001Z"); }
+TEST(time_end_of_year)
+{
+    CHECK_EQ_STR(fmt_time(1704067199000000001), "2023-12-31T23:59:59.000000001Z");
+}
 TEST(time_int64_max) { CHECK_EQ_STR(fmt_time(INT64_MAX), "2262-04-11T23:47:16.854775807Z"); }
 
 /* --- rg_path_join --------------------------------------------------------- */

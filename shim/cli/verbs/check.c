@@ -55,8 +55,7 @@ static int check_one(struct rg_table *t, const char *path, void *arg)
 
 int rg_cmd_check(int argc, char **argv)
 {
-    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {NULL, 0, NULL, 0}};
     struct rg_verb v = {"check", usage, "q", longs, NULL};
     bool quiet = false;
     int ch;

@@ -139,31 +139,34 @@ static void check_elf64(const char *path, const struct image *m)
     scan_sections(m, eh, &t);
     t.bun |= bun_trailer(m);
     if (!interp && eh->e_type == ET_EXEC)
-        finding(path, "statically linked (no ELF interpreter): LD_PRELOAD never loads",
-                supervise);
+        finding(path, "statically linked (no ELF interpreter): LD_PRELOAD never loads", supervise);
     else if (!interp && eh->e_type == ET_DYN)
         finding(path, "no ELF interpreter (static-pie, or a library): LD_PRELOAD never loads",
                 supervise);
     if (t.go)
-        finding(path, "a Go program: Go makes system calls itself, not through libc, so its "
-                      "reads and writes are not seen",
+        finding(path,
+                "a Go program: Go makes system calls itself, not through libc, so its "
+                "reads and writes are not seen",
                 supervise);
     if (t.bun)
-        finding(path, "a Bun executable: Bun makes most system calls itself on Linux, so its "
-                      "reads are not seen, while some of its writes (rename) are checked and "
-                      "may be refused (for Claude Code, use its hooks: see the README)",
+        finding(path,
+                "a Bun executable: Bun makes most system calls itself on Linux, so its "
+                "reads are not seen, while some of its writes (rename) are checked and "
+                "may be refused (for Claude Code, use its hooks: see the README)",
                 supervise);
     if (t.uring)
-        finding(path, "uses io_uring (imports io_uring_* or links liburing): files opened "
-                      "through the ring are not seen",
+        finding(path,
+                "uses io_uring (imports io_uring_* or links liburing): files opened "
+                "through the ring are not seen",
                 "turn io_uring off in the program if it can, or use 'readguard run "
                 "--supervise'");
     /* libuv opens files through io_uring only when asked to, so this is a
      * finding only in an environment that asks. */
     const char *uv = getenv("UV_USE_IO_URING");
     if (t.libuv && uv && *uv && strcmp(uv, "0") != 0)
-        finding(path, "uses libuv, and UV_USE_IO_URING is set: files opened through the ring "
-                      "are not seen",
+        finding(path,
+                "uses libuv, and UV_USE_IO_URING is set: files opened through the ring "
+                "are not seen",
                 "unset UV_USE_IO_URING (or set it to 0) for the session");
     if (findings == before)
         printf("%s: a dynamically linked 64-bit program: the preload can guard it.\n", path);
@@ -247,8 +250,9 @@ static int diagnose(const char *cmd, int depth)
         return RG_EXIT_TROUBLE;
     }
     if (st.st_mode & (S_ISUID | S_ISGID))
-        finding(path, st.st_mode & S_ISUID ? "setuid: the dynamic linker ignores LD_PRELOAD"
-                                           : "setgid: the dynamic linker ignores LD_PRELOAD",
+        finding(path,
+                st.st_mode & S_ISUID ? "setuid: the dynamic linker ignores LD_PRELOAD"
+                                     : "setgid: the dynamic linker ignores LD_PRELOAD",
                 "run it outside the session, or use a copy without the bit");
     struct image m = {NULL, (size_t)st.st_size};
     void *map = m.size ? mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
@@ -259,7 +263,7 @@ static int diagnose(const char *cmd, int depth)
     }
     m.p = map;
     int r = m.size > 2 && m.p[0] == '#' && m.p[1] == '!' ? follow_script(path, &m, depth)
-                                                           : check_image(path, &m);
+                                                         : check_image(path, &m);
     munmap(map, m.size);
     return r;
 }

@@ -225,8 +225,7 @@ static bool is_write_tool(const char *tool)
 static bool own_bytes(const struct rg_would *w)
 {
     const struct rg_record *r = &w->facts.rec;
-    return r->found && w->own_write && r->mtime_ns == w->file.mtime_ns &&
-           r->size == w->file.size;
+    return r->found && w->own_write && r->mtime_ns == w->file.mtime_ns && r->size == w->file.size;
 }
 
 /* An allowed overwrite is final for the file, as the shim's is: keep its

@@ -58,10 +58,11 @@ static void print_line(const char *line, bool as_json)
         return;
     }
     const char *d = rg_jsonl_get(&o, "decision");
-    const char *shown = !d ? "?" : strcmp(d, "refuse") == 0 ? "refused"
-                                 : strcmp(d, "warn") == 0   ? "warned"
-                                 : strcmp(d, "mark") == 0   ? "marked"
-                                                            : d;
+    const char *shown = !d                         ? "?"
+                        : strcmp(d, "refuse") == 0 ? "refused"
+                        : strcmp(d, "warn") == 0   ? "warned"
+                        : strcmp(d, "mark") == 0   ? "marked"
+                                                   : d;
     const char *t = rg_jsonl_get(&o, "time"), *prog = rg_jsonl_get(&o, "prog");
     const char *pid = rg_jsonl_get(&o, "pid"), *op = rg_jsonl_get(&o, "op");
     const char *path = rg_jsonl_get(&o, "path");
@@ -69,8 +70,8 @@ static void print_line(const char *line, bool as_json)
     explain(&o, why, sizeof why);
     if (d && strcmp(d, "mark") == 0)
         op = NULL; /* "marked '/p'", not "marked mark '/p'" */
-    printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", prog ? prog : "?", pid ? pid : "?",
-           shown, op ? " " : "", op ? op : "", path ? path : "?", why);
+    printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", prog ? prog : "?", pid ? pid : "?", shown,
+           op ? " " : "", op ? op : "", path ? path : "?", why);
 }
 
 /* Prints the complete lines that buf[0..*len) holds, keeping a partial

@@ -147,8 +147,7 @@ static int set_scan_files(struct run_opts *o, const char *n)
     errno = 0;
     unsigned long v = strtoul(n, &end, 10);
     if (end == n || *end || errno || *n == '-' || v > RG_SCAN_FILES_MAX) {
-        rg_err("--scan-files '%s': expected a number of files from 0 to %u", n,
-               RG_SCAN_FILES_MAX);
+        rg_err("--scan-files '%s': expected a number of files from 0 to %u", n, RG_SCAN_FILES_MAX);
         return -1;
     }
     o->s.scan_files = (uint32_t)v;
@@ -183,15 +182,26 @@ static int pack_ignores(struct run_opts *o)
     return 0;
 }
 
-enum { OPT_CAPACITY = 256, OPT_NO_DEFAULT_IGNORES, OPT_ALLOW_APPEND, OPT_GUARD_UNLINK,
-       OPT_READ_TTL, OPT_SUPERVISE, OPT_STRICT, OPT_NO_JOURNAL, OPT_SCAN_FILES,
-       OPT_SCAN_WINDOW, OPT_JOURNAL_MAX_FILE };
+enum {
+    OPT_CAPACITY = 256,
+    OPT_NO_DEFAULT_IGNORES,
+    OPT_ALLOW_APPEND,
+    OPT_GUARD_UNLINK,
+    OPT_READ_TTL,
+    OPT_SUPERVISE,
+    OPT_STRICT,
+    OPT_NO_JOURNAL,
+    OPT_SCAN_FILES,
+    OPT_SCAN_WINDOW,
+    OPT_JOURNAL_MAX_FILE
+};
 
 /* Returns the index of COMMAND in argv, or -1 after reporting. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
     static const struct option longs[] = {
-        {"root", required_argument, NULL, 'r'}, {"mode", required_argument, NULL, 'm'},
+        {"root", required_argument, NULL, 'r'},
+        {"mode", required_argument, NULL, 'm'},
         {"log", required_argument, NULL, 'l'},
         {"capacity", required_argument, NULL, OPT_CAPACITY},
         {"ignore", required_argument, NULL, 'i'},
@@ -211,8 +221,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
         {NULL, 0, NULL, 0},
     };
     int ch, mode;
-    o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE, .capacity = RG_DEFAULT_CAPACITY,
-                                .roots = o->roots, .scan_files = RG_DEFAULT_SCAN_FILES,
+    o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE,
+                                .capacity = RG_DEFAULT_CAPACITY,
+                                .roots = o->roots,
+                                .scan_files = RG_DEFAULT_SCAN_FILES,
                                 .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *env_log = getenv(RG_ENV_LOG);
     if (env_log && *env_log && set_log(o, env_log) < 0)
@@ -238,18 +250,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
             if (add_ignore(o, optarg) < 0)
                 return -1;
             break;
-        case OPT_NO_DEFAULT_IGNORES:
-            o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES;
-            break;
-        case OPT_ALLOW_APPEND:
-            o->s.flags |= RG_POLICY_ALLOW_APPEND;
-            break;
-        case OPT_GUARD_UNLINK:
-            o->s.flags |= RG_POLICY_GUARD_UNLINK;
-            break;
-        case OPT_NO_JOURNAL:
-            o->s.flags |= RG_POLICY_NO_JOURNAL;
-            break;
+        case OPT_NO_DEFAULT_IGNORES: o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES; break;
+        case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; break;
+        case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; break;
+        case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; break;
         case OPT_JOURNAL_MAX_FILE:
             if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
                 rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
@@ -277,25 +281,15 @@ static int parse(int argc, char **argv, struct run_opts *o)
                 return -1;
             }
             break;
-        case 's':
-            o->session = optarg;
-            break;
-        case 'k':
-            o->keep = true;
-            break;
+        case 's': o->session = optarg; break;
+        case 'k': o->keep = true; break;
         case OPT_SUPERVISE:
             if (o->supervise < RG_SUPERVISE_HYBRID)
                 o->supervise = RG_SUPERVISE_HYBRID;
             break;
-        case OPT_STRICT:
-            o->supervise = RG_SUPERVISE_STRICT;
-            break;
-        case 'h':
-            fputs(run_usage, stdout);
-            exit(0);
-        default:
-            fputs("Try 'readguard run --help'.\n", stderr);
-            return -1;
+        case OPT_STRICT: o->supervise = RG_SUPERVISE_STRICT; break;
+        case 'h': fputs(run_usage, stdout); exit(0);
+        default: fputs("Try 'readguard run --help'.\n", stderr); return -1;
         }
     }
     if (optind >= argc) {

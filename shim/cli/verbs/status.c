@@ -68,8 +68,7 @@ static void human(const struct rg_cli_session *s)
     rg_policy_show_human(stdout, h);
     printf("capacity    %u files, %u used (%.1f%%)%s\n", h->capacity, used,
            100.0 * used / h->capacity, atomic_load(&h->full) ? ", FULL" : "");
-    printf("tracked     %u files read or written in this generation\n",
-           count_tracked(&s->table));
+    printf("tracked     %u files read or written in this generation\n", count_tracked(&s->table));
     printf("generation  %u\n", atomic_load(&h->generation));
     printf("reads       %llu\n", (unsigned long long)atomic_load(&h->reads));
     printf("writes      %llu allowed\n", (unsigned long long)atomic_load(&h->writes_allowed));
@@ -146,8 +145,7 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_jmember_int(stdout, &first, "tracked", count_tracked(&s->table));
     rg_jmember_int(stdout, &first, "generation", atomic_load(&h->generation));
     rg_jmember_int(stdout, &first, "reads", (long long)atomic_load(&h->reads));
-    rg_jmember_int(stdout, &first, "writes_allowed",
-                   (long long)atomic_load(&h->writes_allowed));
+    rg_jmember_int(stdout, &first, "writes_allowed", (long long)atomic_load(&h->writes_allowed));
     rg_jmember_int(stdout, &first, "refusals", (long long)atomic_load(&h->refusals));
     rg_jmember_int(stdout, &first, "warnings", (long long)atomic_load(&h->warnings));
     if (files)

@@ -260,8 +260,8 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     }
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo");
     if (r < 0) {
-        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s",
-               file, strerror(-r));
+        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,
+               strerror(-r));
         return RG_EXIT_TROUBLE;
     }
     if (restore(u->dir, first, abs) < 0)
@@ -301,9 +301,8 @@ static int undo_all(struct undo *u, const char *only)
 
 int rg_cmd_undo(int argc, char **argv)
 {
-    static const struct option longs[] = {{"force", no_argument, NULL, 'f'},
-                                          {"all", no_argument, NULL, 'a'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"force", no_argument, NULL, 'f'}, {"all", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
     struct rg_verb v = {"undo", undo_usage, "fa", longs, NULL};
     struct undo u = {0};
     bool all = false;
@@ -360,8 +359,7 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        execlp("diff", "diff", "-u", "--label", old_label, "--label", file, obj, now,
-               (char *)NULL);
+        execlp("diff", "diff", "-u", "--label", old_label, "--label", file, obj, now, (char *)NULL);
         rg_err("diff: cannot run diff(1): %s", strerror(errno));
         _exit(RG_EXIT_TROUBLE);
     }

@@ -57,38 +57,29 @@ static int close_fd_range(unsigned first, unsigned last, int flags)
     return (int)rg_result(rg_syscall6(SYS_close_range, first, last, flags, 0, 0, 0), saved);
 }
 
-#define HOOK_CLOSE(sym)                                                        \
-    RG_EXPORT int sym(int fd)                                                  \
-    {                                                                          \
-        return close_fd(fd);                                                   \
-    }
+#define HOOK_CLOSE(sym) \
+    RG_EXPORT int sym(int fd) { return close_fd(fd); }
 
-#define HOOK_DUP2(sym)                                                         \
-    RG_EXPORT int sym(int oldfd, int newfd)                                    \
-    {                                                                          \
-        return dup2_fd(oldfd, newfd);                                          \
-    }
+#define HOOK_DUP2(sym) \
+    RG_EXPORT int sym(int oldfd, int newfd) { return dup2_fd(oldfd, newfd); }
 
-#define HOOK_DUP3(sym)                                                         \
-    RG_EXPORT int sym(int oldfd, int newfd, int flags)                         \
-    {                                                                          \
-        return dup_hook(oldfd, newfd, flags);                                  \
-    }
+#define HOOK_DUP3(sym) \
+    RG_EXPORT int sym(int oldfd, int newfd, int flags) { return dup_hook(oldfd, newfd, flags); }
 
-#define HOOK_CLOSE_RANGE(sym)                                                  \
-    RG_EXPORT int sym(unsigned first, unsigned last, int flags)                \
-    {                                                                          \
-        return close_fd_range(first, last, flags);                             \
+#define HOOK_CLOSE_RANGE(sym)                                   \
+    RG_EXPORT int sym(unsigned first, unsigned last, int flags) \
+    {                                                           \
+        return close_fd_range(first, last, flags);              \
     }
 
 /* glibc's closefrom closes through its internal close_range. */
-#define HOOK_CLOSEFROM(sym)                                                    \
-    RG_EXPORT void sym(int lowfd)                                              \
-    {                                                                          \
-        int saved = errno;                                                     \
-        note_range(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u);                      \
-        errno = saved;                                                         \
-        RG_REAL(sym)(lowfd);                                                   \
+#define HOOK_CLOSEFROM(sym)                               \
+    RG_EXPORT void sym(int lowfd)                         \
+    {                                                     \
+        int saved = errno;                                \
+        note_range(lowfd < 0 ? 0 : (unsigned)lowfd, ~0u); \
+        errno = saved;                                    \
+        RG_REAL(sym)(lowfd);                              \
     }
 
 #undef RG_HOOKS_close

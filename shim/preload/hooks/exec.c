@@ -36,9 +36,8 @@ static int sys_execveat(int dirfd, const char *path, char *const argv[], char *c
                         int flags)
 {
     int saved = errno;
-    return (int)rg_result(rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp,
-                                      flags, 0),
-                          saved);
+    return (int)rg_result(
+        rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp, flags, 0), saved);
 }
 
 static void restamp_cloexec(void)
@@ -109,13 +108,13 @@ static int done(struct env_space *sp, int r)
 
 /* Runs CALL with envp replaced by the environment in `env_` that the
  * program at (dirfd, path, at_flags) is to get. */
-#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)              \
-    ({                                                                         \
-        struct env_space sp_;                                                  \
-        struct rg_env_need need_;                                              \
-        rg_exec_prepare((name), (dirfd), (path), (at_flags), &need_);          \
-        char *const *env_ = session_envp((envp), &sp_, &need_);                \
-        env_ ? done(&sp_, (call)) : -1;                                        \
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)     \
+    ({                                                                \
+        struct env_space sp_;                                         \
+        struct rg_env_need need_;                                     \
+        rg_exec_prepare((name), (dirfd), (path), (at_flags), &need_); \
+        char *const *env_ = session_envp((envp), &sp_, &need_);       \
+        env_ ? done(&sp_, (call)) : -1;                               \
     })
 
 /* The program a PATH search will run, as far as the exec's environment
@@ -123,15 +122,13 @@ static int done(struct env_space *sp, int r)
 #define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
 
 /* The shim never calls its own exported names: the hooks below share these. */
-static int exec_path(const char *name, const char *path, char *const argv[],
-                     char *const envp[])
+static int exec_path(const char *name, const char *path, char *const argv[], char *const envp[])
 {
     restamp_cloexec();
     return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
 }
 
-static int exec_file(const char *name, const char *file, char *const argv[],
-                     char *const envp[])
+static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
 {
     restamp_cloexec();
     char found[PATH_MAX];
@@ -165,114 +162,114 @@ static int spawn_result(int r, int saved)
 }
 
 /* Counts the variadic arguments after arg0, up to the terminating NULL. */
-#define COUNT_ARGS(arg0)                                                       \
-    ({                                                                         \
-        size_t n_ = 1;                                                         \
-        va_list ap_;                                                           \
-        va_start(ap_, arg0);                                                   \
-        while (va_arg(ap_, char *))                                            \
-            n_++;                                                              \
-        va_end(ap_);                                                           \
-        n_;                                                                    \
+#define COUNT_ARGS(arg0)            \
+    ({                              \
+        size_t n_ = 1;              \
+        va_list ap_;                \
+        va_start(ap_, arg0);        \
+        while (va_arg(ap_, char *)) \
+            n_++;                   \
+        va_end(ap_);                \
+        n_;                         \
     })
 
 /* Fills argv (n + 1 slots) and returns what follows the NULL (execle's envp). */
-#define FILL_ARGS(arg0, argv, n)                                               \
-    ({                                                                         \
-        va_list ap_;                                                           \
-        va_start(ap_, arg0);                                                   \
-        (argv)[0] = (char *)(arg0);                                            \
-        for (size_t i_ = 1; i_ <= (n); i_++)                                   \
-            (argv)[i_] = va_arg(ap_, char *);                                  \
-        char *const *env_ = va_arg(ap_, char *const *);                        \
-        va_end(ap_);                                                           \
-        env_;                                                                  \
+#define FILL_ARGS(arg0, argv, n)                        \
+    ({                                                  \
+        va_list ap_;                                    \
+        va_start(ap_, arg0);                            \
+        (argv)[0] = (char *)(arg0);                     \
+        for (size_t i_ = 1; i_ <= (n); i_++)            \
+            (argv)[i_] = va_arg(ap_, char *);           \
+        char *const *env_ = va_arg(ap_, char *const *); \
+        va_end(ap_);                                    \
+        env_;                                           \
     })
 
-#define HOOK_EXECVE(sym)                                                       \
+#define HOOK_EXECVE(sym)                                                        \
     RG_EXPORT int sym(const char *path, char *const argv[], char *const envp[]) \
-    {                                                                          \
-        return exec_path(#sym, path, argv, envp);                                    \
+    {                                                                           \
+        return exec_path(#sym, path, argv, envp);                               \
     }
 
-#define HOOK_EXECV(sym)                                                        \
-    RG_EXPORT int sym(const char *path, char *const argv[])                    \
-    {                                                                          \
-        return exec_path(#sym, path, argv, environ);                                 \
+#define HOOK_EXECV(sym)                                     \
+    RG_EXPORT int sym(const char *path, char *const argv[]) \
+    {                                                       \
+        return exec_path(#sym, path, argv, environ);        \
     }
 
-#define HOOK_EXECVPE(sym)                                                      \
+#define HOOK_EXECVPE(sym)                                                       \
     RG_EXPORT int sym(const char *file, char *const argv[], char *const envp[]) \
-    {                                                                          \
-        return exec_file(#sym, file, argv, envp);                                    \
+    {                                                                           \
+        return exec_file(#sym, file, argv, envp);                               \
     }
 
-#define HOOK_EXECVP(sym)                                                       \
-    RG_EXPORT int sym(const char *file, char *const argv[])                    \
-    {                                                                          \
-        return exec_file(#sym, file, argv, environ);                                 \
+#define HOOK_EXECVP(sym)                                    \
+    RG_EXPORT int sym(const char *file, char *const argv[]) \
+    {                                                       \
+        return exec_file(#sym, file, argv, environ);        \
     }
 
-#define HOOK_EXECVEAT(sym)                                                     \
+#define HOOK_EXECVEAT(sym)                                                                 \
     RG_EXPORT int sym(int dirfd, const char *path, char *const argv[], char *const envp[], \
-                      int flags)                                               \
-    {                                                                          \
-        return exec_at(#sym, dirfd, path, argv, envp, flags);                        \
+                      int flags)                                                           \
+    {                                                                                      \
+        return exec_at(#sym, dirfd, path, argv, envp, flags);                              \
     }
 
-#define HOOK_FEXECVE(sym)                                                      \
-    RG_EXPORT int sym(int fd, char *const argv[], char *const envp[])          \
-    {                                                                          \
-        return exec_fd(#sym, fd, argv, envp);                                        \
+#define HOOK_FEXECVE(sym)                                             \
+    RG_EXPORT int sym(int fd, char *const argv[], char *const envp[]) \
+    {                                                                 \
+        return exec_fd(#sym, fd, argv, envp);                         \
     }
 
-#define HOOK_EXECL(sym)                                                        \
-    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
-    {                                                                          \
-        size_t n = COUNT_ARGS(arg0);                                           \
-        char *argv[n + 1];                                                     \
-        FILL_ARGS(arg0, argv, n);                                              \
-        return exec_path(#sym, path, argv, environ);                                 \
+#define HOOK_EXECL(sym)                                        \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...) \
+    {                                                          \
+        size_t n = COUNT_ARGS(arg0);                           \
+        char *argv[n + 1];                                     \
+        FILL_ARGS(arg0, argv, n);                              \
+        return exec_path(#sym, path, argv, environ);           \
     }
 
-#define HOOK_EXECLP(sym)                                                       \
-    RG_EXPORT int sym(const char *file, const char *arg0, ...)                 \
-    {                                                                          \
-        size_t n = COUNT_ARGS(arg0);                                           \
-        char *argv[n + 1];                                                     \
-        FILL_ARGS(arg0, argv, n);                                              \
-        return exec_file(#sym, file, argv, environ);                                 \
+#define HOOK_EXECLP(sym)                                       \
+    RG_EXPORT int sym(const char *file, const char *arg0, ...) \
+    {                                                          \
+        size_t n = COUNT_ARGS(arg0);                           \
+        char *argv[n + 1];                                     \
+        FILL_ARGS(arg0, argv, n);                              \
+        return exec_file(#sym, file, argv, environ);           \
     }
 
-#define HOOK_EXECLE(sym)                                                       \
-    RG_EXPORT int sym(const char *path, const char *arg0, ...)                 \
-    {                                                                          \
-        size_t n = COUNT_ARGS(arg0);                                           \
-        char *argv[n + 1];                                                     \
-        char *const *envp = FILL_ARGS(arg0, argv, n);                          \
-        return exec_path(#sym, path, argv, envp);                                    \
+#define HOOK_EXECLE(sym)                                       \
+    RG_EXPORT int sym(const char *path, const char *arg0, ...) \
+    {                                                          \
+        size_t n = COUNT_ARGS(arg0);                           \
+        char *argv[n + 1];                                     \
+        char *const *envp = FILL_ARGS(arg0, argv, n);          \
+        return exec_path(#sym, path, argv, envp);              \
     }
 
 /* posix_spawn runs path; posix_spawnp searches PATH for file, as glibc will. */
-#define HOOK_SPAWN(sym)                                                        \
-    RG_EXPORT int sym(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa, \
+#define HOOK_SPAWN(sym)                                                                      \
+    RG_EXPORT int sym(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,    \
                       const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) \
-    {                                                                          \
-        int saved = errno;                                                     \
-        return spawn_result(WITH_SESSION_ENV(#sym, AT_FDCWD, path, 0, envp,    \
+    {                                                                                        \
+        int saved = errno;                                                                   \
+        return spawn_result(WITH_SESSION_ENV(#sym, AT_FDCWD, path, 0, envp,                  \
                                              RG_REAL(sym)(pid, path, fa, attr, argv, env_)), \
-                            saved);                                            \
+                            saved);                                                          \
     }
 
-#define HOOK_SPAWNP(sym)                                                       \
-    RG_EXPORT int sym(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa, \
+#define HOOK_SPAWNP(sym)                                                                     \
+    RG_EXPORT int sym(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,    \
                       const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) \
-    {                                                                          \
-        int saved = errno;                                                     \
-        char found[PATH_MAX];                                                  \
+    {                                                                                        \
+        int saved = errno;                                                                   \
+        char found[PATH_MAX];                                                                \
         return spawn_result(WITH_SESSION_ENV(#sym, AT_FDCWD, SEARCHED(file, found), 0, envp, \
                                              RG_REAL(sym)(pid, file, fa, attr, argv, env_)), \
-                            saved);                                            \
+                            saved);                                                          \
     }
 
 #undef RG_HOOKS_exec

@@ -44,39 +44,39 @@ static int open_at(const char *call, int dirfd, const char *path, int flags, mod
     return rg_hook_open(&req);
 }
 
-#define HOOK_OPEN(sym)                                                         \
-    RG_EXPORT int sym(const char *path, int flags, ...)                        \
-    {                                                                          \
-        return open_at(#sym, AT_FDCWD, path, flags, RG_MODE_ARG(flags));       \
+#define HOOK_OPEN(sym)                                                   \
+    RG_EXPORT int sym(const char *path, int flags, ...)                  \
+    {                                                                    \
+        return open_at(#sym, AT_FDCWD, path, flags, RG_MODE_ARG(flags)); \
     }
 
-#define HOOK_OPENAT(sym)                                                       \
-    RG_EXPORT int sym(int dirfd, const char *path, int flags, ...)             \
-    {                                                                          \
-        return open_at(#sym, dirfd, path, flags, RG_MODE_ARG(flags));          \
+#define HOOK_OPENAT(sym)                                              \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags, ...)    \
+    {                                                                 \
+        return open_at(#sym, dirfd, path, flags, RG_MODE_ARG(flags)); \
     }
 
 /* _FORTIFY_SOURCE variants: without a mode, O_CREAT must abort exactly as
  * glibc's does, so that case goes to glibc. */
-#define HOOK_OPEN_2(sym)                                                       \
-    RG_EXPORT int sym(const char *path, int flags)                             \
-    {                                                                          \
-        if (rg_flags_need_mode(flags))                                         \
-            return RG_REAL(sym)(path, flags);                                  \
-        return open_at(#sym, AT_FDCWD, path, flags, 0);                        \
+#define HOOK_OPEN_2(sym)                                \
+    RG_EXPORT int sym(const char *path, int flags)      \
+    {                                                   \
+        if (rg_flags_need_mode(flags))                  \
+            return RG_REAL(sym)(path, flags);           \
+        return open_at(#sym, AT_FDCWD, path, flags, 0); \
     }
 
-#define HOOK_OPENAT_2(sym)                                                     \
-    RG_EXPORT int sym(int dirfd, const char *path, int flags)                  \
-    {                                                                          \
-        if (rg_flags_need_mode(flags))                                         \
-            return RG_REAL(sym)(dirfd, path, flags);                           \
-        return open_at(#sym, dirfd, path, flags, 0);                           \
+#define HOOK_OPENAT_2(sym)                                    \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags) \
+    {                                                         \
+        if (rg_flags_need_mode(flags))                        \
+            return RG_REAL(sym)(dirfd, path, flags);          \
+        return open_at(#sym, dirfd, path, flags, 0);          \
     }
 
-#define HOOK_CREAT(sym)                                                        \
-    RG_EXPORT int sym(const char *path, mode_t mode)                           \
-    {                                                                          \
+#define HOOK_CREAT(sym)                                                           \
+    RG_EXPORT int sym(const char *path, mode_t mode)                              \
+    {                                                                             \
         return open_at(#sym, AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode); \
     }
 

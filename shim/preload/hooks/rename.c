@@ -4,7 +4,7 @@
 
 #include "preload/hook.h"
 int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir,
-                       const char *newpath, unsigned flags)
+                   const char *newpath, unsigned flags)
 {
     int saved = errno;
     struct rg_request req = {RG_OP_RENAME, call, newdir, newpath, 0, 0, 0};
@@ -16,23 +16,23 @@ int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir
     return (int)rg_result(r, saved);
 }
 
-#define HOOK_RENAME(sym)                                                       \
-    RG_EXPORT int sym(const char *oldpath, const char *newpath)                \
-    {                                                                          \
-        return rg_hook_rename(#sym, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);  \
+#define HOOK_RENAME(sym)                                                      \
+    RG_EXPORT int sym(const char *oldpath, const char *newpath)               \
+    {                                                                         \
+        return rg_hook_rename(#sym, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0); \
     }
 
-#define HOOK_RENAMEAT(sym)                                                     \
+#define HOOK_RENAMEAT(sym)                                                              \
     RG_EXPORT int sym(int olddir, const char *oldpath, int newdir, const char *newpath) \
-    {                                                                          \
-        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, 0);      \
+    {                                                                                   \
+        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, 0);               \
     }
 
-#define HOOK_RENAMEAT2(sym)                                                    \
+#define HOOK_RENAMEAT2(sym)                                                             \
     RG_EXPORT int sym(int olddir, const char *oldpath, int newdir, const char *newpath, \
-                      unsigned flags)                                          \
-    {                                                                          \
-        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, flags);  \
+                      unsigned flags)                                                   \
+    {                                                                                   \
+        return rg_hook_rename(#sym, olddir, oldpath, newdir, newpath, flags);           \
     }
 
 #undef RG_HOOKS_rename

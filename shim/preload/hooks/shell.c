@@ -71,29 +71,26 @@ out:
 
 /* Runs EXPR, a call of the real function, with the command wrapped as cmd_
  * when environ lacks the session. */
-#define WITH_WRAPPED(cmd, expr)                                                \
-    ({                                                                         \
-        int saved_ = errno;                                                    \
-        char *w_ = wrap(cmd);                                                  \
-        const char *cmd_ = w_ ? w_ : (cmd);                                    \
-        errno = saved_;                                                        \
-        __typeof__(expr) r_ = (expr);                                          \
-        saved_ = errno;                                                        \
-        free(w_);                                                              \
-        errno = saved_;                                                        \
-        r_;                                                                    \
+#define WITH_WRAPPED(cmd, expr)             \
+    ({                                      \
+        int saved_ = errno;                 \
+        char *w_ = wrap(cmd);               \
+        const char *cmd_ = w_ ? w_ : (cmd); \
+        errno = saved_;                     \
+        __typeof__(expr) r_ = (expr);       \
+        saved_ = errno;                     \
+        free(w_);                           \
+        errno = saved_;                     \
+        r_;                                 \
     })
 
-#define HOOK_SYSTEM(sym)                                                       \
-    RG_EXPORT int sym(const char *cmd)                                         \
-    {                                                                          \
-        return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_));                          \
-    }
+#define HOOK_SYSTEM(sym) \
+    RG_EXPORT int sym(const char *cmd) { return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_)); }
 
-#define HOOK_POPEN(sym)                                                        \
-    RG_EXPORT FILE *sym(const char *cmd, const char *mode)                     \
-    {                                                                          \
-        return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_, mode));                    \
+#define HOOK_POPEN(sym)                                     \
+    RG_EXPORT FILE *sym(const char *cmd, const char *mode)  \
+    {                                                       \
+        return WITH_WRAPPED(cmd, RG_REAL(sym)(cmd_, mode)); \
     }
 
 #undef RG_HOOKS_shell

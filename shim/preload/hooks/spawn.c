@@ -19,12 +19,12 @@ static int check_addopen(const char *call, const char *path, int flags, mode_t m
     return 0;
 }
 
-#define HOOK_ADDOPEN(sym)                                                      \
-    RG_EXPORT int sym(posix_spawn_file_actions_t *fa, int fd, const char *path, int flags,  \
-                      mode_t mode)                                             \
-    {                                                                          \
-        int r = check_addopen(#sym, path, flags, mode);                        \
-        return r ? r : RG_REAL(sym)(fa, fd, path, flags, mode);                \
+#define HOOK_ADDOPEN(sym)                                                                  \
+    RG_EXPORT int sym(posix_spawn_file_actions_t *fa, int fd, const char *path, int flags, \
+                      mode_t mode)                                                         \
+    {                                                                                      \
+        int r = check_addopen(#sym, path, flags, mode);                                    \
+        return r ? r : RG_REAL(sym)(fa, fd, path, flags, mode);                            \
     }
 
 #undef RG_HOOKS_spawn

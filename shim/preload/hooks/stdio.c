@@ -126,23 +126,20 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     return fp;
 }
 
-#define HOOK_FOPEN(sym)                                                        \
-    RG_EXPORT FILE *sym(const char *path, const char *mode)                    \
-    {                                                                          \
-        return fopen_hook(#sym, path, mode, RG_REAL(sym));                     \
+#define HOOK_FOPEN(sym)                                     \
+    RG_EXPORT FILE *sym(const char *path, const char *mode) \
+    {                                                       \
+        return fopen_hook(#sym, path, mode, RG_REAL(sym));  \
     }
 
-#define HOOK_FREOPEN(sym)                                                      \
-    RG_EXPORT FILE *sym(const char *path, const char *mode, FILE *stream)      \
-    {                                                                          \
-        return freopen_hook(#sym, path, mode, stream, RG_REAL(sym));           \
+#define HOOK_FREOPEN(sym)                                                 \
+    RG_EXPORT FILE *sym(const char *path, const char *mode, FILE *stream) \
+    {                                                                     \
+        return freopen_hook(#sym, path, mode, stream, RG_REAL(sym));      \
     }
 
-#define HOOK_FCLOSE(sym)                                                       \
-    RG_EXPORT int sym(FILE *stream)                                            \
-    {                                                                          \
-        return close_stream(stream);                                           \
-    }
+#define HOOK_FCLOSE(sym) \
+    RG_EXPORT int sym(FILE *stream) { return close_stream(stream); }
 
 #undef RG_HOOKS_stdio
 #define RG_HOOKS_stdio(shape, symbol) HOOK_##shape(symbol)

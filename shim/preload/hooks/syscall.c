@@ -15,8 +15,8 @@
 #include "preload/hooks/truncate.h"
 static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint64_t resolve)
 {
-    struct rg_request req = {RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path,
-                             flags, mode, resolve};
+    struct rg_request req = {RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path, flags,
+                             mode,       resolve};
     return rg_hook_open(&req);
 }
 
@@ -66,14 +66,14 @@ static long syscall_hook(long nr, va_list ap)
                      saved);
 }
 
-#define HOOK_SYSCALL(sym)                                                      \
-    RG_EXPORT long sym(long nr, ...)                                           \
-    {                                                                          \
-        va_list ap;                                                            \
-        va_start(ap, nr);                                                      \
-        long r = syscall_hook(nr, ap);                                         \
-        va_end(ap);                                                            \
-        return r;                                                              \
+#define HOOK_SYSCALL(sym)              \
+    RG_EXPORT long sym(long nr, ...)   \
+    {                                  \
+        va_list ap;                    \
+        va_start(ap, nr);              \
+        long r = syscall_hook(nr, ap); \
+        va_end(ap);                    \
+        return r;                      \
     }
 
 #undef RG_HOOKS_syscall

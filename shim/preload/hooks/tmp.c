@@ -15,29 +15,17 @@ static int created(int fd)
     return fd;
 }
 
-#define HOOK_MKSTEMP(sym)                                                      \
-    RG_EXPORT int sym(char *t)                                                 \
-    {                                                                          \
-        return created(RG_REAL(sym)(t));                                       \
-    }
+#define HOOK_MKSTEMP(sym) \
+    RG_EXPORT int sym(char *t) { return created(RG_REAL(sym)(t)); }
 
-#define HOOK_MKOSTEMP(sym)                                                     \
-    RG_EXPORT int sym(char *t, int fl)                                         \
-    {                                                                          \
-        return created(RG_REAL(sym)(t, fl));                                   \
-    }
+#define HOOK_MKOSTEMP(sym) \
+    RG_EXPORT int sym(char *t, int fl) { return created(RG_REAL(sym)(t, fl)); }
 
-#define HOOK_MKSTEMPS(sym)                                                     \
-    RG_EXPORT int sym(char *t, int n)                                          \
-    {                                                                          \
-        return created(RG_REAL(sym)(t, n));                                    \
-    }
+#define HOOK_MKSTEMPS(sym) \
+    RG_EXPORT int sym(char *t, int n) { return created(RG_REAL(sym)(t, n)); }
 
-#define HOOK_MKOSTEMPS(sym)                                                    \
-    RG_EXPORT int sym(char *t, int n, int fl)                                  \
-    {                                                                          \
-        return created(RG_REAL(sym)(t, n, fl));                                \
-    }
+#define HOOK_MKOSTEMPS(sym) \
+    RG_EXPORT int sym(char *t, int n, int fl) { return created(RG_REAL(sym)(t, n, fl)); }
 
 #undef RG_HOOKS_tmp
 #define RG_HOOKS_tmp(shape, symbol) HOOK_##shape(symbol)

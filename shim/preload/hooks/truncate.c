@@ -28,29 +28,23 @@ static int ftruncate_fd(const char *call, int fd, off_t length)
     return (int)rg_result(r, saved);
 }
 
-#define HOOK_TRUNCATE(sym)                                                     \
-    RG_EXPORT int sym(const char *path, off_t length)                          \
-    {                                                                          \
-        return rg_hook_truncate(#sym, path, length);                           \
+#define HOOK_TRUNCATE(sym)                            \
+    RG_EXPORT int sym(const char *path, off_t length) \
+    {                                                 \
+        return rg_hook_truncate(#sym, path, length);  \
     }
 
-#define HOOK_TRUNCATE64(sym)                                                   \
-    RG_EXPORT int sym(const char *path, off64_t length)                        \
-    {                                                                          \
-        return rg_hook_truncate(#sym, path, length);                           \
+#define HOOK_TRUNCATE64(sym)                            \
+    RG_EXPORT int sym(const char *path, off64_t length) \
+    {                                                   \
+        return rg_hook_truncate(#sym, path, length);    \
     }
 
-#define HOOK_FTRUNCATE(sym)                                                    \
-    RG_EXPORT int sym(int fd, off_t length)                                    \
-    {                                                                          \
-        return ftruncate_fd(#sym, fd, length);                                 \
-    }
+#define HOOK_FTRUNCATE(sym) \
+    RG_EXPORT int sym(int fd, off_t length) { return ftruncate_fd(#sym, fd, length); }
 
-#define HOOK_FTRUNCATE64(sym)                                                  \
-    RG_EXPORT int sym(int fd, off64_t length)                                  \
-    {                                                                          \
-        return ftruncate_fd(#sym, fd, length);                                 \
-    }
+#define HOOK_FTRUNCATE64(sym) \
+    RG_EXPORT int sym(int fd, off64_t length) { return ftruncate_fd(#sym, fd, length); }
 
 #undef RG_HOOKS_truncate
 #define RG_HOOKS_truncate(shape, symbol) HOOK_##shape(symbol)

@@ -34,23 +34,17 @@ static int remove_path(const char *call, const char *path)
     return (int)rg_result(rg_sys_unlinkat(AT_FDCWD, path, AT_REMOVEDIR), saved);
 }
 
-#define HOOK_UNLINK(sym)                                                       \
-    RG_EXPORT int sym(const char *path)                                        \
-    {                                                                          \
-        return unlink_at(#sym, AT_FDCWD, path, 0);                             \
+#define HOOK_UNLINK(sym) \
+    RG_EXPORT int sym(const char *path) { return unlink_at(#sym, AT_FDCWD, path, 0); }
+
+#define HOOK_UNLINKAT(sym)                                    \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags) \
+    {                                                         \
+        return unlink_at(#sym, dirfd, path, flags);           \
     }
 
-#define HOOK_UNLINKAT(sym)                                                     \
-    RG_EXPORT int sym(int dirfd, const char *path, int flags)                  \
-    {                                                                          \
-        return unlink_at(#sym, dirfd, path, flags);                            \
-    }
-
-#define HOOK_REMOVE(sym)                                                       \
-    RG_EXPORT int sym(const char *path)                                        \
-    {                                                                          \
-        return remove_path(#sym, path);                                        \
-    }
+#define HOOK_REMOVE(sym) \
+    RG_EXPORT int sym(const char *path) { return remove_path(#sym, path); }
 
 #undef RG_HOOKS_unlink
 #define RG_HOOKS_unlink(shape, symbol) HOOK_##shape(symbol)

@@ -34,6 +34,45 @@ HEADERS   := $(wildcard shim/*.h shim/cli/*.h)
 
 all: $(B)/readguard $(B)/libreadguard.so
 
+# --- issue 18: musl ------------------------------------------------------------
+# `make musl` builds, with musl-gcc (Debian's musl-tools), a second tree in
+# build/musl/: the shim that musl programs load (build/musl/libreadguard.so,
+# installed in musl/ beside the glibc one), the command and the unit tests.
+# The same sources; shim/musl/ fills in what musl lacks (shim/musl/compat.h).
+# On Alpine, where cc is musl's own: make musl MUSL_CC=cc (not tried here).
+MUSL_CC   ?= musl-gcc
+HAVE_MUSL := $(shell command -v $(MUSL_CC) 2>/dev/null)
+LIBBSD    := -lbsd
+ifneq ($(RG_MUSL),)
+MUSL_INC  := $(B)/include
+CPPFLAGS  += -include shim/musl/compat.h -Ishim/musl -idirafter $(MUSL_INC)
+LIBBSD    :=
+MUSL_CLI_OBJ := $(B)/obj/musl_renameat2.o
+$(B)/obj/musl_renameat2.o: shim/musl/renameat2.c | $(B)/obj/cli
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+# musl-gcc sees only musl's headers: the kernel's and uthash come from the
+# host, through links, never glibc's own headers.
+$(MUSL_INC):
+	mkdir -p $@
+	for h in linux asm-generic uthash.h; do ln -sfn /usr/include/$$h $@/$$h; done
+	ln -sfn /usr/include/$(MULTIARCH)/asm $@/asm
+endif
+
+musl:
+	@command -v $(MUSL_CC) >/dev/null || scripts/dev/install-deps.sh musl
+	$(MAKE) --no-print-directory B=$(B)/musl CC=$(MUSL_CC) RG_MUSL=1 MULTIARCH=$(MULTIARCH) \
+		$(B)/musl/libreadguard.so $(B)/musl/readguard
+
+# The unit tests of the musl tree; `make test` runs them too (musl-tools is
+# one of its dependencies).
+MUSL_UNIT_BIN := $(UNIT:%=$(B)/musl/unit/%)
+musl-unit: musl
+	$(MAKE) --no-print-directory B=$(B)/musl CC=$(MUSL_CC) RG_MUSL=1 MULTIARCH=$(MULTIARCH) unit
+
+musl-check-build: musl
+	$(MAKE) --no-print-directory B=$(B)/musl CC=$(MUSL_CC) RG_MUSL=1 MULTIARCH=$(MULTIARCH) \
+		$(MUSL_UNIT_BIN)
+
 $(B)/pic/%.o: shim/%.c $(HEADERS) | $(B)/pic
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -c -o $@ $<
 
@@ -106,8 +145,8 @@ deps-supervise:
 	-@scripts/dev/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
 test: deps-supervise
 
-$(B)/readguard: $(CLI_OBJ) $(CORE_OBJ) $(SV_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ -lbsd -pthread
+$(B)/readguard: $(CLI_OBJ) $(CORE_OBJ) $(SV_OBJ) $(MUSL_CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBBSD) -pthread
 
 $(B)/pic $(B)/obj/cli $(B)/unit $(B)/t:
 	mkdir -p $@
@@ -136,11 +175,12 @@ HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 deps:
 	@scripts/dev/install-deps.sh test
 
-check-build: all $(UNIT_BIN) $(HELPER_BIN) $(FUZZ_REPLAY_BIN)
+check-build: all $(UNIT_BIN) $(HELPER_BIN) $(FUZZ_REPLAY_BIN) $(if $(HAVE_MUSL),musl-check-build)
 
 test: deps
 	$(MAKE) check-build
-	scripts/dev/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	scripts/dev/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN) \
+		$$(command -v $(MUSL_CC) >/dev/null && echo $(UNIT:%=$(B)/musl/unit/%))
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 	scripts/dev/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
@@ -231,6 +271,9 @@ install: all
 		$(DESTDIR)$(COMPDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 $(B)/readguard $(DESTDIR)$(BINDIR)/readguard
 	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(SHIMDIR)/libreadguard.so
+	if [ -f $(B)/musl/libreadguard.so ]; then \
+		install -d $(DESTDIR)$(SHIMDIR)/musl && \
+		install -m 0644 $(B)/musl/libreadguard.so $(DESTDIR)$(SHIMDIR)/musl/libreadguard.so; fi
 	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
 	install -m 0644 $(CLAUDE)/settings.json $(DESTDIR)$(DATADIR)/claude-code-settings.json
@@ -238,10 +281,11 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
+		$(DESTDIR)$(SHIMDIR)/musl/libreadguard.so \
 		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard \
 		$(DESTDIR)$(DATADIR)/claude-code-settings.json \
 		$(DESTDIR)$(DATADIR)/readguard-bwrap $(DESTDIR)$(DATADIR)/readguard-firejail
-	-rmdir $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(SHIMDIR)/musl $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
 
 # --- a Debian package (issue 16) ----------------------------------------------
 # dpkg-deb over a `make install PREFIX=/usr` staging root; the packaging files
@@ -256,3 +300,7 @@ clean:
 	asan ubsan tsan san-unit lint deps-lint deps-fuzz fuzz fuzz-merge \
 	deps-foreign test-foreign
 .DELETE_ON_ERROR:
+
+ifneq ($(RG_MUSL),)
+$(CORE_OBJ) $(CLI_OBJ) $(SHIM_OBJ) $(SV_OBJ) $(MUSL_CLI_OBJ): | $(MUSL_INC)
+endif

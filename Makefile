@@ -24,6 +24,21 @@ MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
 CPPFLAGS  += -DRG_MULTIARCH='"$(MULTIARCH)"'
 B         := build
 
+# musl: `make musl` builds, with musl-gcc (Debian's musl-tools), a second tree
+# in build/musl/: the shim that musl programs load (installed in musl/ beside
+# the glibc one), the command and the unit tests, from the same sources;
+# shim/musl/ fills in what musl lacks (shim/musl/compat.h). On Alpine, where
+# cc is musl's own: make musl MUSL_CC=cc (not tried here).
+MUSL_CC   ?= musl-gcc
+HAVE_MUSL := $(shell command -v $(MUSL_CC) 2>/dev/null)
+LIBBSD    := -lbsd
+ifneq ($(RG_MUSL),)
+MUSL_INC  := $(B)/include
+CPPFLAGS  += -include shim/musl/compat.h -Ishim/musl -idirafter $(MUSL_INC)
+LIBBSD    :=
+MUSL_CLI_OBJ := $(B)/obj/musl_renameat2.o
+endif
+
 # --- build -----------------------------------------------------------------------
 # One folder per layer, each using only those before it:
 #   core <- os <- guard <- {preload, supervise}; cli uses any of them.
@@ -50,7 +65,7 @@ all: $(B)/readguard $(B)/libreadguard.so
 # Names the -dev packages a build lacks, once per build tree, rather than
 # leaving the compiler to stop at a missing header.
 $(B)/deps.ok: scripts/dev/check-build-deps.sh
-	@CC="$(CC)" scripts/dev/check-build-deps.sh
+	@$(if $(RG_MUSL),true,CC="$(CC)" scripts/dev/check-build-deps.sh)
 	@mkdir -p $(@D) && touch $@
 
 $(B)/pic/%.o: shim/%.c | $(B)/deps.ok
@@ -75,8 +90,27 @@ $(B)/libreadguard.so: $(SHIM_OBJ) $(B)/export.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=$(B)/export.map -Wl,-z,defs \
 		-o $@ $(SHIM_OBJ) -ldl
 
-$(B)/readguard: $(CLI_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ -lbsd -pthread
+$(B)/readguard: $(CLI_OBJ) $(LIB_OBJ) $(MUSL_CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBBSD) -pthread
+
+ifneq ($(RG_MUSL),)
+$(B)/obj/musl_renameat2.o: shim/musl/renameat2.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+# musl-gcc sees only musl's headers: the kernel's and uthash come from the
+# host, through links, never glibc's own headers.
+$(MUSL_INC):
+	mkdir -p $@
+	for h in linux asm-generic uthash.h; do ln -sfn /usr/include/$$h $@/$$h; done
+	ln -sfn /usr/include/$(MULTIARCH)/asm $@/asm
+$(SHIM_OBJ) $(LIB_OBJ) $(CLI_OBJ) $(MUSL_CLI_OBJ): | $(MUSL_INC)
+endif
+
+MUSL_MAKE := $(MAKE) --no-print-directory B=$(B)/musl CC=$(MUSL_CC) RG_MUSL=1 MULTIARCH=$(MULTIARCH)
+
+musl:
+	@command -v $(MUSL_CC) >/dev/null || scripts/dev/install-deps.sh musl
+	$(MUSL_MAKE) $(B)/musl/libreadguard.so $(B)/musl/readguard
 
 # --- install ---------------------------------------------------------------------
 # The shim goes under lib/<multiarch>/ so that LD_PRELOAD can name it through
@@ -92,6 +126,9 @@ install: all
 		$(DESTDIR)$(COMPDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 $(B)/readguard $(DESTDIR)$(BINDIR)/readguard
 	install -m 0644 $(B)/libreadguard.so $(DESTDIR)$(SHIMDIR)/libreadguard.so
+	if [ -f $(B)/musl/libreadguard.so ]; then \
+		install -d $(DESTDIR)$(SHIMDIR)/musl && \
+		install -m 0644 $(B)/musl/libreadguard.so $(DESTDIR)$(SHIMDIR)/musl/libreadguard.so; fi
 	install -m 0644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/readguard.1
 	install -m 0644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/readguard
 	install -m 0644 $(CLAUDE)/settings.json $(DESTDIR)$(DATADIR)/claude-code-settings.json
@@ -99,10 +136,11 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/readguard $(DESTDIR)$(SHIMDIR)/libreadguard.so \
+		$(DESTDIR)$(SHIMDIR)/musl/libreadguard.so \
 		$(DESTDIR)$(MANDIR)/man1/readguard.1 $(DESTDIR)$(COMPDIR)/readguard \
 		$(DESTDIR)$(DATADIR)/claude-code-settings.json \
 		$(DESTDIR)$(DATADIR)/readguard-bwrap $(DESTDIR)$(DATADIR)/readguard-firejail
-	-rmdir $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(SHIMDIR)/musl $(DESTDIR)$(SHIMDIR) $(DESTDIR)$(DATADIR)
 
 # A Debian package: dpkg-deb over a `make install PREFIX=/usr` staging root;
 # the packaging files are in scripts/dev/deb/. lintian checks it in
@@ -135,11 +173,22 @@ deps:
 deps-supervise:
 	-@scripts/dev/install-deps.sh supervise || echo "readguard: no Go: its supervised-mode tests will be skipped" >&2
 
-check-build: all $(UNIT_BIN) $(FUZZ_REPLAY_BIN) $(HELPER_BIN) $(STATIC_BIN) $(BENCH_BIN)
+# The musl tree's unit tests (musl-tools is one of make test's dependencies).
+MUSL_UNIT_BIN := $(patsubst $(B)/%,$(B)/musl/%,$(UNIT_BIN))
+
+check-build: all $(UNIT_BIN) $(FUZZ_REPLAY_BIN) $(HELPER_BIN) $(STATIC_BIN) $(BENCH_BIN) \
+	$(if $(HAVE_MUSL),musl-check-build)
+
+musl-unit: musl
+	$(MUSL_MAKE) unit
+
+musl-check-build: musl
+	$(MUSL_MAKE) $(MUSL_UNIT_BIN)
 
 test: deps deps-supervise
 	$(MAKE) check-build
-	scripts/dev/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
+	scripts/dev/run-tests.sh $(UNIT_BIN) $(FUZZ_REPLAY_BIN) \
+		$$(command -v $(MUSL_CC) >/dev/null && echo $(MUSL_UNIT_BIN))
 
 unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 	scripts/dev/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
@@ -266,7 +315,7 @@ fuzz: deps-fuzz
 fuzz-merge:
 	scripts/dev/fuzz.sh merge 0 $(FUZZ)
 
-.PHONY: all install uninstall deb clean deps deps-supervise check-build test unit \
+.PHONY: all musl musl-unit musl-check-build install uninstall deb clean deps deps-supervise check-build test unit \
 	asan ubsan tsan san-unit deps-foreign test-foreign bench bench-quick bench-supervise bench-claude \
 	lint deps-lint deps-fuzz fuzz fuzz-merge
 .DELETE_ON_ERROR:

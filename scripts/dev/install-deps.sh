@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages that building and testing readguard need, and
 # only those that are missing, so `make test` works on a fresh Debian 12.
-# Usage: scripts/dev/install-deps.sh [build|test|bench|supervise|lint|fuzz|foreign|all]
+# Usage: scripts/dev/install-deps.sh [build|test|bench|supervise|musl|lint|fuzz|foreign|all]
 set -eu
 
 build_pkgs="gcc make libbsd-dev uthash-dev"
@@ -30,11 +30,12 @@ case "${1:-test}" in
     test)  want="$build_pkgs $test_pkgs" ;;
     bench) want="$build_pkgs $bench_pkgs" ;;
     supervise) want="$supervise_pkgs" ;;
+    musl)  want="musl-tools" ;;
     lint)  want="$lint_pkgs" ;;
     fuzz)  want="$build_pkgs $fuzz_pkgs" ;;
     foreign) want="$build_pkgs $foreign_pkgs" ;;
     all)   want="$build_pkgs $test_pkgs $bench_pkgs $supervise_pkgs $lint_pkgs $fuzz_pkgs $foreign_pkgs" ;;
-    *) echo "usage: $0 [build|test|bench|supervise|lint|fuzz|foreign|all]" >&2; exit 2 ;;
+    *) echo "usage: $0 [build|test|bench|supervise|musl|lint|fuzz|foreign|all]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -23,9 +23,15 @@ bool rg_fopen_flags(const char *mode, int *flags)
         break;
     default: return false;
     }
+#ifdef __GLIBC__
     /* glibc reads at most six more characters and skips any it does not
      * know, ',' included: "r,+" opens O_RDWR. */
-    for (int i = 1; i < 7 && mode[i]; i++) {
+    size_t end = 7;
+#else
+    /* musl looks for '+', 'x' and 'e' anywhere in the mode (__fmodeflags). */
+    size_t end = (size_t)-1;
+#endif
+    for (size_t i = 1; i < end && mode[i]; i++) {
         switch (mode[i]) {
         case '+': acc = O_RDWR; break;
         case 'x': extra |= O_EXCL; break;

@@ -13,7 +13,7 @@ fake_section() {
 @test "t2080.01 doctor of an ordinary dynamic program finds nothing and exits 0" {
 	run --separate-stderr "$RG" doctor true
 	assert_success
-	assert_output --partial "a dynamically linked 64-bit program: the preload can guard it."
+	assert_output --partial "a dynamically linked 64-bit glibc program: the preload can guard it ($SHIM)."
 }
 
 @test "t2080.02 doctor finds a static program and suggests --supervise" {
@@ -108,7 +108,39 @@ uv_user() {
 	run --separate-stderr "$RG" doctor ./script
 	assert_success
 	assert_line --index 0 "./script: a script run by bash"
-	assert_line --index 1 --partial "bash: a dynamically linked 64-bit program"
+	assert_line --index 1 --partial "bash: a dynamically linked 64-bit glibc program"
+}
+
+@test "t2080.17 doctor says it cannot tell what a script like node_modules/.bin/tsc runs" {
+	mkdir -p node_modules/.bin
+	printf '#!/usr/bin/env sh\nexec "$(dirname "$0")/native" "$@"\n' >node_modules/.bin/tsc
+	chmod +x node_modules/.bin/tsc
+	run --separate-stderr "$RG" doctor node_modules/.bin/tsc
+	assert_success
+	assert_line --index 0 "node_modules/.bin/tsc: a script run by sh"
+	assert_line --partial "node_modules/.bin/tsc: cannot tell whether what it runs can be guarded"
+	refute_line --partial "node_modules/.bin/tsc: a dynamically linked"
+}
+
+@test "t2080.18 doctor names a musl program and the musl shim that guards it" {
+	command -v musl-gcc >/dev/null || skip "musl-gcc (Debian musl-tools) is not installed"
+	[ -f "$TOP/build/musl/libreadguard.so" ] || skip "no musl build of the shim (make musl)"
+	printf 'int main(void) { return 0; }\n' >m.c
+	musl-gcc -o m m.c
+	run --separate-stderr "$RG" doctor ./m
+	assert_success
+	assert_output "./m: a dynamically linked 64-bit musl program: the preload can guard it ($TOP/build/musl/libreadguard.so)."
+}
+
+@test "t2080.19 doctor finds a musl program when no musl shim is installed" {
+	command -v musl-gcc >/dev/null || skip "musl-gcc (Debian musl-tools) is not installed"
+	printf 'int main(void) { return 0; }\n' >m.c
+	musl-gcc -o m m.c
+	mkdir bin
+	cp "$RG" "$SHIM" bin/
+	run --separate-stderr bin/readguard doctor ./m
+	assert_failure 1
+	assert_output --partial "./m: a musl program, and no musl build of the shim is installed; build and install it ('make musl', then 'make install'), or use 'readguard run --supervise'."
 }
 
 @test "t2080.10 doctor of a command not on PATH exits 2" {

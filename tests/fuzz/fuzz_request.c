@@ -15,8 +15,9 @@ static uint32_t take_u32(const uint8_t **data, size_t *size)
     return v;
 }
 
-/* glibc's rule, written out independently: the first character picks the
- * base mode, '+' among the next six makes it read-write. */
+/* The libc's rule, written out independently: the first character picks the
+ * base mode; '+' among the next six (glibc) or anywhere after it (musl)
+ * makes it read-write. */
 static void check_fopen(const char *mode)
 {
     int flags = -1;
@@ -25,7 +26,12 @@ static void check_fopen(const char *mode)
     if (!ok)
         return;
     bool plus = false, excl = false, cloexec = false;
-    for (int i = 1; i < 7 && mode[i]; i++) {
+#ifdef __GLIBC__
+    const int end = 7;
+#else
+    const int end = 1 << 30;
+#endif
+    for (int i = 1; i < end && mode[i]; i++) {
         plus |= mode[i] == '+';
         excl |= mode[i] == 'x';
         cloexec |= mode[i] == 'e';

@@ -18,6 +18,16 @@ make -s -C "$top" install DESTDIR="$stage" PREFIX=/usr >/dev/null
 # gzip -9n (no name or time stamp, so the build is reproducible).
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
     "$stage/usr/bin/readguard" "$stage"/usr/lib/*/readguard/libreadguard.so
+# The musl build of the shim (make musl), for musl programs: it links
+# musl's libc.so, which lintian does not count as a libc.
+for musl in "$stage"/usr/lib/*/readguard/musl/libreadguard.so; do
+    [ -f "$musl" ] || continue
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$musl"
+    install -d -m 0755 "$stage/usr/share/lintian/overrides"
+    printf 'readguard: library-not-linked-against-libc [%s]\n' "${musl#"$stage"/}" \
+        >"$stage/usr/share/lintian/overrides/readguard"
+    chmod 0644 "$stage/usr/share/lintian/overrides/readguard"
+done
 gzip -9nf "$stage/usr/share/man/man1/readguard.1"
 doc="$stage/usr/share/doc/readguard"
 install -d -m 0755 "$doc"

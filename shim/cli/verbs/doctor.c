@@ -17,20 +17,27 @@
 
 #include "cli/cli.h"
 #include "cli/shim_path.h"
+#include "cli/verbs.h"
+#include "core/envp.h"
+#include "core/progkind.h"
 static const char usage[] =
     "Usage: readguard doctor [COMMAND]\n"
     "Say whether COMMAND (looked up on PATH; scripts are followed to their\n"
     "interpreter) can be guarded by the preload, one line per finding, each with\n"
     "what to do instead:\n"
     "  static (no ELF interpreter), setuid or setgid, 32-bit, Go, Bun,\n"
+    "  a dynamic linker with no shim (musl without 'make musl', or another),\n"
     "  io_uring users (imports of io_uring_* or liburing; libuv programs such as\n"
     "  node when UV_USE_IO_URING is set).\n"
+    "A glibc or musl program is named with the shim that guards it. A script\n"
+    "cannot be told: it may run native programs (node_modules/.bin/tsc runs a\n"
+    "Go binary), which a session names when they run.\n"
     "Without COMMAND, check readguard itself: the shim, and where tables go.\n"
     "\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 if nothing stands in the way, 1 if something does, 2 if\n"
-    "COMMAND cannot be found or read.\n";
+    "Exit status: 0 if nothing stands in the way (or it cannot be told), 1 if\n"
+    "something does, 2 if COMMAND cannot be found or read.\n";
 
 static const char supervise[] = "run it with 'readguard run --supervise' (seccomp), which "
                                 "does not depend on the preload";
@@ -124,16 +131,77 @@ static bool bun_trailer(const struct image *m)
     return memmem(m->p + m->size - tail, tail, mark, sizeof mark - 1) != NULL;
 }
 
+/* The shim of each build that is installed: glibc's, and musl's beside it. */
+static bool shim_of(enum rg_libc libc, char *out, size_t cap)
+{
+    char shim[PATH_MAX];
+    if (rg_find_shim(shim, sizeof shim) < 0)
+        return false;
+    bool musl = rg_shim_libc(shim, strlen(shim)) == RG_LIBC_MUSL;
+    if (libc == RG_LIBC_MUSL && !musl) {
+        char *slash = strrchr(shim, '/');
+        *slash = '\0';
+        if (snprintf(out, cap, "%s/musl/libreadguard.so", shim) >= (int)cap)
+            return false;
+        return access(out, R_OK) == 0;
+    }
+    if (libc == RG_LIBC_GLIBC && musl) {
+        *strrchr(shim, '/') = '\0';
+        char *up = strrchr(shim, '/');
+        if (!up)
+            return false;
+        *up = '\0';
+        return snprintf(out, cap, "%s/libreadguard.so", shim) < (int)cap && access(out, R_OK) == 0;
+    }
+    return snprintf(out, cap, "%s", shim) < (int)cap;
+}
+
+/* A dynamic program with nothing else in the way: which shim its loader
+ * takes, if one is installed. */
+static void name_shim(const char *path, const char *loader)
+{
+    enum rg_prog kind = rg_interp_kind(loader);
+    char shim[PATH_MAX];
+    if (kind == RG_PROG_OTHER_LD) {
+        finding(path, "its dynamic linker is neither glibc's nor musl's, and readguard has no "
+                      "shim for it",
+                supervise);
+        return;
+    }
+    enum rg_libc libc = kind == RG_PROG_MUSL ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
+    const char *name = libc == RG_LIBC_MUSL ? "musl" : "glibc";
+    if (!shim_of(libc, shim, sizeof shim)) {
+        char what[128];
+        snprintf(what, sizeof what, "a %s program, and no %s build of the shim is installed",
+                 name, name);
+        finding(path, what,
+                libc == RG_LIBC_MUSL ? "build and install it ('make musl', then 'make install'), "
+                                       "or use 'readguard run --supervise'"
+                                     : supervise);
+        return;
+    }
+    printf("%s: a dynamically linked 64-bit %s program: the preload can guard it (%s).\n", path,
+           name, shim);
+}
+
 static void check_elf64(const char *path, const struct image *m)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m->p;
     int before = findings;
     bool interp = false;
+    char loader[PATH_MAX] = "";
     if (eh->e_phentsize == sizeof(Elf64_Phdr))
         for (size_t i = 0; i < eh->e_phnum; i++) {
             uint64_t off = eh->e_phoff + i * sizeof(Elf64_Phdr);
-            if (in(m, off, sizeof(Elf64_Phdr)))
-                interp |= ((const Elf64_Phdr *)(m->p + off))->p_type == PT_INTERP;
+            if (!in(m, off, sizeof(Elf64_Phdr)))
+                continue;
+            const Elf64_Phdr *ph = (const Elf64_Phdr *)(m->p + off);
+            if (ph->p_type == PT_INTERP && !interp && in(m, ph->p_offset, ph->p_filesz) &&
+                ph->p_filesz < sizeof loader) {
+                memcpy(loader, m->p + ph->p_offset, ph->p_filesz);
+                loader[ph->p_filesz] = '\0';
+            }
+            interp |= ph->p_type == PT_INTERP;
         }
     struct traits t = {0};
     scan_sections(m, eh, &t);
@@ -169,7 +237,7 @@ static void check_elf64(const char *path, const struct image *m)
                 "are not seen",
                 "unset UV_USE_IO_URING (or set it to 0) for the session");
     if (findings == before)
-        printf("%s: a dynamically linked 64-bit program: the preload can guard it.\n", path);
+        name_shim(path, loader);
 }
 
 static int check_image(const char *path, const struct image *m)
@@ -231,7 +299,13 @@ static int follow_script(const char *path, const struct image *m, int depth)
             arg = strtok_r(NULL, " \t", &save);
     const char *target = strcmp(base ? base + 1 : interp, "env") == 0 && arg ? arg : interp;
     printf("%s: a script run by %s\n", path, target);
-    return depth < 3 ? diagnose(target, depth + 1) : 0;
+    int r = depth < 3 ? diagnose(target, depth + 1) : 0;
+    if (r == RG_EXIT_OK && depth == 0)
+        printf("%s: cannot tell whether what it runs can be guarded: a script may run a native "
+               "program (node_modules/.bin/tsc runs a Go binary); a session names each one it "
+               "cannot guard when it runs.\n",
+               path);
+    return r;
 }
 
 static int diagnose(const char *cmd, int depth)

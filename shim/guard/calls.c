@@ -62,6 +62,45 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
         stamp(c, &st, -1);
 }
 
+/* A rename moves what the session knows about an inode to its new name; it
+ * never makes an unread inode known, or `mv f x && mv x f` would unlock f.
+ * The session's own atomic save renames a temp file it wrote (so knows). */
+struct moved {
+    bool known;
+    uint64_t dev, ino;
+};
+
+static bool record_holds(const struct rg_record *r, const struct rg_stamp *st)
+{
+    return r->found && r->mtime_ns == st->mtime_ns && r->size == st->size;
+}
+
+static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
+{
+    struct stat st;
+    struct moved m = {false, 0, 0};
+    if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return m;
+    struct rg_file f = rg_file_of(&st);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
+    struct rg_record r = rg_entry_load(&c->table, e);
+    struct rg_stamp now = rg_stamp_of(&st);
+    m.dev = f.dev;
+    m.ino = f.ino;
+    m.known = record_holds(&r, &now);
+    return m;
+}
+
+/* The rename changed the inode's ctime: record it, if the session knew the
+ * inode as it was, under the name it now has. */
+static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char *path)
+{
+    struct stat st;
+    if (m->known && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == m->ino &&
+        st.st_dev == m->dev)
+        stamp(c, &st, -1);
+}
+
 void rg_note_read(struct rg_ctx *c, int fd, int flags)
 {
     struct stat st;
@@ -226,6 +265,9 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     struct rg_request old = *req;
     old.dirfd = olddirfd;
     old.path = oldpath;
+    struct moved src = known_at(c, olddirfd, oldpath), dst = {false, 0, 0};
+    if (targets == 2)
+        dst = known_at(c, req->dirfd, req->path);
     for (int tries = 0;; tries++) {
         struct stat dst = {0}, src = {0};
         if (targets >= 1 && (r = rg_ask_path_stat(c, req, false, &dst)) < 0)
@@ -248,9 +290,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         break;
     }
     if (r == 0) {
-        stamp_path(c, req->dirfd, req->path, false);
-        if (targets == 2)
-            stamp_path(c, olddirfd, oldpath, false);
+        carry(c, &src, req->dirfd, req->path);
+        carry(c, &dst, olddirfd, oldpath);
     }
     return r;
 }

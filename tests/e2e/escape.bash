@@ -1,0 +1,146 @@
+# The hostile set: ways a tree tries to destroy a guarded file it never read
+# (or that changed since it read it). Shared by tests/e2e/t6000-escape.bats
+# (one test per vector and mode) and scripts/dev/escape-suite.sh (the table
+# vector x mode in the supervisor's documentation).
+#
+# Each vector runs a whole session as an unprivileged user (uid 65534, as a
+# sandboxed agent would), in a scratch directory owned by that user:
+#   $ESC/root     the session's root; the victim holds "ORIGINAL"
+#   $ESC/outside  writable, outside every root
+# The verdict only looks at the victim: "bypass" when PWN reached its bytes
+# or it is gone, "refused" when it still holds what it held.
+#
+# Needs: $RG (the readguard binary), root (to drop to uid 65534).
+
+ESC_MODES="preload supervise strict"
+ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large link-out
+link-ignored mv-out-back dir-out-back unlink-mv-away mark-from-tree table-mmap
+table-truncate nested-warn nested-mark"
+
+esc_drop() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+esc_flags() {
+	case $1 in
+	preload) ;;
+	supervise) echo --supervise ;;
+	strict) echo --strict ;;
+	esac
+}
+
+# esc_session MODE SCRIPT [RUN-OPTION...]: SCRIPT in a session of MODE, as
+# uid 65534, in $ESC/root.
+esc_session() {
+	local mode=$1 script=$2
+	shift 2
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" \
+		XDG_RUNTIME_DIR= RG="$RG" OUT="$ESC/outside" \
+		"$RG" run $(esc_flags "$mode") "$@" --log "$ESC/log" -- bash -c "$script") \
+		>"$ESC/out" 2>&1
+}
+
+# esc_outside SCRIPT: SCRIPT as the same user, outside any session (another
+# program of the user: an editor, a sync).
+esc_outside() {
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION bash -c "$1") \
+		>>"$ESC/out" 2>&1
+}
+
+esc_setup() {
+	ESC=$(mktemp -d /tmp/rg-escape.XXXXXX)
+	chmod 0755 "$ESC"
+	mkdir -p "$ESC/root/sub" "$ESC/outside"
+	printf 'ORIGINAL\n' >"$ESC/root/f"
+	printf 'ORIGINAL\n' >"$ESC/root/sub/f"
+	touch -d '2020-01-01 00:00:00' "$ESC/root/f" "$ESC/root/sub/f"
+	chown -R 65534:65534 "$ESC"
+	VICTIM=f
+}
+
+esc_teardown() {
+	[ -n "${ESC:-}" ] && rm -rf "$ESC"
+	ESC=
+}
+
+# Waits (outside the session) until the session says it has read the file.
+esc_wait_for() {
+	local i
+	for i in $(seq 1 200); do
+		[ -e "$ESC/root/$1" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+# The session reads f, an outside program changes it keeping its size and
+# putting its mtime back (touch -d, cp -p, rsync -t and tar -x all do), and
+# the session then writes f: a change it never saw.
+esc_mtime_restore() {
+	local mode=$1 size=$2
+	if [ "$size" -gt 9 ]; then
+		head -c "$size" /dev/zero | tr '\0' 'o' >"$ESC/root/f"
+		touch -d '2020-01-01 00:00:00' "$ESC/root/f"
+		chown 65534:65534 "$ESC/root/f"
+	fi
+	esc_session "$mode" 'cat f >/dev/null; : >.read; while [ ! -e .go ]; do sleep 0.02; done
+		echo PWN >f' &
+	local pid=$!
+	esc_wait_for .read
+	sleep 0.1 # past the read's timestamp tick: no racy-record hashing helps
+	esc_outside 'printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc status=none
+		touch -d "2020-01-01 00:00:00" f; : >.go'
+	wait "$pid"
+}
+
+# esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
+esc_attack() {
+	local mode=$1
+	case $2 in
+	rename-launder) esc_session "$mode" 'mv f x && mv x f && echo PWN >f' ;;
+	link-launder) esc_session "$mode" 'ln f g && rm f && mv g f && echo PWN >f' ;;
+	mtime-restore) esc_mtime_restore "$mode" 9 ;;
+	mtime-restore-large) esc_mtime_restore "$mode" 200000 ;;
+	link-out) esc_session "$mode" 'ln f "$OUT/x" && echo PWN >"$OUT/x"' ;;
+	link-ignored) esc_session "$mode" 'ln f f.o && echo PWN >f.o' ;;
+	mv-out-back) esc_session "$mode" 'mv f "$OUT/f"; echo PWN >"$OUT/f"; mv "$OUT/f" f' ;;
+	dir-out-back)
+		VICTIM=sub/f
+		esc_session "$mode" 'mv sub build; echo PWN >build/f; mv build sub'
+		;;
+	unlink-mv-away) esc_session "$mode" 'mv f "$OUT/trash"' --guard-unlink ;;
+	mark-from-tree) esc_session "$mode" '"$RG" mark f; echo PWN >f' ;;
+	table-mmap)
+		# The header's mode field (offset 44) set to warn.
+		esc_session "$mode" 'python3 -c "
+import mmap, os
+fd = os.open(os.environ[\"READGUARD_SESSION\"], os.O_RDWR)
+m = mmap.mmap(fd, 0)
+m[44:48] = (1).to_bytes(4, \"little\")
+"; bash -c "echo PWN >f"'
+		;;
+	table-truncate) esc_session "$mode" 'truncate -s 0 "$READGUARD_SESSION"; echo PWN >f' ;;
+	nested-warn) esc_session "$mode" '"$RG" run --mode warn -- bash -c "echo PWN >f"' ;;
+	nested-mark) esc_session "$mode" '"$RG" run -- bash -c "\"\$RG\" mark f; echo PWN >f"' ;;
+	*) echo "unknown vector $2" >&2; return 2 ;;
+	esac
+}
+
+# esc_verdict: "bypass" when the victim lost its bytes, else "refused".
+esc_verdict() {
+	local v="$ESC/root/$VICTIM"
+	if [ ! -e "$v" ] || grep -q PWN "$v"; then
+		echo bypass
+	else
+		echo refused
+	fi
+}
+
+# esc_run MODE VECTOR: prints the verdict.
+esc_run() {
+	esc_setup
+	esc_attack "$1" "$2" || true
+	esc_verdict
+	[ -n "${ESC_KEEP:-}" ] && cat "$ESC/out" >&2
+	esc_teardown
+}

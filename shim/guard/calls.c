@@ -265,9 +265,9 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     struct rg_request old = *req;
     old.dirfd = olddirfd;
     old.path = oldpath;
-    struct moved src = known_at(c, olddirfd, oldpath), dst = {false, 0, 0};
+    struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0};
     if (targets == 2)
-        dst = known_at(c, req->dirfd, req->path);
+        onto = known_at(c, req->dirfd, req->path);
     for (int tries = 0;; tries++) {
         struct stat dst = {0}, src = {0};
         if (targets >= 1 && (r = rg_ask_path_stat(c, req, false, &dst)) < 0)
@@ -290,8 +290,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         break;
     }
     if (r == 0) {
-        carry(c, &src, req->dirfd, req->path);
-        carry(c, &dst, olddirfd, oldpath);
+        carry(c, &from, req->dirfd, req->path);
+        carry(c, &onto, olddirfd, oldpath);
     }
     return r;
 }

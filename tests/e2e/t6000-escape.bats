@@ -61,10 +61,6 @@ $(cat "$ESC/out")"
 	refused supervise link-launder
 }
 
-@test "t6000.06 ln f g; rm f; mv g f leaves f unread: the write after is refused (--strict)" {
-	refused strict link-launder
-}
-
 @test "t6000.07 a read file moved within the root stays writable under its new name (preload)" {
 	allowed preload 'cat f >/dev/null && mv f g && echo OK >g' g OK
 }

@@ -140,7 +140,7 @@ struct rg_settings {
     enum rg_mode mode;
     uint32_t capacity;
     const char *log_path;
-    const char *journal_dir;  /* NULL: the default beside the log (session.c) */
+    const char *journal_dir;  /* NULL: the default beside the log (os/session.c) */
     int64_t journal_max_file; /* 0: $READGUARD_JOURNAL_MAX_FILE, else the default */
     const char *const *roots; /* absolute, canonical */
     size_t nroots;

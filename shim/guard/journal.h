@@ -2,7 +2,7 @@
  * file that existed before it (an overwrite, truncate, rename over, unlink
  * or exchange), the file's bytes are copied into the journal, so that
  * `readguard undo` can bring them back. Shared by the preload and the
- * supervisor, like guard.c.
+ * supervisor, like guard/calls.c.
  *
  * The copy is made under a name no one can see (O_TMPFILE, or a dot-name
  * when the filesystem has none), published under its SHA-256 with a link

@@ -105,7 +105,7 @@ static bool supervisors_own(int fd)
 static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a, bool trunc)
 {
     struct rg_fdslot slot;
-    /* A touch stand-in (read-only, see guard.c) is no writer. */
+    /* A touch stand-in (read-only, see guard/calls.c) is no writer. */
     bool writer = rg_fd_take(call->ctx, fd, &slot) && slot.opener != RG_OPENER_STANDIN;
     bool cloexec = a->flags & O_CLOEXEC;
     int there = rg_sv_addfd(call, fd, cloexec, !trunc);

@@ -3,6 +3,14 @@
 # Every test runs in a fresh scratch directory ($W, under BATS_TEST_TMPDIR)
 # which is also the current directory, so it is the session's default root.
 # Files outside $W (e.g. $OUT, $BATS_TEST_TMPDIR/sync.*) are outside the root.
+#
+# Tests run in parallel (scripts/dev/run-tests.sh runs bats --jobs), and
+# other test runs may share the machine: each test gets places of its own
+# for everything readguard or a tool would otherwise share (see
+# common_setup), so no test ever sees another's sessions, logs or scratch
+# files.
+#
+# Style: the helpers and the .bats files are indented with tabs.
 
 bats_require_minimum_version 1.5.0
 
@@ -20,10 +28,26 @@ export RG SHIM T TOP
 MSG_UNREAD="it has not been read in this session. Read it first, then retry."
 MSG_CHANGED="it changed since this session read it"
 
-setup() {
+# common_setup: what every test starts from. A file that needs more defines
+# its own setup() and calls this first.
+common_setup() {
 	[ -x "$RG" ] || fail "$RG not built (run make)"
 	[ -f "$SHIM" ] || fail "$SHIM not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
+	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG \
+		READGUARD_CAPACITY READGUARD_OWNER
+	# Session tables are made in, and looked for only in, READGUARD_DIR
+	# (never in /dev/shm itself, $XDG_RUNTIME_DIR or /tmp, where other runs'
+	# are). It is on tmpfs, as tables are by default: on ext4 a table costs
+	# twice the time to make and remove. Default logs go under
+	# XDG_STATE_HOME; mktemp and friends use TMPDIR.
+	TEST_TABLES=$(mktemp -d /dev/shm/readguard-test.XXXXXX 2>/dev/null) ||
+		TEST_TABLES="$BATS_TEST_TMPDIR/tables"
+	export READGUARD_DIR="$TEST_TABLES"
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
+	export TMPDIR="$BATS_TEST_TMPDIR/tmp"
+	mkdir -p "$READGUARD_DIR" "$XDG_STATE_HOME" "$TMPDIR"
+	mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 	W="$BATS_TEST_TMPDIR/w"
 	OUT="$BATS_TEST_TMPDIR/outside"
 	mkdir -p "$W" "$OUT"
@@ -31,6 +55,10 @@ setup() {
 	LOG="$W/readguard.log"
 	BG_PID=
 	export W OUT LOG
+}
+
+setup() {
+	common_setup
 }
 
 teardown() {
@@ -44,6 +72,10 @@ teardown() {
 		kill "$FIFO_PID" 2>/dev/null || true
 		wait "$FIFO_PID" 2>/dev/null || true
 	fi
+	# BATS_TEST_TMPDIR goes by itself; the table directory on tmpfs does not.
+	case ${TEST_TABLES:-} in
+	/dev/shm/readguard-test.*) rm -rf -- "$TEST_TABLES" ;;
+	esac
 }
 
 # rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.

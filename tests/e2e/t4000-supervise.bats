@@ -16,16 +16,9 @@ require_supervisor() {
 }
 
 setup() {
-	# helper.bash's setup, then ours.
-	[ -x "$RG" ] || fail "$RG not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
-	W="$BATS_TEST_TMPDIR/w"
-	OUT="$BATS_TEST_TMPDIR/outside"
-	mkdir -p "$W" "$OUT"
-	cd "$W" || fail "cannot cd to $W"
-	LOG="$W/readguard.log"
+	common_setup
 	STATIC="$T/rgstatic"
-	export W OUT LOG STATIC
+	export STATIC
 	require_supervisor
 }
 

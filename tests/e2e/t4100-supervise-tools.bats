@@ -34,13 +34,7 @@ bun_tool() {
 }
 
 setup() {
-	[ -x "$RG" ] || fail "$RG not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
-	W="$BATS_TEST_TMPDIR/w"
-	mkdir -p "$W"
-	cd "$W" || fail "cannot cd to $W"
-	LOG="$W/readguard.log"
-	export W LOG
+	common_setup
 	require_supervisor
 }
 

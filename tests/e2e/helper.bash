@@ -43,7 +43,13 @@ TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 RG="$TOP/build/readguard"
 SHIM="$TOP/build/libreadguard.so"
 T="$TOP/build/t"
-export RG SHIM T TOP
+# The tests' own checks (JSON, table patches) use the system's Python, which
+# starts in a tenth of the time of a version manager's shim that may come
+# first in PATH. A test that runs python3 as a tool under readguard runs
+# whatever python3 PATH names, as a user's shell would.
+PY3=/usr/bin/python3
+[ -x "$PY3" ] || PY3=$(command -v python3)
+export RG SHIM T TOP PY3
 
 # Readguard's refusal messages (see README / the contract).
 MSG_UNREAD="it has not been read in this session. Read it first, then retry."
@@ -227,7 +233,7 @@ stderr: ${stderr-}"
 assert_log_json() {
 	[ -s "$LOG" ] || fail "log $LOG is missing or empty"
 	local out
-	out=$(python3 - "$LOG" 2>&1 <<'EOF'
+	out=$("$PY3" - "$LOG" 2>&1 <<'EOF'
 import json, sys
 data = open(sys.argv[1], 'rb').read()
 text = data.decode('utf-8')          # strict: invalid UTF-8 is an error
@@ -248,7 +254,7 @@ log_count() {
 
 # log_field N KEY: print field KEY of log line N (1-based), JSON-encoded.
 log_field() {
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()
 obj = json.loads(lines[int(sys.argv[2]) - 1])

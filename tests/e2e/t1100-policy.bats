@@ -222,7 +222,7 @@ py"
 	run --separate-stderr "$RG" run --log "$LOG" --allow-append --no-default-ignores \
 		-i 'x/' -- "$RG" status --json
 	assert_success
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 s = json.loads(sys.argv[1])
 assert s["allow_append"] is True and s["guard_unlink"] is False, s

@@ -9,7 +9,7 @@ M=250
 
 # json_int NAME: the integer member NAME of $output (readguard status --json).
 json_int() {
-	python3 -c 'import json, sys; print(json.loads(sys.stdin.read())[sys.argv[1]])' "$1" <<<"$output"
+	"$PY3" -c 'import json, sys; print(json.loads(sys.stdin.read())[sys.argv[1]])' "$1" <<<"$output"
 }
 
 make_files() {

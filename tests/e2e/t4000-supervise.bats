@@ -306,7 +306,7 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 # raw NAME ARGS...: python3 without the preload makes one raw system call
 # (x86_64 numbers) and prints "ok RESULT" or "err ENAME".
 raw() {
-	env -u LD_PRELOAD python3 - "$@" <<'PY'
+	env -u LD_PRELOAD "$PY3" - "$@" <<'PY'
 import ctypes, errno, struct, sys
 libc = ctypes.CDLL(None, use_errno=True)
 NR = {"creat": 85, "openat2": 437, "renameat2": 316, "truncate": 76, "rename": 82}

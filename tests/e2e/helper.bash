@@ -266,7 +266,9 @@ print(json.dumps(obj[sys.argv[3]], ensure_ascii=False))' "$LOG" "$1" "$2"
 # PHASE1, then waits until the test calls bg_finish, then runs PHASE2.
 # Meanwhile the test can act from outside the session (e.g. external_write,
 # or another session).  bg_finish sets status/output/stderr/lines like
-# `run --separate-stderr`.
+# `run --separate-stderr`. Both sides wait 6000 polls (a minute or more):
+# a guard against a hang, long enough that no load on the machine ends
+# the pause early.
 bg_session() {
 	local p1=$1 p2=$2
 	shift 2
@@ -274,7 +276,7 @@ bg_session() {
 	mkdir -p "$SYNC"
 	local script="$p1
 : >'$SYNC/ready'
-n=0; until [ -e '$SYNC/go' ] || [ \$n -ge 1000 ]; do sleep 0.01; n=\$((n+1)); done
+n=0; until [ -e '$SYNC/go' ] || [ \$n -ge 6000 ]; do sleep 0.01; n=\$((n+1)); done
 $p2"
 	"$RG" run --log "$LOG" "$@" -- bash -c "$script" >"$SYNC/out" 2>"$SYNC/err" 3>&- &
 	BG_PID=$!
@@ -286,7 +288,7 @@ $p2"
 			fail "background session ended before PHASE1 finished: $(cat "$SYNC/err")"
 		fi
 		i=$((i + 1))
-		[ $i -lt 1000 ] || fail "background session never became ready"
+		[ $i -lt 6000 ] || fail "background session never became ready"
 		sleep 0.01
 	done
 }

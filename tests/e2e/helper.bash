@@ -173,6 +173,15 @@ assert_content() {
 	[ "$got" = "$2" ] || fail "content of '$1': expected '$2', got '$got'"
 }
 
+# assert_has_line TEXT: a line of $output is exactly TEXT, as assert_line
+# TEXT checks, but looked for by grep: bats traces every command the test's
+# own shell runs (some 0.2 ms each), so a loop over thousands of lines there
+# costs seconds.
+assert_has_line() {
+	grep -qxF -- "$1" <<<"$output" ||
+		fail "no line '$1' in the output ($(wc -l <<<"$output") lines)"
+}
+
 # count_rg_lines: number of "readguard: refused" lines in $stderr (from
 # `run --separate-stderr`) or, failing that, in $output.
 count_rg_lines() {

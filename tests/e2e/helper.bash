@@ -65,19 +65,21 @@ common_setup() {
 	# Session tables are made in, and looked for only in, READGUARD_DIR
 	# (never in /dev/shm itself, $XDG_RUNTIME_DIR or /tmp, where other runs'
 	# are). It is on tmpfs, as tables are by default: on ext4 a table costs
-	# twice the time to make and remove. Default logs go under
+	# twice the time to make and remove. Its name has this test's pid: no
+	# other test has it while this one runs. Default logs go under
 	# XDG_STATE_HOME; mktemp and friends use TMPDIR.
-	TEST_TABLES=$(mktemp -d /dev/shm/readguard-test.XXXXXX 2>/dev/null) ||
-		TEST_TABLES="$BATS_TEST_TMPDIR/tables"
-	export READGUARD_DIR="$TEST_TABLES"
 	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
 	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
 	export TMPDIR="$BATS_TEST_TMPDIR/tmp"
-	mkdir -p "$READGUARD_DIR" "$XDG_STATE_HOME" "$TMPDIR"
-	mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 	W="$BATS_TEST_TMPDIR/w"
 	OUT="$BATS_TEST_TMPDIR/outside"
-	mkdir -p "$W" "$OUT"
+	TEST_TABLES=/dev/shm/readguard-test.$$.$RANDOM
+	if ! mkdir -m 700 "$TEST_TABLES" "$XDG_RUNTIME_DIR" 2>/dev/null; then
+		TEST_TABLES="$BATS_TEST_TMPDIR/tables"
+		mkdir -p -m 700 "$TEST_TABLES" "$XDG_RUNTIME_DIR" || fail "cannot make $TEST_TABLES"
+	fi
+	export READGUARD_DIR="$TEST_TABLES"
+	mkdir -p "$XDG_STATE_HOME" "$TMPDIR" "$W" "$OUT" || fail "cannot make the test's directories"
 	cd "$W" || fail "cannot cd to $W"
 	LOG="$W/readguard.log"
 	BG_PID=

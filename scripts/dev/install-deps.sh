@@ -8,6 +8,8 @@ build_pkgs="gcc make libbsd-dev uthash-dev"
 test_pkgs="bats bats-assert bats-support bats-file python3 perl git groff-base man-db bash-completion binutils bubblewrap"
 # issue 3 workflow tests: vim/ex and tar; npm only where no other node owns it
 test_pkgs="$test_pkgs vim tar"
+# bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
+test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip

@@ -14,6 +14,8 @@ test_pkgs="$test_pkgs vim tar"
 test_pkgs="$test_pkgs musl-tools"
 # issue 17 scan tests: real scanners
 test_pkgs="$test_pkgs ripgrep python3-pytest"
+# bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
+test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine valgrind python3 git tar"
 # Supervised-mode tests build a static Go tool and run go build (they skip

@@ -1,16 +1,12 @@
 # Helpers for the session verbs' tests (t2xxx). Each test gets its own table
-# directory, so sessions of other tests or other users of the machine are
-# never seen: with READGUARD_DIR set, only that directory is searched.
+# directory (helper.bash's common_setup), so sessions of other tests or other
+# users of the machine are never seen: with READGUARD_DIR set, only that
+# directory is searched.
 
-# helper.bash's setup, kept under another name so a test file can define a
-# setup of its own that calls it.
-eval "common_setup() $(declare -f setup | tail -n +2)"
-
+# cli_setup: $TABLES names the test's own table directory (common_setup
+# made it READGUARD_DIR), which the verbs' tests look into.
 cli_setup() {
-	TABLES="$BATS_TEST_TMPDIR/tables"
-	mkdir -p "$TABLES"
-	export READGUARD_DIR="$TABLES"
-	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+	TABLES="$READGUARD_DIR"
 }
 
 # new_session [env-options...]: a running session owned by this test's

@@ -3,34 +3,91 @@
 # Every test runs in a fresh scratch directory ($W, under BATS_TEST_TMPDIR)
 # which is also the current directory, so it is the session's default root.
 # Files outside $W (e.g. $OUT, $BATS_TEST_TMPDIR/sync.*) are outside the root.
+#
+# Tests run in parallel (scripts/dev/run-tests.sh runs bats --jobs), and
+# other test runs may share the machine: each test gets places of its own
+# for everything readguard or a tool would otherwise share (see
+# common_setup), so no test ever sees another's sessions, logs or scratch
+# files.
+#
+# Style: the helpers and the .bats files are indented with tabs.
 
 bats_require_minimum_version 1.5.0
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-load '/usr/lib/bats/bats-file/load'
+# bats_library NAME: what `load /usr/lib/bats/NAME/load` does, without the
+# fork per sourced file that load.bash's $(dirname ...) costs. Every test
+# loads the libraries anew, so that was some 15 s of CPU per run. Anything
+# in load.bash other than such source lines: it is loaded as it is.
+bats_library() {
+	local dir=/usr/lib/bats/$1 line files=()
+	local re='^source "\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)/([^"]+)"$'
+	while IFS= read -r line; do
+		[[ -z $line || $line == '#'* ]] && continue
+		if [[ $line =~ $re ]]; then
+			files+=("$dir/${BASH_REMATCH[1]}")
+		else
+			load "$dir/load"
+			return
+		fi
+	done <"$dir/load.bash"
+	for line in "${files[@]}"; do
+		# shellcheck disable=SC1090
+		source "$line" || fail "cannot load $line"
+	done
+}
+bats_library bats-support
+bats_library bats-assert
+bats_library bats-file
 
 TOP="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 RG="$TOP/build/readguard"
 SHIM="$TOP/build/libreadguard.so"
 T="$TOP/build/t"
-export RG SHIM T TOP
+# The tests' own checks (JSON, table patches) use the system's Python, which
+# starts in a tenth of the time of a version manager's shim that may come
+# first in PATH. A test that runs python3 as a tool under readguard runs
+# whatever python3 PATH names, as a user's shell would.
+PY3=/usr/bin/python3
+[ -x "$PY3" ] || PY3=$(command -v python3)
+export RG SHIM T TOP PY3
 
 # Readguard's refusal messages (see README / the contract).
 MSG_UNREAD="it has not been read in this session. Read it first, then retry."
 MSG_CHANGED="it changed since this session read it"
 
-setup() {
+# common_setup: what every test starts from. A file that needs more defines
+# its own setup() and calls this first.
+common_setup() {
 	[ -x "$RG" ] || fail "$RG not built (run make)"
 	[ -f "$SHIM" ] || fail "$SHIM not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
+	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG \
+		READGUARD_CAPACITY READGUARD_OWNER
+	# Session tables are made in, and looked for only in, READGUARD_DIR
+	# (never in /dev/shm itself, $XDG_RUNTIME_DIR or /tmp, where other runs'
+	# are). It is on tmpfs, as tables are by default: on ext4 a table costs
+	# twice the time to make and remove. Its name has this test's pid: no
+	# other test has it while this one runs. Default logs go under
+	# XDG_STATE_HOME; mktemp and friends use TMPDIR.
+	export XDG_STATE_HOME="$BATS_TEST_TMPDIR/state"
+	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
+	export TMPDIR="$BATS_TEST_TMPDIR/tmp"
 	W="$BATS_TEST_TMPDIR/w"
 	OUT="$BATS_TEST_TMPDIR/outside"
-	mkdir -p "$W" "$OUT"
+	TEST_TABLES=/dev/shm/readguard-test.$$.$RANDOM
+	if ! mkdir -m 700 "$TEST_TABLES" "$XDG_RUNTIME_DIR" 2>/dev/null; then
+		TEST_TABLES="$BATS_TEST_TMPDIR/tables"
+		mkdir -p -m 700 "$TEST_TABLES" "$XDG_RUNTIME_DIR" || fail "cannot make $TEST_TABLES"
+	fi
+	export READGUARD_DIR="$TEST_TABLES"
+	mkdir -p "$XDG_STATE_HOME" "$TMPDIR" "$W" "$OUT" || fail "cannot make the test's directories"
 	cd "$W" || fail "cannot cd to $W"
 	LOG="$W/readguard.log"
 	BG_PID=
 	export W OUT LOG
+}
+
+setup() {
+	common_setup
 }
 
 teardown() {
@@ -44,6 +101,10 @@ teardown() {
 		kill "$FIFO_PID" 2>/dev/null || true
 		wait "$FIFO_PID" 2>/dev/null || true
 	fi
+	# BATS_TEST_TMPDIR goes by itself; the table directory on tmpfs does not.
+	case ${TEST_TABLES:-} in
+	/dev/shm/readguard-test.*) rm -rf -- "$TEST_TABLES" ;;
+	esac
 }
 
 # rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.
@@ -114,6 +175,15 @@ assert_content() {
 	[ "$got" = "$2" ] || fail "content of '$1': expected '$2', got '$got'"
 }
 
+# assert_has_line TEXT: a line of $output is exactly TEXT, as assert_line
+# TEXT checks, but looked for by grep: bats traces every command the test's
+# own shell runs (some 0.2 ms each), so a loop over thousands of lines there
+# costs seconds.
+assert_has_line() {
+	grep -qxF -- "$1" <<<"$output" ||
+		fail "no line '$1' in the output ($(wc -l <<<"$output") lines)"
+}
+
 # count_rg_lines: number of "readguard: refused" lines in $stderr (from
 # `run --separate-stderr`) or, failing that, in $output.
 count_rg_lines() {
@@ -174,7 +244,7 @@ stderr: ${stderr-}"
 assert_log_json() {
 	[ -s "$LOG" ] || fail "log $LOG is missing or empty"
 	local out
-	out=$(python3 - "$LOG" 2>&1 <<'EOF'
+	out=$("$PY3" - "$LOG" 2>&1 <<'EOF'
 import json, sys
 data = open(sys.argv[1], 'rb').read()
 text = data.decode('utf-8')          # strict: invalid UTF-8 is an error
@@ -195,7 +265,7 @@ log_count() {
 
 # log_field N KEY: print field KEY of log line N (1-based), JSON-encoded.
 log_field() {
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()
 obj = json.loads(lines[int(sys.argv[2]) - 1])
@@ -207,7 +277,9 @@ print(json.dumps(obj[sys.argv[3]], ensure_ascii=False))' "$LOG" "$1" "$2"
 # PHASE1, then waits until the test calls bg_finish, then runs PHASE2.
 # Meanwhile the test can act from outside the session (e.g. external_write,
 # or another session).  bg_finish sets status/output/stderr/lines like
-# `run --separate-stderr`.
+# `run --separate-stderr`. Both sides wait 6000 polls (a minute or more):
+# a guard against a hang, long enough that no load on the machine ends
+# the pause early.
 bg_session() {
 	local p1=$1 p2=$2
 	shift 2
@@ -215,7 +287,7 @@ bg_session() {
 	mkdir -p "$SYNC"
 	local script="$p1
 : >'$SYNC/ready'
-n=0; until [ -e '$SYNC/go' ] || [ \$n -ge 1000 ]; do sleep 0.01; n=\$((n+1)); done
+n=0; until [ -e '$SYNC/go' ] || [ \$n -ge 6000 ]; do sleep 0.01; n=\$((n+1)); done
 $p2"
 	"$RG" run --log "$LOG" "$@" -- bash -c "$script" >"$SYNC/out" 2>"$SYNC/err" 3>&- &
 	BG_PID=$!
@@ -227,7 +299,7 @@ $p2"
 			fail "background session ended before PHASE1 finished: $(cat "$SYNC/err")"
 		fi
 		i=$((i + 1))
-		[ $i -lt 1000 ] || fail "background session never became ready"
+		[ $i -lt 6000 ] || fail "background session never became ready"
 		sleep 0.01
 	done
 }

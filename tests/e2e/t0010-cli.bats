@@ -137,20 +137,19 @@ load helper
 }
 
 @test "t0010.21 the table outlives the command while a background child still runs, then goes" {
-	# The grandchild outlives sh; the table must still exist while it runs
-	# (it is still part of the tree) and be gone once it has exited too.
+	# The grandchild outlives sh: once sh is gone (reaped: kill -0 fails),
+	# the table must still exist (the grandchild is still part of the
+	# tree), and be gone once readguard run, which waits for the whole
+	# tree, has returned.
 	run --separate-stderr rg sh -c '
 		echo "$READGUARD_SESSION" >sess
-		( sleep 0.5; if [ -e "$READGUARD_SESSION" ]; then echo alive; else echo gone; fi >grandchild ) &
+		sh=$$
+		( while kill -0 "$sh" 2>/dev/null; do sleep 0.01; done
+		  if [ -e "$READGUARD_SESSION" ]; then echo alive; else echo gone; fi >grandchild ) &
 		exit 0'
 	assert_success
-	i=0
-	until [ -s grandchild ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
 	assert_content grandchild alive
-	sess=$(cat sess)
-	i=0
-	while [ -e "$sess" ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
-	assert_not_exist "$sess"
+	assert_not_exist "$(cat sess)"
 }
 
 @test "t0010.22 an existing LD_PRELOAD is kept, with the shim put first" {

@@ -8,7 +8,7 @@ load helper
 # parsed log objects, `W` the scratch directory. Leaves $status/$output alone.
 log_check() {
 	local out
-	out=$(python3 - "$LOG" "$W" "$@" 2>&1 <<'EOF'
+	out=$("$PY3" - "$LOG" "$W" "$@" 2>&1 <<'EOF'
 import json, sys
 log, W = sys.argv[1], sys.argv[2]
 L = [json.loads(l) for l in open(log, 'rb').read().decode('utf-8').splitlines()]
@@ -36,9 +36,11 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	run --separate-stderr rg bash -c 'echo new >f'
 	assert_failure
 	assert_log_json
+	local k checks=()
 	for k in $FIELDS; do
-		log_check "'$k' in L[0]"
+		checks+=("'$k' in L[0]")
 	done
+	log_check "${checks[@]}"
 }
 
 @test "t0400.03 an unread refusal logs an absolute path, decision refuse, reason unread" {

@@ -43,7 +43,7 @@ setup() {
 	in_session cat a >/dev/null
 	run --separate-stderr "$RG" status --json
 	assert_success
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 o = json.loads(sys.argv[1])
 assert o["session"] == sys.argv[2], o
@@ -87,7 +87,7 @@ assert "files" not in o
 	in_session cat a "$OUT/./o" >/dev/null
 	run --separate-stderr "$RG" status --json --files
 	assert_success
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 o = json.loads(sys.argv[1])
 paths = sorted((f["path"] or "-") for f in o["files"])

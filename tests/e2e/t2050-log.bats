@@ -63,7 +63,7 @@ setup() {
 	run in_session sh -c 'echo new >a'
 	until grep -q "refused open '$W/a'" "$BATS_TEST_TMPDIR/follow"; do
 		i=$((i + 1))
-		[ $i -lt 500 ] || { kill $pid; fail "follow printed: $(cat "$BATS_TEST_TMPDIR/follow")"; }
+		[ $i -lt 3000 ] || { kill $pid; fail "follow printed: $(cat "$BATS_TEST_TMPDIR/follow")"; }
 		sleep 0.02
 	done
 	rm "$S"

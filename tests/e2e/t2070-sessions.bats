@@ -62,7 +62,7 @@ setup() {
 	new_session
 	run --separate-stderr "$RG" sessions --json
 	assert_success
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 o = json.loads(sys.argv[1])
 assert o["session"] == sys.argv[2] and o["state"] == "running" and o["roots"] == [sys.argv[3]], o
@@ -74,7 +74,7 @@ assert o["pid"] > 0 and o["created"].endswith("Z"), o
 	head -c 40000 /dev/zero >"$TABLES/readguard-$(id -u)-00000000000000ff"
 	run --separate-stderr "$RG" sessions --json
 	assert_success
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 o = json.loads(sys.argv[1])
 assert o["state"] == "broken" and "wrong magic" in o["problem"], o

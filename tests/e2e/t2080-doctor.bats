@@ -43,7 +43,7 @@ fake_section() {
 }
 
 @test "t2080.05 doctor finds a 32-bit program and names the \$LIB install path" {
-	python3 -c '
+	"$PY3" -c '
 import struct, sys
 h = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
 h += struct.pack("<HHIIIIIHHHHHH", 2, 3, 1, 0, 0, 0, 0, 52, 0, 0, 0, 0, 0)

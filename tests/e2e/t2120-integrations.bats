@@ -334,7 +334,7 @@ print(sorted(h))' "$f"
 	run --separate-stderr "$RG" run --log "$LOG" -- python3 "$MCP" <<<"$req"
 	assert_success
 	[ "${#lines[@]}" -eq 4 ] || fail "expected 4 responses: $output"
-	python3 -c '
+	"$PY3" -c '
 import json, sys
 r = {o["id"]: o for o in map(json.loads, sys.argv[1].splitlines())}
 assert r[1]["result"]["serverInfo"]["name"] == "fixture-fs", r[1]

@@ -48,9 +48,10 @@ setup() {
 
 @test "t2130.04 a table the sandbox cannot see makes writes fail closed, with the reason" {
 	mkfile a old
-	unset READGUARD_DIR
+	# The table goes to READGUARD_DIR; a tmpfs over it hides it, as a
+	# sandbox's own /dev hides /dev/shm.
 	run --separate-stderr "$RG" run -- bwrap --ro-bind / / --dev /dev --proc /proc \
-		--bind "$W" "$W" --chdir "$W" -- sh -c 'cat a >/dev/null; echo new >a'
+		--tmpfs "$READGUARD_DIR" --bind "$W" "$W" --chdir "$W" -- sh -c 'cat a >/dev/null; echo new >a'
 	assert_failure
 	[ "$(count_rg_lines)" -eq 1 ] || fail "$stderr"
 	[[ $stderr == *"the session table is unusable (it does not exist"* ]] || fail "$stderr"

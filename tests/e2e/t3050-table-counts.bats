@@ -9,15 +9,16 @@ M=250
 
 # json_int NAME: the integer member NAME of $output (readguard status --json).
 json_int() {
-	python3 -c 'import json, sys; print(json.loads(sys.stdin.read())[sys.argv[1]])' "$1" <<<"$output"
+	"$PY3" -c 'import json, sys; print(json.loads(sys.stdin.read())[sys.argv[1]])' "$1" <<<"$output"
 }
 
+# make_files [DIRS]: d0 .. d(DIRS-1) (N by default), M files in each. In a
+# shell of its own: bats traces every command of the test's shell.
 make_files() {
-	local p i
-	for p in $(seq 0 $((N - 1))); do
-		mkdir -p "d$p"
-		for i in $(seq 1 "$M"); do echo "$p $i" >"d$p/f$i"; done
-	done
+	bash -c 'for p in $(seq 0 $(($1 - 1))); do
+		mkdir -p "d$p" || exit 1
+		for i in $(seq 1 "$2"); do echo "$p $i" >"d$p/f$i" || exit 1; done
+	done' bash "${1:-$N}" "$M" || fail "cannot make the files"
 }
 
 @test "t3050.01 $N processes reading $M distinct files each in parallel leave exactly $((N * M)) entries" {
@@ -35,7 +36,7 @@ make_files() {
 }
 
 @test "t3050.02 $N processes reading the same $M files in parallel leave exactly $M entries" {
-	make_files
+	make_files 1
 	run --separate-stderr rg bash -c '
 		for p in $(seq 0 $(($1 - 1))); do
 			( for f in d0/*; do : <"$f"; done ) &

@@ -24,9 +24,9 @@ VIAS="execve execv execvp execvpe execl execlp execle execveat fexecve posix_spa
 		assert_success
 		local session=${lines[0]#session=}
 		[ -n "$session" ] || fail "$via: no session in the parent"
-		assert_line "LD_PRELOAD=$SHIM" || fail "$via: no LD_PRELOAD"
-		assert_line "READGUARD_SESSION=$session" || fail "$via: not the same session"
-		assert_line "UV_USE_IO_URING=0" || fail "$via: io_uring not off"
+		assert_has_line "LD_PRELOAD=$SHIM" || fail "$via: no LD_PRELOAD"
+		assert_has_line "READGUARD_SESSION=$session" || fail "$via: not the same session"
+		assert_has_line "UV_USE_IO_URING=0" || fail "$via: io_uring not off"
 	done
 }
 
@@ -138,9 +138,9 @@ import os
 env = {"V%d" % i: "x" * 64 for i in range(2000)}
 os.execve("/usr/bin/env", ["env"], env)'
 	assert_success
-	assert_line "LD_PRELOAD=$SHIM"
-	assert_line "UV_USE_IO_URING=0"
-	assert_line "V1999=$(printf 'x%.0s' {1..64})"
+	assert_has_line "LD_PRELOAD=$SHIM"
+	assert_has_line "UV_USE_IO_URING=0"
+	assert_has_line "V1999=$(printf 'x%.0s' {1..64})"
 }
 
 @test "t3150.14 a Rust program's Command::env_clear does not leave the session" {

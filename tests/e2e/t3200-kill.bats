@@ -13,10 +13,9 @@ load helper
 }
 
 @test "t3200.02 kill-stress.sh leaves no table, directory or process behind" {
-	mkdir "$BATS_TEST_TMPDIR/tmp"
-	TMPDIR="$BATS_TEST_TMPDIR/tmp" run --separate-stderr timeout 600 "$TOP/scripts/dev/kill-stress.sh" 20
+	run --separate-stderr timeout 600 "$TOP/scripts/dev/kill-stress.sh" 20
 	assert_success
-	run ls -A "$BATS_TEST_TMPDIR/tmp"
+	run ls -A "$TMPDIR"
 	assert_output ''
 	run pgrep -f "rgthreads spin w[0-9] $BATS_TEST_TMPDIR/"
 	assert_failure

@@ -13,7 +13,7 @@ good_table() {
 
 # patch_table PATH OFFSET PYTHON-BYTES: overwrite bytes of a table in place.
 patch_table() {
-	python3 -c '
+	"$PY3" -c '
 import sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(int(sys.argv[2]))

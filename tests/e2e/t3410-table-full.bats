@@ -8,7 +8,6 @@ load helper
 WARNING="readguard: warning: the session table is full (16 files)"
 
 # helper.bash's setup, then 20 unread files.
-eval "common_setup() $(declare -f setup | tail -n +2)"
 setup() {
 	common_setup
 	for i in $(seq -w 1 20); do mkfile "f$i" "content $i"; done

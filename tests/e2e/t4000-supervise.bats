@@ -16,16 +16,9 @@ require_supervisor() {
 }
 
 setup() {
-	# helper.bash's setup, then ours.
-	[ -x "$RG" ] || fail "$RG not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
-	W="$BATS_TEST_TMPDIR/w"
-	OUT="$BATS_TEST_TMPDIR/outside"
-	mkdir -p "$W" "$OUT"
-	cd "$W" || fail "cannot cd to $W"
-	LOG="$W/readguard.log"
+	common_setup
 	STATIC="$T/rgstatic"
-	export W OUT LOG STATIC
+	export STATIC
 	require_supervisor
 }
 
@@ -313,7 +306,7 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 # raw NAME ARGS...: python3 without the preload makes one raw system call
 # (x86_64 numbers) and prints "ok RESULT" or "err ENAME".
 raw() {
-	env -u LD_PRELOAD python3 - "$@" <<'PY'
+	env -u LD_PRELOAD "$PY3" - "$@" <<'PY'
 import ctypes, errno, struct, sys
 libc = ctypes.CDLL(None, use_errno=True)
 NR = {"creat": 85, "openat2": 437, "renameat2": 316, "truncate": 76, "rename": 82}

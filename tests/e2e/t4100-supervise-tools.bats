@@ -15,14 +15,15 @@ require_supervisor() {
 	esac
 }
 
-# A static Go binary, built once per run outside any session.
+# A static Go binary, built once outside any session. Runs at the same time
+# may both build it: each into a file of its own, renamed into place.
 go_tool() {
 	command -v go >/dev/null 2>&1 || skip "Go is not installed (make deps-supervise installs golang-go)"
 	RGGO="$CACHE/rggo"
 	if [ ! -x "$RGGO" ]; then
 		mkdir -p "$CACHE"
 		(cd "$TOP/tests/helpers/go" && GOCACHE="$CACHE/gocache" GO111MODULE=off CGO_ENABLED=0 \
-			go build -o "$RGGO.tmp" rggo.go && mv "$RGGO.tmp" "$RGGO") ||
+			go build -o "$RGGO.$$.tmp" rggo.go && mv -f "$RGGO.$$.tmp" "$RGGO") ||
 			fail "cannot build the Go test tool"
 	fi
 	! ldd "$RGGO" >/dev/null 2>&1 || fail "$RGGO is not statically linked"
@@ -34,13 +35,7 @@ bun_tool() {
 }
 
 setup() {
-	[ -x "$RG" ] || fail "$RG not built (run make)"
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
-	W="$BATS_TEST_TMPDIR/w"
-	mkdir -p "$W"
-	cd "$W" || fail "cannot cd to $W"
-	LOG="$W/readguard.log"
-	export W LOG
+	common_setup
 	require_supervisor
 }
 

@@ -16,4 +16,9 @@
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct rg_log_line;
+/* Appends one line to the session log at log_path, as the shim would; a
+ * log that cannot be written gets a warning, never a failed verb. */
+void rg_cli_log(const char *log_path, const struct rg_log_line *l);
+
 #endif

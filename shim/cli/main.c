@@ -3,8 +3,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/verbs.h"
+#include "core/report.h"
+#include "os/logfile.h"
+#include "os/sys.h"
 #ifndef RG_VERSION
 #define RG_VERSION "0.1.0"
 #endif
@@ -51,6 +55,17 @@ void rg_err(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+void rg_cli_log(const char *log_path, const struct rg_log_line *l)
+{
+    char line[4096];
+    size_t n = rg_log_format(line, sizeof line, l);
+    int fd = n ? rg_log_open(log_path) : -1;
+    if (fd < 0 || write(fd, line, n) != (ssize_t)n)
+        rg_err("warning: cannot write the log '%s'", log_path);
+    if (fd >= 0)
+        rg_sys_close(fd);
 }
 
 static const struct {

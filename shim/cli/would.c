@@ -19,7 +19,6 @@
 #include "guard/readhash.h"
 #include "os/clock.h"
 #include "os/lineage.h"
-#include "os/logfile.h"
 #include "os/procfd.h"
 #include "os/session.h"
 #include "os/sys.h"
@@ -142,7 +141,7 @@ void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
     atomic_fetch_add(warn ? &h->warnings : &h->refusals, 1);
     if (!h->log_path[0])
         return;
-    char abs[PATH_MAX], line[4096];
+    char abs[PATH_MAX];
     if (!realpath(path, abs))
         snprintf(abs, sizeof abs, "%s", path);
     const struct rg_record *rec = &w->facts.rec;
@@ -161,10 +160,5 @@ void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
         .current_mtime_ns = w->file.mtime_ns,
         .current_size = w->file.size,
     };
-    size_t n = rg_log_format(line, sizeof line, &l);
-    int fd = n ? rg_log_open(h->log_path) : -1;
-    if (fd < 0 || write(fd, line, n) != (ssize_t)n)
-        rg_err("warning: cannot write the log '%s'", h->log_path);
-    if (fd >= 0)
-        rg_sys_close(fd);
+    rg_cli_log(h->log_path, &l);
 }

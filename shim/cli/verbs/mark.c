@@ -14,8 +14,6 @@
 #include "cli/pick.h"
 #include "core/report.h"
 #include "os/clock.h"
-#include "os/logfile.h"
-#include "os/sys.h"
 static const char usage[] =
     "Usage: readguard mark [--session PATH] FILE...\n"
     "Record each FILE as read, as it is now, without reading it: the session may\n"
@@ -32,7 +30,7 @@ static const char usage[] =
 static void log_mark(const struct rg_header *h, const char *path, const struct rg_record *was,
                      const struct stat *st)
 {
-    char abs[PATH_MAX], line[4096];
+    char abs[PATH_MAX];
     if (!h->log_path[0])
         return;
     if (!realpath(path, abs))
@@ -52,12 +50,7 @@ static void log_mark(const struct rg_header *h, const char *path, const struct r
         .current_mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
         .current_size = st->st_size,
     };
-    size_t n = rg_log_format(line, sizeof line, &l);
-    int fd = n ? rg_log_open(h->log_path) : -1;
-    if (fd < 0 || write(fd, line, n) != (ssize_t)n)
-        rg_err("warning: cannot write the log '%s'", h->log_path);
-    if (fd >= 0)
-        rg_sys_close(fd);
+    rg_cli_log(h->log_path, &l);
 }
 
 static int mark_one(struct rg_table *t, const char *path, void *arg)

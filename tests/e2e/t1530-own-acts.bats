@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# The session's own acts keep a file known: setting the times of a file it
+# wrote (copies, archive extraction) is its own doing, not a change by
+# someone else. Setting the times of a file it does not know proves nothing.
+
+load helper
+
+PY=/usr/bin/python3
+
+setup_file_src() {
+	mkfile src.txt original
+}
+
+@test "t1530.01 shutil.copy2 then an edit of the copy is allowed" {
+	setup_file_src
+	run --separate-stderr rg "$PY" -c '
+import shutil
+shutil.copy2("src.txt", "dst.txt")
+open("dst.txt", "w").write("edited\n")'
+	assert_success
+	refute_refused
+	assert_content dst.txt edited
+}
+
+@test "t1530.02 shutil.copytree then an edit inside the copy is allowed" {
+	mkdir -p tree/sub
+	mkfile tree/sub/x.txt old
+	run --separate-stderr rg "$PY" -c '
+import shutil
+shutil.copytree("tree", "copy")
+open("copy/sub/x.txt", "w").write("edited\n")'
+	assert_success
+	refute_refused
+	assert_content copy/sub/x.txt edited
+}
+
+@test "t1530.03 tarfile extraction then an edit of an extracted file is allowed" {
+	setup_file_src
+	"$PY" -c 'import tarfile; t = tarfile.open("a.tar", "w"); t.add("src.txt"); t.close()'
+	mkdir ex
+	run --separate-stderr rg "$PY" -c '
+import tarfile
+with tarfile.open("a.tar") as t:
+    t.extractall("ex")
+open("ex/src.txt", "w").write("edited\n")'
+	assert_success
+	refute_refused
+	assert_content ex/src.txt edited
+}
+
+@test "t1530.04 unzip then an edit of an unzipped file is allowed" {
+	setup_file_src
+	"$PY" -c 'import zipfile; z = zipfile.ZipFile("a.zip", "w"); z.write("src.txt"); z.close()'
+	mkdir ex
+	run --separate-stderr rgsh 'cd ex && unzip -q ../a.zip && echo edited > src.txt'
+	assert_success
+	refute_refused
+	assert_content ex/src.txt edited
+}
+
+@test "t1530.05 GNU tar -x then an edit of an extracted file is allowed" {
+	setup_file_src
+	tar -cf a.tar src.txt
+	mkdir ex
+	run --separate-stderr rgsh 'tar -C ex -xf a.tar && echo edited > ex/src.txt'
+	assert_success
+	refute_refused
+	assert_content ex/src.txt edited
+}
+
+@test "t1530.06 os.utime on an unread file does not make it known" {
+	mkfile f.txt original
+	run --separate-stderr rg "$PY" -c '
+import os
+os.utime("f.txt", (0, 0))
+open("f.txt", "w").write("blind\n")'
+	assert_failure
+	assert_refused f.txt unread
+	assert_content f.txt original
+}
+
+@test "t1530.07 utime after an external change does not hide the change" {
+	mkfile f.txt original
+	bg_session 'cat f.txt >/dev/null' "$PY"' -c "import os; os.utime(\"f.txt\", (0, 0))"; echo mine > f.txt'
+	external_write f.txt "someone else's"
+	bg_finish
+	assert_failure
+	assert_refused f.txt changed
+	assert_content f.txt "someone else's"
+}
+
+@test "t1530.08 touch -d and futimens on a file the session wrote keep it known" {
+	run --separate-stderr rgsh 'echo one > f.txt && touch -d 2001-01-01 f.txt &&
+		'"$PY"' -c "import os; fd = os.open(\"f.txt\", os.O_RDONLY); os.utime(fd, (5, 5)); os.close(fd)" &&
+		echo two > f.txt'
+	assert_success
+	refute_refused
+	assert_content f.txt two
+}

@@ -10,7 +10,8 @@
 # common_setup), so no test ever sees another's sessions, logs or scratch
 # files.
 #
-# Style: the helpers and the .bats files are indented with tabs.
+# Style: the helpers and the .bats files indent shell with tabs; Python and
+# Rust embedded in them keep their own four spaces.
 
 bats_require_minimum_version 1.5.0
 

@@ -1,5 +1,5 @@
 /* Reading the session log back: each line is one flat JSON object whose
- * values are strings, numbers, booleans or null (see report.h). */
+ * values are strings, numbers, booleans or null (see core/report.h). */
 #ifndef RG_JSONL_H
 #define RG_JSONL_H
 

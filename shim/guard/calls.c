@@ -26,7 +26,7 @@ static int sys_open(const struct rg_request *req, int flags)
 {
     mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
     /* A FIFO or a tty may keep an open waiting: wait with the program's
-     * signal mask (critical.h). */
+     * signal mask (guard/critical.h). */
     if (!req->resolve)
         return RG_PAUSED(rg_sys_openat(req->dirfd, req->path, flags, mode));
     struct open_how how = {

@@ -1,6 +1,6 @@
 /* Session table files: creating one, attaching to one, removing one. The
  * CLI and the shim share this code, so it only enters the kernel through
- * calls the shim does not hook, or through sys.h. */
+ * calls the shim does not hook, or through os/sys.h. */
 #ifndef RG_SESSION_H
 #define RG_SESSION_H
 

@@ -127,7 +127,7 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
 }
 
 /* O_WRONLY|O_CREAT|O_NONBLOCK without O_TRUNC or O_APPEND is how the policy
- * recognises touch(1) (see policy.c): such an open cannot borrow O_NONBLOCK,
+ * recognises touch(1) (see core/policy.c): such an open cannot borrow O_NONBLOCK,
  * so it looks for a FIFO first instead. */
 static bool touch_shaped(int flags)
 {

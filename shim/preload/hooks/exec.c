@@ -1,6 +1,6 @@
 /* The exec family. Two jobs before the real call: restamp the O_CLOEXEC
  * descriptors that exec closes without a close() call, and hand the new
- * image the environment of the session (envp.h) when the program scrubbed
+ * image the environment of the session (core/envp.h) when the program scrubbed
  * it, with the build of the shim its loader can load, or none (a musl
  * program dies on glibc's shim): rg_exec_prepare looks at the program first.
  * glibc's variants call its internal execve, so each needs its own hook.

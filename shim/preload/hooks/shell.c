@@ -1,6 +1,6 @@
 /* system() and popen() start /bin/sh through glibc's internal posix_spawn,
  * with environ, where no exec hook sees it. When environ lacks the session
- * (envp.h), the command is wrapped: the shell they start only exports what
+ * (core/envp.h), the command is wrapped: the shell they start only exports what
  * was missing and execs a second, guarded shell that runs the command. */
 #include <stdio.h>
 #include <stdlib.h>

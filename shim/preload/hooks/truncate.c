@@ -1,6 +1,6 @@
 /* truncate by path, and ftruncate. A descriptor opened for writing was
  * checked at open; ftruncate is hooked only to explain the refusal on a
- * read-only stand-in that a touch-shaped open received (policy.c). */
+ * read-only stand-in that a touch-shaped open received (core/policy.c). */
 #include "preload/hooks/truncate.h"
 #include <unistd.h>
 

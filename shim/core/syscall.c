@@ -2,10 +2,12 @@
 #include <fcntl.h>
 #include <sys/syscall.h>
 
+/* Names are arrays, not pointers: a table of pointers would cost every
+ * process that loads the shim a relocation per name. */
 struct row {
     long nr;
-    const char *name;
-    const char *via_syscall;
+    char name[24];
+    char via_syscall[40];
     enum rg_op op;
     int flags;
     unsigned char args[6]; /* enum rg_sc_arg */

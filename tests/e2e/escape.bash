@@ -35,7 +35,7 @@ esc_session() {
 	local mode=$1 script=$2
 	shift 2
 	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" \
-		XDG_RUNTIME_DIR= RG="$RG" OUT="$ESC/outside" \
+		XDG_RUNTIME_DIR= READGUARD_DIR="$ESC/tables" RG="$RG" OUT="$ESC/outside" \
 		"$RG" run $(esc_flags "$mode") "$@" --log "$ESC/log" -- bash -c "$script") \
 		>"$ESC/out" 2>&1
 }
@@ -50,7 +50,8 @@ esc_outside() {
 esc_setup() {
 	ESC=$(mktemp -d /tmp/rg-escape.XXXXXX)
 	chmod 0755 "$ESC"
-	mkdir -p "$ESC/root/sub" "$ESC/outside"
+	# The sessions' tables go with $ESC, not into /dev/shm where they outlive it.
+	mkdir -p "$ESC/root/sub" "$ESC/outside" "$ESC/tables"
 	printf 'ORIGINAL\n' >"$ESC/root/f"
 	printf 'ORIGINAL\n' >"$ESC/root/sub/f"
 	touch -d '2020-01-01 00:00:00' "$ESC/root/f" "$ESC/root/sub/f"

@@ -91,7 +91,9 @@ setup() {
 	common_setup
 }
 
-teardown() {
+# common_teardown: undoes common_setup. A file that needs more defines its
+# own teardown() and calls this last.
+common_teardown() {
 	# Never leave a paused background session behind.
 	if [ -n "${BG_PID:-}" ]; then
 		: >"$SYNC/go" 2>/dev/null || true
@@ -106,6 +108,10 @@ teardown() {
 	case ${TEST_TABLES:-} in
 	/dev/shm/readguard-test.*) rm -rf -- "$TEST_TABLES" ;;
 	esac
+}
+
+teardown() {
+	common_teardown
 }
 
 # rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.

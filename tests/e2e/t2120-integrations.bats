@@ -21,6 +21,7 @@ setup() {
 
 teardown() {
 	kill "$CLAUDE_PID" 2>/dev/null || true
+	common_teardown
 }
 
 # hook EVENT [JSON [OPTION]...]: run the hook as Claude Code does, in a

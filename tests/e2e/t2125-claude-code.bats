@@ -36,6 +36,7 @@ teardown() {
 		kill "$API_PID" 2>/dev/null || true
 		wait "$API_PID" 2>/dev/null || true
 	fi
+	common_teardown
 }
 
 # play SCRIPT_JSON: the model makes these tool calls, turn by turn; claude

@@ -18,14 +18,9 @@ setup_file() {
 setup() {
 	[ -x "$BATS_FILE_TMPDIR/rgm" ] ||
 		skip "no musl-gcc, or no musl build of the shim (make musl)"
-	# helper.bash's setup
-	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG
-	W="$BATS_TEST_TMPDIR/w"
-	mkdir -p "$W"
-	cd "$W" || fail "cannot cd to $W"
-	LOG="$W/readguard.log"
+	common_setup
 	M="$BATS_FILE_TMPDIR/rgm"
-	export W LOG M
+	export M
 }
 
 @test "t3170.01 a musl program's blind write is refused" {

@@ -1,13 +1,17 @@
 #include "core/table.h"
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 /* Memory orders: an entry's key is written before the index slot that
  * publishes it (release) and read after loading that slot (acquire). A stamp
- * is published by storing gen last (release). Two stamps racing can leave a
- * mix of their fields; each field came from a real fstat of the same inode,
- * so a mix can only fail to match the file (a refusal, never a wrong allow)
- * unless both stamps describe the same state. */
+ * is published by storing gen last (release). Full stamps of one entry are
+ * serialised (stamp_begin): unserialised, two writers of the session closing
+ * at once could leave the older stamp, or a mix of both, after the newer
+ * file state, and the session would then refuse its own next write. A reader
+ * may still see a stamp half written; each field came from a real fstat of
+ * the same inode, so that can only fail to match the file (a refusal the
+ * caller's second look clears), never a wrong allow. */
 
 static size_t index_slots_for(uint32_t capacity)
 {
@@ -227,6 +231,47 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
     return NULL;
 }
 
+/* A stamper waits this many yields for another to finish before taking the
+ * entry over: long enough for a preempted one, and bounded because one
+ * killed mid-stamp never finishes. */
+#define STAMP_WAITS 64
+
+/* Takes the entry's stamp lock (stamps odd while held). Says whether another
+ * stamp landed since the caller loaded `seen`. */
+static uint32_t stamp_begin(struct rg_entry *e, uint32_t seen, bool *raced)
+{
+    uint32_t cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
+    for (int waits = 0;;) {
+        if (cur != seen)
+            *raced = true;
+        if ((cur & 1u) && waits < STAMP_WAITS) {
+            waits++;
+            sched_yield();
+            cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
+            continue;
+        }
+        uint32_t mine = (cur & 1u) ? cur + 2 : cur + 1;
+        if (atomic_compare_exchange_weak_explicit(&e->stamps, &cur, mine, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return mine;
+    }
+}
+
+/* Fails harmlessly when another took the entry over after STAMP_WAITS: the
+ * lock is then theirs to end. */
+static void stamp_end(struct rg_entry *e, uint32_t mine)
+{
+    atomic_compare_exchange_strong_explicit(&e->stamps, &mine, mine + 1, memory_order_release,
+                                            memory_order_relaxed);
+}
+
+static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, int64_t ctime_ns)
+{
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
+           ctime_ns < atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+}
+
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns)
 {
@@ -272,8 +317,15 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     /* Another stamp landed since we looked (a session write restamping
      * what this read saw before it, typically): a scan must not take the
      * entry over from it unseen, so this read then counts as a look. */
-    if (atomic_fetch_add_explicit(&e->stamps, 1, memory_order_acq_rel) != seen)
+    bool raced = false;
+    uint32_t mine = stamp_begin(e, seen, &raced);
+    if (raced) {
         reader &= ~RG_READER_SCAN;
+        if (stamp_is_older(t, e, st->ctime_ns)) {
+            stamp_end(e, mine);
+            return false;
+        }
+    }
     atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
     atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
@@ -281,6 +333,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
     atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
     atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
+    stamp_end(e, mine);
     return true;
 }
 

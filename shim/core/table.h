@@ -79,7 +79,7 @@ struct rg_entry {
                                  it, and the last process that opened one */
     _Atomic uint32_t hash;    /* rg_content_hash() of the stamped bytes; 0: none */
     _Atomic uint32_t reader;  /* RG_READER_*: who read it, and how */
-    _Atomic uint32_t stamps;  /* bumped by every full stamp: tells a race */
+    _Atomic uint32_t stamps;  /* +2 by every full stamp, odd while one is written */
 };
 
 /* writing packs a pid (Linux pids fit in 22 bits) with a count that

@@ -468,6 +468,29 @@ TEST(stamp_then_load_is_found_with_values)
     drop(&f);
 }
 
+TEST(stamp_left_half_written_by_a_killed_stamper_is_taken_over)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    atomic_store(&e->stamps, 7); /* odd: a stamper died holding it */
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, false, 555));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).mtime_ns, 1000);
+    CHECK_EQ_INT(atomic_load(&e->stamps) & 1u, 0);
+    drop(&f);
+}
+
+TEST(every_full_stamp_leaves_the_lock_free)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp later = stamp_a;
+    later.ctime_ns++;
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, false, 555));
+    CHECK(rg_entry_stamp(&f.t, e, &later, true, 556));
+    CHECK_EQ_INT(atomic_load(&e->stamps), 4);
+    drop(&f);
+}
+
 TEST(new_entry_is_not_found_until_stamped)
 {
     struct fixture f = make_table(16, false);
@@ -1154,6 +1177,8 @@ TEST(scanner_name_of_a_pid_that_lost_its_slot_is_empty)
 int main(void)
 {
     RUN(file_size_is_header_index_and_entries);
+    RUN(stamp_left_half_written_by_a_killed_stamper_is_taken_over);
+    RUN(every_full_stamp_leaves_the_lock_free);
     RUN(format_then_validate_is_ok);
     RUN(format_stores_the_settings);
     RUN(format_without_log_path_leaves_it_empty);

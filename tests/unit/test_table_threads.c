@@ -173,10 +173,49 @@ TEST(resets_racing_with_records_leave_a_usable_table)
     teardown();
 }
 
+/* Writers of a session closing at once: each stamps the one entry with a
+ * file state newer than any before it (a shared clock stands in for ctime).
+ * Whatever the interleaving, the newest state must be what stays, whole;
+ * an older stamp landing last is the session refusing its own next write. */
+static _Atomic int64_t clock_ns;
+
+static void *stamp_newer_states(void *arg)
+{
+    (void)arg;
+    struct rg_entry *e = rg_table_find_or_add(&table, 5, 1);
+    int64_t seen = 0;
+    for (int i = 0; i < ROUNDS * 4 && e; i++) {
+        int64_t v = atomic_fetch_add(&clock_ns, 1) + 1;
+        struct rg_stamp st = {.mtime_ns = v, .ctime_ns = v, .size = v};
+        rg_entry_stamp(&table, e, &st, true, v);
+        /* What the entry records never goes back in time. */
+        int64_t now = rg_entry_load(&table, e).ctime_ns;
+        if (now < seen)
+            atomic_fetch_add(&wrong, 1);
+        seen = now;
+    }
+    return NULL;
+}
+
+TEST(racing_stamps_leave_the_newest_state_whole)
+{
+    setup();
+    atomic_store(&clock_ns, 0);
+    atomic_store(&wrong, 0);
+    CHECK_EQ_INT(run_threads(stamp_newer_states), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    struct rg_record r = rg_entry_load(&table, rg_table_find(&table, 5, 1));
+    CHECK_EQ_INT(r.ctime_ns, atomic_load(&clock_ns));
+    CHECK_EQ_INT(r.mtime_ns, r.ctime_ns);
+    CHECK_EQ_INT(r.size, r.ctime_ns);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
     RUN(shared_keys_hammered_from_many_threads_stay_consistent);
     RUN(resets_racing_with_records_leave_a_usable_table);
+    RUN(racing_stamps_leave_the_newest_state_whole);
     return check_done();
 }

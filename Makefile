@@ -236,7 +236,7 @@ deps-foreign:
 	@scripts/dev/install-deps.sh foreign
 
 test-foreign: deps-foreign all
-	scripts/dev/test-foreign.sh --enforce
+	scripts/dev/test-foreign.sh
 
 # --- bench -----------------------------------------------------------------------
 # The harnesses are built by check-build too, so the smoke test can run them;

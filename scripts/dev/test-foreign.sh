@@ -12,6 +12,8 @@
 # identical, test by test; the script prints both tallies, the wall time
 # ratio and what the session refused or warned about.
 # Usage: scripts/dev/test-foreign.sh [--mode enforce|warn] [SUITE]...
+# Environment: FOREIGN_OPTS, more options for `readguard run` (word-split);
+# FOREIGN_KEEP=DIR, where to keep the session's log and the suites' output.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 PY=/usr/bin/python3
@@ -89,7 +91,8 @@ print("files tracked %(used)d, stamps %(reads)d, writes allowed %(writes_allowed
 
 status=0
 plain_s=$(run plain)
-guarded_s=$(run "$mode" "$RG" run --mode "$mode" --root "$scratch/$mode" --log "$scratch/$mode.jsonl" \
+# shellcheck disable=SC2086
+guarded_s=$(run "$mode" "$RG" run ${FOREIGN_OPTS:-} --mode "$mode" --root "$scratch/$mode" --log "$scratch/$mode.jsonl" \
     --session "$scratch/$mode.table" --keep --)
 for n in plain "$mode"; do
     [ -s "$scratch/$n.xml" ] || { echo "test-foreign: $n run wrote no results:"; tail -20 "$scratch/$n.out"; exit 1; }
@@ -113,7 +116,7 @@ echo "foreign: ${decision} decisions by call and reason:"
 grep "\"decision\":\"$decision\"" "$scratch/$mode.jsonl" 2>/dev/null |
     grep -o '"call":"[^"]*".*"reason":"[^"]*"' |
     sed -E 's/"call":"([^"]*)".*"reason":"([^"]*)"/\1 \2/' | sort | uniq -c | sed 's/^/  /'
-[ -n "${FOREIGN_KEEP:-}" ] && { cp -r "$scratch/$mode.jsonl" "$scratch/diff" "$scratch"/*.out "$FOREIGN_KEEP"/ 2>/dev/null; }
+[ -z "${FOREIGN_KEEP:-}" ] || cp "$scratch"/*.out "$scratch"/*.xml "$scratch"/*.jsonl "$FOREIGN_KEEP"/ 2>/dev/null
 # A session that tracked nothing was not guarding the suite at all.
 [ "$("$RG" status --session "$scratch/$mode.table" --json | "$PY" -c \
     'import json, sys; print(json.load(sys.stdin)["used"])')" -gt 0 ] ||

@@ -163,8 +163,9 @@ static void name_shim(const char *path, const char *loader)
     enum rg_prog kind = rg_interp_kind(loader);
     char shim[PATH_MAX];
     if (kind == RG_PROG_OTHER_LD) {
-        finding(path, "its dynamic linker is neither glibc's nor musl's, and readguard has no "
-                      "shim for it",
+        finding(path,
+                "its dynamic linker is neither glibc's nor musl's, and readguard has no "
+                "shim for it",
                 supervise);
         return;
     }
@@ -172,8 +173,8 @@ static void name_shim(const char *path, const char *loader)
     const char *name = libc == RG_LIBC_MUSL ? "musl" : "glibc";
     if (!shim_of(libc, shim, sizeof shim)) {
         char what[128];
-        snprintf(what, sizeof what, "a %s program, and no %s build of the shim is installed",
-                 name, name);
+        snprintf(what, sizeof what, "a %s program, and no %s build of the shim is installed", name,
+                 name);
         finding(path, what,
                 libc == RG_LIBC_MUSL ? "build and install it ('make musl', then 'make install'), "
                                        "or use 'readguard run --supervise'"

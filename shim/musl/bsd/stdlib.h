@@ -6,10 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static inline const char *getprogname(void)
-{
-    return program_invocation_short_name;
-}
+static inline const char *getprogname(void) { return program_invocation_short_name; }
 
 static inline void setprogname(const char *name)
 {

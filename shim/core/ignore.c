@@ -35,13 +35,19 @@ static size_t trimmed_len(const char *s, size_t n)
     return spaces_from;
 }
 
+size_t rg_ignore_clean(const char *line, size_t n)
+{
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    n = trimmed_len(line, n);
+    return n == 0 || line[0] == '#' ? 0 : n;
+}
+
 static bool add_n(struct rg_ignore_list *l, char scope, const char *rule, size_t n)
 {
     if (scope != RG_IGN_ABSOLUTE) {
-        if (n > 0 && rule[n - 1] == '\r')
-            n--;
-        n = trimmed_len(rule, n);
-        if (n == 0 || rule[0] == '#')
+        n = rg_ignore_clean(rule, n);
+        if (n == 0)
             return true;
     }
     if (n == 0 || memchr(rule, '\0', n) || l->len + n + 2 > l->cap)
@@ -82,30 +88,46 @@ const char *rg_ignore_next(const char *list, size_t len, const char *prev, char 
     return p + 1;
 }
 
-enum verdict { NO_MATCH, EXCLUDED, INCLUDED };
+static const struct {
+    const char *word;
+    enum rg_tier tier;
+} keywords[] = {{"guard", RG_TIER_GUARD}, {"journal", RG_TIER_JOURNAL}, {"free", RG_TIER_FREE}};
 
-/* One gitignore pattern against one path below the root: path is the whole
- * relative path, name its last component, dir whether it is a directory. */
-static enum verdict pattern_verdict(const char *pat, const char *path, const char *name, bool dir)
+enum rg_tier rg_rule_tier(const char *rule, const char **pattern)
+{
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++) {
+        size_t n = strlen(keywords[i].word);
+        if (strncmp(rule, keywords[i].word, n) == 0 && rule[n] == ' ') {
+            for (rule += n; *rule == ' ';)
+                rule++;
+            *pattern = rule;
+            return keywords[i].tier;
+        }
+    }
+    *pattern = rule;
+    return RG_TIER_FREE;
+}
+
+enum rg_match rg_pattern_match(const char *pat, const char *path, const char *name, bool dir)
 {
     bool negated = pat[0] == '!';
     char buf[PATH_MAX];
     size_t n = strlen(pat + negated);
     if (n >= sizeof buf)
-        return NO_MATCH;
+        return RG_MATCH_NONE;
     memcpy(buf, pat + negated, n + 1);
     bool dir_only = n > 0 && buf[n - 1] == '/';
     if (dir_only)
         buf[--n] = '\0';
     if (n == 0 || (dir_only && !dir))
-        return NO_MATCH;
+        return RG_MATCH_NONE;
     int m = strchr(buf, '/') ? rg_wildmatch_bounded(buf[0] == '/' ? buf + 1 : buf, path, true)
                              : rg_wildmatch_bounded(buf, name, true);
     /* A rule too costly to decide fails closed: it neither ignores a path
      * nor keeps one ignored, so the path stays guarded. */
     if (m == RG_WM_TOO_COSTLY)
-        return negated ? INCLUDED : NO_MATCH;
-    return m == RG_WM_NOMATCH ? NO_MATCH : negated ? INCLUDED : EXCLUDED;
+        return negated ? RG_MATCH_INCLUDED : RG_MATCH_NONE;
+    return m == RG_WM_NOMATCH ? RG_MATCH_NONE : negated ? RG_MATCH_INCLUDED : RG_MATCH_EXCLUDED;
 }
 
 static bool applies(char scope, unsigned root_index)
@@ -113,21 +135,23 @@ static bool applies(char scope, unsigned root_index)
     return scope == RG_IGN_EVERY_ROOT || (unsigned char)scope == RG_IGN_ROOT0 + root_index;
 }
 
-/* The last rule that matches decides. */
-static bool excluded(const char *list, size_t len, unsigned root_index, const char *path,
-                     const char *name, bool dir)
+/* The last rule that matches decides; a '!' rule leaves the path to git. */
+static enum rg_tier rules_tier(const char *list, size_t len, unsigned root_index, const char *path,
+                               const char *name, bool dir)
 {
-    enum verdict last = NO_MATCH;
+    enum rg_tier last = RG_TIER_NONE;
     char scope;
     for (const char *r = rg_ignore_next(list, len, NULL, &scope); r;
          r = rg_ignore_next(list, len, r, &scope)) {
         if (!applies(scope, root_index))
             continue;
-        enum verdict v = pattern_verdict(r, path, name, dir);
-        if (v != NO_MATCH)
-            last = v;
+        const char *pat;
+        enum rg_tier tier = rg_rule_tier(r, &pat);
+        enum rg_match m = rg_pattern_match(pat, path, name, dir);
+        if (m != RG_MATCH_NONE)
+            last = m == RG_MATCH_EXCLUDED ? tier : RG_TIER_NONE;
     }
-    return last == EXCLUDED;
+    return last;
 }
 
 static bool in_ignored_dir(const char *list, size_t len, const char *root, const char *abs)
@@ -140,32 +164,38 @@ static bool in_ignored_dir(const char *list, size_t len, const char *root, const
     return false;
 }
 
-bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
-                const char *abs)
+enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
+                            const char *abs)
 {
     if (!list || len == 0)
-        return false;
+        return RG_TIER_NONE;
     if (in_ignored_dir(list, len, root, abs))
-        return true;
+        return RG_TIER_FREE;
     const char *rel = abs + strlen(root);
     while (*rel == '/')
         rel++;
     char path[PATH_MAX];
     size_t n = strlen(rel);
     if (n == 0 || n >= sizeof path)
-        return false;
+        return RG_TIER_NONE;
     memcpy(path, rel, n + 1);
-    /* Walk down from the root: an ignored directory hides everything below
-     * it, and git never looks inside for a rule that re-includes. */
+    /* Walk down from the root: a rule that matches a directory decides for
+     * everything below it, as an ignored directory does in git. */
     for (char *name = path;;) {
         char *slash = strchr(name, '/');
         if (!slash)
-            return excluded(list, len, root_index, path, name, false);
+            return rules_tier(list, len, root_index, path, name, false);
         *slash = '\0';
-        bool hidden = excluded(list, len, root_index, path, name, true);
+        enum rg_tier t = rules_tier(list, len, root_index, path, name, true);
         *slash = '/';
-        if (hidden)
-            return true;
+        if (t != RG_TIER_NONE)
+            return t;
         name = slash + 1;
     }
+}
+
+bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
+                const char *abs)
+{
+    return rg_ignore_tier(list, len, root, root_index, abs) == RG_TIER_FREE;
 }

@@ -1,12 +1,19 @@
-/* Ignore rules: which paths under a root are not guarded. Patterns follow
+/* Ignore rules: which tier a path under a root is in. Patterns follow
  * gitignore(5): last match wins, '!' re-includes, a trailing '/' matches
  * only directories, a pattern with a slash is anchored at the root, one
- * without matches a name at any depth, and nothing below an ignored
- * directory can be re-included.
+ * without matches a name at any depth, and a rule that matches a directory
+ * decides for everything below it.
+ *
+ * A rule may start with a tier keyword: "guard PATTERN", "journal PATTERN"
+ * or "free PATTERN"; a plain line (and every built-in rule) means "free".
+ * A '!' line takes the paths it matches back out of every tier, so that
+ * git's rules (gitignore.h) decide them. "\guard x" is the pattern
+ * "guard x", as in git.
  *
  * The rules of a session live in its table header as one packed list, so
  * every process applies the same ones: each rule is a scope byte, its text
- * and a NUL. This file builds that list and answers from it; it is pure. */
+ * (keyword included) and a NUL. This file builds that list and answers
+ * from it; it is pure. */
 #ifndef RG_IGNORE_H
 #define RG_IGNORE_H
 
@@ -26,6 +33,27 @@
 extern const char *const rg_default_ignores[];
 extern const char *const rg_default_ignored_dirs[];
 
+/* The three answers for a write (readguard(1), TIERS). NONE: no rule of
+ * readguard's decides, so git's ignore rules do (JOURNAL if git ignores the
+ * path, else GUARD). Ordered by how much they protect. */
+enum rg_tier { RG_TIER_FREE, RG_TIER_JOURNAL, RG_TIER_NONE, RG_TIER_GUARD };
+
+/* The tier a rule puts the paths it matches in; *pattern receives the
+ * rule past its keyword. */
+enum rg_tier rg_rule_tier(const char *rule, const char **pattern);
+
+enum rg_match { RG_MATCH_NONE, RG_MATCH_EXCLUDED, RG_MATCH_INCLUDED };
+
+/* One cleaned gitignore pattern against a path relative to the pattern's
+ * base: path is the whole relative path, name its last component, dir
+ * whether it is a directory. A pattern too costly to match fails closed:
+ * it neither excludes a path nor re-includes one. */
+enum rg_match rg_pattern_match(const char *pat, const char *path, const char *name, bool dir);
+
+/* The length of a gitignore line once cleaned as git does (a trailing CR
+ * and unescaped trailing spaces dropped); 0 for a blank line or comment. */
+size_t rg_ignore_clean(const char *line, size_t n);
+
 struct rg_ignore_list {
     char *buf;
     size_t cap, len;
@@ -40,8 +68,13 @@ bool rg_ignore_add(struct rg_ignore_list *l, char scope, const char *rule);
 /* Appends every line of a .readguardignore file's contents. */
 bool rg_ignore_add_lines(struct rg_ignore_list *l, char scope, const char *text, size_t len);
 
-/* Is abs (absolute, normalised, a non-directory) ignored under root, the
- * root_index-th root of the session? abs must be at or below root. */
+/* The tier of abs (absolute, normalised, a non-directory) under root, the
+ * root_index-th root of the session, by readguard's rules alone. abs must
+ * be at or below root. */
+enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
+                            const char *abs);
+
+/* Is abs free under root (rg_ignore_tier says RG_TIER_FREE)? */
 bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
                 const char *abs);
 

@@ -112,6 +112,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return (struct rg_decision){RG_NEED_SCOPE, RG_WHY_OK};
     if (file->scope == RG_SCOPE_FREE)
         return allow;
+    /* The journal's third answer; without a journal, nothing would keep
+     * the bytes, so the path is guarded like any other. */
+    if (file->scope == RG_SCOPE_JOURNALED && !(facts->policy & RG_POLICY_NO_JOURNAL))
+        return allow;
     return (struct rg_decision){softened(req, facts), why_refused(file, facts)};
 }
 

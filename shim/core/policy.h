@@ -10,9 +10,10 @@
 #include "core/request.h"
 #include "core/table.h"
 enum rg_scope {
-    RG_SCOPE_UNKNOWN, /* not worked out yet: it costs a path lookup */
-    RG_SCOPE_GUARDED, /* under a root */
-    RG_SCOPE_FREE,    /* outside every root, or ignored by the ignore rules */
+    RG_SCOPE_UNKNOWN,   /* not worked out yet: it costs a path lookup */
+    RG_SCOPE_GUARDED,   /* under a root: refused unless read */
+    RG_SCOPE_FREE,      /* outside every root, or free by the ignore rules */
+    RG_SCOPE_JOURNALED, /* allowed unread, its old bytes kept (git ignores it) */
 };
 
 enum rg_table_state { RG_TABLE_OK, RG_TABLE_FULL, RG_TABLE_BROKEN };

@@ -116,7 +116,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             d = rg_decide(req, f, &facts);
         }
         if (d.action == RG_NEED_SCOPE) {
-            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, abs, sizeof abs);
+            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, true, abs, sizeof abs);
             d = rg_decide(req, f, &facts);
         }
         /* Writers still counted may be about to restamp: give them a moment,

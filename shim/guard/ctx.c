@@ -23,6 +23,8 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
                          .mode = c->mode,
                          .policy = c->policy,
                          .read_ttl_ns = c->read_ttl_ns};
+    if (!c->table.hdr || !c->table.hdr->journal_dir[0])
+        f.policy |= RG_POLICY_NO_JOURNAL; /* nowhere to keep old bytes */
     if (f.read_ttl_ns > 0)
         f.now_ns = rg_now_ns();
     if (c->table_state == RG_TABLE_BROKEN)

@@ -35,6 +35,7 @@ struct rg_fdslot {
 
 #define RG_DIRCACHE_SLOTS 1024
 struct rg_overflow; /* guard/fdmap.c: descriptors >= RG_FDMAP_SIZE */
+struct rg_gitcache; /* guard/gitrules.c: git's ignore files, as read */
 
 /* The process a decision is made for, when that is not the caller: the
  * supervisor decides for the processes it traps. */
@@ -66,7 +67,9 @@ struct rg_ctx {
     _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
     struct rg_scan scan;                          /* this process's recent reads (guard/scan.h) */
-    struct rg_actor *actor;                       /* NULL in the shim: the process itself */
+    struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
+    _Atomic int git_lock;
+    struct rg_actor *actor; /* NULL in the shim: the process itself */
 };
 
 /* Adds a root (absolute, canonical) if there is room. */

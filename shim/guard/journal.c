@@ -386,7 +386,7 @@ void rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char 
     struct keep k = {.c = c, .req = req, .op = op, .st = st};
     int src = open_source(req, fd, follow, st);
     int where = src >= 0 ? src : fd;
-    if (rg_scope_locate(c, req->dirfd, req->path, where, follow, k.abs, sizeof k.abs) ==
+    if (rg_scope_locate(c, req->dirfd, req->path, where, follow, false, k.abs, sizeof k.abs) ==
             RG_SCOPE_FREE ||
         rg_path_under(k.abs, c->table.hdr->journal_dir)) {
         if (src >= 0)

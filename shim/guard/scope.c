@@ -5,6 +5,7 @@
 
 #include "core/ignore.h"
 #include "core/text.h"
+#include "guard/gitrules.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
 {
@@ -39,8 +40,8 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
            (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
 }
 
-enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *path, int fd,
-                              bool follow, char *abs, size_t cap)
+enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
+                              bool ask_git, char *abs, size_t cap)
 {
     bool found = fd >= 0 && fd_path(fd, abs, cap);
     if (!found && path) {
@@ -56,10 +57,18 @@ enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *pat
     }
     if (is_session_file(c, abs))
         return RG_SCOPE_FREE;
-    /* Guarded if any root that holds it does not ignore it. */
-    for (size_t i = 0; i < c->nroots; i++)
-        if (rg_path_under(abs, c->roots[i]) &&
-            !rg_ignored(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs))
-            return RG_SCOPE_GUARDED;
-    return RG_SCOPE_FREE;
+    /* With several roots, the one that protects it most decides. */
+    enum rg_tier tier = RG_TIER_FREE;
+    for (size_t i = 0; i < c->nroots && tier != RG_TIER_GUARD; i++) {
+        if (!rg_path_under(abs, c->roots[i]))
+            continue;
+        enum rg_tier t = rg_ignore_tier(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs);
+        if (t > tier)
+            tier = t;
+    }
+    if (tier == RG_TIER_NONE)
+        tier = ask_git && rg_git_ignores(c, abs) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
+    return tier == RG_TIER_FREE      ? RG_SCOPE_FREE
+           : tier == RG_TIER_JOURNAL ? RG_SCOPE_JOURNALED
+                                     : RG_SCOPE_GUARDED;
 }

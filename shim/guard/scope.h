@@ -11,8 +11,11 @@
 
 #include "guard/ctx.h"
 /* fd: a descriptor on the target, or -1 to look the path up (following a
- * final symlink only if follow). abs receives the absolute path, for the log. */
-enum rg_scope rg_scope_locate(const struct rg_ctx *c, int dirfd, const char *path, int fd,
-                              bool follow, char *abs, size_t cap);
+ * final symlink only if follow). abs receives the absolute path, for the log.
+ * Which tier a guarded path is in costs asking git (gitrules.h); without
+ * ask_git, a path no rule of readguard's decides is RG_SCOPE_GUARDED, which
+ * is all the journal needs to know. */
+enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
+                              bool ask_git, char *abs, size_t cap);
 
 #endif

@@ -152,6 +152,7 @@ int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
     if (!shared)
         return -ENOMEM;
     *shared = *proto;
+    shared->git = NULL; /* each context keeps its own, under its own lock */
     struct rg_sv_held *held = rg_sv_held_new(shared);
     if (!held)
         return -ENOMEM;
@@ -169,6 +170,7 @@ int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
         w->listener = listener;
         w->held = held;
         w->ctx = *proto;
+        w->ctx.git = NULL;
         w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
                             ? sizes.seccomp_notif
                             : sizeof(struct seccomp_notif);

@@ -267,6 +267,94 @@ TEST(costly_rule_fails_closed_leaving_the_path_guarded)
     CHECK(!ign(path)); /* a re-including rule that gives up re-includes */
 }
 
+static enum rg_tier tier(const char *abs)
+{
+    return rg_ignore_tier(list.buf, list.len, "/r", 0, abs);
+}
+
+static void add_lines(const char *text)
+{
+    CHECK(rg_ignore_add_lines(&list, (char)RG_IGN_ROOT0, text, strlen(text)));
+}
+
+TEST(keywords_name_the_tier_and_plain_lines_are_free)
+{
+    const char *pat;
+    CHECK_EQ_INT(rg_rule_tier("guard notes/", &pat), RG_TIER_GUARD);
+    CHECK_EQ_STR(pat, "notes/");
+    CHECK_EQ_INT(rg_rule_tier("journal   *.db", &pat), RG_TIER_JOURNAL);
+    CHECK_EQ_STR(pat, "*.db");
+    CHECK_EQ_INT(rg_rule_tier("free out/", &pat), RG_TIER_FREE);
+    CHECK_EQ_STR(pat, "out/");
+    CHECK_EQ_INT(rg_rule_tier("out/", &pat), RG_TIER_FREE);
+    CHECK_EQ_STR(pat, "out/");
+}
+
+TEST(a_keyword_needs_a_space_and_a_backslash_escapes_it)
+{
+    const char *pat;
+    CHECK_EQ_INT(rg_rule_tier("guard", &pat), RG_TIER_FREE);
+    CHECK_EQ_STR(pat, "guard");
+    CHECK_EQ_INT(rg_rule_tier("guarded/", &pat), RG_TIER_FREE);
+    CHECK_EQ_INT(rg_rule_tier("\\guard x", &pat), RG_TIER_FREE);
+    reset();
+    add_lines("\\guard x\n");
+    CHECK_EQ_INT(tier("/r/guard x"), RG_TIER_FREE);
+    CHECK_EQ_INT(tier("/r/x"), RG_TIER_NONE);
+}
+
+TEST(no_matching_rule_leaves_the_tier_to_git)
+{
+    defaults();
+    CHECK_EQ_INT(tier("/r/src/main.c"), RG_TIER_NONE);
+    CHECK_EQ_INT(tier("/r/build/out"), RG_TIER_FREE);
+    CHECK_EQ_INT(tier("/r/.git/index"), RG_TIER_FREE);
+}
+
+TEST(guard_takes_a_git_ignored_directory_back_whole)
+{
+    defaults();
+    add_lines("guard notes/\n");
+    CHECK_EQ_INT(tier("/r/notes/a.txt"), RG_TIER_GUARD);
+    CHECK_EQ_INT(tier("/r/sub/notes/deep/b.txt"), RG_TIER_GUARD);
+    CHECK_EQ_INT(tier("/r/notes.txt"), RG_TIER_NONE);
+}
+
+TEST(later_rules_move_paths_out_of_the_defaults)
+{
+    defaults();
+    add_lines("journal build/\nguard *.so\n");
+    CHECK_EQ_INT(tier("/r/build/app"), RG_TIER_JOURNAL);
+    CHECK_EQ_INT(tier("/r/lib/libx.so"), RG_TIER_GUARD);
+    CHECK_EQ_INT(tier("/r/dist/x.tar"), RG_TIER_FREE);
+}
+
+TEST(a_directory_rule_decides_below_it)
+{
+    reset();
+    add_lines("guard data/\nfree data/*.tmp\njournal *.db\nfree data2/\nguard data2/x\n");
+    CHECK_EQ_INT(tier("/r/data/a.tmp"), RG_TIER_GUARD);
+    CHECK_EQ_INT(tier("/r/app.db"), RG_TIER_JOURNAL);
+    CHECK_EQ_INT(tier("/r/data2/x"), RG_TIER_FREE);
+}
+
+TEST(negation_hands_the_path_back_to_git)
+{
+    defaults();
+    add_lines("!build/\n");
+    CHECK_EQ_INT(tier("/r/build/out"), RG_TIER_NONE);
+    add_lines("journal *.log\n!keep.log\n");
+    CHECK_EQ_INT(tier("/r/a.log"), RG_TIER_JOURNAL);
+    CHECK_EQ_INT(tier("/r/keep.log"), RG_TIER_NONE);
+}
+
+TEST(absolute_directories_are_free)
+{
+    defaults();
+    add_lines("guard *\n");
+    CHECK_EQ_INT(rg_ignore_tier(list.buf, list.len, "/", 0, "/tmp/x"), RG_TIER_FREE);
+}
+
 int main(void)
 {
     RUN(wildmatch_follows_git);
@@ -286,5 +374,13 @@ int main(void)
     RUN(empty_list_ignores_nothing);
     RUN(costly_pattern_gives_up_instead_of_hanging);
     RUN(costly_rule_fails_closed_leaving_the_path_guarded);
+    RUN(keywords_name_the_tier_and_plain_lines_are_free);
+    RUN(a_keyword_needs_a_space_and_a_backslash_escapes_it);
+    RUN(no_matching_rule_leaves_the_tier_to_git);
+    RUN(guard_takes_a_git_ignored_directory_back_whole);
+    RUN(later_rules_move_paths_out_of_the_defaults);
+    RUN(a_directory_rule_decides_below_it);
+    RUN(negation_hands_the_path_back_to_git);
+    RUN(absolute_directories_are_free);
     return check_done();
 }

@@ -39,6 +39,7 @@ struct policy_case {
 
 #define GUARDED .scope = RG_SCOPE_GUARDED
 #define FREE .scope = RG_SCOPE_FREE
+#define JOURNALED .scope = RG_SCOPE_JOURNALED
 #define UNKNOWN .scope = RG_SCOPE_UNKNOWN
 #define WARN_MODE .mode = RG_MODE_WARN
 #define OPEN(fl) .op = RG_OP_OPEN, .flags = (fl)
@@ -81,6 +82,14 @@ static const struct policy_case cases[] = {
      REFUSE(UNREAD)},
     {"not_recorded_free_scope_is_allowed", OPEN(O_WRONLY), FREE, ALLOW},
     {"changed_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .mtime_off = 9, ALLOW},
+    {"not_recorded_journaled_scope_is_allowed", OPEN(O_WRONLY | O_TRUNC), JOURNALED, ALLOW},
+    {"changed_journaled_scope_is_allowed", OPEN(O_WRONLY), JOURNALED, .found = true, .mtime_off = 9,
+     ALLOW},
+    {"rename_over_journaled_scope_is_allowed", .op = RG_OP_RENAME, JOURNALED, ALLOW},
+    {"journaled_scope_without_a_journal_is_refused", OPEN(O_WRONLY), JOURNALED,
+     .policy = RG_POLICY_NO_JOURNAL, REFUSE(UNREAD)},
+    {"journaled_scope_without_a_journal_warns_in_warn_mode", OPEN(O_WRONLY), JOURNALED,
+     .policy = RG_POLICY_NO_JOURNAL, WARN_MODE, WARN(UNREAD)},
     {"warn_mode_unread_warns_unread", OPEN(O_WRONLY), GUARDED, WARN_MODE, WARN(UNREAD)},
     {"warn_mode_changed_warns_changed", OPEN(O_WRONLY), GUARDED, .found = true, .size_off = -SIZE,
      WARN_MODE, WARN(CHANGED)},

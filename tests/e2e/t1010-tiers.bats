@@ -1,0 +1,209 @@
+#!/usr/bin/env bats
+# The three tiers: guarded (refused unless read), journaled (allowed unread,
+# the old bytes kept first: what the project's git ignore rules match) and
+# free (the built-in defaults). Each test is a second session in a project
+# that exists already, as every checkout does.
+
+load helper
+
+setup() {
+	common_setup
+	export HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME"
+	export GIT_CONFIG_NOSYSTEM=1
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+}
+
+# project: a git work tree with a tracked source, a git-ignored notes/ and
+# *.db, and a build output.
+project() {
+	git init -q .
+	printf 'notes/\n*.db\n' >.gitignore
+	mkdir -p notes build
+	mkfile main.c 'int main;'
+	mkfile notes/todo.txt 'my notes'
+	mkfile app.db 'rows'
+	mkfile build/out.o 'object'
+	git add .gitignore main.c
+	git commit -qm init
+}
+
+# blind PATH...: one session overwrites each PATH without reading it.
+blind() {
+	"$RG" run --log "$LOG" "${RG_OPTS[@]}" -- bash -c '
+		for p in "$@"; do printf "new\n" >"$p"; done' bash "$@"
+}
+
+@test "t1010.01 guarded: a blind write to a git-tracked file is still refused" {
+	project
+	snapshot main.c
+	run --separate-stderr blind main.c
+	assert_refused main.c unread
+	assert_unchanged main.c
+}
+
+@test "t1010.02 journaled: a git-ignored file is written unread, and undo brings it back" {
+	project
+	run --separate-stderr blind notes/todo.txt app.db
+	assert_success
+	refute_refused
+	assert_content notes/todo.txt new
+	assert_content app.db new
+	run "$RG" undo notes/todo.txt app.db
+	assert_success
+	assert_content notes/todo.txt 'my notes'
+	assert_content app.db rows
+}
+
+@test "t1010.03 free: a build output is written unread and nothing is kept" {
+	project
+	run --separate-stderr blind build/out.o
+	assert_success
+	refute_refused
+	assert_content build/out.o new
+	run "$RG" undo build/out.o
+	assert_failure
+	assert_content build/out.o new
+}
+
+@test "t1010.04 a project without any .gitignore refuses the same files, with the reason" {
+	git init -q .
+	mkdir notes
+	mkfile notes/todo.txt 'my notes'
+	mkfile app.db rows
+	snapshot notes/todo.txt app.db
+	run --separate-stderr blind app.db
+	assert_refused app.db unread
+	run --separate-stderr blind notes/todo.txt
+	assert_refused notes/todo.txt unread
+	assert_unchanged notes/todo.txt app.db
+}
+
+@test "t1010.05 a project that is no git work tree at all is guarded" {
+	printf '*.db\n' >.gitignore
+	mkfile app.db rows
+	snapshot app.db
+	run --separate-stderr blind app.db
+	assert_refused app.db unread
+	assert_unchanged app.db
+}
+
+@test "t1010.06 guard notes/ in .readguardignore guards a git-ignored directory whole" {
+	project
+	mkdir -p notes/deep
+	mkfile notes/deep/plan.txt plan
+	printf 'guard notes/\n' >.readguardignore
+	snapshot notes/todo.txt notes/deep/plan.txt
+	run --separate-stderr blind notes/todo.txt
+	assert_refused notes/todo.txt unread
+	run --separate-stderr blind notes/deep/plan.txt
+	assert_refused notes/deep/plan.txt unread
+	assert_unchanged notes/todo.txt notes/deep/plan.txt
+	run --separate-stderr blind app.db
+	refute_refused
+}
+
+@test "t1010.07 --ignore 'guard PATTERN' guards a git-ignored file" {
+	project
+	snapshot app.db
+	RG_OPTS=(--ignore 'guard *.db')
+	run --separate-stderr blind app.db
+	assert_refused app.db unread
+	assert_unchanged app.db
+}
+
+@test "t1010.08 --ignore 'journal PATTERN' journals a file git does not ignore" {
+	mkfile data.csv 'a,b'
+	RG_OPTS=(--ignore 'journal *.csv')
+	run --separate-stderr blind data.csv
+	refute_refused
+	run "$RG" undo data.csv
+	assert_success
+	assert_content data.csv 'a,b'
+}
+
+@test "t1010.09 'journal build/' moves a default-free directory into the journal" {
+	project
+	RG_OPTS=(--ignore 'journal build/')
+	run --separate-stderr blind build/out.o
+	refute_refused
+	run "$RG" undo build/out.o
+	assert_success
+	assert_content build/out.o object
+}
+
+@test "t1010.10 a changed .gitignore is noticed within the session, by the same process" {
+	project
+	mkfile data.csv 'a,b'
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c '
+		{ printf "1\n" >data.csv; } 2>/dev/null || echo refused-before
+		cat .gitignore >/dev/null
+		printf "*.csv\n" >>.gitignore
+		printf "2\n" >data.csv && echo written-after'
+	assert_success
+	assert_line refused-before
+	assert_line written-after
+	assert_content data.csv 2
+}
+
+@test "t1010.11 a .gitignore in a subdirectory and its negations count, as in git" {
+	project
+	mkdir -p sub/keep
+	printf '*.tmp\n!keep/\n' >sub/.gitignore
+	mkfile sub/a.tmp a
+	mkfile sub/keep/b.tmp b
+	mkfile c.tmp c
+	run --separate-stderr blind sub/a.tmp
+	refute_refused
+	run --separate-stderr blind sub/keep/b.tmp
+	refute_refused
+	snapshot c.tmp
+	run --separate-stderr blind c.tmp
+	assert_refused c.tmp unread
+	assert_unchanged c.tmp
+}
+
+@test "t1010.12 .git/info/exclude and core.excludesFile count" {
+	project
+	printf '*.local\n' >>.git/info/exclude
+	printf '[core]\n\texcludesFile = ~/global-ignore\n' >"$HOME/.gitconfig"
+	printf '*.cache\n' >"$HOME/global-ignore"
+	mkfile a.local a
+	mkfile b.cache b
+	run --separate-stderr blind a.local b.cache
+	assert_success
+	refute_refused
+	assert_content a.local new
+	assert_content b.cache new
+}
+
+@test "t1010.13 without a journal, a git-ignored file is guarded" {
+	project
+	snapshot app.db
+	RG_OPTS=(--no-journal)
+	run --separate-stderr blind app.db
+	assert_refused app.db unread
+	assert_unchanged app.db
+}
+
+@test "t1010.14 a git-ignored file renamed over is journaled too" {
+	project
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'printf "v2\n" >tmp.new && mv tmp.new app.db'
+	assert_success
+	refute_refused
+	assert_content app.db v2
+	run "$RG" undo app.db
+	assert_success
+	assert_content app.db rows
+}
+
+@test "t1010.15 a git work tree above the root still lends its rules" {
+	project
+	mkdir -p sub
+	mkfile sub/x.db x
+	cd sub
+	run --separate-stderr blind x.db
+	refute_refused
+	assert_content x.db new
+}

@@ -166,6 +166,14 @@ int rg_verb_usage_error(const struct rg_verb *v)
     return RG_EXIT_TROUBLE;
 }
 
+int rg_verb_no_operands(const struct rg_verb *v, int argc, char **argv)
+{
+    if (optind >= argc)
+        return RG_EXIT_OK;
+    fprintf(stderr, "readguard: %s: unexpected argument '%s'\n", v->name, argv[optind]);
+    return rg_verb_usage_error(v);
+}
+
 int rg_verb_each_file(const struct rg_verb *v, int argc, char **argv, void *arg,
                       int (*fn)(struct rg_table *t, const char *path, void *arg))
 {

@@ -44,6 +44,9 @@ struct rg_verb {
 int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
 /* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */
 int rg_verb_usage_error(const struct rg_verb *v);
+/* For a verb that takes no operands: RG_EXIT_OK, or the usage error that
+ * names the first one left after the options. */
+int rg_verb_no_operands(const struct rg_verb *v, int argc, char **argv);
 
 /* The tail of every verb that takes FILE...: requires at least one, picks
  * the session, calls fn on each file and returns the worst exit code. */

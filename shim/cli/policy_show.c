@@ -60,3 +60,15 @@ void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)
     }
     fputc(']', f);
 }
+
+void rg_roots_show_json(FILE *f, bool *first, const struct rg_header *h)
+{
+    rg_jkey(f, first, "roots");
+    fputc('[', f);
+    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
+        if (r != h->roots)
+            fputc(',', f);
+        rg_jstr(f, r);
+    }
+    fputc(']', f);
+}

@@ -185,10 +185,8 @@ int rg_cmd_end(int argc, char **argv)
     struct rg_verb v = {"end", end_usage, "", NULL, NULL};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
-    if (optind < argc) {
-        fprintf(stderr, "readguard: end: unexpected argument '%s'\n", argv[optind]);
-        return rg_verb_usage_error(&v);
-    }
+    if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
+        return RG_EXIT_TROUBLE;
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;

@@ -22,10 +22,8 @@ int rg_cmd_reset(int argc, char **argv)
     struct rg_verb v = {"reset", usage, "", NULL, NULL};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
-    if (optind < argc) {
-        fprintf(stderr, "readguard: reset: unexpected argument '%s'\n", argv[optind]);
-        return rg_verb_usage_error(&v);
-    }
+    if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
+        return RG_EXIT_TROUBLE;
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;

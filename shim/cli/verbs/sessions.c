@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/jsonout.h"
 #include "cli/pick.h"
+#include "cli/policy_show.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -47,14 +48,7 @@ static void show(const struct listing *l, const char *path, const char *state,
         if (h) {
             rg_jmember_int(stdout, &first, "pid", h->creator_pid);
             rg_jmember_time(stdout, &first, "created", h->created_ns);
-            rg_jkey(stdout, &first, "roots");
-            fputc('[', stdout);
-            for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
-                if (r != h->roots)
-                    fputc(',', stdout);
-                rg_jstr(stdout, r);
-            }
-            fputc(']', stdout);
+            rg_roots_show_json(stdout, &first, h);
         } else {
             rg_jmember_str(stdout, &first, "problem", why);
         }
@@ -119,10 +113,8 @@ int rg_cmd_sessions(int argc, char **argv)
         else
             return rg_verb_usage_error(&v);
     }
-    if (optind < argc) {
-        fprintf(stderr, "readguard: sessions: unexpected argument '%s'\n", argv[optind]);
-        return rg_verb_usage_error(&v);
-    }
+    if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
+        return RG_EXIT_TROUBLE;
     rg_each_session_file(each, &l);
     return l.rc;
 }

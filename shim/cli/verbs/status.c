@@ -129,14 +129,7 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_jmember_int(stdout, &first, "pid", h->creator_pid);
     rg_jmember_time(stdout, &first, "created", h->created_ns);
     rg_jmember_str(stdout, &first, "mode", rg_mode_name((enum rg_mode)h->mode));
-    rg_jkey(stdout, &first, "roots");
-    fputc('[', stdout);
-    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
-        if (r != h->roots)
-            fputc(',', stdout);
-        rg_jstr(stdout, r);
-    }
-    fputc(']', stdout);
+    rg_roots_show_json(stdout, &first, h);
     rg_jmember_str(stdout, &first, "log", h->log_path);
     rg_policy_show_json(stdout, &first, h);
     rg_jmember_int(stdout, &first, "capacity", h->capacity);
@@ -168,10 +161,8 @@ int rg_cmd_status(int argc, char **argv)
         else
             return rg_verb_usage_error(&v);
     }
-    if (optind < argc) {
-        fprintf(stderr, "readguard: status: unexpected argument '%s'\n", argv[optind]);
-        return rg_verb_usage_error(&v);
-    }
+    if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
+        return RG_EXIT_TROUBLE;
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;

@@ -85,7 +85,7 @@ session() {
 guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" "${@:2}"; }
 
 # --- micro: per call, in one process ----------------------------------------
-micro_names="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first stat"
+micro_names="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first write_journaled stat"
 [ -n "$cg_names" ] || cg_names=$micro_names
 m=$work/micro
 mkdir -p "$m"
@@ -114,6 +114,7 @@ if have valgrind; then
         fn=wl_$w
         [ "$w" = rename ] && fn=rename_over
         [ "$w" = write_first ] && fn=overwrite_first
+        [ "$w" = write_journaled ] && fn=overwrite_journaled
         vg=(valgrind --tool=callgrind --toggle-collect="$fn")
         "${vg[@]}" --callgrind-out-file="$work/cg.bare" "$RGBENCH" "$m" "$cg_iters" "$w" \
             >"$work/cg.bare.out" 2>/dev/null
@@ -334,6 +335,7 @@ table() {
     row "5. fopen + fclose, read mode (ns/op)" micro fopen -
     row "6. rename over an allowed file (ns/op)" micro rename -
     row "6a. first overwrite of a read 4 KiB file: journal keeps it (ns/op)" micro write_first "≤ 3"
+    row "6b. the same, unread but git-ignored: asks git's rules, journaled (ns/op)" micro write_journaled -
     row "7. stat + lstat + access, no open (ns/call)" micro stat -
     row "git status, $tree_files files" macro git_status "≤ 1.05"
     row "git diff, $tree_files files" macro git_diff "≤ 1.05"

@@ -9,6 +9,10 @@ void rg_ctx_use_table(struct rg_ctx *c)
     c->table_state = RG_TABLE_OK;
     c->mode = (enum rg_mode)h->mode;
     c->policy = h->flags;
+    /* Nowhere to keep old bytes is no journal: the decision, which sees only
+     * the knobs, must not journal there (rg_decide, RG_SCOPE_JOURNALED). */
+    if (!h->journal_dir[0])
+        c->policy |= RG_POLICY_NO_JOURNAL;
     c->read_ttl_ns = h->read_ttl_ns;
     c->ignores = h->ignores;
     c->ignores_len = h->ignores_len;
@@ -23,8 +27,6 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
                          .mode = c->mode,
                          .policy = c->policy,
                          .read_ttl_ns = c->read_ttl_ns};
-    if (!c->table.hdr || !c->table.hdr->journal_dir[0])
-        f.policy |= RG_POLICY_NO_JOURNAL; /* nowhere to keep old bytes */
     if (f.read_ttl_ns > 0)
         f.now_ns = rg_now_ns();
     if (c->table_state == RG_TABLE_BROKEN)

@@ -57,6 +57,7 @@ static bool examine(const char *path, const char *call, struct rg_file *f)
         f->dev = st.st_dev;
         f->ino = st.st_ino;
         f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        f->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
         f->size = st.st_size;
         return true;
     }
@@ -126,7 +127,7 @@ const char *rg_would_allowed_why(const struct rg_would *w)
         return "it was only scanned in this session, by this process or one it descends from.";
     if (rec->found && f->hashed && f->hash == rec->hash)
         return "it was read in this session and its bytes are the same.";
-    if (rec->found && rec->mtime_ns == f->mtime_ns && rec->size == f->size)
+    if (rg_record_match(f, rec) == RG_MATCHES)
         return "it was read in this session and has not changed since.";
     if (rec->writers > 0 && w->facts.writer_alive)
         return "a process of this session is writing it.";

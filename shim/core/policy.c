@@ -2,30 +2,31 @@
 #include <fcntl.h>
 
 #include "core/content.h"
-enum match { MATCHES, DIFFERS, ASK_BYTES };
-
-/* Is the file what the session recorded? mtime and size say so, except
- * where they cannot be trusted and the record holds a hash of the bytes:
- * a racy record (a change in the read's own tick keeps both), and a file
- * hashed whole whose mtime moved but whose size did not (touch, a checkout
- * or sync of the same bytes). There the bytes decide. */
-static enum match compare(const struct rg_file *f, const struct rg_record *r)
+/* Is the file what the session recorded? Its stamp says so when mtime,
+ * ctime and size all match: a user can put mtime back (touch -d, cp -p,
+ * rsync -t, tar -x) but not ctime. Where the stamp cannot be trusted and the
+ * record holds a hash of the bytes, the bytes decide: a racy record (a change
+ * in the read's own tick keeps the whole stamp), and a file hashed whole
+ * whose stamp moved but whose size did not (touch, chmod, a checkout or sync
+ * of the same bytes). A larger file whose ctime moved counts as changed: a
+ * hash of its first bytes cannot vouch for the rest. */
+enum rg_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
 {
-    if (!r->found)
-        return DIFFERS;
-    bool same_stamp = r->mtime_ns == f->mtime_ns && r->size == f->size;
-    bool bytes_decide = r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns)
-                                               : r->size == f->size && r->size <= RG_HASH_MAX);
+    if (!r->found || r->size != f->size)
+        return RG_DIFFERS;
+    bool same_stamp = r->mtime_ns == f->mtime_ns && r->ctime_ns == f->ctime_ns;
+    bool bytes_decide =
+        r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns) : r->size <= RG_HASH_MAX);
     if (!bytes_decide)
-        return same_stamp ? MATCHES : DIFFERS;
+        return same_stamp ? RG_MATCHES : RG_DIFFERS;
     if (!f->hashed)
-        return ASK_BYTES;
-    return f->hash == r->hash ? MATCHES : DIFFERS;
+        return RG_ASK_BYTES;
+    return f->hash == r->hash ? RG_MATCHES : RG_DIFFERS;
 }
 
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
-    return compare(f, r) == MATCHES;
+    return rg_record_match(f, r) == RG_MATCHES;
 }
 
 static bool expired(const struct rg_facts *facts)
@@ -89,10 +90,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     if (!writes || !file->exists || !file->regular)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        enum match m = compare(file, &facts->rec);
-        if (m == ASK_BYTES)
+        enum rg_match m = rg_record_match(file, &facts->rec);
+        if (m == RG_ASK_BYTES)
             return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
-        bool counts = m == MATCHES && !expired(facts);
+        bool counts = m == RG_MATCHES && !expired(facts);
         if (counts && !rg_record_scanned(&facts->rec))
             return allow;
         /* Another process of this session is writing it right now: the stamp

@@ -26,6 +26,7 @@ struct rg_file {
     uint64_t dev;
     uint64_t ino;
     int64_t mtime_ns;
+    int64_t ctime_ns; /* moved by any change; no user can set it back */
     int64_t size;
     enum rg_scope scope;
     bool hashed;   /* hash below was taken (RG_NEED_HASH asked for it) */
@@ -81,5 +82,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
                              const struct rg_facts *facts);
 
 const char *rg_reason_name(enum rg_reason r);
+
+/* Is f what the session recorded in r? RG_ASK_BYTES: mtime, ctime or the
+ * tick cannot tell, and r holds a hash that can; ask again with f hashed. */
+enum rg_match { RG_MATCHES, RG_DIFFERS, RG_ASK_BYTES };
+enum rg_match rg_record_match(const struct rg_file *f, const struct rg_record *r);
 
 #endif

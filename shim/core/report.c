@@ -16,6 +16,15 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
         break;
     case RG_WHY_CHANGED:
         rg_format_time(rec->read_ns, read_at);
+        /* mtime put back (touch -d, cp -p, tar -x): only ctime shows when. */
+        if (rec->mtime_ns == r->file->mtime_ns && rec->size == r->file->size) {
+            rg_format_time(r->file->ctime_ns, now);
+            n = snprintf(buf, cap,
+                         "it changed since this session read it (read at %s, changed %s with "
+                         "the same mtime and size). Read it again, then retry.",
+                         read_at, now);
+            break;
+        }
         rg_format_time(r->file->mtime_ns, now);
         n = snprintf(buf, cap,
                      "it changed since this session read it (read at %s, now modified %s, "

@@ -29,6 +29,7 @@ struct rg_file rg_file_of(const struct stat *st)
         .dev = st->st_dev,
         .ino = st->st_ino,
         .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
         .size = st->st_size,
         .scope = RG_SCOPE_UNKNOWN,
     };
@@ -80,7 +81,7 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
         return false;
     struct rg_file now = rg_file_of(&st);
     if (now.ino == f->ino && now.dev == f->dev && now.mtime_ns == f->mtime_ns &&
-        now.size == f->size)
+        now.ctime_ns == f->ctime_ns && now.size == f->size)
         return false;
     now.scope = f->scope;
     *f = now;

@@ -70,11 +70,6 @@ struct moved {
     uint64_t dev, ino;
 };
 
-static bool record_holds(const struct rg_record *r, const struct rg_stamp *st)
-{
-    return r->found && r->mtime_ns == st->mtime_ns && r->size == st->size;
-}
-
 static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
 {
     struct stat st;
@@ -84,10 +79,12 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
     struct rg_file f = rg_file_of(&st);
     struct rg_entry *e = rg_entry_for(c, &f, false);
     struct rg_record r = rg_entry_load(&c->table, e);
-    struct rg_stamp now = rg_stamp_of(&st);
     m.dev = f.dev;
     m.ino = f.ino;
-    m.known = record_holds(&r, &now);
+    /* Only a record of this very stamp (ctime included: an mtime put back
+     * after a change must not be carried as known). One that only the bytes
+     * could confirm stays as it is; the decision hashes them when it asks. */
+    m.known = rg_record_match(&f, &r) == RG_MATCHES;
     return m;
 }
 

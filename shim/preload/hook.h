@@ -39,6 +39,7 @@
 #define RG_HOOKS_exec(shape, symbol)
 #define RG_HOOKS_shell(shape, symbol)
 #define RG_HOOKS_times(shape, symbol)
+#define RG_HOOKS_meta(shape, symbol)
 
 /* The next definition of a libc function, looked up on first use: hooks can
  * run before any constructor, from another library's constructor. */

@@ -3,6 +3,8 @@
 # (one test per vector and mode) and scripts/dev/escape-suite.sh (the table
 # vector x mode in the supervisor's documentation).
 #
+# refused and allowed, at the end, are the bats checks built on them.
+#
 # Each vector runs a whole session as an unprivileged user (uid 65534, as a
 # sandboxed agent would), in a scratch directory owned by that user:
 #   $ESC/root     the session's root; the victim holds "ORIGINAL"
@@ -13,9 +15,9 @@
 # Needs: $RG (the readguard binary), root (to drop to uid 65534).
 
 ESC_MODES="preload supervise strict"
-ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large link-out
-link-ignored mv-out-back dir-out-back unlink-mv-away mark-from-tree table-mmap
-table-truncate nested-warn nested-mark"
+ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
+utime-restore rsync-restore link-out link-ignored mv-out-back dir-out-back unlink-mv-away
+mark-from-tree table-mmap table-truncate nested-warn nested-mark"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -53,6 +55,8 @@ esc_setup() {
 	# The sessions' tables go with $ESC, not into /dev/shm where they outlive it.
 	mkdir -p "$ESC/root/sub" "$ESC/outside" "$ESC/tables"
 	printf 'ORIGINAL\n' >"$ESC/root/f"
+	# ESC_SIZE: a victim of that many bytes instead (past what is hashed).
+	[ -z "${ESC_SIZE:-}" ] || head -c "$ESC_SIZE" /dev/zero | tr '\0' 'o' >"$ESC/root/f"
 	printf 'ORIGINAL\n' >"$ESC/root/sub/f"
 	touch -d '2020-01-01 00:00:00' "$ESC/root/f" "$ESC/root/sub/f"
 	chown -R 65534:65534 "$ESC"
@@ -76,23 +80,38 @@ esc_wait_for() {
 
 # The session reads f, an outside program changes it keeping its size and
 # putting its mtime back (touch -d, cp -p, rsync -t and tar -x all do), and
-# the session then writes f: a change it never saw.
+# the session then writes f: a change it never saw. CHANGE is the outside
+# program's script; the default writes CHANGED over the first bytes and
+# puts the old mtime back with touch -d. ACT: what the session does between
+# the change and its write.
 esc_mtime_restore() {
 	local mode=$1 size=$2
+	local change=${3:-'printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc status=none
+		touch -d "2020-01-01 00:00:00" f'}
 	if [ "$size" -gt 9 ]; then
 		head -c "$size" /dev/zero | tr '\0' 'o' >"$ESC/root/f"
 		touch -d '2020-01-01 00:00:00' "$ESC/root/f"
 		chown 65534:65534 "$ESC/root/f"
 	fi
 	esc_session "$mode" 'cat f >/dev/null; : >.read; while [ ! -e .go ]; do sleep 0.02; done
-		echo PWN >f' &
+		'"${4:-:}"'; echo PWN >f' &
 	local pid=$!
 	esc_wait_for .read
 	sleep 0.1 # past the read's timestamp tick: no racy-record hashing helps
-	esc_outside 'printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc status=none
-		touch -d "2020-01-01 00:00:00" f; : >.go'
+	esc_outside "$change
+		: >.go"
 	wait "$pid"
 }
+
+# The same change made by copying a same-size file over f in place with its
+# times (cp -p; rsync --inplace -t, with -I since rsync skips a file whose
+# size and mtime match), or by a program setting them back (Python's
+# os.utime, as tar and unzip do).
+ESC_SAME_SIZE='printf "CHANGED!\n" >../g; touch -d "2020-01-01 00:00:00" ../g'
+ESC_CP_P="$ESC_SAME_SIZE; cp -p ../g f"
+ESC_RSYNC="$ESC_SAME_SIZE; rsync --inplace -t --ignore-times ../g f"
+ESC_UTIME='m=$(stat -c %Y f); printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc status=none
+		/usr/bin/python3 -c "import os, sys; os.utime(\"f\", (0, int(sys.argv[1])))" "$m"'
 
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
@@ -102,6 +121,9 @@ esc_attack() {
 	link-launder) esc_session "$mode" 'ln f g && rm f && mv g f && echo PWN >f' ;;
 	mtime-restore) esc_mtime_restore "$mode" 9 ;;
 	mtime-restore-large) esc_mtime_restore "$mode" 200000 ;;
+	cp-p-restore) esc_mtime_restore "$mode" 9 "$ESC_CP_P" ;;
+	utime-restore) esc_mtime_restore "$mode" 9 "$ESC_UTIME" ;;
+	rsync-restore) esc_mtime_restore "$mode" 9 "$ESC_RSYNC" ;;
 	link-out) esc_session "$mode" 'ln f "$OUT/x" && echo PWN >"$OUT/x"' ;;
 	link-ignored) esc_session "$mode" 'ln f f.o && echo PWN >f.o' ;;
 	mv-out-back) esc_session "$mode" 'mv f "$OUT/f"; echo PWN >"$OUT/f"; mv "$OUT/f" f' ;;
@@ -144,4 +166,25 @@ esc_run() {
 	esc_verdict
 	[ -n "${ESC_KEEP:-}" ] && cat "$ESC/out" >&2
 	esc_teardown
+}
+
+# refused MODE VECTOR: the vector leaves the victim intact in MODE.
+refused() {
+	[ "$1" = preload ] || "$RG" run "$(esc_flags "$1")" -- true 2>/dev/null ||
+		skip "supervised mode unavailable here"
+	esc_setup
+	esc_attack "$1" "$2" || true
+	[ "$(esc_verdict)" = refused ] || fail "$2 under $1 destroyed $VICTIM:
+$(cat "$ESC/out")"
+}
+
+# allowed MODE SCRIPT FILE TEXT: SCRIPT, run like a vector, leaves FILE with TEXT.
+allowed() {
+	[ "$1" = preload ] || "$RG" run "$(esc_flags "$1")" -- true 2>/dev/null ||
+		skip "supervised mode unavailable here"
+	esc_setup
+	esc_session "$1" "$2" || fail "the session failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/$3")" = "$4" ] || fail "$3 holds '$(cat "$ESC/root/$3")', not '$4':
+$(cat "$ESC/out")"
+	! grep -q 'readguard: refused' "$ESC/out" || fail "a refusal: $(cat "$ESC/out")"
 }

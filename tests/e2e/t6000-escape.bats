@@ -18,27 +18,6 @@ teardown() {
 	esc_teardown
 }
 
-# refused MODE VECTOR: the vector leaves the victim intact in MODE.
-refused() {
-	[ "$1" = preload ] || "$RG" run "$(esc_flags "$1")" -- true 2>/dev/null ||
-		skip "supervised mode unavailable here"
-	esc_setup
-	esc_attack "$1" "$2" || true
-	[ "$(esc_verdict)" = refused ] || fail "$2 under $1 destroyed $VICTIM:
-$(cat "$ESC/out")"
-}
-
-# allowed MODE SCRIPT FILE TEXT: SCRIPT, run like a vector, leaves FILE with TEXT.
-allowed() {
-	[ "$1" = preload ] || "$RG" run "$(esc_flags "$1")" -- true 2>/dev/null ||
-		skip "supervised mode unavailable here"
-	esc_setup
-	esc_session "$1" "$2" || fail "the session failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/$3")" = "$4" ] || fail "$3 holds '$(cat "$ESC/root/$3")', not '$4':
-$(cat "$ESC/out")"
-	! grep -q 'readguard: refused' "$ESC/out" || fail "a refusal: $(cat "$ESC/out")"
-}
-
 # --- rename laundering: a rename never makes an unread inode known ----------
 
 @test "t6000.01 mv f x; mv x f leaves f unread: the write after is refused (preload)" {

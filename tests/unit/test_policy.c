@@ -5,6 +5,7 @@
 #include "core/content.h"
 #include "core/policy.h"
 #define MTIME 1700000000000000000
+#define CTIME 1700000100000000000
 #define SIZE 4096
 
 /* One case, flat: every field left out is zero, which reads as "the usual":
@@ -18,6 +19,7 @@ struct policy_case {
     enum rg_scope scope;
     bool found;        /* recorded in the current generation */
     int64_t mtime_off; /* recorded mtime minus the file's */
+    int64_t ctime_off; /* recorded ctime minus the file's */
     int64_t size_off;  /* recorded size minus the file's */
     uint32_t writers;
     bool writer_alive;
@@ -241,6 +243,37 @@ static const struct policy_case cases[] = {
     {"moved_mtime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, .found = false, CALM,
      .mtime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
 
+    /* mtime put back after a change (touch -d, cp -p, rsync -t, tar -x):
+     * only ctime tells, and the bytes, where the record has them whole. */
+    {"restored_mtime_moved_ctime_asks_for_the_bytes", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .ctime_off = -SEC, .rec_hash = 7, NEED_HASH},
+    {"restored_mtime_other_bytes_is_refused_as_changed", OPEN(O_WRONLY | O_TRUNC), GUARDED,
+     .found = true, CALM, .ctime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 9,
+     REFUSE(CHANGED)},
+    {"restored_mtime_without_hash_is_refused_as_changed", OPEN(O_WRONLY), GUARDED, .found = true,
+     CALM, .ctime_off = -SEC, REFUSE(CHANGED)},
+    {"restored_mtime_large_file_is_changed_whatever_its_first_bytes", OPEN(O_WRONLY), GUARDED,
+     .found = true, CALM, .ctime_off = -SEC, .big = true, .rec_hash = 7, .hashed = true,
+     .file_hash = 7, REFUSE(CHANGED)},
+    {"restored_mtime_racy_record_other_bytes_is_refused_as_changed", OPEN(O_WRONLY), GUARDED,
+     .found = true, RACY, .ctime_off = -1, .rec_hash = 7, .hashed = true, .file_hash = 9,
+     REFUSE(CHANGED)},
+    {"restored_mtime_outside_the_roots_is_allowed", OPEN(O_WRONLY), FREE, .found = true, CALM,
+     .ctime_off = -SEC, ALLOW},
+    {"restored_mtime_in_warn_mode_warns_changed", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .ctime_off = -SEC, WARN_MODE, WARN(CHANGED)},
+    {"restored_mtime_being_written_by_a_live_writer_is_allowed", OPEN(O_WRONLY), GUARDED,
+     .found = true, CALM, .ctime_off = -SEC, .writers = 1, .writer_alive = true, ALLOW},
+    /* Only the metadata moved (chmod, chown, a link by another program). */
+    {"moved_ctime_same_bytes_is_allowed", OPEN(O_WRONLY | O_TRUNC), UNKNOWN, .found = true, CALM,
+     .ctime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"moved_ctime_same_bytes_unread_is_still_unread", OPEN(O_WRONLY), GUARDED, CALM,
+     .ctime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, REFUSE(UNREAD)},
+    {"moved_ctime_same_bytes_touched_open_is_allowed", OPEN(TOUCH_FLAGS), GUARDED, .found = true,
+     CALM, .ctime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+    {"moved_ctime_and_mtime_same_bytes_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, CALM,
+     .mtime_off = -SEC, .ctime_off = -SEC, .rec_hash = 7, .hashed = true, .file_hash = 7, ALLOW},
+
     /* Scans (issue 17): a scan unlocks the scanner's line only. */
     {"scanned_record_asks_for_the_lineage_before_the_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN,
      SCANNED, NEED_LINEAGE},
@@ -307,6 +340,7 @@ TEST(decide_case)
                            .dev = 8,
                            .ino = 42,
                            .mtime_ns = MTIME,
+                           .ctime_ns = CTIME,
                            .size = size,
                            .scope = c->scope,
                            .hashed = c->hashed,
@@ -314,6 +348,7 @@ TEST(decide_case)
     struct rg_facts facts = {
         .rec = {.found = c->found,
                 .mtime_ns = MTIME + c->mtime_off,
+                .ctime_ns = CTIME + c->ctime_off,
                 .size = size + c->size_off,
                 .read_ns = read_ns,
                 .writers = c->writers,

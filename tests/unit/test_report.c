@@ -35,6 +35,20 @@ TEST(changed_sentence_names_times_and_sizes)
                  "size 5 -> 7). Read it again, then retry.");
 }
 
+TEST(changed_sentence_with_mtime_put_back_names_the_ctime)
+{
+    static char buf[512];
+    struct rg_file same = {
+        .exists = true, .regular = true, .mtime_ns = 1000000000, .ctime_ns = 3000000000, .size = 5};
+    struct rg_facts facts = {
+        .rec = {.found = true, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
+    struct rg_report r = {&req, "f", "/w/f", &same, &facts, {RG_REFUSE, RG_WHY_CHANGED}, NULL};
+    rg_reason_text(buf, sizeof buf, &r, 16, NULL);
+    CHECK_EQ_STR(buf, "it changed since this session read it (read at "
+                      "1970-01-01T00:00:01.500000000Z, changed 1970-01-01T00:00:03.000000000Z "
+                      "with the same mtime and size). Read it again, then retry.");
+}
+
 TEST(table_full_sentence_names_the_capacity)
 {
     CHECK(strstr(reason_for(RG_WHY_TABLE_FULL, false), "is full (16 files)") != NULL);
@@ -199,6 +213,7 @@ int main(void)
 {
     RUN(unread_sentence);
     RUN(changed_sentence_names_times_and_sizes);
+    RUN(changed_sentence_with_mtime_put_back_names_the_ctime);
     RUN(table_full_sentence_names_the_capacity);
     RUN(no_table_sentence_names_the_problem);
     RUN(reason_text_is_cut_to_the_buffer);

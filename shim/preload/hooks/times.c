@@ -1,12 +1,12 @@
 /* utimensat, futimens, utime, utimes, lutimes, futimes, futimesat: glibc
  * builds each on the utimensat system call without going through the
  * exported name, so each is hooked, decoded into utimensat's arguments and
- * carried out by times.c. */
+ * carried out by guard/meta.c. */
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <utime.h>
 
-#include "guard/times.h"
+#include "guard/meta.h"
 #include "preload/hook.h"
 
 static int utimens(int dirfd, const char *path, const struct timespec *ts, int flags)
@@ -16,7 +16,9 @@ static int utimens(int dirfd, const char *path, const struct timespec *ts, int f
     if (!c)
         return (int)rg_result(rg_syscall6(SYS_utimensat, dirfd, (long)path, (long)ts, flags, 0, 0),
                               saved);
-    long r = rg_guard_utimens(c, dirfd, path, ts, flags);
+    struct rg_meta_file f = {dirfd, path, flags};
+    struct rg_meta_call call = {SYS_utimensat, {dirfd, (long)path, (long)ts, flags}, true};
+    long r = rg_guard_meta(c, &f, &call);
     rg_leave();
     return (int)rg_result(r, saved);
 }

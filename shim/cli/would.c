@@ -127,7 +127,7 @@ const char *rg_would_allowed_why(const struct rg_would *w)
         return "it was only scanned in this session, by this process or one it descends from.";
     if (rec->found && f->hashed && f->hash == rec->hash)
         return "it was read in this session and its bytes are the same.";
-    if (rg_record_match(f, rec) == RG_MATCHES)
+    if (rg_record_match(f, rec) == RG_STAMP_MATCHES)
         return "it was read in this session and has not changed since.";
     if (rec->writers > 0 && w->facts.writer_alive)
         return "a process of this session is writing it.";

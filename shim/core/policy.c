@@ -10,23 +10,23 @@
  * whose stamp moved but whose size did not (touch, chmod, a checkout or sync
  * of the same bytes). A larger file whose ctime moved counts as changed: a
  * hash of its first bytes cannot vouch for the rest. */
-enum rg_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
+enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
 {
     if (!r->found || r->size != f->size)
-        return RG_DIFFERS;
+        return RG_STAMP_DIFFERS;
     bool same_stamp = r->mtime_ns == f->mtime_ns && r->ctime_ns == f->ctime_ns;
     bool bytes_decide =
         r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns) : r->size <= RG_HASH_MAX);
     if (!bytes_decide)
-        return same_stamp ? RG_MATCHES : RG_DIFFERS;
+        return same_stamp ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
     if (!f->hashed)
-        return RG_ASK_BYTES;
-    return f->hash == r->hash ? RG_MATCHES : RG_DIFFERS;
+        return RG_STAMP_ASK_BYTES;
+    return f->hash == r->hash ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
 }
 
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
-    return rg_record_match(f, r) == RG_MATCHES;
+    return rg_record_match(f, r) == RG_STAMP_MATCHES;
 }
 
 static bool expired(const struct rg_facts *facts)
@@ -90,10 +90,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     if (!writes || !file->exists || !file->regular)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        enum rg_match m = rg_record_match(file, &facts->rec);
-        if (m == RG_ASK_BYTES)
+        enum rg_stamp_match m = rg_record_match(file, &facts->rec);
+        if (m == RG_STAMP_ASK_BYTES)
             return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
-        bool counts = m == RG_MATCHES && !expired(facts);
+        bool counts = m == RG_STAMP_MATCHES && !expired(facts);
         if (counts && !rg_record_scanned(&facts->rec))
             return allow;
         /* Another process of this session is writing it right now: the stamp

@@ -83,9 +83,9 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
 
 const char *rg_reason_name(enum rg_reason r);
 
-/* Is f what the session recorded in r? RG_ASK_BYTES: mtime, ctime or the
+/* Is f what the session recorded in r? RG_STAMP_ASK_BYTES: mtime, ctime or the
  * tick cannot tell, and r holds a hash that can; ask again with f hashed. */
-enum rg_match { RG_MATCHES, RG_DIFFERS, RG_ASK_BYTES };
-enum rg_match rg_record_match(const struct rg_file *f, const struct rg_record *r);
+enum rg_stamp_match { RG_STAMP_MATCHES, RG_STAMP_DIFFERS, RG_STAMP_ASK_BYTES };
+enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r);
 
 #endif

@@ -84,7 +84,7 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
     /* Only a record of this very stamp (ctime included: an mtime put back
      * after a change must not be carried as known). One that only the bytes
      * could confirm stays as it is; the decision hashes them when it asks. */
-    m.known = rg_record_match(&f, &r) == RG_MATCHES;
+    m.known = rg_record_match(&f, &r) == RG_STAMP_MATCHES;
     return m;
 }
 

@@ -30,7 +30,7 @@ static bool known(struct rg_ctx *c, const struct stat *st, struct rg_entry **e,
     *rec = rg_entry_load(&c->table, *e);
     if (rec->writers > 0 && rg_pid_holds(rec->writer_pid, f.dev, f.ino))
         return true;
-    return rg_record_match(&f, rec) == RG_MATCHES;
+    return rg_record_match(&f, rec) == RG_STAMP_MATCHES;
 }
 
 /* Only the metadata may have moved: a size or inode that moved too, or an

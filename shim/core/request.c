@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stddef.h>
+#include <string.h>
 
 /* O_RDONLY|O_TRUNC truncates on Linux, so O_TRUNC alone makes a write. With
  * O_PATH the kernel ignores every access and truncation flag. */
@@ -62,4 +63,16 @@ const char *rg_op_name(enum rg_op op)
     case RG_OP_UNLINK: return "unlink";
     }
     return "?";
+}
+
+bool rg_backup_name(const char *base, const char *name)
+{
+    static const char *const suffixes[] = {"~", ".bak", ".orig", ".old"};
+    size_t n = strlen(base);
+    if (n == 0 || strncmp(base, name, n) != 0 || base[n - 1] == '/')
+        return false;
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+        if (strcmp(name + n, suffixes[i]) == 0)
+            return true;
+    return false;
 }

@@ -49,4 +49,8 @@ int rg_rename_targets(unsigned flags);
 
 const char *rg_op_name(enum rg_op op);
 
+/* Is name base's backup name: base followed by "~", ".bak", ".orig" or
+ * ".old", as sed -i.bak, perl -pi.orig, patch -b and Emacs rotate them? */
+bool rg_backup_name(const char *base, const char *name);
+
 #endif

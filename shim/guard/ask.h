@@ -27,5 +27,9 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
 /* The same, leaving what the path names in *st (st_mode 0: nothing). */
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
+/* The same, with the target's tier already known to be scope (the backup
+ * rule: guard/calls.c), or RG_SCOPE_UNKNOWN to work it out if needed. */
+int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
+                   enum rg_scope scope);
 
 #endif

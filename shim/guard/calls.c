@@ -265,9 +265,16 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0};
     if (targets == 2)
         onto = known_at(c, req->dirfd, req->path);
+    /* A tool rotating its backup (sed -i.bak, perl -pi.orig, patch -b)
+     * renames the file it just read onto last time's backup: that backup
+     * is the tool's to replace, so it is journaled, not refused. */
+    enum rg_scope dst_scope =
+        targets == 1 && from.known && olddirfd == req->dirfd && rg_backup_name(oldpath, req->path)
+            ? RG_SCOPE_JOURNALED
+            : RG_SCOPE_UNKNOWN;
     for (int tries = 0;; tries++) {
         struct stat dst = {0}, src = {0};
-        if (targets >= 1 && (r = rg_ask_path_stat(c, req, false, &dst)) < 0)
+        if (targets >= 1 && (r = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
             return r;
         if (targets == 2 && (r = rg_ask_path_stat(c, &old, false, &src)) < 0)
             return r;

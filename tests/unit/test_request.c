@@ -193,8 +193,31 @@ TEST(op_names)
     CHECK_EQ_STR(rg_op_name((enum rg_op)99), "?");
 }
 
+TEST(backup_names_are_the_base_and_a_backup_suffix)
+{
+    CHECK(rg_backup_name("f", "f.bak"));
+    CHECK(rg_backup_name("dir/p.txt", "dir/p.txt.orig"));
+    CHECK(rg_backup_name("e", "e~"));
+    CHECK(rg_backup_name("/a/b.c", "/a/b.c.old"));
+}
+
+TEST(other_names_are_not_backups)
+{
+    CHECK(!rg_backup_name("f", "f"));
+    CHECK(!rg_backup_name("f", "f.bak2"));
+    CHECK(!rg_backup_name("f", "g.bak"));
+    CHECK(!rg_backup_name("f", "f.tmp"));
+    CHECK(!rg_backup_name("f", "ff.bak"));
+    CHECK(!rg_backup_name("f.bak", "f"));
+    CHECK(!rg_backup_name("dir/", "dir/.bak"));
+    CHECK(!rg_backup_name("", ".bak"));
+    CHECK(!rg_backup_name("f", "f/.bak"));
+}
+
 int main(void)
 {
+    RUN(backup_names_are_the_base_and_a_backup_suffix);
+    RUN(other_names_are_not_backups);
     RUN(flags_write_rdonly_is_not_a_write);
     RUN(flags_write_wronly_is_a_write);
     RUN(flags_write_rdwr_is_a_write);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# Backup files a tool rotates: sed -i.bak, perl -pi.orig and patch -b rename
+# the file they just read onto last time's backup. That backup is the tool's
+# to replace: the rename is journaled, not refused, and undo brings the old
+# backup back. Any other rename onto an unread file is still refused.
+
+load helper
+
+setup() {
+	common_setup
+	mkfile f 'a'
+	mkfile f.bak 'last time'
+}
+
+@test "t1015.01 sed -i.bak replaces last time's backup" {
+	run --separate-stderr rg sed -i.bak s/a/b/ f
+	assert_success
+	refute_refused
+	assert_content f b
+	assert_content f.bak a
+}
+
+@test "t1015.02 sed -i~ replaces last time's ~ backup" {
+	mkfile f~ 'last time'
+	run --separate-stderr rg sed -i~ s/a/b/ f
+	assert_success
+	refute_refused
+	assert_content f~ a
+}
+
+@test "t1015.03 perl -pi.orig replaces last time's backup" {
+	command -v perl >/dev/null || skip "perl is not installed"
+	mkfile f.orig 'last time'
+	run --separate-stderr rg perl -pi.orig -e s/a/b/ f
+	assert_success
+	refute_refused
+	assert_content f b
+	assert_content f.orig a
+}
+
+@test "t1015.04 patch -b replaces last time's .orig" {
+	command -v patch >/dev/null || skip "patch is not installed"
+	mkfile f.orig 'last time'
+	printf -- '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n' >fix.patch
+	run --separate-stderr rg patch -b f fix.patch
+	assert_success
+	refute_refused
+	assert_content f b
+	assert_content f.orig a
+}
+
+@test "t1015.05 the replaced backup is journaled: undo brings it back" {
+	rg sed -i.bak s/a/b/ f
+	assert_content f.bak a
+	run "$RG" undo f.bak
+	assert_success
+	assert_content f.bak 'last time'
+}
+
+@test "t1015.06 renaming an unread file onto its backup name is still refused" {
+	snapshot f f.bak
+	run --separate-stderr rg mv f f.bak
+	assert_refused f.bak unread
+	assert_unchanged f f.bak
+}
+
+@test "t1015.07 renaming a read file onto another file's backup name is still refused" {
+	mkfile g 'g'
+	snapshot f.bak
+	run --separate-stderr rgsh 'cat g >/dev/null && mv g f.bak'
+	assert_refused f.bak unread
+	assert_unchanged f.bak
+}
+
+@test "t1015.08 renaming a read file onto a name that is no backup name is still refused" {
+	mkfile f.keep 'keep'
+	snapshot f.keep
+	run --separate-stderr rgsh 'cat f >/dev/null && mv f f.keep'
+	assert_refused f.keep unread
+	assert_unchanged f.keep
+}
+
+@test "t1015.09 without a journal, sed -i.bak over an unread backup is refused" {
+	snapshot f f.bak
+	run --separate-stderr "$RG" run --no-journal --log "$LOG" -- sed -i.bak s/a/b/ f
+	assert_failure
+	assert_refused f.bak unread
+	assert_unchanged f.bak
+}

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uthash.h>
 
 #include "cli/cli.h"
 #include "cli/jsonl.h"
@@ -42,15 +41,18 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
             abort();
         l->r = more;
     }
-    const char *ex = rg_jsonl_get(&o, "exists");
+    const char *ex = rg_jsonl_get(&o, "exists"), *obj = rg_jsonl_get(&o, "object");
+    /* The name becomes a path under objects/: only the journal's own. */
+    bool named = obj && rg_jobject_valid(obj);
     l->r[l->n++] = (struct rg_jrec){
         .session = strdup(session),
         .line = strdup(line),
         .path = strdup(rg_jsonl_get(&o, "path")),
         .op = strdup(rg_jsonl_get(&o, "op")),
         .prog = dup_or_null(rg_jsonl_get(&o, "prog")),
-        .object = dup_or_null(rg_jsonl_get(&o, "object")),
-        .unsaved = dup_or_null(rg_jsonl_get(&o, "unsaved")),
+        .object = named ? strdup(obj) : NULL,
+        .unsaved =
+            obj && !named ? strdup("bad-object-name") : dup_or_null(rg_jsonl_get(&o, "unsaved")),
         .time = dup_or_null(rg_jsonl_get(&o, "time")),
         .pid = (int)num(&o, "pid"),
         .time_ns = num(&o, "time_ns"),
@@ -218,8 +220,7 @@ static void record_of(struct rg_jrecord *r, const char *op, const char *abs, con
     r->atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec;
 }
 
-/* Copies src into a new object, hashing as it goes. */
-static int store(int src, const char *dir, char hex[RG_SHA256_HEX])
+int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
     snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
@@ -263,7 +264,7 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
         return 0;
     }
     char hex[RG_SHA256_HEX];
-    int r = store(fd, dir, hex);
+    int r = rg_jstore_copy(fd, dir, hex);
     close(fd);
     struct rg_jrecord rec;
     record_of(&rec, op, abs, &st);
@@ -311,162 +312,4 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
     if (!realpath(parent, real))
         snprintf(real, sizeof real, "%s", parent);
     return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
-}
-
-/* --- pruning ---------------------------------------------------------------
- * Sessions older than READGUARD_JOURNAL_DAYS (default 30) are dropped, then
- * the oldest others until the journal fits in READGUARD_JOURNAL_MAX (default
- * 1G); the most recent session is always kept. An object goes when no kept
- * session names it, once it is older than a grace period: a running
- * session may have linked it and not yet appended its record. */
-#define PRUNE_GRACE_NS (10LL * 60 * 1000000000)
-#define PRUNE_EVERY_NS (60LL * 60 * 1000000000)
-#define PRUNE_DEFAULT_MAX (1LL << 30)
-#define PRUNE_DEFAULT_DAYS 30
-
-struct obj {
-    char hex[RG_SHA256_HEX];
-    int64_t bytes;
-    int refs;
-    size_t seen; /* the session and direction of the last count (count_refs) */
-    struct obj *next;
-    UT_hash_handle hh;
-};
-
-struct sess {
-    char *id;
-    size_t from, to; /* its records */
-    int64_t start_ns, bytes;
-    bool drop;
-};
-
-static int64_t env_num(const char *name, int64_t dflt, bool size)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return dflt;
-    int64_t n = size ? rg_size_parse(v) : strtoll(v, NULL, 10);
-    return n > 0 ? n : dflt;
-}
-
-static int64_t disk_bytes(const struct stat *st) { return (int64_t)st->st_blocks * 512; }
-
-/* Counts, for each object, the kept sessions that name it: records
- * [from, to) are one session's. */
-static void count_refs(struct obj **objs, const struct rg_jlist *l, size_t from, size_t to,
-                       const char *dir, int delta, int64_t *total)
-{
-    for (size_t i = from; i < to; i++) {
-        const struct rg_jrec *r = &l->r[i];
-        if (!r->object || strlen(r->object) != RG_SHA256_HEX - 1)
-            continue;
-        struct obj *o;
-        HASH_FIND_STR(*objs, r->object, o);
-        if (!o) {
-            char p[PATH_MAX + 128];
-            struct stat st;
-            o = calloc(1, sizeof *o);
-            snprintf(o->hex, sizeof o->hex, "%s", r->object);
-            snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, o->hex);
-            o->bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;
-            HASH_ADD_STR(*objs, hex, o);
-        }
-        size_t pass = 2 * (from + 1) + (delta < 0); /* a session names an object once */
-        if (o->seen == pass)
-            continue;
-        o->seen = pass;
-        if ((o->refs == 0) != (o->refs + delta == 0))
-            *total += delta > 0 ? o->bytes : -o->bytes;
-        o->refs += delta;
-    }
-}
-
-/* Removes what no kept session names, past the grace period. */
-static void sweep(const char *dir, struct obj *objs, int64_t now)
-{
-    char objects[PATH_MAX + 16], p[PATH_MAX + 300];
-    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
-    DIR *d = opendir(objects);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        struct obj *o;
-        HASH_FIND_STR(objs, e->d_name, o);
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s", objects, e->d_name);
-        int64_t mtime = 0;
-        if (lstat(p, &st) == 0)
-            mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-        if ((!o || o->refs == 0) && now - mtime > PRUNE_GRACE_NS)
-            unlink(p);
-    }
-    if (d)
-        closedir(d);
-}
-
-void rg_jstore_prune(const char *dir, bool now_please)
-{
-    char stamp[PATH_MAX + 16], p[PATH_MAX + 300];
-    snprintf(stamp, sizeof stamp, "%s/.pruned", dir);
-    struct stat st;
-    int64_t now = rg_now_ns();
-    if (!now_please && stat(stamp, &st) == 0 &&
-        now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < PRUNE_EVERY_NS)
-        return;
-    int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
-    int64_t days = env_num(RG_ENV_JOURNAL_DAYS, PRUNE_DEFAULT_DAYS, false);
-    struct rg_jlist l = {0};
-    if (rg_jlist_load(dir, NULL, &l) < 0)
-        return;
-    struct sess *s = NULL;
-    size_t n = 0;
-    int64_t total = 0;
-    for (size_t i = 0; i < l.n; i++) {
-        if (n && strcmp(s[n - 1].id, l.r[i].session) == 0)
-            continue;
-        if (n)
-            s[n - 1].to = i;
-        struct sess *more = realloc(s, (n + 1) * sizeof *s);
-        if (!more)
-            abort();
-        s = more;
-        s[n] = (struct sess){.id = l.r[i].session,
-                             .from = i,
-                             .to = l.n,
-                             .start_ns = strtoll(l.r[i].session, NULL, 10)};
-        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[n].id);
-        s[n].bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;
-        total += s[n].bytes;
-        n++;
-    }
-    struct obj *objs = NULL, *o, *tmp;
-    for (size_t i = 0; i < n; i++)
-        count_refs(&objs, &l, s[i].from, s[i].to, dir, +1, &total);
-    for (size_t i = 0; i + 1 < n; i++) { /* never the most recent */
-        if (now - s[i].start_ns <= days * 86400 * 1000000000LL && total <= max)
-            continue;
-        s[i].drop = true;
-        total -= s[i].bytes;
-        count_refs(&objs, &l, s[i].from, s[i].to, dir, -1, &total);
-        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[i].id);
-        unlink(p);
-    }
-    sweep(dir, objs, now);
-    /* Freed through their own list: the hash's links go with HASH_CLEAR. */
-    for (o = objs; o; o = tmp) {
-        tmp = o->hh.next;
-        o->next = tmp;
-    }
-    struct obj *all = objs;
-    HASH_CLEAR(hh, objs);
-    for (o = all; o; o = tmp) {
-        tmp = o->next;
-        free(o);
-    }
-    free(s);
-    rg_jlist_free(&l);
-    int fd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd >= 0)
-        close(fd);
 }

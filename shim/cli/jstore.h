@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/sha256.h"
+
 /* One record, parsed. Strings are malloc'd. */
 struct rg_jrec {
     char *session; /* the id: sessions sort by it */
@@ -41,16 +43,15 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
  * would. 0: kept, or nothing to keep (missing); -errno after reporting. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op);
 
+/* Copies src into objects/ under its SHA-256, which it names in hex (a
+ * version kept already stays as it is). 0, or -errno. */
+int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
+
 /* Appends session id's "end" record for abs: how the file is now. */
 int rg_jstore_end(const char *dir, const char *id, const char *abs);
 
 /* Appends an "end" record for each path session id changed. */
 void rg_jstore_close_session(const char *dir, const char *id);
-
-/* Drops old sessions' records, and the versions no kept session names, by
- * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX (the man
- * page's JOURNAL); at most once an hour unless now_please. */
-void rg_jstore_prune(const char *dir, bool now_please);
 
 /* The absolute path the shim would have recorded for FILE, which may be
  * gone: symlinks in its directory resolved, relative to the cwd. */

@@ -5,18 +5,25 @@
 #ifndef RG_JRECORD_H
 #define RG_JRECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/sha256.h"
 /* The journal's layout under its directory (the header's journal_dir):
  *   objects/HEX       the bytes of each kept version, named by SHA-256, 0600
+ *   objects/ino-D-I-C a file kept by a link as it lost its last name (an
+ *                     unlink, a rename over it): inode I of device D, as it
+ *                     was at ctime C. The CLI names it by content later,
+ *                     leaving a symlink to HEX (cli/jsettle.c).
  *   sessions/ID.jsonl each session's records, appended one line at a time
  * ID is "<created_ns>-<creator pid>" of the session table, so sessions sort
- * by the time they started. */
+ * by the time they started. A record's object is a name in objects/. */
 #define RG_JOURNAL_OBJECTS "objects"
 #define RG_JOURNAL_SESSIONS "sessions"
 #define RG_JOURNAL_ID_MAX 48
+#define RG_JOURNAL_LINKED "ino-"
+#define RG_JOURNAL_OBJECT_MAX 80
 
 /* Default per-file cap (--journal-max-file): a larger file is logged as not
  * kept. Whole-journal caps are the CLI's (jstore.h). */
@@ -34,12 +41,24 @@ struct rg_jrecord {
     uint32_t mode, uid, gid;
     int64_t mtime_ns, atime_ns, size;
     int exists;          /* "end" records: the path was there when the session ended */
-    const char *object;  /* hex SHA-256, or NULL when not kept */
+    const char *object;  /* its name in objects/, or NULL when not kept */
     const char *unsaved; /* why not, when object is NULL */
 };
 
 /* The session id of a table header's created_ns and creator_pid. */
 void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid);
+
+/* The name of a version kept by a link: unique to the inode and its state
+ * (ctime), so two processes that keep it at once make one name. */
+void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
+                       int64_t ctime_ns);
+
+/* Is name one the journal makes: a SHA-256 in hex, or a linked name? What a
+ * record says is checked before it becomes part of a path. */
+bool rg_jobject_valid(const char *name);
+
+/* Is it a linked name, waiting to be named by content? */
+bool rg_jobject_is_linked(const char *name);
 
 /* Formats r as one JSON object and a newline; 0 when it does not fit. */
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r);

@@ -272,15 +272,18 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         targets == 1 && from.known && olddirfd == req->dirfd && rg_backup_name(oldpath, req->path)
             ? RG_SCOPE_JOURNALED
             : RG_SCOPE_UNKNOWN;
+    struct stat dst = {0};
+    bool linked = false;
     for (int tries = 0;; tries++) {
-        struct stat dst = {0}, src = {0};
+        struct stat src = {0};
+        dst = (struct stat){0};
         if (targets >= 1 && (r = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
             return r;
         if (targets == 2 && (r = rg_ask_path_stat(c, &old, false, &src)) < 0)
             return r;
         bool exists = dst.st_mode != 0;
-        if (exists)
-            rg_journal_keep(c, req, targets == 2 ? "exchange" : "rename", -1, false, &dst);
+        linked = exists &&
+                 rg_journal_keep(c, req, targets == 2 ? "exchange" : "rename", -1, false, &dst);
         if (src.st_mode != 0)
             rg_journal_keep(c, &old, "exchange", -1, false, &src);
         /* The destination was free when checked: keep it so, or a file that
@@ -293,6 +296,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
             r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
         break;
     }
+    if (r < 0 && linked)
+        rg_journal_unkeep(c, req, &dst);
     if (r == 0) {
         carry(c, &from, req->dirfd, req->path);
         carry(c, &onto, olddirfd, oldpath);
@@ -346,9 +351,11 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
     int r = rg_ask_path_stat(c, req, false, &st);
     if (r < 0)
         return r;
-    if (st.st_mode != 0)
-        rg_journal_keep(c, req, "unlink", -1, false, &st);
-    return rg_sys_unlinkat(req->dirfd, req->path, flags);
+    bool linked = st.st_mode != 0 && rg_journal_keep(c, req, "unlink", -1, false, &st);
+    r = rg_sys_unlinkat(req->dirfd, req->path, flags);
+    if (r < 0 && linked)
+        rg_journal_unkeep(c, req, &st);
+    return r;
 }
 
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)

@@ -4,12 +4,12 @@
  * `readguard undo` can bring them back. Shared by the preload and the
  * supervisor, like guard/calls.c.
  *
- * The copy is made under a name no one can see (O_TMPFILE, or a dot-name
- * when the filesystem has none), published under its SHA-256 with a link
- * that fails if the version is already kept, and recorded in the session's
- * index, all before the change is carried out: a kill -9 at any instant
- * leaves the file untouched, or a complete copy. Nothing is fsync'd: the
- * copy outlives the process, not a power cut (README: Journal). */
+ * A file about to lose its last name is kept by a link (guard/jlink.h),
+ * any other by a copy (guard/jcopy.h); either is complete under its name in
+ * objects/ and recorded in the session's index (guard/jindex.h) before the
+ * change is carried out: a kill -9 at any instant leaves the file
+ * untouched, or its bytes kept whole. Nothing is fsync'd: the copy outlives
+ * the process, not a power cut (README: Journal). */
 #ifndef RG_JOURNAL_H
 #define RG_JOURNAL_H
 
@@ -29,8 +29,14 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
  * unless they need no keeping: not a regular file, the session's own
  * write, outside the roots or ignored. fd: a descriptor on it (any access
  * mode), or -1 to open dirfd/path (following a final symlink only if
- * follow). Never fails the caller: what cannot be kept is logged. */
-void rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
+ * follow). Never fails the caller: what cannot be kept is logged.
+ * True when the file was kept by a link: should the change then fail, the
+ * caller calls rg_journal_unkeep. */
+bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
                      bool follow, const struct stat *st);
+
+/* The change after rg_journal_keep returned true failed: drop the link that
+ * kept the file, which is still there and may yet change. */
+void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 
 #endif

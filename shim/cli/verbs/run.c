@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jprune.h"
+#include "cli/jsettle.h"
 #include "cli/jstore.h"
 #include "cli/named.h"
 #include "cli/shim_path.h"
@@ -337,6 +339,7 @@ static void close_journal(const char *session)
         char id[RG_JOURNAL_ID_MAX];
         rg_journal_id(id, h->created_ns, h->creator_pid);
         rg_jstore_close_session(h->journal_dir, id);
+        rg_jsettle_session(h->journal_dir, id);
         rg_jstore_prune(h->journal_dir, false);
     }
     rg_session_detach(&t);

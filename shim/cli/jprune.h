@@ -1,0 +1,14 @@
+/* Pruning the journal by age and size: the policy the man page's JOURNAL
+ * section states, carried out when a `readguard run` ends. */
+#ifndef RG_JPRUNE_H
+#define RG_JPRUNE_H
+
+#include <stdbool.h>
+
+/* Drops old sessions' records, and the versions no kept session names, by
+ * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX; at most
+ * once an hour unless now_please. Versions kept by a link are named by
+ * content first (jsettle.h). */
+void rg_jstore_prune(const char *dir, bool now_please);
+
+#endif

@@ -1,0 +1,88 @@
+#include "cli/jsettle.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/jrecord.h"
+#include "core/sha256.h"
+static int hash_fd(int fd, char hex[RG_SHA256_HEX])
+{
+    char buf[65536];
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        rg_sha256_update(&s, buf, (size_t)n);
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, hex);
+    return n < 0 ? -errno : 0;
+}
+
+/* Gives the inode at linked its content name too; a version with those
+ * bytes kept already is the one that stays. With another name left outside
+ * the journal (a kill between the shim's link and the unlink it kept the
+ * file for), the bytes are copied instead: that inode may still change. */
+static int name_by_content(const char *dir, const char *linked, char hex[RG_SHA256_HEX])
+{
+    int fd = open(linked, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 && errno == EACCES && lstat(linked, &st) == 0 && st.st_nlink == 1 &&
+        chmod(linked, 0600) == 0)
+        fd = open(linked, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = fd < 0 ? -errno : -EINVAL;
+        if (fd >= 0)
+            close(fd);
+        return e;
+    }
+    int r;
+    if (st.st_nlink > 1) {
+        r = rg_jstore_copy(fd, dir, hex);
+    } else if ((r = hash_fd(fd, hex)) == 0) {
+        char obj[PATH_MAX + 128];
+        snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, hex);
+        /* Its mtime becomes the time it was kept, as a copy's is: pruning
+         * goes by it. */
+        bool ok = (fchmod(fd, 0600) == 0 || errno == EPERM) &&
+                  (futimens(fd, NULL) == 0 || errno == EPERM) &&
+                  (link(linked, obj) == 0 || errno == EEXIST);
+        r = ok ? 0 : -errno;
+    }
+    close(fd);
+    return r;
+}
+
+/* objects/ino-... becomes a symlink to objects/HEX, in one rename. */
+static void settle_one(const char *dir, const char *name)
+{
+    char linked[PATH_MAX + 128], tmp[PATH_MAX + 64], hex[RG_SHA256_HEX];
+    snprintf(linked, sizeof linked, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
+    struct stat st;
+    if (lstat(linked, &st) != 0 || !S_ISREG(st.st_mode) || name_by_content(dir, linked, hex) != 0)
+        return;
+    snprintf(tmp, sizeof tmp, "%s/" RG_JOURNAL_OBJECTS "/.settle-%d", dir, (int)getpid());
+    unlink(tmp);
+    if (symlink(hex, tmp) != 0 || rename(tmp, linked) != 0)
+        unlink(tmp);
+}
+
+void rg_jsettle(const char *dir, const struct rg_jlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->r[i].object && rg_jobject_is_linked(l->r[i].object))
+            settle_one(dir, l->r[i].object);
+}
+
+void rg_jsettle_session(const char *dir, const char *id)
+{
+    struct rg_jlist l = {0};
+    if (rg_jlist_load(dir, id, &l) == 0)
+        rg_jsettle(dir, &l);
+    rg_jlist_free(&l);
+}

@@ -1,0 +1,20 @@
+/* Naming by content the versions the shim kept by a link (guard/jlink.h):
+ * the shim keeps a file that loses its last name under a name that says
+ * which inode it was, so that git replacing a thousand files hashes
+ * nothing. Later, here, outside the session's hot path, each such version
+ * gets its SHA-256 name and the linked name becomes a symlink to it: the
+ * same bytes kept twice are stored once, and the object is 0600 like every
+ * other. Readers follow the symlink and never need to know. */
+#ifndef RG_JSETTLE_H
+#define RG_JSETTLE_H
+
+#include "cli/jstore.h"
+/* Settles every linked version that l's records name, in journal dir.
+ * Best effort: what cannot be settled now stays a whole file under its
+ * linked name, and is tried again next time. */
+void rg_jsettle(const char *dir, const struct rg_jlist *l);
+
+/* The same for session id's records, read from dir: when a run ends. */
+void rg_jsettle_session(const char *dir, const char *id);
+
+#endif

@@ -1,0 +1,205 @@
+#include "guard/jcopy.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "core/sha256.h"
+#include "core/table.h"
+#include "os/sys.h"
+/* Small enough for any thread's stack, large enough to copy at disk speed. */
+#define COPY_BUF 8192
+
+static int mkdirs(const char *dir)
+{
+    char p[RG_JPATH];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1;; s++)
+        if (*s == '/' || !*s) {
+            char end = *s;
+            *s = '\0';
+            long r = rg_syscall6(SYS_mkdirat, AT_FDCWD, (long)p, 0700, 0, 0, 0);
+            if (r < 0 && r != -EEXIST)
+                return (int)r;
+            if (!end)
+                return 0;
+            *s = '/';
+        }
+}
+
+/* A file in objects/ to copy into, not yet visible under any name.
+ * tmp receives the dot-name when the filesystem has no O_TMPFILE. */
+static int open_scratch(const char *objects, char *tmp, size_t cap)
+{
+    tmp[0] = '\0';
+    int fd = rg_sys_openat(AT_FDCWD, objects, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd == -ENOENT && (fd = mkdirs(objects)) == 0)
+        fd = rg_sys_openat(AT_FDCWD, objects, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
+        return fd;
+    static _Atomic unsigned seq;
+    snprintf(tmp, cap, "%s/.tmp-%d-%u", objects, (int)getpid(), atomic_fetch_add(&seq, 1));
+    return rg_sys_openat(AT_FDCWD, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+}
+
+/* A reflink where the filesystem shares extents, else a kernel copy, else
+ * read and write. */
+static int copy_bytes(int src, int dst, int64_t size)
+{
+    if (rg_syscall6(SYS_ioctl, dst, FICLONE, src, 0, 0, 0) == 0)
+        return 0;
+    loff_t in = 0, out = 0;
+    while (in < size) {
+        long n =
+            rg_syscall6(SYS_copy_file_range, src, (long)&in, dst, (long)&out, (long)(size - in), 0);
+        if (n == 0)
+            return 0;
+        if (n < 0) {
+            if (in > 0 || (n != -EXDEV && n != -EINVAL && n != -ENOSYS && n != -EOPNOTSUPP))
+                return (int)n;
+            break;
+        }
+    }
+    if (in >= size)
+        return 0;
+    char buf[COPY_BUF];
+    for (off_t off = 0;;) {
+        ssize_t n = pread(src, buf, sizeof buf, off);
+        if (n <= 0)
+            return n < 0 ? -errno : 0;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = pwrite(dst, buf + done, (size_t)(n - done), off + done);
+            if (w < 0)
+                return -errno;
+            done += w;
+        }
+        off += n;
+    }
+}
+
+/* Names the copy by its bytes, read back from the copy itself: the source
+ * may be changing under a writer outside the session. */
+static int hash_copy(int fd, char hex[RG_SHA256_HEX])
+{
+    char buf[COPY_BUF];
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    for (off_t off = 0;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, off);
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            break;
+        rg_sha256_update(&s, buf, (size_t)n);
+        off += n;
+    }
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, hex);
+    return 0;
+}
+
+/* Gives the copy its name. A version kept already (by this session or any
+ * other) is not stored twice: the link fails with EEXIST and that is fine. */
+static int publish(int fd, const char *tmp, const char *obj)
+{
+    long r;
+    if (tmp[0]) {
+        r = rg_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE);
+        if (r < 0)
+            rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    } else {
+        char link[32];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        r = rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj, AT_SYMLINK_FOLLOW,
+                        0);
+    }
+    return r == -EEXIST ? 0 : (int)r;
+}
+
+/* Did a writer of the session change the file while it was copied? Then
+ * the copy may hold half of the session's own write, and the writer kept
+ * the old bytes itself before it began. */
+static bool changed_by_session(const struct rg_jkeep *k, int src)
+{
+    struct rg_entry *e = rg_table_find(&k->c->table, k->st->st_dev, k->st->st_ino);
+    if (!e || !(rg_entry_load(&k->c->table, e).writers > 0 ||
+                (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE)))
+        return false; /* no writer of the session began: the common case, no fstat */
+    struct stat now;
+    return fstat(src, &now) == 0 && (now.st_ctim.tv_sec != k->st->st_ctim.tv_sec ||
+                                     now.st_ctim.tv_nsec != k->st->st_ctim.tv_nsec);
+}
+
+/* A small file is read once: hashed from memory, and written to the journal
+ * only if no version with these bytes is kept yet (switching branches back
+ * and forth keeps the same versions again and again). 2: it grew, copy it
+ * instead. */
+static int keep_small(struct rg_jkeep *k, int src, char *obj, size_t cap)
+{
+    char buf[COPY_BUF], tmp[RG_JPATH + 64];
+    ssize_t n = pread(src, buf, sizeof buf, 0);
+    if (n < 0)
+        return -errno;
+    if (n != k->st->st_size)
+        return 2;
+    if (changed_by_session(k, src))
+        return 1;
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    rg_sha256_update(&s, buf, (size_t)n);
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, k->object);
+    snprintf(obj, cap, "%s/%s", k->objects, k->object);
+    struct stat st;
+    if (fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
+        return 0;
+    int dst = open_scratch(k->objects, tmp, sizeof tmp);
+    if (dst < 0)
+        return dst;
+    ssize_t w = pwrite(dst, buf, (size_t)n, 0);
+    int r = w == n ? publish(dst, tmp, obj) : w < 0 ? -errno : -ENOSPC;
+    if (r < 0 && tmp[0])
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    rg_sys_close(dst);
+    return r;
+}
+
+/* A larger one is cloned or copied first, then hashed from the copy: the
+ * source may be changing under a writer outside the session. */
+static int keep_large(struct rg_jkeep *k, int src, char *obj, size_t cap)
+{
+    char tmp[RG_JPATH + 64];
+    int dst = open_scratch(k->objects, tmp, sizeof tmp);
+    if (dst < 0)
+        return dst;
+    int r = copy_bytes(src, dst, k->st->st_size);
+    if (r == 0 && changed_by_session(k, src))
+        r = 1;
+    if (r == 0)
+        r = hash_copy(dst, k->object);
+    if (r == 0) {
+        snprintf(obj, cap, "%s/%s", k->objects, k->object);
+        r = publish(dst, tmp, obj);
+    }
+    if (r != 0 && tmp[0])
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    rg_sys_close(dst);
+    return r;
+}
+
+int rg_jcopy_keep(struct rg_jkeep *k, int src)
+{
+    char obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
+    int r = 2;
+    if (k->st->st_size <= COPY_BUF)
+        r = keep_small(k, src, obj, sizeof obj);
+    if (r == 2)
+        r = keep_large(k, src, obj, sizeof obj);
+    return r;
+}

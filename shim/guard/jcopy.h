@@ -1,0 +1,18 @@
+/* Keeping a file's bytes by copying them into the journal's objects/, named
+ * by their SHA-256: what every change that leaves the inode in place (an
+ * overwrite, a truncate, an exchange) needs, and the fallback of a link
+ * (guard/jlink.h) across filesystems.
+ *
+ * The copy is made under a name no one can see (O_TMPFILE, or a dot-name
+ * when the filesystem has none) and published with a link that fails if the
+ * version is kept already: a kill -9 leaves a complete object or none. */
+#ifndef RG_JCOPY_H
+#define RG_JCOPY_H
+
+#include "guard/jindex.h"
+/* Copies the bytes of src (a readable descriptor on k's file) into
+ * k->objects, and names k->object. 0: kept; 1: a writer of the session
+ * changed the file meanwhile, and kept its old bytes itself; else -errno. */
+int rg_jcopy_keep(struct rg_jkeep *k, int src);
+
+#endif

@@ -1,0 +1,108 @@
+#include "guard/jindex.h"
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/report.h"
+#include "core/text.h"
+#include "guard/log.h"
+#include "os/clock.h"
+#include "os/logfile.h"
+#include "os/sys.h"
+static int32_t actor_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)getpid();
+}
+
+static void fill_record(const struct rg_jkeep *k, struct rg_jrecord *r)
+{
+    const struct stat *st = k->st;
+    *r = (struct rg_jrecord){
+        .time_ns = rg_now_ns(),
+        .pid = (int)actor_pid(k->c),
+        .prog = rg_log_actor_prog(k->c),
+        .op = k->op,
+        .call = k->req->call,
+        .path = k->abs,
+        .dev = st->st_dev,
+        .ino = st->st_ino,
+        .mode = st->st_mode,
+        .uid = st->st_uid,
+        .gid = st->st_gid,
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec,
+        .size = st->st_size,
+        .exists = 1,
+    };
+}
+
+static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
+{
+    const struct rg_header *h = k->c->table.hdr;
+    char id[RG_JOURNAL_ID_MAX], path[RG_JPATH], line[8192];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
+    snprintf(path, sizeof path, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", h->journal_dir, id);
+    size_t n = rg_jrecord_format(line, sizeof line, r);
+    if (n == 0)
+        return -ENAMETOOLONG;
+    int fd = rg_log_open(path);
+    if (fd < 0)
+        return fd;
+    ssize_t w = write(fd, line, n);
+    int e = w < 0 ? -errno : (size_t)w == n ? 0 : -ENOSPC;
+    rg_sys_close(fd);
+    return e;
+}
+
+int rg_jindex_append(const struct rg_jkeep *k)
+{
+    struct rg_jrecord r;
+    fill_record(k, &r);
+    r.object = k->object;
+    return append(k, &r);
+}
+
+void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
+{
+    struct rg_jrecord r;
+    fill_record(k, &r);
+    r.unsaved = why;
+    append(k, &r);
+    struct rg_ctx *c = k->c;
+    const char *log = c->table.hdr->log_path;
+    struct rg_log_line l = {
+        .time_ns = r.time_ns,
+        .pid = r.pid,
+        .prog = r.prog,
+        .op = rg_op_name(k->req->op),
+        .call = k->req->call,
+        .path = k->abs,
+        .decision = "unsaved",
+        .reason = why,
+        .current_mtime_ns = r.mtime_ns,
+        .current_size = r.size,
+    };
+    char line[4096];
+    size_t n = log[0] ? rg_log_format(line, sizeof line, &l) : 0;
+    int fd = n ? rg_log_open(log) : -1;
+    if (fd >= 0) {
+        ssize_t w = write(fd, line, n);
+        (void)w;
+        rg_sys_close(fd);
+    }
+    if (atomic_exchange(&c->journal_warned, 1))
+        return;
+    char msg[PATH_MAX + 512], shown[PATH_MAX];
+    rg_line_escape(shown, sizeof shown, k->abs);
+    const char *name = err ? strerrorname_np(err) : NULL;
+    int m = snprintf(msg, sizeof msg,
+                     "readguard: warning: the old bytes of '%s' were not kept in the journal "
+                     "(%s%s%s); the change goes ahead, and `readguard undo` cannot bring them "
+                     "back.\n",
+                     shown, why, name ? ": " : "", name ? name : "");
+    int efd = rg_log_err_fd(c);
+    ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
+    (void)w;
+}

@@ -1,0 +1,36 @@
+/* A version being kept, and the session's index of them: what the journal
+ * writes for each file it keeps (core/jrecord.h), and what it says when it
+ * cannot keep one. Used by guard/journal.c and the two ways it keeps bytes,
+ * guard/jcopy.c and guard/jlink.c. */
+#ifndef RG_JINDEX_H
+#define RG_JINDEX_H
+
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "core/jrecord.h"
+#include "core/request.h"
+#include "guard/ctx.h"
+/* A path in the journal: its directory, a subdirectory and a name. */
+#define RG_JPATH (RG_LOG_PATH_MAX + 128)
+
+struct rg_jkeep {
+    struct rg_ctx *c;
+    const struct rg_request *req;
+    const char *op;
+    const struct stat *st; /* the file as it was judged */
+    char abs[PATH_MAX];
+    char objects[RG_JPATH];             /* the journal's objects/ */
+    char object[RG_JOURNAL_OBJECT_MAX]; /* its name there, once kept */
+};
+
+/* Appends the record of k's kept version (k->object) to the session's
+ * index. 0, or -errno. */
+int rg_jindex_append(const struct rg_jkeep *k);
+
+/* Records that k's bytes were not kept, and why (err: an errno, or 0), in
+ * the index and the session log, and once per process on stderr: the
+ * change itself goes ahead. */
+void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err);
+
+#endif

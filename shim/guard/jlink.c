@@ -1,0 +1,37 @@
+#include "guard/jlink.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+
+#include "os/sys.h"
+static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
+                        char name[RG_JOURNAL_OBJECT_MAX])
+{
+    rg_jobject_linked(name, st->st_dev, st->st_ino,
+                      (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec);
+    snprintf(out, cap, "%s/%s", objects, name);
+}
+
+int rg_jlink_keep(struct rg_jkeep *k, int pfd)
+{
+    char from[32], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
+    linked_name(to, sizeof to, k->objects, k->st, k->object);
+    snprintf(from, sizeof from, "/proc/self/fd/%d", pfd);
+    long r =
+        rg_syscall6(SYS_linkat, AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW, 0);
+    /* Another process of the session keeps the same inode in the same state:
+     * one name for both. */
+    return r == 0 || r == -EEXIST ? 0 : (int)r;
+}
+
+void rg_jlink_drop(const char *journal_dir, int dirfd, const char *path, const struct stat *st)
+{
+    struct stat now;
+    if (fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) != 0 || now.st_ino != st->st_ino ||
+        now.st_dev != st->st_dev)
+        return;
+    char objects[RG_JPATH], obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX], name[RG_JOURNAL_OBJECT_MAX];
+    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, journal_dir);
+    linked_name(obj, sizeof obj, objects, st, name);
+    rg_sys_unlinkat(AT_FDCWD, obj, 0);
+}

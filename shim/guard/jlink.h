@@ -1,0 +1,29 @@
+/* Keeping a file that is about to lose its last name (an unlink, or a rename
+ * over it) without reading a byte of it: the journal gives the inode a name
+ * of its own in objects/, and the change then takes away only the user's.
+ * The old inode is kept as it was, at the cost of one link; git replacing a
+ * thousand files pays no copy and no hash. The name says which inode it was
+ * (core/jrecord.h); the CLI names it by content later (cli/jsettle.h), so
+ * identical versions still end up stored once.
+ *
+ * Only a last name qualifies: with another name left, the inode could still
+ * be written through it, and the kept version would change. */
+#ifndef RG_JLINK_H
+#define RG_JLINK_H
+
+#include <sys/stat.h>
+
+#include "guard/jindex.h"
+/* Links the inode that pfd (an O_PATH descriptor on k's file) opens into
+ * k->objects, and names k->object. 0: kept; else -errno, and the caller
+ * copies instead: another filesystem (EXDEV), no objects/ yet (ENOENT), no
+ * /proc, or a file the caller may not link (EPERM). */
+int rg_jlink_keep(struct rg_jkeep *k, int pfd);
+
+/* After the change failed: if dirfd/path still names the inode st describes,
+ * the journal's link to it is dropped, so the journal never holds a file that
+ * can still change. (When the name is gone, another process removed it, and
+ * the link is that removal's kept version.) */
+void rg_jlink_drop(const char *journal_dir, int dirfd, const char *path, const struct stat *st);
+
+#endif

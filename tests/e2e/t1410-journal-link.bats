@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# The journal keeps a file that loses its last name (rm, git replacing it,
+# mv over it) by a link, not a copy: the kept version is the old inode
+# itself. These tests check that it is, and every case where it must not
+# be: another name left, a change that fails, a journal on another
+# filesystem.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+}
+
+# inode FILE
+inode() {
+	stat -c %i "$1"
+}
+
+# sum TEXT: the SHA-256 of TEXT and a newline, as the journal names it.
+sum() {
+	sha256sum <<<"$1" | cut -d' ' -f1
+}
+
+@test "t1410.01 rm keeps the file by a link: the kept version is the old inode, no copy" {
+	mkdir -p "$J/objects" # the first save of a journal makes its directory, by a copy
+	mkfile a.txt original
+	local ino
+	ino=$(inode a.txt)
+	rg rm a.txt
+	assert_equal "$(inode "$J/objects/$(sum original)")" "$ino"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.02 mv over a file keeps the replaced inode by a link; undo brings it back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	mkfile b.txt other
+	local ino
+	ino=$(inode a.txt)
+	rgsh 'cat a.txt >/dev/null; mv b.txt a.txt'
+	assert_equal "$(inode "$J/objects/$(sum original)")" "$ino"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.03 until the run ends, the version is named by its inode; then by content, 0600" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	chmod 0644 a.txt
+	local ino
+	ino=$(inode a.txt)
+	rgsh "rm a.txt; ls '$J/objects' >'$OUT/during'"
+	assert_equal "$(grep -c "^ino-[0-9]*-$ino-[0-9]*\$" "$OUT/during")" 1
+	assert_equal "$(grep -c . "$OUT/during")" 1
+	local linked
+	linked=$(cat "$OUT/during")
+	assert_equal "$(readlink "$J/objects/$linked")" "$(sum original)"
+	assert_equal "$(stat -c %a "$J/objects/$(sum original)")" 600
+}
+
+@test "t1410.04 a file with a second name is copied: a write through the other name leaves the kept bytes" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	ln a.txt other-name
+	rgsh 'cat other-name >/dev/null; rm a.txt; echo changed through the other name >>other-name'
+	assert_not_equal "$(inode "$J/objects/$(sum original)")" "$(inode other-name)"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.05 the same bytes removed twice, in two files, are stored once" {
+	mkdir -p "$J/objects"
+	mkfile a.txt same
+	mkfile b.txt same
+	rg rm a.txt b.txt
+	assert_equal "$(find "$J/objects" -type f | wc -l)" 1
+	"$RG" undo a.txt b.txt
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'same\nsame')"
+}
+
+@test "t1410.06 an unlink that fails leaves no link of the file in the journal" {
+	[ "$(id -u)" = 0 ] || skip "needs root to set up another user's file"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	# In a sticky directory, uid 65534 may link root's world-writable file
+	# (so the journal's link is made) but not remove it.
+	D=$(mktemp -d /tmp/rg-t1410.XXXXXX)
+	chmod 0755 "$D"
+	mkdir -m 1777 "$D/sticky"
+	mkdir -p "$D/state/readguard/journal/objects" "$D/tables"
+	chown -R 65534:65534 "$D/state" "$D/tables"
+	printf 'original\n' >"$D/sticky/a.txt"
+	chmod 0666 "$D/sticky/a.txt"
+	run bash -c 'cd "$1" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env XDG_STATE_HOME="$1/state" READGUARD_DIR="$1/tables" XDG_RUNTIME_DIR= \
+		"$2" run -- rm -f sticky/a.txt' sh "$D" "$RG"
+	local links kept
+	links=$(stat -c %h "$D/sticky/a.txt")
+	kept=$(find "$D/state" -name 'ino-*' | wc -l)
+	rm -rf "$D"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	assert_equal "$links" 1
+	assert_equal "$kept" 0
+}
+
+@test "t1410.07 a journal on another filesystem keeps a removed file by a copy" {
+	local shm
+	shm=$(mktemp -d /dev/shm/rg-t1410.XXXXXX) || skip "no /dev/shm"
+	[ "$(stat -c %d "$shm")" != "$(stat -c %d "$W")" ] || { rm -rf "$shm"; skip "/dev/shm is on the work tree's filesystem"; }
+	mkfile a.txt original
+	XDG_STATE_HOME=$shm rg rm a.txt
+	local objs
+	objs=$(ls "$shm/readguard/journal/objects")
+	XDG_STATE_HOME=$shm "$RG" undo a.txt
+	rm -rf "$shm"
+	assert_equal "$objs" "$(sum original)"
+	assert_equal "$(cat a.txt)" original
+}

@@ -1,0 +1,84 @@
+/* Unit tests for jrecord.c: the names of kept versions, which a record
+ * carries and the CLI turns into paths, and the record's JSON line. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/jrecord.h"
+TEST(linked_name_says_device_inode_and_ctime)
+{
+    char name[RG_JOURNAL_OBJECT_MAX];
+    rg_jobject_linked(name, 65024, 10954568, 1795479344362957579LL);
+    CHECK_EQ_STR(name, "ino-65024-10954568-1795479344362957579");
+    CHECK(rg_jobject_is_linked(name));
+    CHECK(rg_jobject_valid(name));
+}
+
+TEST(largest_linked_name_fits)
+{
+    char name[RG_JOURNAL_OBJECT_MAX];
+    rg_jobject_linked(name, UINT64_MAX, UINT64_MAX, INT64_MAX);
+    CHECK(rg_jobject_is_linked(name));
+}
+
+TEST(sha256_hex_is_valid_not_linked)
+{
+    const char *hex = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+    CHECK(rg_jobject_valid(hex));
+    CHECK(!rg_jobject_is_linked(hex));
+}
+
+/* A record is read back from a file anyone with the journal's rights could
+ * edit: no name may climb out of objects/ or name a dot-file. */
+TEST(names_that_are_not_the_journals_are_refused)
+{
+    const char *bad[] = {
+        "",
+        "..",
+        "../../etc/passwd",
+        ".tmp-1-2",
+        "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be0",
+        "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03/x",
+        "5891B5B522D5DF086D0FF0B110FBD9D21BB4FC7163AF34D08286A2E846F6BE03",
+        "ino-",
+        "ino-1-2",
+        "ino-1-2-3-4",
+        "ino-1--3",
+        "ino--1-2-3",
+        "ino-1-2-3-",
+        "ino-1-2-3/..",
+        "ino-1-2-x",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (!CHECK(!rg_jobject_valid(bad[i])))
+            fprintf(stderr, "#     accepted: \"%s\"\n", bad[i]);
+}
+
+TEST(record_line_names_its_object_or_why_not)
+{
+    char line[2048];
+    struct rg_jrecord r = {.op = "unlink", .path = "/w/a\"b", .object = "ino-1-2-3"};
+    CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+    CHECK(strstr(line, "\"object\":\"ino-1-2-3\",\"unsaved\":null}\n") != NULL);
+    CHECK(strstr(line, "\"path\":\"/w/a\\\"b\"") != NULL);
+    r.object = NULL, r.unsaved = "too-large";
+    CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+    CHECK(strstr(line, "\"object\":null,\"unsaved\":\"too-large\"}") != NULL);
+}
+
+TEST(record_that_does_not_fit_is_not_cut)
+{
+    char line[64];
+    struct rg_jrecord r = {.op = "unlink", .path = "/w/a"};
+    CHECK_EQ_INT(rg_jrecord_format(line, sizeof line, &r), 0);
+}
+
+int main(void)
+{
+    RUN(linked_name_says_device_inode_and_ctime);
+    RUN(largest_linked_name_fits);
+    RUN(sha256_hex_is_valid_not_linked);
+    RUN(names_that_are_not_the_journals_are_refused);
+    RUN(record_line_names_its_object_or_why_not);
+    RUN(record_that_does_not_fit_is_not_cut);
+    return check_done();
+}

@@ -15,7 +15,7 @@ enum rg_sc_arg {
     RG_SC_NONE,     /* nothing: past the call's last argument */
     RG_SC_DIRFD,    /* the directory path is relative to */
     RG_SC_PATH,     /* the file written (a rename's destination) */
-    RG_SC_FLAGS,    /* open(2) flags, or renameat2's flags */
+    RG_SC_FLAGS,    /* open(2) flags, or renameat2's or unlinkat's flags */
     RG_SC_MODE,     /* the mode of a file created */
     RG_SC_OLDDIRFD, /* a rename's source: its directory */
     RG_SC_OLDPATH,  /* and its path */

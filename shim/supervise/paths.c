@@ -1,4 +1,4 @@
-/* rename and truncate, carried out by the supervisor in the target's name
+/* rename, truncate and unlink, carried out by the supervisor in the target's name
  * with the shim's guard: the check and the call happen here, on names
  * resolved from the target's directories, so nothing the target does to its
  * memory afterwards can change what is written. */
@@ -110,5 +110,20 @@ void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = rg_sv_still_valid(call) ? truncate_named(call, &n, length) : -ESRCH;
     if (length >= 0)
         drop(&n);
+    rg_sv_reply(call, r);
+}
+
+/* The journal keeps the file (or, with --guard-unlink, the guard refuses)
+ * before the supervisor removes it in the target's name. */
+void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    static _Thread_local struct named n;
+    int r = name_of(call, sc->path, sc->dirfd, &n);
+    if (r == 0) {
+        struct rg_request req = {RG_OP_UNLINK, sc->name, n.dfd, n.path, O_WRONLY, 0, 0};
+        rg_sv_held_settle(call->held);
+        r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;
+    }
+    drop(&n);
     rg_sv_reply(call, r);
 }

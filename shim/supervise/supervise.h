@@ -122,5 +122,6 @@ struct rg_syscall;
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

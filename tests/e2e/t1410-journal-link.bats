@@ -120,3 +120,37 @@ sum() {
 	assert_equal "$objs" "$(sum original)"
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1410.08 a static program under --supervise removes a file: the supervisor keeps it, undo brings it back" {
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	mkfile a.txt original
+	mkfile b.txt original-b
+	run "$RG" run --supervise --log "$LOG" -- "$T/rgstatic" unlink a.txt unlink b.txt
+	assert_success
+	assert_file_not_exist a.txt
+	run "$RG" history a.txt
+	assert_output --partial "rgstatic["
+	assert_output --partial "unlink"
+	"$RG" undo a.txt b.txt
+	assert_equal "$(cat a.txt)" original
+	assert_equal "$(cat b.txt)" original-b
+}
+
+@test "t1410.09 --strict: a static program's unlink of an unread file is journaled" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile a.txt original
+	run "$RG" run --strict --log "$LOG" -- "$T/rgstatic" unlink a.txt
+	assert_success
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.10 --supervise --guard-unlink: a static program may not remove an unread file" {
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	mkfile a.txt original
+	run "$RG" run --supervise --guard-unlink --log "$LOG" -- "$T/rgstatic" unlink a.txt
+	assert_failure
+	assert_line "err EACCES"
+	assert_equal "$(cat a.txt)" original
+}
+

@@ -134,11 +134,33 @@ TEST(truncate_keeps_a_negative_length_negative)
     CHECK_EQ_INT(sc.length, -1);
 }
 
+TEST(unlinkat_is_dirfd_path_and_its_flags)
+{
+    struct rg_syscall sc = decode(SYS_unlinkat, 3, PATH_A, AT_REMOVEDIR, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_UNLINK);
+    CHECK_EQ_STR(sc.name, "unlinkat");
+    CHECK_EQ_STR(sc.via_syscall, "syscall(SYS_unlinkat)");
+    CHECK_EQ_INT(sc.dirfd, 3);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.flags, AT_REMOVEDIR);
+}
+
+#ifdef SYS_unlink
+TEST(unlink_is_a_path_from_the_cwd)
+{
+    struct rg_syscall sc = decode(SYS_unlink, PATH_A, 7, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_UNLINK);
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+#endif
+
 TEST(other_calls_are_not_decoded)
 {
     uint64_t args[6] = {0};
     struct rg_syscall sc;
-    long others[] = {SYS_read, SYS_write, SYS_ftruncate, SYS_unlinkat, SYS_close, -1, 100000};
+    long others[] = {SYS_read, SYS_write, SYS_ftruncate, SYS_rmdir, SYS_close, -1, 100000};
     for (size_t i = 0; i < sizeof others / sizeof *others; i++)
         CHECK(!rg_syscall_decode(others[i], args, &sc));
 }
@@ -154,7 +176,8 @@ TEST(every_listed_call_decodes_to_a_write_op_once)
     for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
         struct rg_syscall sc;
         CHECK(rg_syscall_decode(nrs[i], args, &sc));
-        CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_TRUNCATE);
+        CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_TRUNCATE ||
+              sc.op == RG_OP_UNLINK);
         for (size_t j = 0; j < i; j++)
             CHECK(nrs[j] != nrs[i]);
     }
@@ -180,6 +203,10 @@ int main(void)
     RUN(renameat2_adds_its_flags);
     RUN(truncate_is_path_and_length);
     RUN(truncate_keeps_a_negative_length_negative);
+    RUN(unlinkat_is_dirfd_path_and_its_flags);
+#ifdef SYS_unlink
+    RUN(unlink_is_a_path_from_the_cwd);
+#endif
     RUN(other_calls_are_not_decoded);
     RUN(every_listed_call_decodes_to_a_write_op_once);
     return check_done();

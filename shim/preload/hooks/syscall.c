@@ -13,6 +13,7 @@
 #include "preload/hooks/open.h"
 #include "preload/hooks/rename.h"
 #include "preload/hooks/truncate.h"
+#include "preload/hooks/unlink.h"
 static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint64_t resolve)
 {
     struct rg_request req = {RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path, flags,
@@ -44,6 +45,8 @@ static long guarded(long nr, const uint64_t args[6])
                               (const char *)sc.path, (unsigned)sc.flags);
     case RG_OP_TRUNCATE:
         return rg_hook_truncate(sc.via_syscall, (const char *)sc.path, (off_t)sc.length);
+    case RG_OP_UNLINK:
+        return rg_hook_unlink(sc.via_syscall, sc.dirfd, (const char *)sc.path, sc.flags);
     default: return sc.flags_in_memory ? openat2_call(&sc) : open_call(&sc, sc.flags, sc.mode, 0);
     }
 }

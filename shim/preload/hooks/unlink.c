@@ -3,12 +3,13 @@
  * files, so the file's bytes are journaled first, and with --guard-unlink
  * removing an unread or stale file is refused like a write. With neither
  * (--no-journal) these hooks cost one flag test. */
+#include "preload/hooks/unlink.h"
 #include <stdio.h>
 #include <unistd.h>
 
 #include "guard/journal.h"
 #include "preload/hook.h"
-static int unlink_at(const char *call, int dirfd, const char *path, int flags)
+int rg_hook_unlink(const char *call, int dirfd, const char *path, int flags)
 {
     int saved = errno;
     struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0};
@@ -27,7 +28,7 @@ static int unlink_at(const char *call, int dirfd, const char *path, int flags)
 static int remove_path(const char *call, const char *path)
 {
     int saved = errno;
-    int r = unlink_at(call, AT_FDCWD, path, 0);
+    int r = rg_hook_unlink(call, AT_FDCWD, path, 0);
     if (r == 0 || errno != EISDIR)
         return r;
     errno = saved;
@@ -35,12 +36,12 @@ static int remove_path(const char *call, const char *path)
 }
 
 #define HOOK_UNLINK(sym) \
-    RG_EXPORT int sym(const char *path) { return unlink_at(#sym, AT_FDCWD, path, 0); }
+    RG_EXPORT int sym(const char *path) { return rg_hook_unlink(#sym, AT_FDCWD, path, 0); }
 
 #define HOOK_UNLINKAT(sym)                                    \
     RG_EXPORT int sym(int dirfd, const char *path, int flags) \
     {                                                         \
-        return unlink_at(#sym, dirfd, path, flags);           \
+        return rg_hook_unlink(#sym, dirfd, path, flags);      \
     }
 
 #define HOOK_REMOVE(sym) \

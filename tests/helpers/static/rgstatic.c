@@ -1,6 +1,7 @@
 /* A statically linked file tool for the supervised-mode tests: the preload
  * shim cannot see it, only the supervisor can.
  *   rgstatic read F | write F TEXT | append F TEXT | rename FROM TO | truncate F
+ *            | unlink F
  * Operations run in order; each prints "ok" or "err ENAME"; the first
  * failure ends the program with status 1. */
 #include <errno.h>
@@ -42,6 +43,8 @@ static int run(const char *op, char **arg, int *used)
     }
     if (strcmp(op, "truncate") == 0)
         return truncate(arg[0], 0);
+    if (strcmp(op, "unlink") == 0)
+        return unlink(arg[0]);
     errno = EINVAL;
     return -1;
 }

@@ -16,6 +16,8 @@ test_pkgs="$test_pkgs musl-tools"
 test_pkgs="$test_pkgs ripgrep python3-pytest"
 # issue 13: the project's own tools in a second session (t1540)
 test_pkgs="$test_pkgs python3-coverage python3-sphinx python3-venv sqlite3 cmake autoconf automake patch"
+# issue 12 journal tests: rsync replacing and deleting files
+test_pkgs="$test_pkgs rsync"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

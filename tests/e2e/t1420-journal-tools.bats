@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# The journal under more real tools and a journal that cannot take more:
+# rsync's replace-by-rename and its in-place writes, an MCP filesystem
+# server's write_file, and a full file system under the journal.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+	MCP="$TOP/tests/e2e/fixtures/mcp-fs-server.py"
+}
+
+# src FILE TEXT: a source tree in $OUT/src with FILE holding TEXT, newer
+# than the work tree's copy (rsync's quick check then sends it).
+src() {
+	mkdir -p "$OUT/src"
+	printf '%s\n' "$2" >"$OUT/src/$1"
+}
+
+# rsync opens the file it replaces read-only (the basis of its delta), and
+# that open counts as a read; what makes replacing it safe is the journal.
+@test "t1420.01 rsync -a src/ ./ over a file the session never read: kept, and undo brings it back" {
+	command -v rsync >/dev/null || skip "rsync is not installed"
+	mkfile a.txt original
+	src a.txt from-src
+	rg rsync -a "$OUT/src/" ./
+	assert_equal "$(cat a.txt)" from-src
+	run "$RG" history a.txt
+	assert_output --partial "rsync["
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1420.02 rsync --inplace over a file: kept before it is rewritten, undo brings it back" {
+	command -v rsync >/dev/null || skip "rsync is not installed"
+	mkfile a.txt 'original, and longer than the new one'
+	src a.txt short
+	rg rsync -a --inplace --no-whole-file "$OUT/src/" ./
+	assert_equal "$(cat a.txt)" short
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'original, and longer than the new one'
+}
+
+@test "t1420.03 rsync --delete removes a file: undo recreates it" {
+	command -v rsync >/dev/null || skip "rsync is not installed"
+	mkfile gone.txt 'only here'
+	src a.txt from-src
+	rg rsync -a --delete "$OUT/src/" ./
+	assert_file_not_exist gone.txt
+	"$RG" undo gone.txt
+	assert_equal "$(cat gone.txt)" 'only here'
+}
+
+@test "t1420.04 an MCP server's write_file after read_file: kept, and undo brings the old text back" {
+	mkfile notes.txt original
+	local req='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"bats","version":"0"}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.txt"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.txt","content":"written by the agent\n"}}}'
+	run --separate-stderr "$RG" run --log "$LOG" -- python3 "$MCP" <<<"$req"
+	assert_success
+	[[ ${lines[2]} != *isError* ]] || fail "write_file failed: $output"
+	assert_equal "$(cat notes.txt)" "written by the agent"
+	run "$RG" history notes.txt
+	assert_output --partial "truncate"
+	"$RG" undo notes.txt
+	assert_equal "$(cat notes.txt)" original
+}
+
+# A full journal: a file system with no room left under it. The change goes
+# ahead (readguard never fails a write for its own bookkeeping), with one
+# warning naming ENOSPC, and the log says what was not kept.
+@test "t1420.05 a full journal: the writes go ahead, one warning, each logged as unsaved" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a small file system"
+	unshare -m true 2>/dev/null || skip "no mount namespaces here"
+	head -c 300000 /dev/urandom >big1
+	head -c 300000 /dev/urandom >big2
+	mkdir -p "$J"
+	local script='cat big1 big2 >/dev/null; echo new1 >big1; echo new2 >big2'
+	run --separate-stderr unshare -m sh -c 'mount -t tmpfs -o size=256k tmpfs "$1" &&
+		exec "$2" run --log "$3" -- sh -c "$4"' sh "$J" "$RG" "$LOG" "$script"
+	assert_success
+	assert_equal "$(cat big1)" new1
+	assert_equal "$(cat big2)" new2
+	assert_equal "$(grep -c 'were not kept in the journal' <<<"$stderr")" 1
+	[[ $stderr == *ENOSPC* ]] || fail "the warning does not say the journal is full: $stderr"
+	assert_equal "$(grep -c '"decision":"unsaved","reason":"journal-unwritable"' "$LOG")" 2
+}
+
+# The journal's own cap (READGUARD_JOURNAL_MAX) is kept when a run ends, by
+# pruning; a session never fails or skips a save for it meanwhile.
+@test "t1420.06 a journal over its cap still keeps the running session's files, and prunes to the cap after" {
+	mkfile old.txt old
+	rg rm old.txt
+	rm -f "$J/.pruned"
+	mkfile a.txt 'a content'
+	mkfile b.txt 'b content'
+	READGUARD_JOURNAL_MAX=1 rg rm a.txt b.txt
+	run "$RG" history --json
+	assert_equal "${#lines[@]}" 2
+	"$RG" undo a.txt b.txt
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'a content\nb content')"
+	run "$RG" undo old.txt
+	assert_failure 1
+}

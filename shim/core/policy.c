@@ -117,6 +117,13 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
      * the bytes, so the path is guarded like any other. */
     if (file->scope == RG_SCOPE_JOURNALED && !(facts->policy & RG_POLICY_NO_JOURNAL))
         return allow;
+    /* A new name outside guarded scope (a hard link, a rename out of the
+     * roots or under an ignored name) would let the file be written through
+     * it unguarded: giving it one is a write. One inside is only a name. */
+    if (req->op == RG_OP_LINK && file->new_scope == RG_SCOPE_UNKNOWN)
+        return (struct rg_decision){RG_NEED_NEW_SCOPE, RG_WHY_OK};
+    if (req->op == RG_OP_LINK && file->new_scope == RG_SCOPE_GUARDED)
+        return allow;
     return (struct rg_decision){softened(req, facts), why_refused(file, facts)};
 }
 

@@ -29,8 +29,9 @@ struct rg_file {
     int64_t ctime_ns; /* moved by any change; no user can set it back */
     int64_t size;
     enum rg_scope scope;
-    bool hashed;   /* hash below was taken (RG_NEED_HASH asked for it) */
-    uint32_t hash; /* rg_content_hash() now; 0: could not be read */
+    enum rg_scope new_scope; /* RG_OP_LINK: the scope of the new name */
+    bool hashed;             /* hash below was taken (RG_NEED_HASH asked for it) */
+    uint32_t hash;           /* rg_content_hash() now; 0: could not be read */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it
@@ -57,6 +58,7 @@ enum rg_action {
     RG_READ_ONLY,       /* a timestamp-only open (touch): give it a read-only descriptor */
     RG_NEED_HASH,       /* ask again with file.hash taken: only the bytes can tell */
     RG_NEED_LINEAGE,    /* ask again with facts.lineage worked out */
+    RG_NEED_NEW_SCOPE,  /* ask again with file.new_scope worked out */
 };
 
 enum rg_reason {

@@ -15,6 +15,8 @@ enum rg_op {
     RG_OP_TRUNCATE,   /* truncate */
     RG_OP_SPAWN_OPEN, /* posix_spawn_file_actions_addopen: opened later by a child */
     RG_OP_UNLINK,     /* unlink, unlinkat, remove: checked only with --guard-unlink */
+    RG_OP_LINK,       /* a new name for a file (link, linkat, a rename's source): path
+                         names the file, to_path the new name */
 };
 
 struct rg_request {
@@ -25,6 +27,8 @@ struct rg_request {
     int flags; /* open(2) flags; for fopen, the decoded mode */
     mode_t mode;
     uint64_t resolve; /* openat2 RESOLVE_* flags, 0 otherwise */
+    int to_dirfd;     /* RG_OP_LINK: the new name, relative to to_dirfd */
+    const char *to_path;
 };
 
 /* Inline: every open asks both, and they are a few instructions each. */

@@ -15,9 +15,9 @@ enum rg_sc_arg {
     RG_SC_NONE,     /* nothing: past the call's last argument */
     RG_SC_DIRFD,    /* the directory path is relative to */
     RG_SC_PATH,     /* the file written (a rename's destination) */
-    RG_SC_FLAGS,    /* open(2) flags, or renameat2's or unlinkat's flags */
+    RG_SC_FLAGS,    /* open(2) flags, or renameat2's, linkat's or unlinkat's flags */
     RG_SC_MODE,     /* the mode of a file created */
-    RG_SC_OLDDIRFD, /* a rename's source: its directory */
+    RG_SC_OLDDIRFD, /* a rename's or link's source: its directory */
     RG_SC_OLDPATH,  /* and its path */
     RG_SC_HOW,      /* openat2's struct open_how, in memory */
     RG_SC_HOW_SIZE, /* and its size */
@@ -30,10 +30,10 @@ struct rg_syscall {
     long nr;
     const char *name;        /* "openat": the call, as the supervisor logs it */
     const char *via_syscall; /* "syscall(SYS_openat)", as the syscall() hook logs it */
-    enum rg_op op;           /* RG_OP_OPEN, RG_OP_RENAME or RG_OP_TRUNCATE */
+    enum rg_op op;           /* RG_OP_OPEN, _RENAME, _LINK, _TRUNCATE or _UNLINK */
     int dirfd;               /* AT_FDCWD when the call takes none */
     uint64_t path;
-    int flags; /* open flags, implied ones included; rename flags */
+    int flags; /* open flags, implied ones included; rename or link flags */
     mode_t mode;
     int olddirfd; /* AT_FDCWD when the call takes none */
     uint64_t oldpath;

@@ -88,6 +88,13 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
     return true;
 }
 
+/* Only a new name for an unread guarded file pays for this path's room. */
+static enum rg_scope new_scope(struct rg_ctx *c, const struct rg_request *req)
+{
+    char abs[PATH_MAX];
+    return rg_scope_of_name(c, req->to_dirfd, req->to_path, false, abs, sizeof abs);
+}
+
 #define WRITER_LOOKS 9 /* 0.2 ms doubling: 102 ms in all */
 
 /* Asks the policy, working out the scope only when the answer depends on it,
@@ -118,6 +125,10 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         }
         if (d.action == RG_NEED_SCOPE) {
             f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, true, abs, sizeof abs);
+            d = rg_decide(req, f, &facts);
+        }
+        if (d.action == RG_NEED_NEW_SCOPE) {
+            f->new_scope = new_scope(c, req);
             d = rg_decide(req, f, &facts);
         }
         /* Writers still counted may be about to restamp: give them a moment,

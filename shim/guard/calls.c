@@ -15,6 +15,8 @@
 #include "guard/fdmap.h"
 #include "guard/journal.h"
 #include "guard/log.h"
+#include "guard/meta.h"
+#include "guard/names.h"
 #include "guard/readhash.h"
 #include "guard/restamp.h"
 #include "guard/scan.h"
@@ -265,6 +267,15 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0};
     if (targets == 2)
         onto = known_at(c, req->dirfd, req->path);
+    /* What moves gets a new name: outside guarded scope, that is a write. */
+    struct rg_request name = {RG_OP_LINK, req->call, olddirfd,   oldpath,  0,
+                              0,          0,         req->dirfd, req->path};
+    if (!from.known && (r = rg_guard_new_name(c, &name)) < 0)
+        return r;
+    struct rg_request back = {RG_OP_LINK, req->call, req->dirfd, req->path, 0,
+                              0,          0,         olddirfd,   oldpath};
+    if (targets == 2 && !onto.known && (r = rg_guard_new_name(c, &back)) < 0)
+        return r;
     /* A tool rotating its backup (sed -i.bak, perl -pi.orig, patch -b)
      * renames the file it just read onto last time's backup: that backup
      * is the tool's to replace, so it is journaled, not refused. */
@@ -305,6 +316,22 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     return r;
 }
 
+int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
+{
+    bool follow = flags & AT_SYMLINK_FOLLOW;
+    struct rg_meta_file f = {req->dirfd, req->path,
+                             (flags & AT_EMPTY_PATH) | (follow ? 0 : AT_SYMLINK_NOFOLLOW)};
+    struct stat st;
+    if (fstatat(f.dirfd, f.path, &st, f.flags) == 0 && S_ISREG(st.st_mode)) {
+        struct rg_file file = rg_file_of(&st);
+        if (rg_ask(c, req, &file, -1, follow) == RG_REFUSE)
+            return -EACCES;
+    }
+    struct rg_meta_call call = {
+        SYS_linkat, {req->dirfd, (long)req->path, req->to_dirfd, (long)req->to_path, flags}, false};
+    return (int)rg_guard_meta(c, &f, &call);
+}
+
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
 {
     struct stat st;
@@ -336,7 +363,7 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
     size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
     if (len > 1 && strncmp(shown, cwd, len) == 0 && shown[len] == '/')
         shown += len + 1;
-    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0};
+    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL};
     struct rg_file f = rg_file_of(&st);
     if (rg_ask(c, &req, &f, fd, true) == RG_REFUSE)
         return -EACCES;

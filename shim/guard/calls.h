@@ -17,6 +17,10 @@ int rg_open_unguarded(const struct rg_request *req);
 /* req names the destination; the source is olddirfd/oldpath. */
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags);
+/* linkat(req->dirfd, req->path, req->to_dirfd, req->to_path, flags): a new
+ * name outside guarded scope for a file the session may not write is
+ * refused (guard/names.h). */
+int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags);
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length);
 /* ftruncate; refused with the reason on a touch stand-in descriptor. */
 int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length);

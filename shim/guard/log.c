@@ -49,14 +49,23 @@ const char *rg_log_actor_prog(const struct rg_ctx *c)
     return a->prog;
 }
 
+static const char *verb(const struct rg_request *req)
+{
+    switch (req->op) {
+    case RG_OP_UNLINK: return "remove";
+    case RG_OP_LINK: return strstr(req->call, "rename") ? "move" : "link";
+    default: return "write";
+    }
+}
+
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
-    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '",
-                                r->req->op == RG_OP_UNLINK ? "remove" : "write");
+    size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '", verb(r->req));
     /* A newline in a file name must not split the message. */
     n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
-    n += (size_t)snprintf(line + n, sizeof line - n, "': ");
+    n += (size_t)snprintf(line + n, sizeof line - n,
+                          "'%s: ", r->req->op == RG_OP_LINK ? " out of the guarded files" : "");
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                         c->problem);
     line[n++] = '\n';

@@ -1,4 +1,5 @@
 #include "guard/scope.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,35 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
            (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
 }
 
+/* With several roots, the one that protects it most decides. Asking git
+ * decides between guarded and journaled where readguard's rules do not. */
+static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_git)
+{
+    enum rg_tier tier = RG_TIER_FREE;
+    for (size_t i = 0; i < c->nroots && tier != RG_TIER_GUARD; i++) {
+        if (!rg_path_under(abs, c->roots[i]))
+            continue;
+        enum rg_tier t = rg_ignore_tier(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs);
+        if (t > tier)
+            tier = t;
+    }
+    if (tier == RG_TIER_NONE)
+        tier = ask_git && rg_git_ignores(c, abs) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
+    return tier == RG_TIER_FREE      ? RG_SCOPE_FREE
+           : tier == RG_TIER_JOURNAL ? RG_SCOPE_JOURNALED
+                                     : RG_SCOPE_GUARDED;
+}
+
+/* The real path of dirfd/path, not following a final symlink. */
+static bool locate_path(int dirfd, const char *path, char *abs, size_t cap)
+{
+    int pfd = rg_sys_openat(dirfd, path, O_PATH | O_CLOEXEC | O_NOFOLLOW, 0);
+    bool found = pfd >= 0 && fd_path(pfd, abs, cap);
+    if (pfd >= 0)
+        rg_sys_close(pfd);
+    return found || lexical_path(dirfd, path, abs, cap);
+}
+
 enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
                               bool ask_git, char *abs, size_t cap)
 {
@@ -55,20 +85,59 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
         snprintf(abs, cap, "%s", path ? path : "?");
         return RG_SCOPE_GUARDED; /* cannot tell where it is: guard it */
     }
-    if (is_session_file(c, abs))
+    return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, ask_git);
+}
+
+/* A directory is guarded where a file in it would be (under a name no rule
+ * names), or when it holds a root: moving it moves the root's files. */
+static enum rg_scope classify_dir(struct rg_ctx *c, char *abs, size_t cap)
+{
+    for (size_t i = 0; i < c->nroots; i++)
+        if (rg_path_under(c->roots[i], abs))
+            return RG_SCOPE_GUARDED;
+    size_t n = strlen(abs);
+    if (n + 3 > cap)
+        return RG_SCOPE_GUARDED;
+    memcpy(abs + n, "/\x01", 3);
+    enum rg_scope s = classify(c, abs, true);
+    abs[n] = '\0';
+    return s;
+}
+
+enum rg_scope rg_scope_of_dir(struct rg_ctx *c, int dirfd, const char *path, char *abs, size_t cap)
+{
+    if (!locate_path(dirfd, path, abs, cap))
+        return RG_SCOPE_GUARDED;
+    return classify_dir(c, abs, cap);
+}
+
+enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir, char *abs,
+                               size_t cap)
+{
+    char parent[PATH_MAX];
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--; /* rename(2) takes "d/" for a directory */
+    if (n >= sizeof parent)
         return RG_SCOPE_FREE;
-    /* With several roots, the one that protects it most decides. */
-    enum rg_tier tier = RG_TIER_FREE;
-    for (size_t i = 0; i < c->nroots && tier != RG_TIER_GUARD; i++) {
-        if (!rg_path_under(abs, c->roots[i]))
-            continue;
-        enum rg_tier t = rg_ignore_tier(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs);
-        if (t > tier)
-            tier = t;
-    }
-    if (tier == RG_TIER_NONE)
-        tier = ask_git && rg_git_ignores(c, abs) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
-    return tier == RG_TIER_FREE      ? RG_SCOPE_FREE
-           : tier == RG_TIER_JOURNAL ? RG_SCOPE_JOURNALED
-                                     : RG_SCOPE_GUARDED;
+    memcpy(parent, path, n);
+    parent[n] = '\0';
+    char *slash = strrchr(parent, '/');
+    const char *base = slash ? slash + 1 : parent;
+    if (slash == parent)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    int pfd = rg_sys_openat(dirfd, slash ? parent : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    if (pfd == -ENOENT || pfd == -ENOTDIR)
+        return RG_SCOPE_GUARDED; /* no such directory: the call itself fails */
+    char dirpath[PATH_MAX];
+    bool found =
+        pfd >= 0 && fd_path(pfd, dirpath, sizeof dirpath) && rg_path_join(abs, cap, dirpath, base);
+    if (pfd >= 0)
+        rg_sys_close(pfd);
+    /* Unlocated, the new name counts as outside: a refusal, never a hole. */
+    if (!found && !lexical_path(dirfd, path, abs, cap))
+        return RG_SCOPE_FREE;
+    return dir ? classify_dir(c, abs, cap) : classify(c, abs, true);
 }

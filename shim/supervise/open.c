@@ -167,6 +167,8 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         flags | (nonblock ? O_NONBLOCK : 0),
         a->mode & ~call->target.umask & 07777,
         a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
+        0,
+        NULL,
     };
     /* A blocking read-open looks for a FIFO first too: a non-blocking reader
      * of ours would let a writer in and out before the reader it stands for

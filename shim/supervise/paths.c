@@ -1,5 +1,5 @@
-/* rename, truncate and unlink, carried out by the supervisor in the target's name
- * with the shim's guard: the check and the call happen here, on names
+/* rename, link, truncate and unlink, carried out by the supervisor in the
+ * target's name with the shim's guard: the check and the call happen here, on names
  * resolved from the target's directories, so nothing the target does to its
  * memory afterwards can change what is written. */
 #include <errno.h>
@@ -50,11 +50,28 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
     if (r == 0)
         r = name_of(call, sc->path, sc->dirfd, &to);
     if (r == 0) {
-        struct rg_request req = {RG_OP_RENAME, sc->name, to.dfd, to.path, 0, 0, 0};
+        struct rg_request req = {RG_OP_RENAME, sc->name, to.dfd, to.path, 0, 0, 0, 0, NULL};
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call)
                 ? rg_guard_rename(call->ctx, &req, from.dfd, from.path, (unsigned)sc->flags)
                 : -ESRCH;
+    }
+    drop(&from);
+    drop(&to);
+    rg_sv_reply(call, r);
+}
+
+void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    static _Thread_local struct named from, to;
+    int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
+    if (r == 0)
+        r = name_of(call, sc->path, sc->dirfd, &to);
+    if (r == 0) {
+        struct rg_request req = {RG_OP_LINK, sc->name, from.dfd, from.path, 0,
+                                 0,          0,        to.dfd,   to.path};
+        rg_sv_held_settle(call->held);
+        r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, &req, sc->flags) : -ESRCH;
     }
     drop(&from);
     drop(&to);
@@ -86,7 +103,7 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
             : !S_ISREG(st.st_mode) ? -EINVAL
                                    : 0;
     if (r == 0) {
-        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0};
+        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
         r = rg_ask(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
@@ -120,7 +137,7 @@ void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
     static _Thread_local struct named n;
     int r = name_of(call, sc->path, sc->dirfd, &n);
     if (r == 0) {
-        struct rg_request req = {RG_OP_UNLINK, sc->name, n.dfd, n.path, O_WRONLY, 0, 0};
+        struct rg_request req = {RG_OP_UNLINK, sc->name, n.dfd, n.path, O_WRONLY, 0, 0, 0, NULL};
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;
     }

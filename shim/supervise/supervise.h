@@ -123,5 +123,6 @@ void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

@@ -17,10 +17,11 @@ struct policy_case {
     int flags;
     bool missing, special; /* the file does not exist / is not regular */
     enum rg_scope scope;
-    bool found;        /* recorded in the current generation */
-    int64_t mtime_off; /* recorded mtime minus the file's */
-    int64_t ctime_off; /* recorded ctime minus the file's */
-    int64_t size_off;  /* recorded size minus the file's */
+    enum rg_scope new_scope; /* RG_OP_LINK: where the new name is */
+    bool found;              /* recorded in the current generation */
+    int64_t mtime_off;       /* recorded mtime minus the file's */
+    int64_t ctime_off;       /* recorded ctime minus the file's */
+    int64_t size_off;        /* recorded size minus the file's */
     uint32_t writers;
     bool writer_alive;
     enum rg_table_state table;
@@ -54,6 +55,10 @@ struct policy_case {
 #define APPEND_KNOB .policy = RG_POLICY_ALLOW_APPEND
 #define UNLINK_KNOB .policy = RG_POLICY_GUARD_UNLINK
 #define UNLINK .op = RG_OP_UNLINK, .flags = O_WRONLY
+#define LINK .op = RG_OP_LINK
+#define TO_GUARDED .new_scope = RG_SCOPE_GUARDED
+#define TO_FREE .new_scope = RG_SCOPE_FREE
+#define NEED_NEW_SCOPE .want = RG_NEED_NEW_SCOPE, .why = RG_WHY_OK
 #define SEC 1000000000LL
 #define NEED_HASH .want = RG_NEED_HASH, .why = RG_WHY_OK
 #define RACY .read_after = 1000000 /* 1 ms: within a tick */
@@ -305,6 +310,29 @@ static const struct policy_case cases[] = {
      REFUSE(UNREAD)},
     {"scan_flag_with_a_broken_table_is_no_table", OPEN(O_WRONLY), GUARDED, SCANNED,
      .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
+
+    /* New names (issue 14): scope belongs to the inode, not the name. */
+    {"new_name_for_a_known_file_needs_no_scope", LINK, UNKNOWN, .found = true, ALLOW},
+    {"new_name_for_an_unread_file_asks_its_scope_first", LINK, UNKNOWN, NEED_SCOPE},
+    {"new_name_for_an_unread_free_file_is_allowed", LINK, FREE, ALLOW},
+    {"new_name_for_an_unread_guarded_file_asks_the_new_scope", LINK, GUARDED, NEED_NEW_SCOPE},
+    {"new_guarded_name_for_an_unread_file_is_allowed", LINK, GUARDED, TO_GUARDED, ALLOW},
+    {"new_free_name_for_an_unread_file_is_refused_unread", LINK, GUARDED, TO_FREE, REFUSE(UNREAD)},
+    {"new_free_name_for_a_changed_file_is_refused_changed", LINK, GUARDED, TO_FREE, .found = true,
+     .size_off = 1, REFUSE(CHANGED)},
+    {"new_journaled_name_for_an_unread_file_is_refused_unread", LINK, GUARDED,
+     .new_scope = RG_SCOPE_JOURNALED, REFUSE(UNREAD)},
+    {"new_free_name_for_an_unread_journaled_file_is_allowed", LINK, .scope = RG_SCOPE_JOURNALED,
+     TO_FREE, ALLOW},
+    {"new_free_name_in_warn_mode_warns", LINK, GUARDED, TO_FREE, WARN_MODE, WARN(UNREAD)},
+    {"new_free_name_for_a_file_being_written_is_allowed", LINK, GUARDED, TO_FREE, .found = true,
+     .mtime_off = 1, .writers = 1, .writer_alive = true, ALLOW},
+    {"new_free_name_for_a_non_regular_file_is_allowed", LINK, .special = true, GUARDED, TO_FREE,
+     ALLOW},
+    {"new_free_name_is_refused_even_with_append_allowed", LINK, GUARDED, TO_FREE, APPEND_KNOB,
+     REFUSE(UNREAD)},
+    {"new_free_name_with_a_broken_table_is_refused_no_table", LINK, GUARDED, TO_FREE,
+     .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
 };
 
 static const struct policy_case *current;
@@ -320,6 +348,7 @@ static const char *action_name(enum rg_action a)
     case RG_READ_ONLY: return "READ_ONLY";
     case RG_NEED_HASH: return "NEED_HASH";
     case RG_NEED_LINEAGE: return "NEED_LINEAGE";
+    case RG_NEED_NEW_SCOPE: return "NEED_NEW_SCOPE";
     }
     return "?";
 }
@@ -343,6 +372,7 @@ TEST(decide_case)
                            .ctime_ns = CTIME,
                            .size = size,
                            .scope = c->scope,
+                           .new_scope = c->new_scope,
                            .hashed = c->hashed,
                            .hash = c->file_hash};
     struct rg_facts facts = {

@@ -9,7 +9,7 @@
  * it is pure, so it is compiled in here. */
 #include "cli/jsonl.c"
 static struct rg_file file = {.exists = true, .regular = true, .mtime_ns = 2000000000, .size = 7};
-static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0};
+static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL};
 
 static const char *reason_for(enum rg_reason why, bool found)
 {

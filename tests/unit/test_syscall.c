@@ -118,6 +118,31 @@ TEST(renameat2_adds_its_flags)
     CHECK_EQ_INT(sc.flags, RENAME_EXCHANGE);
 }
 
+TEST(linkat_is_both_names_and_its_flags)
+{
+    struct rg_syscall sc = decode(SYS_linkat, 3, PATH_A, 4, PATH_B, AT_SYMLINK_FOLLOW);
+    CHECK_EQ_INT(sc.op, RG_OP_LINK);
+    CHECK_EQ_STR(sc.name, "linkat");
+    CHECK_EQ_INT(sc.olddirfd, 3);
+    CHECK_EQ_INT(sc.oldpath, PATH_A);
+    CHECK_EQ_INT(sc.dirfd, 4);
+    CHECK_EQ_INT(sc.path, PATH_B);
+    CHECK_EQ_INT(sc.flags, AT_SYMLINK_FOLLOW);
+}
+
+#ifdef SYS_link
+TEST(link_is_both_names_from_the_cwd)
+{
+    struct rg_syscall sc = decode(SYS_link, PATH_A, PATH_B, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_LINK);
+    CHECK_EQ_INT(sc.olddirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.oldpath, PATH_A);
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_B);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+#endif
+
 TEST(truncate_is_path_and_length)
 {
     struct rg_syscall sc = decode(SYS_truncate, PATH_A, 4096, 7, 7, 7);
@@ -176,8 +201,8 @@ TEST(every_listed_call_decodes_to_a_write_op_once)
     for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
         struct rg_syscall sc;
         CHECK(rg_syscall_decode(nrs[i], args, &sc));
-        CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_TRUNCATE ||
-              sc.op == RG_OP_UNLINK);
+        CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_LINK ||
+              sc.op == RG_OP_TRUNCATE || sc.op == RG_OP_UNLINK);
         for (size_t j = 0; j < i; j++)
             CHECK(nrs[j] != nrs[i]);
     }
@@ -201,6 +226,10 @@ int main(void)
     RUN(renameat_has_a_directory_for_each_path);
 #endif
     RUN(renameat2_adds_its_flags);
+    RUN(linkat_is_both_names_and_its_flags);
+#ifdef SYS_link
+    RUN(link_is_both_names_from_the_cwd);
+#endif
     RUN(truncate_is_path_and_length);
     RUN(truncate_keeps_a_negative_length_negative);
     RUN(unlinkat_is_dirfd_path_and_its_flags);

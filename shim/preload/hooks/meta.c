@@ -2,6 +2,7 @@
  * ctime, which counts as a change, so the session's own must keep a file it
  * knows known (guard/meta.h). Each is decoded into the *at system call that
  * takes the same arguments, which every architecture has. */
+#include "preload/hooks/meta.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,16 +51,20 @@ static int chown_at(int dirfd, const char *path, uid_t uid, gid_t gid, int flags
     return meta(&f, &call);
 }
 
-static int link_at(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+/* A new name outside guarded scope is a write to the file (guard/names.h);
+ * the link itself is a metadata change like the others. */
+int rg_hook_link(const char *call, int olddir, const char *oldpath, int newdir, const char *newpath,
+                 int flags)
 {
-    /* linkat follows a symlink only when asked; the file that gains a name
-     * is the one its ctime moves on. */
-    struct rg_meta_file f = {olddirfd, oldpath,
-                             (flags & AT_EMPTY_PATH) |
-                                 (flags & AT_SYMLINK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW)};
-    struct rg_meta_call call = {
-        SYS_linkat, {olddirfd, (long)oldpath, newdirfd, (long)newpath, flags}, false};
-    return meta(&f, &call);
+    int saved = errno;
+    struct rg_request req = {RG_OP_LINK, call, olddir, oldpath, 0, 0, 0, newdir, newpath};
+    struct rg_ctx *c = rg_enter();
+    if (!c)
+        return (int)rg_result(
+            rg_syscall6(SYS_linkat, olddir, (long)oldpath, newdir, (long)newpath, flags, 0), saved);
+    long r = rg_guard_link(c, &req, flags);
+    rg_leave();
+    return (int)rg_result(r, saved);
 }
 
 #define HOOK_CHMOD(sym) \
@@ -111,17 +116,17 @@ static int link_at(int olddirfd, const char *oldpath, int newdirfd, const char *
         return chown_at(dirfd, path, uid, gid, flags);                              \
     }
 
-#define HOOK_LINK(sym)                                           \
-    RG_EXPORT int sym(const char *oldpath, const char *newpath)  \
-    {                                                            \
-        return link_at(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0); \
+#define HOOK_LINK(sym)                                                      \
+    RG_EXPORT int sym(const char *oldpath, const char *newpath)             \
+    {                                                                       \
+        return rg_hook_link(#sym, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0); \
     }
 
 #define HOOK_LINKAT(sym)                                                                    \
     RG_EXPORT int sym(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, \
                       int flags)                                                            \
     {                                                                                       \
-        return link_at(olddirfd, oldpath, newdirfd, newpath, flags);                        \
+        return rg_hook_link(#sym, olddirfd, oldpath, newdirfd, newpath, flags);             \
     }
 
 #undef RG_HOOKS_meta

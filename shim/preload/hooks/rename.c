@@ -7,7 +7,7 @@ int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir
                    const char *newpath, unsigned flags)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_RENAME, call, newdir, newpath, 0, 0, 0};
+    struct rg_request req = {RG_OP_RENAME, call, newdir, newpath, 0, 0, 0, 0, NULL};
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(rg_sys_renameat2(olddir, oldpath, newdir, newpath, flags), saved);

@@ -10,14 +10,16 @@
 
 #include "core/syscall.h"
 #include "preload/hook.h"
+#include "preload/hooks/meta.h"
 #include "preload/hooks/open.h"
 #include "preload/hooks/rename.h"
 #include "preload/hooks/truncate.h"
 #include "preload/hooks/unlink.h"
 static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint64_t resolve)
 {
-    struct rg_request req = {RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path, flags,
-                             mode,       resolve};
+    struct rg_request req = {
+        RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path, flags, mode, resolve, 0,
+        NULL};
     return rg_hook_open(&req);
 }
 
@@ -43,6 +45,9 @@ static long guarded(long nr, const uint64_t args[6])
     case RG_OP_RENAME:
         return rg_hook_rename(sc.via_syscall, sc.olddirfd, (const char *)sc.oldpath, sc.dirfd,
                               (const char *)sc.path, (unsigned)sc.flags);
+    case RG_OP_LINK:
+        return rg_hook_link(sc.via_syscall, sc.olddirfd, (const char *)sc.oldpath, sc.dirfd,
+                            (const char *)sc.path, sc.flags);
     case RG_OP_TRUNCATE:
         return rg_hook_truncate(sc.via_syscall, (const char *)sc.path, (off_t)sc.length);
     case RG_OP_UNLINK:

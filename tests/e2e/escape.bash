@@ -16,8 +16,8 @@
 
 ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
-utime-restore rsync-restore link-out link-ignored mv-out-back dir-out-back unlink-mv-away
-mark-from-tree table-mmap table-truncate nested-warn nested-mark"
+utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
+root-out-back unlink-mv-away mark-from-tree table-mmap table-truncate nested-warn nested-mark"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -126,10 +126,22 @@ esc_attack() {
 	rsync-restore) esc_mtime_restore "$mode" 9 "$ESC_RSYNC" ;;
 	link-out) esc_session "$mode" 'ln f "$OUT/x" && echo PWN >"$OUT/x"' ;;
 	link-ignored) esc_session "$mode" 'ln f f.o && echo PWN >f.o' ;;
+	link-raw)
+		# linkat(2) by number: no libc wrapper for the preload to see.
+		esc_session "$mode" 'python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall(265, -100, b\"f\", -100, (os.environ[\"OUT\"] + \"/x\").encode(), 0)
+"; echo PWN >"$OUT/x"'
+		;;
 	mv-out-back) esc_session "$mode" 'mv f "$OUT/f"; echo PWN >"$OUT/f"; mv "$OUT/f" f' ;;
 	dir-out-back)
 		VICTIM=sub/f
 		esc_session "$mode" 'mv sub build; echo PWN >build/f; mv build sub'
+		;;
+	root-out-back)
+		# The root itself moved away and back: its files go with it.
+		esc_session "$mode" 'cd .. && mv root r2; echo PWN >r2/f; mv r2 root'
 		;;
 	unlink-mv-away) esc_session "$mode" 'mv f "$OUT/trash"' --guard-unlink ;;
 	mark-from-tree) esc_session "$mode" '"$RG" mark f; echo PWN >f' ;;

@@ -17,7 +17,7 @@
 ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
-root-out-back unlink-mv-away mark-from-tree table-mmap table-truncate nested-warn nested-mark"
+root-out-back unlink-mv-away unlink-raw mark-from-tree table-mmap table-truncate nested-warn nested-mark"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -144,6 +144,10 @@ libc.syscall(265, -100, b\"f\", -100, (os.environ[\"OUT\"] + \"/x\").encode(), 0
 		esc_session "$mode" 'cd .. && mv root r2; echo PWN >r2/f; mv r2 root'
 		;;
 	unlink-mv-away) esc_session "$mode" 'mv f "$OUT/trash"' --guard-unlink ;;
+	unlink-raw)
+		# rm without the library: only the supervisor can see its unlinkat.
+		esc_session "$mode" 'env -u LD_PRELOAD rm f' --guard-unlink
+		;;
 	mark-from-tree) esc_session "$mode" '"$RG" mark f; echo PWN >f' ;;
 	table-mmap)
 		# The header's mode field (offset 44) set to warn.

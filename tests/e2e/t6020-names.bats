@@ -112,9 +112,17 @@ teardown() {
 	refused strict unlink-mv-away
 }
 
+@test "t6020.22 with --guard-unlink, rm without the library of an unread f is refused (--supervise)" {
+	refused supervise unlink-raw
+}
+
+@test "t6020.23 with --guard-unlink, rm without the library of an unread f is refused (--strict)" {
+	refused strict unlink-raw
+}
+
 # --- what the refusal says -----------------------------------------------------
 
-@test "t6020.22 the refusal of a move out names the file and says it leaves the guarded files" {
+@test "t6020.24 the refusal of a move out names the file and says it leaves the guarded files" {
 	esc_setup
 	esc_attack preload mv-out-back || true
 	grep -q "readguard: refused to move 'f' out of the guarded files: it has not been read" \
@@ -122,7 +130,7 @@ teardown() {
 	grep -q '"op":"link","call":"rename' "$ESC/log" || fail "$(cat "$ESC/log")"
 }
 
-@test "t6020.23 in warn mode a move out of an unread file goes ahead with a warning in the log" {
+@test "t6020.25 in warn mode a move out of an unread file goes ahead with a warning in the log" {
 	esc_setup
 	esc_session preload 'mv f "$OUT/f"' --mode warn
 	[ -e "$ESC/outside/f" ] || fail "not moved: $(cat "$ESC/out")"
@@ -131,46 +139,46 @@ teardown() {
 
 # --- ordinary work: names inside the roots, and files the session read ---------
 
-@test "t6020.24 mv of an unread file within the root is allowed (preload)" {
+@test "t6020.26 mv of an unread file within the root is allowed (preload)" {
 	allowed preload 'mv f g' g ORIGINAL
 }
 
-@test "t6020.25 mv of an unread file within the root is allowed (--strict)" {
+@test "t6020.27 mv of an unread file within the root is allowed (--strict)" {
 	allowed strict 'mv f g' g ORIGINAL
 }
 
-@test "t6020.26 mv of a directory within the root is allowed (--supervise)" {
+@test "t6020.28 mv of a directory within the root is allowed (--supervise)" {
 	allowed supervise 'mv sub sub2' sub2/f ORIGINAL
 }
 
-@test "t6020.27 ln of an unread file within the root is allowed (--strict)" {
+@test "t6020.29 ln of an unread file within the root is allowed (--strict)" {
 	allowed strict 'ln f g' g ORIGINAL
 }
 
-@test "t6020.28 git mv of an unread file is allowed (preload)" {
+@test "t6020.30 git mv of an unread file is allowed (preload)" {
 	command -v git >/dev/null || skip "git is not installed"
 	allowed preload 'git init -q && git add f sub/f &&
 		git -c user.name=a -c user.email=a@a commit -qm one && git mv f g && git mv sub sub2' \
 		sub2/f ORIGINAL
 }
 
-@test "t6020.29 the atomic save (temp file written, renamed over a read file) is allowed (preload)" {
+@test "t6020.31 the atomic save (temp file written, renamed over a read file) is allowed (preload)" {
 	allowed preload 'cat f >/dev/null && echo v2 >f.tmp && mv f.tmp f' f v2
 }
 
-@test "t6020.30 a file the session read may be moved out of the root (--strict)" {
+@test "t6020.32 a file the session read may be moved out of the root (--strict)" {
 	allowed strict 'cat f >/dev/null && mv f "$OUT/f"' ../outside/f ORIGINAL
 }
 
-@test "t6020.31 a directory whose files the session read may be moved out of the root (preload)" {
+@test "t6020.33 a directory whose files the session read may be moved out of the root (preload)" {
 	allowed preload 'cat sub/f >/dev/null && mv sub "$OUT/sub"' ../outside/sub/f ORIGINAL
 }
 
-@test "t6020.32 a file the session wrote may be linked outside the root (--supervise)" {
+@test "t6020.34 a file the session wrote may be linked outside the root (--supervise)" {
 	allowed supervise 'echo new >n && ln n "$OUT/n"' ../outside/n new
 }
 
-@test "t6020.33 files already outside the roots move and link freely (preload)" {
+@test "t6020.35 files already outside the roots move and link freely (preload)" {
 	allowed preload 'echo o >"$OUT/a" && ln "$OUT/a" "$OUT/b" && mv "$OUT/b" "$OUT/c"' \
 		../outside/c o
 }

@@ -145,8 +145,8 @@ libc.syscall(265, -100, b\"f\", -100, (os.environ[\"OUT\"] + \"/x\").encode(), 0
 		;;
 	unlink-mv-away) esc_session "$mode" 'mv f "$OUT/trash"' --guard-unlink ;;
 	unlink-raw)
-		# rm without the library: only the supervisor can see its unlinkat.
-		esc_session "$mode" 'env -u LD_PRELOAD rm f' --guard-unlink
+		# A static program's unlink: only the supervisor can see it.
+		esc_session "$mode" '"${RG%/readguard}/t/rgstatic" unlink f' --guard-unlink
 		;;
 	mark-from-tree) esc_session "$mode" '"$RG" mark f; echo PWN >f' ;;
 	table-mmap)

@@ -112,11 +112,11 @@ teardown() {
 	refused strict unlink-mv-away
 }
 
-@test "t6020.22 with --guard-unlink, rm without the library of an unread f is refused (--supervise)" {
+@test "t6020.22 with --guard-unlink, a static program's unlink of an unread f is refused (--supervise)" {
 	refused supervise unlink-raw
 }
 
-@test "t6020.23 with --guard-unlink, rm without the library of an unread f is refused (--strict)" {
+@test "t6020.23 with --guard-unlink, a static program's unlink of an unread f is refused (--strict)" {
 	refused strict unlink-raw
 }
 

@@ -1,16 +1,22 @@
 #include "core/envp.h"
 #include <string.h>
 
+#include "core/settings.h"
+
 #define SHIM_NAME "libreadguard.so"
 #define MUSL_TAIL "/musl/" SHIM_NAME
 #define IO_URING_OFF "UV_USE_IO_URING=0"
 
-/* The value of NAME=... if entry is that variable. */
-static const char *value_of(const char *entry, const char *name)
+/* The value of entry if it is NAME=value (len: strlen of NAME), else NULL. */
+static const char *value_at(const char *entry, const char *name, size_t len)
 {
-    size_t n = strlen(name);
-    return strncmp(entry, name, n) == 0 && entry[n] == '=' ? entry + n + 1 : NULL;
+    for (size_t i = 0; i < len; i++)
+        if (entry[i] != name[i])
+            return NULL;
+    return entry[len] == '=' ? entry + len + 1 : NULL;
 }
+
+#define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
 
 /* Does one entry (len bytes) name the shim? */
 static bool names_shim(const char *p, size_t len)
@@ -81,15 +87,33 @@ static bool foreign(const char *p, size_t len, enum rg_libc loader)
     return lib != loader && !(loader == RG_LIBC_MUSL && memchr(p, '$', len));
 }
 
-/* The first value of name in envp, as getenv would find it. */
-static const char *lookup(char *const *envp, const char *name)
+struct rg_env_vars rg_env_vars(char *const *envp)
 {
-    for (size_t i = 0; envp && envp[i]; i++) {
-        const char *v = value_of(envp[i], name);
-        if (v)
-            return v;
+    struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL};
+    for (char *const *p = envp; p && *p; p++) {
+        const char *e = *p, *x;
+        /* The first byte rules out nearly every variable. */
+        switch (e[0]) {
+        case 'L':
+            if (!v.preload && (x = VALUE_AT(e, "LD_PRELOAD")))
+                v.preload = x;
+            break;
+        case 'R':
+            if (!v.session && (x = VALUE_AT(e, RG_ENV_SESSION)))
+                v.session = x;
+            else if (!v.owner && (x = VALUE_AT(e, RG_ENV_OWNER)))
+                v.owner = x;
+            else if (!v.trampoline && (x = VALUE_AT(e, RG_ENV_TRAMPOLINE)))
+                v.trampoline = x;
+            break;
+        case 'U':
+            if (!v.uring && (x = VALUE_AT(e, "UV_USE_IO_URING")))
+                v.uring = x;
+            break;
+        default: break;
+        }
     }
-    return NULL;
+    return v;
 }
 
 /* Carries a shim of need->preload's build, and none the loader cannot load? */
@@ -118,9 +142,8 @@ static bool uring_ok(const char *v) { return v && strcmp(v, "0") == 0; }
 
 bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
 {
-    return preload_ok(lookup(envp, "LD_PRELOAD"), need) &&
-           session_ok(lookup(envp, "READGUARD_SESSION"), need) &&
-           uring_ok(lookup(envp, "UV_USE_IO_URING"));
+    struct rg_env_vars v = rg_env_vars(envp);
+    return preload_ok(v.preload, need) && session_ok(v.session, need) && uring_ok(v.uring);
 }
 
 /* Appends NAME=value to buf; NULL if it does not fit. */
@@ -194,16 +217,16 @@ static char *put_preload(char **buf, size_t *left, const char *old, const struct
 long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out, size_t outcap,
                    char *buf, size_t bufcap)
 {
-    const char *preload = lookup(envp, "LD_PRELOAD");
-    const char *session = lookup(envp, "READGUARD_SESSION");
+    struct rg_env_vars v = rg_env_vars(envp);
+    const char *preload = v.preload, *session = v.session;
     bool fix_preload = !preload_ok(preload, need), fix_session = !session_ok(session, need);
     size_t n = 0;
     /* Every copy of a variable that is rebuilt goes: the loader and getenv
      * would otherwise disagree on which one counts. */
     for (size_t i = 0; envp && envp[i]; i++) {
         const char *e = envp[i];
-        if ((fix_preload && value_of(e, "LD_PRELOAD")) ||
-            (fix_session && value_of(e, "READGUARD_SESSION")) || value_of(e, "UV_USE_IO_URING"))
+        if ((fix_preload && VALUE_AT(e, "LD_PRELOAD")) ||
+            (fix_session && VALUE_AT(e, "READGUARD_SESSION")) || VALUE_AT(e, "UV_USE_IO_URING"))
             continue;
         if (n + 1 >= outcap)
             return -1;

@@ -25,6 +25,18 @@ struct rg_env_need {
     enum rg_libc loader;
 };
 
+/* The variables the shim reads from an environment, each the first copy (as
+ * getenv finds it), or NULL. One pass over envp, with no libc calls: the
+ * exec hook of every command and the start of every process run it. */
+struct rg_env_vars {
+    const char *preload;    /* LD_PRELOAD */
+    const char *session;    /* READGUARD_SESSION */
+    const char *uring;      /* UV_USE_IO_URING */
+    const char *owner;      /* READGUARD_OWNER */
+    const char *trampoline; /* READGUARD_TRAMPOLINE */
+};
+struct rg_env_vars rg_env_vars(char *const *envp);
+
 /* Does envp already carry the shim, no shim the loader cannot load, the
  * session and UV_USE_IO_URING=0? */
 bool rg_envp_complete(char *const *envp, const struct rg_env_need *need);

@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 
+#include "core/settings.h"
+
 long rg_syscall6(long nr, long a, long b, long c, long d, long e, long f);
 
 /* Supervised mode (--supervise) lets the shim's own, already-checked calls
@@ -21,7 +23,6 @@ long rg_syscall6(long nr, long a, long b, long c, long d, long e, long f);
  * address: the filter cannot know where the shim is mapped in each process
  * (ASLR), so the shim copies a tiny trampoline to a constant address. The
  * filter compares the caller's instruction pointer with RG_TRAMPOLINE_IP. */
-#define RG_ENV_TRAMPOLINE "READGUARD_TRAMPOLINE"
 #define RG_TRAMPOLINE_ADDR 0x2e4b00000000UL
 #define RG_TRAMPOLINE_IP (RG_TRAMPOLINE_ADDR + 0x19) /* just after its syscall */
 
@@ -41,6 +42,21 @@ static inline int rg_sys_openat(int dirfd, const char *path, int flags, mode_t m
 }
 
 static inline int rg_sys_close(int fd) { return (int)rg_sys3(SYS_close, fd, 0, 0); }
+
+/* The kernel's stat is the libc's on x86_64 and aarch64, the two supported. */
+static inline int rg_sys_fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+    return (int)rg_syscall6(SYS_newfstatat, dirfd, (long)path, (long)st, flags, 0, 0);
+}
+
+static inline int rg_sys_fstat(int fd, struct stat *st)
+{
+    return rg_sys_fstatat(fd, "", st, AT_EMPTY_PATH);
+}
+
+static inline int rg_sys_getfl(int fd) { return (int)rg_sys3(SYS_fcntl, fd, F_GETFL, 0); }
+
+static inline int rg_sys_getpid(void) { return (int)rg_sys3(SYS_getpid, 0, 0, 0); }
 
 static inline int rg_sys_ftruncate(int fd, off_t len)
 {

@@ -1,6 +1,4 @@
 #include "preload/context.h"
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -20,14 +18,7 @@
 #include "os/exec_target.h"
 #include "os/session.h"
 #include "os/sys.h"
-/* Which build of the shim this is: the loader of the process it lives in. */
-#ifdef __GLIBC__
-#define OWN_LIBC RG_LIBC_GLIBC
-#else
-#define OWN_LIBC RG_LIBC_MUSL
-#endif
-
-#define SHIM_FILE "libreadguard.so"
+#include "preload/handoff.h"
 
 enum { UNINIT, INITING, READY };
 
@@ -46,14 +37,14 @@ static struct {
     char problem[320];               /* room for a problem worded at run time */
     char env_session[PATH_MAX + 32]; /* READGUARD_SESSION=..., see export_var() */
     char env_owner[48];
-    /* What execs re-inject (rg_exec_need). Written before main() runs, or
-     * by the thread that creates the session, and only read after that. */
-    struct {
-        char preload[PATH_MAX]; /* this build's entry */
-        char other[PATH_MAX];   /* the other libc's build, when LD_PRELOAD names it */
-        char session[PATH_MAX];
-    } exec_env;
-} self;
+    /* READGUARD_OWNER as the process started, or NULL (owner_from_env). */
+    bool started;
+    const char *start_owner;
+    pthread_once_t fork_handlers;
+    /* What execs re-inject (preload/handoff.h). Written before main() runs,
+     * or by the thread that creates the session, and only read after that. */
+    struct rg_exec_env exec_env;
+} self = {.fork_handlers = PTHREAD_ONCE_INIT};
 
 static void lock(_Atomic int *l)
 {
@@ -202,17 +193,22 @@ static void start_session(struct rg_ctx *c)
 }
 
 /* The creator of a session may exec (a shell runs its last command that
- * way); the pid survives exec, so the new image still owns the session. */
+ * way); the pid survives exec, so the new image still owns the session.
+ * The variable as the process started, read before main(); a hook that runs
+ * earlier (from another library's constructor) reads it itself. */
 static int32_t owner_from_env(void)
 {
-    /* Exactly our pid: "123x" owns nothing, and an overflow saturates to a
-     * value no pid has. */
-    const char *s = getenv(RG_ENV_OWNER);
-    char *end;
+    const char *s = self.started ? self.start_owner : getenv(RG_ENV_OWNER);
+    /* Exactly our pid: "123x" owns nothing, nor does a number no pid has. */
+    int32_t pid = 0;
     if (!s || !*s)
         return 0;
-    long pid = strtol(s, &end, 10);
-    return !*end && pid == (long)getpid() ? (int32_t)pid : 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || pid > (INT32_MAX - 9) / 10)
+            return 0;
+        pid = pid * 10 + (*s - '0');
+    }
+    return pid == rg_sys_getpid() ? pid : 0;
 }
 
 static void init(struct rg_ctx *c)
@@ -238,8 +234,10 @@ struct rg_ctx *rg_enter(void)
         return NULL;
     if (atomic_load_explicit(&self.state, memory_order_acquire) == READY)
         return &self.ctx;
-    /* Signals are blocked, so the holder is another thread, which does not
-     * wait on us. */
+    /* Registered before the lock is first taken: a fork can then never copy
+     * it held. Signals are blocked, so the holder is another thread, which
+     * does not wait on us. */
+    rg_fork_handlers();
     lock(&self.init_lock);
     if (atomic_load_explicit(&self.state, memory_order_relaxed) != READY) {
         atomic_store_explicit(&self.state, INITING, memory_order_relaxed);
@@ -284,6 +282,15 @@ static void after_fork_child(void)
     after_fork();
 }
 
+static void register_fork_handlers(void)
+{
+    pthread_atfork(before_fork, after_fork, after_fork_child);
+}
+
+void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }
+
+struct rg_exec_env *rg_ctx_exec_env(void) { return &self.exec_env; }
+
 struct rg_ctx *rg_ready(void)
 {
     return atomic_load_explicit(&self.state, memory_order_acquire) == READY ? &self.ctx : NULL;
@@ -296,139 +303,42 @@ struct rg_ctx *rg_enter_ready(void)
     return &self.ctx;
 }
 
-void rg_exec_need(struct rg_env_need *need)
-{
-    struct stat st;
-    need->preload = self.exec_env.preload[0] ? self.exec_env.preload : NULL;
-    need->session = self.exec_env.session[0] ? self.exec_env.session : NULL;
-    need->loader = OWN_LIBC;
-    if (need->session && stat(need->session, &st) != 0)
-        need->preload = need->session = NULL;
-}
-
-#ifndef RG_MULTIARCH
-#define RG_MULTIARCH ""
-#endif
-
-/* The other libc's build, as an entry into out: glibc's is the one above
- * musl/, musl's is in musl/ beside glibc's. An installed glibc entry names
- * $LIB (readguard run writes it for lib/<multiarch>/), which musl's loader
- * cannot expand: it is expanded here the same way. NULL when the file is
- * not there. Called only for a program of the other libc: the common exec
- * pays nothing for it. */
-static const char *other_build(char *out, size_t cap)
-{
-    static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" SHIM_FILE,
-                      musl_tail[] = "/musl/" SHIM_FILE;
-    const char *own = self.exec_env.preload;
-    size_t n = strlen(own), o = 0;
-    if (OWN_LIBC == RG_LIBC_MUSL) {
-        size_t t = sizeof musl_tail - 1;
-        if (n < t || strcmp(own + n - t, musl_tail) != 0 || n - t + sizeof tail > cap)
-            return NULL;
-        memcpy(out, own, n - t);
-        memcpy(out + n - t, tail, sizeof tail);
-        return out; /* glibc's loader says what it cannot open */
-    }
-    size_t t = sizeof tail - 1;
-    if (n < t || n + sizeof multi + sizeof musl_tail > cap)
-        return NULL;
-    for (size_t i = 0; i < n - t;) {
-        if (RG_MULTIARCH[0] && strncmp(own + i, lib, sizeof lib - 1) == 0) {
-            memcpy(out + o, multi, sizeof multi - 1);
-            o += sizeof multi - 1;
-            i += sizeof lib - 1;
-        } else {
-            out[o++] = own[i++];
-        }
-    }
-    memcpy(out + o, musl_tail, sizeof musl_tail);
-    return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
-}
-
-void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
-                     struct rg_env_need *need)
-{
-    rg_exec_need(need);
-    struct rg_target t;
-    rg_exec_target(dirfd, path, at_flags, &t);
-    const char *own = need->preload, *other = NULL;
-    char buf[PATH_MAX];
-    bool foreign_libc = (t.kind == RG_PROG_GLIBC && OWN_LIBC != RG_LIBC_GLIBC) ||
-                        (t.kind == RG_PROG_MUSL && OWN_LIBC != RG_LIBC_MUSL);
-    if (own && foreign_libc)
-        other = self.exec_env.other[0] ? self.exec_env.other : other_build(buf, sizeof buf);
-    bool guarded =
-        rg_env_choose(need, t.kind, t.native, OWN_LIBC, OWN_LIBC == RG_LIBC_GLIBC ? own : other,
-                      OWN_LIBC == RG_LIBC_MUSL ? own : other);
-    const char *sv;
-    if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
-        return;
-    struct rg_ctx *c = rg_ready();
-    struct rg_unguarded u = {path && *path ? path : "(a descriptor)",
-                             call,
-                             program_invocation_short_name,
-                             t.kind,
-                             t.dev,
-                             t.ino};
-    rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
-                        &u);
-}
-
-/* The LD_PRELOAD entry that loaded the shim, kept as written ($LIB and all,
- * so a 32-bit child still finds its own build), else the file it was loaded
- * from; and an entry of the other libc's build, if there is one (a musl
- * process keeps glibc's $LIB entry, which its loader skips). */
-static void remember_preload(void)
-{
-    const char *list = getenv("LD_PRELOAD");
-    for (const char *p = list; p && *p;) {
-        size_t len = strcspn(p, ": ");
-        char *slot = rg_shim_libc(p, len) == OWN_LIBC ? self.exec_env.preload : self.exec_env.other;
-        if (len < PATH_MAX && !slot[0]) {
-            memcpy(slot, p, len);
-            slot[len] = '\0';
-            if (!rg_preload_has_shim(slot))
-                slot[0] = '\0';
-        }
-        p += len;
-        p += strspn(p, ": ");
-    }
-    Dl_info info;
-    if (!self.exec_env.preload[0] && dladdr((void *)remember_preload, &info) && info.dli_fname &&
-        info.dli_fname[0] == '/')
-        snprintf(self.exec_env.preload, sizeof self.exec_env.preload, "%s", info.dli_fname);
-}
-
-/* A new session must exist before main() runs: shells copy the environment
- * into their own variables at start-up and export those to their children,
- * not environ, so a READGUARD_SESSION set later would never reach them.
- * Joining an existing session stays lazy (the first hook attaches). */
+/* Before main() every process pays for what runs here, so joining a
+ * session does nothing but copy what an exec must hand on (preload/
+ * handoff.h), in one pass over the environment and without a libc call;
+ * the table is attached and the fork handlers registered by the first hook
+ * that needs them. A new session must exist before main() runs, though:
+ * shells copy the environment into their own variables at start-up and
+ * export those to their children, not environ, so a READGUARD_SESSION set
+ * later would never reach them. */
 __attribute__((constructor)) static void rg_start(void)
 {
+    struct rg_env_vars v = rg_env_vars(environ);
+    rg_exec_env_capture(&self.exec_env, &v);
+    self.start_owner = v.owner;
+    self.started = true;
+    bool join = v.session && *v.session;
+    if (join && !(v.trampoline && *v.trampoline))
+        return; /* errno untouched: nothing above calls libc */
     int saved = errno;
-    pthread_atfork(before_fork, after_fork, after_fork_child);
-    rg_trampoline_map();
-    remember_preload();
-    const char *s = getenv(RG_ENV_SESSION);
-    if (s && *s) {
-        snprintf(self.exec_env.session, sizeof self.exec_env.session, "%s", s);
-        errno = saved;
-        return;
-    }
-    if (rg_enter())
+    if (v.trampoline && *v.trampoline)
+        rg_trampoline_map();
+    if (!join && rg_enter())
         rg_leave();
     errno = saved;
 }
 
 /* Is one of descriptors 0-2 a regular file open for writing? Such a process
- * (`seq 10 > f`) writes the session's file without a single hooked call. */
+ * (`seq 10 > f`) writes the session's file without a single hooked call.
+ * fstat first: most are pipes or terminals, one system call each. */
 static bool writes_inherited_stdio(void)
 {
     struct stat st;
     for (int fd = 0; fd <= 2; fd++) {
-        int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        int fl = rg_sys_getfl(fd);
+        if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
             return true;
     }
     return false;
@@ -440,17 +350,16 @@ static bool writes_inherited_stdio(void)
  * something to do: most (`true`, `test`) have nothing. */
 __attribute__((destructor)) static void rg_exit(void)
 {
-    int saved = errno;
+    /* Raw system calls only, so far: errno is left as it is. */
     if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env() &&
-        !writes_inherited_stdio()) {
-        errno = saved;
+        !writes_inherited_stdio())
         return;
-    }
+    int saved = errno;
     struct rg_ctx *c = rg_enter();
     if (!c)
         return;
     rg_restamp_at_exit(c);
-    if (self.owner_pid && self.owner_pid == (int32_t)getpid() && c->session_path[0])
+    if (self.owner_pid && self.owner_pid == rg_sys_getpid() && c->session_path[0])
         rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
     rg_leave();
     errno = saved;

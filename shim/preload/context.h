@@ -32,18 +32,15 @@ struct rg_ctx *rg_enter_ready(void);
  * pays no signal-mask calls. */
 struct rg_ctx *rg_ready(void);
 
-struct rg_env_need;
-/* What an exec from this process must pass on (see core/envp.h): the shim's
- * LD_PRELOAD entry and the session, as this process started with them.
- * Both are NULL once the session's table is gone: a session that ended is
- * not rejoined. Async-signal-safe; touches no state. */
-void rg_exec_need(struct rg_env_need *need);
+/* Registers the fork handlers, once per process: they take the context's
+ * locks around a fork so that a child never inherits one held, and share
+ * the exec-target cache with the children. Called before the context is
+ * first set up, and by the fork hook; idempotent and thread-safe, but not
+ * async-signal-safe: call it inside the critical section. */
+void rg_fork_handlers(void);
 
-/* rg_exec_need for one program about to be exec'd (execveat's arguments):
- * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
- * cannot. A program that runs unguarded is named (unguarded.h), unless the
- * session is supervised. Async-signal-safe, like rg_exec_need. */
-void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
-                     struct rg_env_need *need);
+struct rg_exec_env;
+/* What this process hands on to the images it execs (preload/handoff.h). */
+struct rg_exec_env *rg_ctx_exec_env(void);
 
 #endif

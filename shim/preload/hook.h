@@ -14,6 +14,7 @@
 #include "guard/restamp.h"
 #include "os/sys.h"
 #include "preload/context.h"
+#include "preload/handoff.h"
 /* Only hooks are exported (the rest is hidden by -fvisibility=hidden and
  * the version script), so the shim never shadows a program's own symbols. */
 #define RG_EXPORT __attribute__((visibility("default")))
@@ -37,6 +38,7 @@
 #define RG_HOOKS_spawn(shape, symbol)
 #define RG_HOOKS_tmp(shape, symbol)
 #define RG_HOOKS_exec(shape, symbol)
+#define RG_HOOKS_fork(shape, symbol)
 #define RG_HOOKS_shell(shape, symbol)
 #define RG_HOOKS_times(shape, symbol)
 #define RG_HOOKS_meta(shape, symbol)

@@ -1,0 +1,166 @@
+#include "preload/handoff.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/settings.h"
+#include "guard/unguarded.h"
+#include "os/exec_target.h"
+#include "os/sys.h"
+#include "preload/context.h"
+/* Which build of the shim this is: the loader of the process it lives in. */
+#ifdef __GLIBC__
+#define OWN_LIBC RG_LIBC_GLIBC
+#else
+#define OWN_LIBC RG_LIBC_MUSL
+#endif
+
+#define SHIM_FILE "libreadguard.so"
+#define MUSL_TAIL "/musl/" SHIM_FILE
+
+/* The capture runs in every process before main(), so it calls no libc
+ * function: each would be bound on first call (some 700 instructions) and
+ * fault in a page of libc that /bin/true never touches. Hence byte loops. */
+static size_t entry_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && p[n] != ':' && p[n] != ' ')
+        n++;
+    return n;
+}
+
+static bool ends_with(const char *p, size_t len, const char *tail, size_t tlen)
+{
+    if (len < tlen)
+        return false;
+    for (size_t i = 0; i < tlen; i++)
+        if (p[len - tlen + i] != tail[i])
+            return false;
+    return true;
+}
+
+/* Any entry whose file name is the shim's counts, whatever its directory. */
+static bool names_shim(const char *p, size_t len)
+{
+    size_t t = sizeof SHIM_FILE - 1;
+    return ends_with(p, len, SHIM_FILE, t) && (len == t || p[len - t - 1] == '/');
+}
+
+/* Copies a string of at most cap - 1 bytes up to its end or a separator:
+ * the loop's end depends on the bytes, so the compiler keeps it a loop. */
+static void copy_entry(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
+void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
+{
+    for (const char *p = v->preload; p && *p;) {
+        size_t len = entry_len(p);
+        bool musl = ends_with(p, len, MUSL_TAIL, sizeof MUSL_TAIL - 1);
+        char *slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? x->preload : x->other;
+        if (len < PATH_MAX && !slot[0] && names_shim(p, len))
+            copy_entry(slot, PATH_MAX, p);
+        p += len;
+        while (*p == ':' || *p == ' ')
+            p++;
+    }
+    /* A session path is one string; copy_entry stops at the separators,
+     * which a path may hold, so the whole of it is copied here. */
+    if (v->session) {
+        size_t i = 0;
+        for (; i + 1 < sizeof x->session && v->session[i]; i++)
+            x->session[i] = v->session[i];
+        x->session[i] = '\0';
+    }
+    Dl_info info;
+    if (!x->preload[0] && dladdr((void *)rg_exec_env_capture, &info) && info.dli_fname &&
+        info.dli_fname[0] == '/')
+        snprintf(x->preload, sizeof x->preload, "%s", info.dli_fname);
+}
+
+void rg_exec_need(struct rg_env_need *need)
+{
+    const struct rg_exec_env *x = rg_ctx_exec_env();
+    struct stat st;
+    need->preload = x->preload[0] ? x->preload : NULL;
+    need->session = x->session[0] ? x->session : NULL;
+    need->loader = OWN_LIBC;
+    if (need->session && rg_sys_fstatat(AT_FDCWD, need->session, &st, 0) != 0)
+        need->preload = need->session = NULL;
+}
+
+#ifndef RG_MULTIARCH
+#define RG_MULTIARCH ""
+#endif
+/* The other libc's build, as an entry into out: glibc's is the one above
+ * musl/, musl's is in musl/ beside glibc's. An installed glibc entry names
+ * $LIB (readguard run writes it for lib/<multiarch>/), which musl's loader
+ * cannot expand: it is expanded here the same way. NULL when the file is
+ * not there. Called only for a program of the other libc: the common exec
+ * pays nothing for it. */
+static const char *other_build(char *out, size_t cap)
+{
+    static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" SHIM_FILE,
+                      musl_tail[] = "/musl/" SHIM_FILE;
+    const char *own = rg_ctx_exec_env()->preload;
+    size_t n = strlen(own), o = 0;
+    if (OWN_LIBC == RG_LIBC_MUSL) {
+        size_t t = sizeof musl_tail - 1;
+        if (n < t || strcmp(own + n - t, musl_tail) != 0 || n - t + sizeof tail > cap)
+            return NULL;
+        memcpy(out, own, n - t);
+        memcpy(out + n - t, tail, sizeof tail);
+        return out; /* glibc's loader says what it cannot open */
+    }
+    size_t t = sizeof tail - 1;
+    if (n < t || n + sizeof multi + sizeof musl_tail > cap)
+        return NULL;
+    for (size_t i = 0; i < n - t;) {
+        if (RG_MULTIARCH[0] && strncmp(own + i, lib, sizeof lib - 1) == 0) {
+            memcpy(out + o, multi, sizeof multi - 1);
+            o += sizeof multi - 1;
+            i += sizeof lib - 1;
+        } else {
+            out[o++] = own[i++];
+        }
+    }
+    memcpy(out + o, musl_tail, sizeof musl_tail);
+    return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
+}
+
+void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
+                     struct rg_env_need *need)
+{
+    rg_exec_need(need);
+    const struct rg_exec_env *x = rg_ctx_exec_env();
+    struct rg_target t;
+    rg_exec_target(dirfd, path, at_flags, &t);
+    const char *own = need->preload, *other = NULL;
+    char buf[PATH_MAX];
+    bool foreign_libc = (t.kind == RG_PROG_GLIBC && OWN_LIBC != RG_LIBC_GLIBC) ||
+                        (t.kind == RG_PROG_MUSL && OWN_LIBC != RG_LIBC_MUSL);
+    if (own && foreign_libc)
+        other = x->other[0] ? x->other : other_build(buf, sizeof buf);
+    bool guarded =
+        rg_env_choose(need, t.kind, t.native, OWN_LIBC, OWN_LIBC == RG_LIBC_GLIBC ? own : other,
+                      OWN_LIBC == RG_LIBC_MUSL ? own : other);
+    const char *sv;
+    if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
+        return;
+    struct rg_ctx *c = rg_ready();
+    struct rg_unguarded u = {path && *path ? path : "(a descriptor)",
+                             call,
+                             program_invocation_short_name,
+                             t.kind,
+                             t.dev,
+                             t.ino};
+    rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
+                        &u);
+}

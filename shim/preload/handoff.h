@@ -1,0 +1,37 @@
+/* The exec hand-off: what a new image must be given to stay in the session
+ * (core/envp.h), from what this process started with. Captured before
+ * main() with no libc call at all, because every process pays for it; read
+ * by the exec hooks, which may run in a vfork child and so write nothing but
+ * their own stack. */
+#ifndef RG_HANDOFF_H
+#define RG_HANDOFF_H
+
+#include <limits.h>
+
+#include "core/envp.h"
+/* The entries an exec re-injects when the program scrubbed its environment. */
+struct rg_exec_env {
+    char preload[PATH_MAX]; /* this build's LD_PRELOAD entry, as written */
+    char session[PATH_MAX]; /* READGUARD_SESSION */
+    char other[PATH_MAX];   /* the other libc's build, when LD_PRELOAD names it */
+};
+
+/* Fills x from the process's starting environment: the LD_PRELOAD entries
+ * naming the shim ($LIB and all, so a 32-bit child still finds its own
+ * build), else the file the shim was loaded from, and the session. */
+void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
+
+/* What an exec from this process must pass on (see core/envp.h): the shim's
+ * LD_PRELOAD entry and the session, as this process started with them.
+ * Both are NULL once the session's table is gone: a session that ended is
+ * not rejoined. Async-signal-safe; touches no state. */
+void rg_exec_need(struct rg_env_need *need);
+
+/* rg_exec_need for one program about to be exec'd (execveat's arguments):
+ * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
+ * cannot. A program that runs unguarded is named (unguarded.h), unless the
+ * session is supervised. Async-signal-safe, like rg_exec_need. */
+void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
+                     struct rg_env_need *need);
+
+#endif

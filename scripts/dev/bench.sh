@@ -38,6 +38,13 @@ quick) set -- 5    5000        500      5000  60     100     3000     300  1000 
 # Small tables: a CI container's /dev/shm may hold less than 64 MiB.
 smoke) set -- 1    200         50       200   4      4       100      5    1000 10000 100000 ;;
 esac
+# The process-heavy rows: configure checks, pytest tests, npm packages, and
+# their rounds (each takes seconds to a minute on a loaded 2-core machine).
+case $level in
+full) conf_checks=100 py_tests=300 npm_pkgs=200 heavy_rounds=5 ;;
+quick) conf_checks=50 py_tests=100 npm_pkgs=50 heavy_rounds=3 ;;
+smoke) conf_checks=4 py_tests=5 npm_pkgs=3 heavy_rounds=1 ;;
+esac
 rounds=$1 iters=$2 cg_iters=$3 tree_files=$4 c_files=$5 py_files=$6 tar_files=$7 loop=$8
 sizes="$9 ${10} ${11}" small=$9 large=${11}
 # Under valgrind every process costs a fraction of a second: the smoke run
@@ -55,6 +62,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 PY=/usr/bin/python3
 [ -x $PY ] || PY=$(command -v python3 || true)
 
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d "${TMPDIR:-/tmp}/rgbench.XXXXXX")
 # Kept tables live where every session's do: $READGUARD_DIR if set (a test
 # gives each run its own), else tmpfs. The name keeps them out of the
@@ -205,6 +213,77 @@ gen_cproj() { # DIR FILES
     printf 'int main(void) { return 0; }\n' >"$1/main.c"
     printf 'OBJ := $(patsubst %%.c,%%.o,$(wildcard *.c))\nprog: $(OBJ)\n\t$(CC) -o $@ $^\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\nclean:\n\trm -f *.o prog\n' >"$1/Makefile"
 }
+# DIR CHECKS: an autoconf project whose ./configure makes about CHECKS checks
+# (headers, functions, type sizes; each compiles and often links a program).
+gen_configure() {
+    local h f t n=0 heads="" funcs="" types=""
+    mkdir -p "$1"
+    for h in stdio.h stdlib.h string.h strings.h unistd.h fcntl.h errno.h limits.h stdint.h \
+        inttypes.h sys/types.h sys/stat.h sys/time.h sys/wait.h sys/socket.h sys/mman.h \
+        sys/ioctl.h sys/select.h sys/resource.h sys/uio.h netinet/in.h arpa/inet.h netdb.h \
+        poll.h signal.h time.h locale.h langinfo.h wchar.h wctype.h dirent.h pwd.h grp.h \
+        termios.h dlfcn.h pthread.h sched.h math.h float.h stddef.h; do
+        [ $n -lt $(($2 * 2 / 5)) ] && heads="$heads $h" && n=$((n + 1))
+    done
+    for f in malloc realloc calloc free memcpy memmove memset strchr strrchr strdup strndup \
+        strerror strsignal strtol strtoul strtoll strtod snprintf vsnprintf asprintf getline \
+        open openat close read write pread pwrite lseek fstat stat lstat mkdir rmdir unlink \
+        rename link symlink readlink realpath getcwd chdir fork execve waitpid pipe dup2 \
+        poll select mmap munmap mprotect gettimeofday clock_gettime nanosleep setlocale; do
+        [ $n -lt $(($2 * 9 / 10)) ] && funcs="$funcs $f" && n=$((n + 1))
+    done
+    for t in int long "long long" short "void *" size_t off_t time_t pid_t uid_t; do
+        [ $n -lt "$2" ] && types="$types$(printf 'AC_CHECK_SIZEOF([%s])\n' "$t")" && n=$((n + 1))
+    done
+    {
+        printf 'AC_INIT([rgbench], [1.0])\nAC_CONFIG_SRCDIR([main.c])\nAC_CONFIG_HEADERS([config.h])\n'
+        printf 'AC_PROG_CC\nAC_CHECK_HEADERS([%s])\nAC_CHECK_FUNCS([%s])\n' "$heads" "$funcs"
+        printf '%b' "$types"
+        printf 'AC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n'
+    } >"$1/configure.ac"
+    printf 'int main(void) { return 0; }\n' >"$1/main.c"
+    printf 'all:\n\t@CC@ -o main main.c\n' >"$1/Makefile.in"
+    (cd "$1" && autoheader && autoconf)
+}
+# DIR TESTS: a Python project of TESTS pytest tests, ten to a module.
+gen_pytest() {
+    mkdir -p "$1/pkg" "$1/tests"
+    printf 'def add(a, b):\n    return a + b\n' >"$1/pkg/__init__.py"
+    "$PY" - "$1" "$2" <<'PYEOF'
+import os, sys
+top, n = sys.argv[1], int(sys.argv[2])
+for m in range((n + 9) // 10):
+    with open(os.path.join(top, "tests", "test_m%03d.py" % m), "w") as f:
+        f.write("import pkg\n\n")
+        for t in range(min(10, n - m * 10)):
+            f.write("def test_%d():\n    assert pkg.add(%d, %d) == %d\n\n" % (t, m, t, m + t))
+PYEOF
+}
+# DIR PACKAGES: an npm project depending on PACKAGES local tarballs (file:
+# specs; no registry, no network), each a small package of its own.
+gen_npm() {
+    mkdir -p "$1/app" "$1/tgz"
+    "$PY" - "$1" "$2" <<'PYEOF'
+import io, json, os, sys, tarfile
+top, n = sys.argv[1], int(sys.argv[2])
+deps = {}
+for i in range(n):
+    name = "rgb-p%03d" % i
+    path = os.path.join(top, "tgz", name + "-1.0.0.tgz")
+    files = {"package/package.json": json.dumps({"name": name, "version": "1.0.0", "main": "index.js"}),
+             "package/index.js": "module.exports = function () { return %d; };\n" % i,
+             "package/README.md": "# %s\n\nA fixture of the readguard benchmark.\n" % name}
+    with tarfile.open(path, "w:gz") as t:
+        for fname, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(fname)
+            info.size, info.mode, info.mtime = len(data), 0o644, 1700000000
+            t.addfile(info, io.BytesIO(data))
+    deps[name] = "file:../tgz/%s-1.0.0.tgz" % name
+with open(os.path.join(top, "app", "package.json"), "w") as f:
+    json.dump({"name": "rgb-app", "version": "1.0.0", "private": True, "dependencies": deps}, f)
+PYEOF
+}
 gen_py() { # DIR FILES
     mkdir -p "$1"
     for i in $(seq "$2"); do
@@ -228,11 +307,12 @@ for i in range(int(sys.argv[2])):
     tar -cf "$mac/a.tar" -C "$mac/tarsrc" .
     mtab=$(session macro "$mac")
 
-    # NAME PREPARE COMMAND: one hyperfine call per round, bare then guarded.
+    # NAME PREPARE COMMAND [ROUNDS]: one hyperfine call per round, bare then
+    # guarded.
     macro() {
         local name=$1 prep=$2 cmd=$3 r
         log "macro: $name"
-        for r in $(seq 0 "$rounds"); do
+        for r in $(seq 0 "${4:-$rounds}"); do
             hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" \
                 "env $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" \
                 >/dev/null 2>"$work/h.err" || { cat "$work/h.err" >&2; exit 1; }
@@ -252,6 +332,21 @@ for i in range(int(sys.argv[2])):
         "$PY -m compileall -q $mac/py"
     macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
     macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
+    if have autoconf; then
+        gen_configure "$mac/conf" "$conf_checks"
+        macro configure "sh -c 'cd $mac/conf && rm -f config.cache config.status config.log config.h'" \
+            "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds"
+    fi
+    if "$PY" -c 'import pytest' 2>/dev/null; then
+        gen_pytest "$mac/pyt" "$py_tests"
+        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt/tests" "$heavy_rounds"
+    fi
+    if have npm; then
+        gen_npm "$mac/npm" "$npm_pkgs"
+        macro npm_install "rm -rf $mac/npm/app/node_modules $mac/npm/app/package-lock.json" \
+            "npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache --loglevel=error" \
+            "$heavy_rounds"
+    fi
     # The journal's rows: git replaces each differing file (unlink, create),
     # and the session keeps the old bytes of each, every round (the bare
     # checkout back in --prepare makes them new to the session again).
@@ -345,6 +440,9 @@ table() {
     row "python3 -m compileall, $py_files modules" macro compileall "≤ 1.05"
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
     row "bash loop of $loop /bin/true" macro true_loop "≤ 1.05"
+    row "./configure (autoconf), $conf_checks checks" macro configure "≤ 1.05"
+    row "pytest, $py_tests tests" macro pytest "≤ 1.05"
+    row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
     row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     echo
@@ -396,7 +494,9 @@ if [ -n "$out" ]; then
         fi
         echo "Median of $rounds interleaved rounds (bare, guarded, bare, ...); micro: $iters calls per"
         echo "round in one process; macro: one run per round by \`hyperfine -N --runs 1\`, after a"
-        echo "warm-up round, inside one kept session (as a guarded shell's commands run)."
+        echo "warm-up round, inside one kept session (as a guarded shell's commands run); the"
+        echo "process-heavy rows (configure, pytest, npm install) are the median of $heavy_rounds rounds."
+        echo "Load average when the run began: $load_at_start (the machine has $(nproc) CPUs)."
         echo "Instructions are callgrind's counts of user-space instructions (libc and the shim, not"
         echo "the kernel) per call of the same loop, $cg_iters calls."
         echo

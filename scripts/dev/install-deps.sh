@@ -22,6 +22,9 @@ test_pkgs="$test_pkgs rsync"
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"
 bench_pkgs="hyperfine valgrind python3 git tar"
+# The process-heavy macro rows: a real ./configure, pytest, npm install.
+bench_pkgs="$bench_pkgs autoconf python3-pytest"
+command -v npm >/dev/null 2>&1 || bench_pkgs="$bench_pkgs npm"
 # Supervised-mode tests build a static Go tool and run go build (they skip
 # without Go).
 supervise_pkgs="golang-go"

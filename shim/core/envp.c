@@ -18,22 +18,53 @@ static const char *value_at(const char *entry, const char *name, size_t len)
 
 #define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
 
+/* The exec hooks run in every forked child of a shell, and a libc function
+ * the shim first calls there is bound again in each child (the parent never
+ * called it): a few hundred instructions and page faults per exec. So the
+ * common path walks LD_PRELOAD with byte loops, no strcspn, strspn, strlen
+ * or memcmp. */
+
+/* The length of the LD_PRELOAD entry at p, up to a separator or the end. */
+static size_t entry_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && p[n] != ':' && p[n] != ' ')
+        n++;
+    return n;
+}
+
+/* The next entry after the separators at p. */
+static const char *skip_seps(const char *p)
+{
+    while (*p == ':' || *p == ' ')
+        p++;
+    return p;
+}
+
+static bool ends_with(const char *p, size_t len, const char *tail, size_t tlen)
+{
+    if (len < tlen)
+        return false;
+    for (size_t i = 0; i < tlen; i++)
+        if (p[len - tlen + i] != tail[i])
+            return false;
+    return true;
+}
+
 /* Does one entry (len bytes) name the shim? */
 static bool names_shim(const char *p, size_t len)
 {
     const size_t want = sizeof SHIM_NAME - 1;
-    return len >= want && memcmp(p + len - want, SHIM_NAME, want) == 0 &&
-           (len == want || p[len - want - 1] == '/');
+    return ends_with(p, len, SHIM_NAME, want) && (len == want || p[len - want - 1] == '/');
 }
 
 bool rg_preload_has_shim(const char *list)
 {
     for (const char *p = list; p && *p;) {
-        size_t len = strcspn(p, ": ");
+        size_t len = entry_len(p);
         if (names_shim(p, len))
             return true;
-        p += len;
-        p += strspn(p, ": ");
+        p = skip_seps(p + len);
     }
     return false;
 }
@@ -41,7 +72,7 @@ bool rg_preload_has_shim(const char *list)
 enum rg_libc rg_shim_libc(const char *entry, size_t len)
 {
     const size_t t = sizeof MUSL_TAIL - 1;
-    return len >= t && memcmp(entry + len - t, MUSL_TAIL, t) == 0 ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
+    return ends_with(entry, len, MUSL_TAIL, t) ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
 }
 
 const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
@@ -75,7 +106,7 @@ bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enu
         return false;
     }
     need->preload = rg_shim_for(need->loader, glibc, musl);
-    return need->preload && rg_shim_libc(need->preload, strlen(need->preload)) == need->loader;
+    return need->preload && rg_shim_libc(need->preload, entry_len(need->preload)) == need->loader;
 }
 
 /* Is one entry of LD_PRELOAD (len bytes) a shim the loader cannot load? */
@@ -121,14 +152,14 @@ static bool preload_ok(const char *v, const struct rg_env_need *need)
 {
     bool found = !need->preload;
     enum rg_libc want =
-        need->preload ? rg_shim_libc(need->preload, strlen(need->preload)) : need->loader;
+        need->preload ? rg_shim_libc(need->preload, entry_len(need->preload)) : need->loader;
     for (const char *p = v; p && *p;) {
-        size_t len = strcspn(p, ": ");
+        size_t len = entry_len(p);
         if (foreign(p, len, need->loader))
             return false;
         found |= names_shim(p, len) && rg_shim_libc(p, len) == want;
         p += len;
-        p += strspn(p, ": ");
+        p = skip_seps(p);
     }
     return found;
 }
@@ -138,7 +169,7 @@ static bool session_ok(const char *v, const struct rg_env_need *need)
     return !need->session || (v && *v);
 }
 
-static bool uring_ok(const char *v) { return v && strcmp(v, "0") == 0; }
+static bool uring_ok(const char *v) { return v && v[0] == '0' && v[1] == '\0'; }
 
 bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
 {

@@ -99,7 +99,9 @@ static void look_file(int fd, struct rg_target *t, int depth);
 static void look_path(int dirfd, const char *path, int at_flags, struct rg_target *t, int depth)
 {
     struct stat st;
-    if (fstatat(dirfd, path, &st, at_flags) != 0 || !S_ISREG(st.st_mode))
+    /* The shim's own entry to the kernel: fstatat would be bound again in
+     * every forked child that execs (core/envp.c says why that matters). */
+    if (rg_sys_fstatat(dirfd, path, &st, at_flags) != 0 || !S_ISREG(st.st_mode))
         return;
     t->dev = (uint64_t)st.st_dev;
     t->ino = (uint64_t)st.st_ino;

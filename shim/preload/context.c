@@ -259,6 +259,13 @@ bool rg_fd_idle(int fd)
     return atomic_load_explicit(&self.ctx.fds[fd].ino, memory_order_relaxed) == 0;
 }
 
+/* Is the context set up? Stable while init_lock is held: only its holder
+ * moves the state on. */
+static bool ready_locked(void)
+{
+    return atomic_load_explicit(&self.state, memory_order_relaxed) == READY;
+}
+
 /* fork() runs these; the forking thread takes every lock of the context, so
  * the child gets each one free and the state behind it whole. _Fork() runs
  * none: see the README (Hardening). Order: init, then the descriptor map, as
@@ -267,18 +274,24 @@ static void before_fork(void)
 {
     rg_exec_cache_share();
     lock(&self.init_lock);
-    lock(&self.ctx.overflow_lock);
+    if (ready_locked())
+        lock(&self.ctx.overflow_lock);
 }
 
+/* Only the locks before_fork took: a shell that forks for every command and
+ * never sets the context up writes one page of it, not three (each a
+ * copy-on-write fault in the parent and again in the child). */
 static void after_fork(void)
 {
-    unlock(&self.ctx.overflow_lock);
+    if (ready_locked())
+        unlock(&self.ctx.overflow_lock);
     unlock(&self.init_lock);
 }
 
 static void after_fork_child(void)
 {
-    rg_scan_forget(&self.ctx.scan);
+    if (ready_locked())
+        rg_scan_forget(&self.ctx.scan);
     after_fork();
 }
 

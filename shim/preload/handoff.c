@@ -7,16 +7,18 @@
 #include <sys/stat.h>
 
 #include "core/settings.h"
+#include "guard/ctx.h"
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
 #include "os/sys.h"
-#include "preload/context.h"
 /* Which build of the shim this is: the loader of the process it lives in. */
 #ifdef __GLIBC__
 #define OWN_LIBC RG_LIBC_GLIBC
 #else
 #define OWN_LIBC RG_LIBC_MUSL
 #endif
+/* A variable, so that a test of it is not a constant expression to lint. */
+static const enum rg_libc own_libc = OWN_LIBC;
 
 #define SHIM_FILE "libreadguard.so"
 #define MUSL_TAIL "/musl/" SHIM_FILE
@@ -61,7 +63,7 @@ static void copy_entry(char *dst, size_t cap, const char *src)
 
 void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
 {
-    for (const char *p = v->preload; p && *p;) {
+    for (const char *p = v->preload ? v->preload : ""; *p;) {
         size_t len = entry_len(p);
         bool musl = ends_with(p, len, MUSL_TAIL, sizeof MUSL_TAIL - 1);
         char *slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? x->preload : x->other;
@@ -85,9 +87,8 @@ void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
         snprintf(x->preload, sizeof x->preload, "%s", info.dli_fname);
 }
 
-void rg_exec_need(struct rg_env_need *need)
+void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
 {
-    const struct rg_exec_env *x = rg_ctx_exec_env();
     struct stat st;
     need->preload = x->preload[0] ? x->preload : NULL;
     need->session = x->session[0] ? x->session : NULL;
@@ -105,11 +106,11 @@ void rg_exec_need(struct rg_env_need *need)
  * cannot expand: it is expanded here the same way. NULL when the file is
  * not there. Called only for a program of the other libc: the common exec
  * pays nothing for it. */
-static const char *other_build(char *out, size_t cap)
+static const char *other_build(const struct rg_exec_env *x, char *out, size_t cap)
 {
     static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" SHIM_FILE,
                       musl_tail[] = "/musl/" SHIM_FILE;
-    const char *own = rg_ctx_exec_env()->preload;
+    const char *own = x->preload;
     size_t n = strlen(own), o = 0;
     if (OWN_LIBC == RG_LIBC_MUSL) {
         size_t t = sizeof musl_tail - 1;
@@ -135,26 +136,24 @@ static const char *other_build(char *out, size_t cap)
     return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
 }
 
-void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
-                     struct rg_env_need *need)
+void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
+                     int dirfd, const char *path, int at_flags, struct rg_env_need *need)
 {
-    rg_exec_need(need);
-    const struct rg_exec_env *x = rg_ctx_exec_env();
+    rg_exec_need(x, need);
     struct rg_target t;
     rg_exec_target(dirfd, path, at_flags, &t);
     const char *own = need->preload, *other = NULL;
     char buf[PATH_MAX];
-    bool foreign_libc = (t.kind == RG_PROG_GLIBC && OWN_LIBC != RG_LIBC_GLIBC) ||
-                        (t.kind == RG_PROG_MUSL && OWN_LIBC != RG_LIBC_MUSL);
+    bool foreign_libc = (t.kind == RG_PROG_GLIBC && own_libc != RG_LIBC_GLIBC) ||
+                        (t.kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
     if (own && foreign_libc)
-        other = x->other[0] ? x->other : other_build(buf, sizeof buf);
+        other = x->other[0] ? x->other : other_build(x, buf, sizeof buf);
     bool guarded =
-        rg_env_choose(need, t.kind, t.native, OWN_LIBC, OWN_LIBC == RG_LIBC_GLIBC ? own : other,
-                      OWN_LIBC == RG_LIBC_MUSL ? own : other);
+        rg_env_choose(need, t.kind, t.native, own_libc, own_libc == RG_LIBC_GLIBC ? own : other,
+                      own_libc == RG_LIBC_MUSL ? own : other);
     const char *sv;
     if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
         return;
-    struct rg_ctx *c = rg_ready();
     struct rg_unguarded u = {path && *path ? path : "(a descriptor)",
                              call,
                              program_invocation_short_name,

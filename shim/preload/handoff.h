@@ -22,16 +22,19 @@ struct rg_exec_env {
 void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
 
 /* What an exec from this process must pass on (see core/envp.h): the shim's
- * LD_PRELOAD entry and the session, as this process started with them.
- * Both are NULL once the session's table is gone: a session that ended is
- * not rejoined. Async-signal-safe; touches no state. */
-void rg_exec_need(struct rg_env_need *need);
+ * LD_PRELOAD entry and the session, as the process started with them (x,
+ * the context's: rg_ctx_exec_env()). Both are NULL once the session's table
+ * is gone: a session that ended is not rejoined. Async-signal-safe; touches
+ * no state. */
+void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need);
 
 /* rg_exec_need for one program about to be exec'd (execveat's arguments):
  * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
- * cannot. A program that runs unguarded is named (unguarded.h), unless the
- * session is supervised. Async-signal-safe, like rg_exec_need. */
-void rg_exec_prepare(const char *call, int dirfd, const char *path, int at_flags,
-                     struct rg_env_need *need);
+ * cannot. A program that runs unguarded is named (unguarded.h) in the table
+ * of c (the ready context, or NULL), unless the session is supervised.
+ * Async-signal-safe, like rg_exec_need. */
+struct rg_ctx;
+void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
+                     int dirfd, const char *path, int at_flags, struct rg_env_need *need);
 
 #endif

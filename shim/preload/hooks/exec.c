@@ -108,13 +108,14 @@ static int done(struct env_space *sp, int r)
 
 /* Runs CALL with envp replaced by the environment in `env_` that the
  * program at (dirfd, path, at_flags) is to get. */
-#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)     \
-    ({                                                                \
-        struct env_space sp_;                                         \
-        struct rg_env_need need_;                                     \
-        rg_exec_prepare((name), (dirfd), (path), (at_flags), &need_); \
-        char *const *env_ = session_envp((envp), &sp_, &need_);       \
-        env_ ? done(&sp_, (call)) : -1;                               \
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)                           \
+    ({                                                                                      \
+        struct env_space sp_;                                                               \
+        struct rg_env_need need_;                                                           \
+        rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), (dirfd), (path), (at_flags), \
+                        &need_);                                                            \
+        char *const *env_ = session_envp((envp), &sp_, &need_);                             \
+        env_ ? done(&sp_, (call)) : -1;                                                     \
     })
 
 /* The program a PATH search will run, as far as the exec's environment

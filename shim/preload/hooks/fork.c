@@ -21,7 +21,7 @@
             rg_fork_handlers();                      \
             rg_crit_leave();                         \
         }                                            \
-        __typeof__(&sym) real = RG_REAL(sym);        \
+        __typeof__(&(sym)) real = RG_REAL(sym);      \
         errno = saved;                               \
         return real ? real() : (errno = ENOSYS, -1); \
     }

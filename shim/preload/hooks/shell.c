@@ -40,7 +40,7 @@ static size_t quoted_len(const char *s)
 static char *wrap(const char *cmd)
 {
     struct rg_env_need need;
-    rg_exec_need(&need);
+    rg_exec_need(rg_ctx_exec_env(), &need);
     if (!cmd || rg_envp_complete(environ, &need))
         return NULL;
     size_t n = 0;

@@ -8,6 +8,7 @@
  *        rgbench DIR ITERS [NAME...]  print "NAME ns/op iterations" per workload
  * DIR/root is meant to be the session's root; DIR/outside lies outside it. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -285,6 +286,17 @@ __attribute__((noinline)) static void wl_getpid(long n)
             die("no pid", "");
 }
 
+/* One rt_sigprocmask: a write hook makes three pairs (the critical section
+ * around each hook, and the open itself made with the program's mask). */
+__attribute__((noinline)) static void wl_sigmask(long n)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (long i = 0; i < n; i++)
+        if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+            die("no sigprocmask", "");
+}
+
 struct workload {
     const char *name;
     void (*run)(long n);
@@ -304,6 +316,7 @@ static const struct workload workloads[] = {
     {"stat", wl_stat, 3},
     {"fstat", wl_fstat, 1},
     {"getpid", wl_getpid, 1},
+    {"sigmask", wl_sigmask, 1},
 };
 
 static double now_ns(void)

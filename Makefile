@@ -253,7 +253,8 @@ $(B)/bench/rgtable: tests/bench/rgtable.c $(LIB_OBJ) $(HEADERS)
 # The full run rewrites BENCHMARKS.md; the quick one only prints the table.
 bench: all $(BENCH_BIN)
 	@scripts/dev/install-deps.sh bench
-	RG_BENCH_BUDGET=$(RG_BENCH_BUDGET) scripts/dev/bench.sh --out BENCHMARKS.md
+	RG_BENCH_BUDGET=$(RG_BENCH_BUDGET) RG_BENCH_HEAVY_ROUNDS=$(RG_BENCH_HEAVY_ROUNDS) \
+		scripts/dev/bench.sh --out BENCHMARKS.md
 
 bench-quick: all $(BENCH_BIN)
 	@scripts/dev/install-deps.sh bench

@@ -10,6 +10,7 @@
 #              scripts/dev/bench-notes.md) to FILE instead of the table to stdout
 #   RG_BENCH_BUDGET=SECONDS  start no macro workload after that long: the rows
 #              not run say so (a loaded machine can take an hour)
+#   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure, pytest and npm install
 #
 # Whole commands are timed by hyperfine; per-call figures come from
 # tests/bench/rgbench (ns/op) and, when valgrind is installed, callgrind's
@@ -47,6 +48,7 @@ full) conf_checks=100 py_tests=300 npm_pkgs=200 heavy_rounds=3 ;;
 quick) conf_checks=50 py_tests=100 npm_pkgs=50 heavy_rounds=3 ;;
 smoke) conf_checks=4 py_tests=5 npm_pkgs=3 heavy_rounds=1 ;;
 esac
+heavy_rounds=${RG_BENCH_HEAVY_ROUNDS:-$heavy_rounds}
 rounds=$1 iters=$2 cg_iters=$3 tree_files=$4 c_files=$5 py_files=$6 tar_files=$7 loop=$8
 sizes="$9 ${10} ${11}" small=$9 large=${11}
 # Under valgrind every process costs a fraction of a second: the smoke run
@@ -260,6 +262,8 @@ gen_configure() {
 gen_pytest() {
     mkdir -p "$1/pkg" "$1/tests"
     printf 'def add(a, b):\n    return a + b\n' >"$1/pkg/__init__.py"
+    # A conftest.py at the top puts the project on sys.path, as in most.
+    printf '# the project root, for pytest\n' >"$1/conftest.py"
     "$PY" - "$1" "$2" <<'PYEOF'
 import os, sys
 top, n = sys.argv[1], int(sys.argv[2])
@@ -357,12 +361,15 @@ for i in range(int(sys.argv[2])):
     fi
     if "$PY" -c 'import pytest' 2>/dev/null; then
         gen_pytest "$mac/pyt" "$py_tests"
-        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt/tests" "$heavy_rounds"
+        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt" "$heavy_rounds"
     fi
     if have npm; then
         gen_npm "$mac/npm" "$npm_pkgs"
+        # Each side its own npm cache: npm appends to the index files of a
+        # cache, and the guarded session would rightly refuse appends to
+        # files the bare run wrote and it never read.
         macro npm_install "rm -rf $mac/npm/app/node_modules $mac/npm/app/package-lock.json" \
-            "npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache --loglevel=error" \
+            "sh -c 'c=bare; [ -z \"\${READGUARD_SESSION:-}\" ] || c=rg; exec npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache-\$c --loglevel=error'" \
             "$heavy_rounds"
     fi
     macro make_j2 "make -s -C $mac/c clean" "make -s -j2 -C $mac/c"

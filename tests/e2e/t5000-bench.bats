@@ -6,7 +6,7 @@ load helper
 
 RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
-WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first stat fstat getpid"
+WORKLOADS="read_root read_fstat read_outside write_allowed write_refused fopen rename write_first stat fstat getpid sigmask"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
 # the row was not run (no hyperfine). The first such row counts; awk finds
@@ -25,7 +25,7 @@ assert_micro_lines() {
 	for w in $WORKLOADS; do
 		assert_line --regexp "^$w [0-9]+\.[0-9] [0-9]+$"
 	done
-	[ "${#lines[@]}" -eq 11 ]
+	[ "${#lines[@]}" -eq 12 ]
 }
 
 @test "rgbench prints one ns/op figure per workload, bare" {
@@ -113,14 +113,16 @@ assert_micro_lines() {
 		"3. allowed write-open + close" "4. refused write-open" "5. fopen + fclose" \
 		"6. rename over an allowed file" "7. stat + lstat + access" \
 		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
-		"tar -x" "bash loop of 5 /bin/true" "6a. first overwrite of a read 4 KiB file" \
+		"tar -x" "bash loop of 5 /bin/true" "the same against an empty preloaded library" \
+		"3b. the same + 6 rt_sigprocmask" "./configure (autoconf), 4 checks" "pytest, 5 tests" \
+		"npm install, 3 local packages" "6a. first overwrite of a read 4 KiB file" \
 		"git checkout between branches differing in 100 files" "git switch, 200 files"; do
 		assert_row "$row"
 	done
 	assert_line --regexp '^\| read inside a root, with 1000 / 10000 / 100000 files in the table \(ns/op\) \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|'
 	assert_line --regexp '^\| 100000-file table vs 1000-file \| \*\*[0-9.]+×\*\* \|'
 	assert_line --regexp '^\| shared memory per tracked file, at 100000 files .* \| [0-9.]+ B \|'
-	assert_line --regexp '^\| one fstat / one getpid, bare .* \| [0-9.]+ / [0-9.]+ \|'
+	assert_line --regexp '^\| one fstat / one getpid / one rt_sigprocmask, bare .* \| [0-9.]+ / [0-9.]+ / [0-9.]+ \|'
 	assert_line --regexp '^\| attach to it .* \| [0-9.]+ µs \|'
 	run find "$W" "$READGUARD_DIR" -mindepth 1 -maxdepth 1 -name 'rgbench.*' -o -name 'readguard-*'
 	assert_output ""

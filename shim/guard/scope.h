@@ -22,11 +22,10 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
  * destination of a rename), from its directory's real path, git asked; dir:
  * the name is a directory's, guarded where a file in it would be. A name
  * that cannot be located counts as outside. */
-enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir,
-                               char *abs, size_t cap);
+enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir, char *abs,
+                               size_t cap);
 /* The scope of the directory dirfd/path: guarded where a file in it would
  * be, or when it holds a root. */
-enum rg_scope rg_scope_of_dir(struct rg_ctx *c, int dirfd, const char *path, char *abs,
-                              size_t cap);
+enum rg_scope rg_scope_of_dir(struct rg_ctx *c, int dirfd, const char *path, char *abs, size_t cap);
 
 #endif

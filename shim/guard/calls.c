@@ -276,13 +276,9 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
                               0,          0,         olddirfd,   oldpath};
     if (targets == 2 && !onto.known && (r = rg_guard_new_name(c, &back)) < 0)
         return r;
-    /* A tool rotating its backup (sed -i.bak, perl -pi.orig, patch -b)
-     * renames the file it just read onto last time's backup: that backup
-     * is the tool's to replace, so it is journaled, not refused. */
-    enum rg_scope dst_scope =
-        targets == 1 && from.known && olddirfd == req->dirfd && rg_backup_name(oldpath, req->path)
-            ? RG_SCOPE_JOURNALED
-            : RG_SCOPE_UNKNOWN;
+    enum rg_scope dst_scope = targets == 1 && olddirfd == req->dirfd
+                                  ? rg_scope_backup(c, from.known, olddirfd, oldpath, req->path)
+                                  : RG_SCOPE_UNKNOWN;
     struct stat dst = {0};
     bool linked = false;
     for (int tries = 0;; tries++) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/ignore.h"
+#include "core/request.h"
 #include "core/text.h"
 #include "guard/gitrules.h"
 #include "os/sys.h"
@@ -140,4 +141,16 @@ enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bo
     if (!found && !lexical_path(dirfd, path, abs, cap))
         return RG_SCOPE_FREE;
     return dir ? classify_dir(c, abs, cap) : classify(c, abs, true);
+}
+
+enum rg_scope rg_scope_backup(struct rg_ctx *c, bool known, int dirfd, const char *from,
+                              const char *to)
+{
+    char abs[PATH_MAX];
+    if (!rg_backup_name(from, to))
+        return RG_SCOPE_UNKNOWN;
+    if (known ||
+        rg_scope_locate(c, dirfd, from, -1, false, true, abs, sizeof abs) != RG_SCOPE_GUARDED)
+        return RG_SCOPE_JOURNALED;
+    return RG_SCOPE_UNKNOWN;
 }

@@ -28,4 +28,12 @@ enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bo
  * be, or when it holds a root. */
 enum rg_scope rg_scope_of_dir(struct rg_ctx *c, int dirfd, const char *path, char *abs, size_t cap);
 
+/* The tier of to, the destination of a rename from from in the same
+ * directory: journaled when a tool rotates its backup there, replacing last
+ * time's, after reading the file (sed -i.bak, perl -pi.orig, patch -b) or
+ * moving one the project leaves to its tools (autoconf's configure~); else
+ * RG_SCOPE_UNKNOWN, to be worked out as for any path. */
+enum rg_scope rg_scope_backup(struct rg_ctx *c, bool known, int dirfd, const char *from,
+                              const char *to);
+
 #endif

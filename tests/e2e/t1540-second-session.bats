@@ -284,3 +284,76 @@ version_project() {
 	assert_refused tests/test_add.py unread
 	assert_unchanged tests/test_add.py
 }
+
+@test "t1540.17 sed -i.bak with last time's backup present" {
+	mkfile notes.txt 'one two'
+	project
+	sed -i.bak s/one/uno/ notes.txt
+	second_session 'sed -i.bak s/two/dos/ notes.txt && cat notes.txt notes.txt.bak'
+	assert_as_bare 0
+	assert_equal "${lines[*]}" "uno dos uno two"
+	assert_kept notes.txt.bak
+}
+
+@test "t1540.18 perl -pi.orig with last time's backup present" {
+	need perl
+	mkfile notes.txt 'one two'
+	project
+	perl -pi.orig -e s/one/uno/ notes.txt
+	second_session 'perl -pi.orig -e s/two/dos/ notes.txt && cat notes.txt notes.txt.orig'
+	assert_as_bare 0
+	assert_equal "${lines[*]}" "uno dos uno two"
+	assert_kept notes.txt.orig
+}
+
+@test "t1540.19 patch -b with last time's backup present" {
+	need patch
+	printf 'one\ntwo\n' >notes.txt
+	project
+	printf 'one\ntwo\n' >old && printf 'uno\ntwo\n' >new
+	diff -u old new | sed '1,2c --- notes.txt\n+++ notes.txt' >"$OUT/1.patch"
+	printf 'uno\ntwo\n' >old && printf 'uno\ndos\n' >new
+	diff -u old new | sed '1,2c --- notes.txt\n+++ notes.txt' >"$OUT/2.patch"
+	rm old new
+	patch -s -b notes.txt "$OUT/1.patch"
+	second_session "patch -b notes.txt '$OUT/2.patch' && cat notes.txt notes.txt.orig"
+	assert_as_bare 0
+	assert_equal "${lines[*]}" "patching file notes.txt uno dos uno two"
+	assert_kept notes.txt.orig
+}
+
+@test "t1540.20 make's regenerate rules with last time's configure~ present" {
+	need autoreconf automake cc make
+	autotools_project
+	make -s >/dev/null
+	sed -i 's/\[1.0\]/[1.1]/' configure.ac
+	make -s >/dev/null
+	assert_file_exist configure~
+	sed -i 's/\[1.1\]/[1.2]/' configure.ac
+	second_session 'make -s && grep -c "PACKAGE_VERSION = 1.2" Makefile'
+	assert_as_bare 0
+	assert_kept configure~
+}
+
+@test "t1540.21 a git-ignored file moved unread onto its backup name replaces that backup, journaled" {
+	mkfile gen.txt new
+	mkfile gen.txt~ 'last time'
+	project gen.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- mv gen.txt gen.txt~
+	assert_success
+	refute_refused
+	assert_content gen.txt~ new
+	"$RG" undo gen.txt~
+	assert_content gen.txt~ 'last time'
+}
+
+@test "t1540.22 a tracked file moved unread onto its backup name is still refused" {
+	mkfile src.txt mine
+	mkfile src.txt~ 'last time'
+	project
+	snapshot src.txt src.txt~
+	run --separate-stderr "$RG" run --log "$LOG" -- mv src.txt src.txt~
+	assert_failure
+	assert_refused src.txt~ unread
+	assert_unchanged src.txt src.txt~
+}

@@ -28,9 +28,16 @@ static bool known(struct rg_ctx *c, const struct stat *st, struct rg_entry **e,
     if (!*e)
         return false;
     *rec = rg_entry_load(&c->table, *e);
-    if (rec->writers > 0 && rg_pid_holds(rec->writer_pid, f.dev, f.ino))
+    if (rg_record_match(&f, rec) == RG_STAMP_MATCHES)
         return true;
-    return rg_record_match(&f, rec) == RG_STAMP_MATCHES;
+    if (rec->writers == 0 || !rg_pid_holds(rec->writer_pid, f.dev, f.ino))
+        return false;
+    /* Known as the session's own write: the record is of bytes from before
+     * it (or of an earlier file on a reused inode), so its hash must not
+     * vouch for the bytes now, or the session's next write is "changed". */
+    rec->hash = 0;
+    rec->reader = 0;
+    return true;
 }
 
 /* Only the metadata may have moved: a size or inode that moved too, or an

@@ -62,6 +62,7 @@ const char *rg_op_name(enum rg_op op)
     case RG_OP_SPAWN_OPEN: return "spawn-open";
     case RG_OP_UNLINK: return "unlink";
     case RG_OP_LINK: return "link";
+    case RG_OP_META: return "meta";
     }
     return "?";
 }

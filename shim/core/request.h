@@ -17,6 +17,8 @@ enum rg_op {
     RG_OP_UNLINK,     /* unlink, unlinkat, remove: checked only with --guard-unlink */
     RG_OP_LINK,       /* a new name for a file (link, linkat, a rename's source): path
                          names the file, to_path the new name */
+    RG_OP_META,       /* chmod, chown, utimensat: never refused, but the session's own
+                         keep a file it knew known (guard/meta.h) */
 };
 
 struct rg_request {

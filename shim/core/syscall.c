@@ -51,6 +51,9 @@ bool rg_syscall_decode(long nr, const uint64_t args[6], struct rg_syscall *out)
             break;
         case RG_SC_HOW_SIZE: out->how_size = x; break;
         case RG_SC_LENGTH: out->length = (int64_t)x; break;
+        case RG_SC_OWNER: out->owner = (uint32_t)x; break;
+        case RG_SC_GROUP: out->group = (uint32_t)x; break;
+        case RG_SC_TIMES: out->times = x; break;
         }
     }
     return true;

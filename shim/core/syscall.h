@@ -22,6 +22,9 @@ enum rg_sc_arg {
     RG_SC_HOW,      /* openat2's struct open_how, in memory */
     RG_SC_HOW_SIZE, /* and its size */
     RG_SC_LENGTH,   /* truncate's new length */
+    RG_SC_OWNER,    /* chown's new owner */
+    RG_SC_GROUP,    /* and group */
+    RG_SC_TIMES,    /* utimensat's struct timespec[2], in memory (0: now) */
 };
 
 /* Addresses (path, oldpath, how) are the caller's: the preload reads them
@@ -30,7 +33,7 @@ struct rg_syscall {
     long nr;
     const char *name;        /* "openat": the call, as the supervisor logs it */
     const char *via_syscall; /* "syscall(SYS_openat)", as the syscall() hook logs it */
-    enum rg_op op;           /* RG_OP_OPEN, _RENAME, _LINK, _TRUNCATE or _UNLINK */
+    enum rg_op op;           /* RG_OP_OPEN, _RENAME, _LINK, _TRUNCATE, _UNLINK or _META */
     int dirfd;               /* AT_FDCWD when the call takes none */
     uint64_t path;
     int flags; /* open flags, implied ones included; rename or link flags */
@@ -41,6 +44,8 @@ struct rg_syscall {
     uint64_t how;
     uint64_t how_size;
     int64_t length;
+    uint32_t owner, group; /* (uint32_t)-1: left as it is */
+    uint64_t times;
 };
 
 /* Decodes call nr with argument registers args. False when nr is not a

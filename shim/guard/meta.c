@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
+#include "core/syscall.h"
 #include "guard/ask.h"
 #include "os/clock.h"
 #include "os/procfd.h"
@@ -49,6 +51,35 @@ static bool only_meta(const struct stat *before, const struct stat *after, bool 
            after->st_size == before->st_size &&
            (sets_mtime || (after->st_mtim.tv_sec == before->st_mtim.tv_sec &&
                            after->st_mtim.tv_nsec == before->st_mtim.tv_nsec));
+}
+
+void rg_meta_of(const struct rg_syscall *sc, int dirfd, const char *path, const void *times,
+                struct rg_meta_file *f, struct rg_meta_call *call)
+{
+    long p = (long)path;
+    *f = (struct rg_meta_file){dirfd, path, sc->flags};
+    switch (sc->nr) {
+    case SYS_utimensat:
+        *call = (struct rg_meta_call){SYS_utimensat, {dirfd, p, (long)times, sc->flags}, true};
+        break;
+    case SYS_fchown:
+    case SYS_fchownat:
+#ifdef SYS_chown
+    case SYS_chown:
+    case SYS_lchown:
+#endif
+        *call =
+            path
+                ? (struct rg_meta_call){SYS_fchownat,
+                                        {dirfd, p, (int)sc->owner, (int)sc->group, sc->flags},
+                                        false}
+                : (struct rg_meta_call){SYS_fchown, {dirfd, (int)sc->owner, (int)sc->group}, false};
+        break;
+    default:
+        *call = path ? (struct rg_meta_call){SYS_fchmodat, {dirfd, p, (long)sc->mode}, false}
+                     : (struct rg_meta_call){SYS_fchmod, {dirfd, (long)sc->mode}, false};
+        break;
+    }
 }
 
 long rg_guard_meta(struct rg_ctx *c, const struct rg_meta_file *f, const struct rg_meta_call *call)

@@ -27,6 +27,13 @@ struct rg_meta_call {
     bool sets_mtime;
 };
 
+struct rg_syscall;
+/* The change a decoded RG_OP_META system call asks for, made on dirfd and
+ * path (path NULL: dirfd itself) with the times at times: the caller's own
+ * (the syscall() hook), or the supervisor's copies of them. */
+void rg_meta_of(const struct rg_syscall *sc, int dirfd, const char *path, const void *times,
+                struct rg_meta_file *f, struct rg_meta_call *call);
+
 /* Makes the call; if the session knew the file as it was just before, it
  * knows it as it is just after. Kernel-style result. */
 long rg_guard_meta(struct rg_ctx *c, const struct rg_meta_file *f, const struct rg_meta_call *call);

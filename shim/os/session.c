@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/idmap.h"
 #include "core/ignore.h"
 #include "core/settings.h"
 #include "core/text.h"
@@ -170,6 +171,26 @@ int rg_session_create_at(const struct rg_settings *s, const char *path, char *er
     return format_table(fd, size, s, path, err, errcap);
 }
 
+/* The uid the table's creator saw for this process's user: its own, or,
+ * inside a user namespace (unshare -Ur), the one its uid maps to outside.
+ * The file's owner, which fstat shows through the same mapping, has already
+ * said the file is this user's; the header must agree. */
+static uint32_t creator_view_uid(const struct rg_header *h)
+{
+    uint32_t me = (uint32_t)geteuid(), outside;
+    char text[4096];
+    if (h->uid == me)
+        return me;
+    int fd = rg_sys_openat(AT_FDCWD, "/proc/self/uid_map", O_RDONLY | O_CLOEXEC, 0);
+    ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0)
+        rg_sys_close(fd);
+    if (n <= 0)
+        return me;
+    text[n] = '\0';
+    return rg_idmap_outside(text, me, &outside) ? outside : me;
+}
+
 const char *rg_session_attach(const char *path, struct rg_table *t)
 {
     /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
@@ -206,7 +227,7 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
     rg_sys_close(fd);
     if (map == MAP_FAILED)
         return "it cannot be mapped";
-    why = rg_table_validate(map, size, (uint32_t)geteuid());
+    why = rg_table_validate(map, size, creator_view_uid(map));
     if (why) {
         munmap(map, size);
         return why;

@@ -232,5 +232,5 @@ void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)
     }
     bool own = maybe_self &&
                rg_sv_rewrite_self(path, call->target.tgid, call->target.tid, self, sizeof self);
-    open_for(call, &a, own ? self : path, own);
+    open_for(call, &a, own ? self : path, own || (maybe_self && rg_sv_tree_proc(path)));
 }

@@ -1,9 +1,13 @@
 /* Paths that mean "the calling process". The supervisor resolves paths for
  * the process it traps, and in the supervisor these names would mean the
- * supervisor itself: its descriptors, its memory. */
+ * supervisor itself: its descriptors, its memory. And paths through another
+ * process of the tree (/proc/$$/cwd/f), which the caller may cross as it
+ * could without readguard. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "os/lineage.h"
 #include "supervise/supervise.h"
 /* Does path start with the component sequence prefix (followed by / or end)?
  * Returns the rest (including its leading slash), or NULL. */
@@ -19,6 +23,24 @@ static bool put(char *out, size_t cap, const char *head, long a, long b, const c
 {
     int n = b >= 0 ? snprintf(out, cap, head, a, b, rest) : snprintf(out, cap, head, a, rest);
     return n > 0 && (size_t)n < cap;
+}
+
+int32_t rg_sv_proc_pid(const char *path)
+{
+    const char *p = path + 6;
+    int64_t pid = 0;
+    if (strncmp(path, "/proc/", 6) != 0 || *p < '1' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((pid = pid * 10 + (*p - '0')) > INT32_MAX)
+            return 0;
+    return *p == '/' || *p == '\0' ? (int32_t)pid : 0;
+}
+
+bool rg_sv_tree_proc(const char *path)
+{
+    int32_t pid = rg_sv_proc_pid(path), me = (int32_t)getpid();
+    return pid > 0 && pid != me && rg_descends(pid, me);
 }
 
 bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, size_t cap)

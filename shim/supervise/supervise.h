@@ -55,6 +55,13 @@ int rg_sv_dirfd(const struct rg_sv_target *t, int dirfd, const char *path);
  * Pure. Returns true when it rewrote: the result may then cross /proc magic
  * links on purpose (they are the target's own). */
 bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, size_t cap);
+/* The process a path under /proc/PID names (/proc/PID or below it), or 0. */
+int32_t rg_sv_proc_pid(const char *path);
+/* Does path go through the /proc entries of a process of the tree (one
+ * that descends from readguard, which is the tree's reaper), not
+ * readguard's own? The tree may cross those magic links: the caller could
+ * itself, and they lead nowhere readguard's own would. */
+bool rg_sv_tree_proc(const char *path);
 
 /* --- creds.c: acting with the caller's rights ----------------------------- */
 #define RG_SV_GROUPS_MAX 256
@@ -124,5 +131,7 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc);
+/* --- meta.c: chmod, chown, utimensat --------------------------------------- */
+void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

@@ -12,6 +12,25 @@ static const char *rw(const char *path)
     return out;
 }
 
+TEST(proc_pid_names_the_process_below_proc)
+{
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/4242/cwd/f"), 4242);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/7"), 7);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/7/"), 7);
+}
+
+TEST(proc_pid_is_0_for_anything_else)
+{
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/self/fd/3"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/0/cwd"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/012/cwd"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/12x/cwd"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/99999999999/cwd"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/proc/"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("/procx/12"), 0);
+    CHECK_EQ_INT(rg_sv_proc_pid("proc/12"), 0);
+}
+
 TEST(proc_self_names_the_thread_group)
 {
     CHECK_EQ_STR(rw("/proc/self"), "/proc/100");
@@ -52,6 +71,8 @@ TEST(a_result_that_does_not_fit_is_not_a_rewrite)
 
 int main(void)
 {
+    RUN(proc_pid_names_the_process_below_proc);
+    RUN(proc_pid_is_0_for_anything_else);
     RUN(proc_self_names_the_thread_group);
     RUN(thread_self_names_the_thread);
     RUN(dev_fd_and_stdio_are_the_callers_descriptors);

@@ -190,7 +190,62 @@ TEST(other_calls_are_not_decoded)
         CHECK(!rg_syscall_decode(others[i], args, &sc));
 }
 
-TEST(every_listed_call_decodes_to_a_write_op_once)
+#ifdef SYS_chmod
+TEST(chmod_is_a_metadata_change_of_a_path)
+{
+    struct rg_syscall sc = decode(SYS_chmod, PATH_A, 0600, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_META);
+    CHECK_EQ_STR(sc.name, "chmod");
+    CHECK_EQ_INT(sc.dirfd, AT_FDCWD);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.mode, 0600);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+#endif
+
+TEST(fchmod_names_its_file_by_descriptor_only)
+{
+    struct rg_syscall sc = decode(SYS_fchmod, 5, 0640, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_META);
+    CHECK_EQ_INT(sc.dirfd, 5);
+    CHECK_EQ_INT(sc.path, 0);
+    CHECK_EQ_INT(sc.mode, 0640);
+}
+
+#ifdef SYS_lchown
+TEST(lchown_implies_not_following_a_symlink)
+{
+    struct rg_syscall sc = decode(SYS_lchown, PATH_A, 1000, 100, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_META);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.owner, 1000);
+    CHECK_EQ_INT(sc.group, 100);
+    CHECK_EQ_INT(sc.flags, AT_SYMLINK_NOFOLLOW);
+}
+#endif
+
+TEST(fchownat_keeps_an_id_left_as_it_is)
+{
+    struct rg_syscall sc = decode(SYS_fchownat, 5, PATH_A, (uint32_t)-1, 100, AT_EMPTY_PATH);
+    CHECK_EQ_INT(sc.op, RG_OP_META);
+    CHECK_EQ_INT(sc.dirfd, 5);
+    CHECK_EQ_INT(sc.owner, (uint32_t)-1);
+    CHECK_EQ_INT(sc.group, 100);
+    CHECK_EQ_INT(sc.flags, AT_EMPTY_PATH);
+}
+
+TEST(utimensat_leaves_its_times_in_memory)
+{
+    struct rg_syscall sc = decode(SYS_utimensat, 5, 0, PATH_B, AT_SYMLINK_NOFOLLOW, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_META);
+    CHECK_EQ_STR(sc.via_syscall, "syscall(SYS_utimensat)");
+    CHECK_EQ_INT(sc.dirfd, 5);
+    CHECK_EQ_INT(sc.path, 0);
+    CHECK_EQ_INT(sc.times, PATH_B);
+    CHECK_EQ_INT(sc.flags, AT_SYMLINK_NOFOLLOW);
+}
+
+TEST(every_listed_call_decodes_to_a_guarded_op_once)
 {
     long nrs[] = {
 #define RG_SYSCALL(name, ...) SYS_##name,
@@ -202,7 +257,7 @@ TEST(every_listed_call_decodes_to_a_write_op_once)
         struct rg_syscall sc;
         CHECK(rg_syscall_decode(nrs[i], args, &sc));
         CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_LINK ||
-              sc.op == RG_OP_TRUNCATE || sc.op == RG_OP_UNLINK);
+              sc.op == RG_OP_TRUNCATE || sc.op == RG_OP_UNLINK || sc.op == RG_OP_META);
         for (size_t j = 0; j < i; j++)
             CHECK(nrs[j] != nrs[i]);
     }
@@ -237,6 +292,15 @@ int main(void)
     RUN(unlink_is_a_path_from_the_cwd);
 #endif
     RUN(other_calls_are_not_decoded);
-    RUN(every_listed_call_decodes_to_a_write_op_once);
+#ifdef SYS_chmod
+    RUN(chmod_is_a_metadata_change_of_a_path);
+#endif
+    RUN(fchmod_names_its_file_by_descriptor_only);
+#ifdef SYS_lchown
+    RUN(lchown_implies_not_following_a_symlink);
+#endif
+    RUN(fchownat_keeps_an_id_left_as_it_is);
+    RUN(utimensat_leaves_its_times_in_memory);
+    RUN(every_listed_call_decodes_to_a_guarded_op_once);
     return check_done();
 }

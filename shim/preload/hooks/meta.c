@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/syscall.h"
 #include "guard/meta.h"
 #include "preload/hook.h"
+#include "preload/hooks/meta.h"
 
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452 /* Linux 6.6: fchmodat with flags */
@@ -65,6 +67,14 @@ int rg_hook_link(const char *call, int olddir, const char *oldpath, int newdir, 
     long r = rg_guard_link(c, &req, flags);
     rg_leave();
     return (int)rg_result(r, saved);
+}
+
+long rg_hook_meta(const struct rg_syscall *sc)
+{
+    struct rg_meta_file f;
+    struct rg_meta_call call;
+    rg_meta_of(sc, sc->dirfd, (const char *)sc->path, (const void *)sc->times, &f, &call);
+    return meta(&f, &call);
 }
 
 #define HOOK_CHMOD(sym) \

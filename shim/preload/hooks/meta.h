@@ -1,8 +1,14 @@
-/* The link path every link hook takes, shared with syscall.c. */
+/* The entries the syscall() hook shares with the metadata hooks. */
 #ifndef RG_HOOKS_META_H
 #define RG_HOOKS_META_H
 
+/* The link path every link hook takes. */
 int rg_hook_link(const char *call, int olddir, const char *oldpath, int newdir, const char *newpath,
                  int flags);
+
+struct rg_syscall;
+/* A decoded RG_OP_META call (core/syscalls.def), made as its wrapper would
+ * make it: the libc convention, -1 and errno. */
+long rg_hook_meta(const struct rg_syscall *sc);
 
 #endif

@@ -52,6 +52,7 @@ static long guarded(long nr, const uint64_t args[6])
         return rg_hook_truncate(sc.via_syscall, (const char *)sc.path, (off_t)sc.length);
     case RG_OP_UNLINK:
         return rg_hook_unlink(sc.via_syscall, sc.dirfd, (const char *)sc.path, sc.flags);
+    case RG_OP_META: return rg_hook_meta(&sc);
     default: return sc.flags_in_memory ? openat2_call(&sc) : open_call(&sc, sc.flags, sc.mode, 0);
     }
 }

@@ -1,19 +1,46 @@
 /* A statically linked file tool for the supervised-mode tests: the preload
  * shim cannot see it, only the supervisor can.
  *   rgstatic read F | write F TEXT | append F TEXT | rename FROM TO | truncate F
- *            | unlink F
+ *            | unlink F | chmod F | fchmod F | chown F | fchown F | utimens F | futimens F
+ * (chmod to 0600, chown to the caller's own ids, times to 2001-09-09)
  * Operations run in order; each prints "ok" or "err ENAME"; the first
  * failure ends the program with status 1. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int put(int fd, const char *text)
 {
     size_t n = strlen(text);
     return write(fd, text, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* The metadata calls, each on F by name or through a descriptor. */
+static int meta(const char *op, const char *f)
+{
+    const struct timespec ts[2] = {{1000000000, 0}, {1000000000, 0}};
+    bool by_fd = op[0] == 'f';
+    int fd = by_fd ? open(f, O_RDONLY) : AT_FDCWD, r;
+    if (fd == -1)
+        return -1;
+    const char *name = op + by_fd;
+    if (strcmp(name, "chmod") == 0)
+        r = by_fd ? fchmod(fd, 0600) : chmod(f, 0600);
+    else if (strcmp(name, "chown") == 0)
+        r = by_fd ? fchown(fd, getuid(), getgid()) : chown(f, getuid(), getgid());
+    else if (strcmp(name, "utimens") == 0)
+        r = by_fd ? futimens(fd, ts) : utimensat(AT_FDCWD, f, ts, 0);
+    else {
+        errno = EINVAL;
+        r = -1;
+    }
+    if (by_fd)
+        close(fd);
+    return r;
 }
 
 static int run(const char *op, char **arg, int *used)
@@ -45,6 +72,8 @@ static int run(const char *op, char **arg, int *used)
         return truncate(arg[0], 0);
     if (strcmp(op, "unlink") == 0)
         return unlink(arg[0]);
+    if (strstr(op, "chmod") || strstr(op, "chown") || strstr(op, "utime"))
+        return meta(op, arg[0]);
     errno = EINVAL;
     return -1;
 }

@@ -1,0 +1,74 @@
+/* chmod, chown and utimensat, made by the supervisor in the target's name:
+ * each moves ctime, which counts as a change, so the session's own must
+ * keep a file it knew known (guard/meta.h), in programs the library does
+ * not see too. The file is opened once (O_PATH, no magic links but the
+ * target's own) and both the looks and the change go through that
+ * descriptor, so they are about the same inode. What is not a regular file,
+ * or cannot be resolved here, goes on to the kernel as the target asked:
+ * there is nothing to restamp, and the kernel gives the target its own
+ * answer. */
+#include <errno.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/syscall.h"
+#include "guard/meta.h"
+#include "os/sys.h"
+#include "supervise/supervise.h"
+/* An O_PATH descriptor, in the supervisor, on the file the call names; or
+ * -errno. */
+static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    static _Thread_local char raw[PATH_MAX], self[PATH_MAX];
+    if (!sc->path) /* fchmod, fchown, futimens: the file open on dirfd */
+        return rg_sv_dirfd(&call->target, sc->dirfd, "");
+    int r = rg_sv_read_string(&call->target, sc->path, raw, sizeof raw);
+    if (r < 0)
+        return r;
+    bool own = rg_sv_rewrite_self(raw, call->target.tgid, call->target.tid, self, sizeof self);
+    const char *path = own ? self : raw;
+    int dfd = rg_sv_dirfd(&call->target, sc->dirfd, path);
+    if (dfd < 0 && dfd != AT_FDCWD)
+        return dfd;
+    if (!path[0] && (sc->flags & AT_EMPTY_PATH))
+        return dfd;
+    struct open_how how = {.flags = O_PATH | O_CLOEXEC |
+                                    (sc->flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0),
+                           .resolve = own || rg_sv_tree_proc(path) ? 0 : RESOLVE_NO_MAGICLINKS};
+    int fd = rg_sys_openat2(dfd, path, &how, sizeof how);
+    if (dfd >= 0)
+        rg_sys_close(dfd);
+    return fd;
+}
+
+void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    struct stat st;
+    struct timespec ts[2];
+    int r = rg_sv_need_target(call);
+    int fd = r < 0 ? r : file_of(call, sc);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            rg_sys_close(fd);
+        rg_sv_continue(call);
+        return;
+    }
+    if (sc->times)
+        r = rg_sv_read_mem(&call->target, sc->times, ts, sizeof ts);
+    if (r == 0) {
+        /* The descriptor's own /proc name reaches the inode it holds, for
+         * every call; it is followed, so no flag of the target's applies. */
+        char name[32];
+        struct rg_syscall here = *sc;
+        struct rg_meta_file f;
+        struct rg_meta_call mc;
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+        here.flags = 0;
+        rg_meta_of(&here, AT_FDCWD, name, sc->times ? ts : NULL, &f, &mc);
+        r = rg_sv_still_valid(call) ? (int)rg_guard_meta(call->ctx, &f, &mc) : -ESRCH;
+    }
+    rg_sys_close(fd);
+    rg_sv_reply(call, r);
+}

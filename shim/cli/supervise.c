@@ -18,7 +18,37 @@
 #include "os/session.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
-int rg_supervise_prepare(int level, int sv[2])
+/* The supervisor's context, made before the tree exists. */
+static struct rg_ctx proto;
+
+/* Attached before the fork, so that no process of the tree can have put
+ * another file at the path yet. Under --strict the table's own file is
+ * sealed: no call of the tree may open, truncate or rename it. */
+static int attach(int level, const char *session)
+{
+    const char *why = rg_session_attach(session, &proto.table);
+    if (why) {
+        rg_err("cannot attach the session table: %s", why);
+        return -1;
+    }
+    rg_ctx_use_table(&proto);
+    /* The tree runs as our user: it must not read our memory (the table
+     * mapping, the listener) through /proc or ptrace, not even in the
+     * moment after the fork. exec makes the command dumpable again. */
+    prctl(PR_SET_DUMPABLE, 0);
+    struct stat st;
+    if (level != RG_SUPERVISE_STRICT)
+        return 0;
+    if (stat(session, &st) != 0) {
+        rg_err("cannot examine the session table: %s", strerror(errno));
+        return -1;
+    }
+    proto.sealed_dev = st.st_dev;
+    proto.sealed_ino = st.st_ino;
+    return 0;
+}
+
+int rg_supervise_prepare(int level, int sv[2], const char *session)
 {
     sv[0] = sv[1] = -1;
     if (level == RG_SUPERVISE_NONE) {
@@ -30,6 +60,8 @@ int rg_supervise_prepare(int level, int sv[2])
     rg_err("supervised mode is only supported on x86_64");
     return -1;
 #endif
+    if (attach(level, session) < 0)
+        return -1;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
         rg_err("cannot create a socket pair: %s", strerror(errno));
         return -1;
@@ -60,27 +92,21 @@ static int threads(void)
     return n < 4 ? 4 : n > 16 ? 16 : (int)n;
 }
 
-static int start(int listener, const char *session)
+static int start(int listener)
 {
-    static struct rg_ctx proto;
-    const char *why = rg_session_attach(session, &proto.table);
-    if (why) {
-        rg_err("cannot attach the session table: %s", why);
+    /* The umask is the target's, applied per call. */
+    umask(0);
+    if (rg_sv_pages_keep(&proto.table) < 0) {
+        rg_err("cannot guard the session table's mapping: %s", strerror(errno));
         return -1;
     }
-    rg_ctx_use_table(&proto);
-    /* The tree runs as our user: it must not read our memory (the table
-     * mapping, the listener) through /proc or ptrace. The umask is the
-     * target's, applied per call. */
-    prctl(PR_SET_DUMPABLE, 0);
-    umask(0);
     int r = rg_sv_start(listener, &proto, threads());
     if (r < 0)
         rg_err("cannot start the supervisor: %s", strerror(-r));
     return r;
 }
 
-int rg_supervise_parent(int level, int sv[2], const char *session, pid_t child)
+int rg_supervise_parent(int level, int sv[2], pid_t child)
 {
     if (level == RG_SUPERVISE_NONE)
         return 0;
@@ -88,7 +114,7 @@ int rg_supervise_parent(int level, int sv[2], const char *session, pid_t child)
     close(sv[1]);
     int listener = rg_sv_parent_receive(sv[0], why, sizeof why);
     close(sv[0]);
-    if (listener >= 0 && start(listener, session) == 0)
+    if (listener >= 0 && start(listener) == 0)
         return 0;
     if (listener < 0)
         rg_err("cannot start supervised mode: %s", why);

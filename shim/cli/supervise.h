@@ -6,8 +6,10 @@
 #include <sys/types.h>
 
 enum { RG_SUPERVISE_NONE, RG_SUPERVISE_HYBRID, RG_SUPERVISE_STRICT };
-int rg_supervise_prepare(int level, int sv[2]);
+/* Attaches the session (sealing its table from the tree under --strict)
+ * and sets the tree's environment. 0, or -1 after reporting. */
+int rg_supervise_prepare(int level, int sv[2], const char *session);
 void rg_supervise_child(int level, int sv[2]);
-int rg_supervise_parent(int level, int sv[2], const char *session, pid_t child);
+int rg_supervise_parent(int level, int sv[2], pid_t child);
 
 #endif

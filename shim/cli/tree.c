@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/handoff.h"
+extern char **environ;
 static volatile sig_atomic_t child_pid;
 
 /* Signals sent to readguard go on to the command. Those the terminal sends
@@ -32,11 +33,11 @@ void rg_tree_forward_signals(void)
         sigaction(forwarded[i], &sa, NULL);
 }
 
-void rg_tree_exec(char **cmd)
+void rg_tree_exec(char **cmd, bool preload)
 {
     for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
         signal(forwarded[i], SIG_DFL);
-    execvpe(cmd[0], cmd, rg_handoff_env(cmd[0]));
+    execvpe(cmd[0], cmd, preload ? rg_handoff_env(cmd[0]) : environ);
     int e = errno;
     rg_err("'%s': %s", cmd[0], strerror(e));
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);

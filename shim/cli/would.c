@@ -85,8 +85,8 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
     if (!e && atomic_load(&h->full))
         w->facts.table = RG_TABLE_FULL;
-    w->req =
-        (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC, 0, 0, 0, NULL};
+    w->req = (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC,
+                                 0,          0,    0,        NULL, NULL};
     w->decision = rg_decide(&w->req, f, &w->facts);
     if (w->decision.action == RG_NEED_HASH) {
         hash_of(path, f);

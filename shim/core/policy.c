@@ -84,6 +84,9 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
     bool writes = !opens || rg_flags_write(req->flags);
 
+    /* A tree that could edit its own table could unlock any file. */
+    if (facts->sealed)
+        return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
     if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
         return allow;
     /* Creating a file loses nothing; neither does writing to a pipe or tty. */
@@ -137,6 +140,7 @@ const char *rg_reason_name(enum rg_reason r)
     case RG_WHY_NO_TABLE: return "no-table";
     case RG_WHY_EXPIRED: return "expired";
     case RG_WHY_SCANNED: return "scanned";
+    case RG_WHY_SEALED: return "sealed";
     }
     return "?";
 }

@@ -47,6 +47,8 @@ struct rg_facts {
     uint32_t policy;     /* RG_POLICY_* knobs of the session */
     int64_t read_ttl_ns; /* 0: reads never expire */
     int64_t now_ns;      /* wall clock, needed only with a read TTL */
+    bool sealed;         /* the session's own table, under --strict: the tree's to
+                            neither read nor change, whatever the call */
 };
 
 enum rg_action {
@@ -69,6 +71,7 @@ enum rg_reason {
     RG_WHY_NO_TABLE,   /* the session table is missing or unusable */
     RG_WHY_EXPIRED,    /* read, but longer ago than the session's --read-ttl */
     RG_WHY_SCANNED,    /* only read by a scan of another process's line */
+    RG_WHY_SEALED,     /* the session's own table, out of a --strict tree's reach */
 };
 
 struct rg_decision {

@@ -57,6 +57,11 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      r->scanner && r->scanner[0] ? r->scanner : "?",
                      (int)(rec->reader & RG_READER_PID_MASK));
         break;
+    case RG_WHY_SEALED:
+        n = snprintf(buf, cap,
+                     "it is this session's own table, which a --strict tree may neither open "
+                     "nor change. Steer the session from outside it (readguard mark --session).");
+        break;
     case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;
     }
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;

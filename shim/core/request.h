@@ -31,6 +31,8 @@ struct rg_request {
     uint64_t resolve; /* openat2 RESOLVE_* flags, 0 otherwise */
     int to_dirfd;     /* RG_OP_LINK: the new name, relative to to_dirfd */
     const char *to_path;
+    const char *shown; /* the name the program gave, when path is only its last
+                          component (guard/anchor.h); NULL: path itself */
 };
 
 /* Inline: every open asks both, and they are a few instructions each. */

@@ -112,6 +112,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     abs[0] = '\0';
     for (int look = 0;; look++) {
         facts = rg_facts_for(c, rg_entry_for(c, f, false));
+        facts.sealed = rg_ctx_sealed(c, f->dev, f->ino);
         d = rg_decide(req, f, &facts);
         if (d.action == RG_NEED_HASH) {
             take_hash(req, f, fd, follow);
@@ -149,7 +150,8 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         if (d.reason == RG_WHY_SCANNED)
             rg_scanner_name(c->table.hdr, (int32_t)(facts.rec.reader & RG_READER_PID_MASK),
                             scanner);
-        struct rg_report rep = {req, req->path, abs, f, &facts, d, scanner};
+        struct rg_report rep = {req,    req->shown ? req->shown : req->path, abs, f, &facts, d,
+                                scanner};
         rg_log_decision(c, &rep);
     }
     return d.action;
@@ -172,6 +174,14 @@ int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, 
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st)
 {
     return rg_ask_path_in(c, req, follow, st, RG_SCOPE_UNKNOWN);
+}
+
+int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+{
+    if (!rg_ctx_sealed(c, st->st_dev, st->st_ino))
+        return 0;
+    struct rg_file f = rg_file_of(st);
+    return rg_ask(c, req, &f, -1, false) == RG_REFUSE ? -EACCES : 0;
 }
 
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)

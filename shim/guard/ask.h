@@ -24,6 +24,10 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 
 /* Asks about a path that is not open: a missing path is a new file. 0 or
  * -EACCES; *exists (if given) says whether the path was there. */
+/* Refuses, with its reason, any call on the table's own file under
+ * --strict (see rg_ctx_sealed), whatever the call is: a read-open, or the
+ * source of a rename, which the policy otherwise lets through. -EACCES or 0. */
+int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
 /* The same, leaving what the path names in *st (st_mode 0: nothing). */
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);

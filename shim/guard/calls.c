@@ -264,16 +264,17 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     struct rg_request old = *req;
     old.dirfd = olddirfd;
     old.path = oldpath;
+    old.shown = NULL;
     struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0};
     if (targets == 2)
         onto = known_at(c, req->dirfd, req->path);
     /* What moves gets a new name: outside guarded scope, that is a write. */
-    struct rg_request name = {RG_OP_LINK, req->call, olddirfd,   oldpath,  0,
-                              0,          0,         req->dirfd, req->path};
+    struct rg_request name = {RG_OP_LINK, req->call, olddirfd,   oldpath,   0,
+                              0,          0,         req->dirfd, req->path, NULL};
     if (!from.known && (r = rg_guard_new_name(c, &name)) < 0)
         return r;
     struct rg_request back = {RG_OP_LINK, req->call, req->dirfd, req->path, 0,
-                              0,          0,         olddirfd,   oldpath};
+                              0,          0,         olddirfd,   oldpath,   NULL};
     if (targets == 2 && !onto.known && (r = rg_guard_new_name(c, &back)) < 0)
         return r;
     enum rg_scope dst_scope = targets == 1 && olddirfd == req->dirfd
@@ -359,7 +360,7 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
     size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
     if (len > 1 && strncmp(shown, cwd, len) == 0 && shown[len] == '/')
         shown += len + 1;
-    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL};
+    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL, NULL};
     struct rg_file f = rg_file_of(&st);
     if (rg_ask(c, &req, &f, fd, true) == RG_REFUSE)
         return -EACCES;

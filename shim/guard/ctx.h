@@ -70,7 +70,15 @@ struct rg_ctx {
     struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
     _Atomic int git_lock;
     struct rg_actor *actor; /* NULL in the shim: the process itself */
+    uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
+                                        may touch; 0: none (the shim, --supervise) */
 };
+
+/* Is dev/ino the file of c's table, sealed from the tree (--strict)? */
+static inline bool rg_ctx_sealed(const struct rg_ctx *c, uint64_t dev, uint64_t ino)
+{
+    return c->sealed_ino && ino == c->sealed_ino && dev == c->sealed_dev;
+}
 
 /* Adds a root (absolute, canonical) if there is room. */
 static inline void rg_ctx_add_root(struct rg_ctx *c, const char *root)

@@ -74,6 +74,8 @@ static void dispatch(struct rg_sv_call *call)
     struct rg_syscall sc;
     uint64_t args[6];
     memcpy(args, call->req->data.args, sizeof args);
+    if (rg_sv_refuse_ns(call))
+        return;
     if (!rg_syscall_decode(call->req->data.nr, args, &sc)) {
         rg_sv_reply(call, -ENOSYS);
         return;
@@ -162,6 +164,8 @@ int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
     /* Signals for readguard are for its main thread, which forwards them. */
     sigset_t all, old;
     sigfillset(&all);
+    /* A blocked SIGBUS from a fault kills whatever its handler (pages.c). */
+    sigdelset(&all, SIGBUS);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int r = spawn(reap, held);
     for (int i = 0; r == 0 && i < nthreads; i++) {

@@ -82,13 +82,13 @@ static bool nothing_to_check(const struct open_args *a)
 /* A /proc file of the supervisor itself, reached through a symlink that
  * still says "self" (such as /etc/mtab -> ../proc/self/mounts with a
  * writable twist): the target must never get the supervisor's own files. */
-static bool supervisors_own(int fd)
+static bool supervisors_own(int fd, const struct stat *st)
 {
     static dev_t proc_dev;
-    struct stat st, proc;
+    struct stat proc;
     if (!proc_dev && stat("/proc/self", &proc) == 0)
         proc_dev = proc.st_dev;
-    if (fstat(fd, &st) != 0 || st.st_dev != proc_dev)
+    if (st->st_dev != proc_dev)
         return false;
     char link[64], where[256], mine[32];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -98,6 +98,17 @@ static bool supervisors_own(int fd)
     where[n] = '\0';
     int m = snprintf(mine, sizeof mine, "/proc/%d", (int)getpid());
     return strncmp(where, mine, (size_t)m) == 0 && (where[m] == '/' || where[m] == '\0');
+}
+
+/* What the target may never be handed, whatever the policy says: the
+ * supervisor's own /proc files, and under --strict the session's table (a
+ * write-open of it is refused by the guard, with its reason; a read-open
+ * quietly, as tools that list sessions open every table they find). */
+static bool forbidden(const struct rg_sv_call *call, int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 &&
+           (supervisors_own(fd, &st) || rg_ctx_sealed(call->ctx, st.st_dev, st.st_ino));
 }
 
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
@@ -169,6 +180,7 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         a->resolve | (own_proc ? 0 : RESOLVE_NO_MAGICLINKS),
         0,
         NULL,
+        NULL,
     };
     /* A blocking read-open looks for a FIFO first too: a non-blocking reader
      * of ours would let a writer in and out before the reader it stands for
@@ -191,7 +203,7 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         fd = -EINPROGRESS; /* answered by the FIFO's own thread */
     if (dfd >= 0)
         rg_sys_close(dfd);
-    if (fd >= 0 && supervisors_own(fd)) {
+    if (fd >= 0 && forbidden(call, fd)) {
         rg_note_close(call->ctx, fd);
         rg_sys_close(fd);
         fd = -EACCES;

@@ -4,10 +4,12 @@
  * memory afterwards can change what is written. */
 #include <errno.h>
 #include <linux/openat2.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "core/syscall.h"
+#include "guard/anchor.h"
 #include "guard/ask.h"
 #include "guard/calls.h"
 #include "guard/journal.h"
@@ -20,6 +22,7 @@ struct named {
     const char *path;
     bool own; /* rewritten to the target's /proc entries */
     int dfd;
+    struct rg_anchor at; /* for a rename: the name in its directory */
 };
 
 static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
@@ -37,23 +40,53 @@ static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct nam
     return n->dfd < 0 && n->dfd != AT_FDCWD ? n->dfd : 0;
 }
 
+/* The names are per thread and outlive the call: a name never reached this
+ * time must not close the last call's descriptor again. */
+/* A rename checks its names and then renames them: both are anchored to
+ * their directories first (guard/anchor.h). */
+static int anchor(struct named *n)
+{
+    return rg_anchor_at(&n->at, n->dfd, n->path, n->own ? 0 : RESOLVE_NO_MAGICLINKS);
+}
+
 static void drop(struct named *n)
 {
+    rg_anchor_drop(&n->at);
     if (n->dfd >= 0)
         rg_sys_close(n->dfd);
+    n->dfd = -1;
+}
+
+/* Renaming or removing the sealed table would take it from the processes
+ * outside the tree that steer the session by its name. req names it. */
+static int removes_sealed(struct rg_ctx *c, const struct rg_request *req)
+{
+    struct stat st;
+    if (!c->sealed_ino || fstatat(req->dirfd, req->path, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return 0;
+    return rg_ask_sealed(c, req, &st);
 }
 
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    static _Thread_local struct named from, to;
+    static _Thread_local struct named from = {.dfd = -1}, to = {.dfd = -1};
     int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
     if (r == 0)
         r = name_of(call, sc->path, sc->dirfd, &to);
+    if (r == 0)
+        r = anchor(&from);
+    if (r == 0)
+        r = anchor(&to);
+    struct rg_request req = {RG_OP_RENAME, sc->name, to.at.dirfd, to.at.name, 0, 0, 0, 0,
+                             NULL,         to.raw};
+    struct rg_request old = {RG_OP_RENAME, sc->name, from.at.dirfd, from.at.name, 0, 0, 0, 0,
+                             NULL,         from.raw};
+    if (r == 0)
+        r = removes_sealed(call->ctx, &old);
     if (r == 0) {
-        struct rg_request req = {RG_OP_RENAME, sc->name, to.dfd, to.path, 0, 0, 0, 0, NULL};
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call)
-                ? rg_guard_rename(call->ctx, &req, from.dfd, from.path, (unsigned)sc->flags)
+                ? rg_guard_rename(call->ctx, &req, from.at.dirfd, from.at.name, (unsigned)sc->flags)
                 : -ESRCH;
     }
     drop(&from);
@@ -69,12 +102,32 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = name_of(call, sc->path, sc->dirfd, &to);
     if (r == 0) {
         struct rg_request req = {RG_OP_LINK, sc->name, from.dfd, from.path, 0,
-                                 0,          0,        to.dfd,   to.path};
+                                 0,          0,        to.dfd,   to.path,   NULL};
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, &req, sc->flags) : -ESRCH;
     }
     drop(&from);
     drop(&to);
+    rg_sv_reply(call, r);
+}
+
+/* unlink(at): journaled, and with --guard-unlink judged, like the library's
+ * (guard/calls.h), on the entry of the directory opened once. */
+void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    static _Thread_local struct named n = {.dfd = -1};
+    int r = name_of(call, sc->path, sc->dirfd, &n);
+    if (r == 0)
+        r = anchor(&n);
+    struct rg_request req = {RG_OP_UNLINK, sc->name, n.at.dirfd, n.at.name, O_WRONLY, 0, 0, 0,
+                             NULL,         n.raw};
+    if (r == 0)
+        r = removes_sealed(call->ctx, &req);
+    if (r == 0) {
+        rg_sv_held_settle(call->held);
+        r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;
+    }
+    drop(&n);
     rg_sv_reply(call, r);
 }
 
@@ -103,7 +156,8 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
             : !S_ISREG(st.st_mode) ? -EINVAL
                                    : 0;
     if (r == 0) {
-        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL};
+        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0,
+                                 NULL,           NULL};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
         r = rg_ask(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
@@ -127,20 +181,5 @@ void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = rg_sv_still_valid(call) ? truncate_named(call, &n, length) : -ESRCH;
     if (length >= 0)
         drop(&n);
-    rg_sv_reply(call, r);
-}
-
-/* The journal keeps the file (or, with --guard-unlink, the guard refuses)
- * before the supervisor removes it in the target's name. */
-void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
-{
-    static _Thread_local struct named n;
-    int r = name_of(call, sc->path, sc->dirfd, &n);
-    if (r == 0) {
-        struct rg_request req = {RG_OP_UNLINK, sc->name, n.dfd, n.path, O_WRONLY, 0, 0, 0, NULL};
-        rg_sv_held_settle(call->held);
-        r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;
-    }
-    drop(&n);
     rg_sv_reply(call, r);
 }

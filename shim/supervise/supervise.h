@@ -8,6 +8,7 @@
 #define RG_SUPERVISE_H
 
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@ enum rg_sv_level {
 struct sock_filter;
 /* Writes the filter into out (RG_SV_FILTER_MAX slots); returns its length. */
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level);
+
+/* The namespaces a --strict tree may not make (see ns.c). */
+#define RG_SV_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS)
 
 /* --- launch.c: starting the command under the filter ---------------------- */
 /* In the forked child: installs the filter, sends the listener to the parent
@@ -92,6 +96,11 @@ size_t rg_sv_held_settle(struct rg_sv_held *h);
  * held) ms pass. */
 void rg_sv_held_wait(struct rg_sv_held *h, int ms);
 
+/* --- pages.c: the table's pages, kept when the file cannot back them ------ */
+/* Keeps a copy of t's header and turns a SIGBUS on t's mapping into a page
+ * of the supervisor's own (see pages.c). 0 or -1. */
+int rg_sv_pages_keep(const struct rg_table *t);
+
 /* --- notify.c: the notification loop -------------------------------------- */
 struct rg_sv_call {
     int listener;
@@ -116,6 +125,12 @@ void rg_sv_continue(const struct rg_sv_call *call);
 int rg_sv_addfd(const struct rg_sv_call *call, int fd, bool cloexec, bool send);
 /* Is the notification still pending (the target alive, the tid its own)? */
 bool rg_sv_still_valid(const struct rg_sv_call *call);
+
+/* --- ns.c: what a --strict tree may not do to its view of paths ----------- */
+/* If the call is one the filter sends only to be refused (a new user or
+ * mount namespace, setns, chroot), refuses it with EPERM and says why on the
+ * caller's stderr. False for any other call. */
+bool rg_sv_refuse_ns(struct rg_sv_call *call);
 
 /* --- fifo.c ---------------------------------------------------------------- */
 /* If path is a FIFO, takes the call over: a thread of its own opens it,

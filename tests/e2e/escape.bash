@@ -9,6 +9,8 @@
 # sandboxed agent would), in a scratch directory owned by that user:
 #   $ESC/root     the session's root; the victim holds "ORIGINAL"
 #   $ESC/outside  writable, outside every root
+#   $ESC/tables   where the session's table is made ($TABLES in the tree:
+#                 a hostile tree knows where tables live)
 # The verdict only looks at the victim: "bypass" when PWN reached its bytes
 # or it is gone, "refused" when it still holds what it held.
 #
@@ -17,7 +19,8 @@
 ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
-root-out-back unlink-mv-away unlink-raw mark-from-tree table-mmap table-truncate nested-warn nested-mark"
+root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
+nested-warn nested-trampoline nested-mark ns-bind dir-swap-race"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -37,7 +40,8 @@ esc_session() {
 	local mode=$1 script=$2
 	shift 2
 	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" \
-		XDG_RUNTIME_DIR= READGUARD_DIR="$ESC/tables" RG="$RG" OUT="$ESC/outside" \
+		XDG_RUNTIME_DIR= READGUARD_DIR="$ESC/tables" TABLES="$ESC/tables" RG="$RG" \
+		OUT="$ESC/outside" \
 		"$RG" run $(esc_flags "$mode") "$@" --log "$ESC/log" -- bash -c "$script") \
 		>"$ESC/out" 2>&1
 }
@@ -78,6 +82,16 @@ esc_wait_for() {
 	return 1
 }
 
+# Waits until FILE exists (a named session's table, say).
+esc_wait_for_file() {
+	local i
+	for i in $(seq 1 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # The session reads f, an outside program changes it keeping its size and
 # putting its mtime back (touch -d, cp -p, rsync -t and tar -x all do), and
 # the session then writes f: a change it never saw. CHANGE is the outside
@@ -112,6 +126,38 @@ ESC_CP_P="$ESC_SAME_SIZE; cp -p ../g f"
 ESC_RSYNC="$ESC_SAME_SIZE; rsync --inplace -t --ignore-times ../g f"
 ESC_UTIME='m=$(stat -c %Y f); printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc status=none
 		/usr/bin/python3 -c "import os, sys; os.utime(\"f\", (0, int(sys.argv[1])))" "$m"'
+
+# In the tree: the session's table, from the environment or where it lives.
+ESC_TABLE='T=${READGUARD_SESSION:-$(echo "$TABLES"/readguard-*)}'
+
+# The session has read b/v; a/v is the victim. One thread swaps a and b
+# (RENAME_EXCHANGE) while another renames new files onto b/v: a rename
+# checked in one directory and carried out in the other replaces a/v.
+esc_dir_swap_race() {
+	mkdir "$ESC/root/a" "$ESC/root/b"
+	mv "$ESC/root/f" "$ESC/root/a/v"
+	echo known >"$ESC/root/b/v"
+	chown -R 65534:65534 "$ESC/root"
+	VICTIM="a/v b/v"
+	esc_session "$1" 'python3 - <<"PY"
+import ctypes, os, threading
+libc = ctypes.CDLL(None, use_errno=True)
+done = threading.Event()
+def swap():
+    while not done.is_set():
+        libc.renameat2(-100, b"a", -100, b"b", 2)
+open("b/v").read()
+threading.Thread(target=swap, daemon=True).start()
+for i in range(3000):
+    with open("n", "w") as f:
+        f.write("PWN\n")
+    try:
+        os.rename("n", "b/v")
+    except OSError:
+        pass
+done.set()
+PY'
+}
 
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
@@ -149,25 +195,51 @@ libc.syscall(265, -100, b\"f\", -100, (os.environ[\"OUT\"] + \"/x\").encode(), 0
 		esc_session "$mode" '"${RG%/readguard}/t/rgstatic" unlink f' --guard-unlink
 		;;
 	mark-from-tree) esc_session "$mode" '"$RG" mark f; echo PWN >f' ;;
+	mark-found-table)
+		esc_session "$mode" 'for t in "$TABLES"/readguard-*; do "$RG" mark --session "$t" f; done
+			echo PWN >f'
+		;;
 	table-mmap)
-		# The header's mode field (offset 44) set to warn.
-		esc_session "$mode" 'python3 -c "
+		# The root, as the table stores it, renamed in place: f is then
+		# outside every root.
+		esc_session "$mode" "$ESC_TABLE"'; T="$T" python3 -c "
 import mmap, os
-fd = os.open(os.environ[\"READGUARD_SESSION\"], os.O_RDWR)
-m = mmap.mmap(fd, 0)
-m[44:48] = (1).to_bytes(4, \"little\")
+m = mmap.mmap(os.open(os.environ[\"T\"], os.O_RDWR), 0)
+at = m.find(os.getcwd().encode() + b\"\\0\")
+m[at + 1:at + 2] = b\"X\"
 "; bash -c "echo PWN >f"'
 		;;
-	table-truncate) esc_session "$mode" 'truncate -s 0 "$READGUARD_SESSION"; echo PWN >f' ;;
+	table-truncate) esc_session "$mode" "$ESC_TABLE"'; truncate -s 0 "$T"; echo PWN >f' ;;
 	nested-warn) esc_session "$mode" '"$RG" run --mode warn -- bash -c "echo PWN >f"' ;;
+	nested-trampoline)
+		# A session of the tree's own, whose library says its calls are
+		# already checked (what --supervise trusts).
+		esc_session "$mode" '"$RG" run --mode warn -- env READGUARD_TRAMPOLINE=1 bash -c "echo PWN >f"'
+		;;
 	nested-mark) esc_session "$mode" '"$RG" run -- bash -c "\"\$RG\" mark f; echo PWN >f"' ;;
+	ns-bind)
+		# The root bound elsewhere in a mount namespace of the tree's own.
+		esc_session "$mode" 'unshare -Urm bash -c "mkdir -p \"\$OUT/m\" &&
+			mount --bind . \"\$OUT/m\" && cd \"\$OUT/m\" && echo PWN >f"'
+		;;
+	dir-swap-race) esc_dir_swap_race "$mode" ;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
 }
 
-# esc_verdict: "bypass" when the victim lost its bytes, else "refused".
+# esc_verdict: "bypass" when the victim lost its bytes, else "refused". A
+# victim that may be under one of several names (VICTIM="a/v b/v") is
+# intact if one of them still holds what it held.
 esc_verdict() {
-	local v="$ESC/root/$VICTIM"
+	local v
+	if [ "${VICTIM% *}" != "$VICTIM" ]; then
+		for v in $VICTIM; do
+			grep -qx ORIGINAL "$ESC/root/$v" 2>/dev/null && echo refused && return
+		done
+		echo bypass
+		return
+	fi
+	v="$ESC/root/$VICTIM"
 	if [ ! -e "$v" ] || grep -q PWN "$v"; then
 		echo bypass
 	else

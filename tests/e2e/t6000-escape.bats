@@ -40,6 +40,10 @@ teardown() {
 	refused supervise link-launder
 }
 
+@test "t6000.06 ln f g; rm f; mv g f leaves f unread: the write after is refused (--strict)" {
+	refused strict link-launder
+}
+
 @test "t6000.07 a read file moved within the root stays writable under its new name (preload)" {
 	allowed preload 'cat f >/dev/null && mv f g && echo OK >g' g OK
 }
@@ -54,4 +58,115 @@ teardown() {
 
 @test "t6000.10 sed -i twice on a read file: the second edit is allowed too (preload)" {
 	allowed preload 'cat f >/dev/null && sed -i s/ORIGINAL/one/ f && sed -i s/one/OK/ f' f OK
+}
+
+# --- removal: the supervisor guards unlink too ---------------------------------
+
+@test "t6000.24 a raw unlink system call of an unread file is refused with --guard-unlink (--strict)" {
+	refused strict unlink-raw
+}
+
+@test "t6000.25 a raw unlink system call of an unread file is refused with --guard-unlink (preload)" {
+	refused preload unlink-raw
+}
+
+@test "t6000.26 a file removed under --strict can be brought back with readguard undo" {
+	esc_setup
+	esc_session strict 'rm f' --session "$ESC/tables/s" --keep || fail "rm failed: $(cat "$ESC/out")"
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed"
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
+# --- the session's state: out of a --strict tree's reach ---------------------
+
+@test "t6000.11 readguard mark from inside the tree cannot unlock a file (--strict)" {
+	refused strict mark-from-tree
+}
+
+@test "t6000.12 readguard mark --session on the table found where tables live is refused (--strict)" {
+	refused strict mark-found-table
+}
+
+@test "t6000.13 the table mapped read-write to move the roots is refused (--strict)" {
+	refused strict table-mmap
+}
+
+@test "t6000.14 truncating the table is refused, says why, and the session goes on (--strict)" {
+	esc_setup
+	esc_session strict "$ESC_TABLE"'; truncate -s 0 "$T"; echo "truncate=$?"
+		cat f >/dev/null && echo OK >f' || true
+	grep -q 'truncate=1' "$ESC/out" || fail "the truncate was not refused: $(cat "$ESC/out")"
+	grep -q "refused to write '.*readguard-.*': it is this session's own table" "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = OK ] || fail "the session stopped working: $(cat "$ESC/out")"
+}
+
+@test "t6000.15 the supervisor survives the tree truncating its table, and still refuses (--supervise)" {
+	"$RG" run --supervise -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	cp "$T/rgstatic" "$ESC/rgstatic"
+	chown 65534:65534 "$ESC/rgstatic"
+	esc_session supervise 'truncate -s 0 "$READGUARD_SESSION" 2>/dev/null
+		"$HOME/rgstatic" write f PWN; "$HOME/rgstatic" read g 2>/dev/null; echo done' || true
+	grep -q 'err EACCES' "$ESC/out" || fail "the supervisor did not answer: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f lost its bytes"
+}
+
+@test "t6000.16 a session steered from outside the tree still works (--strict)" {
+	esc_setup
+	esc_session strict 'while [ ! -e .go ]; do sleep 0.02; done; echo OK >f' --session "$ESC/tables/s" &
+	local pid=$!
+	esc_wait_for_file "$ESC/tables/s"
+	esc_drop "$RG" mark --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "mark from outside failed: $(cat "$ESC/out")"
+	touch "$ESC/root/.go"
+	wait "$pid" || true
+	[ "$(cat "$ESC/root/f")" = OK ] || fail "the outside mark did not count: $(cat "$ESC/out")"
+}
+
+# --- namespaces: a --strict tree sees paths as the supervisor does ------------
+
+@test "t6000.17 a bind mount of the root in a namespace of the tree's own cannot write f (--strict)" {
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	refused strict ns-bind
+}
+
+@test "t6000.18 unshare -U under --strict is refused with the reason" {
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	esc_setup
+	esc_session strict 'unshare -Ur true; echo "unshare=$?"' || true
+	grep -q 'unshare=1' "$ESC/out" || fail "unshare was not refused: $(cat "$ESC/out")"
+	grep -q 'readguard: refused unshare(CLONE_NEWUSER): under --strict no process may make a user or mount namespace' "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+}
+
+@test "t6000.19 fork and threads still work where clone3 is refused (--strict)" {
+	allowed strict 'cat f >/dev/null; python3 -c "
+import threading, os
+t = threading.Thread(target=lambda: None); t.start(); t.join()
+if os.fork() == 0: os._exit(0)
+os.wait()
+" && echo OK >f' f OK
+}
+
+# --- renames act on the names they checked -----------------------------------
+
+@test "t6000.20 swapping directories during renames cannot redirect one onto an unread file (--strict)" {
+	refused strict dir-swap-race
+}
+
+@test "t6000.21 swapping directories during renames cannot redirect one onto an unread file (preload)" {
+	refused preload dir-swap-race
+}
+
+@test "t6000.22 a read file moved into a directory and back stays writable (--strict)" {
+	allowed strict 'cat f >/dev/null && mkdir -p d && mv f d/g && mv d/g ./f && mv f d/ &&
+		mv d/f f && echo OK >f' f OK
+}
+
+@test "t6000.23 a read file moved into a directory and back stays writable (preload)" {
+	allowed preload 'cat f >/dev/null && mkdir -p d && mv f d/g && mv d/g ./f && mv f d/ &&
+		mv d/f f && echo OK >f' f OK
 }

@@ -36,6 +36,7 @@ struct policy_case {
     bool big;                /* larger than RG_HASH_MAX */
     bool scanned;            /* the record's read was a scan (by pid 777) */
     enum rg_lineage lineage; /* of the writer to that scanner */
+    bool sealed;             /* the session's own table, under --strict */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -333,6 +334,13 @@ static const struct policy_case cases[] = {
      REFUSE(UNREAD)},
     {"new_free_name_with_a_broken_table_is_refused_no_table", LINK, GUARDED, TO_FREE,
      .table = RG_TABLE_BROKEN, REFUSE(NO_TABLE)},
+    {"sealed_table_read_is_refused", OPEN(O_RDONLY), FREE, .sealed = true, REFUSE(SEALED)},
+    {"sealed_table_read_after_a_record_is_refused", OPEN(O_RDONLY), FREE, .found = true,
+     .sealed = true, REFUSE(SEALED)},
+    {"sealed_table_truncate_is_refused", .op = RG_OP_TRUNCATE, .flags = O_WRONLY, FREE,
+     .sealed = true, REFUSE(SEALED)},
+    {"sealed_table_rename_in_warn_mode_is_refused", .op = RG_OP_RENAME, FREE, WARN_MODE,
+     .sealed = true, REFUSE(SEALED)},
 };
 
 static const struct policy_case *current;
@@ -392,6 +400,7 @@ TEST(decide_case)
         .policy = c->policy,
         .read_ttl_ns = c->ttl,
         .now_ns = read_ns + c->read_age,
+        .sealed = c->sealed,
     };
     struct rg_decision d = rg_decide(&req, &file, &facts);
     CHECK_EQ_STR(action_name(d.action), action_name(c->want));
@@ -407,6 +416,7 @@ TEST(reason_names)
     CHECK_EQ_STR(rg_reason_name(RG_WHY_NO_TABLE), "no-table");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_EXPIRED), "expired");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_SCANNED), "scanned");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_SEALED), "sealed");
     CHECK_EQ_STR(rg_reason_name((enum rg_reason)42), "?");
 }
 

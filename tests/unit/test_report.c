@@ -9,7 +9,7 @@
  * it is pure, so it is compiled in here. */
 #include "cli/jsonl.c"
 static struct rg_file file = {.exists = true, .regular = true, .mtime_ns = 2000000000, .size = 7};
-static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL};
+static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL, NULL};
 
 static const char *reason_for(enum rg_reason why, bool found)
 {
@@ -66,6 +66,12 @@ static const char *scanned_by(const char *scanner)
     struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED}, scanner};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     return buf;
+}
+
+TEST(sealed_sentence_says_to_steer_from_outside)
+{
+    CHECK(strstr(reason_for(RG_WHY_SEALED, false), "this session's own table") != NULL);
+    CHECK(strstr(reason_for(RG_WHY_SEALED, false), "from outside it") != NULL);
 }
 
 TEST(scanned_sentence_names_the_scanner)
@@ -217,6 +223,7 @@ int main(void)
     RUN(table_full_sentence_names_the_capacity);
     RUN(no_table_sentence_names_the_problem);
     RUN(reason_text_is_cut_to_the_buffer);
+    RUN(sealed_sentence_says_to_steer_from_outside);
     RUN(scanned_sentence_names_the_scanner);
     RUN(scanned_sentence_without_a_name_says_so);
     RUN(log_line_has_every_field_in_order);

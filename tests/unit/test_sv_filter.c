@@ -12,6 +12,8 @@ int main(void)
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
@@ -109,6 +111,61 @@ TEST(a_nested_listener_is_refused_other_filters_pass)
     CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
 }
 
+static struct seccomp_data with_flags(int nr, uint64_t flags)
+{
+    struct seccomp_data d = call(nr, 0x401000);
+    d.args[0] = flags;
+    return d;
+}
+
+TEST(strict_sends_new_user_and_mount_namespaces_to_be_refused)
+{
+    struct seccomp_data d = with_flags(SYS_unshare, CLONE_NEWUSER);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    d = with_flags(SYS_unshare, CLONE_NEWNS | CLONE_NEWPID);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    d = with_flags(SYS_clone, CLONE_NEWUSER | SIGCHLD);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    d = with_flags(SYS_setns, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    d = with_flags(SYS_chroot, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+}
+
+TEST(strict_lets_fork_threads_and_other_namespaces_pass)
+{
+    struct seccomp_data d = with_flags(SYS_clone, CLONE_VM | CLONE_THREAD | CLONE_SIGHAND);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+    d = with_flags(SYS_clone, SIGCHLD);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+    d = with_flags(SYS_unshare, CLONE_FILES | CLONE_NEWNET);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
+TEST(strict_fails_clone3_whose_flags_it_cannot_see)
+{
+    struct seccomp_data d = with_flags(SYS_clone3, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(ENOSYS));
+}
+
+TEST(hybrid_leaves_namespaces_alone)
+{
+    struct seccomp_data d = with_flags(SYS_unshare, CLONE_NEWUSER | CLONE_NEWNS);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    d = with_flags(SYS_clone3, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    d = with_flags(SYS_setns, 0);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+}
+
+TEST(strict_still_guards_the_guarded_calls_after_the_namespace_checks)
+{
+    struct seccomp_data d = call(SYS_truncate, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    d = call(SYS_openat, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+}
+
 int main(void)
 {
     RUN(guarded_calls_go_to_the_supervisor);
@@ -117,6 +174,11 @@ int main(void)
     RUN(other_entry_points_are_refused);
     RUN(unseen_openers_are_refused);
     RUN(a_nested_listener_is_refused_other_filters_pass);
+    RUN(strict_sends_new_user_and_mount_namespaces_to_be_refused);
+    RUN(strict_lets_fork_threads_and_other_namespaces_pass);
+    RUN(strict_fails_clone3_whose_flags_it_cannot_see);
+    RUN(hybrid_leaves_namespaces_alone);
+    RUN(strict_still_guards_the_guarded_calls_after_the_namespace_checks);
     return check_done();
 }
 #endif

@@ -305,9 +305,16 @@ static int parse(int argc, char **argv, struct run_opts *o)
     return optind;
 }
 
-static int export_env(const char *session)
+/* A --strict tree gets no library and no session: every guarded call is
+ * the supervisor's to answer, and the table is sealed from it (a library
+ * could not attach it). */
+static int export_env(const char *session, bool strict)
 {
     char shim[PATH_MAX], preload[PATH_MAX * 2];
+    if (strict) {
+        unsetenv(RG_ENV_SESSION);
+        return 0;
+    }
     if (rg_preload_path(shim, sizeof shim) < 0) {
         rg_err("cannot find libreadguard.so next to the readguard binary or in "
                "../lib/readguard/");
@@ -369,12 +376,13 @@ int rg_cmd_run(int argc, char **argv)
     if (made < 0)
         return RG_EXIT_FAILURE;
     bool kept = opts.keep || !made;
-    if (export_env(session) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+    if (export_env(session, opts.supervise == RG_SUPERVISE_STRICT) < 0 ||
+        prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
     int sv[2];
-    if (rg_supervise_prepare(opts.supervise, sv) < 0) {
+    if (rg_supervise_prepare(opts.supervise, sv, session) < 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
@@ -387,9 +395,9 @@ int rg_cmd_run(int argc, char **argv)
     }
     if (pid == 0) {
         rg_supervise_child(opts.supervise, sv);
-        rg_tree_exec(argv + first);
+        rg_tree_exec(argv + first, opts.supervise != RG_SUPERVISE_STRICT);
     }
-    if (rg_supervise_parent(opts.supervise, sv, session, pid) < 0) {
+    if (rg_supervise_parent(opts.supervise, sv, pid) < 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }

@@ -59,7 +59,7 @@ int rg_hook_link(const char *call, int olddir, const char *oldpath, int newdir, 
                  int flags)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_LINK, call, olddir, oldpath, 0, 0, 0, newdir, newpath};
+    struct rg_request req = {RG_OP_LINK, call, olddir, oldpath, 0, 0, 0, newdir, newpath, NULL};
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(

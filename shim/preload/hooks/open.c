@@ -40,7 +40,7 @@ int rg_hook_open(const struct rg_request *req)
 
 static int open_at(const char *call, int dirfd, const char *path, int flags, mode_t mode)
 {
-    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL};
+    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
     return rg_hook_open(&req);
 }
 

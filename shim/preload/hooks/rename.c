@@ -2,16 +2,36 @@
 #include "preload/hooks/rename.h"
 #include <stdio.h>
 
+#include "guard/anchor.h"
 #include "preload/hook.h"
+/* The names are anchored to their directories (guard/anchor.h), so the
+ * rename replaces the file that was checked even if a sibling swaps
+ * directories meanwhile. A NULL name is left to the kernel (EFAULT). */
+static long anchored_rename(struct rg_ctx *c, const char *call, int olddir, const char *oldpath,
+                            int newdir, const char *newpath, unsigned flags)
+{
+    struct rg_anchor from, to;
+    long r = oldpath && newpath ? rg_anchor_at(&from, olddir, oldpath, 0) : -EFAULT;
+    if (r < 0)
+        return oldpath && newpath ? r : rg_sys_renameat2(olddir, oldpath, newdir, newpath, flags);
+    r = rg_anchor_at(&to, newdir, newpath, 0);
+    if (r == 0) {
+        struct rg_request req = {RG_OP_RENAME, call, to.dirfd, to.name, 0, 0, 0, 0, NULL, newpath};
+        r = rg_guard_rename(c, &req, from.dirfd, from.name, flags);
+        rg_anchor_drop(&to);
+    }
+    rg_anchor_drop(&from);
+    return r;
+}
+
 int rg_hook_rename(const char *call, int olddir, const char *oldpath, int newdir,
                    const char *newpath, unsigned flags)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_RENAME, call, newdir, newpath, 0, 0, 0, 0, NULL};
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(rg_sys_renameat2(olddir, oldpath, newdir, newpath, flags), saved);
-    long r = rg_guard_rename(c, &req, olddir, oldpath, flags);
+    long r = anchored_rename(c, call, olddir, oldpath, newdir, newpath, flags);
     rg_leave();
     return (int)rg_result(r, saved);
 }

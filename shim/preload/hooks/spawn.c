@@ -9,7 +9,8 @@ static int check_addopen(const char *call, const char *path, int flags, mode_t m
     int saved = errno;
     struct rg_ctx *c = rg_enter();
     if (c) {
-        struct rg_request req = {RG_OP_SPAWN_OPEN, call, AT_FDCWD, path, flags, mode, 0, 0, NULL};
+        struct rg_request req = {
+            RG_OP_SPAWN_OPEN, call, AT_FDCWD, path, flags, mode, 0, 0, NULL, NULL};
         int r = rg_guard_check_path(c, &req);
         rg_leave();
         errno = saved;

@@ -51,7 +51,7 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
         return real(path, mode); /* glibc reports its own EINVAL */
     FILE *fp;
     struct rg_ctx *c;
-    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL};
+    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
     if (!rg_flags_write(flags)) {
         if ((fp = real(path, mode))) {
             rg_hook_read_done(&req, fileno(fp));
@@ -104,7 +104,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
         rg_note_close(c, oldfd);
     }
     if (path && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
-        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL};
+        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
         int r = rg_guard_check_path(c, &req);
         if (r < 0) {
             rg_leave();

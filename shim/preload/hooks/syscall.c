@@ -17,9 +17,11 @@
 #include "preload/hooks/unlink.h"
 static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint64_t resolve)
 {
-    struct rg_request req = {
-        RG_OP_OPEN, sc->via_syscall, sc->dirfd, (const char *)sc->path, flags, mode, resolve, 0,
-        NULL};
+    struct rg_request req = {RG_OP_OPEN, sc->via_syscall,
+                             sc->dirfd,  (const char *)sc->path,
+                             flags,      mode,
+                             resolve,    0,
+                             NULL,       NULL};
     return rg_hook_open(&req);
 }
 

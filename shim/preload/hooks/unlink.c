@@ -12,7 +12,7 @@
 int rg_hook_unlink(const char *call, int dirfd, const char *path, int flags)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0, 0, NULL};
+    struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0, 0, NULL, NULL};
     struct rg_ctx *c = rg_enter();
     long r;
     if (c && (c->policy & RG_POLICY_GUARD_UNLINK || rg_journal_on(c)))

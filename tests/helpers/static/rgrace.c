@@ -7,7 +7,13 @@
  *   rgrace VICTIM ALLOWED TRIES
  * With --link the thread swaps two symlinks instead (LINK -> VICTIM and
  * LINK.alt -> ALLOWED, with RENAME_EXCHANGE) and the main thread opens LINK.
- *   rgrace --link LINK VICTIM ALLOWED TRIES */
+ *   rgrace --link LINK VICTIM ALLOWED TRIES
+ * With --dirs the thread swaps directories A and B (RENAME_EXCHANGE) while
+ * the main thread writes a new file and renames it onto B/NAME, having read
+ * B/NAME first. A's NAME is the victim: a rename checked on one directory
+ * and carried out in the other replaces it. Prints how many renames the
+ * supervisor let through.
+ *   rgrace --dirs A B NAME TRIES */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,11 +74,50 @@ static int link_race(char **argv)
     return 0;
 }
 
+static void *swap_dirs(void *arg)
+{
+    char **dirs = arg;
+    while (!atomic_load_explicit(&stop, memory_order_relaxed))
+        renameat2(AT_FDCWD, dirs[0], AT_FDCWD, dirs[1], RENAME_EXCHANGE);
+    return NULL;
+}
+
+static int dirs_race(char **argv)
+{
+    char dest[4096], buf[64];
+    snprintf(dest, sizeof dest, "%s/%s", argv[1], argv[2]);
+    int fd = open(dest, O_RDONLY);
+    if (fd < 0 || read(fd, buf, sizeof buf) < 0) {
+        perror("rgrace: reading the destination");
+        return 2;
+    }
+    close(fd);
+    long tries = atol(argv[3]), renamed = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, swap_dirs, argv);
+    for (long i = 0; i < tries; i++) {
+        fd = open("rgrace.new", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            continue;
+        if (write(fd, "mine\n", 5) != 5)
+            perror("rgrace: write");
+        close(fd);
+        renamed += rename("rgrace.new", dest) == 0;
+    }
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+    unlink("rgrace.new");
+    printf("renamed %ld\n", renamed);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct stat victim, st;
     if (argc == 6 && strcmp(argv[1], "--link") == 0)
         return link_race(argv + 2);
+    if (argc == 6 && strcmp(argv[1], "--dirs") == 0)
+        return dirs_race(argv + 2);
     if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
         fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
         return 2;

@@ -1,0 +1,29 @@
+/* A name anchored to its directory: the directory part of a path opened
+ * once, so that a check and the call after it (rename, unlink) act on one
+ * entry of one directory, whatever the program or its siblings rename in
+ * between. A swap of two directories (renameat2 with RENAME_EXCHANGE)
+ * between the check and the call would otherwise send the call to a file
+ * never checked. */
+#ifndef RG_ANCHOR_H
+#define RG_ANCHOR_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rg_anchor {
+    int dirfd;        /* the directory the name is in: the caller's, or ours */
+    const char *name; /* the last component (a trailing slash kept), or the whole path */
+    bool owned;       /* dirfd was opened here, and rg_anchor_drop closes it */
+    char dir[PATH_MAX];
+};
+
+/* Resolves the directory part of path from dirfd as the call would
+ * (symlinks followed; resolve: RESOLVE_* for openat2, 0 for a plain openat),
+ * leaving the last component to the call. A path of one component, "/",
+ * or one ending in "." or "..", is left as it is. path must outlive a.
+ * 0, or -errno as the call would have failed. */
+int rg_anchor_at(struct rg_anchor *a, int dirfd, const char *path, uint64_t resolve);
+void rg_anchor_drop(struct rg_anchor *a);
+
+#endif

@@ -69,7 +69,7 @@ struct rg_ctx {
     struct rg_scan scan;                          /* this process's recent reads (guard/scan.h) */
     struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
     _Atomic int git_lock;
-    struct rg_actor *actor; /* NULL in the shim: the process itself */
+    struct rg_actor *actor;          /* NULL in the shim: the process itself */
     uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
                                         may touch; 0: none (the shim, --supervise) */
 };

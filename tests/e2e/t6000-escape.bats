@@ -66,10 +66,6 @@ teardown() {
 	refused strict unlink-raw
 }
 
-@test "t6000.25 a raw unlink system call of an unread file is refused with --guard-unlink (preload)" {
-	refused preload unlink-raw
-}
-
 @test "t6000.26 a file removed under --strict can be brought back with readguard undo" {
 	esc_setup
 	esc_session strict 'rm f' --session "$ESC/tables/s" --keep || fail "rm failed: $(cat "$ESC/out")"

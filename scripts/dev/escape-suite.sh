@@ -9,6 +9,8 @@ RG="$PWD/build/readguard"
 [ -x "$RG" ] || { echo "escape-suite: build first (make)" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "escape-suite: run as root (sessions run as uid 65534)" >&2; exit 2; }
 . tests/e2e/escape.bash
+esc_reachable_rg || { echo "escape-suite: uid 65534 cannot run $RG" >&2; exit 2; }
+trap esc_drop_rg_copy EXIT
 vectors=${*:-$ESC_VECTORS}
 printf '| %-20s |' vector
 for m in $ESC_MODES; do printf ' %-9s |' "$m"; done

@@ -26,6 +26,31 @@ esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
+# esc_reachable_rg: points RG at a readguard that uid 65534 can run. A build
+# tree under a private directory (mktemp -d is 0700) cannot be: a session
+# would then fail to start, and a vector would look refused when it never
+# ran. The copy (binary, shim, musl shim) goes in ESC_BIN, for the caller to
+# remove with esc_drop_rg_copy.
+esc_reachable_rg() {
+	ESC_BIN=
+	esc_drop "$RG" --version >/dev/null 2>&1 && return 0
+	local from
+	from=$(dirname "$RG")
+	ESC_BIN=$(mktemp -d /tmp/rg-escape-bin.XXXXXX) || return 1
+	cp "$from/readguard" "$from/libreadguard.so" "$ESC_BIN/" || return 1
+	if [ -f "$from/musl/libreadguard.so" ]; then
+		mkdir "$ESC_BIN/musl" && cp "$from/musl/libreadguard.so" "$ESC_BIN/musl/" || return 1
+	fi
+	chmod -R a+rX "$ESC_BIN"
+	RG="$ESC_BIN/readguard"
+	esc_drop "$RG" --version >/dev/null 2>&1
+}
+
+esc_drop_rg_copy() {
+	[ -n "${ESC_BIN:-}" ] && rm -rf "$ESC_BIN"
+	ESC_BIN=
+}
+
 esc_flags() {
 	case $1 in
 	preload) ;;

@@ -46,6 +46,10 @@ esc_reachable_rg() {
 	esc_drop "$RG" --version >/dev/null 2>&1
 }
 
+# bats loads this file again for each test, after helper.bash has set RG to
+# the build tree's: take the copy setup_file made, if it made one.
+[ -z "${ESC_BIN:-}" ] || RG="$ESC_BIN/readguard"
+
 esc_drop_rg_copy() {
 	[ -n "${ESC_BIN:-}" ] && rm -rf "$ESC_BIN"
 	ESC_BIN=

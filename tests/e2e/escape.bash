@@ -29,7 +29,7 @@ esc_drop() {
 # esc_reachable_rg: points RG at a readguard that uid 65534 can run. A build
 # tree under a private directory (mktemp -d is 0700) cannot be: a session
 # would then fail to start, and a vector would look refused when it never
-# ran. The copy (binary, shim, musl shim) goes in ESC_BIN, for the caller to
+# ran. The copy (binary, shims, test programs) goes in ESC_BIN, for the caller to
 # remove with esc_drop_rg_copy.
 esc_reachable_rg() {
 	ESC_BIN=
@@ -40,6 +40,7 @@ esc_reachable_rg() {
 	from=$(dirname "$RG")
 	ESC_BIN=$(mktemp -d /tmp/rg-escape-bin.XXXXXX) || return 1
 	cp "$from/readguard" "$from/libreadguard.so" "$ESC_BIN/" || return 1
+	[ ! -d "$from/t" ] || cp -r "$from/t" "$ESC_BIN/" || return 1
 	if [ -f "$from/musl/libreadguard.so" ]; then
 		mkdir "$ESC_BIN/musl" && cp "$from/musl/libreadguard.so" "$ESC_BIN/musl/" || return 1
 	fi
@@ -50,7 +51,10 @@ esc_reachable_rg() {
 
 # bats loads this file again for each test, after helper.bash has set RG to
 # the build tree's: take the copy setup_file made, if it made one.
-[ -z "${ESC_BIN:-}" ] || RG="$ESC_BIN/readguard"
+if [ -n "${ESC_BIN:-}" ]; then
+	RG="$ESC_BIN/readguard"
+	T="$ESC_BIN/t"
+fi
 
 esc_drop_rg_copy() {
 	[ -n "${ESC_BIN:-}" ] && rm -rf "$ESC_BIN"

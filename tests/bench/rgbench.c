@@ -8,8 +8,8 @@
  *        rgbench DIR ITERS [NAME...]  print "NAME ns/op iterations" per workload
  * DIR/root is meant to be the session's root; DIR/outside lies outside it. */
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

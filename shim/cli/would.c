@@ -16,21 +16,43 @@
 #include "core/request.h"
 #include "core/table.h"
 #include "core/text.h"
+#include "guard/ctx.h"
 #include "guard/readhash.h"
+#include "guard/scope.h"
 #include "os/clock.h"
 #include "os/lineage.h"
-#include "os/procfd.h"
 #include "os/session.h"
 #include "os/sys.h"
-enum rg_scope rg_would_scope(const struct rg_header *h, const char *path)
+/* The shim's own context on t: the same roots, ignore rules and git's rules
+ * put a path in its tier, by the same code (guard/scope.h), and the same
+ * knobs (--no-journal, --read-ttl) go into the facts. One per process, as in
+ * the shim: the command asks about one session at a time. */
+static struct rg_ctx *ctx_for(const struct rg_table *t)
+{
+    static struct rg_ctx ctx;
+    if (ctx.table.hdr != t->hdr) {
+        memset(&ctx, 0, sizeof ctx);
+        ctx.table = *t;
+        rg_ctx_use_table(&ctx);
+    }
+    return &ctx;
+}
+
+enum rg_scope rg_would_scope(const struct rg_table *t, const char *path)
+{
+    char abs[PATH_MAX];
+    return rg_scope_locate(ctx_for(t), AT_FDCWD, path, -1, true, true, abs, sizeof abs);
+}
+
+static bool under_a_root(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];
     if (!realpath(path, abs))
-        return RG_SCOPE_GUARDED; /* as the shim: where it cannot tell, it guards */
+        return true;
     for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r))
         if (rg_path_under(abs, r))
-            return RG_SCOPE_GUARDED;
-    return RG_SCOPE_FREE;
+            return true;
+    return false;
 }
 
 /* The bytes of the file examined, for a decision that asks for them. */
@@ -76,15 +98,11 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     struct rg_file *f = &w->file;
     if (!examine(path, call, f))
         return false;
-    const struct rg_header *h = t->hdr;
+    struct rg_ctx *c = ctx_for(t);
     const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
-    w->facts = (struct rg_facts){
-        .rec = rg_entry_load(t, e), .table = RG_TABLE_OK, .mode = (enum rg_mode)h->mode};
+    w->facts = rg_facts_for(c, e);
     w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
-    if (w->facts.rec.writers > 0)
-        w->facts.writer_alive = rg_pid_holds(w->facts.rec.writer_pid, f->dev, f->ino);
-    if (!e && atomic_load(&h->full))
-        w->facts.table = RG_TABLE_FULL;
+    w->outside_roots = false;
     w->req = (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC,
                                  0,          0,    0,        NULL, NULL};
     w->decision = rg_decide(&w->req, f, &w->facts);
@@ -101,7 +119,8 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     if (w->decision.action == RG_NEED_SCOPE) {
-        f->scope = rg_would_scope(h, path);
+        f->scope = rg_would_scope(t, path);
+        w->outside_roots = f->scope == RG_SCOPE_FREE && !under_a_root(t->hdr, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     return true;
@@ -132,6 +151,11 @@ const char *rg_would_allowed_why(const struct rg_would *w)
         return "it was read in this session and has not changed since.";
     if (rec->writers > 0 && w->facts.writer_alive)
         return "a process of this session is writing it.";
+    if (f->scope == RG_SCOPE_JOURNALED)
+        return "it is in the journaled tier (git ignores it, or a 'journal' rule names it): a "
+               "write is allowed, and its old bytes are kept first.";
+    if (!w->outside_roots)
+        return "it is in the free tier (readguard's ignore rules leave it to the tools).";
     return "it is outside the session's roots.";
 }
 

@@ -15,7 +15,8 @@ struct rg_would {
     struct rg_file file;
     struct rg_facts facts;
     struct rg_decision decision;
-    bool own_write; /* the record is a restamp after the session's own write */
+    bool own_write;     /* the record is a restamp after the session's own write */
+    bool outside_roots; /* free because no root holds it, not by a rule */
 };
 
 /* Decides an overwrite of path (open O_WRONLY|O_TRUNC) in the session of t,
@@ -24,9 +25,9 @@ struct rg_would {
 bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
                     struct rg_would *w);
 
-/* Is path under one of the session's roots? Where it cannot tell (no such
- * path), it says guarded, as the shim does. */
-enum rg_scope rg_would_scope(const struct rg_header *h, const char *path);
+/* The tier of path in the session of t, worked out as the shim works it
+ * out (roots, ignore rules, git's rules); where it cannot tell, guarded. */
+enum rg_scope rg_would_scope(const struct rg_table *t, const char *path);
 
 /* The reason sentence of a refusal or warning, as the shim words it. */
 void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,

@@ -98,3 +98,68 @@ shim said:  ${stderr_lines[0]}"
 	assert_unchanged a
 	[ "$(log_count)" -eq 0 ] || fail "$(cat "$LOG")"
 }
+
+# tiers_project: a git work tree holding one unread file per tier: a
+# tracked source (guarded), a git-ignored database (journaled) and a build
+# output (free by the built-in rules).
+tiers_project() {
+	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME
+	mkdir -p "$HOME" build
+	git init -q .
+	printf '*.db\n' >.gitignore
+	mkfile main.c 'int main;'
+	mkfile app.db rows
+	mkfile build/out.o object
+}
+
+@test "t2040.11 guarded tier: check refuses a blind write to a git-tracked file, as the shim does" {
+	tiers_project
+	new_session
+	run --separate-stderr "$RG" check main.c
+	assert_equal "$status" 1
+	local said=$output
+	snapshot main.c
+	run --separate-stderr in_session sh -c 'echo new >main.c'
+	assert_failure
+	assert_refused main.c unread
+	assert_unchanged main.c
+	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}
+
+@test "t2040.12 journaled tier: check allows a blind write to a git-ignored file, as the shim does" {
+	tiers_project
+	new_session
+	run --separate-stderr "$RG" check app.db
+	assert_success
+	assert_output "allowed to write 'app.db': it is in the journaled tier (git ignores it, or a 'journal' rule names it): a write is allowed, and its old bytes are kept first."
+	run --separate-stderr in_session sh -c 'echo new >app.db'
+	assert_success
+	refute_refused
+	assert_content app.db new
+}
+
+@test "t2040.13 free tier: check allows a blind write to a build output, as the shim does" {
+	tiers_project
+	new_session
+	run --separate-stderr "$RG" check build/out.o
+	assert_success
+	assert_output "allowed to write 'build/out.o': it is in the free tier (readguard's ignore rules leave it to the tools)."
+	run --separate-stderr in_session sh -c 'echo new >build/out.o'
+	assert_success
+	refute_refused
+	assert_content build/out.o new
+}
+
+@test "t2040.14 without a journal, check refuses a git-ignored file, as the shim does" {
+	tiers_project
+	new_session --no-journal
+	run --separate-stderr "$RG" check app.db
+	assert_equal "$status" 1
+	local said=$output
+	run --separate-stderr in_session sh -c 'echo new >app.db'
+	assert_refused app.db unread
+	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}

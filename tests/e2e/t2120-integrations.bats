@@ -407,3 +407,64 @@ assert not r[4]["result"].get("isError"), r[4]
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one kept version: $output"
 	assert_output --regexp " 4  $W/a\$"
 }
+
+# tiers_project: a git work tree holding unread files of each tier: a
+# tracked source (guarded), git-ignored databases (journaled) and build
+# outputs (free by the built-in rules). Two of each allowed tier, since a
+# write the session allowed makes the file its own: the hook and the shim
+# are each asked about a file of their own.
+tiers_project() {
+	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME
+	mkdir -p "$HOME" build
+	git init -q .
+	printf '*.db\n' >.gitignore
+	mkfile main.c 'int main;'
+	mkfile app.db rows
+	mkfile other.db rows
+	mkfile build/a.o object
+	mkfile build/b.o object
+}
+
+@test "t2120.33 guarded tier: PreToolUse denies a blind Write to a git-tracked file, as the shim refuses a >" {
+	tiers_project
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/main.c\""
+	assert_output "$(deny_json "'$W/main.c'" "$MSG_UNREAD")"
+	run --separate-stderr bash_tool 'echo new >main.c'
+	assert_failure
+	assert_refused main.c unread
+	assert_content main.c 'int main;'
+}
+
+@test "t2120.34 journaled tier: PreToolUse allows a blind Write to a git-ignored file and keeps its bytes, as the shim does" {
+	tiers_project
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/app.db\""
+	assert_success
+	assert_output ""
+	printf 'by the Write tool\n' >app.db
+	tool PostToolUse Write "\"$W/app.db\""
+	run --separate-stderr bash_tool 'echo new >other.db'
+	assert_success
+	refute_refused
+	assert_content other.db new
+	run --separate-stderr "$RG" undo --session "$TABLE" app.db other.db
+	assert_success
+	assert_content app.db rows
+	assert_content other.db rows
+}
+
+@test "t2120.35 free tier: PreToolUse allows a blind Write to a build output and keeps nothing, as the shim does" {
+	tiers_project
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/build/a.o\""
+	assert_success
+	assert_output ""
+	run --separate-stderr bash_tool 'echo new >build/b.o'
+	assert_success
+	refute_refused
+	assert_content build/b.o new
+	run "$RG" history --session "$TABLE"
+	[ -z "$output" ] || fail "nothing should be kept: $output"
+}

@@ -238,7 +238,7 @@ static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in
     char abs[PATH_MAX], id[RG_JOURNAL_ID_MAX];
     if ((h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0] || !w->file.exists ||
         !w->file.regular || own_bytes(w) || !realpath(in->path, abs) ||
-        rg_would_scope(h, abs) == RG_SCOPE_FREE || rg_path_under(abs, h->journal_dir))
+        rg_would_scope(t, abs) == RG_SCOPE_FREE || rg_path_under(abs, h->journal_dir))
         return;
     if (w->file.size > RG_JOURNAL_FILE_MAX) {
         trouble("'%s' is larger than the journal keeps: its old bytes are not kept", abs);

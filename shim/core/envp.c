@@ -1,10 +1,9 @@
 #include "core/envp.h"
 #include <string.h>
 
+#include "core/preload_list.h"
 #include "core/settings.h"
 
-#define SHIM_NAME "libreadguard.so"
-#define MUSL_TAIL "/musl/" SHIM_NAME
 #define IO_URING_OFF "UV_USE_IO_URING=0"
 
 /* The value of entry if it is NAME=value (len: strlen of NAME), else NULL. */
@@ -18,61 +17,20 @@ static const char *value_at(const char *entry, const char *name, size_t len)
 
 #define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
 
-/* The exec hooks run in every forked child of a shell, and a libc function
- * the shim first calls there is bound again in each child (the parent never
- * called it): a few hundred instructions and page faults per exec. So the
- * common path walks LD_PRELOAD with byte loops, no strcspn, strspn, strlen
- * or memcmp. */
-
-/* The length of the LD_PRELOAD entry at p, up to a separator or the end. */
-static size_t entry_len(const char *p)
-{
-    size_t n = 0;
-    while (p[n] && p[n] != ':' && p[n] != ' ')
-        n++;
-    return n;
-}
-
-/* The next entry after the separators at p. */
-static const char *skip_seps(const char *p)
-{
-    while (*p == ':' || *p == ' ')
-        p++;
-    return p;
-}
-
-static bool ends_with(const char *p, size_t len, const char *tail, size_t tlen)
-{
-    if (len < tlen)
-        return false;
-    for (size_t i = 0; i < tlen; i++)
-        if (p[len - tlen + i] != tail[i])
-            return false;
-    return true;
-}
-
-/* Does one entry (len bytes) name the shim? */
-static bool names_shim(const char *p, size_t len)
-{
-    const size_t want = sizeof SHIM_NAME - 1;
-    return ends_with(p, len, SHIM_NAME, want) && (len == want || p[len - want - 1] == '/');
-}
-
 bool rg_preload_has_shim(const char *list)
 {
     for (const char *p = list; p && *p;) {
-        size_t len = entry_len(p);
-        if (names_shim(p, len))
+        size_t len = rg_plist_entry_len(p);
+        if (rg_plist_names_shim(p, len))
             return true;
-        p = skip_seps(p + len);
+        p = rg_plist_skip_seps(p + len);
     }
     return false;
 }
 
 enum rg_libc rg_shim_libc(const char *entry, size_t len)
 {
-    const size_t t = sizeof MUSL_TAIL - 1;
-    return ends_with(entry, len, MUSL_TAIL, t) ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
+    return rg_plist_is_musl(entry, len) ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
 }
 
 const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
@@ -106,13 +64,14 @@ bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enu
         return false;
     }
     need->preload = rg_shim_for(need->loader, glibc, musl);
-    return need->preload && rg_shim_libc(need->preload, entry_len(need->preload)) == need->loader;
+    return need->preload &&
+           rg_shim_libc(need->preload, rg_plist_entry_len(need->preload)) == need->loader;
 }
 
 /* Is one entry of LD_PRELOAD (len bytes) a shim the loader cannot load? */
 static bool foreign(const char *p, size_t len, enum rg_libc loader)
 {
-    if (!names_shim(p, len))
+    if (!rg_plist_names_shim(p, len))
         return false;
     enum rg_libc lib = rg_shim_libc(p, len);
     return lib != loader && !(loader == RG_LIBC_MUSL && memchr(p, '$', len));
@@ -151,15 +110,15 @@ struct rg_env_vars rg_env_vars(char *const *envp)
 static bool preload_ok(const char *v, const struct rg_env_need *need)
 {
     bool found = !need->preload;
-    enum rg_libc want =
-        need->preload ? rg_shim_libc(need->preload, entry_len(need->preload)) : need->loader;
+    enum rg_libc want = need->preload
+                            ? rg_shim_libc(need->preload, rg_plist_entry_len(need->preload))
+                            : need->loader;
     for (const char *p = v; p && *p;) {
-        size_t len = entry_len(p);
+        size_t len = rg_plist_entry_len(p);
         if (foreign(p, len, need->loader))
             return false;
-        found |= names_shim(p, len) && rg_shim_libc(p, len) == want;
-        p += len;
-        p = skip_seps(p);
+        found |= rg_plist_names_shim(p, len) && rg_shim_libc(p, len) == want;
+        p = rg_plist_skip_seps(p + len);
     }
     return found;
 }
@@ -223,21 +182,19 @@ static char *put_preload(char **buf, size_t *left, const char *old, const struct
         enum rg_libc want = rg_shim_libc(need->preload, strlen(need->preload));
         bool have = false;
         for (const char *q = old; q && *q;) {
-            size_t len = strcspn(q, ": ");
-            have |= names_shim(q, len) && rg_shim_libc(q, len) == want &&
+            size_t len = rg_plist_entry_len(q);
+            have |= rg_plist_names_shim(q, len) && rg_shim_libc(q, len) == want &&
                     !foreign(q, len, need->loader);
-            q += len;
-            q += strspn(q, ": ");
+            q = rg_plist_skip_seps(q + len);
         }
         if (!have && !append(&p, end, need->preload, strlen(need->preload), false))
             return NULL;
     }
     for (const char *q = old; q && *q;) {
-        size_t len = strcspn(q, ": ");
+        size_t len = rg_plist_entry_len(q);
         if (!foreign(q, len, need->loader) && !append(&p, end, q, len, p != value))
             return NULL;
-        q += len;
-        q += strspn(q, ": ");
+        q = rg_plist_skip_seps(q + len);
     }
     *p++ = '\0';
     *left -= (size_t)(p - s);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/preload_list.h"
 #include "core/settings.h"
 #include "guard/ctx.h"
 #include "guard/unguarded.h"
@@ -20,37 +21,6 @@
 /* A variable, so that a test of it is not a constant expression to lint. */
 static const enum rg_libc own_libc = OWN_LIBC;
 
-#define SHIM_FILE "libreadguard.so"
-#define MUSL_TAIL "/musl/" SHIM_FILE
-
-/* The capture runs in every process before main(), so it calls no libc
- * function: each would be bound on first call (some 700 instructions) and
- * fault in a page of libc that /bin/true never touches. Hence byte loops. */
-static size_t entry_len(const char *p)
-{
-    size_t n = 0;
-    while (p[n] && p[n] != ':' && p[n] != ' ')
-        n++;
-    return n;
-}
-
-static bool ends_with(const char *p, size_t len, const char *tail, size_t tlen)
-{
-    if (len < tlen)
-        return false;
-    for (size_t i = 0; i < tlen; i++)
-        if (p[len - tlen + i] != tail[i])
-            return false;
-    return true;
-}
-
-/* Any entry whose file name is the shim's counts, whatever its directory. */
-static bool names_shim(const char *p, size_t len)
-{
-    size_t t = sizeof SHIM_FILE - 1;
-    return ends_with(p, len, SHIM_FILE, t) && (len == t || p[len - t - 1] == '/');
-}
-
 /* Copies a string of at most cap - 1 bytes up to its end or a separator:
  * the loop's end depends on the bytes, so the compiler keeps it a loop. */
 static void copy_entry(char *dst, size_t cap, const char *src)
@@ -64,14 +34,12 @@ static void copy_entry(char *dst, size_t cap, const char *src)
 void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
 {
     for (const char *p = v->preload ? v->preload : ""; *p;) {
-        size_t len = entry_len(p);
-        bool musl = ends_with(p, len, MUSL_TAIL, sizeof MUSL_TAIL - 1);
+        size_t len = rg_plist_entry_len(p);
+        bool musl = rg_plist_is_musl(p, len);
         char *slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? x->preload : x->other;
-        if (len < PATH_MAX && !slot[0] && names_shim(p, len))
+        if (len < PATH_MAX && !slot[0] && rg_plist_names_shim(p, len))
             copy_entry(slot, PATH_MAX, p);
-        p += len;
-        while (*p == ':' || *p == ' ')
-            p++;
+        p = rg_plist_skip_seps(p + len);
     }
     /* A session path is one string; copy_entry stops at the separators,
      * which a path may hold, so the whole of it is copied here. */
@@ -108,8 +76,8 @@ void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
  * pays nothing for it. */
 static const char *other_build(const struct rg_exec_env *x, char *out, size_t cap)
 {
-    static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" SHIM_FILE,
-                      musl_tail[] = "/musl/" SHIM_FILE;
+    static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" RG_SHIM_FILE,
+                      musl_tail[] = RG_SHIM_MUSL_TAIL;
     const char *own = x->preload;
     size_t n = strlen(own), o = 0;
     if (OWN_LIBC == RG_LIBC_MUSL) {

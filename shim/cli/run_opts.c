@@ -1,0 +1,310 @@
+/* readguard run's options: the settings of a new session, parsed once for
+ * run and lent to env and hook, which create sessions the same way. */
+#include "cli/run_opts.h"
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/supervise.h"
+#include "cli/verbs.h"
+#include "core/text.h"
+#include "os/session.h"
+static const char run_usage[] =
+    "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
+    "Run COMMAND in a new session: writes to existing files under the roots are\n"
+    "refused (EACCES) unless the session has read them and they have not changed since.\n"
+    "\n"
+    "  -r, --root DIR       guard writes under DIR; repeatable (default: the current\n"
+    "                       directory)\n"
+    "  -m, --mode MODE      'enforce' refuses (default); 'warn' allows, and logs what\n"
+    "                       enforce would refuse\n"
+    "  -l, --log FILE       append one JSON line per refusal or warning to FILE\n"
+    "                       (default: ~/.local/state/readguard/SESSION.log)\n"
+    "      --capacity N     how many files the session can track (default 1048576)\n"
+    "  -s, --session PATH   join the session whose table is PATH, or create it there;\n"
+    "                       an existing table keeps its own settings\n"
+    "  -k, --keep           keep the session table when COMMAND ends, so a later\n"
+    "                       'run --session PATH' continues with the same reads\n"
+    "  -i, --ignore PATTERN do not guard paths matching PATTERN (gitignore syntax,\n"
+    "                       relative to each root); repeatable, and wins over the\n"
+    "                       defaults and .readguardignore\n"
+    "      --no-default-ignores  guard build outputs, VCS internals and /tmp too\n"
+    "                       (see README: Ignore rules)\n"
+    "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
+    "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
+    "      --no-journal     do not keep the old bytes of files the session changes\n"
+    "                       (default: kept for 'readguard undo', see readguard(1))\n"
+    "      --journal-max-file SIZE  keep no file larger than SIZE (K, M, G; default\n"
+    "                       64M, or $READGUARD_JOURNAL_MAX_FILE)\n"
+    "      --read-ttl SECS  a read older than SECS seconds no longer counts\n"
+    "      --scan-files N   a process reading more than N files (default 8) within\n"
+    "                       the scan window is scanning: its reads unlock writes by\n"
+    "                       it and its descendants only; 0: every read counts\n"
+    "      --scan-window SECS  the scan window (default 1)\n"
+    "      --supervise      also guard programs the preload cannot see (static,\n"
+    "                       Go, Bun, raw system calls) with a seccomp supervisor\n"
+    "      --strict         like --supervise, and trust nothing in the tree: every\n"
+    "                       guarded call goes through the supervisor\n"
+    "  -h, --help           show this help and exit\n"
+    "\n"
+    "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
+    "not be run, 127 if it was not found, 128+N if it was killed by signal N.\n"
+    "The session ends, and its table is removed, when every process of the tree\n"
+    "has exited.\n";
+
+static int add_root(struct rg_run_opts *o, const char *dir)
+{
+    struct stat st;
+    size_t i = o->s.nroots;
+    if (i >= sizeof o->roots / sizeof *o->roots) {
+        rg_err("too many --root options (at most %zu)", i);
+        return -1;
+    }
+    if (!realpath(dir, o->root_buf[i])) {
+        rg_err("--root '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+        rg_err("--root '%s': Not a directory", dir);
+        return -1;
+    }
+    o->roots[o->s.nroots++] = o->root_buf[i];
+    return 0;
+}
+
+static int set_log(struct rg_run_opts *o, const char *file)
+{
+    char cwd[PATH_MAX];
+    if (!*file || !getcwd(cwd, sizeof cwd) ||
+        !rg_path_join(o->log_buf, sizeof o->log_buf, cwd, file)) {
+        rg_err("--log '%s': not a usable path", file);
+        return -1;
+    }
+    o->s.log_path = o->log_buf;
+    return 0;
+}
+
+static int add_ignore(struct rg_run_opts *o, const char *pattern)
+{
+    if (o->nignores >= RG_RUN_MAX_IGNORES) {
+        rg_err("too many --ignore options (at most %d)", RG_RUN_MAX_IGNORES);
+        return -1;
+    }
+    if (!*pattern) {
+        rg_err("--ignore: the pattern is empty");
+        return -1;
+    }
+    o->ignores[o->nignores++] = pattern;
+    return 0;
+}
+
+static int set_read_ttl(struct rg_run_opts *o, const char *secs)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(secs, &end);
+    /* Up to ten years, so that nanoseconds stay far from overflowing. */
+    /* Under a nanosecond it would be stored as 0: "reads never expire". */
+    if (end == secs || *end || errno || !(v * 1e9 >= 1) || v > 315360000.0) {
+        rg_err("--read-ttl '%s': expected a number of seconds from 1e-9 to 315360000", secs);
+        return -1;
+    }
+    o->s.read_ttl_ns = (int64_t)(v * 1e9 + 0.5);
+    return 0;
+}
+
+static int set_scan_files(struct rg_run_opts *o, const char *n)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(n, &end, 10);
+    if (end == n || *end || errno || *n == '-' || v > RG_SCAN_FILES_MAX) {
+        rg_err("--scan-files '%s': expected a number of files from 0 to %u", n, RG_SCAN_FILES_MAX);
+        return -1;
+    }
+    o->s.scan_files = (uint32_t)v;
+    return 0;
+}
+
+static int set_scan_window(struct rg_run_opts *o, const char *secs)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(secs, &end);
+    if (end == secs || *end || errno || !(v >= 0.001) || v > 3600.0) {
+        rg_err("--scan-window '%s': expected a number of seconds from 0.001 to 3600", secs);
+        return -1;
+    }
+    o->s.scan_window_ns = (int64_t)(v * 1e9 + 0.5);
+    return 0;
+}
+
+/* Packs the ignore rules into the settings, now that the roots are known. */
+static int pack_ignores(struct rg_run_opts *o)
+{
+    char err[PATH_MAX + 128];
+    struct rg_ignore_list l = {o->ignore_buf, sizeof o->ignore_buf, 0, 0};
+    if (rg_session_ignores(&l, &o->s, o->ignores, o->nignores, err, sizeof err) < 0) {
+        rg_err("%s", err);
+        return -1;
+    }
+    o->s.ignores = l.buf;
+    o->s.ignores_len = l.len;
+    o->s.nignores = l.count;
+    return 0;
+}
+
+enum {
+    OPT_CAPACITY = 256,
+    OPT_NO_DEFAULT_IGNORES,
+    OPT_ALLOW_APPEND,
+    OPT_GUARD_UNLINK,
+    OPT_READ_TTL,
+    OPT_SUPERVISE,
+    OPT_STRICT,
+    OPT_NO_JOURNAL,
+    OPT_SCAN_FILES,
+    OPT_SCAN_WINDOW,
+    OPT_JOURNAL_MAX_FILE
+};
+
+int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
+{
+    static const struct option longs[] = {
+        {"root", required_argument, NULL, 'r'},
+        {"mode", required_argument, NULL, 'm'},
+        {"log", required_argument, NULL, 'l'},
+        {"capacity", required_argument, NULL, OPT_CAPACITY},
+        {"ignore", required_argument, NULL, 'i'},
+        {"no-default-ignores", no_argument, NULL, OPT_NO_DEFAULT_IGNORES},
+        {"allow-append", no_argument, NULL, OPT_ALLOW_APPEND},
+        {"guard-unlink", no_argument, NULL, OPT_GUARD_UNLINK},
+        {"no-journal", no_argument, NULL, OPT_NO_JOURNAL},
+        {"journal-max-file", required_argument, NULL, OPT_JOURNAL_MAX_FILE},
+        {"read-ttl", required_argument, NULL, OPT_READ_TTL},
+        {"scan-files", required_argument, NULL, OPT_SCAN_FILES},
+        {"scan-window", required_argument, NULL, OPT_SCAN_WINDOW},
+        {"supervise", no_argument, NULL, OPT_SUPERVISE},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"help", no_argument, NULL, 'h'},
+        {"session", required_argument, NULL, 's'},
+        {"keep", no_argument, NULL, 'k'},
+        {NULL, 0, NULL, 0},
+    };
+    int ch, mode;
+    o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE,
+                                .capacity = RG_DEFAULT_CAPACITY,
+                                .roots = o->roots,
+                                .scan_files = RG_DEFAULT_SCAN_FILES,
+                                .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
+    const char *env_log = getenv(RG_ENV_LOG);
+    if (env_log && *env_log && set_log(o, env_log) < 0)
+        return -1;
+    while ((ch = getopt_long(argc, argv, "+r:m:l:i:hs:k", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'r':
+            if (add_root(o, optarg) < 0)
+                return -1;
+            break;
+        case 'm':
+            if ((mode = rg_mode_parse(optarg)) < 0) {
+                rg_err("--mode '%s': expected 'enforce' or 'warn'", optarg);
+                return -1;
+            }
+            o->s.mode = (enum rg_mode)mode;
+            break;
+        case 'l':
+            if (set_log(o, optarg) < 0)
+                return -1;
+            break;
+        case 'i':
+            if (add_ignore(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_NO_DEFAULT_IGNORES: o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES; break;
+        case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; break;
+        case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; break;
+        case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; break;
+        case OPT_JOURNAL_MAX_FILE:
+            if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
+                rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
+                       "M or G (--no-journal keeps nothing)",
+                       optarg);
+                return -1;
+            }
+            break;
+        case OPT_READ_TTL:
+            if (set_read_ttl(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_SCAN_FILES:
+            if (set_scan_files(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_SCAN_WINDOW:
+            if (set_scan_window(o, optarg) < 0)
+                return -1;
+            break;
+        case OPT_CAPACITY:
+            if (!(o->s.capacity = rg_capacity_parse(optarg))) {
+                rg_err("--capacity '%s': expected a number of files from %u to %u", optarg,
+                       RG_MIN_CAPACITY, RG_MAX_CAPACITY);
+                return -1;
+            }
+            break;
+        case 's': o->session = optarg; break;
+        case 'k': o->keep = true; break;
+        case OPT_SUPERVISE:
+            if (o->supervise < RG_SUPERVISE_HYBRID)
+                o->supervise = RG_SUPERVISE_HYBRID;
+            break;
+        case OPT_STRICT: o->supervise = RG_SUPERVISE_STRICT; break;
+        case 'h': fputs(run_usage, stdout); exit(0);
+        default: fputs("Try 'readguard run --help'.\n", stderr); return -1;
+        }
+    }
+    if (optind >= argc) {
+        rg_err("run: no command given\nTry 'readguard run --help'.");
+        return -1;
+    }
+    if (o->s.nroots == 0 && add_root(o, ".") < 0)
+        return -1;
+    if (pack_ignores(o) < 0)
+        return -1;
+    return optind;
+}
+
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session)
+{
+    /* run's parser wants a command; env has none, so lend it one. */
+    static char *args[256];
+    static struct rg_run_opts opts;
+    if (argc < 1 || argc > 250) {
+        rg_err("too many arguments");
+        return NULL;
+    }
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = "--";
+    args[argc + 1] = ":";
+    int first = rg_run_parse(argc + 2, args, &opts);
+    if (first < 0)
+        return NULL;
+    if (opts.supervise) {
+        /* The filter must be installed by the process that execs the
+         * command; a shell that is already running cannot be given one. */
+        rg_err("--supervise and --strict need a command: use 'readguard run --supervise -- CMD'");
+        return NULL;
+    }
+    if (first != argc + 1) {
+        rg_err("unexpected argument '%s'", args[first]);
+        return NULL;
+    }
+    *session = opts.session;
+    return &opts.s;
+}

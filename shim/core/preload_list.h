@@ -1,0 +1,57 @@
+/* Walking an LD_PRELOAD list: entries separated by ':' or ' '. Inline byte
+ * loops, because the callers run in every process before main() and on
+ * every exec, where each libc function called for the first time is bound
+ * again (some 700 instructions and a page fault of libc per process). */
+#ifndef RG_PRELOAD_LIST_H
+#define RG_PRELOAD_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RG_SHIM_FILE "libreadguard.so"
+/* musl's build lives in a directory musl/ beside glibc's, same file name. */
+#define RG_SHIM_MUSL_TAIL "/musl/" RG_SHIM_FILE
+
+static inline bool rg_plist_sep(char c) { return c == ':' || c == ' '; }
+
+/* The length of the entry at p, up to a separator or the end. */
+static inline size_t rg_plist_entry_len(const char *p)
+{
+    size_t n = 0;
+    while (p[n] && !rg_plist_sep(p[n]))
+        n++;
+    return n;
+}
+
+/* The next entry after the separators at p. */
+static inline const char *rg_plist_skip_seps(const char *p)
+{
+    while (rg_plist_sep(*p))
+        p++;
+    return p;
+}
+
+static inline bool rg_plist_ends_with(const char *p, size_t len, const char *tail, size_t tlen)
+{
+    if (len < tlen)
+        return false;
+    for (size_t i = 0; i < tlen; i++)
+        if (p[len - tlen + i] != tail[i])
+            return false;
+    return true;
+}
+
+/* Does one entry (len bytes) name the shim? Any directory counts. */
+static inline bool rg_plist_names_shim(const char *p, size_t len)
+{
+    const size_t t = sizeof RG_SHIM_FILE - 1;
+    return rg_plist_ends_with(p, len, RG_SHIM_FILE, t) && (len == t || p[len - t - 1] == '/');
+}
+
+/* Is an entry naming the shim musl's build? */
+static inline bool rg_plist_is_musl(const char *p, size_t len)
+{
+    return rg_plist_ends_with(p, len, RG_SHIM_MUSL_TAIL, sizeof RG_SHIM_MUSL_TAIL - 1);
+}
+
+#endif

@@ -335,7 +335,11 @@ for i in range(int(sys.argv[2])):
         for r in $(seq 0 "${4:-$rounds}"); do
             hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" \
                 "env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" \
-                >/dev/null 2>"$work/h.err" || { cat "$work/h.err" >&2; exit 1; }
+                >/dev/null 2>"$work/h.err" || {
+                log "macro: $name failed (hyperfine --show-output shows why):"
+                cat "$work/h.err" >&2
+                exit 1
+            }
             [ "$r" = 0 ] && continue # the first round warms the caches and the table
             # command,mean,stddev,median,user,system,min,max
             awk -F, -v o="$res/$name" 'NR == 2 {print $2 >(o ".bare"); print $5 + $6 >(o ".cbare")}

@@ -517,6 +517,13 @@ probe_after_read() {
 	assert_content f ori
 }
 
+@test "t0200.52a a file written and closed by syscall(SYS_close) stays writable to the session" {
+	run --separate-stderr rgsh '"$T/rgprobe" sys_close_write f one >/dev/null || exit 99; "$T/rgprobe" append f two'
+	assert_probe_ok
+	refute_refused
+	assert_content f onetwo
+}
+
 # --- rename family -------------------------------------------------------
 
 @test "t0200.53 rename onto an unread file is refused and both files are intact" {

@@ -450,6 +450,16 @@ open("f", "w").write("new\n")'
 	assert_unchanged f
 }
 
+# libuv closes with syscall(SYS_close): npm appends to its cache's index
+# files so, run after run.
+@test "t0300.44a a file one node process wrote stays writable to the next" {
+	need_node
+	run --separate-stderr rg bash -c 'for t in one two; do node -e "require(\"fs\").appendFileSync(\"f\", \"$t\n\")" || exit; done'
+	assert_success
+	refute_refused
+	assert_content f "$(printf 'one\ntwo')"
+}
+
 @test "t0300.45 an external command writing its redirected stdout keeps the file writable" {
 	mkfile f original
 	run --separate-stderr rg bash -c 'cat f >/dev/null; seq 3 >f; seq 5 >f'

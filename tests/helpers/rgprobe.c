@@ -21,6 +21,7 @@
  *   rgprobe read PATH                      open O_RDONLY, read everything, close
  *   rgprobe write PATH TEXT                open O_WRONLY|O_TRUNC|O_CREAT, write TEXT, close
  *   rgprobe append PATH TEXT               open O_WRONLY|O_APPEND, write TEXT, close
+ *   rgprobe sys_close_write PATH TEXT      as write, but closed by syscall(SYS_close) (libuv)
  *   rgprobe opath PATH                     open O_PATH, close
  *
  * FLAGS is a '|'-separated list of O_* names and/or numbers.
@@ -435,13 +436,14 @@ int main(int argc, char **argv)
             fail_with(errno);
         check_errno(errno, "close");
         printf("ok\n");
-    } else if (strcmp(op, "write") == 0 || strcmp(op, "append") == 0) {
+    } else if (strcmp(op, "write") == 0 || strcmp(op, "append") == 0 ||
+               strcmp(op, "sys_close_write") == 0) {
         size_t len, off = 0;
         int fd, flags;
 
         if (argc != 2)
             usage();
-        flags = strcmp(op, "write") == 0 ? O_WRONLY | O_TRUNC | O_CREAT : O_WRONLY | O_APPEND;
+        flags = strcmp(op, "append") != 0 ? O_WRONLY | O_TRUNC | O_CREAT : O_WRONLY | O_APPEND;
         errno = ERRNO_SENTINEL;
         fd = call_open(argv[0], flags, 0644);
         e = errno;
@@ -461,7 +463,7 @@ int main(int argc, char **argv)
             off += (size_t)n;
         }
         errno = ERRNO_SENTINEL;
-        if (close(fd) < 0)
+        if ((strcmp(op, "sys_close_write") == 0 ? (int)syscall(SYS_close, fd) : close(fd)) < 0)
             fail_with(errno);
         check_errno(errno, "close");
         printf("ok\n");

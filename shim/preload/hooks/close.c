@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include "preload/hook.h"
-static int close_fd(int fd)
+#include "preload/hooks/close.h"
+int rg_hook_close(int fd)
 {
     int saved = errno;
     if (rg_fd_idle(fd)) /* most closes: nothing to restamp */
@@ -17,7 +18,7 @@ static int close_fd(int fd)
     return (int)rg_result(rg_sys_close(fd), saved);
 }
 
-static int dup_hook(int oldfd, int newfd, int flags)
+int rg_hook_dup3(int oldfd, int newfd, int flags)
 {
     int saved = errno;
     if (rg_fd_idle(oldfd) && rg_fd_idle(newfd))
@@ -30,12 +31,12 @@ static int dup_hook(int oldfd, int newfd, int flags)
     return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
 }
 
-static int dup2_fd(int oldfd, int newfd)
+int rg_hook_dup2(int oldfd, int newfd)
 {
     /* dup3 refuses oldfd == newfd; dup2 returns it if it is open. */
     if (oldfd == newfd)
         return fcntl(oldfd, F_GETFD) < 0 ? -1 : newfd;
-    return dup_hook(oldfd, newfd, 0);
+    return rg_hook_dup3(oldfd, newfd, 0);
 }
 
 static void note_range(unsigned first, unsigned last)
@@ -48,7 +49,7 @@ static void note_range(unsigned first, unsigned last)
     }
 }
 
-static int close_fd_range(unsigned first, unsigned last, int flags)
+int rg_hook_close_range(unsigned first, unsigned last, int flags)
 {
     int saved = errno;
     /* With CLOSE_RANGE_CLOEXEC nothing closes now; exec restamps them. */
@@ -58,18 +59,18 @@ static int close_fd_range(unsigned first, unsigned last, int flags)
 }
 
 #define HOOK_CLOSE(sym) \
-    RG_EXPORT int sym(int fd) { return close_fd(fd); }
+    RG_EXPORT int sym(int fd) { return rg_hook_close(fd); }
 
 #define HOOK_DUP2(sym) \
-    RG_EXPORT int sym(int oldfd, int newfd) { return dup2_fd(oldfd, newfd); }
+    RG_EXPORT int sym(int oldfd, int newfd) { return rg_hook_dup2(oldfd, newfd); }
 
 #define HOOK_DUP3(sym) \
-    RG_EXPORT int sym(int oldfd, int newfd, int flags) { return dup_hook(oldfd, newfd, flags); }
+    RG_EXPORT int sym(int oldfd, int newfd, int flags) { return rg_hook_dup3(oldfd, newfd, flags); }
 
 #define HOOK_CLOSE_RANGE(sym)                                   \
     RG_EXPORT int sym(unsigned first, unsigned last, int flags) \
     {                                                           \
-        return close_fd_range(first, last, flags);              \
+        return rg_hook_close_range(first, last, flags);         \
     }
 
 /* glibc's closefrom closes through its internal close_range. */

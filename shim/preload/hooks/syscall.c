@@ -1,7 +1,9 @@
 /* syscall(2): programs that bypass glibc's wrappers but not glibc itself.
  * The guarded numbers (core/syscalls.def) are decoded into the same
- * requests as their wrappers; every other number goes to the kernel
- * unchanged. */
+ * requests as their wrappers, and the descriptor ends (close, dup2, dup3,
+ * close_range) restamp the session's writes as their wrappers do; every
+ * other number goes to the kernel unchanged. */
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdarg.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #include "core/syscall.h"
 #include "preload/hook.h"
+#include "preload/hooks/close.h"
 #include "preload/hooks/meta.h"
 #include "preload/hooks/open.h"
 #include "preload/hooks/rename.h"
@@ -59,11 +62,33 @@ static long guarded(long nr, const uint64_t args[6])
     }
 }
 
+/* Not in core/syscalls.def: the supervisor need not trap them (it restamps
+ * what it carries out itself), but a write whose descriptor libuv ends with
+ * syscall(SYS_close) would otherwise never be restamped, and the session's
+ * own file would be refused to it next time. */
+static long descriptor_end(long nr, const uint64_t a[6])
+{
+    switch (nr) {
+    case SYS_close: return rg_hook_close((int)a[0]);
+#ifdef SYS_dup2
+    case SYS_dup2: return rg_hook_dup2((int)a[0], (int)a[1]);
+#endif
+    case SYS_dup3: return rg_hook_dup3((int)a[0], (int)a[1], (int)a[2]);
+#ifdef SYS_close_range
+    case SYS_close_range: return rg_hook_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2]);
+#endif
+    default: return LONG_MIN;
+    }
+}
+
 static long syscall_hook(long nr, va_list ap)
 {
     uint64_t args[6];
     for (int i = 0; i < 6; i++)
         args[i] = (uint64_t)va_arg(ap, long);
+    long r = descriptor_end(nr, args);
+    if (r != LONG_MIN)
+        return r;
     switch (nr) {
 #define RG_SYSCALL(name, ...) case SYS_##name:
 #include "core/syscalls.def"

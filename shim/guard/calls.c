@@ -257,6 +257,16 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     return fd;
 }
 
+/* Each name of a rename is anchored on a descriptor of its own
+ * (guard/anchor.h): the same directory is the same inode, not the same fd. */
+static bool same_dir(int a, int b)
+{
+    struct stat sa, sb;
+    return a == b ||
+           (fstatat(a, "", &sa, AT_EMPTY_PATH) == 0 && fstatat(b, "", &sb, AT_EMPTY_PATH) == 0 &&
+            sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+}
+
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags)
 {
@@ -277,9 +287,10 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
                               0,          0,         olddirfd,   oldpath,   NULL};
     if (targets == 2 && !onto.known && (r = rg_guard_new_name(c, &back)) < 0)
         return r;
-    enum rg_scope dst_scope = targets == 1 && olddirfd == req->dirfd
-                                  ? rg_scope_backup(c, from.known, olddirfd, oldpath, req->path)
-                                  : RG_SCOPE_UNKNOWN;
+    enum rg_scope dst_scope =
+        targets == 1 && rg_backup_name(oldpath, req->path) && same_dir(olddirfd, req->dirfd)
+            ? rg_scope_backup(c, from.known, olddirfd, oldpath, req->path)
+            : RG_SCOPE_UNKNOWN;
     struct stat dst = {0};
     bool linked = false;
     for (int tries = 0;; tries++) {

@@ -87,3 +87,31 @@ setup() {
 	assert_refused f.bak unread
 	assert_unchanged f.bak
 }
+
+@test "t1015.10 sed -i.bak in a subdirectory replaces last time's backup" {
+	mkdir sub
+	mkfile sub/f 'a'
+	mkfile sub/f.bak 'last time'
+	run --separate-stderr rg sed -i.bak s/a/b/ sub/f
+	assert_success
+	refute_refused
+	assert_content sub/f b
+	assert_content sub/f.bak a
+}
+
+@test "t1015.11 a renameat of a read file onto its backup through two descriptors on one directory is journaled" {
+	mkfile g 'g'
+	mkfile g.bak 'last time'
+	run --separate-stderr rg python3 -c "
+import os
+open('g').read()
+a = os.open('.', os.O_RDONLY | os.O_DIRECTORY)
+b = os.open('.', os.O_RDONLY | os.O_DIRECTORY)
+os.rename('g', 'g.bak', src_dir_fd=a, dst_dir_fd=b)"
+	assert_success
+	refute_refused
+	assert_content g.bak g
+	run "$RG" undo g.bak
+	assert_success
+	assert_content g.bak 'last time'
+}

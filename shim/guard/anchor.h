@@ -20,9 +20,11 @@ struct rg_anchor {
 
 /* Resolves the directory part of path from dirfd as the call would
  * (symlinks followed; resolve: RESOLVE_* for openat2, 0 for a plain openat),
- * leaving the last component to the call. A path of one component, "/",
- * or one ending in "." or "..", is left as it is. path must outlive a.
- * 0, or -errno as the call would have failed. */
+ * leaving the last component to the call. A relative path of one component,
+ * or one ending in "." or "..", keeps its name and is anchored to dirfd
+ * itself; "/", or an absolute one ending so, is left as it is. path must
+ * outlive a. 0, or -errno as the call would have failed: ENAMETOOLONG,
+ * ENOENT for "", EBADF or ENOTDIR for dirfd, or what resolving fails with. */
 int rg_anchor_at(struct rg_anchor *a, int dirfd, const char *path, uint64_t resolve);
 void rg_anchor_drop(struct rg_anchor *a);
 

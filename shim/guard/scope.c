@@ -112,6 +112,15 @@ enum rg_scope rg_scope_of_dir(struct rg_ctx *c, int dirfd, const char *path, cha
     return classify_dir(c, abs, cap);
 }
 
+/* Does the call fail with err, as this lookup of its directory did? Then
+ * the program must see err from the call, not a refusal. Resource errors
+ * (EMFILE, ENOMEM) are ours alone. */
+static bool call_fails_too(int err)
+{
+    return err == ENOENT || err == ENOTDIR || err == EBADF || err == ENAMETOOLONG || err == ELOOP ||
+           err == EACCES;
+}
+
 enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir, char *abs,
                                size_t cap)
 {
@@ -120,7 +129,7 @@ enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bo
     while (n > 1 && path[n - 1] == '/')
         n--; /* rename(2) takes "d/" for a directory */
     if (n >= sizeof parent)
-        return RG_SCOPE_FREE;
+        return RG_SCOPE_GUARDED; /* the call fails: ENAMETOOLONG */
     memcpy(parent, path, n);
     parent[n] = '\0';
     char *slash = strrchr(parent, '/');
@@ -130,8 +139,8 @@ enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bo
     else if (slash)
         *slash = '\0';
     int pfd = rg_sys_openat(dirfd, slash ? parent : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-    if (pfd == -ENOENT || pfd == -ENOTDIR)
-        return RG_SCOPE_GUARDED; /* no such directory: the call itself fails */
+    if (pfd < 0 && call_fails_too(-pfd))
+        return RG_SCOPE_GUARDED;
     char dirpath[PATH_MAX];
     bool found =
         pfd >= 0 && fd_path(pfd, dirpath, sizeof dirpath) && rg_path_join(abs, cap, dirpath, base);

@@ -21,7 +21,9 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
 /* The scope a new name dirfd/path would have (for a link, or the
  * destination of a rename), from its directory's real path, git asked; dir:
  * the name is a directory's, guarded where a file in it would be. A name
- * that cannot be located counts as outside. */
+ * the call itself cannot take (its directory missing, dirfd closed, too
+ * long) counts as guarded, so that the call fails with its own errno; one
+ * that cannot be located otherwise counts as outside. */
 enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir, char *abs,
                                size_t cap);
 /* The scope of the directory dirfd/path: guarded where a file in it would

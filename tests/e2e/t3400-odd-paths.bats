@@ -51,7 +51,6 @@ one_line_refusal() {
 }
 
 @test "t3400.03 a 4096-byte path still gets ENAMETOOLONG from every guarded call" {
-	skip "known regression since anchored renames (stop 11): one guarded call gives ENOENT for a 4096-byte path"
 	p=$(long_path 4096)
 	assert_equal "${#p}" 4096
 	run --separate-stderr rg bash -c '
@@ -141,7 +140,6 @@ except OSError as e:
 }
 
 @test "t3400.10 a rename onto a name under a closed dirfd gives EBADF, both files intact" {
-	skip "known regression since anchored renames (stop 11): a rename under a closed dirfd gives EACCES, not EBADF"
 	mkfile f original
 	mkfile src source
 	snapshot f src
@@ -158,4 +156,78 @@ except OSError as e:
     os.open('f', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644, dir_fd=d)"
 	assert_output ENOENT
 	refute_refused
+}
+
+@test "t3400.12 a rename from a name under a closed dirfd gives EBADF, both files intact" {
+	mkfile f original
+	mkfile src source
+	snapshot f src
+	dirfd_probe "    os.rename('src', 'f', src_dir_fd=987)"
+	assert_output EBADF
+	refute_refused
+	assert_unchanged f src
+}
+
+@test "t3400.13 a rename onto a name under a dirfd on a file gives ENOTDIR" {
+	mkfile plain text
+	mkfile src source
+	snapshot src
+	dirfd_probe "    d = os.open('plain', os.O_RDONLY)
+    os.rename('src', 'new', dst_dir_fd=d)"
+	assert_output ENOTDIR
+	refute_refused
+	assert_unchanged src
+}
+
+@test "t3400.14 a rename onto an empty name under a closed dirfd gives ENOENT" {
+	mkfile src source
+	snapshot src
+	dirfd_probe "    os.rename('src', '', dst_dir_fd=987)"
+	assert_output ENOENT
+	refute_refused
+	assert_unchanged src
+}
+
+@test "t3400.15 a link to a name under a closed dirfd gives EBADF, no name made" {
+	mkfile src source
+	snapshot src
+	dirfd_probe "    os.link('src', 'new', dst_dir_fd=987)"
+	assert_output EBADF
+	refute_refused
+	assert_unchanged src
+	assert_file_not_exists new
+}
+
+@test "t3400.16 a link to a 4096-byte name gives ENAMETOOLONG" {
+	p=$(long_path 4096)
+	mkfile src source
+	dirfd_probe "    os.link('src', '$p')"
+	assert_output ENAMETOOLONG
+	refute_refused
+	assert_equal "$(stat -c %h src)" 1
+}
+
+@test "t3400.17 every rename entry point gives ENAMETOOLONG for a 4096-byte new name" {
+	p=$(long_path 4096)
+	run --separate-stderr rg bash -c '
+		for args in "renameat $0 $1" "renameat2 $0 $1 0" "renameat2 $0 $1 RENAME_NOREPLACE" \
+			"sys_rename $0 $1" "sys_renameat2 $0 $1 0"; do
+			"$T/rgprobe" $args
+		done' "$W/src" "$p"
+	refute_refused
+	[ "${#lines[@]}" -eq 5 ] || fail "expected 5 results: $output"
+	for l in "${lines[@]}"; do
+		[ "$l" = "err ENAMETOOLONG" ] || fail "expected ENAMETOOLONG each time: $output"
+	done
+}
+
+@test "t3400.18 a read file renamed onto a 4096-byte path stays where it was" {
+	p=$(long_path 4096)
+	mkfile src source
+	snapshot src
+	run --separate-stderr rg bash -c '"$T/rgprobe" read src >/dev/null && "$T/rgprobe" rename src "$1"' _ "$p"
+	assert_probe_err ENAMETOOLONG
+	refute_refused
+	assert_unchanged src
+	assert_equal "$(ls -A "${p%/*}")" ""
 }

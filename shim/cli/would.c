@@ -17,6 +17,7 @@
 #include "core/table.h"
 #include "core/text.h"
 #include "guard/ctx.h"
+#include "guard/namehint.h"
 #include "guard/readhash.h"
 #include "guard/scope.h"
 #include "os/clock.h"
@@ -123,6 +124,13 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         w->outside_roots = f->scope == RG_SCOPE_FREE && !under_a_root(t->hdr, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
+    enum rg_action a = w->decision.action;
+    w->was = (struct rg_record){0};
+    if ((a == RG_REFUSE || a == RG_WARN) && w->decision.reason == RG_WHY_UNREAD) {
+        char abs[PATH_MAX];
+        w->decision.reason =
+            rg_namehint_reason(c, &w->req, realpath(path, abs) ? abs : "", f, &w->was);
+    }
     return true;
 }
 
@@ -131,7 +139,7 @@ void rg_would_reason(const struct rg_table *t, const char *path, const struct rg
 {
     char scanner[16];
     rg_scanner_name(t->hdr, (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK), scanner);
-    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision, scanner};
+    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision, scanner, &w->was};
     rg_reason_text(out, cap, &r, t->hdr->capacity, NULL);
 }
 

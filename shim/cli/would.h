@@ -15,8 +15,9 @@ struct rg_would {
     struct rg_file file;
     struct rg_facts facts;
     struct rg_decision decision;
-    bool own_write;     /* the record is a restamp after the session's own write */
-    bool outside_roots; /* free because no root holds it, not by a rule */
+    bool own_write;       /* the record is a restamp after the session's own write */
+    bool outside_roots;   /* free because no root holds it, not by a rule */
+    struct rg_record was; /* RG_WHY_REPLACED: the file read under its name */
 };
 
 /* Decides an overwrite of path (open O_WRONLY|O_TRUNC) in the session of t,

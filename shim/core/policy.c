@@ -141,6 +141,7 @@ const char *rg_reason_name(enum rg_reason r)
     case RG_WHY_EXPIRED: return "expired";
     case RG_WHY_SCANNED: return "scanned";
     case RG_WHY_SEALED: return "sealed";
+    case RG_WHY_REPLACED: return "replaced";
     }
     return "?";
 }

@@ -72,6 +72,7 @@ enum rg_reason {
     RG_WHY_EXPIRED,    /* read, but longer ago than the session's --read-ttl */
     RG_WHY_SCANNED,    /* only read by a scan of another process's line */
     RG_WHY_SEALED,     /* the session's own table, out of a --strict tree's reach */
+    RG_WHY_REPLACED,   /* unread, but another file had its name when it was read */
 };
 
 struct rg_decision {

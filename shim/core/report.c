@@ -31,6 +31,19 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      "size %lld -> %lld). Read it again, then retry.",
                      read_at, now, (long long)rec->size, (long long)r->file->size);
         break;
+    case RG_WHY_REPLACED:
+        if (!r->was) {
+            n = snprintf(buf, cap,
+                         "it was replaced by another file since this session read it. "
+                         "Read it again, then retry.");
+            break;
+        }
+        rg_format_time(r->was->read_ns, read_at);
+        n = snprintf(buf, cap,
+                     "it was replaced by another file since this session read it (read at "
+                     "%s). Read it again, then retry.",
+                     read_at);
+        break;
     case RG_WHY_TABLE_FULL:
         n = snprintf(buf, cap,
                      "the session table is full (%u files), so this session cannot record "

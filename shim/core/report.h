@@ -19,7 +19,8 @@ struct rg_report {
     const struct rg_file *file;
     const struct rg_facts *facts;
     struct rg_decision decision;
-    const char *scanner; /* the program that scanned it (RG_WHY_SCANNED), or NULL */
+    const char *scanner;         /* the program that scanned it (RG_WHY_SCANNED), or NULL */
+    const struct rg_record *was; /* the file read under its name (RG_WHY_REPLACED), or NULL */
 };
 
 /* The reason sentence, as printed after "refused to write 'PATH': ".

@@ -23,8 +23,9 @@ static size_t index_slots_for(uint32_t capacity)
 
 size_t rg_table_file_size(uint32_t capacity)
 {
-    return RG_HEADER_SIZE + index_slots_for(capacity) * sizeof(uint32_t) +
-           (size_t)capacity * sizeof(struct rg_entry);
+    size_t slots = index_slots_for(capacity);
+    return RG_HEADER_SIZE + slots * sizeof(uint32_t) + (size_t)capacity * sizeof(struct rg_entry) +
+           slots / 2 * sizeof(uint64_t);
 }
 
 static uint64_t mix(uint64_t dev, uint64_t ino)
@@ -151,6 +152,7 @@ void rg_table_bind(struct rg_table *t, void *map, size_t size)
     t->index = (_Atomic uint32_t *)((char *)map + RG_HEADER_SIZE);
     t->entries = (struct rg_entry *)((char *)map + RG_HEADER_SIZE +
                                      (size_t)t->hdr->index_slots * sizeof(uint32_t));
+    t->names = (_Atomic uint64_t *)(t->entries + t->hdr->capacity);
     t->map_size = size;
 }
 
@@ -428,6 +430,36 @@ void rg_entry_writer_close(struct rg_entry *e)
            !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
                                                   memory_order_relaxed, memory_order_relaxed))
         ;
+}
+
+/* A name slot packs the key's top bits with the entry number + 1, in one
+ * word so that no reader sees half of a note. RG_MAX_CAPACITY fits. */
+#define NAME_ENTRY_BITS 27u
+#define NAME_ENTRY_MASK ((1ull << NAME_ENTRY_BITS) - 1)
+_Static_assert(RG_MAX_CAPACITY < NAME_ENTRY_MASK, "entry numbers fit a name slot");
+
+static _Atomic uint64_t *name_slot(const struct rg_table *t, uint64_t key)
+{
+    return &t->names[key & (t->hdr->index_slots / 2 - 1)];
+}
+
+void rg_table_name_note(const struct rg_table *t, uint64_t key, const struct rg_entry *e)
+{
+    uint64_t v = (key & ~NAME_ENTRY_MASK) | ((uint64_t)(e - t->entries) + 1);
+    _Atomic uint64_t *slot = name_slot(t, key);
+    /* Most reads are of a name already noted: do not dirty its line again. */
+    if (atomic_load_explicit(slot, memory_order_relaxed) != v)
+        atomic_store_explicit(slot, v, memory_order_relaxed);
+}
+
+struct rg_entry *rg_table_name_find(const struct rg_table *t, uint64_t key)
+{
+    uint64_t v = atomic_load_explicit(name_slot(t, key), memory_order_relaxed);
+    if (v == 0 || (v & ~NAME_ENTRY_MASK) != (key & ~NAME_ENTRY_MASK))
+        return NULL;
+    /* The table is shared: a corrupt slot must not become a wild read. */
+    uint64_t n = v & NAME_ENTRY_MASK;
+    return n - 1 < t->hdr->capacity ? &t->entries[n - 1] : NULL;
 }
 
 void rg_table_reset(struct rg_table *t)

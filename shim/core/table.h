@@ -3,7 +3,8 @@
  * looked like then.
  *
  * Layout: a fixed header (identity, settings, counters), an open-addressing
- * index of 32-bit slots, and a dense array of entries. The index holds
+ * index of 32-bit slots, a dense array of entries, and the names reads came
+ * by (rg_table_name_note). The index holds
  * "entry number + 1" (0 = empty); entries are claimed by one bounded
  * compare-and-swap on a counter and published into the index by another, only
  * after their key is written. So a reader never sees a half-built key, and a
@@ -20,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 8u
+#define RG_TABLE_VERSION 9u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -158,6 +159,7 @@ struct rg_table {
     struct rg_header *hdr;
     _Atomic uint32_t *index;
     struct rg_entry *entries;
+    _Atomic uint64_t *names; /* index_slots / 2 of them */
     size_t map_size;
 };
 
@@ -231,6 +233,15 @@ void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16]);
 struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
 void rg_entry_writer_close(struct rg_entry *e);
+
+/* The name a read came by. A direct-mapped, lossy memory of which entry the
+ * session last read under each name (core/namehint.h gives the key): only a
+ * refusal asks it, to tell a name never read from one whose file was
+ * replaced since it was read. A slot lost to another name costs only that
+ * telling, never a decision. */
+void rg_table_name_note(const struct rg_table *t, uint64_t key, const struct rg_entry *e);
+/* The entry last noted under key, or NULL. */
+struct rg_entry *rg_table_name_find(const struct rg_table *t, uint64_t key);
 
 /* Forgets every read at once. */
 void rg_table_reset(struct rg_table *t);

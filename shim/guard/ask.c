@@ -8,6 +8,7 @@
 #include "core/content.h"
 #include "core/report.h"
 #include "guard/log.h"
+#include "guard/namehint.h"
 #include "guard/readhash.h"
 #include "guard/scope.h"
 #include "os/lineage.h"
@@ -146,12 +147,15 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE) {
+        struct rg_record was = {0};
+        if (d.reason == RG_WHY_UNREAD)
+            d.reason = rg_namehint_reason(c, req, abs, f, &was);
         char scanner[16] = "";
         if (d.reason == RG_WHY_SCANNED)
             rg_scanner_name(c->table.hdr, (int32_t)(facts.rec.reader & RG_READER_PID_MASK),
                             scanner);
-        struct rg_report rep = {req,    req->shown ? req->shown : req->path, abs, f, &facts, d,
-                                scanner};
+        struct rg_report rep = {
+            req, req->shown ? req->shown : req->path, abs, f, &facts, d, scanner, &was};
         rg_log_decision(c, &rep);
     }
     return d.action;

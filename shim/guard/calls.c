@@ -16,6 +16,7 @@
 #include "guard/journal.h"
 #include "guard/log.h"
 #include "guard/meta.h"
+#include "guard/namehint.h"
 #include "guard/names.h"
 #include "guard/readhash.h"
 #include "guard/restamp.h"
@@ -39,8 +40,10 @@ static int sys_open(const struct rg_request *req, int flags)
 int rg_open_unguarded(const struct rg_request *req) { return sys_open(req, req->flags); }
 
 /* read_fd: the descriptor a read just opened, whose bytes may be hashed;
- * -1 for a restamp after the session's own write. */
-static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
+ * -1 for a restamp after the session's own write. by: the read's request,
+ * whose name is noted when the read is recorded anew (guard/namehint.h);
+ * the re-read of a file already known notes nothing, and costs nothing. */
+static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd, const struct rg_request *by)
 {
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);
@@ -49,9 +52,11 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd)
         now.reader = rg_scan_read(&c->scan, &c->table, (uint32_t)(e - c->table.entries) + 1);
     if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
                            : !rg_entry_holds(&c->table, e, &now) &&
-                                 rg_entry_stamp(&c->table, e, &now, true, rg_now_ns())))
+                                 rg_entry_stamp(&c->table, e, &now, true, rg_now_ns()))) {
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
-    else if (e && (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
+        if (by)
+            rg_namehint_note(c, by, e);
+    } else if (e && (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
         rg_entry_reread(e, now.reader); /* a scan gives way to a look or a write */
     else if (!e && c->table_state == RG_TABLE_OK)
         rg_log_table_full(c);
@@ -61,7 +66,7 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
 {
     struct stat st;
     if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-        stamp(c, &st, -1);
+        stamp(c, &st, -1, NULL);
 }
 
 /* A rename moves what the session knows about an inode to its new name; it
@@ -97,10 +102,10 @@ static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char
     struct stat st;
     if (m->known && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == m->ino &&
         st.st_dev == m->dev)
-        stamp(c, &st, -1);
+        stamp(c, &st, -1, NULL);
 }
 
-void rg_note_read(struct rg_ctx *c, int fd, int flags)
+static void note_read(struct rg_ctx *c, int fd, int flags, const struct rg_request *by)
 {
     struct stat st;
     /* An O_DIRECTORY open only ever succeeds on a directory, which is not a
@@ -108,8 +113,10 @@ void rg_note_read(struct rg_ctx *c, int fd, int flags)
     if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
         return;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        stamp(c, &st, fd);
+        stamp(c, &st, fd, by);
 }
+
+void rg_note_read(struct rg_ctx *c, int fd, int flags) { note_read(c, fd, flags, NULL); }
 
 static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
 {
@@ -209,7 +216,7 @@ static void forget(struct rg_ctx *c, const struct rg_file *f)
 void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd)
 {
     if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
-        rg_note_read(c, fd, req->flags);
+        note_read(c, fd, req->flags, req);
 }
 
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)

@@ -463,3 +463,83 @@ load helper
 	refute_refused
 	assert_content f new
 }
+
+# --- a file replaced since it was read ---------------------------------------
+
+MSG_REPLACED="it was replaced by another file since this session read it (read at "
+
+# replace_outside PATH: another program's atomic save over PATH: a new file
+# written beside it, then renamed onto it.
+replace_outside() {
+	printf 'saved by another program\n' >"$1.new"
+	mv "$1.new" "$1"
+}
+
+@test "t0100.46 a file replaced by an external mv after the session read it is refused as replaced" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	replace_outside f
+	snapshot f
+	bg_finish
+	assert_failure
+	assert_refused f any
+	[[ $stderr == *"readguard: refused to write 'f': $MSG_REPLACED"*"). Read it again, then retry."* ]] ||
+		fail "stderr: $stderr"
+	assert_unchanged f
+}
+
+@test "t0100.47 the log line of a refusal of a replaced file gives reason replaced" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' 'echo new >f'
+	replace_outside f
+	bg_finish
+	assert_failure
+	[ "$(log_field 1 reason)" = '"replaced"' ] || fail "reason: $(log_field 1 reason)"
+	[ "$(log_field 1 path)" = "\"$W/f\"" ] || fail "path: $(log_field 1 path)"
+}
+
+@test "t0100.48 a file never read, replaced by an external mv, is refused as not read" {
+	mkfile f original
+	mkfile g other
+	bg_session 'cat g >/dev/null' 'echo new >f'
+	replace_outside f
+	bg_finish
+	assert_failure
+	assert_refused f unread
+	[ "$(log_field 1 reason)" = '"unread"' ] || fail "reason: $(log_field 1 reason)"
+}
+
+@test "t0100.49 a file of the same name read in another directory is not what was replaced" {
+	mkdir a b
+	mkfile a/f original
+	mkfile b/f other
+	bg_session 'cat a/f >/dev/null' 'echo new >b/f'
+	replace_outside b/f
+	bg_finish
+	assert_failure
+	assert_refused b/f unread
+}
+
+@test "t0100.50 after readguard reset a replaced file is refused as not read: the read is forgotten" {
+	mkfile f original
+	bg_session 'cat f >/dev/null' '"$RG" reset && echo new >f'
+	replace_outside f
+	bg_finish
+	assert_failure
+	assert_refused f unread
+}
+
+@test "t0100.51 the same relative name read from another directory does not call an older file replaced" {
+	mkdir a b
+	mkfile a/f original
+	mkfile b/f other
+	[ "$(stat -c %W b/f)" != 0 ] || skip "this file system keeps no birth time"
+	# Born well before the read, beyond the tick of slack a birth time gets.
+	sleep 0.2
+	bg_session 'cd a && cat f >/dev/null && cd ../b' 'echo new >f'
+	# b/f changes (its ctime moves) but stays the file it was.
+	printf 'edited\n' >>b/f
+	bg_finish
+	assert_failure
+	assert_refused f unread
+}

@@ -163,3 +163,20 @@ shim said:  ${stderr_lines[0]}"
 	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
 shim said:  ${stderr_lines[0]}"
 }
+
+@test "t2040.15 check of a file replaced since it was read says so, as the shim does" {
+	new_session
+	mkfile a old
+	in_session cat a >/dev/null
+	printf 'saved by another program\n' >a.new
+	mv a.new a
+	run --separate-stderr "$RG" check a
+	assert_equal "$status" 1
+	local said=$output
+	[[ $said == "refused to write 'a': it was replaced by another file since this session read it (read at "* ]] ||
+		fail "check said: $said"
+	run --separate-stderr in_session sh -c 'echo new >a'
+	assert_refused a any
+	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}

@@ -468,3 +468,16 @@ tiers_project() {
 	run "$RG" history --session "$TABLE"
 	[ -z "$output" ] || fail "nothing should be kept: $output"
 }
+
+@test "t2120.36 a Write to a file replaced since its Read is denied as replaced, and logged so" {
+	mkfile a old
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\"}" --log "$BATS_TEST_TMPDIR/r.log" >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	printf 'saved by another program\n' >a.new
+	mv a.new a
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_output --partial "\"permissionDecision\":\"deny\""
+	assert_output --partial "readguard: refused to write '$W/a': it was replaced by another file since this session read it (read at "
+	grep -q '"path":"'"$W"'/a","decision":"refuse","reason":"replaced"' "$BATS_TEST_TMPDIR/r.log" ||
+		fail "$(cat "$BATS_TEST_TMPDIR/r.log")"
+}

@@ -90,6 +90,7 @@ static void use_accepted(uint8_t *map, size_t size, const uint8_t *data, size_t 
     struct rg_table t;
     rg_table_bind(&t, map, size);
     FUZZ_CHECK((uint8_t *)(t.entries + t.hdr->capacity) <= map + size);
+    FUZZ_CHECK((uint8_t *)(t.names + t.hdr->index_slots / 2) <= map + size);
     unsigned i = 0;
     for (const char *r = rg_table_root(t.hdr, NULL); r; r = rg_table_root(t.hdr, r), i++) {
         FUZZ_CHECK(r >= t.hdr->roots && r < t.hdr->roots + sizeof t.hdr->roots);
@@ -116,6 +117,13 @@ static void use_accepted(uint8_t *map, size_t size, const uint8_t *data, size_t 
         struct rg_entry *f = rg_table_find(&t, data[k + 1] & 3, ino);
         FUZZ_CHECK(!f || (f >= t.entries && f < t.entries + t.hdr->capacity));
         rg_entry_load(&t, f);
+        /* The names: whatever a slot holds, a find lands on an entry. */
+        uint64_t key = (uint64_t)data[k] << 56 | data[k + 1];
+        if (e)
+            rg_table_name_note(&t, key, e);
+        struct rg_entry *g = rg_table_name_find(&t, key ^ (data[k + 1] & 16 ? 1ull << 40 : 0));
+        FUZZ_CHECK(!g || (g >= t.entries && g < t.entries + t.hdr->capacity));
+        FUZZ_CHECK(!e || (data[k + 1] & 16) || g == e);
     }
     rg_table_reset(&t);
 }

@@ -16,7 +16,7 @@ static const char *reason_for(enum rg_reason why, bool found)
     static char buf[512];
     struct rg_facts facts = {
         .rec = {.found = found, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL, NULL};
     rg_reason_text(buf, sizeof buf, &r, 16, "wrong magic");
     return buf;
 }
@@ -42,7 +42,8 @@ TEST(changed_sentence_with_mtime_put_back_names_the_ctime)
         .exists = true, .regular = true, .mtime_ns = 1000000000, .ctime_ns = 3000000000, .size = 5};
     struct rg_facts facts = {
         .rec = {.found = true, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
-    struct rg_report r = {&req, "f", "/w/f", &same, &facts, {RG_REFUSE, RG_WHY_CHANGED}, NULL};
+    struct rg_report r = {&req, "f", "/w/f", &same, &facts, {RG_REFUSE, RG_WHY_CHANGED},
+                          NULL, NULL};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     CHECK_EQ_STR(buf, "it changed since this session read it (read at "
                       "1970-01-01T00:00:01.500000000Z, changed 1970-01-01T00:00:03.000000000Z "
@@ -63,7 +64,8 @@ static const char *scanned_by(const char *scanner)
 {
     static char buf[512];
     struct rg_facts facts = {.rec = {.found = true, .reader = 321 | RG_READER_SCAN}};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED}, scanner};
+    struct rg_report r = {&req,    "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED},
+                          scanner, NULL};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     return buf;
 }
@@ -91,7 +93,7 @@ TEST(reason_text_is_cut_to_the_buffer)
 {
     char small[10];
     struct rg_facts facts = {0};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD}, NULL};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD}, NULL, NULL};
     CHECK_EQ_INT(rg_reason_text(small, sizeof small, &r, 0, NULL), 9);
     CHECK_EQ_STR(small, "it has no");
 }
@@ -215,9 +217,37 @@ TEST(reader_refuses_values_larger_than_its_buffer)
     free(big);
 }
 
+TEST(replaced_sentence_names_when_it_was_read)
+{
+    static char buf[512];
+    struct rg_facts facts = {0};
+    struct rg_record was = {.found = true, .read_ns = 1500000000};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_REPLACED},
+                          NULL, &was};
+    rg_reason_text(buf, sizeof buf, &r, 16, NULL);
+    CHECK_EQ_STR(buf, "it was replaced by another file since this session read it (read at "
+                      "1970-01-01T00:00:01.500000000Z). Read it again, then retry.");
+}
+
+TEST(replaced_sentence_without_the_record_still_says_replaced)
+{
+    CHECK_EQ_STR(reason_for(RG_WHY_REPLACED, false),
+                 "it was replaced by another file since this session read it. Read it "
+                 "again, then retry.");
+}
+
+TEST(replaced_is_logged_as_replaced)
+{
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_REPLACED), "replaced");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_UNREAD), "unread");
+}
+
 int main(void)
 {
     RUN(unread_sentence);
+    RUN(replaced_sentence_names_when_it_was_read);
+    RUN(replaced_sentence_without_the_record_still_says_replaced);
+    RUN(replaced_is_logged_as_replaced);
     RUN(changed_sentence_names_times_and_sizes);
     RUN(changed_sentence_with_mtime_put_back_names_the_ctime);
     RUN(table_full_sentence_names_the_capacity);

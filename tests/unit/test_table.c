@@ -60,11 +60,54 @@ static const struct rg_stamp stamp_a = {.mtime_ns = 1000, .ctime_ns = 2000, .siz
 
 /* --- format and validate -------------------------------------------------- */
 
-TEST(file_size_is_header_index_and_entries)
+TEST(file_size_is_header_index_entries_and_names)
 {
-    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64);
-    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64);
-    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64);
+    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64 + 512 * 8);
+    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64 + 512 * 8);
+    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64 + 1024 * 8);
+}
+
+/* --- names ---------------------------------------------------------------- */
+
+TEST(a_noted_name_finds_its_entry)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
+    rg_table_name_note(&f.t, 0xabcdef0123456789ull, e);
+    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == e);
+    drop(&f);
+}
+
+TEST(a_name_never_noted_finds_nothing)
+{
+    struct fixture f = make_table(16, false);
+    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == NULL);
+    drop(&f);
+}
+
+TEST(another_name_in_the_same_slot_is_not_taken_for_it)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
+    rg_table_name_note(&f.t, 0x1111111100000007ull, e);
+    /* Same low bits (slot), other high bits: not this name. */
+    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == NULL);
+    /* And a later note of that name takes the slot over. */
+    struct rg_entry *g = rg_table_find_or_add(&f.t, 1, 6);
+    rg_table_name_note(&f.t, 0x2222222200000007ull, g);
+    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == g);
+    CHECK(rg_table_name_find(&f.t, 0x1111111100000007ull) == NULL);
+    drop(&f);
+}
+
+TEST(a_corrupt_name_slot_points_nowhere)
+{
+    struct fixture f = make_table(16, false);
+    uint64_t key = 0xabcdef0123456789ull;
+    /* An entry number past the capacity, with the right key bits. */
+    f.t.names[key & (f.t.hdr->index_slots / 2 - 1)] = (key & ~((1ull << 27) - 1)) | 17u;
+    CHECK(rg_table_name_find(&f.t, key) == NULL);
+    drop(&f);
 }
 
 TEST(format_then_validate_is_ok)
@@ -370,7 +413,8 @@ TEST(bind_points_into_the_mapping)
     CHECK(t.hdr == f.map);
     CHECK((char *)t.index == (char *)f.map + RG_HEADER_SIZE);
     CHECK((char *)t.entries == (char *)f.map + RG_HEADER_SIZE + 1024 * 4);
-    CHECK((char *)(t.entries + 16) == (char *)f.map + f.size);
+    CHECK((char *)t.names == (char *)(t.entries + 16));
+    CHECK((char *)(t.names + 512) == (char *)f.map + f.size);
     CHECK_EQ_INT(t.map_size, f.size);
     drop(&f);
 }
@@ -1176,7 +1220,11 @@ TEST(scanner_name_of_a_pid_that_lost_its_slot_is_empty)
 
 int main(void)
 {
-    RUN(file_size_is_header_index_and_entries);
+    RUN(file_size_is_header_index_entries_and_names);
+    RUN(a_noted_name_finds_its_entry);
+    RUN(a_name_never_noted_finds_nothing);
+    RUN(another_name_in_the_same_slot_is_not_taken_for_it);
+    RUN(a_corrupt_name_slot_points_nowhere);
     RUN(stamp_left_half_written_by_a_killed_stamper_is_taken_over);
     RUN(every_full_stamp_leaves_the_lock_free);
     RUN(format_then_validate_is_ok);

@@ -25,6 +25,7 @@
 #include "cli/would.h"
 #include "core/content.h"
 #include "core/jrecord.h"
+#include "core/namehint.h"
 #include "core/settings.h"
 #include "core/table.h"
 #include "core/text.h"
@@ -301,6 +302,9 @@ static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool o
         atomic_fetch_add(&t->hdr->reads, 1);
     else
         rg_entry_reread(e, now.reader); /* the model looked: a scan of it now counts */
+    /* The name the model read it by (core/namehint.h). */
+    if (e && !own_write)
+        rg_table_name_note(t, rg_name_key(in->path), e);
     close(fd);
     return 0;
 }

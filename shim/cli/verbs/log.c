@@ -37,6 +37,8 @@ static void explain(const struct rg_jobject *o, char *out, size_t cap)
         reason = "?";
     if (strcmp(reason, "unread") == 0)
         snprintf(out, cap, "not read in this session");
+    else if (strcmp(reason, "replaced") == 0)
+        snprintf(out, cap, "replaced by another file since it was read");
     else if (strcmp(reason, "changed") == 0)
         snprintf(out, cap, "changed since it was read (mtime %s -> %s, size %s -> %s)",
                  rm ? rm : "?", cm ? cm : "?", rs ? rs : "?", cs ? cs : "?");

@@ -1,0 +1,59 @@
+#include "guard/namehint.h"
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/namehint.h"
+#include "os/birth.h"
+static bool named(const struct rg_request *req)
+{
+    return req->path && req->path[0] && (req->dirfd == AT_FDCWD || req->path[0] == '/');
+}
+
+void rg_namehint_note(struct rg_ctx *c, const struct rg_request *req, const struct rg_entry *e)
+{
+    if (e && named(req))
+        rg_table_name_note(&c->table, rg_name_key(req->path), e);
+}
+
+static enum rg_reason ask(struct rg_ctx *c, const char *name, const struct rg_file *f, int64_t born,
+                          struct rg_record *was)
+{
+    struct rg_entry *e = rg_table_name_find(&c->table, rg_name_key(name));
+    if (!e)
+        return RG_WHY_UNREAD;
+    struct rg_named then = {e->dev, e->ino, rg_entry_load(&c->table, e)};
+    enum rg_reason r = rg_unread_reason(f, born, &then);
+    if (r == RG_WHY_REPLACED)
+        *was = then.rec;
+    return r;
+}
+
+/* abs relative to the working directory, as a read by a relative name
+ * noted it; NULL when it is not under it. */
+static const char *from_cwd(const char *abs, char *cwd, size_t cap)
+{
+    size_t n = getcwd(cwd, cap) ? strlen(cwd) : 0;
+    if (n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/')
+        return abs + n + 1;
+    return NULL;
+}
+
+enum rg_reason rg_namehint_reason(struct rg_ctx *c, const struct rg_request *req, const char *abs,
+                                  const struct rg_file *f, struct rg_record *was)
+{
+    if (c->table_state == RG_TABLE_BROKEN || !c->table.names)
+        return RG_WHY_UNREAD;
+    bool located = abs && abs[0] == '/';
+    int64_t born = located      ? rg_birth_ns(AT_FDCWD, abs, f->dev, f->ino)
+                   : named(req) ? rg_birth_ns(req->dirfd, req->path, f->dev, f->ino)
+                                : 0;
+    char cwd[PATH_MAX];
+    const char *rel = located && !c->actor ? from_cwd(abs, cwd, sizeof cwd) : NULL;
+    enum rg_reason r = named(req) ? ask(c, req->path, f, born, was) : RG_WHY_UNREAD;
+    if (r == RG_WHY_UNREAD && located)
+        r = ask(c, abs, f, born, was);
+    if (r == RG_WHY_UNREAD && rel)
+        r = ask(c, rel, f, born, was);
+    return r;
+}

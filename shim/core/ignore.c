@@ -96,6 +96,8 @@ static const struct {
 enum rg_tier rg_rule_tier(const char *rule, const char **pattern)
 {
     for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++) {
+        if (rule[0] != keywords[i].word[0])
+            continue; /* most rules have no keyword: one byte tells */
         size_t n = strlen(keywords[i].word);
         if (strncmp(rule, keywords[i].word, n) == 0 && rule[n] == ' ') {
             for (rule += n; *rule == ' ';)
@@ -113,13 +115,14 @@ enum rg_match rg_pattern_match(const char *pat, const char *path, const char *na
     bool negated = pat[0] == '!';
     char buf[PATH_MAX];
     size_t n = strlen(pat + negated);
-    if (n >= sizeof buf)
+    bool dir_only = n > 0 && pat[negated + n - 1] == '/';
+    /* Most built-in rules name directories: a file is done with them here. */
+    if (n >= sizeof buf || (dir_only && !dir))
         return RG_MATCH_NONE;
     memcpy(buf, pat + negated, n + 1);
-    bool dir_only = n > 0 && buf[n - 1] == '/';
     if (dir_only)
         buf[--n] = '\0';
-    if (n == 0 || (dir_only && !dir))
+    if (n == 0)
         return RG_MATCH_NONE;
     int m = strchr(buf, '/') ? rg_wildmatch_bounded(buf[0] == '/' ? buf + 1 : buf, path, true)
                              : rg_wildmatch_bounded(buf, name, true);
@@ -164,34 +167,66 @@ static bool in_ignored_dir(const char *list, size_t len, const char *root, const
     return false;
 }
 
-enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
-                            const char *abs)
+/* abs past root and the slashes after it. */
+static const char *past_root(const char *root, const char *abs)
+{
+    const char *rel = abs + strlen(root);
+    while (*rel == '/')
+        rel++;
+    return rel;
+}
+
+/* The same, or NULL when nothing is left, or too much to match. */
+static const char *rel_of(const char *root, const char *abs)
+{
+    const char *rel = past_root(root, abs);
+    size_t n = strlen(rel);
+    return n == 0 || n >= PATH_MAX ? NULL : rel;
+}
+
+enum rg_tier rg_ignore_dirs_tier(const char *list, size_t len, const char *root,
+                                 unsigned root_index, const char *abs)
+{
+    const char *rel = past_root(root, abs), *last = strrchr(rel, '/');
+    size_t n = last ? (size_t)(last - rel) : 0;
+    if (!list || len == 0 || n == 0 || n >= PATH_MAX)
+        return RG_TIER_NONE;
+    char path[PATH_MAX];
+    memcpy(path, rel, n);
+    path[n] = '\0';
+    /* Walk down from the root: a rule that matches a directory decides for
+     * everything below it, as an ignored directory does in git. */
+    for (char *name = path;;) {
+        char *slash = strchr(name, '/');
+        if (slash)
+            *slash = '\0';
+        enum rg_tier t = rules_tier(list, len, root_index, path, name, true);
+        if (!slash || t != RG_TIER_NONE)
+            return t;
+        *slash = '/';
+        name = slash + 1;
+    }
+}
+
+enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
+                                 unsigned root_index, const char *abs, enum rg_tier dirs)
 {
     if (!list || len == 0)
         return RG_TIER_NONE;
     if (in_ignored_dir(list, len, root, abs))
         return RG_TIER_FREE;
-    const char *rel = abs + strlen(root);
-    while (*rel == '/')
-        rel++;
-    char path[PATH_MAX];
-    size_t n = strlen(rel);
-    if (n == 0 || n >= sizeof path)
-        return RG_TIER_NONE;
-    memcpy(path, rel, n + 1);
-    /* Walk down from the root: a rule that matches a directory decides for
-     * everything below it, as an ignored directory does in git. */
-    for (char *name = path;;) {
-        char *slash = strchr(name, '/');
-        if (!slash)
-            return rules_tier(list, len, root_index, path, name, false);
-        *slash = '\0';
-        enum rg_tier t = rules_tier(list, len, root_index, path, name, true);
-        *slash = '/';
-        if (t != RG_TIER_NONE)
-            return t;
-        name = slash + 1;
-    }
+    const char *rel = rel_of(root, abs);
+    if (dirs != RG_TIER_NONE || !rel)
+        return rel ? dirs : RG_TIER_NONE;
+    const char *slash = strrchr(rel, '/');
+    return rules_tier(list, len, root_index, rel, slash ? slash + 1 : rel, false);
+}
+
+enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
+                            const char *abs)
+{
+    return rg_ignore_file_tier(list, len, root, root_index, abs,
+                               rg_ignore_dirs_tier(list, len, root, root_index, abs));
 }
 
 bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,

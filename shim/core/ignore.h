@@ -74,6 +74,15 @@ bool rg_ignore_add_lines(struct rg_ignore_list *l, char scope, const char *text,
 enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
                             const char *abs);
 
+/* rg_ignore_tier in two steps, for a caller that keeps the first one's
+ * answer per directory (guard/tiercache.h): what the directories between
+ * root and abs decide (RG_TIER_NONE: nothing), which depends on abs's
+ * directory alone; then abs's tier, given that answer. */
+enum rg_tier rg_ignore_dirs_tier(const char *list, size_t len, const char *root,
+                                 unsigned root_index, const char *abs);
+enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
+                                 unsigned root_index, const char *abs, enum rg_tier dirs);
+
 /* Is abs free under root (rg_ignore_tier says RG_TIER_FREE)? */
 bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
                 const char *abs);

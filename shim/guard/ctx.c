@@ -16,6 +16,7 @@ void rg_ctx_use_table(struct rg_ctx *c)
     c->read_ttl_ns = h->read_ttl_ns;
     c->ignores = h->ignores;
     c->ignores_len = h->ignores_len;
+    c->tiers.len = 0; /* kept under another table's rules */
     for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;
          r = rg_table_root(h, r))
         rg_ctx_add_root(c, r);

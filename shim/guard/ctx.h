@@ -15,8 +15,10 @@
 #include "core/policy.h"
 #include "core/table.h"
 #include "guard/scan.h"
+#include "guard/tiercache.h"
 #define RG_MAX_ROOTS 64
 #define RG_FDMAP_SIZE 4096
+_Static_assert(RG_TIERCACHE_ROOTS == RG_MAX_ROOTS, "a cached tier for every root");
 
 /* A descriptor open for writing on a tracked file, to restamp when it closes.
  * ino is published last: a slot with ino 0 is empty. */
@@ -69,6 +71,7 @@ struct rg_ctx {
     struct rg_scan scan;                          /* this process's recent reads (guard/scan.h) */
     struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
     _Atomic int git_lock;
+    struct rg_tiercache tiers;       /* the last directory's tier (guard/tiercache.h) */
     struct rg_actor *actor;          /* NULL in the shim: the process itself */
     uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
                                         may touch; 0: none (the shim, --supervise) */

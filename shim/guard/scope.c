@@ -8,6 +8,7 @@
 #include "core/request.h"
 #include "core/text.h"
 #include "guard/gitrules.h"
+#include "guard/tiercache.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
 {
@@ -50,7 +51,8 @@ static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_git)
     for (size_t i = 0; i < c->nroots && tier != RG_TIER_GUARD; i++) {
         if (!rg_path_under(abs, c->roots[i]))
             continue;
-        enum rg_tier t = rg_ignore_tier(c->ignores, c->ignores_len, c->roots[i], (unsigned)i, abs);
+        struct rg_rules r = {c->ignores, c->ignores_len, c->roots[i], (unsigned)i};
+        enum rg_tier t = rg_tiercache_tier(&c->tiers, &r, abs);
         if (t > tier)
             tier = t;
     }

@@ -355,6 +355,35 @@ TEST(absolute_directories_are_free)
     CHECK_EQ_INT(rg_ignore_tier(list.buf, list.len, "/", 0, "/tmp/x"), RG_TIER_FREE);
 }
 
+static enum rg_tier dirs(const char *abs)
+{
+    return rg_ignore_dirs_tier(list.buf, list.len, "/r", 0, abs);
+}
+
+TEST(directories_answer_depends_on_the_directory_alone)
+{
+    reset();
+    add_lines("guard data/\nfree *.tmp\njournal logs/\n");
+    CHECK_EQ_INT(dirs("/r/data/a.tmp"), RG_TIER_GUARD);
+    CHECK_EQ_INT(dirs("/r/data/b.c"), RG_TIER_GUARD);
+    CHECK_EQ_INT(dirs("/r/src/a.tmp"), RG_TIER_NONE);
+    CHECK_EQ_INT(dirs("/r/logs/deep/x"), RG_TIER_JOURNAL);
+    CHECK_EQ_INT(dirs("/r/data"), RG_TIER_NONE); /* a file named data: no directory above */
+}
+
+TEST(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it)
+{
+    reset();
+    add_lines("free *.tmp\n");
+    CHECK_EQ_INT(rg_ignore_file_tier(list.buf, list.len, "/r", 0, "/r/src/a.tmp", RG_TIER_GUARD),
+                 RG_TIER_GUARD);
+    CHECK_EQ_INT(rg_ignore_file_tier(list.buf, list.len, "/r", 0, "/r/src/a.tmp", RG_TIER_NONE),
+                 RG_TIER_FREE);
+    CHECK(rg_ignore_add(&list, RG_IGN_ABSOLUTE, "/r/src"));
+    CHECK_EQ_INT(rg_ignore_file_tier(list.buf, list.len, "/", 0, "/r/src/a.c", RG_TIER_GUARD),
+                 RG_TIER_FREE);
+}
+
 int main(void)
 {
     RUN(wildmatch_follows_git);
@@ -382,5 +411,7 @@ int main(void)
     RUN(a_directory_rule_decides_below_it);
     RUN(negation_hands_the_path_back_to_git);
     RUN(absolute_directories_are_free);
+    RUN(directories_answer_depends_on_the_directory_alone);
+    RUN(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it);
     return check_done();
 }

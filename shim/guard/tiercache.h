@@ -1,0 +1,43 @@
+/* What the directories above a path decide about its tier, kept for the
+ * last directory asked about: a command that writes many files writes them
+ * a directory at a time (git checkout, tar -x, a build), and walking the
+ * rules down every directory from the root is most of what working out a
+ * tier costs. The answer depends on the session's rules and the directory's
+ * real path alone, both fixed, so it never goes stale.
+ *
+ * The directory is kept whole and compared, never a hash of it: a wrong
+ * answer could let a write through. One thread at a time uses the cache;
+ * another (or a child forked while it was taken) works the answer out
+ * without it. */
+#ifndef RG_TIERCACHE_H
+#define RG_TIERCACHE_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ignore.h"
+#define RG_TIERCACHE_ROOTS 64 /* RG_MAX_ROOTS */
+
+struct rg_tiercache {
+    _Atomic int lock;
+    size_t len; /* of dir; 0: empty */
+    char dir[PATH_MAX];
+    uint8_t tier[RG_TIERCACHE_ROOTS]; /* enum rg_tier + 1 per root; 0: not asked yet */
+};
+
+/* The session's rules (the header's list) and its root number root_index,
+ * whose path is root: the cache answers for one set of rules. */
+struct rg_rules {
+    const char *list;
+    size_t len;
+    const char *root;
+    unsigned root_index;
+};
+
+/* rg_ignore_tier of abs (absolute, normalised) under r's root, with the
+ * directories' half taken from the cache. */
+enum rg_tier rg_tiercache_tier(struct rg_tiercache *t, const struct rg_rules *r, const char *abs);
+
+#endif

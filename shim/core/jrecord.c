@@ -1,19 +1,72 @@
 #include "core/jrecord.h"
-#include <stdio.h>
 #include <string.h>
 
 #include "core/sha256.h"
 #include "core/text.h"
+/* A line being built; o->p is NULL once something did not fit. */
+struct line {
+    char *p, *end;
+};
+
+static void put(struct line *o, const char *s, size_t n)
+{
+    if (o->p && n < (size_t)(o->end - o->p)) {
+        memcpy(o->p, s, n);
+        o->p += n;
+    } else {
+        o->p = NULL;
+    }
+}
+
+static void put_s(struct line *o, const char *s) { put(o, s, strlen(s)); }
+
+/* v in decimal, zero-padded to width digits */
+static void put_u(struct line *o, unsigned long long v, int width)
+{
+    char d[24], *p = d + sizeof d;
+    do
+        *--p = (char)('0' + v % 10);
+    while ((v /= 10) || d + sizeof d - p < width);
+    put(o, p, (size_t)(d + sizeof d - p));
+}
+
+/* as printf's %0<width>lld: the sign counts in the width */
+static void put_i(struct line *o, long long v, int width)
+{
+    if (v < 0)
+        put(o, "-", 1);
+    put_u(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v,
+          v < 0 ? width - 1 : width);
+}
+
+/* Named by hand, not by snprintf: a record is written for every file a
+ * command replaces (git checkout), and formatting was most of its cost. */
 void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid)
 {
-    snprintf(out, RG_JOURNAL_ID_MAX, "%019lld-%d", (long long)created_ns, (int)creator_pid);
+    struct line o = {out, out + RG_JOURNAL_ID_MAX};
+    put_i(&o, created_ns, 19);
+    put(&o, "-", 1);
+    put_i(&o, creator_pid, 0);
+    if (o.p)
+        *o.p = '\0';
+    else
+        out[0] = '\0';
 }
 
 void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
                        int64_t ctime_ns)
 {
-    snprintf(out, RG_JOURNAL_OBJECT_MAX, RG_JOURNAL_LINKED "%llu-%llu-%lld",
-             (unsigned long long)dev, (unsigned long long)ino, (long long)ctime_ns);
+    struct line o = {out, out + RG_JOURNAL_OBJECT_MAX};
+    put_s(&o, RG_JOURNAL_LINKED);
+    put_u(&o, dev, 0);
+    put(&o, "-", 1);
+    put_u(&o, ino, 0);
+    put(&o, "-", 1);
+    put_i(&o, ctime_ns, 0);
+    if (o.p)
+        *o.p = '\0';
+    else
+        out[0] = '\0';
 }
 
 bool rg_jobject_is_linked(const char *name)
@@ -35,22 +88,65 @@ bool rg_jobject_valid(const char *name)
     return (n == RG_SHA256_HEX - 1 && !name[n]) || rg_jobject_is_linked(name);
 }
 
+/* ,"key": then the value as JSON text */
+static void key(struct line *o, const char *k)
+{
+    put(o, ",\"", 2);
+    put_s(o, k);
+    put(o, "\":", 2);
+}
+
+static void str(struct line *o, const char *k, const char *v)
+{
+    key(o, k);
+    put(o, "\"", 1);
+    put_s(o, v);
+    put(o, "\"", 1);
+}
+
+static void str_or_null(struct line *o, const char *k, const char *v)
+{
+    if (v)
+        str(o, k, v);
+    else
+        key(o, k), put(o, "null", 4);
+}
+
+static void num(struct line *o, const char *k, long long v) { key(o, k), put_i(o, v, 0); }
+
+static void unum(struct line *o, const char *k, unsigned long long v) { key(o, k), put_u(o, v, 0); }
+
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
 {
-    char path[4200], prog[128], obj[RG_SHA256_HEX + 8], why[64], t[RG_TIME_LEN];
+    char path[4200], prog[128], t[RG_TIME_LEN];
     rg_json_escape(path, sizeof path, r->path);
     rg_json_escape(prog, sizeof prog, r->prog ? r->prog : "");
     rg_format_time(r->time_ns, t);
-    snprintf(obj, sizeof obj, r->object ? "\"%s\"" : "null", r->object);
-    snprintf(why, sizeof why, r->unsaved ? "\"%s\"" : "null", r->unsaved);
-    int n = snprintf(out, cap,
-                     "{\"time\":\"%s\",\"time_ns\":%lld,\"pid\":%d,\"prog\":\"%s\",\"op\":\"%s\","
-                     "\"call\":\"%s\",\"path\":\"%s\",\"dev\":%llu,\"ino\":%llu,\"mode\":%u,"
-                     "\"uid\":%u,\"gid\":%u,\"mtime_ns\":%lld,\"atime_ns\":%lld,\"size\":%lld,"
-                     "\"exists\":%s,\"object\":%s,\"unsaved\":%s}\n",
-                     t, (long long)r->time_ns, r->pid, prog, r->op, r->call ? r->call : "", path,
-                     (unsigned long long)r->dev, (unsigned long long)r->ino, r->mode, r->uid,
-                     r->gid, (long long)r->mtime_ns, (long long)r->atime_ns, (long long)r->size,
-                     r->exists ? "true" : "false", obj, why);
-    return n <= 0 || (size_t)n >= cap ? 0 : (size_t)n;
+    struct line o = {out, out + cap};
+    put(&o, "{\"time\":\"", 9);
+    put_s(&o, t);
+    put(&o, "\"", 1);
+    num(&o, "time_ns", r->time_ns);
+    num(&o, "pid", r->pid);
+    str(&o, "prog", prog);
+    str(&o, "op", r->op);
+    str(&o, "call", r->call ? r->call : "");
+    str(&o, "path", path);
+    unum(&o, "dev", r->dev);
+    unum(&o, "ino", r->ino);
+    unum(&o, "mode", r->mode);
+    unum(&o, "uid", r->uid);
+    unum(&o, "gid", r->gid);
+    num(&o, "mtime_ns", r->mtime_ns);
+    num(&o, "atime_ns", r->atime_ns);
+    num(&o, "size", r->size);
+    key(&o, "exists");
+    put_s(&o, r->exists ? "true" : "false");
+    str_or_null(&o, "object", r->object);
+    str_or_null(&o, "unsaved", r->unsaved);
+    put(&o, "}\n", 2);
+    if (!o.p)
+        return 0;
+    *o.p = '\0';
+    return (size_t)(o.p - out);
 }

@@ -36,6 +36,18 @@ size_t rg_json_escape(char *dst, size_t cap, const char *src)
     if (cap == 0)
         return 0;
     while (*s) {
+        /* Most of a path is plain: copied a run at a time. */
+        size_t run = 0;
+        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run) {
+            size_t fits = o + run + 1 > cap ? cap - o - 1 : run;
+            memcpy(dst + o, s, fits);
+            o += fits, s += fits;
+            if (fits < run)
+                break;
+            continue;
+        }
         char esc[8];
         const char *piece = esc;
         size_t len;

@@ -97,7 +97,9 @@ bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char 
 {
     if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || own_bytes(c, st))
         return false;
-    struct rg_jkeep k = {.c = c, .req = req, .op = op, .st = st};
+    struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
+    k.c = c, k.req = req, k.op = op, k.st = st;
+    k.abs[0] = k.objects[0] = k.object[0] = '\0';
     bool last = last_name(op, fd, follow, st), linked = false;
     int src = open_source(req, fd, follow, last, st);
     int where = src >= 0 ? src : fd;

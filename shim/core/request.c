@@ -53,6 +53,13 @@ int rg_rename_targets(unsigned flags)
     return 1;
 }
 
+bool rg_rename_flags_valid(unsigned flags)
+{
+    if (flags & ~(unsigned)(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+        return false;
+    return !((flags & RENAME_EXCHANGE) && (flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)));
+}
+
 const char *rg_op_name(enum rg_op op)
 {
     switch (op) {

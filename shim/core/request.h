@@ -54,6 +54,10 @@ bool rg_fopen_flags(const char *mode, int *flags);
 
 /* The destinations a rename writes: 0, 1 (new) or 2 (new and old). */
 int rg_rename_targets(unsigned flags);
+/* Would renameat2 take flags? The kernel answers EINVAL before it looks at
+ * either name, and so must a rename that resolves its names first; a flag
+ * it does not know is refused too, as nothing here could judge it. */
+bool rg_rename_flags_valid(unsigned flags);
 
 const char *rg_op_name(enum rg_op op);
 

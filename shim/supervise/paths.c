@@ -70,7 +70,9 @@ static int removes_sealed(struct rg_ctx *c, const struct rg_request *req)
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     static _Thread_local struct named from = {.dfd = -1}, to = {.dfd = -1};
-    int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
+    int r = rg_rename_flags_valid((unsigned)sc->flags)
+                ? name_of(call, sc->oldpath, sc->olddirfd, &from)
+                : -EINVAL;
     if (r == 0)
         r = name_of(call, sc->path, sc->dirfd, &to);
     if (r == 0)

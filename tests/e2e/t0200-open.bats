@@ -775,3 +775,22 @@ probe_after_read() {
 		assert_unchanged f src
 	done
 }
+
+@test "t0200.75 renameat2 with RENAME_EXCHANGE|RENAME_NOREPLACE gives EINVAL before looking at the names" {
+	mkfile src x
+	snapshot src
+	run --separate-stderr probe renameat2 src nodir/f "RENAME_EXCHANGE|RENAME_NOREPLACE"
+	assert_probe_err EINVAL
+	refute_refused
+	assert_unchanged src
+}
+
+@test "t0200.76 renameat2 with a flag the kernel does not know gives EINVAL, not a refusal, onto an unread file" {
+	mkfile f original
+	mkfile src x
+	snapshot f src
+	run --separate-stderr probe renameat2 src f 64
+	assert_probe_err EINVAL
+	refute_refused
+	assert_unchanged f src
+}

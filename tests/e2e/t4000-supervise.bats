@@ -400,3 +400,13 @@ export -f raw
 		assert_content got hello
 	done
 }
+
+@test "t4000.37 --strict: raw renameat2 with RENAME_EXCHANGE|RENAME_NOREPLACE gives EINVAL before the names" {
+	mkfile f 'original'
+	mkfile g 'other'
+	snapshot f g
+	run --separate-stderr strict bash -c 'raw renameat2 g nodir/f 3; raw renameat2 g f 3'
+	assert_output $'err EINVAL\nerr EINVAL'
+	refute_refused
+	assert_unchanged f g
+}

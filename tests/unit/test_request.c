@@ -181,6 +181,27 @@ TEST(rename_plain_writes_new) { CHECK_EQ_INT(rg_rename_targets(0), 1); }
 TEST(rename_noreplace_writes_nothing) { CHECK_EQ_INT(rg_rename_targets(RENAME_NOREPLACE), 0); }
 TEST(rename_exchange_writes_both) { CHECK_EQ_INT(rg_rename_targets(RENAME_EXCHANGE), 2); }
 
+TEST(rename_flags_the_kernel_takes_are_valid)
+{
+    CHECK(rg_rename_flags_valid(0));
+    CHECK(rg_rename_flags_valid(RENAME_NOREPLACE));
+    CHECK(rg_rename_flags_valid(RENAME_EXCHANGE));
+    CHECK(rg_rename_flags_valid(RENAME_WHITEOUT));
+    CHECK(rg_rename_flags_valid(RENAME_NOREPLACE | RENAME_WHITEOUT));
+}
+
+TEST(rename_exchange_with_noreplace_or_whiteout_is_invalid)
+{
+    CHECK(!rg_rename_flags_valid(RENAME_EXCHANGE | RENAME_NOREPLACE));
+    CHECK(!rg_rename_flags_valid(RENAME_EXCHANGE | RENAME_WHITEOUT));
+}
+
+TEST(rename_flag_the_kernel_does_not_know_is_invalid)
+{
+    CHECK(!rg_rename_flags_valid(1u << 3));
+    CHECK(!rg_rename_flags_valid(RENAME_NOREPLACE | (1u << 31)));
+}
+
 /* --- rg_op_name ----------------------------------------------------------- */
 
 TEST(op_names)
@@ -252,6 +273,9 @@ int main(void)
     RUN(rename_plain_writes_new);
     RUN(rename_noreplace_writes_nothing);
     RUN(rename_exchange_writes_both);
+    RUN(rename_flags_the_kernel_takes_are_valid);
+    RUN(rename_exchange_with_noreplace_or_whiteout_is_invalid);
+    RUN(rename_flag_the_kernel_does_not_know_is_invalid);
     RUN(op_names);
     return check_done();
 }

@@ -10,6 +10,8 @@
 static long anchored_rename(struct rg_ctx *c, const char *call, int olddir, const char *oldpath,
                             int newdir, const char *newpath, unsigned flags)
 {
+    if (!rg_rename_flags_valid(flags))
+        return -EINVAL;
     struct rg_anchor from, to;
     long r = oldpath && newpath ? rg_anchor_at(&from, olddir, oldpath, 0) : -EFAULT;
     if (r < 0)

@@ -147,6 +147,35 @@ void rg_format_time(int64_t ns, char *buf)
     *p = '\0';
 }
 
+bool rg_concat_list(char *out, size_t cap, const char *const *parts)
+{
+    size_t o = 0;
+    bool fits = cap > 0;
+    for (; fits && *parts; parts++) {
+        size_t n = strlen(*parts);
+        fits = o + n < cap;
+        if (fits)
+            memcpy(out + o, *parts, n), o += n;
+    }
+    if (cap)
+        out[fits ? o : 0] = '\0';
+    return fits;
+}
+
+void rg_fd_link(char out[RG_FD_LINK_MAX], int fd)
+{
+    char d[16], *p = d + sizeof d;
+    unsigned v = fd < 0 ? 0u - (unsigned)fd : (unsigned)fd;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    if (fd < 0)
+        *--p = '-';
+    memcpy(out, "/proc/self/fd/", 14);
+    memcpy(out + 14, p, (size_t)(d + sizeof d - p));
+    out[14 + (d + sizeof d - p)] = '\0';
+}
+
 bool rg_path_join(char *out, size_t cap, const char *base, const char *path)
 {
     size_t o = 1;

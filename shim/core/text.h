@@ -24,6 +24,16 @@ size_t rg_line_escape(char *dst, size_t cap, const char *src);
 #define RG_TIME_LEN 32
 void rg_format_time(int64_t ns, char *buf);
 
+/* Writes the strings of parts, up to a NULL, one after the other: a path
+ * made of parts without snprintf's format parser (the journal makes several
+ * per kept file). False, and out "", when they do not fit. */
+bool rg_concat_list(char *out, size_t cap, const char *const *parts);
+#define rg_concat(out, cap, ...) rg_concat_list(out, cap, (const char *const[]){__VA_ARGS__, NULL})
+
+/* "/proc/self/fd/FD", the name of one of this process's descriptors. */
+#define RG_FD_LINK_MAX 32
+void rg_fd_link(char out[RG_FD_LINK_MAX], int fd);
+
 /* Joins base (absolute) and path, then folds ".", ".." and repeated slashes.
  * An absolute path ignores base. Returns false when the result does not fit. */
 bool rg_path_join(char *out, size_t cap, const char *base, const char *path);

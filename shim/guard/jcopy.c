@@ -10,6 +10,7 @@
 
 #include "core/sha256.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "os/sys.h"
 /* Small enough for any thread's stack, large enough to copy at disk speed. */
 #define COPY_BUF 8192
@@ -113,8 +114,8 @@ static int publish(int fd, const char *tmp, const char *obj)
         if (r < 0)
             rg_sys_unlinkat(AT_FDCWD, tmp, 0);
     } else {
-        char link[32];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        char link[RG_FD_LINK_MAX];
+        rg_fd_link(link, fd);
         r = rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj, AT_SYMLINK_FOLLOW,
                         0);
     }
@@ -155,7 +156,7 @@ static int keep_small(struct rg_jkeep *k, int src, char *obj, size_t cap)
     rg_sha256_update(&s, buf, (size_t)n);
     rg_sha256_final(&s, d);
     rg_sha256_hex(d, k->object);
-    snprintf(obj, cap, "%s/%s", k->objects, k->object);
+    rg_concat(obj, cap, k->objects, "/", k->object);
     struct stat st;
     if (fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
         return 0;
@@ -184,7 +185,7 @@ static int keep_large(struct rg_jkeep *k, int src, char *obj, size_t cap)
     if (r == 0)
         r = hash_copy(dst, k->object);
     if (r == 0) {
-        snprintf(obj, cap, "%s/%s", k->objects, k->object);
+        rg_concat(obj, cap, k->objects, "/", k->object);
         r = publish(dst, tmp, obj);
     }
     if (r != 0 && tmp[0])

@@ -1,22 +1,22 @@
 #include "guard/jlink.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 
+#include "core/text.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
                         char name[RG_JOURNAL_OBJECT_MAX])
 {
     rg_jobject_linked(name, st->st_dev, st->st_ino,
                       (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec);
-    snprintf(out, cap, "%s/%s", objects, name);
+    rg_concat(out, cap, objects, "/", name);
 }
 
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 {
-    char from[32], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
+    char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
     linked_name(to, sizeof to, k->objects, k->st, k->object);
-    snprintf(from, sizeof from, "/proc/self/fd/%d", pfd);
+    rg_fd_link(from, pfd);
     long r =
         rg_syscall6(SYS_linkat, AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW, 0);
     /* Another process of the session keeps the same inode in the same state:
@@ -31,7 +31,7 @@ void rg_jlink_drop(const char *journal_dir, int dirfd, const char *path, const s
         now.st_dev != st->st_dev)
         return;
     char objects[RG_JPATH], obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX], name[RG_JOURNAL_OBJECT_MAX];
-    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, journal_dir);
+    rg_concat(objects, sizeof objects, journal_dir, "/", RG_JOURNAL_OBJECTS);
     linked_name(obj, sizeof obj, objects, st, name);
     rg_sys_unlinkat(AT_FDCWD, obj, 0);
 }

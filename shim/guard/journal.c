@@ -40,8 +40,8 @@ static int open_source(const struct rg_request *req, int fd, bool follow, bool p
 {
     int flags = path_only ? O_PATH | O_CLOEXEC : O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, rfd;
     if (fd >= 0) {
-        char link[32];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        char link[RG_FD_LINK_MAX];
+        rg_fd_link(link, fd);
         rfd = rg_sys_openat(AT_FDCWD, link, flags, 0);
     } else {
         rfd = rg_sys_openat(req->dirfd, req->path, flags | (follow ? 0 : O_NOFOLLOW), 0);
@@ -110,7 +110,7 @@ bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char 
             rg_sys_close(src);
         return false;
     }
-    snprintf(k.objects, sizeof k.objects, "%s/" RG_JOURNAL_OBJECTS, c->table.hdr->journal_dir);
+    rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     const char *why = NULL;
     int r = 0;
     if (src < 0)

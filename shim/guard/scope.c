@@ -12,8 +12,8 @@
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
 {
-    char link[64];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    char link[RG_FD_LINK_MAX];
+    rg_fd_link(link, fd);
     ssize_t n = readlink(link, out, cap - 1);
     /* A full buffer may be a cut-off path: a prefix of a root's path is not
      * under the root, so trusting it would leave the file unguarded. */

@@ -355,6 +355,28 @@ TEST(line_small_cap_never_splits_an_escape)
     CHECK_EQ_INT(rg_line_escape(NULL, 0, "x"), 0);
 }
 
+TEST(concat_joins_parts_or_writes_nothing)
+{
+    char b[8];
+    CHECK(rg_concat(b, sizeof b, "ab", "/", "cdef"));
+    CHECK_EQ_STR(b, "ab/cdef");
+    CHECK(!rg_concat(b, sizeof b, "ab", "/", "cdefg"));
+    CHECK_EQ_STR(b, ""); /* never a cut-off path */
+    CHECK(rg_concat(b, sizeof b, ""));
+    CHECK_EQ_STR(b, "");
+}
+
+TEST(fd_link_names_the_descriptor)
+{
+    char l[RG_FD_LINK_MAX];
+    rg_fd_link(l, 0);
+    CHECK_EQ_STR(l, "/proc/self/fd/0");
+    rg_fd_link(l, 4095);
+    CHECK_EQ_STR(l, "/proc/self/fd/4095");
+    rg_fd_link(l, 2147483647);
+    CHECK_EQ_STR(l, "/proc/self/fd/2147483647");
+}
+
 int main(void)
 {
     RUN(line_plain_text_and_quotes_are_kept);
@@ -421,5 +443,7 @@ int main(void)
     RUN(capacity_parse_huge_is_invalid);
     RUN(capacity_parse_garbage_is_invalid);
     RUN(capacity_parse_rejects_suffix_overflow);
+    RUN(concat_joins_parts_or_writes_nothing);
+    RUN(fd_link_names_the_descriptor);
     return check_done();
 }

@@ -11,6 +11,9 @@
 #   RG_BENCH_BUDGET=SECONDS  start no macro workload after that long: the rows
 #              not run say so (a loaded machine can take an hour)
 #   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure, pytest and npm install
+#   RG_BENCH_CG_MACRO="grep_r pytest ..."  the macro rows to count under
+#              callgrind (default: grep -r, pytest, npm install, configure;
+#              --smoke: grep -r); empty: none
 #
 # Whole commands are timed by hyperfine; per-call figures come from
 # tests/bench/rgbench (ns/op) and, when valgrind is installed, callgrind's
@@ -58,6 +61,12 @@ sizes="$9 ${10} ${11}" small=$9 large=${11}
 cg_names=""
 cg_loops="10 30"
 [ "$level" = smoke ] && cg_names="read_root rename" cg_loops="0 1"
+# The macro rows whose whole command callgrind counts, cheapest first (on a
+# loaded 2-core machine: grep -r seconds, pytest a minute or two, npm
+# install and configure several minutes a side).
+cg_macro="grep_r pytest npm_install configure"
+[ "$level" = smoke ] && cg_macro="grep_r"
+cg_macro=${RG_BENCH_CG_MACRO-$cg_macro}
 
 for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE"; do
     [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE)" >&2; exit 2; }
@@ -324,14 +333,17 @@ for i in range(int(sys.argv[2])):
 
     # NAME PREPARE COMMAND [ROUNDS [BARE_ENV]]: one hyperfine call per round,
     # bare (with BARE_ENV, if given) then guarded.
+    past_budget() { # NAME: true, and NAME noted as skipped, once past RG_BENCH_BUDGET
+        [ -n "${RG_BENCH_BUDGET:-}" ] && [ "$SECONDS" -gt "$RG_BENCH_BUDGET" ] || return 1
+        log "macro: $1 skipped, past RG_BENCH_BUDGET ($RG_BENCH_BUDGET s)"
+        skipped="$skipped $1"
+    }
     macro() {
         local name=$1 prep=$2 cmd=$3 r
-        if [ -n "${RG_BENCH_BUDGET:-}" ] && [ "$SECONDS" -gt "$RG_BENCH_BUDGET" ]; then
-            log "macro: $name skipped, past RG_BENCH_BUDGET ($RG_BENCH_BUDGET s)"
-            skipped="$skipped $name"
-            return
-        fi
+        past_budget "$name" && return
         log "macro: $name"
+        printf '%s' "$prep" >"$work/$name.prep"
+        printf '%s' "$cmd" >"$work/$name.cmd"
         for r in $(seq 0 "${4:-$rounds}"); do
             hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" \
                 "env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" \
@@ -390,6 +402,46 @@ for i in range(int(sys.argv[2])):
     macro git_checkout "git -C $mac/tree checkout -q $base" "git -C $mac/tree checkout -q co"
     macro git_switch "git -C $mac/tree switch -q $base" "git -C $mac/tree switch -q sw"
     git -C "$mac/tree" checkout -q "$base"
+
+    # NAME UNITS UNIT: the user-space instructions of one run of the row's
+    # command, every process of it counted, bare then guarded: the steady
+    # measure beside the timed row (callgrind's counts barely move between
+    # runs, so one run of each side is enough). What a process does between
+    # fork and exec is lost (valgrind starts afresh at exec), on both sides.
+    macro_ir() {
+        local name=$1 units="$2 $3" side f t prep cmd
+        have valgrind && [ -f "$res/$name.bare" ] || return 0
+        past_budget "$name/callgrind" && return
+        log "macro: $name, instruction counts (callgrind)"
+        prep=$(cat "$work/$name.prep") cmd=$(cat "$work/$name.cmd")
+        for side in bare rg; do
+            sh -c "$prep"
+            rm -f "$work"/cgm.*
+            # A fixed hash seed: Python's random one moves its counts by more
+            # than the shim adds to them.
+            set -- env PYTHONHASHSEED=0
+            [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" READGUARD_SESSION="$mtab"
+            "$@" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/cgm.%p" \
+                sh -c "$cmd" >/dev/null 2>"$work/cg-macro.err" || {
+                log "macro: $name failed under callgrind:"
+                tail -5 "$work/cg-macro.err" >&2
+                exit 1
+            }
+            t=0
+            for f in "$work"/cgm.*; do t=$((t + $(awk '/^totals:/ {print $2}' "$f"))); done
+            echo "$t" >"$res/$name.irt_$side"
+        done
+        echo "$units" >"$res/$name.ir_units"
+    }
+    # Cheapest first: under a budget, the slow ones are the ones left out.
+    for w in $cg_macro; do
+        case $w in
+        grep_r) macro_ir grep_r "$tree_files" file ;;
+        pytest) macro_ir pytest "$py_tests" test ;;
+        npm_install) macro_ir npm_install "$npm_pkgs" package ;;
+        configure) macro_ir configure "$conf_checks" check ;;
+        esac
+    done
     rm -f "$mtab"
 else
     log "macro: skipped, hyperfine is not installed (scripts/dev/install-deps.sh bench)"
@@ -425,6 +477,12 @@ row() { # LABEL KIND NAME TARGET
         ib=
         if [ -f "$res/$name.ir_bare" ]; then
             ia="$ia; $(cat "$res/$name.ir_bare") / $(cat "$res/$name.ir_rg") (+$(($(cat "$res/$name.ir_rg") - $(cat "$res/$name.ir_bare")))) instructions per iteration"
+        fi
+        if [ -f "$res/$name.ir_units" ]; then
+            ia="$ia; $(awk -v a="$(cat "$res/$name.irt_bare")" -v b="$(cat "$res/$name.irt_rg")" \
+                -v n="$(cut -d' ' -f1 "$res/$name.ir_units")" -v u="$(cut -d' ' -f2 "$res/$name.ir_units")" \
+                'BEGIN {printf "%.1fM / %.1fM instructions, %+.2fM (%+.1f%%; %+.0f per %s, start-up included)",
+                    a / 1e6, b / 1e6, (b - a) / 1e6, (b - a) * 100 / a, (b - a) / n, u}')"
         fi
         a=$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')
         b=$(awk -v x="$(median "$res/$name.rg")" 'BEGIN {printf "%.1f ms", x * 1000}')
@@ -537,7 +595,8 @@ if [ -n "$out" ]; then
             echo "**Not run, past the time budget (RG_BENCH_BUDGET=$RG_BENCH_BUDGET s):$skipped.**"
         fi
         echo "Instructions are callgrind's counts of user-space instructions (libc and the shim, not"
-        echo "the kernel) per call of the same loop, $cg_iters calls."
+        echo "the kernel) per call of the same loop, $cg_iters calls; for a macro row, of one whole run of"
+        echo "its command, every process of it (bare, then guarded in the same session)."
         echo
         table
         echo

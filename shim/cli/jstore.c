@@ -29,6 +29,17 @@ static int64_t num(const struct rg_jobject *o, const char *k)
     return v ? strtoll(v, NULL, 10) : 0;
 }
 
+/* The path's bytes: "path_bytes" where it is not UTF-8 (core/jrecord.h). */
+static char *record_path(const struct rg_jobject *o)
+{
+    const char *raw = rg_jsonl_get(o, "path_bytes");
+    char *p = raw ? strdup(raw) : NULL;
+    if (p && rg_bytes_unescape(p))
+        return p;
+    free(p);
+    return strdup(rg_jsonl_get(o, "path"));
+}
+
 static void add(struct rg_jlist *l, const char *session, const char *line)
 {
     struct rg_jobject o;
@@ -47,7 +58,7 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
     l->r[l->n++] = (struct rg_jrec){
         .session = strdup(session),
         .line = strdup(line),
-        .path = strdup(rg_jsonl_get(&o, "path")),
+        .path = record_path(&o),
         .op = strdup(rg_jsonl_get(&o, "op")),
         .prog = dup_or_null(rg_jsonl_get(&o, "prog")),
         .object = named ? strdup(obj) : NULL,

@@ -1,4 +1,5 @@
 #include "core/jrecord.h"
+#include <stdint.h>
 #include <string.h>
 
 #include "core/sha256.h"
@@ -112,6 +113,19 @@ static void str_or_null(struct line *o, const char *k, const char *v)
         key(o, k), put(o, "null", 4);
 }
 
+/* A path that is not UTF-8 cannot be told from its "path" (each stray
+ * byte is U+FFFD there): its bytes, %XX-escaped where they are not. */
+static void path_bytes(struct line *o, const char *path)
+{
+    if (rg_utf8_valid(path))
+        return;
+    key(o, "path_bytes");
+    put(o, "\"", 1);
+    size_t n = o->p ? rg_json_escape_bytes(o->p, (size_t)(o->end - o->p), path) : SIZE_MAX;
+    o->p = n == SIZE_MAX ? NULL : o->p + n;
+    put(o, "\"", 1);
+}
+
 static void num(struct line *o, const char *k, long long v) { key(o, k), put_i(o, v, 0); }
 
 static void unum(struct line *o, const char *k, unsigned long long v) { key(o, k), put_u(o, v, 0); }
@@ -132,6 +146,7 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     str(&o, "op", r->op);
     str(&o, "call", r->call ? r->call : "");
     str(&o, "path", path);
+    path_bytes(&o, r->path);
     unum(&o, "dev", r->dev);
     unum(&o, "ino", r->ino);
     unum(&o, "mode", r->mode);

@@ -36,7 +36,8 @@ struct rg_jrecord {
     const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "undo";
                        "end": the file as the session left it (no object) */
     const char *call;
-    const char *path; /* absolute */
+    const char *path; /* absolute; any bytes: one that is not UTF-8 is written
+                         as "path" for people and "path_bytes" to read back */
     uint64_t dev, ino;
     uint32_t mode, uid, gid;
     int64_t mtime_ns, atime_ns, size;

@@ -28,18 +28,60 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
-size_t rg_json_escape(char *dst, size_t cap, const char *src)
+static const char hex[] = "0123456789abcdef";
+
+/* How many bytes at s need no escape: most of a path, copied a run at a
+ * time. */
+static size_t plain_run(const unsigned char *s, bool keep_bytes)
 {
-    static const char hex[] = "0123456789abcdef";
+    size_t run = 0;
+    while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\' &&
+           !(keep_bytes && s[run] == '%'))
+        run++;
+    return run;
+}
+
+/* The text for the character at s: in esc, or *piece pointing into s.
+ * *n receives how many bytes of s it stands for; returns its length. */
+static size_t escape_one(const unsigned char *s, bool keep_bytes, char esc[8], const char **piece,
+                         size_t *n)
+{
+    *piece = esc;
+    *n = utf8_len(s);
+    if (*n == 0 || (keep_bytes && *s == '%')) {
+        *n = 1;
+        if (!keep_bytes)
+            return *piece = "\\ufffd", 6;
+        esc[0] = '%', esc[1] = hex[*s >> 4], esc[2] = hex[*s & 15];
+        return 3;
+    }
+    if (*s == '"' || *s == '\\')
+        return esc[0] = '\\', esc[1] = (char)*s, 2;
+    if (*s == '\n')
+        return *piece = "\\n", 2;
+    if (*s == '\t')
+        return *piece = "\\t", 2;
+    if (*s < 0x20 || *s == 0x7f) {
+        /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): bytes, not a string */
+        memcpy(esc, "\\u00", 4);
+        esc[4] = hex[*s >> 4], esc[5] = hex[*s & 15];
+        return 6;
+    }
+    *piece = (const char *)s;
+    return *n;
+}
+
+/* rg_json_escape, or with keep_bytes rg_json_escape_bytes. True when all
+ * of src fit. */
+static bool escape(char *dst, size_t cap, const char *src, bool keep_bytes, size_t *len)
+{
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
+    *len = 0;
     if (cap == 0)
-        return 0;
+        return !*s;
     while (*s) {
-        /* Most of a path is plain: copied a run at a time. */
-        size_t run = 0;
-        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
-            run++;
+        size_t run = plain_run(s, keep_bytes);
         if (run) {
             size_t fits = o + run + 1 > cap ? cap - o - 1 : run;
             memcpy(dst + o, s, fits);
@@ -49,37 +91,67 @@ size_t rg_json_escape(char *dst, size_t cap, const char *src)
             continue;
         }
         char esc[8];
-        const char *piece = esc;
-        size_t len;
-        size_t n = utf8_len(s);
-        if (n == 0) {
-            piece = "\\ufffd", len = 6, n = 1;
-        } else if (*s == '"' || *s == '\\') {
-            esc[0] = '\\', esc[1] = (char)*s, len = 2;
-        } else if (*s == '\n') {
-            piece = "\\n", len = 2;
-        } else if (*s == '\t') {
-            piece = "\\t", len = 2;
-        } else if (*s < 0x20 || *s == 0x7f) {
-            /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): bytes, not a string */
-            memcpy(esc, "\\u00", 4);
-            esc[4] = hex[*s >> 4], esc[5] = hex[*s & 15], len = 6;
-        } else {
-            piece = (const char *)s, len = n;
-        }
-        if (o + len + 1 > cap)
+        const char *piece;
+        size_t n, plen = escape_one(s, keep_bytes, esc, &piece, &n);
+        if (o + plen + 1 > cap)
             break;
-        memcpy(dst + o, piece, len);
-        o += len;
+        memcpy(dst + o, piece, plen);
+        o += plen;
         s += n;
     }
     dst[o] = '\0';
-    return o;
+    *len = o;
+    return !*s;
+}
+
+size_t rg_json_escape(char *dst, size_t cap, const char *src)
+{
+    size_t len;
+    escape(dst, cap, src, false, &len);
+    return len;
+}
+
+size_t rg_json_escape_bytes(char *dst, size_t cap, const char *src)
+{
+    size_t len;
+    return escape(dst, cap, src, true, &len) ? len : SIZE_MAX;
+}
+
+bool rg_utf8_valid(const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    for (size_t n; *s; s += n)
+        if ((n = utf8_len(s)) == 0)
+            return false;
+    return true;
+}
+
+static int hex_digit(char c)
+{
+    const char *d = c ? strchr(hex, c) : NULL;
+    return d ? (int)(d - hex) : -1;
+}
+
+bool rg_bytes_unescape(char *s)
+{
+    char *o = s;
+    for (; *s; s++) {
+        if (*s != '%') {
+            *o++ = *s;
+            continue;
+        }
+        int hi = hex_digit(s[1]), lo = hi < 0 ? -1 : hex_digit(s[2]);
+        if (lo < 0 || (hi | lo) == 0)
+            return false; /* not %XX, or a NUL byte no path holds */
+        *o++ = (char)(hi << 4 | lo);
+        s += 2;
+    }
+    *o = '\0';
+    return true;
 }
 
 size_t rg_line_escape(char *dst, size_t cap, const char *src)
 {
-    static const char hex[] = "0123456789abcdef";
     size_t o = 0;
     if (cap == 0)
         return 0;

@@ -14,6 +14,19 @@
  * Returns the length written. */
 size_t rg_json_escape(char *dst, size_t cap, const char *src);
 
+/* Writes src as the inside of a JSON string that keeps its bytes: as
+ * rg_json_escape, but each byte that is not part of well-formed UTF-8, and
+ * every '%', as %XX (a file name may be any bytes; rg_bytes_unescape reads
+ * it back). SIZE_MAX, and a prefix, when it does not fit in cap bytes. */
+size_t rg_json_escape_bytes(char *dst, size_t cap, const char *src);
+
+/* Undoes rg_json_escape_bytes's %XX in place (after JSON unescaping). False
+ * on a '%' not followed by two hex digits, or a NUL byte. */
+bool rg_bytes_unescape(char *s);
+
+/* Is s well-formed UTF-8 throughout? */
+bool rg_utf8_valid(const char *s);
+
 /* Writes src for a one-line message: control characters (a newline in a
  * file name) become \n, \t or \xNN, so a message stays one line; every other
  * byte is kept as given. Stops early, NUL-terminated, when cap is reached.

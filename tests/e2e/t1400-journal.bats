@@ -460,3 +460,36 @@ objects() {
 	run "$RG" run --journal-max-file 12Q -- true
 	assert_failure 125
 }
+
+# A name that is not UTF-8 (Latin-1 "café", and a '%', which the journal's
+# byte escape uses itself).
+latin1=$'caf\xe9 100%.txt'
+
+@test "t1400.41 a file whose name is not UTF-8: history and diff find it by that name, and --json stays JSON" {
+	printf 'old\n' >"$latin1"
+	rg sh -c 'cat "$1" >/dev/null && printf "new\n" >"$1"' sh "$latin1"
+	run "$RG" history "$latin1"
+	assert_success
+	assert_output --partial "$W/$latin1"
+	run "$RG" history --json "$latin1"
+	assert_success
+	run python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["path_bytes"])' <<<"$output"
+	assert_success
+	assert_output "$W/caf%e9 100%25.txt"
+	run "$RG" diff "$latin1"
+	assert_failure 1
+	assert_line -- "-old"
+	assert_line -- "+new"
+}
+
+@test "t1400.42 a file whose name is not UTF-8: undo brings back its bytes, overwritten or removed" {
+	printf 'old\n' >"$latin1"
+	rg sh -c 'cat "$1" >/dev/null && printf "new\n" >"$1"' sh "$latin1"
+	"$RG" undo "$latin1"
+	assert_equal "$(cat "$latin1")" old
+	rg rm "$latin1"
+	assert_file_not_exist "$latin1"
+	"$RG" undo "$latin1"
+	assert_equal "$(cat "$latin1")" old
+	assert_equal "$(ls)" "$latin1"
+}

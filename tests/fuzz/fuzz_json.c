@@ -7,8 +7,10 @@
  * a prefix of the untruncated escape; a log line reads back to the same
  * fields, with bytes that are not UTF-8 as U+FFFD; any line at all is read
  * safely, and so is any document by the hook input's nested lookup
- * (rg_json_lookup), whose answer always fits, NUL-ended, in its buffer. */
+ * (rg_json_lookup), whose answer always fits, NUL-ended, in its buffer; a
+ * journal record's path reads back byte for byte (rg_jrecord_format). */
 #include "cli/jsonl.h"
+#include "core/jrecord.h"
 #include "core/report.h"
 #include "core/text.h"
 #include "fuzz.h"
@@ -125,6 +127,25 @@ static void check_round_trip(const char *path, const char *prog, uint64_t n)
     FUZZ_CHECK(!(n & 1) == !rg_jsonl_get(&o, "recorded_size"));
 }
 
+/* A journal record keeps a path's bytes: one that is not UTF-8 reads back
+ * from "path_bytes" exactly, whatever it holds; a UTF-8 one has none. */
+static void check_record_bytes(const char *path)
+{
+    static char line[8192];
+    struct rg_jrecord r = {.op = "unlink", .path = path, .object = "ino-1-2-3"};
+    static struct rg_jobject o;
+    if (rg_jrecord_format(line, sizeof line, &r) == 0 || !rg_jsonl_parse(line, &o))
+        return; /* too long for a line: refused whole, never cut */
+    const char *raw = rg_jsonl_get(&o, "path_bytes");
+    FUZZ_CHECK(!raw == rg_utf8_valid(path));
+    if (!raw)
+        return;
+    static char back[MAX * 3 + 1];
+    FUZZ_CHECK(strlen(raw) < sizeof back);
+    memcpy(back, raw, strlen(raw) + 1);
+    FUZZ_CHECK(rg_bytes_unescape(back) && strcmp(back, path) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
@@ -138,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_escape(path, cap);
     check_escape(path, MAX);
     check_round_trip(path, prog, size * 0x9e3779b97f4a7c15ull);
+    check_record_bytes(path);
 
     /* The whole input as a line the reader meets in a log file: exact-size
      * copy, so a read past its NUL is seen. */

@@ -65,6 +65,17 @@ TEST(record_line_names_its_object_or_why_not)
     CHECK(strstr(line, "\"object\":null,\"unsaved\":\"too-large\"}") != NULL);
 }
 
+TEST(record_of_a_path_that_is_not_utf8_keeps_its_bytes)
+{
+    char line[2048];
+    struct rg_jrecord r = {.op = "unlink", .path = "/w/caf\xe9", .object = "ino-1-2-3"};
+    CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+    CHECK(strstr(line, "\"path\":\"/w/caf\\ufffd\",\"path_bytes\":\"/w/caf%e9\",") != NULL);
+    r.path = "/w/caf\xc3\xa9";
+    CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+    CHECK(strstr(line, "path_bytes") == NULL);
+}
+
 TEST(record_that_does_not_fit_is_not_cut)
 {
     char line[64];
@@ -79,6 +90,7 @@ int main(void)
     RUN(sha256_hex_is_valid_not_linked);
     RUN(names_that_are_not_the_journals_are_refused);
     RUN(record_line_names_its_object_or_why_not);
+    RUN(record_of_a_path_that_is_not_utf8_keeps_its_bytes);
     RUN(record_that_does_not_fit_is_not_cut);
     return check_done();
 }

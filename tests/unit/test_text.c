@@ -377,6 +377,38 @@ TEST(fd_link_names_the_descriptor)
     CHECK_EQ_STR(l, "/proc/self/fd/2147483647");
 }
 
+TEST(escape_bytes_keeps_what_is_not_utf8_and_reads_back)
+{
+    char b[128];
+    const char *name = "/w/caf\xe9 100%\"\n\xc3\xa9.txt";
+    CHECK(!rg_utf8_valid(name));
+    CHECK(rg_utf8_valid("/w/caf\xc3\xa9"));
+    CHECK(rg_json_escape_bytes(b, sizeof b, name) != SIZE_MAX);
+    CHECK_EQ_STR(b, "/w/caf%e9 100%25\\\"\\n\xc3\xa9.txt");
+    char back[128] = "/w/caf%e9 100%25\"\n\xc3\xa9.txt"; /* as JSON reads it */
+    CHECK(rg_bytes_unescape(back));
+    CHECK_EQ_STR(back, name);
+}
+
+TEST(escape_bytes_says_when_it_does_not_fit)
+{
+    char b[8];
+    CHECK_EQ_INT(rg_json_escape_bytes(b, sizeof b, "abcdefg"), 7);
+    CHECK(rg_json_escape_bytes(b, sizeof b, "abcdefgh") == SIZE_MAX);
+    CHECK(rg_json_escape_bytes(b, sizeof b, "abcde\xff") == SIZE_MAX); /* %ff: 3 bytes */
+    CHECK(rg_json_escape_bytes(b, 0, "a") == SIZE_MAX);
+}
+
+TEST(bytes_unescape_refuses_a_bad_escape_or_a_nul)
+{
+    char a[] = "a%4", b[] = "a%zz", c[] = "a%00", d[] = "%41%2f";
+    CHECK(!rg_bytes_unescape(a));
+    CHECK(!rg_bytes_unescape(b));
+    CHECK(!rg_bytes_unescape(c));
+    CHECK(rg_bytes_unescape(d));
+    CHECK_EQ_STR(d, "A/");
+}
+
 int main(void)
 {
     RUN(line_plain_text_and_quotes_are_kept);
@@ -445,5 +477,8 @@ int main(void)
     RUN(capacity_parse_rejects_suffix_overflow);
     RUN(concat_joins_parts_or_writes_nothing);
     RUN(fd_link_names_the_descriptor);
+    RUN(escape_bytes_keeps_what_is_not_utf8_and_reads_back);
+    RUN(escape_bytes_says_when_it_does_not_fit);
+    RUN(bytes_unescape_refuses_a_bad_escape_or_a_nul);
     return check_done();
 }

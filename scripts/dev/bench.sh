@@ -12,7 +12,8 @@
 #              not run say so (a loaded machine can take an hour)
 #   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure, pytest and npm install
 #   RG_BENCH_CG_MACRO="grep_r pytest ..."  the macro rows to count under
-#              callgrind (default: grep -r, pytest, npm install, configure;
+#              callgrind (default: grep -r, git switch and checkout, pytest,
+#              npm install, configure;
 #              --smoke: grep -r); empty: none
 #
 # Whole commands are timed by hyperfine; per-call figures come from
@@ -64,7 +65,7 @@ cg_loops="10 30"
 # The macro rows whose whole command callgrind counts, cheapest first (on a
 # loaded 2-core machine: grep -r seconds, pytest a minute or two, npm
 # install and configure several minutes a side).
-cg_macro="grep_r pytest npm_install configure"
+cg_macro="grep_r git_switch git_checkout pytest npm_install configure"
 [ "$level" = smoke ] && cg_macro="grep_r"
 cg_macro=${RG_BENCH_CG_MACRO-$cg_macro}
 
@@ -399,8 +400,12 @@ for i in range(int(sys.argv[2])):
     nco=$((tree_files - 100 < 1000 ? tree_files - 100 : 1000))
     gen_branch "$mac/tree" co "$nco"
     gen_branch "$mac/tree" sw 10
-    macro git_checkout "git -C $mac/tree checkout -q $base" "git -C $mac/tree checkout -q co"
-    macro git_switch "git -C $mac/tree switch -q $base" "git -C $mac/tree switch -q sw"
+    # Then a second, and git status: files written in the index's own second
+    # are "racily clean", and the next command reads them all again, on one
+    # side and not the other (a tenth more instructions, by chance).
+    settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
+    macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co"
+    macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
     git -C "$mac/tree" checkout -q "$base"
 
     # NAME UNITS UNIT: the user-space instructions of one run of the row's
@@ -437,6 +442,8 @@ for i in range(int(sys.argv[2])):
     for w in $cg_macro; do
         case $w in
         grep_r) macro_ir grep_r "$tree_files" file ;;
+        git_switch) macro_ir git_switch "$tree_files" file ;;
+        git_checkout) macro_ir git_checkout "$nco" file ;;
         pytest) macro_ir pytest "$py_tests" test ;;
         npm_install) macro_ir npm_install "$npm_pkgs" package ;;
         configure) macro_ir configure "$conf_checks" check ;;

@@ -493,3 +493,49 @@ latin1=$'caf\xe9 100%.txt'
 	assert_equal "$(cat "$latin1")" old
 	assert_equal "$(ls)" "$latin1"
 }
+
+@test "t1400.43 undo --all after an undo of another file undoes the last session, not that undo" {
+	mkfile a.txt a-original
+	mkfile c.txt c-original
+	rgsh 'cat c.txt >/dev/null; echo x >c.txt'
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	"$RG" undo c.txt
+	run "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt)" a-original
+	assert_equal "$(cat c.txt)" c-original
+}
+
+@test "t1400.44 undo --all picks the newest session that changed a file under the current directory" {
+	mkdir p q
+	mkfile p/a.txt p-original
+	mkfile q/a.txt q-original
+	(cd p && rgsh 'cat a.txt >/dev/null; echo x >a.txt')
+	(cd q && rgsh 'cat a.txt >/dev/null; echo y >a.txt')
+	cd p
+	run "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt)" p-original
+	assert_equal "$(cat ../q/a.txt)" y
+}
+
+@test "t1400.45 undo --all says which session it picked, and how many files, before restoring" {
+	mkfile a.txt a
+	mkfile b.txt b
+	rgsh 'cat a.txt b.txt >/dev/null; echo x >a.txt; rm b.txt'
+	local id
+	id=$("$RG" history --json "$W/a.txt" | sed -n 's/^{"session":"\([^"]*\)".*/\1/p')
+	run --separate-stderr "$RG" undo --all
+	assert_success
+	assert_equal "${stderr_lines[0]}" "readguard: undoing session $id: 2 files under '$(pwd -P)'"
+}
+
+@test "t1400.46 undo --all where no session changed a file says so, exit 1" {
+	mkfile a.txt a
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	mkdir elsewhere && cd elsewhere
+	run "$RG" undo --all
+	assert_failure 1
+	assert_output --partial "no session changed a file under"
+	assert_equal "$(cat ../a.txt)" x
+}

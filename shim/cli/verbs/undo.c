@@ -55,9 +55,10 @@ static const char undo_usage[] =
     "  -s, --session PATH   undo what the session whose table is PATH did, or the\n"
     "                       session with that id (see history; default: the most\n"
     "                       recent session that changed FILE)\n"
-    "  -a, --all            restore every file the session changed (default: the\n"
-    "                       most recent session in the journal); files it created\n"
-    "                       are left alone\n"
+    "  -a, --all            restore every file the session changed; without\n"
+    "                       --session, the newest session (not an undo) that\n"
+    "                       changed a file under the current directory, and only\n"
+    "                       its files there; files it created are left alone\n"
     "  -f, --force          restore even if FILE changed after the session last\n"
     "                       wrote it\n"
     "  -h, --help           show this help and exit\n"
@@ -272,29 +273,77 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     return RG_EXIT_OK;
 }
 
+/* Is abs inside dir (a physical path, as getcwd gives it)? */
+static bool under(const char *dir, const char *abs)
+{
+    size_t n = strlen(dir);
+    if (n == 1)
+        return true; /* "/" */
+    return strncmp(dir, abs, n) == 0 && abs[n] == '/';
+}
+
+/* A change undo --all would pick a session for: not undo's own (undoing the
+ * last undo is `undo FILE` again), and under here, so one project's undo
+ * never reaches into another. */
+static bool mine(const struct rg_jrec *r, const char *here)
+{
+    return is_save(r) && strcmp(r->op, "undo") != 0 && under(here, r->path);
+}
+
+/* Without --session, --all means the newest session that changed a file
+ * under the current directory, other than an undo; NULL when none did. */
+static const char *newest_here(const struct undo *u, const char *here)
+{
+    for (size_t i = u->l.n; i-- > 0;) /* sorted: the last is the most recent */
+        if (mine(&u->l.r[i], here))
+            return u->l.r[i].session;
+    return NULL;
+}
+
+/* Is r the first save of its path in session sid (undo --all restores each
+ * file once)? With here, only files under it count. */
+static bool first_of_file(const struct undo *u, size_t i, const char *sid, const char *here)
+{
+    const struct rg_jrec *r = &u->l.r[i];
+    if (!is_save(r) || strcmp(r->session, sid) != 0 || (here && !under(here, r->path)))
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
+            strcmp(u->l.r[j].path, r->path) == 0)
+            return false;
+    return true;
+}
+
 /* undo --all: every file the session changed, each once, in the order the
- * session first changed them. */
+ * session first changed them. Without --session the choice is a guess, so
+ * it is said before anything is restored. */
 static int undo_all(struct undo *u, const char *only)
 {
-    const char *sid = only;
-    for (size_t i = 0; i < u->l.n && !only; i++)
-        if (is_save(&u->l.r[i]))
-            sid = u->l.r[i].session; /* sorted: the last is the most recent */
+    char here[PATH_MAX];
+    if (!only && !getcwd(here, sizeof here)) {
+        rg_err("undo: cannot find the current directory: %s", strerror(errno));
+        return RG_EXIT_TROUBLE;
+    }
+    const char *sid = only ? only : newest_here(u, here);
     if (!sid) {
-        rg_err("undo: the journal has no session to undo");
+        rg_err("undo: no session changed a file under '%s' (see 'readguard history'; "
+               "--session ID names one)",
+               here);
         return RG_EXIT_NO;
     }
+    const char *in = only ? NULL : here;
+    size_t nfiles = 0;
+    for (size_t i = 0; i < u->l.n; i++)
+        nfiles += first_of_file(u, i, sid, in);
+    if (!only)
+        fprintf(stderr, "readguard: undoing session %s: %zu file%s under '%s'\n", sid, nfiles,
+                nfiles == 1 ? "" : "s", here);
     int rc = RG_EXIT_OK;
     for (size_t i = 0; i < u->l.n; i++) {
-        const struct rg_jrec *r = &u->l.r[i];
-        bool seen = !is_save(r) || strcmp(r->session, sid) != 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
-                   strcmp(u->l.r[j].path, r->path) == 0;
-        if (!seen) {
-            int one = undo_one(u, sid, r->path);
-            rc = one > rc ? one : rc;
-        }
+        if (!first_of_file(u, i, sid, in))
+            continue;
+        int one = undo_one(u, sid, u->l.r[i].path);
+        rc = one > rc ? one : rc;
     }
     return rc;
 }

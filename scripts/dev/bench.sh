@@ -155,13 +155,15 @@ fi
 
 # Process start-up: user instructions per iteration of the /bin/true loop,
 # every process of the tree counted (bash, its forked child, /bin/true), as
-# the difference between two loops of $cg_loops iterations.
+# the difference between two loops of $cg_loops iterations. Output goes to
+# /dev/null, as in the timed row: a process whose stdout is a regular file
+# attaches the session at exit to restamp it, which costs more (see the notes).
 loop_count() { # PREFIX...: prints instructions per iteration
     local n t f
     for n in $cg_loops; do
         rm -f "$work"/cgl.*
         "$@" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/cgl.%p" \
-            bash -c "for i in \$(seq $n); do /bin/true; done" 2>/dev/null
+            bash -c "for i in \$(seq $n); do /bin/true; done" >/dev/null 2>&1
         t=0
         for f in "$work"/cgl.*; do t=$((t + $(awk '/^totals:/ {print $2}' "$f"))); done
         echo "$n $t"
@@ -411,8 +413,10 @@ for i in range(int(sys.argv[2])):
     # NAME UNITS UNIT: the user-space instructions of one run of the row's
     # command, every process of it counted, bare then guarded: the steady
     # measure beside the timed row (callgrind's counts barely move between
-    # runs, so one run of each side is enough). What a process does between
-    # fork and exec is lost (valgrind starts afresh at exec), on both sides.
+    # runs, so one run of each side is enough). A forked child starts with
+    # its parent's counts, so one that does not exec is left out (else the
+    # parent would be counted once per subshell), and what a child does
+    # before its exec is lost (valgrind starts afresh there): on both sides.
     macro_ir() {
         local name=$1 units="$2 $3" side f t prep cmd
         have valgrind && [ -f "$res/$name.bare" ] || return 0
@@ -426,7 +430,8 @@ for i in range(int(sys.argv[2])):
             # than the shim adds to them.
             set -- env PYTHONHASHSEED=0
             [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" READGUARD_SESSION="$mtab"
-            "$@" valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/cgm.%p" \
+            "$@" valgrind --tool=callgrind --trace-children=yes --child-silent-after-fork=yes \
+                --callgrind-out-file="$work/cgm.%p" \
                 sh -c "$cmd" >/dev/null 2>"$work/cg-macro.err" || {
                 log "macro: $name failed under callgrind:"
                 tail -5 "$work/cg-macro.err" >&2

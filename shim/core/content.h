@@ -66,14 +66,27 @@ static inline uint64_t rg_hash_start(int64_t size)
     return rg_hash_mix(0x6a09e667f3bcc909ull, (uint64_t)size);
 }
 
-/* Whole words only: a tail shorter than 8 bytes is left to rg_hash_finish. */
-static inline uint64_t rg_hash_words(uint64_t h, const unsigned char *p, size_t len)
+static inline uint64_t rg_hash_word_at(uint64_t h, const unsigned char *p)
 {
     uint64_t w;
-    for (; len >= 8; p += 8, len -= 8) {
-        memcpy(&w, p, 8);
-        h = rg_hash_mix(h, w);
+    memcpy(&w, p, 8);
+    return rg_hash_mix(h, w);
+}
+
+/* Whole words only: a tail shorter than 8 bytes is left to rg_hash_finish.
+ * Four words a turn, the same chain: the loop's own step, compare and branch
+ * once per 32 bytes cut the instructions a first read of a small file pays
+ * (most of grep -r's cost under the shim) by about a third. */
+static inline uint64_t rg_hash_words(uint64_t h, const unsigned char *p, size_t len)
+{
+    for (; len >= 32; p += 32, len -= 32) {
+        h = rg_hash_word_at(h, p);
+        h = rg_hash_word_at(h, p + 8);
+        h = rg_hash_word_at(h, p + 16);
+        h = rg_hash_word_at(h, p + 24);
     }
+    for (; len >= 8; p += 8, len -= 8)
+        h = rg_hash_word_at(h, p);
     return h;
 }
 

@@ -207,3 +207,21 @@ blind() {
 	refute_refused
 	assert_content x.db new
 }
+
+@test "t1010.16 one process writing across directories gets each directory's own tier, in either order" {
+	project
+	# dist/ is free by the built-in rules, docs/ guarded: names of one length.
+	mkdir dist docs
+	mkfile dist/a.txt old
+	mkfile docs/a.txt old
+	snapshot docs/a.txt
+	run --separate-stderr blind dist/a.txt docs/a.txt dist/b.txt
+	assert_refused docs/a.txt unread
+	assert_unchanged docs/a.txt
+	assert_content dist/a.txt new
+	assert_content dist/b.txt new
+	mkfile dist/a.txt old
+	run --separate-stderr blind docs/a.txt dist/a.txt
+	assert_refused docs/a.txt unread
+	assert_content dist/a.txt new
+}

@@ -137,8 +137,7 @@ void rg_jlist_free(struct rg_jlist *l)
     *l = (struct rg_jlist){0};
 }
 
-/* "1795468256807933359-12987": a session id as history prints it. */
-static bool is_id(const char *s)
+bool rg_journal_is_id(const char *s)
 {
     size_t digits = strspn(s, "0123456789");
     return digits > 0 && s[digits] == '-' && s[digits + 1] &&
@@ -149,7 +148,7 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
 {
     id[0] = '\0';
     struct stat st;
-    if (session && is_id(session) && stat(session, &st) != 0) {
+    if (session && rg_journal_is_id(session) && stat(session, &st) != 0) {
         /* An ended session's table is gone; its id names it in the journal. */
         snprintf(id, idcap, "%s", session);
         session = NULL;

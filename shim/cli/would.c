@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "core/content.h"
+#include "core/jrecord.h"
 #include "core/policy.h"
 #include "core/report.h"
 #include "core/request.h"
@@ -179,6 +180,8 @@ void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
     if (!realpath(path, abs))
         snprintf(abs, sizeof abs, "%s", path);
     const struct rg_record *rec = &w->facts.rec;
+    char sid[RG_JOURNAL_ID_MAX];
+    rg_journal_id(sid, h->created_ns, h->creator_pid);
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)getpid(),
@@ -193,6 +196,7 @@ void rg_would_log(const struct rg_table *t, const char *path, const char *prog,
         .recorded_size = rec->size,
         .current_mtime_ns = w->file.mtime_ns,
         .current_size = w->file.size,
+        .session = sid,
     };
     rg_cli_log(h->log_path, &l);
 }

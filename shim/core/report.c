@@ -102,11 +102,14 @@ size_t rg_log_format(char *out, size_t cap, const struct rg_log_line *l)
     char rs[32] = "null";
     if (l->recorded)
         snprintf(rs, sizeof rs, "%lld", (long long)l->recorded_size);
+    /* The id is digits and a dash (jrecord.h): nothing to escape. */
+    bool sid = l->session && l->session[0];
     int n = snprintf(out, cap,
                      "{\"time\":\"%s\",\"pid\":%d,\"prog\":\"%s\",\"op\":\"%s\",\"call\":\"%s\","
                      "\"path\":\"%s\",\"decision\":\"%s\",\"reason\":\"%s\"%s%s,"
-                     "\"recorded_size\":%s,\"current_size\":%lld}\n",
+                     "\"recorded_size\":%s,\"current_size\":%lld%s%s%s}\n",
                      now, l->pid, prog, l->op, l->call, path, l->decision, l->reason, rt, ct, rs,
-                     (long long)l->current_size);
+                     (long long)l->current_size, sid ? ",\"session\":\"" : "",
+                     sid ? l->session : "", sid ? "\"" : "");
     return n <= 0 || (size_t)n >= cap ? 0 : (size_t)n;
 }

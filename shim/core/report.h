@@ -44,6 +44,7 @@ struct rg_log_line {
     int64_t recorded_size;
     int64_t current_mtime_ns;
     int64_t current_size;
+    const char *session; /* the session's journal id (jrecord.h), or NULL */
 };
 
 /* Formats l as one JSON object and a newline. Returns its length, or 0 when

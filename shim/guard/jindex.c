@@ -72,6 +72,8 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     append(k, &r);
     struct rg_ctx *c = k->c;
     const char *log = c->table.hdr->log_path;
+    char sid[RG_JOURNAL_ID_MAX];
+    rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     struct rg_log_line l = {
         .time_ns = r.time_ns,
         .pid = r.pid,
@@ -83,6 +85,7 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
         .reason = why,
         .current_mtime_ns = r.mtime_ns,
         .current_size = r.size,
+        .session = sid,
     };
     char line[4096];
     size_t n = log[0] ? rg_log_format(line, sizeof line, &l) : 0;

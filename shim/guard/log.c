@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/jrecord.h"
 #include "core/text.h"
 #include "guard/critical.h"
 #include "os/clock.h"
@@ -79,6 +80,8 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     if (!log[0])
         return;
     const struct rg_record *rec = &r->facts->rec;
+    char sid[RG_JOURNAL_ID_MAX];
+    rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)actor_pid(c),
@@ -93,6 +96,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
         .recorded_size = rec->size,
         .current_mtime_ns = r->file->mtime_ns,
         .current_size = r->file->size,
+        .session = sid,
     };
     char line[4096];
     size_t n = rg_log_format(line, sizeof line, &l);

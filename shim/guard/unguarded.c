@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/jrecord.h"
 #include "core/report.h"
 #include "core/table.h"
 #include "os/logfile.h"
@@ -72,6 +73,8 @@ static void tell(const struct rg_header *h, const struct rg_unguarded *u)
         return;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
+    char sid[RG_JOURNAL_ID_MAX];
+    rg_journal_id(sid, h->created_ns, h->creator_pid);
     struct rg_log_line l = {
         .time_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
         .pid = (int)getpid(),
@@ -81,6 +84,7 @@ static void tell(const struct rg_header *h, const struct rg_unguarded *u)
         .path = u->path,
         .decision = "unguarded",
         .reason = reason_name(u->kind),
+        .session = sid,
     };
     char json[PATH_MAX + 1024];
     size_t len = rg_log_format(json, sizeof json, &l);

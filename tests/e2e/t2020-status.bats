@@ -96,3 +96,18 @@ f = [f for f in o["files"] if f["path"] == sys.argv[2]][0]
 assert f["state"] == "read" and f["size"] == 6, f
 ' "$output" "$W/a" || fail "bad JSON: $output"
 }
+
+@test "t2020.07 status --json gives the session's id, as history prints it" {
+	new_session
+	mkfile a old
+	in_session sh -c 'cat a >/dev/null; echo x >a'
+	run --separate-stderr "$RG" status --json
+	assert_success
+	local id
+	id=$("$RG" history --json a | sed -n 's/^{"session":"\([^"]*\)".*/\1/p')
+	"$PY3" -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["id"] == sys.argv[2], o
+' "$output" "$id" || fail "$output (history: $id)"
+}

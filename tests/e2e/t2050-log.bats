@@ -77,3 +77,37 @@ setup() {
 	assert_equal "$status" 2
 	[[ $stderr == *"log: cannot read"* ]] || fail "$stderr"
 }
+
+# hid: the id of the session that kept FILE, as history prints it.
+hid() {
+	"$RG" history --json "$1" | sed -n 's/^{"session":"\([^"]*\)".*/\1/p' | tail -1
+}
+
+@test "t2050.08 log --session ID, as history prints it, shows an ended session's refusals" {
+	mkfile a old
+	mkfile b old
+	"$RG" run -- sh -c 'cat b >/dev/null; echo x >b; echo new >a' 2>/dev/null || true
+	run --separate-stderr "$RG" log --session "$(hid b)"
+	assert_success
+	assert_output --regexp "sh\[[0-9]+\] refused open '$W/a': not read in this session$"
+}
+
+@test "t2050.09 log --session ID shows only that session's lines of a shared log" {
+	local shared="$XDG_STATE_HOME/readguard/shared.log"
+	mkdir -p "$XDG_STATE_HOME/readguard"
+	mkfile a old
+	mkfile b old
+	mkfile c old
+	"$RG" run --log "$shared" -- sh -c 'cat b >/dev/null; echo x >b; echo new >a' 2>/dev/null || true
+	"$RG" run --log "$shared" -- sh -c 'echo new >c' 2>/dev/null || true
+	run --separate-stderr "$RG" log --session "$(hid b)"
+	assert_success
+	assert_output --partial "'$W/a'"
+	refute_output --partial "'$W/c'"
+}
+
+@test "t2050.10 log --session with an id no session had exits 2, naming it" {
+	run --separate-stderr "$RG" log --session 1795468256807933359-12987
+	assert_failure 2
+	assert_equal "$stderr" "readguard: log: no session '1795468256807933359-12987': it is neither a table nor an id in the journal or the logs in '$XDG_STATE_HOME/readguard'"
+}

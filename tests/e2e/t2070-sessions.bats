@@ -70,6 +70,20 @@ assert o["pid"] > 0 and o["created"].endswith("Z"), o
 ' "$output" "$S" "$W" || fail "$output"
 }
 
+@test "t2070.17 sessions --json gives each session's id, as history prints it" {
+	new_session
+	mkfile a old
+	in_session sh -c 'cat a >/dev/null; echo x >a'
+	local id
+	id=$("$RG" history --json a | sed -n 's/^{"session":"\([^"]*\)".*/\1/p')
+	run --separate-stderr "$RG" sessions --json
+	assert_success
+	"$PY3" -c '
+import json, sys
+assert json.loads(sys.argv[1])["id"] == sys.argv[2], sys.argv[1]
+' "$output" "$id" || fail "$output (history: $id)"
+}
+
 @test "t2070.16 sessions --json reports a broken table with its problem" {
 	head -c 40000 /dev/zero >"$TABLES/readguard-$(id -u)-00000000000000ff"
 	run --separate-stderr "$RG" sessions --json

@@ -129,6 +129,15 @@ TEST(log_line_has_every_field_in_order)
     CHECK_EQ_INT(n, strlen(out));
 }
 
+TEST(log_line_names_its_session_last)
+{
+    char out[4096];
+    struct rg_log_line l = line_with("/w/f", true);
+    l.session = "1795468256807933359-12987";
+    rg_log_format(out, sizeof out, &l);
+    CHECK(strstr(out, ",\"current_size\":7,\"session\":\"1795468256807933359-12987\"}\n") != NULL);
+}
+
 TEST(log_line_without_record_has_nulls)
 {
     char out[4096];
@@ -244,6 +253,7 @@ TEST(replaced_is_logged_as_replaced)
 
 int main(void)
 {
+    RUN(log_line_names_its_session_last);
     RUN(unread_sentence);
     RUN(replaced_sentence_names_when_it_was_read);
     RUN(replaced_sentence_without_the_record_still_says_replaced);

@@ -1,10 +1,13 @@
 /* readguard log: the session's refusals, warnings and marks. */
 #include "cli/verbs.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -12,14 +15,19 @@
 
 #include "cli/cli.h"
 #include "cli/jsonl.h"
+#include "cli/jstore.h"
 #include "cli/pick.h"
+#include "core/jrecord.h"
+#include "os/session.h"
 static const char usage[] =
     "Usage: readguard log [--session PATH] [--follow] [--json]\n"
     "Print the session's log: one line per refusal, warning (warn mode) or mark,\n"
     "with the time, program, pid, decision, path and reason.\n"
     "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
+    "  -s, --session PATH   the session table, or a session's id (as history, status\n"
+    "                       and sessions print it): only its lines, from the logs\n"
+    "                       in the state directory, also after it ended (default:\n"
+    "                       $READGUARD_SESSION, else the one running session)\n"
     "  -f, --follow         keep printing new lines as they come, until the session\n"
     "                       ends or readguard is interrupted\n"
     "  -j, --json           print the log's JSON lines as they are\n"
@@ -52,8 +60,13 @@ static void explain(const struct rg_jobject *o, char *out, size_t cap)
         snprintf(out, cap, "%s", reason);
 }
 
+/* Only one session's lines: a log named by session id. */
+static const char *only_tag;
+
 static void print_line(const char *line, bool as_json)
 {
+    if (only_tag && !strstr(line, only_tag))
+        return; /* its quotes are unescaped, so no path value can hold it */
     struct rg_jobject o;
     if (as_json || !rg_jsonl_parse(line, &o)) {
         puts(line); /* a line we cannot parse is still shown, as it is */
@@ -129,6 +142,61 @@ static int show(const char *log, const char *table, bool follow, bool as_json)
     }
 }
 
+/* The log that holds session id's lines: a default log lives in the state
+ * directory, beside the journal, and each line names its session. */
+static bool find_log(const char *tag, const char *dir, char *out, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".log") != 0 ||
+            snprintf(out, cap, "%s/%s", dir, e->d_name) >= (int)cap)
+            continue;
+        FILE *f = fopen(out, "re");
+        char *line = NULL;
+        size_t lcap = 0;
+        while (f && !found && getline(&line, &lcap, f) > 0)
+            found = strstr(line, tag) != NULL;
+        free(line);
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static int show_id(const char *id, bool as_json)
+{
+    char journal[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 256], tag[RG_JOURNAL_ID_MAX + 16];
+    rg_session_default_journal(journal, sizeof journal);
+    char *slash = strrchr(journal, '/');
+    if (!slash) {
+        rg_err("log: no state directory: neither XDG_STATE_HOME nor HOME is an absolute path");
+        return RG_EXIT_TROUBLE;
+    }
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - journal), journal);
+    snprintf(tag, sizeof tag, "\"session\":\"%s\"", id);
+    if (!find_log(tag, dir, log, sizeof log)) {
+        struct stat st;
+        snprintf(log, sizeof log, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", journal, id);
+        if (stat(log, &st) != 0) {
+            rg_err("log: no session '%s': it is neither a table nor an id in the journal or the "
+                   "logs in '%s'",
+                   id, dir);
+            return RG_EXIT_TROUBLE;
+        }
+        rg_err("log: session %s has no line in the logs in '%s': it refused nothing, or "
+               "its log was given with --log (read that file)",
+               id, dir);
+        return RG_EXIT_OK;
+    }
+    only_tag = tag;
+    return show(log, "", false, as_json);
+}
+
 int rg_cmd_log(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -146,6 +214,13 @@ int rg_cmd_log(int argc, char **argv)
     }
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
+    struct stat st;
+    if (v.session && rg_journal_is_id(v.session) && stat(v.session, &st) != 0) {
+        if (follow)
+            rg_err("log: --follow needs the session's table; session %s's lines so far:",
+                   v.session);
+        return show_id(v.session, as_json);
+    }
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;

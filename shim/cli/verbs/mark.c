@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "core/jrecord.h"
 #include "core/report.h"
 #include "os/clock.h"
 static const char usage[] =
@@ -35,6 +36,8 @@ static void log_mark(const struct rg_header *h, const char *path, const struct r
         return;
     if (!realpath(path, abs))
         snprintf(abs, sizeof abs, "%s", path);
+    char sid[RG_JOURNAL_ID_MAX];
+    rg_journal_id(sid, h->created_ns, h->creator_pid);
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)getpid(),
@@ -49,6 +52,7 @@ static void log_mark(const struct rg_header *h, const char *path, const struct r
         .recorded_size = was->size,
         .current_mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
         .current_size = st->st_size,
+        .session = sid,
     };
     rg_cli_log(h->log_path, &l);
 }

@@ -12,6 +12,7 @@
 #include "cli/jsonout.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"
+#include "core/jrecord.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -46,6 +47,9 @@ static void show(const struct listing *l, const char *path, const char *state,
         rg_jmember_str(stdout, &first, "session", path);
         rg_jmember_str(stdout, &first, "state", state);
         if (h) {
+            char id[RG_JOURNAL_ID_MAX];
+            rg_journal_id(id, h->created_ns, h->creator_pid);
+            rg_jmember_str(stdout, &first, "id", id);
             rg_jmember_int(stdout, &first, "pid", h->creator_pid);
             rg_jmember_time(stdout, &first, "created", h->created_ns);
             rg_roots_show_json(stdout, &first, h);

@@ -10,6 +10,7 @@
 #include "cli/pick.h"
 #include "cli/policy_show.h"
 #include "cli/where.h"
+#include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"
 #include "os/session.h"
@@ -56,7 +57,10 @@ static void human(const struct rg_cli_session *s)
     char created[RG_TIME_LEN];
     rg_format_time(h->created_ns, created);
     uint32_t used = atomic_load(&h->used);
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
     printf("session     %s\n", s->path);
+    printf("id          %s\n", id);
     printf("state       %s (pid %d)\n", rg_session_running(h) ? "running" : "ended",
            (int)h->creator_pid);
     printf("created     %s\n", created);
@@ -124,7 +128,10 @@ static void json(const struct rg_cli_session *s, bool files)
     const struct rg_header *h = s->table.hdr;
     bool first = true;
     fputc('{', stdout);
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jmember_str(stdout, &first, "session", s->path);
+    rg_jmember_str(stdout, &first, "id", id);
     rg_jmember_bool(stdout, &first, "running", rg_session_running(h));
     rg_jmember_int(stdout, &first, "pid", h->creator_pid);
     rg_jmember_time(stdout, &first, "created", h->created_ns);

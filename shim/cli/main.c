@@ -82,9 +82,12 @@ static const struct {
 int main(int argc, char **argv)
 {
     setprogname(argv[0]);
+    /* Only run's own failures are 125 (env(1)'s convention, for the
+     * command's status to pass through); a command line readguard cannot
+     * parse is bad usage, 2, as for every other verb. */
     if (argc < 2) {
         fputs(usage, stderr);
-        return RG_EXIT_FAILURE;
+        return RG_EXIT_TROUBLE;
     }
     const char *verb = argv[1];
     if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0 || strcmp(verb, "help") == 0) {
@@ -98,6 +101,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(verb, verbs[i].name) == 0)
             return verbs[i].fn(argc - 1, argv + 1);
-    rg_err("unknown command '%s'\nTry 'readguard --help'.", verb);
-    return RG_EXIT_FAILURE;
+    rg_err("unknown %s '%s'\nTry 'readguard --help'.", verb[0] == '-' ? "option" : "command", verb);
+    return RG_EXIT_TROUBLE;
 }

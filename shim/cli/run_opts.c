@@ -112,7 +112,9 @@ static int set_read_ttl(struct rg_run_opts *o, const char *secs)
     /* Up to ten years, so that nanoseconds stay far from overflowing. */
     /* Under a nanosecond it would be stored as 0: "reads never expire". */
     if (end == secs || *end || errno || !(v * 1e9 >= 1) || v > 315360000.0) {
-        rg_err("--read-ttl '%s': expected a number of seconds from 1e-9 to 315360000", secs);
+        rg_err("--read-ttl '%s': expected a positive number of seconds, at most 10 years "
+               "(315360000)",
+               secs);
         return -1;
     }
     o->s.read_ttl_ns = (int64_t)(v * 1e9 + 0.5);

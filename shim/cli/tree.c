@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +40,12 @@ void rg_tree_exec(char **cmd, bool preload)
         signal(forwarded[i], SIG_DFL);
     execvpe(cmd[0], cmd, preload ? rg_handoff_env(cmd[0]) : environ);
     int e = errno;
-    rg_err("'%s': %s", cmd[0], strerror(e));
+    struct stat st;
+    /* execve says EACCES of a directory; the shells' word is clearer. */
+    if (e == EACCES && strchr(cmd[0], '/') && stat(cmd[0], &st) == 0 && S_ISDIR(st.st_mode))
+        rg_err("'%s': is a directory", cmd[0]);
+    else
+        rg_err("'%s': %s", cmd[0], strerror(e));
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
 }
 

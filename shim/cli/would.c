@@ -46,7 +46,7 @@ enum rg_scope rg_would_scope(const struct rg_table *t, const char *path)
     return rg_scope_locate(ctx_for(t), AT_FDCWD, path, -1, true, true, abs, sizeof abs);
 }
 
-static bool under_a_root(const struct rg_header *h, const char *path)
+bool rg_would_under_a_root(const struct rg_header *h, const char *path)
 {
     char abs[PATH_MAX];
     if (!realpath(path, abs))
@@ -122,7 +122,7 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     }
     if (w->decision.action == RG_NEED_SCOPE) {
         f->scope = rg_would_scope(t, path);
-        w->outside_roots = f->scope == RG_SCOPE_FREE && !under_a_root(t->hdr, path);
+        w->outside_roots = f->scope == RG_SCOPE_FREE && !rg_would_under_a_root(t->hdr, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
     enum rg_action a = w->decision.action;

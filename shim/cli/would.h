@@ -30,6 +30,10 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
  * out (roots, ignore rules, git's rules); where it cannot tell, guarded. */
 enum rg_scope rg_would_scope(const struct rg_table *t, const char *path);
 
+/* Does a root of the session hold path (symbolic links resolved)? True
+ * when it cannot tell. */
+bool rg_would_under_a_root(const struct rg_header *h, const char *path);
+
 /* The reason sentence of a refusal or warning, as the shim words it. */
 void rg_would_reason(const struct rg_table *t, const char *path, const struct rg_would *w,
                      char *out, size_t cap);

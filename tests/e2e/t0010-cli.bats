@@ -56,6 +56,13 @@ load helper
 	assert_equal "$status" 127
 }
 
+@test "t0010.26 a directory as the command says it is one and exits 126" {
+	mkdir d
+	run --separate-stderr rg ./d
+	assert_equal "$status" 126
+	assert_equal "$stderr" "readguard: './d': is a directory"
+}
+
 @test "t0010.09 command found but not executable exits 126" {
 	printf '#!/bin/sh\necho hi\n' >noexec
 	chmod 644 noexec

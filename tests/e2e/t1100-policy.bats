@@ -159,6 +159,12 @@ py"
 	done
 }
 
+@test "t1100.25 --read-ttl's error says what it takes in words" {
+	run --separate-stderr "$RG" run --read-ttl 0 -- true
+	assert_failure 125
+	assert_equal "$stderr" "readguard: --read-ttl '0': expected a positive number of seconds, at most 10 years (315360000)"
+}
+
 @test "t1100.17 touch of an unread file sets its time, keeps its bytes, prints nothing" {
 	mkfile f original
 	local before

@@ -192,7 +192,7 @@ objects() {
 	mkfile build/out.o old
 	mkfile .git/config old
 	rgsh 'cat build/out.o .git/config >/dev/null; echo new >build/out.o; rm .git/config'
-	run "$RG" history --json
+	run --separate-stderr "$RG" history --json
 	assert_output ""
 	assert_equal "$(objects)" 0
 }
@@ -538,4 +538,21 @@ latin1=$'caf\xe9 100%.txt'
 	assert_failure 1
 	assert_output --partial "no session changed a file under"
 	assert_equal "$(cat ../a.txt)" x
+}
+
+@test "t1400.47 history of a file with no saved versions says so on stderr, exit 0" {
+	mkfile a.txt a
+	mkfile b.txt b
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	run --separate-stderr "$RG" history a.txt b.txt
+	assert_success
+	assert_line --partial "$W/a.txt"
+	assert_equal "$stderr" "readguard: history: no saved versions of 'b.txt'"
+}
+
+@test "t1400.48 history of an empty journal says so on stderr, exit 0" {
+	run --separate-stderr "$RG" history
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no saved versions"
 }

@@ -56,3 +56,24 @@ VERBS="run env end status reset forget mark check log sessions doctor"
 		[[ $stderr == *"unexpected argument 'stray'"* ]] || fail "$v: $stderr"
 	done
 }
+
+@test "t2000.30 readguard with no arguments prints its usage on stderr and exits 2" {
+	run --separate-stderr "$RG"
+	assert_failure 2
+	assert_output ''
+	[[ $stderr == "Usage: readguard run "* ]] || fail "$stderr"
+}
+
+@test "t2000.31 an unknown command exits 2, naming it" {
+	run --separate-stderr "$RG" rnu
+	assert_failure 2
+	assert_equal "$stderr" "readguard: unknown command 'rnu'
+Try 'readguard --help'."
+}
+
+@test "t2000.32 an unknown option before the command exits 2, naming it as an option" {
+	run --separate-stderr "$RG" --verbose
+	assert_failure 2
+	assert_equal "$stderr" "readguard: unknown option '--verbose'
+Try 'readguard --help'."
+}

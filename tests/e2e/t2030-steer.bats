@@ -138,3 +138,19 @@ setup() {
 	assert_success
 	assert_content a new
 }
+
+@test "t2030.13 mark of a file outside every root says so, and exits 0" {
+	new_session
+	printf 'x\n' >"$OUT/o"
+	run --separate-stderr "$RG" mark "$OUT/o"
+	assert_success
+	assert_equal "$stderr" "readguard: mark: '$OUT/o' is outside every root of the session: writes to it are not guarded, so the mark changes nothing"
+}
+
+@test "t2030.14 mark of a file under a root says nothing" {
+	new_session
+	mkfile a old
+	run --separate-stderr "$RG" mark a
+	assert_success
+	assert_equal "$stderr" ""
+}

@@ -16,10 +16,11 @@ setup() {
 	assert_output --regexp "^$S  running  pid $$  since [0-9-]+T[0-9:.]+Z  root $W$"
 }
 
-@test "t2070.02 sessions with none prints nothing and exits 0" {
+@test "t2070.02 sessions with none says so on stderr, prints nothing, and exits 0" {
 	run --separate-stderr "$RG" sessions
 	assert_success
 	assert_output ''
+	assert_equal "$stderr" "readguard: no sessions"
 }
 
 @test "t2070.03 a session whose owner is gone is listed as ended" {

@@ -379,6 +379,19 @@ assert not r[4]["result"].get("isError"), r[4]
 	[[ $stderr == *"unknown event 'Notification'"* ]] || fail "$stderr"
 }
 
+@test "t2120.37 an unknown event is named, with the known ones, whatever the input lacks" {
+	run --separate-stderr hook Bogus '{}'
+	assert_success
+	assert_equal "$stderr" "readguard: hook: claude-code: unknown event 'Bogus': readguard's hooks are SessionStart, PreToolUse, PostToolUse or PreCompact; it does nothing"
+}
+
+@test "t2120.38 hook with an unknown integration names it, without the whole usage text" {
+	run --separate-stderr "$RG" hook codex SessionStart
+	assert_failure 2
+	assert_equal "$stderr" "readguard: hook: unknown integration 'codex' (readguard has one: claude-code)
+Try 'readguard hook --help'."
+}
+
 @test "t2120.31 an allowed Write keeps the old bytes, and readguard undo brings them back" {
 	mkfile a old
 	hook SessionStart >/dev/null
@@ -465,7 +478,7 @@ tiers_project() {
 	assert_success
 	refute_refused
 	assert_content build/b.o new
-	run "$RG" history --session "$TABLE"
+	run --separate-stderr "$RG" history --session "$TABLE"
 	[ -z "$output" ] || fail "nothing should be kept: $output"
 }
 

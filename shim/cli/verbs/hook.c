@@ -328,8 +328,25 @@ static int tool_event(struct hook_input *in, bool pre)
     return 0;
 }
 
+#define EVENTS "SessionStart, PreToolUse, PostToolUse or PreCompact"
+
+static bool known_event(const char *event)
+{
+    static const char *const known[] = {"SessionStart", "PreToolUse", "PostToolUse", "PreCompact"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(event, known[i]) == 0)
+            return true;
+    return false;
+}
+
 static int claude_code(const char *event, int argc, char **argv)
 {
+    /* Said before the input is read: a settings.json that names an event
+     * readguard has no hook for is a mistake to show, not a bad input. */
+    if (!known_event(event))
+        return trouble("claude-code: unknown event '%s': readguard's hooks are " EVENTS
+                       "; it does nothing",
+                       event);
     struct hook_input in = {0};
     char *doc = read_all(stdin);
     if (!doc)
@@ -347,9 +364,7 @@ static int claude_code(const char *event, int argc, char **argv)
         return session_start(&in, argc, argv);
     if (strcmp(event, "PreCompact") == 0)
         return reset(in.table);
-    if (strcmp(event, "PreToolUse") == 0 || strcmp(event, "PostToolUse") == 0)
-        return tool_event(&in, strcmp(event, "PreToolUse") == 0);
-    return trouble("unknown event '%s'", event);
+    return tool_event(&in, strcmp(event, "PreToolUse") == 0); /* or PostToolUse */
 }
 
 int rg_cmd_hook(int argc, char **argv)
@@ -359,7 +374,15 @@ int rg_cmd_hook(int argc, char **argv)
         return RG_EXIT_OK;
     }
     if (argc < 3 || strcmp(argv[1], "claude-code") != 0) {
-        fputs(usage, stderr);
+        if (argc < 2) {
+            fputs(usage, stderr);
+            return RG_EXIT_TROUBLE;
+        }
+        if (strcmp(argv[1], "claude-code") != 0)
+            rg_err("hook: unknown integration '%s' (readguard has one: claude-code)", argv[1]);
+        else
+            rg_err("hook: claude-code: no event given (%s)", EVENTS);
+        fputs("Try 'readguard hook --help'.\n", stderr);
         return RG_EXIT_TROUBLE;
     }
     return claude_code(argv[2], argc - 3, argv + 3);

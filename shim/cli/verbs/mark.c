@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "cli/would.h"
 #include "core/jrecord.h"
 #include "core/report.h"
 #include "os/clock.h"
@@ -83,6 +84,10 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
     /* As a read would: a stamp tied with the session's own write is kept. */
     rg_entry_stamp(t, e, &now, false, rg_now_ns());
     log_mark(t->hdr, path, &was, &st);
+    if (!rg_would_under_a_root(t->hdr, path))
+        rg_err("mark: '%s' is outside every root of the session: writes to it are not guarded, "
+               "so the mark changes nothing",
+               path);
     return RG_EXIT_OK;
 }
 

@@ -31,11 +31,13 @@ static const char usage[] =
     "  -j, --json           one JSON object per line\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0, or 2 if a table could not be removed.\n";
+    "Exit status: 0 (with none, 'no sessions' on stderr), or 2 if a table could not\n"
+    "be removed.\n";
 
 struct listing {
     bool prune, json;
     int rc;
+    size_t n;
 };
 
 static void show(const struct listing *l, const char *path, const char *state,
@@ -83,6 +85,7 @@ static void prune(struct listing *l, const char *path)
 static void each(const char *path, void *arg)
 {
     struct listing *l = arg;
+    l->n++;
     struct rg_table t;
     const char *why = rg_session_attach(path, &t);
     if (why) {
@@ -107,7 +110,7 @@ int rg_cmd_sessions(int argc, char **argv)
     static const struct option longs[] = {
         {"prune", no_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     struct rg_verb v = {"sessions", usage, "pj", longs, NULL};
-    struct listing l = {false, false, RG_EXIT_OK};
+    struct listing l = {false, false, RG_EXIT_OK, 0};
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
         if (ch == 'p')
@@ -120,5 +123,7 @@ int rg_cmd_sessions(int argc, char **argv)
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
     rg_each_session_file(each, &l);
+    if (l.n == 0)
+        rg_err("no sessions");
     return l.rc;
 }

@@ -30,7 +30,8 @@ static const char history_usage[] =
     "                       the session's id added\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0, or 2 if the journal cannot be read.\n";
+    "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 if\n"
+    "the journal cannot be read.\n";
 
 static const char diff_usage[] =
     "Usage: readguard diff [--session PATH] FILE...\n"
@@ -81,14 +82,14 @@ static void print_record(const struct rg_jrec *r, bool json)
            r->prog ? r->prog : "?", r->pid, r->op, (long long)r->size, r->path, note);
 }
 
-static bool wanted(const struct rg_jrec *r, char **files, size_t nfiles)
+/* Is r one of files (all when there are none)? seen[i]: files[i] has one. */
+static bool wanted(const struct rg_jrec *r, char **files, size_t nfiles, bool *seen)
 {
-    if (nfiles == 0)
-        return true;
+    bool hit = nfiles == 0;
     for (size_t i = 0; i < nfiles; i++)
         if (strcmp(files[i], r->path) == 0)
-            return true;
-    return false;
+            hit = seen[i] = true;
+    return hit;
 }
 
 int rg_cmd_history(int argc, char **argv)
@@ -127,9 +128,20 @@ int rg_cmd_history(int argc, char **argv)
         free(files);
         return RG_EXIT_TROUBLE;
     }
+    bool *seen = calloc(nfiles + 1, sizeof *seen);
+    size_t shown = 0;
     for (size_t i = 0; i < l.n; i++)
-        if (is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles))
+        if (is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles, seen)) {
             print_record(&l.r[i], json);
+            shown++;
+        }
+    /* Silence would read as "the journal is empty" or "a typo": say which. */
+    if (nfiles == 0 && shown == 0)
+        rg_err("history: no saved versions%s", id[0] ? " in that session" : "");
+    for (size_t i = 0; i < nfiles; i++)
+        if (!seen[i])
+            rg_err("history: no saved versions of '%s'", argv[optind + (int)i]);
+    free(seen);
     rg_jlist_free(&l);
     for (size_t i = 0; i < nfiles; i++)
         free(files[i]);

@@ -162,6 +162,35 @@ static int pack_ignores(struct rg_run_opts *o)
     return 0;
 }
 
+/* Notes option ch (from longs) in o->given if it sets the table: the rest
+ * (--session, --keep, --supervise, --strict) belong to this run. */
+static void note_given(struct rg_run_opts *o, const struct option *longs, int ch)
+{
+    const char *name = NULL;
+    for (const struct option *l = longs; l->name && !name; l++)
+        if (l->val == ch)
+            name = l->name;
+    if (!name || ch == 's' || ch == 'h' || ch == 'k' || strcmp(name, "supervise") == 0 ||
+        strcmp(name, "strict") == 0)
+        return;
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", name);
+    const char *at = strstr(o->given, flag);
+    size_t n = strlen(flag);
+    if (at && (at[n] == '\0' || at[n] == ','))
+        return; /* named once */
+    size_t len = strlen(o->given);
+    snprintf(o->given + len, sizeof o->given - len, "%s%s", len ? ", " : "", flag);
+}
+
+void rg_run_warn_joined(const char *session, const char *given)
+{
+    if (given && given[0])
+        rg_err("warning: joined the existing session '%s', which keeps its own settings: "
+               "%s ignored",
+               session, given);
+}
+
 enum {
     OPT_CAPACITY = 256,
     OPT_NO_DEFAULT_IGNORES,
@@ -208,7 +237,9 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
     const char *env_log = getenv(RG_ENV_LOG);
     if (env_log && *env_log && set_log(o, env_log) < 0)
         return -1;
+    o->given[0] = '\0';
     while ((ch = getopt_long(argc, argv, "+r:m:l:i:hs:k", longs, NULL)) != -1) {
+        note_given(o, longs, ch);
         switch (ch) {
         case 'r':
             if (add_root(o, optarg) < 0)
@@ -282,7 +313,8 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
     return optind;
 }
 
-const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session)
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session,
+                                          const char **given)
 {
     /* run's parser wants a command; env has none, so lend it one. */
     static char *args[256];
@@ -308,5 +340,7 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
         return NULL;
     }
     *session = opts.session;
+    if (given)
+        *given = opts.given;
     return &opts.s;
 }

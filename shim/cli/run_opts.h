@@ -21,10 +21,15 @@ struct rg_run_opts {
     char log_buf[PATH_MAX];
     const char *session; /* --session */
     bool keep;           /* --keep */
+    char given[512];     /* the options given that set the table, "--mode, --log" */
 };
 
 /* Parses argv (argv[0] is "run"); returns the index of COMMAND in argv, or
  * -1 after reporting. --help prints the usage and exits. */
 int rg_run_parse(int argc, char **argv, struct rg_run_opts *o);
+
+/* After joining an existing named session: a warning naming the options
+ * given that the table's own settings override, if any were. */
+void rg_run_warn_joined(const char *session, const char *given);
 
 #endif

@@ -21,8 +21,10 @@ int rg_cmd_diff(int argc, char **argv);
 
 struct rg_settings;
 /* The settings that run's options and READGUARD_* variables describe, for a
- * verb that starts a session without a command (readguard env). NULL after
+ * verb that starts a session without a command (readguard env), and in
+ * *given (if not NULL) the options given that set the table. NULL after
  * reporting a bad option. */
-const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session);
+const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session,
+                                          const char **given);
 
 #endif

@@ -149,3 +149,26 @@ assert o["state"] == "broken" and "wrong magic" in o["problem"], o
 	assert_equal "$status" 125
 	[[ $stderr == *"--session 'no/such/dir/t': No such file or directory"* ]] || fail "$stderr"
 }
+
+@test "t2070.18 run --session joining with settings warns, naming the options the table overrides" {
+	dead_session "$TABLES/kept"
+	run --separate-stderr "$RG" run --session "$TABLES/kept" -m warn --log "$LOG" --read-ttl 5 --keep -- true
+	assert_success
+	assert_equal "$stderr" "readguard: warning: joined the existing session '$TABLES/kept', which keeps its own settings: --mode, --log, --read-ttl ignored"
+	run --separate-stderr "$RG" status --json --session "$TABLES/kept"
+	[[ $output == *'"mode":"enforce"'* ]] || fail "$output"
+}
+
+@test "t2070.19 run --session joining with only --keep says nothing" {
+	dead_session "$TABLES/kept"
+	run --separate-stderr "$RG" run --session "$TABLES/kept" --keep -- true
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "t2070.20 env --session joining with settings warns, as run does" {
+	dead_session "$TABLES/kept"
+	run --separate-stderr "$RG" env --pid $$ --session "$TABLES/kept" --mode warn
+	assert_success
+	assert_equal "$stderr" "readguard: warning: joined the existing session '$TABLES/kept', which keeps its own settings: --mode ignored"
+}

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/named.h"
 #include "cli/pick.h"
+#include "cli/run_opts.h"
 #include "cli/shim_path.h"
 #include "core/settings.h"
 #include "os/session.h"
@@ -146,7 +147,8 @@ int rg_cmd_env(int argc, char **argv)
     if (take_pid(&argc, argv, &owner) < 0)
         return RG_EXIT_FAILURE;
     const char *named = NULL;
-    const struct rg_settings *s = rg_run_settings(argc, argv, &named);
+    const char *given = NULL;
+    const struct rg_settings *s = rg_run_settings(argc, argv, &named, &given);
     char preload[PATH_MAX * 5], shim[PATH_MAX], path[PATH_MAX], err[512];
     if (!s)
         return RG_EXIT_FAILURE;
@@ -155,8 +157,11 @@ int rg_cmd_env(int argc, char **argv)
         return RG_EXIT_FAILURE;
     }
     if (named) {
-        if (rg_session_open_named(named, s, owner, path, sizeof path) < 0)
+        int made = rg_session_open_named(named, s, owner, path, sizeof path);
+        if (made < 0)
             return RG_EXIT_FAILURE;
+        if (made == 0)
+            rg_run_warn_joined(path, given);
     } else if (rg_session_create(s, path, sizeof path, err, sizeof err) < 0) {
         rg_err("env: %s", err);
         return RG_EXIT_FAILURE;

@@ -198,7 +198,7 @@ static int session_start(struct hook_input *in, int argc, char **argv)
         return trouble("%s", "too many options");
     memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
     const char *named = NULL;
-    const struct rg_settings *s = rg_run_settings(argc + 3, args, &named);
+    const struct rg_settings *s = rg_run_settings(argc + 3, args, &named, NULL);
     if (!s || rg_session_open_named(in->table, s, (int32_t)owner, table, sizeof table) < 0)
         return trouble("could not start the session '%s'", in->table);
     if (strcmp(in->source, "clear") == 0 || strcmp(in->source, "compact") == 0)

@@ -93,6 +93,8 @@ int rg_cmd_run(int argc, char **argv)
         made = -1, rg_err("%s", err);
     if (made < 0)
         return RG_EXIT_FAILURE;
+    if (made == 0)
+        rg_run_warn_joined(session, opts.given);
     bool kept = opts.keep || !made;
     if (export_env(session, opts.supervise == RG_SUPERVISE_STRICT) < 0 ||
         prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {

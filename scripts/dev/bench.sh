@@ -62,9 +62,9 @@ sizes="$9 ${10} ${11}" small=$9 large=${11}
 cg_names=""
 cg_loops="10 30"
 [ "$level" = smoke ] && cg_names="read_root rename" cg_loops="0 1"
-# The macro rows whose whole command callgrind counts, cheapest first (on a
-# loaded 2-core machine: grep -r seconds, pytest a minute or two, npm
-# install and configure several minutes a side).
+# The macro rows whose whole command callgrind counts, each right after its
+# timed runs (on a loaded 2-core machine: grep -r seconds, pytest a minute
+# or two, npm install and configure several minutes a side).
 cg_macro="grep_r git_switch git_checkout pytest npm_install configure"
 [ "$level" = smoke ] && cg_macro="grep_r"
 cg_macro=${RG_BENCH_CG_MACRO-$cg_macro}
@@ -363,53 +363,6 @@ for i in range(int(sys.argv[2])):
         done
         for k in bare rg cbare crg; do mv "$res/$name.all.$k" "$res/$name.$k"; done
     }
-    macro git_status true "git -C $mac/tree status"
-    macro git_diff true "git -C $mac/tree diff"
-    macro grep_r true "grep -rc needle $mac/tree/src"
-    macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
-    # The same against a preloaded library that does nothing: what loading
-    # one more object costs, which no shim can go below.
-    if [ -f "$work/libempty.so" ]; then
-        macro true_loop_empty true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
-            "$rounds" "LD_PRELOAD=$work/libempty.so"
-    fi
-    if have autoconf; then
-        gen_configure "$mac/conf" "$conf_checks"
-        macro configure "sh -c 'cd $mac/conf && rm -f config.cache config.status config.log config.h'" \
-            "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds"
-    fi
-    if "$PY" -c 'import pytest' 2>/dev/null; then
-        gen_pytest "$mac/pyt" "$py_tests"
-        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt" "$heavy_rounds"
-    fi
-    if have npm; then
-        gen_npm "$mac/npm" "$npm_pkgs"
-        # Each side its own npm cache: npm appends to the index files of a
-        # cache, and the guarded session would rightly refuse appends to
-        # files the bare run wrote and it never read.
-        macro npm_install "rm -rf $mac/npm/app/node_modules $mac/npm/app/package-lock.json" \
-            "sh -c 'c=bare; [ -z \"\${READGUARD_SESSION:-}\" ] || c=rg; exec npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache-\$c --loglevel=error'" \
-            "$heavy_rounds"
-    fi
-    macro make_j2 "make -s -C $mac/c clean" "make -s -j2 -C $mac/c"
-    macro compileall "find $mac/py -name __pycache__ -prune -exec rm -rf {} +" \
-        "$PY -m compileall -q $mac/py"
-    macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
-    # The journal's rows: git replaces each differing file (unlink, create),
-    # and the session keeps the old bytes of each, every round (the bare
-    # checkout back in --prepare makes them new to the session again).
-    base=$(git -C "$mac/tree" symbolic-ref --short HEAD)
-    nco=$((tree_files - 100 < 1000 ? tree_files - 100 : 1000))
-    gen_branch "$mac/tree" co "$nco"
-    gen_branch "$mac/tree" sw 10
-    # Then a second, and git status: files written in the index's own second
-    # are "racily clean", and the next command reads them all again, on one
-    # side and not the other (a tenth more instructions, by chance).
-    settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
-    macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co"
-    macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
-    git -C "$mac/tree" checkout -q "$base"
-
     # NAME UNITS UNIT: the user-space instructions of one run of the row's
     # command, every process of it counted, bare then guarded: the steady
     # measure beside the timed row (callgrind's counts barely move between
@@ -443,17 +396,64 @@ for i in range(int(sys.argv[2])):
         done
         echo "$units" >"$res/$name.ir_units"
     }
-    # Cheapest first: under a budget, the slow ones are the ones left out.
-    for w in $cg_macro; do
-        case $w in
-        grep_r) macro_ir grep_r "$tree_files" file ;;
-        git_switch) macro_ir git_switch "$tree_files" file ;;
-        git_checkout) macro_ir git_checkout "$nco" file ;;
-        pytest) macro_ir pytest "$py_tests" test ;;
-        npm_install) macro_ir npm_install "$npm_pkgs" package ;;
-        configure) macro_ir configure "$conf_checks" check ;;
-        esac
-    done
+    # Right after the row's own timed runs, when RG_BENCH_CG_MACRO names it:
+    # under RG_BENCH_BUDGET a row is then timed and counted, or neither.
+    counted() { # NAME UNITS UNIT
+        case " $cg_macro " in *" $1 "*) macro_ir "$@" ;; esac
+    }
+    macro git_status true "git -C $mac/tree status"
+    macro git_diff true "git -C $mac/tree diff"
+    macro grep_r true "grep -rc needle $mac/tree/src"
+    counted grep_r "$tree_files" file
+    macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
+    # The same against a preloaded library that does nothing: what loading
+    # one more object costs, which no shim can go below.
+    if [ -f "$work/libempty.so" ]; then
+        macro true_loop_empty true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
+            "$rounds" "LD_PRELOAD=$work/libempty.so"
+    fi
+    if have autoconf; then
+        gen_configure "$mac/conf" "$conf_checks"
+        macro configure "sh -c 'cd $mac/conf && rm -f config.cache config.status config.log config.h'" \
+            "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds"
+        counted configure "$conf_checks" check
+    fi
+    if "$PY" -c 'import pytest' 2>/dev/null; then
+        gen_pytest "$mac/pyt" "$py_tests"
+        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt" "$heavy_rounds"
+        counted pytest "$py_tests" test
+    fi
+    if have npm; then
+        gen_npm "$mac/npm" "$npm_pkgs"
+        # Each side its own npm cache: npm appends to the index files of a
+        # cache, and the guarded session would rightly refuse appends to
+        # files the bare run wrote and it never read.
+        macro npm_install "rm -rf $mac/npm/app/node_modules $mac/npm/app/package-lock.json" \
+            "sh -c 'c=bare; [ -z \"\${READGUARD_SESSION:-}\" ] || c=rg; exec npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache-\$c --loglevel=error'" \
+            "$heavy_rounds"
+        counted npm_install "$npm_pkgs" package
+    fi
+    macro make_j2 "make -s -C $mac/c clean" "make -s -j2 -C $mac/c"
+    macro compileall "find $mac/py -name __pycache__ -prune -exec rm -rf {} +" \
+        "$PY -m compileall -q $mac/py"
+    macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
+    # The journal's rows: git replaces each differing file (unlink, create),
+    # and the session keeps the old bytes of each, every round (the bare
+    # checkout back in --prepare makes them new to the session again).
+    base=$(git -C "$mac/tree" symbolic-ref --short HEAD)
+    nco=$((tree_files - 100 < 1000 ? tree_files - 100 : 1000))
+    gen_branch "$mac/tree" co "$nco"
+    gen_branch "$mac/tree" sw 10
+    # Then a second, and git status: files written in the index's own second
+    # are "racily clean", and the next command reads them all again, on one
+    # side and not the other (a tenth more instructions, by chance).
+    settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
+    macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co"
+    counted git_checkout "$nco" file
+    macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
+    counted git_switch "$tree_files" file
+    git -C "$mac/tree" checkout -q "$base"
+
     rm -f "$mtab"
 else
     log "macro: skipped, hyperfine is not installed (scripts/dev/install-deps.sh bench)"

@@ -89,8 +89,11 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
     if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
         return allow;
-    /* Creating a file loses nothing; neither does writing to a pipe or tty. */
-    if (!writes || !file->exists || !file->regular)
+    /* Creating a file loses nothing; neither does writing to a pipe or tty,
+     * or to a file that lost its last name while open (replaced by a rename,
+     * removed): no name can show its bytes again, so nothing visible is
+     * lost, and the session's own rename is what unnamed it, often as not. */
+    if (!writes || !file->exists || !file->regular || file->unnamed)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
         enum rg_stamp_match m = rg_record_match(file, &facts->rec);

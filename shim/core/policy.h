@@ -23,6 +23,7 @@ enum rg_table_state { RG_TABLE_OK, RG_TABLE_FULL, RG_TABLE_BROKEN };
 struct rg_file {
     bool exists;
     bool regular;
+    bool unnamed; /* no link left (st_nlink 0): only open descriptors reach it */
     uint64_t dev;
     uint64_t ino;
     int64_t mtime_ns;

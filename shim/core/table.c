@@ -297,9 +297,13 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
              * clean, unless reads expire; then renew it, at most once a tick. */
             if (same) {
                 /* The session wrote these bytes: a scan that saw them between
-                 * the write and this restamp does not make them its own. */
-                if (own_write)
+                 * the write and this restamp does not make them its own, and
+                 * a read that recorded them first leaves them the session's
+                 * own (the journal need not keep them). */
+                if (own_write) {
                     rg_entry_reread(e, st->reader);
+                    atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
+                }
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */
                 if (st->hash) {
@@ -419,6 +423,17 @@ void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
         uint32_t n = w >> RG_WRITING_PID_BITS;
         next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
                ((uint32_t)pid & RG_WRITING_PID_MASK);
+    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
+}
+
+void rg_entry_act_begin(struct rg_entry *e)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
+    do {
+        uint32_t n = w >> RG_WRITING_PID_BITS;
+        uint32_t who = n ? w & RG_WRITING_PID_MASK : 0;
+        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS | who;
     } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
                                                     memory_order_relaxed));
 }

@@ -232,6 +232,14 @@ void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog);
 void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16]);
 struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
+/* The session's own act on a file it knows (a rename, a chmod, a link)
+ * moves its ctime before the act can restamp it. Counted as a writer until
+ * rg_entry_writer_close, it makes a sibling that looks in between wait for
+ * the restamp (guard/ask.h) rather than refuse the file as changed. It names
+ * no process: an act holds no descriptor, so it never passes for a live
+ * writer, and one killed midway only delays a refusal. A writer already
+ * named stays named. */
+void rg_entry_act_begin(struct rg_entry *e);
 void rg_entry_writer_close(struct rg_entry *e);
 
 /* The name a read came by. A direct-mapped, lossy memory of which entry the

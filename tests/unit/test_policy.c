@@ -16,6 +16,7 @@ struct policy_case {
     enum rg_op op;
     int flags;
     bool missing, special; /* the file does not exist / is not regular */
+    bool unnamed;          /* open, but with no link left */
     enum rg_scope scope;
     enum rg_scope new_scope; /* RG_OP_LINK: where the new name is */
     bool found;              /* recorded in the current generation */
@@ -74,6 +75,17 @@ static const struct policy_case cases[] = {
     {"write_to_missing_file_is_allowed", OPEN(O_WRONLY | O_CREAT | O_TRUNC), .missing = true,
      GUARDED, ALLOW},
     {"write_to_non_regular_file_is_allowed", OPEN(O_WRONLY), .special = true, GUARDED, ALLOW},
+    /* Replaced by a rename (often the session's own) while a sibling held it
+     * open: no name reaches its bytes any more, whatever its stamp says. */
+    {"write_to_an_unnamed_file_whose_ctime_moved_is_allowed", OPEN(O_WRONLY | O_TRUNC), GUARDED,
+     .unnamed = true, .found = true, .ctime_off = -SEC, ALLOW},
+    {"write_to_an_unnamed_unread_file_is_allowed", OPEN(O_WRONLY), GUARDED, .unnamed = true, ALLOW},
+    {"ftruncate_of_an_unnamed_changed_file_is_allowed", .op = RG_OP_TRUNCATE, .flags = O_WRONLY,
+     GUARDED, .unnamed = true, .found = true, .mtime_off = -SEC, ALLOW},
+    {"write_to_a_named_file_whose_ctime_moved_is_still_refused", OPEN(O_WRONLY | O_TRUNC), GUARDED,
+     .found = true, .ctime_off = -SEC, REFUSE(CHANGED)},
+    {"sealed_unnamed_file_is_still_refused", OPEN(O_WRONLY), FREE, .unnamed = true, .sealed = true,
+     REFUSE(SEALED)},
     {"recorded_with_equal_stamp_is_allowed", OPEN(O_RDWR), GUARDED, .found = true, ALLOW},
     {"recorded_with_equal_stamp_needs_no_scope", OPEN(O_WRONLY | O_TRUNC), UNKNOWN, .found = true,
      ALLOW},
@@ -374,6 +386,7 @@ TEST(decide_case)
     int64_t read_ns = c->read_after ? MTIME + c->read_after : 1;
     struct rg_file file = {.exists = !c->missing,
                            .regular = !c->special,
+                           .unnamed = c->unnamed,
                            .dev = 8,
                            .ino = 42,
                            .mtime_ns = MTIME,

@@ -715,6 +715,42 @@ TEST(own_write_with_older_ctime_is_dropped)
     drop(&f);
 }
 
+/* A sibling's read recorded the stamp of the session's own write before the
+ * write's restamp (a rename's carry, a close) got to it: the bytes are still
+ * the session's own, which the journal asks. */
+TEST(own_write_restamp_over_a_read_of_the_same_stamp_marks_it_own)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(rg_entry_stamp(&f.t, e, &own, false, 7001));
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
+    CHECK(!rg_entry_stamp(&f.t, e, &own, true, 7002));
+    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
+    CHECK(rg_entry_load(&f.t, e).found);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 7001);
+    drop(&f);
+}
+
+TEST(read_of_the_same_stamp_leaves_an_own_write_own)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    rg_entry_stamp(&f.t, e, &own, false, 7000 + 2 * RG_TICK_NS);
+    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
+    drop(&f);
+}
+
+TEST(read_of_the_same_stamp_does_not_mark_a_read_own)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, false, 7001);
+    rg_entry_stamp(&f.t, e, &own, false, 7002);
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
+    drop(&f);
+}
+
 /* --- generations and forgetting ------------------------------------------- */
 
 TEST(reset_forgets_every_read)
@@ -834,6 +870,50 @@ TEST(writer_count_saturates_without_touching_the_pid)
     r = rg_entry_load(&f.t, e);
     CHECK_EQ_INT(r.writers, RG_WRITING_MAX - 1);
     CHECK_EQ_INT(r.writer_pid, 4194303);
+    drop(&f);
+}
+
+/* An own act in flight (a rename, a chmod) counts as a writer, so a sibling
+ * waits for its restamp, but names no process: none holds the file for it,
+ * and a killed one must not pass for a live writer. */
+TEST(act_counts_as_a_writer_without_naming_one)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_writer_open(e, 100);
+    rg_entry_writer_close(e);
+    rg_entry_act_begin(e);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, 1);
+    CHECK_EQ_INT(r.writer_pid, 0);
+    rg_entry_writer_close(e);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).writers, 0);
+    drop(&f);
+}
+
+TEST(act_keeps_the_writer_already_named)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_writer_open(e, 100);
+    rg_entry_act_begin(e);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, 2);
+    CHECK_EQ_INT(r.writer_pid, 100);
+    rg_entry_writer_close(e);
+    r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.writers, 1);
+    CHECK_EQ_INT(r.writer_pid, 100);
+    drop(&f);
+}
+
+TEST(act_count_saturates)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    for (uint32_t i = 0; i < RG_WRITING_MAX + 5; i++)
+        rg_entry_act_begin(e);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).writers, RG_WRITING_MAX);
     drop(&f);
 }
 
@@ -1274,6 +1354,9 @@ int main(void)
     RUN(read_tying_with_a_read_replaces);
     RUN(own_write_tying_within_a_tick_replaces);
     RUN(own_write_with_older_ctime_is_dropped);
+    RUN(own_write_restamp_over_a_read_of_the_same_stamp_marks_it_own);
+    RUN(read_of_the_same_stamp_leaves_an_own_write_own);
+    RUN(read_of_the_same_stamp_does_not_mark_a_read_own);
     RUN(reset_forgets_every_read);
     RUN(stamp_after_reset_is_found_again);
     RUN(stamp_after_reset_accepts_older_ctime);
@@ -1282,6 +1365,9 @@ int main(void)
     RUN(writer_open_counts_and_remembers_pid);
     RUN(writer_close_counts_down_and_never_underflows);
     RUN(writer_count_saturates_without_touching_the_pid);
+    RUN(act_counts_as_a_writer_without_naming_one);
+    RUN(act_keeps_the_writer_already_named);
+    RUN(act_count_saturates);
     RUN(stamp_keeps_the_hash_of_the_read);
     RUN(rereading_the_same_stamp_with_new_bytes_updates_the_hash);
     RUN(own_write_restamp_drops_the_hash);

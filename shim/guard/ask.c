@@ -27,6 +27,7 @@ struct rg_file rg_file_of(const struct stat *st)
     return (struct rg_file){
         .exists = true,
         .regular = S_ISREG(st->st_mode),
+        .unnamed = st->st_nlink == 0,
         .dev = st->st_dev,
         .ino = st->st_ino,
         .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
@@ -98,6 +99,16 @@ static enum rg_scope new_scope(struct rg_ctx *c, const struct rg_request *req)
 
 #define WRITER_LOOKS 9 /* 0.2 ms doubling: 102 ms in all */
 
+static void wait_writer(int look) { nanosleep(&(struct timespec){0, 200000L << look}, NULL); }
+
+bool rg_wait_restamp(const struct rg_record *r, int look)
+{
+    if (r->writers == 0 || look >= WRITER_LOOKS)
+        return false;
+    wait_writer(look);
+    return true;
+}
+
 /* Asks the policy, working out the scope only when the answer depends on it,
  * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
@@ -142,7 +153,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         if (d.reason != RG_WHY_CHANGED || look == (writing ? WRITER_LOOKS : 3))
             break;
         if (writing)
-            nanosleep(&(struct timespec){0, 200000L << look}, NULL);
+            wait_writer(look);
         if (!look_again(req, f, fd, follow) && !writing)
             break;
     }

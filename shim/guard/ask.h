@@ -17,6 +17,12 @@ struct rg_file rg_file_of(const struct stat *st);
 /* f's table entry, added if add and there is room; NULL without a table. */
 struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add);
 
+/* A record that does not match its file while the session counts a writer
+ * of it, or an act on it (core/table.h), may be about to be restamped. Waits
+ * a moment before look number `look` again (0.2 ms, doubling: ~100 ms in
+ * all); false when there is nothing to wait for, or no time left. */
+bool rg_wait_restamp(const struct rg_record *r, int look);
+
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.
  * Logs a refusal or warning; returns the action to carry out. */
 enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,

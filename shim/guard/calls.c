@@ -51,8 +51,7 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd, const st
     if (e && read_fd >= 0)
         now.reader = rg_scan_read(&c->scan, &c->table, (uint32_t)(e - c->table.entries) + 1);
     if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
-                           : !rg_entry_holds(&c->table, e, &now) &&
-                                 rg_entry_stamp(&c->table, e, &now, true, rg_now_ns()))) {
+                           : rg_entry_stamp(&c->table, e, &now, true, rg_now_ns()))) {
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
         if (by)
             rg_namehint_note(c, by, e);
@@ -75,24 +74,78 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
 struct moved {
     bool known;
     uint64_t dev, ino;
+    struct rg_entry *e; /* the record, when known */
 };
 
+/* A sibling's own write or act still to restamp the inode is waited for:
+ * the carry must come after it, or the file is left changed. */
 static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
 {
     struct stat st;
-    struct moved m = {false, 0, 0};
-    if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-        return m;
-    struct rg_file f = rg_file_of(&st);
-    struct rg_entry *e = rg_entry_for(c, &f, false);
-    struct rg_record r = rg_entry_load(&c->table, e);
-    m.dev = f.dev;
-    m.ino = f.ino;
-    /* Only a record of this very stamp (ctime included: an mtime put back
-     * after a change must not be carried as known). One that only the bytes
-     * could confirm stays as it is; the decision hashes them when it asks. */
-    m.known = rg_record_match(&f, &r) == RG_STAMP_MATCHES;
+    struct moved m = {false, 0, 0, NULL};
+    for (int n = 0; fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+         n++) {
+        struct rg_file f = rg_file_of(&st);
+        struct rg_entry *e = rg_entry_for(c, &f, false);
+        struct rg_record r = rg_entry_load(&c->table, e);
+        m.dev = f.dev;
+        m.ino = f.ino;
+        /* Only a record of this very stamp (ctime included: an mtime put
+         * back after a change must not be carried as known). One that only
+         * the bytes could confirm stays as it is; the decision hashes them
+         * when it asks. */
+        m.known = rg_record_match(&f, &r) == RG_STAMP_MATCHES;
+        m.e = m.known ? e : NULL;
+        if (m.known || !rg_wait_restamp(&r, n))
+            break;
+    }
     return m;
+}
+
+/* The rename moves the ctime of what it moves before carry can record it:
+ * a sibling judging the inode in between must wait for the carry (rg_ask),
+ * not find it changed. */
+static void act_begin(const struct moved *m)
+{
+    if (m->e)
+        rg_entry_act_begin(m->e);
+}
+
+static void act_end(const struct moved *m)
+{
+    if (m->e)
+        rg_entry_writer_close(m->e);
+}
+
+/* The file a rename over it replaces loses a name, which moves its ctime,
+ * and it may live on: open in a sibling about to write it, or under another
+ * name. A descriptor on it, if the session knows it, lets the rename restamp
+ * it (renamed_over); -1 otherwise. */
+static int hold_replaced(struct rg_ctx *c, const struct rg_request *req, const struct stat *dst)
+{
+    struct rg_file f = rg_file_of(dst);
+    if (!S_ISREG(dst->st_mode) || !rg_entry_for(c, &f, false))
+        return -1;
+    int fd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != dst->st_ino || st.st_dev != dst->st_dev)) {
+        rg_sys_close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The rename itself; over a file held, as the session's own change of that
+ * file's metadata (guard/meta.h). */
+static int renamed_over(struct rg_ctx *c, int held, int olddirfd, const char *oldpath,
+                        const struct rg_request *req, unsigned flags)
+{
+    if (held < 0)
+        return rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
+    struct rg_meta_file f = {held, NULL, 0};
+    struct rg_meta_call call = {
+        SYS_renameat2, {olddirfd, (long)oldpath, req->dirfd, (long)req->path, flags}, false};
+    return (int)rg_guard_meta(c, &f, &call);
 }
 
 /* The rename changed the inode's ctime: record it, if the session knew the
@@ -282,7 +335,7 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     old.dirfd = olddirfd;
     old.path = oldpath;
     old.shown = NULL;
-    struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0};
+    struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0, NULL};
     if (targets == 2)
         onto = known_at(c, req->dirfd, req->path);
     /* What moves gets a new name: outside guarded scope, that is a write. */
@@ -300,7 +353,7 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
             : RG_SCOPE_UNKNOWN;
     struct stat dst = {0};
     bool linked = false;
-    for (int tries = 0;; tries++) {
+    for (int tries = 0, moved = 0;; tries++) {
         struct stat src = {0};
         dst = (struct stat){0};
         if (targets >= 1 && (r = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
@@ -308,19 +361,36 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         if (targets == 2 && (r = rg_ask_path_stat(c, &old, false, &src)) < 0)
             return r;
         bool exists = dst.st_mode != 0;
-        linked = exists &&
-                 rg_journal_keep(c, req, targets == 2 ? "exchange" : "rename", -1, false, &dst);
+        int kept =
+            exists ? rg_journal_keep_replaced(c, req, targets == 2 ? "exchange" : "rename", &dst)
+                   : 0;
+        /* A sibling renamed another file over the target since it was
+         * judged: judge that one (a few times, then as before). */
+        if (kept == -ESTALE && moved++ < 8) {
+            tries--;
+            continue;
+        }
+        linked = kept == 1;
         if (src.st_mode != 0)
             rg_journal_keep(c, &old, "exchange", -1, false, &src);
         /* The destination was free when checked: keep it so, or a file that
          * appears meanwhile would be replaced unchecked. */
         unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
-        r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, f);
-        if (r == -EEXIST && f != flags)
-            continue;
+        int held = targets == 1 && exists ? hold_replaced(c, req, &dst) : -1;
+        /* Only now: the journal's question "are these bytes the session's
+         * own?" must not take this rename for a writer that kept them. */
+        act_begin(&from);
+        act_begin(&onto);
+        r = renamed_over(c, held, olddirfd, oldpath, req, f);
+        bool again = r == -EEXIST && f != flags;
         if (r == -EINVAL && f != flags) /* a filesystem without RENAME_NOREPLACE */
-            r = rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
-        break;
+            r = renamed_over(c, held, olddirfd, oldpath, req, flags);
+        if (held >= 0)
+            rg_sys_close(held);
+        if (!again)
+            break;
+        act_end(&from);
+        act_end(&onto);
     }
     if (r < 0 && linked)
         rg_journal_unkeep(c, req, &dst);
@@ -328,6 +398,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         carry(c, &from, req->dirfd, req->path);
         carry(c, &onto, olddirfd, oldpath);
     }
+    act_end(&from);
+    act_end(&onto);
     return r;
 }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include "core/text.h"
+#include "guard/meta.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
                         char name[RG_JOURNAL_OBJECT_MAX])
@@ -17,21 +18,29 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
     linked_name(to, sizeof to, k->objects, k->st, k->object);
     rg_fd_link(from, pfd);
-    long r =
-        rg_syscall6(SYS_linkat, AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW, 0);
+    /* The link moves the ctime of a file that still has the user's name: a
+     * file the session knew stays known, or a sibling about to write it
+     * finds it changed (guard/meta.h). */
+    struct rg_meta_file f = {pfd, NULL, 0};
+    struct rg_meta_call call = {
+        SYS_linkat, {AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW}, false};
+    long r = rg_guard_meta(k->c, &f, &call);
     /* Another process of the session keeps the same inode in the same state:
      * one name for both. */
     return r == 0 || r == -EEXIST ? 0 : (int)r;
 }
 
-void rg_jlink_drop(const char *journal_dir, int dirfd, const char *path, const struct stat *st)
+void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st)
 {
     struct stat now;
     if (fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) != 0 || now.st_ino != st->st_ino ||
         now.st_dev != st->st_dev)
         return;
     char objects[RG_JPATH], obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX], name[RG_JOURNAL_OBJECT_MAX];
-    rg_concat(objects, sizeof objects, journal_dir, "/", RG_JOURNAL_OBJECTS);
+    rg_concat(objects, sizeof objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     linked_name(obj, sizeof obj, objects, st, name);
-    rg_sys_unlinkat(AT_FDCWD, obj, 0);
+    /* Dropping the link moves ctime again, on the file left in place. */
+    struct rg_meta_file f = {dirfd, path, AT_SYMLINK_NOFOLLOW};
+    struct rg_meta_call call = {SYS_unlinkat, {AT_FDCWD, (long)obj, 0}, false};
+    rg_guard_meta(c, &f, &call);
 }

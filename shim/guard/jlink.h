@@ -24,6 +24,6 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd);
  * the journal's link to it is dropped, so the journal never holds a file that
  * can still change. (When the name is gone, another process removed it, and
  * the link is that removal's kept version.) */
-void rg_jlink_drop(const char *journal_dir, int dirfd, const char *path, const struct stat *st);
+void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st);
 
 #endif

@@ -92,23 +92,26 @@ static int keep_bytes(struct rg_jkeep *k, int *src, bool last, bool *linked)
     return rg_jcopy_keep(k, *src);
 }
 
-bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
-                     bool follow, const struct stat *st)
+/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. */
+static int keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd, bool follow,
+                const struct stat *st, bool moved_ok)
 {
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || own_bytes(c, st))
-        return false;
+    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st))
+        return 0;
     struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.objects[0] = k.object[0] = '\0';
     bool last = last_name(op, fd, follow, st), linked = false;
     int src = open_source(req, fd, follow, last, st);
+    if (src == -ESTALE && moved_ok)
+        return src;
     int where = src >= 0 ? src : fd;
     if (rg_scope_locate(c, req->dirfd, req->path, where, follow, false, k.abs, sizeof k.abs) ==
             RG_SCOPE_FREE ||
         rg_path_under(k.abs, c->table.hdr->journal_dir)) {
         if (src >= 0)
             rg_sys_close(src);
-        return false;
+        return 0;
     }
     rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     const char *why = NULL;
@@ -128,7 +131,19 @@ bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char 
     return linked;
 }
 
+bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
+                     bool follow, const struct stat *st)
+{
+    return keep(c, req, op, fd, follow, st, false) == 1;
+}
+
+int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, const char *op,
+                             const struct stat *st)
+{
+    return keep(c, req, op, -1, false, st, true);
+}
+
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
 {
-    rg_jlink_drop(c->table.hdr->journal_dir, req->dirfd, req->path, st);
+    rg_jlink_drop(c, req->dirfd, req->path, st);
 }

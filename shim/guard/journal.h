@@ -26,14 +26,21 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
 
 /* Keeps the bytes of the file st describes, about to be changed by req (op
  * names the change: "write", "rename", "truncate", "unlink", "exchange"),
- * unless they need no keeping: not a regular file, the session's own
- * write, outside the roots or ignored. fd: a descriptor on it (any access
- * mode), or -1 to open dirfd/path (following a final symlink only if
- * follow). Never fails the caller: what cannot be kept is logged.
+ * unless they need no keeping: not a regular file, no name left to undo
+ * to, the session's own write, outside the roots or ignored. fd: a
+ * descriptor on it (any access mode), or -1 to open dirfd/path (following a
+ * final symlink only if follow). Never fails the caller: what cannot be kept is logged.
  * True when the file was kept by a link: should the change then fail, the
  * caller calls rg_journal_unkeep. */
 bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
                      bool follow, const struct stat *st);
+
+/* The same for the file a rename is about to replace, by its path; op is
+ * "rename" or "exchange". 1 when kept by a link, 0 when not, -ESTALE (with
+ * nothing kept or logged) when the path names another file by now, which a
+ * sibling renamed over it after the check: the caller judges that one. */
+int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, const char *op,
+                             const struct stat *st);
 
 /* The change after rg_journal_keep returned true failed: drop the link that
  * kept the file, which is still there and may yet change. */

@@ -18,35 +18,54 @@ static bool look(const struct rg_meta_file *f, struct stat *st)
     return r == 0 && S_ISREG(st->st_mode);
 }
 
-/* Does the session know these bytes: its record is of this very stamp, or
- * one of its processes is writing the file right now? A record that only the
- * bytes could confirm is left alone: the decision hashes them when it
- * matters, and a metadata call is no reason to read a file. */
-static bool known(struct rg_ctx *c, const struct stat *st, struct rg_entry **e,
-                  struct rg_record *rec)
+/* Does the session know these bytes (as st, filled here, has them): its
+ * record is of this very stamp, or one of its processes is writing the file
+ * right now? A record that only the bytes could confirm is left alone: the
+ * decision hashes them when it matters, and a metadata call is no reason to
+ * read a file. A sibling's own write or act still to restamp is waited for:
+ * this call's restamp must come after it, or the file is left changed. */
+static bool known(struct rg_ctx *c, const struct rg_meta_file *mf, struct stat *st,
+                  struct rg_entry **e, struct rg_record *rec, bool *writing)
 {
-    struct rg_file f = rg_file_of(st);
-    *e = rg_entry_for(c, &f, false);
-    if (!*e)
-        return false;
-    *rec = rg_entry_load(&c->table, *e);
-    if (rg_record_match(&f, rec) == RG_STAMP_MATCHES)
-        return true;
-    if (rec->writers == 0 || !rg_pid_holds(rec->writer_pid, f.dev, f.ino))
-        return false;
+    *writing = false;
+    struct rg_file f;
+    for (int n = 0;; n++) {
+        if (!look(mf, st))
+            return false;
+        f = rg_file_of(st);
+        *e = rg_entry_for(c, &f, false);
+        if (!*e)
+            return false;
+        *rec = rg_entry_load(&c->table, *e);
+        /* This very stamp, even where a racy read left the bytes to decide:
+         * the restamp keeps the read's time and hash, so they still do. */
+        if (rec->found && rec->mtime_ns == f.mtime_ns && rec->ctime_ns == f.ctime_ns &&
+            rec->size == f.size)
+            return true;
+        if (rec->writers > 0 && rg_pid_holds(rec->writer_pid, f.dev, f.ino))
+            break;
+        if (!rg_wait_restamp(rec, n))
+            return false;
+    }
     /* Known as the session's own write: the record is of bytes from before
      * it (or of an earlier file on a reused inode), so its hash must not
      * vouch for the bytes now, or the session's next write is "changed". */
     rec->hash = 0;
     rec->reader = 0;
+    *writing = true;
     return true;
 }
 
 /* Only the metadata may have moved: a size or inode that moved too, or an
  * mtime the call does not set, is another process's write in between, which
- * stays unknown. */
-static bool only_meta(const struct stat *before, const struct stat *after, bool sets_mtime)
+ * stays unknown. Unless a writer of the session was at work: its bytes are
+ * the session's own, as the policy takes them while it is counted, and its
+ * restamp may have come before this call moved ctime. */
+static bool only_meta(const struct stat *before, const struct stat *after, bool sets_mtime,
+                      bool writing)
 {
+    if (writing)
+        return after->st_ino == before->st_ino && after->st_dev == before->st_dev;
     return after->st_ino == before->st_ino && after->st_dev == before->st_dev &&
            after->st_size == before->st_size &&
            (sets_mtime || (after->st_mtim.tv_sec == before->st_mtim.tv_sec &&
@@ -82,21 +101,64 @@ void rg_meta_of(const struct rg_syscall *sc, int dirfd, const char *path, const 
     }
 }
 
+/* Did a write of the session restamp the file between before and this
+ * call's change (a sibling that closed it meanwhile)? Its bytes are the
+ * ones after shows, only its ctime is older than this call's move. */
+static bool written_since(struct rg_ctx *c, const struct rg_entry *e, const struct stat *before,
+                          const struct stat *after)
+{
+    struct rg_record now = rg_entry_load(&c->table, e);
+    struct rg_stamp b = rg_stamp_of(before), a = rg_stamp_of(after);
+    return now.found && (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE) &&
+           now.ctime_ns > b.ctime_ns && now.ctime_ns <= a.ctime_ns && now.mtime_ns == a.mtime_ns &&
+           now.size == a.size;
+}
+
+/* writing: the stamp is of a live writer's bytes, as of now; otherwise of
+ * the bytes the record describes, as of its read. */
+static void restamp(struct rg_ctx *c, struct rg_entry *e, const struct rg_record *rec,
+                    const struct stat *after, bool writing)
+{
+    struct rg_stamp now = rg_stamp_of(after);
+    now.hash = rec->hash;     /* the bytes it describes did not change */
+    now.reader = rec->reader; /* nor did who looked at them, or how */
+    bool own = atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE;
+    rg_entry_stamp(&c->table, e, &now, own || rec->writers > 0,
+                   writing ? rg_now_ns() : rec->read_ns);
+}
+
+/* Records the file as the call left it, if only the call (or a writer of
+ * the session) moved it since before. */
+static void settle(struct rg_ctx *c, struct rg_entry *e, struct rg_record *rec,
+                   const struct stat *before, const struct stat *after, bool sets_mtime,
+                   bool writing)
+{
+    if (!writing && !only_meta(before, after, sets_mtime, false) &&
+        written_since(c, e, before, after)) {
+        writing = true;
+        rec->hash = 0;
+        rec->reader = 0;
+    }
+    if (only_meta(before, after, sets_mtime, writing))
+        restamp(c, e, rec, after, writing);
+}
+
 long rg_guard_meta(struct rg_ctx *c, const struct rg_meta_file *f, const struct rg_meta_call *call)
 {
     struct stat before, after;
     struct rg_entry *e = NULL;
     struct rg_record rec = {0};
     const long *a = call->args;
-    bool mine =
-        c->table_state != RG_TABLE_BROKEN && look(f, &before) && known(c, &before, &e, &rec);
+    bool writing = false;
+    bool mine = c->table_state != RG_TABLE_BROKEN && known(c, f, &before, &e, &rec, &writing);
+    /* The call moves ctime before the restamp below records it: a sibling
+     * that looks in between waits for it (core/table.h). */
+    if (mine)
+        rg_entry_act_begin(e);
     long r = rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-    if (r != 0 || !mine || !look(f, &after) || !only_meta(&before, &after, call->sets_mtime))
-        return r;
-    struct rg_stamp now = rg_stamp_of(&after);
-    now.hash = rec.hash;     /* the bytes it describes did not change */
-    now.reader = rec.reader; /* nor did who looked at them, or how */
-    bool own = atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE;
-    rg_entry_stamp(&c->table, e, &now, own || rec.writers > 0, rg_now_ns());
+    if (mine && r == 0 && look(f, &after))
+        settle(c, e, &rec, &before, &after, call->sets_mtime, writing);
+    if (mine)
+        rg_entry_writer_close(e);
     return r;
 }

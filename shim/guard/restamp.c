@@ -20,8 +20,9 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
         return;
     if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
         now = rg_stamp_of(&st);
-        if (!rg_entry_holds(&c->table, e, &now))
-            rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+        /* Even over a stamp a sibling's read recorded first: it makes the
+         * bytes the session's own. */
+        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
     if (release && s->opener && s->opener == rg_ctx_pid(c))
         rg_entry_writer_close(e);

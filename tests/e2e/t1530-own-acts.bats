@@ -129,3 +129,43 @@ for i in range(3):
 	assert_success
 	refute_refused
 }
+
+# Larger than 64 KiB: no hash of the read can vouch for the bytes, only the
+# stamp, so each own act that moves ctime must keep the file known itself.
+big_file() {
+	head -c 70000 /dev/zero >"$1"
+	make_old "$1"
+}
+
+@test "t1530.11 mv over a file with a second name keeps that name writable" {
+	big_file f
+	head -c 70000 /dev/zero | tr '\0' b >new
+	run --separate-stderr rg bash -c 'cat f >/dev/null && ln f g && mv new f && echo edited >g'
+	assert_success
+	refute_refused
+	assert_content g edited
+}
+
+@test "t1530.12 a descriptor on a file the session's mv replaced can still be written" {
+	big_file f
+	head -c 70000 /dev/zero | tr '\0' b >new
+	run --separate-stderr rg bash -c 'exec 3<f; cat f >/dev/null && mv new f && echo lost >/proc/self/fd/3'
+	assert_success
+	refute_refused
+	[ "$(stat -c %s f)" -eq 70000 ] || fail "f is not the file moved over it"
+}
+
+@test "t1530.13 an external change to a file with a second name is still refused after the session's mv" {
+	big_file f
+	head -c 70000 /dev/zero | tr '\0' b >new
+	bg_session 'cat f >/dev/null && ln f g && mv new f' '"$T/rgprobe" open g O_WRONLY'
+	m=$(stat -c %.9Y g)
+	env -u LD_PRELOAD -u READGUARD_SESSION sh -c \
+		'printf X | dd of="$1" bs=1 seek=69000 conv=notrunc status=none; touch -d "@$2" -- "$1"' \
+		sh g "$m"
+	snapshot g
+	bg_finish
+	assert_probe_err EACCES
+	assert_refused g changed
+	assert_unchanged g
+}

@@ -14,6 +14,7 @@
 #include "cli/supervise.h"
 #include "cli/verbs.h"
 #include "core/text.h"
+#include "os/logfile.h"
 #include "os/session.h"
 static const char run_usage[] =
     "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
@@ -78,12 +79,28 @@ static int add_root(struct rg_run_opts *o, const char *dir)
     return 0;
 }
 
-static int set_log(struct rg_run_opts *o, const char *file)
+static int set_log(struct rg_run_opts *o, const char *file, const char *opt)
 {
     char cwd[PATH_MAX];
     if (!*file || !getcwd(cwd, sizeof cwd) ||
         !rg_path_join(o->log_buf, sizeof o->log_buf, cwd, file)) {
-        rg_err("--log '%s': not a usable path", file);
+        rg_err("%s '%s': not a usable path", opt, file);
+        return -1;
+    }
+    /* Only readguard's own state directory is made on demand (logfile.h). */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o->log_buf);
+    *strrchr(dir, '/') = '\0';
+    struct stat st;
+    const char *why = NULL;
+    if (rg_log_in_state_dir(o->log_buf))
+        why = NULL;
+    else if (stat(dir[0] ? dir : "/", &st) != 0)
+        why = errno == ENOENT ? "does not exist" : strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "is not a directory";
+    if (why) {
+        rg_err("%s '%s': the directory '%s' %s", opt, file, dir, why);
         return -1;
     }
     o->s.log_path = o->log_buf;
@@ -235,7 +252,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
                                 .scan_files = RG_DEFAULT_SCAN_FILES,
                                 .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *env_log = getenv(RG_ENV_LOG);
-    if (env_log && *env_log && set_log(o, env_log) < 0)
+    if (env_log && *env_log && set_log(o, env_log, RG_ENV_LOG) < 0)
         return -1;
     o->given[0] = '\0';
     while ((ch = getopt_long(argc, argv, "+r:m:l:i:hs:k", longs, NULL)) != -1) {
@@ -253,7 +270,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
             o->s.mode = (enum rg_mode)mode;
             break;
         case 'l':
-            if (set_log(o, optarg) < 0)
+            if (set_log(o, optarg, "--log") < 0)
                 return -1;
             break;
         case 'i':

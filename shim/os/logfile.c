@@ -1,15 +1,33 @@
 #include "os/logfile.h"
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "core/table.h"
 #include "os/sys.h"
+bool rg_log_in_state_dir(const char *path)
+{
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char dir[RG_LOG_PATH_MAX];
+    int n;
+    if (state && state[0] == '/')
+        n = snprintf(dir, sizeof dir, "%s/readguard/", state);
+    else if (home && home[0] == '/')
+        n = snprintf(dir, sizeof dir, "%s/.local/state/readguard/", home);
+    else
+        return false;
+    return n > 0 && (size_t)n < sizeof dir && strncmp(path, dir, (size_t)n) == 0;
+}
+
 int rg_log_open(const char *path)
 {
     int fd =
         rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
-    if (fd != -ENOENT)
+    /* A directory a user named is never made: a typo in --log would
+     * otherwise leave a tree of directories at the root. */
+    if (fd != -ENOENT || !rg_log_in_state_dir(path))
         return fd;
     /* Make the missing parents, then try once more. */
     char dir[RG_LOG_PATH_MAX];

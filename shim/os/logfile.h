@@ -3,8 +3,16 @@
 #ifndef RG_LOGFILE_H
 #define RG_LOGFILE_H
 
-/* Opens the log for appending, creating it 0600 and its missing parents
- * 0700. Returns a descriptor or -errno. */
+#include <stdbool.h>
+
+/* Opens the log for appending, creating it 0600; its missing parents are
+ * made 0700 only inside readguard's state directory. Returns a descriptor
+ * or -errno (-ENOENT for a directory a user named that does not exist). */
 int rg_log_open(const char *path);
+
+/* Is path inside readguard's state directory, $XDG_STATE_HOME/readguard
+ * (else ~/.local/state/readguard), where logs and the journal go by
+ * default? */
+bool rg_log_in_state_dir(const char *path);
 
 #endif

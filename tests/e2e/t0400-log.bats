@@ -279,3 +279,27 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	run find . -name '*.log' -o -name '*.json'
 	assert_output ''
 }
+
+@test "t0400.22 --log in a directory that does not exist exits 125, naming it, and makes nothing" {
+	run --separate-stderr "$RG" run --log "$W/no/dir/x.log" -- true
+	assert_failure 125
+	assert_equal "$stderr" "readguard: --log '$W/no/dir/x.log': the directory '$W/no/dir' does not exist"
+	assert_not_exist "$W/no"
+}
+
+@test "t0400.23 a log under the state directory gets its missing directories, 0700" {
+	mkfile f original
+	local log="$XDG_STATE_HOME/readguard/sub/x.log"
+	run --separate-stderr "$RG" run --log "$log" -- sh -c 'echo new >f'
+	assert_failure
+	assert_file_exist "$log"
+	assert_equal "$(stat -c %a "$XDG_STATE_HOME/readguard/sub")" 700
+}
+
+@test "t0400.24 a preloaded process never makes READGUARD_LOG's missing directory" {
+	mkfile f original
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" READGUARD_LOG="$W/no/dir/x.log" bash -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_not_exist "$W/no"
+}

@@ -144,7 +144,7 @@ run_rejects() {
 
 @test "t3350.13 run: a bad --read-ttl exits 125, including one that would round to 0 (never expire)" {
 	for v in '' abc -1 0 nan inf 1e-12 1e999 0x 5s "$HUGE"; do
-		run_rejects "--read-ttl '$v': expected a number of seconds" --read-ttl "$v"
+		run_rejects "--read-ttl '$v': expected a positive number of seconds, at most 10 years" --read-ttl "$v"
 	done
 }
 

@@ -247,9 +247,9 @@ objects() {
 @test "t1400.23 history lists path, process, op and size" {
 	mkfile a.txt original
 	rg rm a.txt
-	run "$RG" history
+	run --separate-stderr "$RG" history
 	assert_success
-	assert_output --regexp "^[0-9T:.-]+Z  [0-9]+-[0-9]+  rm\[[0-9]+\]  unlink +9  $W/a.txt$"
+	assert_line --index 1 --regexp "^[0-9T:.-]+Z  [0-9]+-[0-9]+ +rm\[[0-9]+\] +unlink +9 B  $W/a.txt$"
 }
 
 @test "t1400.24 concurrent writers of one file keep its original once" {
@@ -555,4 +555,34 @@ latin1=$'caf\xe9 100%.txt'
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" "readguard: history: no saved versions"
+}
+
+@test "t1400.49 history starts with a header, and its columns line up with it" {
+	mkfile a.txt original
+	seq 1 2000 >b.txt
+	rgsh 'cat a.txt b.txt >/dev/null; rm a.txt; echo x >b.txt'
+	run --separate-stderr "$RG" history
+	assert_success
+	assert_line --index 0 --regexp '^TIME +SESSION +PROCESS +OP +SIZE  PATH$'
+	local path_at
+	path_at=$(awk 'NR == 1 { print index($0, "PATH") }' <<<"$output")
+	assert_equal "$(cut -c"$path_at"- <<<"${lines[1]}")" "$W/a.txt"
+	assert_equal "$(cut -c"$path_at"- <<<"${lines[2]}")" "$W/b.txt"
+	assert_line --index 2 --partial " 8.7 KiB  $W/b.txt"
+}
+
+@test "t1400.50 history --json has no header" {
+	mkfile a.txt original
+	rg rm a.txt
+	run --separate-stderr "$RG" history --json
+	assert_equal "${#lines[@]}" 1
+	[[ ${lines[0]} == '{"session":'* ]] || fail "$output"
+}
+
+@test "t1400.51 diff of a removed file labels the new side /dev/null" {
+	printf 'one\n' >a.txt
+	rg rm a.txt
+	run "$RG" diff a.txt
+	assert_failure 1
+	assert_line --index 1 '+++ /dev/null'
 }

@@ -77,3 +77,12 @@ Try 'readguard --help'."
 	assert_equal "$stderr" "readguard: unknown option '--verbose'
 Try 'readguard --help'."
 }
+
+@test "t2000.33 readguard --help names hook, undo --all, check -q and sessions --json" {
+	run --separate-stderr "$RG" --help
+	assert_success
+	assert_line --regexp '^  hook claude-code EVENT'
+	assert_line --regexp '^  undo .*--all'
+	assert_line --regexp '^  check \[-q\] FILE'
+	assert_line --regexp '^  sessions .*\[--json\]'
+}

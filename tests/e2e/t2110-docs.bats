@@ -181,3 +181,14 @@ section() {
 	assert_line PreCompact
 	refute_line SessionStart
 }
+
+@test "t2110.16 the man page's SYNOPSIS names every verb of readguard --help" {
+	local verbs verb synopsis
+	verbs=$("$RG" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
+		on && /^  [a-z]/ { print $1 }' | sort -u)
+	synopsis=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null | awk '/^SYNOPSIS/ { on = 1; next }
+		on && /^[A-Z]/ { exit } on')
+	for verb in $verbs; do
+		grep -qE "readguard $verb( |\)|$)" <<<"$synopsis" || fail "SYNOPSIS: no $verb"
+	done
+}

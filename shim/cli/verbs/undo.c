@@ -21,8 +21,8 @@
 static const char history_usage[] =
     "Usage: readguard history [--session PATH] [--json] [FILE]...\n"
     "List the versions of files that sessions kept in the journal before changing\n"
-    "them: time, session, process, operation, size and path; only those of FILE if\n"
-    "given. Oldest first.\n"
+    "them, under a header line: time, session, process, operation, size (B, KiB,\n"
+    "MiB ...) and path; only those of FILE if given. Oldest first.\n"
     "\n"
     "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
     "                       (default: every session in the journal)\n"
@@ -37,7 +37,7 @@ static const char diff_usage[] =
     "Usage: readguard diff [--session PATH] FILE...\n"
     "Show, as a unified diff (diff -u), how each FILE changed since the version\n"
     "'readguard undo FILE' would restore: the kept version is the old side, FILE\n"
-    "as it is now the new side (empty when FILE is gone).\n"
+    "as it is now the new side (/dev/null when FILE is gone, as git labels it).\n"
     "\n"
     "  -s, --session PATH   the version from before the session whose table is PATH\n"
     "                       (default: the most recent session that changed FILE)\n"
@@ -69,17 +69,36 @@ static const char undo_usage[] =
 
 static bool is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
 
+/* 9, "9 B"; 4096, "4.0 KiB": sizes are read by people here (--json has
+ * the bytes). */
+static void human_size(int64_t n, char *out, size_t cap)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)n;
+    size_t u = 0;
+    while (v >= 1024 && u + 1 < sizeof unit / sizeof *unit)
+        v /= 1024, u++;
+    if (u == 0)
+        snprintf(out, cap, "%lld B", (long long)n);
+    else
+        snprintf(out, cap, "%.1f %s", v, unit[u]);
+}
+
+/* The columns of history's lines, header included. */
+#define HISTORY_ROW "%-30s  %-26s  %-22s  %-8s  %10s  %s%s\n"
+
 static void print_record(const struct rg_jrec *r, bool json)
 {
     if (json) {
         printf("{\"session\":\"%s\",%s\n", r->session, r->line + 1);
         return;
     }
-    char note[96] = "";
+    char note[96] = "", proc[64], size[32];
     if (!r->object)
         snprintf(note, sizeof note, "  (not kept: %s)", r->unsaved ? r->unsaved : "?");
-    printf("%s  %s  %s[%d]  %-8s  %10lld  %s%s\n", r->time ? r->time : "?", r->session,
-           r->prog ? r->prog : "?", r->pid, r->op, (long long)r->size, r->path, note);
+    snprintf(proc, sizeof proc, "%s[%d]", r->prog ? r->prog : "?", r->pid);
+    human_size(r->size, size, sizeof size);
+    printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, r->path, note);
 }
 
 /* Is r one of files (all when there are none)? seen[i]: files[i] has one. */
@@ -132,8 +151,9 @@ int rg_cmd_history(int argc, char **argv)
     size_t shown = 0;
     for (size_t i = 0; i < l.n; i++)
         if (is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles, seen)) {
+            if (shown++ == 0 && !json)
+                printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
             print_record(&l.r[i], json);
-            shown++;
         }
     /* Silence would read as "the journal is empty" or "a typo": say which. */
     if (nfiles == 0 && shown == 0)
@@ -417,10 +437,12 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
     struct stat st;
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
+    const char *new_label = now == abs ? file : now; /* a removal, as git shows one */
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        execlp("diff", "diff", "-u", "--label", old_label, "--label", file, obj, now, (char *)NULL);
+        execlp("diff", "diff", "-u", "--label", old_label, "--label", new_label, obj, now,
+               (char *)NULL);
         rg_err("diff: cannot run diff(1): %s", strerror(errno));
         _exit(RG_EXIT_TROUBLE);
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -94,6 +95,42 @@ static bool examine(const char *path, const char *call, struct rg_file *f)
     return false;
 }
 
+void rg_would_unkept(struct rg_would *w, enum rg_unkept why, int err)
+{
+    w->file.unkept = why;
+    w->file.unkept_err = err;
+    w->decision = rg_decide(&w->req, &w->file, &w->facts);
+}
+
+/* Would the journal keep the file's old bytes? What the shim finds out by
+ * trying, told without writing: the per-file cap, a readable file, and a
+ * journal (or the nearest directory above it that exists yet) this
+ * process may write, with room for the bytes. */
+static void predict_keep(const struct rg_table *t, const char *path, struct rg_would *w)
+{
+    const struct rg_header *h = t->hdr;
+    char dir[PATH_MAX];
+    struct statvfs v;
+    if (w->file.size > h->journal_max_file) {
+        rg_would_unkept(w, RG_UNKEPT_TOO_LARGE, 0);
+        return;
+    }
+    if (access(path, R_OK) != 0) {
+        rg_would_unkept(w, RG_UNKEPT_UNREADABLE, errno);
+        return;
+    }
+    struct stat st = {0};
+    rg_concat(dir, sizeof dir, h->journal_dir, "/", RG_JOURNAL_OBJECTS);
+    for (char *slash; stat(dir, &st) != 0 && (slash = strrchr(dir, '/')) && slash > dir;)
+        *slash = '\0';
+    if (!S_ISDIR(st.st_mode))
+        rg_would_unkept(w, RG_UNKEPT_JOURNAL, ENOTDIR);
+    else if (access(dir, W_OK) != 0)
+        rg_would_unkept(w, RG_UNKEPT_JOURNAL, errno);
+    else if (statvfs(dir, &v) == 0 && (int64_t)(v.f_bavail * v.f_frsize) < w->file.size)
+        rg_would_unkept(w, RG_UNKEPT_JOURNAL, ENOSPC);
+}
+
 bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
                     struct rg_would *w)
 {
@@ -125,6 +162,8 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
         w->outside_roots = f->scope == RG_SCOPE_FREE && !rg_would_under_a_root(t->hdr, path);
         w->decision = rg_decide(&w->req, f, &w->facts);
     }
+    if (w->decision.action == RG_ALLOW_KEPT)
+        predict_keep(t, path, w);
     enum rg_action a = w->decision.action;
     w->was = (struct rg_record){0};
     if ((a == RG_REFUSE || a == RG_WARN) && w->decision.reason == RG_WHY_UNREAD) {

@@ -22,9 +22,15 @@ struct rg_would {
 
 /* Decides an overwrite of path (open O_WRONLY|O_TRUNC) in the session of t,
  * on behalf of call (the name logged and shown, e.g. "check", "Write").
+ * A write allowed only once its old bytes are kept (RG_ALLOW_KEPT) is
+ * decided again where the journal could not keep them.
  * False, after reporting on stderr, when path cannot be examined. */
 bool rg_would_write(const struct rg_table *t, const char *path, const char *call,
                     struct rg_would *w);
+
+/* The journal could not keep the old bytes that w's decision
+ * (RG_ALLOW_KEPT) needed kept: decides again knowing why. */
+void rg_would_unkept(struct rg_would *w, enum rg_unkept why, int err);
 
 /* The tier of path in the session of t, worked out as the shim works it
  * out (roots, ignore rules, git's rules); where it cannot tell, guarded. */

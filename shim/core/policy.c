@@ -119,10 +119,15 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return (struct rg_decision){RG_NEED_SCOPE, RG_WHY_OK};
     if (file->scope == RG_SCOPE_FREE)
         return allow;
-    /* The journal's third answer; without a journal, nothing would keep
-     * the bytes, so the path is guarded like any other. */
-    if (file->scope == RG_SCOPE_JOURNALED && !(facts->policy & RG_POLICY_NO_JOURNAL))
+    /* The journal's third answer, which only the kept bytes earn: without
+     * a journal, or where it could not keep them (too large, unreadable, a
+     * full or read-only journal), nothing would, so the path is guarded like
+     * any other. A new name destroys nothing: it needs no keeping. */
+    bool journaled = file->scope == RG_SCOPE_JOURNALED && !(facts->policy & RG_POLICY_NO_JOURNAL);
+    if (journaled && req->op == RG_OP_LINK)
         return allow;
+    if (journaled && file->unkept == RG_UNKEPT_NONE)
+        return (struct rg_decision){RG_ALLOW_KEPT, RG_WHY_OK};
     /* A new name outside guarded scope (a hard link, a rename out of the
      * roots or under an ignored name) would let the file be written through
      * it unguarded: giving it one is a write. One inside is only a name. */
@@ -130,7 +135,8 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return (struct rg_decision){RG_NEED_NEW_SCOPE, RG_WHY_OK};
     if (req->op == RG_OP_LINK && file->new_scope == RG_SCOPE_GUARDED)
         return allow;
-    return (struct rg_decision){softened(req, facts), why_refused(file, facts)};
+    return (struct rg_decision){softened(req, facts),
+                                journaled ? RG_WHY_UNKEPT : why_refused(file, facts)};
 }
 
 const char *rg_reason_name(enum rg_reason r)
@@ -145,6 +151,7 @@ const char *rg_reason_name(enum rg_reason r)
     case RG_WHY_SCANNED: return "scanned";
     case RG_WHY_SEALED: return "sealed";
     case RG_WHY_REPLACED: return "replaced";
+    case RG_WHY_UNKEPT: return "unkept";
     }
     return "?";
 }

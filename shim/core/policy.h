@@ -18,6 +18,14 @@ enum rg_scope {
 
 enum rg_table_state { RG_TABLE_OK, RG_TABLE_FULL, RG_TABLE_BROKEN };
 
+/* Why the journal could not keep a file's old bytes, once it tried. */
+enum rg_unkept {
+    RG_UNKEPT_NONE,       /* kept, or not tried yet */
+    RG_UNKEPT_TOO_LARGE,  /* a copy larger than the per-file cap (--journal-max-file) */
+    RG_UNKEPT_UNREADABLE, /* the session cannot read the file */
+    RG_UNKEPT_JOURNAL,    /* the journal cannot be written (full, read-only) */
+};
+
 /* The target of a write as it is now, from fstat of the descriptor the check
  * is about (or lstat/stat for rename and truncate). */
 struct rg_file {
@@ -33,6 +41,8 @@ struct rg_file {
     enum rg_scope new_scope; /* RG_OP_LINK: the scope of the new name */
     bool hashed;             /* hash below was taken (RG_NEED_HASH asked for it) */
     uint32_t hash;           /* rg_content_hash() now; 0: could not be read */
+    enum rg_unkept unkept;   /* the journal tried to keep its bytes, and could not */
+    int unkept_err;          /* the errno of that, or 0 */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it
@@ -45,11 +55,12 @@ struct rg_facts {
     bool writer_alive;       /* rec.writer_pid still holds the file open */
     enum rg_table_state table;
     enum rg_mode mode;
-    uint32_t policy;     /* RG_POLICY_* knobs of the session */
-    int64_t read_ttl_ns; /* 0: reads never expire */
-    int64_t now_ns;      /* wall clock, needed only with a read TTL */
-    bool sealed;         /* the session's own table, under --strict: the tree's to
-                            neither read nor change, whatever the call */
+    uint32_t policy;          /* RG_POLICY_* knobs of the session */
+    int64_t read_ttl_ns;      /* 0: reads never expire */
+    int64_t now_ns;           /* wall clock, needed only with a read TTL */
+    int64_t journal_max_file; /* the journal's per-file cap, for the reason text */
+    bool sealed;              /* the session's own table, under --strict: the tree's to
+                                 neither read nor change, whatever the call */
 };
 
 enum rg_action {
@@ -62,6 +73,8 @@ enum rg_action {
     RG_NEED_HASH,       /* ask again with file.hash taken: only the bytes can tell */
     RG_NEED_LINEAGE,    /* ask again with facts.lineage worked out */
     RG_NEED_NEW_SCOPE,  /* ask again with file.new_scope worked out */
+    RG_ALLOW_KEPT,      /* allow only once the old bytes are kept; if they cannot be,
+                           ask again with file.unkept worked out */
 };
 
 enum rg_reason {
@@ -74,6 +87,7 @@ enum rg_reason {
     RG_WHY_SCANNED,    /* only read by a scan of another process's line */
     RG_WHY_SEALED,     /* the session's own table, out of a --strict tree's reach */
     RG_WHY_REPLACED,   /* unread, but another file had its name when it was read */
+    RG_WHY_UNKEPT,     /* journaled, unread, and the journal could not keep its bytes */
 };
 
 struct rg_decision {

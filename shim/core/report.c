@@ -1,9 +1,34 @@
 #include "core/report.h"
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/table.h"
 #include "core/text.h"
+/* Why the journal could not keep the bytes, in words. */
+static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
+{
+    const struct rg_file *f = r->file;
+    const char *err = f->unkept_err ? strerrorname_np(f->unkept_err) : NULL;
+    char why[160];
+    if (!err)
+        err = "?";
+    if (f->unkept == RG_UNKEPT_TOO_LARGE)
+        snprintf(why, sizeof why, "it is too large (%lld bytes; --journal-max-file is %lld)",
+                 (long long)f->size, (long long)r->facts->journal_max_file);
+    else if (f->unkept == RG_UNKEPT_UNREADABLE)
+        snprintf(why, sizeof why, "it cannot be read (%s)", err);
+    else if (f->unkept_err == ENOSPC || f->unkept_err == EDQUOT)
+        snprintf(why, sizeof why, "the journal is full (%s)", err);
+    else
+        snprintf(why, sizeof why, "the journal cannot be written (%s)", err);
+    return snprintf(buf, cap,
+                    "its old bytes could not be kept in the journal: %s; a journaled file (git "
+                    "ignores it) is written without a read only once they are. Read it first, "
+                    "then retry.",
+                    why);
+}
+
 size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
                       const char *problem)
 {
@@ -75,6 +100,7 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      "it is this session's own table, which a --strict tree may neither open "
                      "nor change. Steer the session from outside it (readguard mark --session).");
         break;
+    case RG_WHY_UNKEPT: n = unkept_text(buf, cap, r); break;
     case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;
     }
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;

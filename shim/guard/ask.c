@@ -183,7 +183,8 @@ int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, 
     }
     struct rg_file f = rg_file_of(st);
     f.scope = scope;
-    return rg_ask(c, req, &f, -1, follow) == RG_REFUSE ? -EACCES : 0;
+    enum rg_action a = rg_ask(c, req, &f, -1, follow);
+    return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
 }
 
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st)
@@ -205,5 +206,5 @@ int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, boo
     int r = rg_ask_path_stat(c, req, follow, &st);
     if (exists)
         *exists = st.st_mode != 0;
-    return r;
+    return r < 0 ? r : 0;
 }

@@ -35,7 +35,9 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
  * source of a rename, which the policy otherwise lets through. -EACCES or 0. */
 int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
-/* The same, leaving what the path names in *st (st_mode 0: nothing). */
+/* The same, leaving what the path names in *st (st_mode 0: nothing), and
+ * 1 where the change is allowed only once the old bytes are kept
+ * (RG_ALLOW_KEPT: rg_journal_keep's act). */
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
 /* The same, with the target's tier already known to be scope (the backup
  * rule: guard/calls.c), or RG_SCOPE_UNKNOWN to work it out if needed. */

@@ -295,7 +295,11 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     struct rg_file f = rg_file_of(&st);
     if (maybe_fresh && st.st_size == 0)
         fresh = true;
-    enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, !(req->flags & O_NOFOLLOW));
+    bool follow = !(req->flags & O_NOFOLLOW);
+    enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
+    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && act != RG_ALLOW_UNTRACKED)
+        act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
+                              &st, act, NULL);
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
         rg_sys_close(fd);
         if (act == RG_REFUSE)
@@ -308,9 +312,6 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
         forget(c, &f);
         return fd;
     }
-    if (!fresh && f.regular)
-        rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd,
-                        !(req->flags & O_NOFOLLOW), &st);
     note_write_stat(c, fd, &st, NULL);
     if (!fresh && (req->flags & O_TRUNC) && f.regular)
         fd = truncate_opened(c, req, fd, &f);
@@ -356,23 +357,31 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     for (int tries = 0, moved = 0;; tries++) {
         struct stat src = {0};
         dst = (struct stat){0};
-        if (targets >= 1 && (r = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
-            return r;
-        if (targets == 2 && (r = rg_ask_path_stat(c, &old, false, &src)) < 0)
-            return r;
+        int dst_kept = 0, src_kept = 0;
+        if (targets >= 1 && (dst_kept = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
+            return dst_kept;
+        if (targets == 2 && (src_kept = rg_ask_path_stat(c, &old, false, &src)) < 0)
+            return src_kept;
         bool exists = dst.st_mode != 0;
-        int kept =
-            exists ? rg_journal_keep_replaced(c, req, targets == 2 ? "exchange" : "rename", &dst)
-                   : 0;
+        int kept = exists ? rg_journal_keep_replaced(c, req, targets == 2 ? "exchange" : "rename",
+                                                     &dst, dst_kept ? RG_ALLOW_KEPT : RG_ALLOW)
+                          : 0;
         /* A sibling renamed another file over the target since it was
          * judged: judge that one (a few times, then as before). */
         if (kept == -ESTALE && moved++ < 8) {
             tries--;
             continue;
         }
+        if (kept == -EACCES)
+            return kept;
         linked = kept == 1;
-        if (src.st_mode != 0)
-            rg_journal_keep(c, &old, "exchange", -1, false, &src);
+        if (src.st_mode != 0 &&
+            rg_journal_keep(c, &old, "exchange", -1, false, &src,
+                            src_kept ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE) {
+            if (linked)
+                rg_journal_unkeep(c, req, &dst);
+            return -EACCES;
+        }
         /* The destination was free when checked: keep it so, or a file that
          * appears meanwhile would be replaced unchecked. */
         unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
@@ -425,8 +434,10 @@ int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t leng
     int r = rg_ask_path_stat(c, req, true, &st);
     if (r < 0)
         return r;
-    if (st.st_mode != 0 && length < st.st_size)
-        rg_journal_keep(c, req, "truncate", -1, true, &st);
+    if (st.st_mode != 0 && length < st.st_size &&
+        rg_journal_keep(c, req, "truncate", -1, true, &st, r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) ==
+            RG_REFUSE)
+        return -EACCES;
     r = rg_sys_truncate(req->path, length);
     if (r == 0)
         stamp_path(c, AT_FDCWD, req->path, true);
@@ -452,7 +463,10 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
         shown += len + 1;
     struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL, NULL};
     struct rg_file f = rg_file_of(&st);
-    if (rg_ask(c, &req, &f, fd, true) == RG_REFUSE)
+    enum rg_action act = rg_ask(c, &req, &f, fd, true);
+    if (act != RG_REFUSE && length < st.st_size)
+        act = rg_journal_keep(c, &req, "truncate", fd, true, &st, act, NULL);
+    if (act == RG_REFUSE)
         return -EACCES;
     return rg_sys_ftruncate(fd, length);
 }
@@ -465,7 +479,10 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
     int r = rg_ask_path_stat(c, req, false, &st);
     if (r < 0)
         return r;
-    bool linked = st.st_mode != 0 && rg_journal_keep(c, req, "unlink", -1, false, &st);
+    bool linked = false;
+    if (st.st_mode != 0 && rg_journal_keep(c, req, "unlink", -1, false, &st,
+                                           r ? RG_ALLOW_KEPT : RG_ALLOW, &linked) == RG_REFUSE)
+        return -EACCES;
     r = rg_sys_unlinkat(req->dirfd, req->path, flags);
     if (r < 0 && linked)
         rg_journal_unkeep(c, req, &st);

@@ -32,6 +32,7 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
         f.now_ns = rg_now_ns();
     if (c->table_state == RG_TABLE_BROKEN)
         return f;
+    f.journal_max_file = c->table.hdr ? c->table.hdr->journal_max_file : 0;
     f.rec = rg_entry_load(&c->table, e);
     if (f.rec.writers > 0)
         f.writer_alive = rg_pid_holds(f.rec.writer_pid, e->dev, e->ino);

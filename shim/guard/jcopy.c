@@ -15,30 +15,13 @@
 /* Small enough for any thread's stack, large enough to copy at disk speed. */
 #define COPY_BUF 8192
 
-static int mkdirs(const char *dir)
-{
-    char p[RG_JPATH];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1;; s++)
-        if (*s == '/' || !*s) {
-            char end = *s;
-            *s = '\0';
-            long r = rg_syscall6(SYS_mkdirat, AT_FDCWD, (long)p, 0700, 0, 0, 0);
-            if (r < 0 && r != -EEXIST)
-                return (int)r;
-            if (!end)
-                return 0;
-            *s = '/';
-        }
-}
-
 /* A file in objects/ to copy into, not yet visible under any name.
  * tmp receives the dot-name when the filesystem has no O_TMPFILE. */
 static int open_scratch(const char *objects, char *tmp, size_t cap)
 {
     tmp[0] = '\0';
     int fd = rg_sys_openat(AT_FDCWD, objects, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd == -ENOENT && (fd = mkdirs(objects)) == 0)
+    if (fd == -ENOENT && (fd = rg_jdir_make(objects)) == 0)
         fd = rg_sys_openat(AT_FDCWD, objects, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
         return fd;

@@ -1,5 +1,6 @@
 #include "guard/jindex.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,23 @@
 #include "os/clock.h"
 #include "os/logfile.h"
 #include "os/sys.h"
+int rg_jdir_make(const char *dir)
+{
+    char p[RG_JPATH];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1;; s++)
+        if (*s == '/' || !*s) {
+            char end = *s;
+            *s = '\0';
+            long r = rg_syscall6(SYS_mkdirat, AT_FDCWD, (long)p, 0700, 0, 0, 0);
+            if (r < 0 && r != -EEXIST)
+                return (int)r;
+            if (!end)
+                return 0;
+            *s = '/';
+        }
+}
+
 static int32_t actor_pid(const struct rg_ctx *c)
 {
     return c->actor ? c->actor->pid : (int32_t)getpid();

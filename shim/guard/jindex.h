@@ -24,6 +24,10 @@ struct rg_jkeep {
     char object[RG_JOURNAL_OBJECT_MAX]; /* its name there, once kept */
 };
 
+/* Makes dir and the directories above it, mode 0700: the journal's
+ * objects/ is made by the first version kept in it. 0, or -errno. */
+int rg_jdir_make(const char *dir);
+
 /* Appends the record of k's kept version (k->object) to the session's
  * index. 0, or -errno. */
 int rg_jindex_append(const struct rg_jkeep *k);

@@ -25,6 +25,9 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     struct rg_meta_call call = {
         SYS_linkat, {AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW}, false};
     long r = rg_guard_meta(k->c, &f, &call);
+    /* The first version a new journal keeps makes its objects/. */
+    if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
+        r = rg_guard_meta(k->c, &f, &call);
     /* Another process of the session keeps the same inode in the same state:
      * one name for both. */
     return r == 0 || r == -EEXIST ? 0 : (int)r;

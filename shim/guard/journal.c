@@ -75,72 +75,118 @@ static bool last_name(const char *op, int fd, bool follow, const struct stat *st
 }
 
 /* Keeps k's file by a link where it is losing its last name, else by a
- * copy. *src may be replaced by a readable descriptor. 0, 1 or -errno as
- * rg_jcopy_keep; *linked says which way. */
-static int keep_bytes(struct rg_jkeep *k, int *src, bool last, bool *linked)
+ * copy. *src may be replaced by a readable descriptor. Only a copy takes
+ * room, so only a copy is held to the per-file cap: a link keeps a file of
+ * any size for nothing. */
+static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool *linked, int *err)
 {
     *linked = last && rg_jlink_keep(k, *src) == 0;
     if (*linked)
-        return 0;
+        return RG_UNKEPT_NONE;
+    if (k->st->st_size > k->c->table.hdr->journal_max_file)
+        return RG_UNKEPT_TOO_LARGE;
     if (last) {
         int rfd = open_source(k->req, *src, true, false, k->st);
-        if (rfd < 0)
-            return rfd;
+        if (rfd < 0) {
+            *err = -rfd;
+            return RG_UNKEPT_UNREADABLE;
+        }
         rg_sys_close(*src);
         *src = rfd;
     }
-    return rg_jcopy_keep(k, *src);
+    int r = rg_jcopy_keep(k, *src);
+    *err = r < 0 ? -r : 0;
+    return r < 0 ? RG_UNKEPT_JOURNAL : RG_UNKEPT_NONE;
 }
 
-/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. */
-static int keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd, bool follow,
-                const struct stat *st, bool moved_ok)
+static const char *unsaved_name(enum rg_unkept why)
 {
+    return why == RG_UNKEPT_TOO_LARGE    ? "too-large"
+           : why == RG_UNKEPT_UNREADABLE ? "unreadable"
+                                         : "journal-unwritable";
+}
+
+/* The bytes act needed kept could not be: the policy, asked again with the
+ * reason, refuses (logged as any refusal), or lets the change go ahead
+ * unsaved (warn mode, --allow-append). */
+static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_action act,
+                             enum rg_unkept why, int err, bool *linked)
+{
+    if (act == RG_ALLOW_KEPT) {
+        struct rg_file f = rg_file_of(k->st);
+        f.unkept = why;
+        f.unkept_err = err;
+        act = rg_ask(k->c, k->req, &f, fd, follow);
+        if (act == RG_REFUSE || act == RG_READ_ONLY) {
+            if (*linked)
+                rg_journal_unkeep(k->c, k->req, k->st);
+            *linked = false;
+            return act;
+        }
+    }
+    rg_jindex_unsaved(k, unsaved_name(why), err);
+    return act;
+}
+
+/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. *out: 1
+ * when kept by a link, -ESTALE (nothing kept or logged) when moved_ok and
+ * the path names another file by now, else 0. */
+static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
+                           bool follow, const struct stat *st, enum rg_action act, bool moved_ok,
+                           int *out)
+{
+    *out = 0;
     if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st))
-        return 0;
+        return act;
     struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.objects[0] = k.object[0] = '\0';
     bool last = last_name(op, fd, follow, st), linked = false;
     int src = open_source(req, fd, follow, last, st);
-    if (src == -ESTALE && moved_ok)
-        return src;
+    if (src == -ESTALE && moved_ok) {
+        *out = src;
+        return act;
+    }
     int where = src >= 0 ? src : fd;
     if (rg_scope_locate(c, req->dirfd, req->path, where, follow, false, k.abs, sizeof k.abs) ==
             RG_SCOPE_FREE ||
         rg_path_under(k.abs, c->table.hdr->journal_dir)) {
         if (src >= 0)
             rg_sys_close(src);
-        return 0;
+        return act;
     }
     rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
-    const char *why = NULL;
-    int r = 0;
-    if (src < 0)
-        why = "unreadable", r = src;
-    else if (st->st_size > c->table.hdr->journal_max_file)
-        why = "too-large";
-    else if ((r = keep_bytes(&k, &src, last, &linked)) == 0 && (r = rg_jindex_append(&k)) == 0)
+    int err = src < 0 ? -src : 0;
+    enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE : keep_bytes(&k, &src, last, &linked, &err);
+    if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
+        why = RG_UNKEPT_JOURNAL;
+    if (why == RG_UNKEPT_NONE)
         mark_kept(c, st);
-    else if (r < 0)
-        why = "journal-unwritable";
-    if (why)
-        rg_jindex_unsaved(&k, why, -r);
     if (src >= 0)
         rg_sys_close(src);
-    return linked;
+    if (why != RG_UNKEPT_NONE)
+        act = unkept(&k, fd, follow, act, why, err, &linked);
+    *out = linked;
+    return act;
 }
 
-bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
-                     bool follow, const struct stat *st)
+enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op,
+                               int fd, bool follow, const struct stat *st, enum rg_action act,
+                               bool *linked)
 {
-    return keep(c, req, op, fd, follow, st, false) == 1;
+    int out;
+    act = keep(c, req, op, fd, follow, st, act, false, &out);
+    if (linked)
+        *linked = out == 1;
+    return act;
 }
 
 int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, const char *op,
-                             const struct stat *st)
+                             const struct stat *st, enum rg_action act)
 {
-    return keep(c, req, op, -1, false, st, true);
+    int out;
+    act = keep(c, req, op, -1, false, st, act, true, &out);
+    return act == RG_REFUSE ? -EACCES : out;
 }
 
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "core/policy.h"
 #include "core/request.h"
 #include "guard/ctx.h"
 /* Is journaling on for this session? One flag test. */
@@ -27,20 +28,25 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
 /* Keeps the bytes of the file st describes, about to be changed by req (op
  * names the change: "write", "rename", "truncate", "unlink", "exchange"),
  * unless they need no keeping: not a regular file, no name left to undo
- * to, the session's own write, outside the roots or ignored. fd: a
+ * to, the session's own write, outside the roots or free. fd: a
  * descriptor on it (any access mode), or -1 to open dirfd/path (following a
- * final symlink only if follow). Never fails the caller: what cannot be kept is logged.
- * True when the file was kept by a link: should the change then fail, the
- * caller calls rg_journal_unkeep. */
-bool rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
-                     bool follow, const struct stat *st);
+ * final symlink only if follow). act: what rg_ask answered. Returns act,
+ * unless act was RG_ALLOW_KEPT (the write is allowed only because the
+ * bytes are kept) and they could not be: then the policy's answer knowing
+ * why, a refusal logged as any other. What goes ahead unkept is logged as
+ * unsaved. *linked (may be NULL): the file was kept by a link; should the
+ * change then fail, the caller calls rg_journal_unkeep. */
+enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op,
+                               int fd, bool follow, const struct stat *st, enum rg_action act,
+                               bool *linked);
 
 /* The same for the file a rename is about to replace, by its path; op is
- * "rename" or "exchange". 1 when kept by a link, 0 when not, -ESTALE (with
- * nothing kept or logged) when the path names another file by now, which a
- * sibling renamed over it after the check: the caller judges that one. */
+ * "rename" or "exchange". 1 when kept by a link, 0 when not, -EACCES when
+ * refused (as rg_journal_keep), -ESTALE (with nothing kept or logged) when
+ * the path names another file by now, which a sibling renamed over it
+ * after the check: the caller judges that one. */
 int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, const char *op,
-                             const struct stat *st);
+                             const struct stat *st, enum rg_action act);
 
 /* The change after rg_journal_keep returned true failed: drop the link that
  * kept the file, which is still there and may yet change. */

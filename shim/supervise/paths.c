@@ -166,9 +166,10 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
                                  NULL,           NULL};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
-        r = rg_ask(call->ctx, &req, &f, fd, true) == RG_REFUSE ? -EACCES : 0;
-        if (r == 0 && length < st.st_size)
-            rg_journal_keep(call->ctx, &req, "truncate", fd, true, &st);
+        enum rg_action act = rg_ask(call->ctx, &req, &f, fd, true);
+        if (act != RG_REFUSE && length < st.st_size)
+            act = rg_journal_keep(call->ctx, &req, "truncate", fd, true, &st, act, NULL);
+        r = act == RG_REFUSE ? -EACCES : 0;
         if (r == 0)
             r = rg_sys_ftruncate(fd, length);
     }

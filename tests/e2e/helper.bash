@@ -55,6 +55,7 @@ export RG SHIM T TOP PY3
 # Readguard's refusal messages (see README / the contract).
 MSG_UNREAD="it has not been read in this session. Read it first, then retry."
 MSG_CHANGED="it changed since this session read it"
+MSG_UNKEPT="its old bytes could not be kept in the journal: "
 
 # common_setup: what every test starts from. A file that needs more defines
 # its own setup() and calls this first.
@@ -202,7 +203,7 @@ count_rg_lines() {
 	echo "$n"
 }
 
-# assert_refused PATH unread|changed|any: exactly one readguard refusal line on
+# assert_refused PATH unread|changed|unkept|any: exactly one readguard refusal line on
 # stderr, naming PATH as the program gave it, with the right reason.
 # Use after `run --separate-stderr`.
 assert_refused() {
@@ -210,6 +211,7 @@ assert_refused() {
 	case $reason in
 	unread) want="readguard: refused to write '$path': $MSG_UNREAD" ;;
 	changed) want="readguard: refused to write '$path': $MSG_CHANGED (read at " ;;
+	unkept) want="readguard: refused to write '$path': $MSG_UNKEPT" ;;
 	any) want="readguard: refused to write '$path': it " ;;
 	*) fail "assert_refused: bad reason '$reason'" ;;
 	esac

@@ -225,3 +225,66 @@ blind() {
 	assert_refused docs/a.txt unread
 	assert_content dist/a.txt new
 }
+
+# A journaled file is written unread only because its old bytes are kept:
+# where the journal cannot keep them, nothing would, and it is refused.
+@test "t1010.17 journaled: a git-ignored file larger than --journal-max-file is refused unread, saying it is too large" {
+	project
+	head -c 300K /dev/urandom >big.db
+	snapshot big.db
+	RG_OPTS=(--journal-max-file 100K)
+	run --separate-stderr blind big.db
+	assert_failure
+	assert_refused big.db unkept
+	[[ $stderr == *"${MSG_UNKEPT}it is too large (307200 bytes; --journal-max-file is 102400)"* ]] ||
+		fail "the refusal does not say why: $stderr"
+	assert_unchanged big.db
+	assert_equal "$(log_field 1 reason)" '"unkept"'
+}
+
+@test "t1010.18 journaled: with a read-only journal a blind write to a git-ignored file is refused, saying so" {
+	project
+	local J="$XDG_STATE_HOME/readguard/journal" script='printf "new\n" >app.db'
+	mkdir -p "$J"
+	snapshot app.db
+	if [ "$(id -u)" = 0 ]; then
+		# Root writes through any mode: a read-only mount instead.
+		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+			exec "$2" run --log "$3" -- sh -c "$4"' sh "$J" "$RG" "$LOG" "$script"
+	else
+		chmod 0500 "$J"
+		run --separate-stderr "$RG" run --log "$LOG" -- sh -c "$script"
+		chmod 0700 "$J"
+	fi
+	assert_failure
+	assert_refused app.db unkept
+	[[ $stderr == *"${MSG_UNKEPT}the journal cannot be written (E"* ]] ||
+		fail "the refusal does not say why: $stderr"
+	assert_unchanged app.db
+}
+
+@test "t1010.19 a git-ignored file too large to keep, once read, is written and logged as unsaved" {
+	project
+	head -c 300K /dev/urandom >big.db
+	run --separate-stderr "$RG" run --journal-max-file 100K --log "$LOG" -- \
+		bash -c 'cat big.db >/dev/null && printf "new\n" >big.db'
+	assert_success
+	refute_refused
+	assert_content big.db new
+	grep -q '"decision":"unsaved","reason":"too-large"' "$LOG"
+}
+
+@test "t1010.20 a git-ignored file larger than --journal-max-file renamed over is kept by a link" {
+	project
+	head -c 300K /dev/urandom >big.db
+	cp big.db "$OUT/big.orig"
+	run --separate-stderr "$RG" run --journal-max-file 100K --log "$LOG" -- \
+		bash -c 'printf "v2\n" >tmp.new && mv tmp.new big.db'
+	assert_success
+	refute_refused
+	[[ $stderr != *"not kept"* ]] || fail "the rename warned: $stderr"
+	assert_content big.db v2
+	run "$RG" undo big.db
+	assert_success
+	cmp big.db "$OUT/big.orig"
+}

@@ -180,3 +180,39 @@ shim said:  ${stderr_lines[0]}"
 	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
 shim said:  ${stderr_lines[0]}"
 }
+
+@test "t2040.16 check refuses a git-ignored file too large for the journal, worded as the shim words it" {
+	tiers_project
+	head -c 300K /dev/urandom >big.db
+	new_session --journal-max-file 100K
+	run --separate-stderr "$RG" check big.db
+	assert_equal "$status" 1
+	local said=$output
+	[[ $said == "refused to write 'big.db': ${MSG_UNKEPT}it is too large (307200 bytes; --journal-max-file is 102400);"* ]] ||
+		fail "check said: $said"
+	snapshot big.db
+	run --separate-stderr in_session sh -c 'echo new >big.db'
+	assert_refused big.db unkept
+	assert_unchanged big.db
+	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}
+
+@test "t2040.17 check refuses a git-ignored file when the journal cannot be written, as the shim does" {
+	tiers_project
+	new_session
+	# A file where the journal's directory should be: no user can write there.
+	mkdir -p "$XDG_STATE_HOME/readguard"
+	rm -rf "$XDG_STATE_HOME/readguard/journal"
+	: >"$XDG_STATE_HOME/readguard/journal"
+	run --separate-stderr "$RG" check app.db
+	assert_equal "$status" 1
+	local said=$output
+	[[ $said == "refused to write 'app.db': ${MSG_UNKEPT}the journal cannot be written (ENOTDIR);"* ]] ||
+		fail "check said: $said"
+	run --separate-stderr in_session sh -c 'echo new >app.db'
+	assert_refused app.db unkept
+	assert_content app.db rows
+	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
+shim said:  ${stderr_lines[0]}"
+}

@@ -494,3 +494,16 @@ tiers_project() {
 	grep -q '"path":"'"$W"'/a","decision":"refuse","reason":"replaced"' "$BATS_TEST_TMPDIR/r.log" ||
 		fail "$(cat "$BATS_TEST_TMPDIR/r.log")"
 }
+
+@test "t2120.37 journaled tier: PreToolUse denies a blind Write to a git-ignored file too large to keep, as the shim refuses a >" {
+	tiers_project
+	head -c 300K /dev/urandom >big.db
+	cp big.db other-big.db
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\"}" --journal-max-file 100K >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$W/big.db\""
+	assert_output "$(deny_json "'$W/big.db'" "${MSG_UNKEPT}it is too large (307200 bytes; --journal-max-file is 102400); a journaled file (git ignores it) is written without a read only once they are. Read it first, then retry.")"
+	run --separate-stderr bash_tool 'echo new >other-big.db'
+	assert_failure
+	assert_refused other-big.db unkept
+	cmp big.db other-big.db
+}

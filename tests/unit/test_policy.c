@@ -38,6 +38,7 @@ struct policy_case {
     bool scanned;            /* the record's read was a scan (by pid 777) */
     enum rg_lineage lineage; /* of the writer to that scanner */
     bool sealed;             /* the session's own table, under --strict */
+    enum rg_unkept unkept;   /* the journal tried to keep the bytes, and could not */
     enum rg_action want;
     enum rg_reason why;
 };
@@ -49,6 +50,7 @@ struct policy_case {
 #define WARN_MODE .mode = RG_MODE_WARN
 #define OPEN(fl) .op = RG_OP_OPEN, .flags = (fl)
 #define ALLOW .want = RG_ALLOW, .why = RG_WHY_OK
+#define ALLOW_KEPT .want = RG_ALLOW_KEPT, .why = RG_WHY_OK
 #define NEED_SCOPE .want = RG_NEED_SCOPE, .why = RG_WHY_OK
 #define REFUSE(r) .want = RG_REFUSE, .why = RG_WHY_##r
 #define WARN(r) .want = RG_WARN, .why = RG_WHY_##r
@@ -102,10 +104,23 @@ static const struct policy_case cases[] = {
      REFUSE(UNREAD)},
     {"not_recorded_free_scope_is_allowed", OPEN(O_WRONLY), FREE, ALLOW},
     {"changed_free_scope_is_allowed", OPEN(O_WRONLY), FREE, .found = true, .mtime_off = 9, ALLOW},
-    {"not_recorded_journaled_scope_is_allowed", OPEN(O_WRONLY | O_TRUNC), JOURNALED, ALLOW},
-    {"changed_journaled_scope_is_allowed", OPEN(O_WRONLY), JOURNALED, .found = true, .mtime_off = 9,
-     ALLOW},
-    {"rename_over_journaled_scope_is_allowed", .op = RG_OP_RENAME, JOURNALED, ALLOW},
+    {"not_recorded_journaled_scope_is_allowed_once_kept", OPEN(O_WRONLY | O_TRUNC), JOURNALED,
+     ALLOW_KEPT},
+    {"changed_journaled_scope_is_allowed_once_kept", OPEN(O_WRONLY), JOURNALED, .found = true,
+     .mtime_off = 9, ALLOW_KEPT},
+    {"rename_over_journaled_scope_is_allowed_once_kept", .op = RG_OP_RENAME, JOURNALED, ALLOW_KEPT},
+    {"journaled_too_large_to_keep_is_refused_unkept", OPEN(O_WRONLY | O_TRUNC), JOURNALED,
+     .unkept = RG_UNKEPT_TOO_LARGE, REFUSE(UNKEPT)},
+    {"journaled_with_an_unwritable_journal_is_refused_unkept", .op = RG_OP_RENAME, JOURNALED,
+     .unkept = RG_UNKEPT_JOURNAL, REFUSE(UNKEPT)},
+    {"journaled_unkept_warns_in_warn_mode", OPEN(O_WRONLY), JOURNALED, .unkept = RG_UNKEPT_JOURNAL,
+     WARN_MODE, WARN(UNKEPT)},
+    {"journaled_unkept_touch_gets_a_read_only_descriptor", OPEN(TOUCH_FLAGS), JOURNALED,
+     .unkept = RG_UNKEPT_TOO_LARGE, READ_ONLY(UNKEPT)},
+    {"journaled_unkept_append_is_untracked_with_append_allowed", OPEN(O_WRONLY | O_APPEND),
+     JOURNALED, .unkept = RG_UNKEPT_TOO_LARGE, APPEND_KNOB, UNTRACKED(UNKEPT)},
+    {"read_journaled_file_unkept_is_allowed", OPEN(O_WRONLY | O_TRUNC), JOURNALED, .found = true,
+     .unkept = RG_UNKEPT_TOO_LARGE, ALLOW},
     {"journaled_scope_without_a_journal_is_refused", OPEN(O_WRONLY), JOURNALED,
      .policy = RG_POLICY_NO_JOURNAL, REFUSE(UNREAD)},
     {"journaled_scope_without_a_journal_warns_in_warn_mode", OPEN(O_WRONLY), JOURNALED,
@@ -369,6 +384,7 @@ static const char *action_name(enum rg_action a)
     case RG_NEED_HASH: return "NEED_HASH";
     case RG_NEED_LINEAGE: return "NEED_LINEAGE";
     case RG_NEED_NEW_SCOPE: return "NEED_NEW_SCOPE";
+    case RG_ALLOW_KEPT: return "ALLOW_KEPT";
     }
     return "?";
 }
@@ -395,7 +411,8 @@ TEST(decide_case)
                            .scope = c->scope,
                            .new_scope = c->new_scope,
                            .hashed = c->hashed,
-                           .hash = c->file_hash};
+                           .hash = c->file_hash,
+                           .unkept = c->unkept};
     struct rg_facts facts = {
         .rec = {.found = c->found,
                 .mtime_ns = MTIME + c->mtime_off,
@@ -430,6 +447,7 @@ TEST(reason_names)
     CHECK_EQ_STR(rg_reason_name(RG_WHY_EXPIRED), "expired");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_SCANNED), "scanned");
     CHECK_EQ_STR(rg_reason_name(RG_WHY_SEALED), "sealed");
+    CHECK_EQ_STR(rg_reason_name(RG_WHY_UNKEPT), "unkept");
     CHECK_EQ_STR(rg_reason_name((enum rg_reason)42), "?");
 }
 

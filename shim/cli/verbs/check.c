@@ -44,7 +44,7 @@ static int check_one(struct rg_table *t, const char *path, void *arg)
     char reason[1024];
     if (a == RG_WARN || a == RG_REFUSE)
         rg_would_reason(t, path, &w, reason, sizeof reason);
-    if (!quiet && a == RG_ALLOW)
+    if (!quiet && (a == RG_ALLOW || a == RG_ALLOW_KEPT))
         printf("allowed to write '%s': %s\n", path, rg_would_allowed_why(&w));
     else if (!quiet && a == RG_WARN)
         printf("allowed to write '%s' (warn mode logs it): %s\n", path, reason);

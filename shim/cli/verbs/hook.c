@@ -231,9 +231,11 @@ static bool own_bytes(const struct rg_would *w)
 
 /* An allowed overwrite is final for the file, as the shim's is: keep its
  * old bytes in the session's journal first, once (not over the tool's own
- * earlier write), so that readguard undo can bring them back. */
+ * earlier write), so that readguard undo can bring them back. A journaled
+ * file is written unread only once they are kept: where they cannot be,
+ * the answer is asked again, as the shim asks it. */
 static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in,
-                           const struct rg_would *w)
+                           struct rg_would *w)
 {
     const struct rg_header *h = t->hdr;
     char abs[PATH_MAX], id[RG_JOURNAL_ID_MAX];
@@ -241,13 +243,15 @@ static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in
         !w->file.regular || own_bytes(w) || !realpath(in->path, abs) ||
         rg_would_scope(t, abs) == RG_SCOPE_FREE || rg_path_under(abs, h->journal_dir))
         return;
-    if (w->file.size > RG_JOURNAL_FILE_MAX) {
+    if (w->file.size > h->journal_max_file) {
         trouble("'%s' is larger than the journal keeps: its old bytes are not kept", abs);
         return;
     }
     rg_journal_id(id, h->created_ns, h->creator_pid);
     int r = rg_jstore_keep(h->journal_dir, id, abs, "write");
-    if (r < 0)
+    if (r < 0 && w->decision.action == RG_ALLOW_KEPT)
+        rg_would_unkept(w, RG_UNKEPT_JOURNAL, -r);
+    else if (r < 0)
         trouble("cannot keep the old bytes of '%s' in the journal", abs);
 }
 

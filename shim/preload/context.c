@@ -32,10 +32,11 @@ static struct {
      * ever finish. */
     _Atomic int init_lock;
     struct rg_ctx ctx;
-    int32_t owner_pid;               /* set when this process created the session */
-    char fallback_roots[PATH_MAX];   /* roots when there is no table */
-    char problem[320];               /* room for a problem worded at run time */
-    char env_session[PATH_MAX + 32]; /* READGUARD_SESSION=..., see export_var() */
+    int32_t owner_pid;                 /* set when this process created the session */
+    char fallback_roots[PATH_MAX];     /* roots when there is no table */
+    char problem[320];                 /* room for a problem worded at run time */
+    char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */
+    char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
     char env_owner[48];
     /* READGUARD_OWNER as the process started, or NULL (owner_from_env). */
     bool started;
@@ -55,8 +56,9 @@ static void lock(_Atomic int *l)
 static void unlock(_Atomic int *l) { atomic_store_explicit(l, 0, memory_order_release); }
 
 /* Roots from READGUARD_ROOTS, or the working directory when it is unset or
- * empty. NULL, or why the variable cannot be used: a list that is cut short
- * or names nothing would leave directories unguarded that the user meant. */
+ * empty. NULL, or why the variable cannot be used: a list that is cut short,
+ * names nothing, or names what is no directory (a typo, more often than
+ * not) would leave directories unguarded that the user meant. */
 static const char *env_roots(struct rg_ctx *c)
 {
     const char *env = getenv(RG_ENV_ROOTS);
@@ -75,9 +77,14 @@ static const char *env_roots(struct rg_ctx *c)
         if (n > 0) {
             memcpy(one, p, n);
             one[n] = '\0';
-            /* A root that does not exist yet is taken as written. */
-            if (!realpath(one, abs) && !rg_path_join(abs, sizeof abs, cwd, one))
-                return "READGUARD_ROOTS names a directory longer than PATH_MAX";
+            struct stat st;
+            if (!realpath(one, abs) || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                char shown[PATH_MAX];
+                rg_line_escape(shown, sizeof shown, one);
+                snprintf(self.roots_problem, sizeof self.roots_problem,
+                         "READGUARD_ROOTS names '%s', which is no existing directory", shown);
+                return self.roots_problem;
+            }
             size_t len = strlen(abs) + 1;
             if (c->nroots == RG_MAX_ROOTS || o + len > sizeof self.fallback_roots)
                 return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";

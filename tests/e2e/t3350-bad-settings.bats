@@ -81,6 +81,7 @@ run_rejects() {
 
 @test "t3350.06 READGUARD_ROOTS too long to keep whole: fails closed rather than drop roots" {
 	roots=$(printf "$W/%s:" $(seq 1000 1400))
+	(cd "$W" && mkdir $(seq 1000 1400))
 	mkfile "$OUT/outside.txt" outside
 	snapshot "$OUT/outside.txt"
 	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_ROOTS="$roots" \
@@ -90,16 +91,20 @@ run_rejects() {
 	assert_unchanged "$OUT/outside.txt"
 }
 
-@test "t3350.07 READGUARD_ROOTS naming a directory that does not exist yet guards it once it does" {
-	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_ROOTS=later/sub \
-		LD_PRELOAD="$SHIM" bash -c '
-		mkdir -p later/sub
-		# A static program is outside the session: env -u LD_PRELOAD is not
-		# (exec puts the shim and the session back).
-		"$T/rgstatic" write later/sub/f x >/dev/null
-		"$T/rgprobe" open later/sub/f O_WRONLY'
-	assert_probe_err EACCES
-	assert_refused later/sub/f unread
+# A root that is no existing directory is most often a typo: taken as
+# written, it would guard nothing the user meant.
+@test "t3350.07 READGUARD_ROOTS naming a directory that does not exist: fails closed, naming it, and every file is guarded" {
+	mkfile f original
+	mkfile "$OUT/outside.txt" outside
+	snapshot f "$OUT/outside.txt"
+	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_ROOTS="$W/typo" \
+		LD_PRELOAD="$SHIM" bash -c '"$T/rgprobe" read f; "$T/rgprobe" open f O_WRONLY
+			"$T/rgprobe" write new.txt created; "$T/rgprobe" open "$OUT/outside.txt" O_WRONLY'
+	assert_equal "${lines[*]}" "ok err EACCES ok err EACCES"
+	[[ $stderr == *"(READGUARD_ROOTS names '$W/typo', which is no existing directory)"* ]] ||
+		fail "$stderr"
+	assert_unchanged f "$OUT/outside.txt"
+	assert_content new.txt created
 }
 
 @test "t3350.08 a relative READGUARD_LOG is the same file for every process of the session" {
@@ -180,4 +185,17 @@ run_rejects() {
 	run_rejects "the ignore rules do not fit in 12288 bytes" --ignore "$HUGE"
 	run_rejects "--log '': not a usable path" --log ''
 	run_rejects "not a usable path" --log "/$HUGE"
+}
+
+@test "t3350.18 READGUARD_ROOTS naming a regular file beside a good root: fails closed, naming it" {
+	mkdir a
+	mkfile g original
+	mkfile notadir x
+	snapshot g
+	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_ROOTS="$W/a:notadir" \
+		LD_PRELOAD="$SHIM" "$T/rgprobe" open g O_WRONLY
+	assert_probe_err EACCES
+	[[ $stderr == *"(READGUARD_ROOTS names 'notadir', which is no existing directory)"* ]] ||
+		fail "$stderr"
+	assert_unchanged g
 }

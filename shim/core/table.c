@@ -1,18 +1,10 @@
 #include "core/table.h"
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 
 /* Memory orders: an entry's key is written before the index slot that
- * publishes it (release) and read after loading that slot (acquire). A stamp
- * is published by storing gen last (release). Full stamps of one entry are
- * serialised (stamp_begin): unserialised, two writers of the session closing
- * at once could leave the older stamp, or a mix of both, after the newer
- * file state, and the session would then refuse its own next write. A reader
- * may still see a stamp half written; each field came from a real fstat of
- * the same inode, so that can only fail to match the file (a refusal the
- * caller's second look clears), never a wrong allow. */
-
+ * publishes it (release) and read after loading that slot (acquire). What
+ * an entry holds, and how it is stamped, is core/entry.c's. */
 static size_t index_slots_for(uint32_t capacity)
 {
     size_t slots = 1024;
@@ -233,168 +225,6 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
     return NULL;
 }
 
-/* A stamper waits this many yields for another to finish before taking the
- * entry over: long enough for a preempted one, and bounded because one
- * killed mid-stamp never finishes. */
-#define STAMP_WAITS 64
-
-/* Takes the entry's stamp lock (stamps odd while held). Says whether another
- * stamp landed since the caller loaded `seen`. */
-static uint32_t stamp_begin(struct rg_entry *e, uint32_t seen, bool *raced)
-{
-    uint32_t cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
-    for (int waits = 0;;) {
-        if (cur != seen)
-            *raced = true;
-        if ((cur & 1u) && waits < STAMP_WAITS) {
-            waits++;
-            sched_yield();
-            cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
-            continue;
-        }
-        uint32_t mine = (cur & 1u) ? cur + 2 : cur + 1;
-        if (atomic_compare_exchange_weak_explicit(&e->stamps, &cur, mine, memory_order_acq_rel,
-                                                  memory_order_acquire))
-            return mine;
-    }
-}
-
-/* Fails harmlessly when another took the entry over after STAMP_WAITS: the
- * lock is then theirs to end. */
-static void stamp_end(struct rg_entry *e, uint32_t mine)
-{
-    atomic_compare_exchange_strong_explicit(&e->stamps, &mine, mine + 1, memory_order_release,
-                                            memory_order_relaxed);
-}
-
-static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, int64_t ctime_ns)
-{
-    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
-           ctime_ns < atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
-}
-
-bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
-                    bool own_write, int64_t now_ns)
-{
-    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    uint32_t seen = atomic_load_explicit(&e->stamps, memory_order_acquire);
-    uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
-    uint32_t reader = st->reader;
-    if ((cur & RG_GEN_MASK) == gen) {
-        int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
-        if (st->ctime_ns < ctime)
-            return false;
-        bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-                    atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
-        /* Only the inode moved (a rename, a chmod): its bytes are still the
-         * ones looked at or written, which a scan does not take over. */
-        uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
-        if (same && (reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
-            reader = had;
-        if (st->ctime_ns == ctime) {
-            /* Re-reading an unchanged file is the common case: leave its line
-             * clean, unless reads expire; then renew it, at most once a tick. */
-            if (same) {
-                /* The session wrote these bytes: a scan that saw them between
-                 * the write and this restamp does not make them its own, and
-                 * a read that recorded them first leaves them the session's
-                 * own (the journal need not keep them). */
-                if (own_write) {
-                    rg_entry_reread(e, st->reader);
-                    atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
-                }
-                /* A read that hashed describes the bytes the session has as of
-                 * now: a record that was racy is calm from here on. */
-                if (st->hash) {
-                    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
-                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-                    return false;
-                }
-                if (t->hdr->read_ttl_ns > 0 &&
-                    now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
-                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-                return false;
-            }
-            if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)
-                return false;
-        }
-    }
-    /* Another stamp landed since we looked (a session write restamping
-     * what this read saw before it, typically): a scan must not take the
-     * entry over from it unseen, so this read then counts as a look. */
-    bool raced = false;
-    uint32_t mine = stamp_begin(e, seen, &raced);
-    if (raced) {
-        reader &= ~RG_READER_SCAN;
-        if (stamp_is_older(t, e, st->ctime_ns)) {
-            stamp_end(e, mine);
-            return false;
-        }
-    }
-    atomic_store_explicit(&e->mtime_ns, st->mtime_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
-    atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
-    atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
-    atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
-    stamp_end(e, mine);
-    return true;
-}
-
-bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st)
-{
-    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
-           t->hdr->read_ttl_ns == 0 &&
-           !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN) &&
-           atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
-           atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-           atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
-}
-
-void rg_entry_forget(struct rg_entry *e)
-{
-    atomic_store_explicit(&e->gen, 0, memory_order_release);
-}
-
-struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
-{
-    struct rg_record r = {0};
-    if (!e)
-        return r;
-    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
-    r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
-    r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
-    r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
-    r.read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed);
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
-    r.writers = w >> RG_WRITING_PID_BITS;
-    r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
-    r.hash = atomic_load_explicit(&e->hash, memory_order_relaxed);
-    r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    return r;
-}
-
-void rg_entry_reread(struct rg_entry *e, uint32_t reader)
-{
-    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    /* Only a scan gives way, to a view or to another scanner. */
-    while ((cur & RG_READER_SCAN) && cur != reader &&
-           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, reader, memory_order_relaxed,
-                                                  memory_order_relaxed))
-        ;
-}
-
-void rg_entry_downgrade(struct rg_entry *e, int32_t pid)
-{
-    uint32_t view = (uint32_t)pid & RG_READER_PID_MASK;
-    atomic_compare_exchange_strong_explicit(&e->reader, &view, view | RG_READER_SCAN,
-                                            memory_order_relaxed, memory_order_relaxed);
-}
-
 /* Two scanners sharing a slot may mix their names: a message may then name
  * the wrong program, never allow a write. */
 void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog)
@@ -414,37 +244,6 @@ void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16])
         memcpy(out, s->prog, 15);
         out[15] = '\0';
     }
-}
-
-void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
-{
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
-    do {
-        uint32_t n = w >> RG_WRITING_PID_BITS;
-        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
-               ((uint32_t)pid & RG_WRITING_PID_MASK);
-    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
-                                                    memory_order_relaxed));
-}
-
-void rg_entry_act_begin(struct rg_entry *e)
-{
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
-    do {
-        uint32_t n = w >> RG_WRITING_PID_BITS;
-        uint32_t who = n ? w & RG_WRITING_PID_MASK : 0;
-        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS | who;
-    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
-                                                    memory_order_relaxed));
-}
-
-void rg_entry_writer_close(struct rg_entry *e)
-{
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
-    while (w >> RG_WRITING_PID_BITS &&
-           !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
-                                                  memory_order_relaxed, memory_order_relaxed))
-        ;
 }
 
 /* A name slot packs the key's top bits with the entry number + 1, in one

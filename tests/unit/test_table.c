@@ -1,4 +1,4 @@
-/* Unit tests for table.c: format, validation, the lock-free index, stamps,
+/* Unit tests for table.c and entry.c: format, validation, the lock-free index, stamps,
  * generations, writer counts, and concurrent adds from several processes. */
 #include <errno.h>
 #include <sched.h>

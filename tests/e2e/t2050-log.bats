@@ -111,3 +111,10 @@ hid() {
 	assert_failure 2
 	assert_equal "$stderr" "readguard: log: no session '1795468256807933359-12987': it is neither a table nor an id in the journal or the logs in '$XDG_STATE_HOME/readguard'"
 }
+
+@test "t2050.11 log with no session running points to --session ID" {
+	run --separate-stderr "$RG" log
+	assert_failure 2
+	assert_output ""
+	[[ $stderr == *"readguard: log: an ended session's lines: 'readguard log --session ID', with the id that 'readguard history' prints"* ]] || fail "$stderr"
+}

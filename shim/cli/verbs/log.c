@@ -222,8 +222,12 @@ int rg_cmd_log(int argc, char **argv)
         return show_id(v.session, as_json);
     }
     struct rg_cli_session s;
-    if (rg_pick_session(v.session, &s) < 0)
+    if (rg_pick_session(v.session, &s) < 0) {
+        if (!v.session) /* most often, the session has ended: its id still finds it */
+            rg_err("log: an ended session's lines: 'readguard log --session ID', with the id "
+                   "that 'readguard history' prints");
         return RG_EXIT_TROUBLE;
+    }
     char log[RG_LOG_PATH_MAX];
     snprintf(log, sizeof log, "%s", s.table.hdr->log_path);
     rg_drop_session(&s);

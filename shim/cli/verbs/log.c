@@ -60,12 +60,11 @@ static void explain(const struct rg_jobject *o, char *out, size_t cap)
         snprintf(out, cap, "%s", reason);
 }
 
-/* Only one session's lines: a log named by session id. */
-static const char *only_tag;
-
-static void print_line(const char *line, bool as_json)
+/* only: a log named by session id shows only the lines that hold this
+ * "session":"ID" member (NULL: every line). */
+static void print_line(const char *line, bool as_json, const char *only)
 {
-    if (only_tag && !strstr(line, only_tag))
+    if (only && !strstr(line, only))
         return; /* its quotes are unescaped, so no path value can hold it */
     struct rg_jobject o;
     if (as_json || !rg_jsonl_parse(line, &o)) {
@@ -91,19 +90,19 @@ static void print_line(const char *line, bool as_json)
 
 /* Prints the complete lines that buf[0..*len) holds, keeping a partial
  * last line for later. */
-static void drain(char *buf, size_t *len, bool as_json)
+static void drain(char *buf, size_t *len, bool as_json, const char *only)
 {
     char *start = buf, *nl;
     while ((nl = memchr(start, '\n', *len - (size_t)(start - buf)))) {
         *nl = '\0';
-        print_line(start, as_json);
+        print_line(start, as_json, only);
         start = nl + 1;
     }
     *len -= (size_t)(start - buf);
     memmove(buf, start, *len);
 }
 
-static int show(const char *log, const char *table, bool follow, bool as_json)
+static int show(const char *log, const char *table, bool follow, bool as_json, const char *only)
 {
     static char buf[65536];
     size_t len = 0;
@@ -121,10 +120,10 @@ static int show(const char *log, const char *table, bool follow, bool as_json)
         while (fd >= 0 && (n = pread(fd, buf + len, sizeof buf - len - 1, off)) > 0) {
             off += n;
             len += (size_t)n;
-            drain(buf, &len, as_json);
+            drain(buf, &len, as_json, only);
             if (len == sizeof buf - 1) { /* a line longer than the buffer */
                 buf[len] = '\0';
-                print_line(buf, as_json);
+                print_line(buf, as_json, only);
                 len = 0;
             }
         }
@@ -193,8 +192,7 @@ static int show_id(const char *id, bool as_json)
                id, dir);
         return RG_EXIT_OK;
     }
-    only_tag = tag;
-    return show(log, "", false, as_json);
+    return show(log, "", false, as_json, tag);
 }
 
 int rg_cmd_log(int argc, char **argv)
@@ -233,5 +231,5 @@ int rg_cmd_log(int argc, char **argv)
     rg_drop_session(&s);
     if (!log[0])
         return RG_EXIT_OK;
-    return show(log, s.path, follow, as_json);
+    return show(log, s.path, follow, as_json, NULL);
 }

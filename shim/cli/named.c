@@ -37,7 +37,7 @@ static void set_owner(const char *path, int32_t owner, bool only_if_gone)
     struct rg_table t;
     if (rg_session_attach(path, &t))
         return;
-    if (!only_if_gone || !rg_session_running(t.hdr))
+    if (!only_if_gone || !rg_session_owner_alive(t.hdr))
         t.hdr->creator_pid = owner;
     rg_session_detach(&t);
 }

@@ -14,12 +14,20 @@
 
 #include "cli/cli.h"
 #include "core/settings.h"
+#include "os/members.h"
 #include "os/session.h"
-bool rg_session_running(const struct rg_header *h)
+bool rg_session_owner_alive(const struct rg_header *h)
 {
     /* EPERM: the pid exists, owned by someone else, so a reused pid. That is
      * rare and errs on the side of keeping the table, which is harmless. */
     return h->creator_pid > 0 && (kill(h->creator_pid, 0) == 0 || errno == EPERM);
+}
+
+bool rg_session_running(const char *path, const struct rg_header *h)
+{
+    struct stat st;
+    return rg_session_owner_alive(h) ||
+           (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino));
 }
 
 /* "readguard-<uid>-" and 16 hex digits, as rg_session_create names them. */
@@ -79,7 +87,7 @@ static void consider(const char *path, void *arg)
     struct rg_table t;
     if (rg_session_attach(path, &t))
         return;
-    bool running = rg_session_running(t.hdr);
+    bool running = rg_session_running(path, t.hdr);
     int n = snprintf(c->list + c->len, sizeof c->list - c->len, "\n  %s (%s, pid %d)", path,
                      running ? "running" : "ended", (int)t.hdr->creator_pid);
     if (n > 0 && c->len + (size_t)n < sizeof c->list)

@@ -20,10 +20,15 @@ struct rg_cli_session {
 int rg_pick_session(const char *path, struct rg_cli_session *s);
 void rg_drop_session(struct rg_cli_session *s);
 
-/* A session is running while the process that owns it is: its creator (the
- * preloaded process that started it, the shell of `readguard env`, or the
- * launcher of `readguard run`, which the header records as creator_pid). */
-bool rg_session_running(const struct rg_header *h);
+/* Is the process that owns the session alive: its creator (the preloaded
+ * process that started it, the shell of `readguard env`, or the launcher
+ * of `readguard run`, which the header records as creator_pid)? */
+bool rg_session_owner_alive(const struct rg_header *h);
+
+/* A session is running while its owner is, or, once the owner is gone
+ * (a launcher killed with SIGKILL), while any process of its tree is: the
+ * table at path is theirs (os/members.h). */
+bool rg_session_running(const char *path, const struct rg_header *h);
 
 /* Calls fn for each file in the table directories named like one of this
  * user's session tables: $READGUARD_DIR if set, else /dev/shm,

@@ -18,6 +18,7 @@
 #include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
+#include "os/members.h"
 #include "os/sys.h"
 /* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
  * in whichever process touches them, so a directory counts only if the whole
@@ -53,7 +54,10 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     return fd;
 }
 
-static bool creator_gone(int dirfd, const char *name)
+/* Has the session of table dir/name ended: its creator gone, and no
+ * process of its tree left (a launcher killed with SIGKILL leaves its
+ * children on the table)? */
+static bool session_ended(int dirfd, const char *dir, const char *name)
 {
     struct rg_header h;
     struct stat st;
@@ -65,7 +69,10 @@ static bool creator_gone(int dirfd, const char *name)
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
                 kill(h.creator_pid, 0) != 0 && errno == ESRCH;
     rg_sys_close(fd);
-    return gone;
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    return gone && n > 0 && (size_t)n < sizeof path &&
+           !rg_session_has_members(path, st.st_dev, st.st_ino);
 }
 
 int rg_session_prune(const char *dir)
@@ -81,7 +88,7 @@ int rg_session_prune(const char *dir)
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             if (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.') &&
-                creator_gone(dfd, d->d_name) && rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
+                session_ended(dfd, dir, d->d_name) && rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
                 n++;
             off += d->d_reclen;
         }

@@ -15,9 +15,10 @@
 int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
                       size_t errcap);
 
-/* Removes this user's tables in dir whose creator has exited: a creator that
- * leaves by _exit (dash does) or SIGKILL cannot remove its own. Returns how
- * many were removed. */
+/* Removes this user's tables in dir whose session has ended: its creator
+ * has exited and no process of its tree is left (os/members.h). A creator
+ * that leaves by _exit (dash does) or SIGKILL cannot remove its own.
+ * Returns how many were removed. */
 int rg_session_prune(const char *dir);
 
 /* The same, at a path the caller chose (readguard run --session). Fails

@@ -172,3 +172,61 @@ assert o["state"] == "broken" and "wrong magic" in o["problem"], o
 	assert_success
 	assert_equal "$stderr" "readguard: warning: joined the existing session '$TABLES/kept', which keeps its own settings: --mode ignored"
 }
+
+# killed_launcher: a `readguard run` whose launcher is killed with SIGKILL
+# once its tree has read f; the tree runs on (at most a minute) until the
+# test makes the file go, then overwrites f and makes done. $S: the table.
+killed_launcher() {
+	mkfile f original
+	"$RG" run -- bash -c 'cat f >/dev/null && : >started
+		for _ in $(seq 1200); do [ -e go ] && break; sleep 0.05; done
+		echo new >f; : >done' 3>&- &
+	local launcher=$!
+	for _ in $(seq 400); do [ -e started ] && break; sleep 0.05; done
+	[ -e started ] || fail "the tree did not start"
+	S=$(echo "$TABLES"/readguard-*)
+	[ -f "$S" ] || fail "no table: $S"
+	kill -KILL "$launcher"
+	wait "$launcher" 2>/dev/null || true
+}
+
+# tree_finishes: lets the tree of killed_launcher go on, and waits for it.
+tree_finishes() {
+	: >go
+	for _ in $(seq 400); do [ -e done ] && break; sleep 0.05; done
+	[ -e done ] || fail "the tree did not finish"
+}
+
+@test "t2070.21 a session whose launcher was killed with SIGKILL is running while its tree runs" {
+	killed_launcher
+	run --separate-stderr "$RG" sessions
+	assert_output --partial "$S  running  pid "
+	tree_finishes
+}
+
+@test "t2070.22 sessions --prune keeps the table of a live tree whose launcher was killed, and its writes work" {
+	killed_launcher
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_file_exist "$S"
+	tree_finishes
+	assert_content f new
+}
+
+@test "t2070.23 a new session keeps the table of a live tree whose launcher was killed" {
+	killed_launcher
+	"$RG" run -- true
+	assert_file_exist "$S"
+	tree_finishes
+	assert_content f new
+}
+
+@test "t2070.24 once the tree of a killed launcher is gone, its session is ended and pruned" {
+	killed_launcher
+	tree_finishes
+	# Its last process exits just after it made done.
+	for _ in $(seq 200); do "$RG" sessions | grep -q "  ended  " && break; sleep 0.05; done
+	run --separate-stderr "$RG" sessions --prune
+	assert_output --partial "$S  ended  pid "
+	assert_file_not_exist "$S"
+}

@@ -21,10 +21,11 @@ static const char usage[] =
     "List this user's sessions in the table directories ($READGUARD_DIR if set,\n"
     "else /dev/shm, $XDG_RUNTIME_DIR and /tmp): path, state, owning pid, creation\n"
     "time, first root.\n"
-    "A session is running while the process that owns it lives: the launcher of\n"
+    "A session is running while the process that owns it lives (the launcher of\n"
     "'readguard run', the shell of 'readguard env', or the preloaded process that\n"
-    "started it. A table left behind by a killed owner is 'ended'; a file with a\n"
-    "table's name that is not a usable table is 'broken'. Sessions named with\n"
+    "started it), or any process of its tree does. A table no process uses any\n"
+    "more is 'ended'; a file with a table's name that is not a usable table is\n"
+    "'broken'. Sessions named with\n"
     "'run --session PATH' live where their user put them, and are not listed.\n"
     "\n"
     "  -p, --prune          remove ended sessions, and broken ones older than a minute\n"
@@ -98,7 +99,7 @@ static void each(const char *path, void *arg)
             prune(l, path);
         return;
     }
-    bool running = rg_session_running(t.hdr);
+    bool running = rg_session_running(path, t.hdr);
     show(l, path, running ? "running" : "ended", t.hdr, NULL);
     rg_session_detach(&t);
     if (l->prune && !running)

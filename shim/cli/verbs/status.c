@@ -61,7 +61,7 @@ static void human(const struct rg_cli_session *s)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     printf("session     %s\n", s->path);
     printf("id          %s\n", id);
-    printf("state       %s (pid %d)\n", rg_session_running(h) ? "running" : "ended",
+    printf("state       %s (pid %d)\n", rg_session_running(s->path, h) ? "running" : "ended",
            (int)h->creator_pid);
     printf("created     %s\n", created);
     printf("mode        %s\n", rg_mode_name((enum rg_mode)h->mode));
@@ -132,7 +132,7 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jmember_str(stdout, &first, "session", s->path);
     rg_jmember_str(stdout, &first, "id", id);
-    rg_jmember_bool(stdout, &first, "running", rg_session_running(h));
+    rg_jmember_bool(stdout, &first, "running", rg_session_running(s->path, h));
     rg_jmember_int(stdout, &first, "pid", h->creator_pid);
     rg_jmember_time(stdout, &first, "created", h->created_ns);
     rg_jmember_str(stdout, &first, "mode", rg_mode_name((enum rg_mode)h->mode));

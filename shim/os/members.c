@@ -1,0 +1,126 @@
+#include "os/members.h"
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/settings.h"
+#include "os/sys.h"
+/* Small enough for any thread's stack; a file is read in as many as it takes. */
+#define CHUNK 4096
+
+/* Did pid start with READGUARD_SESSION=path? Its environment is read as
+ * the kernel keeps it, NUL-separated, a chunk at a time: an entry may
+ * straddle two chunks. */
+static bool environ_names(int pid, const char *path)
+{
+    char file[64], buf[CHUNK], want[PATH_MAX + 32];
+    snprintf(file, sizeof file, "/proc/%d/environ", pid);
+    int n = snprintf(want, sizeof want, "%s=%s", RG_ENV_SESSION, path);
+    int fd = rg_sys_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0 || n <= 0 || (size_t)n >= sizeof want) {
+        if (fd >= 0)
+            rg_sys_close(fd);
+        return false;
+    }
+    size_t len = (size_t)n, at = 0; /* how much of want this entry matched */
+    bool match = true, found = false;
+    ssize_t got;
+    while (!found && (got = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < got && !found; i++) {
+            if (buf[i] == '\0') {
+                found = match && at == len;
+                match = true, at = 0;
+            } else if (match && at < len && buf[i] == want[at]) {
+                at++;
+            } else {
+                match = false;
+            }
+        }
+    rg_sys_close(fd);
+    return found;
+}
+
+/* Is one line of /proc/PID/maps ("start-end perms offset MAJ:MIN inode
+ * path") a mapping of (dev, ino)? */
+static bool maps_line(const char *line, uint64_t dev, uint64_t ino)
+{
+    const char *p = line;
+    for (int field = 0; field < 3; field++) {
+        p = strchr(p, ' ');
+        if (!p)
+            return false;
+        p++;
+    }
+    char *end;
+    unsigned long maj = strtoul(p, &end, 16);
+    if (*end != ':')
+        return false;
+    unsigned long min = strtoul(end + 1, &end, 16);
+    if (*end != ' ')
+        return false;
+    unsigned long long i = strtoull(end + 1, &end, 10);
+    return (*end == ' ' || *end == '\0') && i == ino && maj == major(dev) && min == minor(dev);
+}
+
+/* Does pid map (dev, ino)? Lines are cut at 255 bytes: the device and
+ * inode come well before, and only a path can be longer. */
+static bool maps_file(int pid, uint64_t dev, uint64_t ino)
+{
+    char file[64], buf[CHUNK], line[256];
+    snprintf(file, sizeof file, "/proc/%d/maps", pid);
+    int fd = rg_sys_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    size_t len = 0;
+    bool found = false;
+    ssize_t got;
+    while (!found && (got = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < got && !found; i++) {
+            if (buf[i] != '\n') {
+                if (len < sizeof line - 1)
+                    line[len++] = buf[i];
+                continue;
+            }
+            line[len] = '\0';
+            found = maps_line(line, dev, ino);
+            len = 0;
+        }
+    rg_sys_close(fd);
+    return found;
+}
+
+static int pid_of(const char *name)
+{
+    int pid = 0;
+    for (; *name; name++) {
+        if (*name < '0' || *name > '9' || pid > 99999999)
+            return 0;
+        pid = pid * 10 + (*name - '0');
+    }
+    return pid;
+}
+
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino)
+{
+    char buf[CHUNK];
+    int self = (int)rg_sys_getpid();
+    int dfd = rg_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return true; /* no way to look: keep the table */
+    bool found = false;
+    long n;
+    while (!found && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0)
+        for (long off = 0; off < n && !found;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            int pid = pid_of(d->d_name);
+            found =
+                pid > 0 && pid != self && (environ_names(pid, path) || maps_file(pid, dev, ino));
+            off += d->d_reclen;
+        }
+    rg_sys_close(dfd);
+    return found;
+}

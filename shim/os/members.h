@@ -1,0 +1,20 @@
+/* Who still belongs to a session whose creator is gone: a `readguard run`
+ * launcher killed with SIGKILL leaves its children running on the table.
+ * Shared by the CLI (`readguard sessions`, `status`) and session creation,
+ * which prunes the tables of ended sessions. */
+#ifndef RG_MEMBERS_H
+#define RG_MEMBERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Does a process other than this one still belong to the session of the
+ * table at path, whose inode is (dev, ino)? One that maps the table (every
+ * process of the session that has made a guarded call, and what it
+ * forked), or that started with READGUARD_SESSION naming it (one exec'd
+ * that has not yet). A scan of /proc: paid only once the creator is gone.
+ * True too when /proc cannot be read: a table kept is harmless, one
+ * removed under a live tree makes it refuse every write. */
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino);
+
+#endif

@@ -415,10 +415,10 @@ Try 'readguard hook --help'."
 		printf '%s\n' "$t" >a
 		tool PostToolUse $t "\"$W/a\""
 	done
-	run "$RG" history --session "$TABLE"
+	run --separate-stderr "$RG" history --json --session "$TABLE"
 	assert_success
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one kept version: $output"
-	assert_output --regexp " 4  $W/a\$"
+	[[ $output == *"\"path\":\"$W/a\""*"\"size\":4,"* ]] || fail "$output"
 }
 
 # tiers_project: a git work tree holding unread files of each tier: a

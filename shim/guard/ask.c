@@ -45,10 +45,7 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
                : rg_table_find(&c->table, f->dev, f->ino);
 }
 
-/* Hashes the file being judged, through a descriptor that can read it: fd
- * may be write-only, or absent (rename, truncate). Only the inode judged
- * counts; anything unreadable leaves hash 0, which matches no record. */
-static void take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
 {
     char link[32];
     int rfd = -1, fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
@@ -127,7 +124,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         facts.sealed = rg_ctx_sealed(c, f->dev, f->ino);
         d = rg_decide(req, f, &facts);
         if (d.action == RG_NEED_HASH) {
-            take_hash(req, f, fd, follow);
+            rg_take_hash(req, f, fd, follow);
             d = rg_decide(req, f, &facts);
         }
         if (d.action == RG_NEED_LINEAGE) {

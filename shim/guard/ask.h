@@ -23,6 +23,12 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
  * all); false when there is nothing to wait for, or no time left. */
 bool rg_wait_restamp(const struct rg_record *r, int look);
 
+/* Hashes f's bytes into f->hash (f->hashed set), through a descriptor that
+ * can read them: fd may be write-only, or -1 to open req's path (rename,
+ * truncate). Only the inode f names counts; anything unreadable leaves hash
+ * 0, which matches no record. */
+void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow);
+
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.
  * Logs a refusal or warning; returns the action to carry out. */
 enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,

@@ -77,6 +77,21 @@ struct moved {
     struct rg_entry *e; /* the record, when known */
 };
 
+/* Is f what r recorded? A read within a tick of the file's last change
+ * (sed -i.bak of a file written a moment before) is racy: then only the
+ * bytes can tell, and they are hashed, so that the session still knows the
+ * file it read, for the backup rule (guard/scope.h) and under its new name. */
+static bool recorded(int dirfd, const char *path, struct rg_file *f, const struct rg_record *r)
+{
+    enum rg_stamp_match m = rg_record_match(f, r);
+    if (m == RG_STAMP_ASK_BYTES) {
+        struct rg_request at = {.dirfd = dirfd, .path = path};
+        rg_take_hash(&at, f, -1, false);
+        m = rg_record_match(f, r);
+    }
+    return m == RG_STAMP_MATCHES;
+}
+
 /* A sibling's own write or act still to restamp the inode is waited for:
  * the carry must come after it, or the file is left changed. */
 static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
@@ -91,10 +106,9 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
         m.dev = f.dev;
         m.ino = f.ino;
         /* Only a record of this very stamp (ctime included: an mtime put
-         * back after a change must not be carried as known). One that only
-         * the bytes could confirm stays as it is; the decision hashes them
-         * when it asks. */
-        m.known = rg_record_match(&f, &r) == RG_STAMP_MATCHES;
+         * back after a change must not be carried as known), or of these
+         * very bytes where the stamp cannot tell. */
+        m.known = recorded(dirfd, path, &f, &r);
         m.e = m.known ? e : NULL;
         if (m.known || !rg_wait_restamp(&r, n))
             break;

@@ -115,3 +115,47 @@ os.rename('g', 'g.bak', src_dir_fd=a, dst_dir_fd=b)"
 	assert_success
 	assert_content g.bak 'last time'
 }
+
+# future FILE: an mtime an hour ahead, so the session's read of FILE is
+# racy (its mtime is not a tick older than the read), as a read is of a
+# file written a moment before: only the bytes can confirm what was read.
+future() {
+	touch -d "@$(($(date +%s) + 3600))" -- "$1"
+}
+
+@test "t1015.12 sed -i.bak of a file written just before its read replaces last time's backup" {
+	future f
+	run --separate-stderr rg sed -i.bak s/a/b/ f
+	assert_success
+	refute_refused
+	assert_content f b
+	assert_content f.bak a
+	run "$RG" undo f.bak
+	assert_success
+	assert_content f.bak 'last time'
+}
+
+@test "t1015.13 patch -b of a file written just before its read replaces last time's .orig" {
+	command -v patch >/dev/null || skip "patch is not installed"
+	mkfile f.orig 'last time'
+	printf -- '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n' >fix.patch
+	future f
+	run --separate-stderr rg patch -b f fix.patch
+	assert_success
+	refute_refused
+	assert_content f b
+	assert_content f.orig a
+}
+
+@test "t1015.14 a racy read, then a change that keeps mtime and size: moving the file onto its backup is refused" {
+	future f
+	m=$(mtime_ns f)
+	snapshot f.bak
+	bg_session 'cat f >/dev/null' 'mv f f.bak'
+	env -u LD_PRELOAD -u READGUARD_SESSION sh -c 'printf "b\n" 1<>f; touch -d "@$1" f' sh "$m"
+	bg_finish
+	assert_failure
+	assert_refused f.bak unread
+	assert_unchanged f.bak
+	assert_content f b
+}

@@ -179,3 +179,23 @@ read_then_write() {
 	assert_probe_err EACCES
 	assert_refused f changed
 }
+
+@test "t3450.14 a racy file larger than 64 KiB, read and renamed by the session: it stays known under its new name" {
+	head -c 70000 /dev/zero >f
+	future f
+	run --separate-stderr rgsh 'cat f >/dev/null && mv f g && "$T/rgprobe" open g O_WRONLY'
+	assert_success
+	refute_refused
+	assert_probe_ok
+}
+
+@test "t3450.15 racy read, a same-stamp change, then the session renames it: a write under the new name is refused as changed" {
+	printf 'aaaa' >f
+	future f
+	bg_session '"$T/rgprobe" read f >/dev/null' 'mv f g && "$T/rgprobe" open g O_WRONLY'
+	same_stamp_change f bbbb
+	bg_finish
+	assert_probe_err EACCES
+	assert_refused g changed
+	assert_content g bbbb
+}

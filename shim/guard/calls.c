@@ -509,5 +509,16 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
         return 0;
     if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
         return 0;
-    return rg_ask_path(c, req, !(req->flags & O_NOFOLLOW), NULL);
+    bool follow = !(req->flags & O_NOFOLLOW);
+    struct stat st;
+    int r = rg_ask_path_stat(c, req, follow, &st);
+    if (r < 0)
+        return r;
+    /* The open is the C library's own, which no hook sees: its old bytes
+     * are kept now, or a journaled file is refused as rg_guard_open would. */
+    if (st.st_mode != 0 && S_ISREG(st.st_mode) &&
+        rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", -1, follow, &st,
+                        r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)
+        return -EACCES;
+    return 0;
 }

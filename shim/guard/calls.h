@@ -27,7 +27,9 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
 /* unlinkat(dirfd, path, flags): refused only with --guard-unlink, journaled
  * unless --no-journal; the caller skips this when neither applies. */
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags);
-/* Checks an open that a spawned child will make; 0 or -EACCES. */
+/* Checks an open that the C library makes unseen (a spawned child's file
+ * action, freopen, fopen with ",ccs="), and keeps the file's old bytes
+ * first, as a guarded open does; 0 or -EACCES. */
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);
 
 /* Records a read-mode open of fd already made by the program itself. */

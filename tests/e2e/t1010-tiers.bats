@@ -288,3 +288,40 @@ blind() {
 	assert_success
 	cmp big.db "$OUT/big.orig"
 }
+
+# Opens the C library makes itself (freopen, a spawned child's file action)
+# are judged by path first: the old bytes are kept then, or not at all.
+@test "t1010.21 journaled: freopen over a git-ignored file keeps its old bytes, and undo brings them back" {
+	project
+	run --separate-stderr "$RG" run --log "$LOG" -- "$T/rgprobe" freopen app.db w
+	assert_success
+	assert_output --partial ok
+	[ ! -s app.db ] || fail "freopen did not truncate: $(cat app.db)"
+	run "$RG" undo app.db
+	assert_success
+	assert_content app.db rows
+}
+
+@test "t1010.22 journaled: freopen over a git-ignored file too large to keep is refused" {
+	project
+	head -c 300K /dev/urandom >big.db
+	snapshot big.db
+	run --separate-stderr "$RG" run --journal-max-file 100K --log "$LOG" -- "$T/rgprobe" freopen big.db w
+	assert_probe_err EACCES
+	assert_refused big.db unkept
+	assert_unchanged big.db
+}
+
+@test "t1010.23 journaled: a spawned child's open of a git-ignored file keeps its old bytes first" {
+	project
+	run --separate-stderr "$RG" run --log "$LOG" -- "$PY3" -c '
+import os
+pid = os.posix_spawn("/bin/echo", ["echo", "new"], os.environ,
+    file_actions=[(os.POSIX_SPAWN_OPEN, 1, "app.db", os.O_WRONLY | os.O_TRUNC, 0o644)])
+os.waitpid(pid, 0)'
+	assert_success
+	assert_content app.db new
+	run "$RG" undo app.db
+	assert_success
+	assert_content app.db rows
+}

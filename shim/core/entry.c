@@ -43,6 +43,26 @@ static void stamp_end(struct rg_entry *e, uint32_t mine)
                                             memory_order_relaxed);
 }
 
+/* Renews what a re-read learnt of the bytes of the stamp the caller found
+ * (state seen): their hash, and when. Skipped if a full stamp is under way
+ * or landed since: the hash would vouch for bytes the entry no longer
+ * describes, and the session's next write would be "changed". Held like a
+ * stamp but released to seen, as the stamp stays: a full stamp that waited
+ * meanwhile takes itself for raced, which only costs a scan its scan. */
+static void renew(struct rg_entry *e, uint32_t seen, uint32_t hash, int64_t now_ns)
+{
+    uint32_t cur = seen;
+    if ((seen & 1u) || !atomic_compare_exchange_strong_explicit(
+                           &e->stamps, &cur, seen + 1, memory_order_acq_rel, memory_order_relaxed))
+        return;
+    if (hash)
+        atomic_store_explicit(&e->hash, hash, memory_order_relaxed);
+    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+    cur = seen + 1;
+    atomic_compare_exchange_strong_explicit(&e->stamps, &cur, seen, memory_order_release,
+                                            memory_order_relaxed);
+}
+
 static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, int64_t ctime_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
@@ -82,14 +102,10 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                 }
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */
-                if (st->hash) {
-                    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
-                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-                    return false;
-                }
-                if (t->hdr->read_ttl_ns > 0 &&
-                    now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS)
-                    atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
+                if (st->hash ||
+                    (t->hdr->read_ttl_ns > 0 &&
+                     now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS))
+                    renew(e, seen, st->hash, now_ns);
                 return false;
             }
             if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)

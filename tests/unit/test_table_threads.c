@@ -211,11 +211,66 @@ TEST(racing_stamps_leave_the_newest_state_whole)
     teardown();
 }
 
+/* Re-reads of a file racing with the session's writes to it: a re-read
+ * that hashed the bytes of the stamp it found must not leave that hash on
+ * the newer stamp a write put there meanwhile, where it vouches for bytes
+ * the file no longer has, and the session's next write is "changed". One
+ * thread writes newer states; the others re-read whichever they find, with
+ * the hash those bytes would have (hash_of), and check every whole record
+ * (stamps even and unmoved around the load) pairs a stamp with its own. */
+static _Atomic int writing_done;
+
+static uint32_t hash_of(int64_t mtime) { return (uint32_t)mtime * 2u + 1u; }
+
+static struct rg_record whole_record(struct rg_entry *e)
+{
+    for (;;) {
+        uint32_t before = atomic_load(&e->stamps);
+        struct rg_record r = rg_entry_load(&table, e);
+        if (!(before & 1u) && atomic_load(&e->stamps) == before)
+            return r;
+    }
+}
+
+static void *write_or_reread(void *arg)
+{
+    struct rg_entry *e = rg_table_find_or_add(&table, 6, 1);
+    for (int i = 1; i <= ROUNDS * 4 && e && arg == 0; i++) {
+        struct rg_stamp st = {.mtime_ns = i, .ctime_ns = i, .size = 1};
+        rg_entry_stamp(&table, e, &st, true, i);
+    }
+    if (arg == 0)
+        atomic_store(&writing_done, 1);
+    while (e && arg != 0 && !atomic_load(&writing_done)) {
+        struct rg_record r = whole_record(e);
+        struct rg_stamp st = {.mtime_ns = r.mtime_ns,
+                              .ctime_ns = r.ctime_ns,
+                              .size = r.size,
+                              .hash = hash_of(r.mtime_ns)};
+        rg_entry_stamp(&table, e, &st, false, r.mtime_ns);
+        r = whole_record(e);
+        if (r.hash && r.hash != hash_of(r.mtime_ns))
+            atomic_fetch_add(&wrong, 1);
+    }
+    return NULL;
+}
+
+TEST(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes)
+{
+    setup();
+    atomic_store(&wrong, 0);
+    atomic_store(&writing_done, 0);
+    CHECK_EQ_INT(run_threads(write_or_reread), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
     RUN(shared_keys_hammered_from_many_threads_stay_consistent);
     RUN(resets_racing_with_records_leave_a_usable_table);
     RUN(racing_stamps_leave_the_newest_state_whole);
+    RUN(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes);
     return check_done();
 }

@@ -139,6 +139,21 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
                                 journaled ? RG_WHY_UNKEPT : why_refused(file, facts)};
 }
 
+bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers)
+{
+    return why == RG_WHY_CHANGED || (why == RG_WHY_SCANNED && writers > 0);
+}
+
+int64_t rg_restamp_pause_ns(int look)
+{
+    int64_t pause = 200000, waited = 0;
+    for (int i = 0; i < look && waited <= RG_RESTAMP_WAIT_NS; i++) {
+        waited += pause;
+        pause = pause * 2 < RG_RESTAMP_STEP_NS ? pause * 2 : RG_RESTAMP_STEP_NS;
+    }
+    return look < 0 || waited + pause > RG_RESTAMP_WAIT_NS ? 0 : pause;
+}
+
 const char *rg_reason_name(enum rg_reason r)
 {
     switch (r) {

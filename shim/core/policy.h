@@ -104,6 +104,25 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
 
 const char *rg_reason_name(enum rg_reason r);
 
+/* May a second look clear this refusal? A change may be a sibling's write
+ * that a fresh look at the file, or the writer's restamp, shows to be the
+ * session's own. A scan's record may be of bytes a writer of the session
+ * (writers: how many are counted) is about to restamp as its own, which
+ * unlocks them for every process of the session; with no writer counted,
+ * only the scanner's line may write, and no look changes that. */
+bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers);
+
+/* How long to pause before look number `look` (from 0) for a writer of the
+ * session to restamp; 0: stop waiting. Doubling from 0.2 ms, so a restamp
+ * that is nearly there costs little, then steps of at most
+ * RG_RESTAMP_STEP_NS, until RG_RESTAMP_WAIT_NS in all: under heavy load a
+ * sibling can be off the CPU for a tenth of a second and more between its
+ * act and its restamp. Only a writer killed midway, whose count never comes
+ * down, makes a refusal wait it all. */
+#define RG_RESTAMP_STEP_NS 50000000LL
+#define RG_RESTAMP_WAIT_NS 1000000000LL
+int64_t rg_restamp_pause_ns(int look);
+
 /* Is f what the session recorded in r? RG_STAMP_ASK_BYTES: mtime, ctime or the
  * tick cannot tell, and r holds a hash that can; ask again with f hashed. */
 enum rg_stamp_match { RG_STAMP_MATCHES, RG_STAMP_DIFFERS, RG_STAMP_ASK_BYTES };

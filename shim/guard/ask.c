@@ -94,15 +94,12 @@ static enum rg_scope new_scope(struct rg_ctx *c, const struct rg_request *req)
     return rg_scope_of_name(c, req->to_dirfd, req->to_path, false, abs, sizeof abs);
 }
 
-#define WRITER_LOOKS 9 /* 0.2 ms doubling: 102 ms in all */
-
-static void wait_writer(int look) { nanosleep(&(struct timespec){0, 200000L << look}, NULL); }
-
 bool rg_wait_restamp(const struct rg_record *r, int look)
 {
-    if (r->writers == 0 || look >= WRITER_LOOKS)
+    int64_t ns = r->writers > 0 ? rg_restamp_pause_ns(look) : 0;
+    if (ns == 0)
         return false;
-    wait_writer(look);
+    nanosleep(&(struct timespec){ns / 1000000000, ns % 1000000000}, NULL);
     return true;
 }
 
@@ -141,16 +138,17 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             f->new_scope = new_scope(c, req);
             d = rg_decide(req, f, &facts);
         }
-        /* Writers still counted may be about to restamp: give them a moment,
-         * up to ~100 ms in all. The entry names only the last writer, so
+        /* Writers still counted may be about to restamp: give them a moment
+         * (rg_restamp_pause_ns: up to a second in all). The entry names only the last writer, so
          * when it has closed but another is still writing, the policy sees
          * no live writer, and only the wait tells that one from a writer
-         * killed mid-write, whose count never comes down. */
+         * killed mid-write, whose count never comes down. A sibling's scan
+         * that read the writer's bytes before its restamp is waited for so
+         * too: the restamp makes them the session's own. */
         bool writing = facts.rec.writers > 0;
-        if (d.reason != RG_WHY_CHANGED || look == (writing ? WRITER_LOOKS : 3))
+        if (!rg_refusal_may_clear(d.reason, facts.rec.writers) ||
+            (writing ? !rg_wait_restamp(&facts.rec, look) : look == 3))
             break;
-        if (writing)
-            wait_writer(look);
         if (!look_again(req, f, fd, follow) && !writing)
             break;
     }

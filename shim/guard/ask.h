@@ -19,8 +19,8 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
 
 /* A record that does not match its file while the session counts a writer
  * of it, or an act on it (core/table.h), may be about to be restamped. Waits
- * a moment before look number `look` again (0.2 ms, doubling: ~100 ms in
- * all); false when there is nothing to wait for, or no time left. */
+ * a moment before look number `look` again (rg_restamp_pause_ns: up to a
+ * second in all); false when there is nothing to wait for, or no time left. */
 bool rg_wait_restamp(const struct rg_record *r, int look);
 
 /* Hashes f's bytes into f->hash (f->hashed set), through a descriptor that

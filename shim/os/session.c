@@ -31,16 +31,9 @@ static int has_room(const char *dir, size_t size)
     return (unsigned long long)vfs.f_bavail * vfs.f_frsize >= size;
 }
 
-static int create_in(const char *dir, size_t size, char *path, size_t cap)
+/* A new file of size bytes at path (O_EXCL), or -errno with nothing left. */
+static int create_sized(const char *path, size_t size)
 {
-    unsigned char rnd[8];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-        return -EIO;
-    int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
-                     (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
-                     rnd[7]);
-    if (n < 0 || (size_t)n >= cap)
-        return -ENAMETOOLONG;
     int fd =
         rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
@@ -52,6 +45,19 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
         return r;
     }
     return fd;
+}
+
+static int create_in(const char *dir, size_t size, char *path, size_t cap)
+{
+    unsigned char rnd[8];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return -EIO;
+    int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
+                     (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
+                     rnd[7]);
+    if (n < 0 || (size_t)n >= cap)
+        return -ENAMETOOLONG;
+    return create_sized(path, size);
 }
 
 /* Has the session of table dir/name ended: its creator gone, and no
@@ -97,16 +103,17 @@ int rg_session_prune(const char *dir)
     return n;
 }
 
-/* Maps a new, sized table file, writes its header and closes fd. The file
- * is removed again if that fails. */
+/* Maps a new, sized table file, writes its header and closes fd. path is
+ * the table's name, which names its default log; file is where it is now,
+ * removed again if that fails. */
 static int format_table(int fd, size_t size, const struct rg_settings *s, const char *path,
-                        char *err, size_t errcap)
+                        const char *file, char *err, size_t errcap)
 {
     void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);
     if (map == MAP_FAILED) {
         int e = errno;
-        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        rg_sys_unlinkat(AT_FDCWD, file, 0);
         snprintf(err, errcap, "cannot map the session table: %s", strerror(e));
         return -e;
     }
@@ -129,7 +136,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
         rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(), rg_now_ns());
     munmap(map, size);
     if (r < 0) {
-        rg_sys_unlinkat(AT_FDCWD, path, 0);
+        rg_sys_unlinkat(AT_FDCWD, file, 0);
         snprintf(err, errcap, "cannot write the session settings: %s",
                  r == -ENAMETOOLONG ? "the roots or the log path are too long" : strerror(-r));
     }
@@ -157,25 +164,44 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
                  strerror(-fd));
         return fd;
     }
-    return format_table(fd, size, s, path, err, errcap);
+    return format_table(fd, size, s, path, path, err, errcap);
+}
+
+/* Puts a formatted table at path unless something is there already: a
+ * table appears whole or not at all, so a launcher joining at that instant
+ * never attaches one half written. */
+static int publish(const char *tmp, const char *path)
+{
+    int r = rg_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+    if (r == -EINVAL) { /* a file system without RENAME_NOREPLACE */
+        r = linkat(AT_FDCWD, tmp, AT_FDCWD, path, 0) == 0 ? 0 : -errno;
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    } else if (r < 0) {
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    }
+    return r;
 }
 
 int rg_session_create_at(const struct rg_settings *s, const char *path, char *err, size_t errcap)
 {
     size_t size = rg_table_file_size(s->capacity);
-    int fd =
-        rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    int r = fd >= 0 ? rg_sys_ftruncate(fd, (off_t)size) : 0;
-    if (r < 0) {
-        rg_sys_close(fd);
-        rg_sys_unlinkat(AT_FDCWD, path, 0);
-        fd = r;
+    char tmp[PATH_MAX];
+    unsigned char rnd[4];
+    int fd = -EIO, n = -1;
+    if (getrandom(rnd, sizeof rnd, 0) == (ssize_t)sizeof rnd)
+        n = snprintf(tmp, sizeof tmp, "%s.new-%02x%02x%02x%02x", path, rnd[0], rnd[1], rnd[2],
+                     rnd[3]);
+    if (n >= 0)
+        fd = (size_t)n < sizeof tmp ? create_sized(tmp, size) : -ENAMETOOLONG;
+    if (fd >= 0) {
+        int r = format_table(fd, size, s, path, tmp, err, errcap);
+        if (r < 0)
+            return r;
+        fd = publish(tmp, path);
     }
-    if (fd < 0) {
+    if (fd < 0)
         snprintf(err, errcap, "cannot create the session table '%s': %s", path, strerror(-fd));
-        return fd;
-    }
-    return format_table(fd, size, s, path, err, errcap);
+    return fd < 0 ? fd : 0;
 }
 
 /* The uid the table's creator saw for this process's user: its own, or,

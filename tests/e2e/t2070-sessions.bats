@@ -230,3 +230,22 @@ tree_finishes() {
 	assert_output --partial "$S  ended  pid "
 	assert_file_not_exist "$S"
 }
+
+@test "t2070.25 launchers creating one named session at once all join it whole" {
+	local i
+	for i in $(seq 12); do
+		"$RG" run --session "$TABLES/race" --keep -- true 2>"err.$i" &
+	done
+	wait
+	for i in $(seq 12); do
+		[ ! -s "err.$i" ] || fail "launcher $i: $(cat "err.$i")"
+	done
+	run "$RG" status --session "$TABLES/race"
+	assert_success
+}
+
+@test "t2070.26 a named session leaves no temporary file beside its table" {
+	run "$RG" run --session "$TABLES/one" --keep -- true
+	assert_success
+	assert_equal "$(cd "$TABLES" && echo one*)" one
+}

@@ -325,3 +325,25 @@ os.waitpid(pid, 0)'
 	assert_success
 	assert_content app.db rows
 }
+
+@test "t1010.24 free goes by name: a git-tracked file under build/ is written unread" {
+	project
+	mkfile build/deploy.sh 'echo deploy'
+	git add -f build/deploy.sh
+	git commit -qm deploy
+	run --separate-stderr blind build/deploy.sh
+	refute_refused
+	assert_content build/deploy.sh new
+}
+
+@test "t1010.25 guard build/ in .readguardignore guards a tracked build/ again" {
+	project
+	mkfile build/deploy.sh 'echo deploy'
+	git add -f build/deploy.sh
+	git commit -qm deploy
+	printf 'guard build/\n' >.readguardignore
+	snapshot build/deploy.sh
+	run --separate-stderr blind build/deploy.sh
+	assert_refused build/deploy.sh unread
+	assert_unchanged build/deploy.sh
+}

@@ -77,6 +77,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     uint32_t seen = atomic_load_explicit(&e->stamps, memory_order_acquire);
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t reader = st->reader;
+    bool own = own_write;
     if ((cur & RG_GEN_MASK) == gen) {
         int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
         if (st->ctime_ns < ctime)
@@ -88,6 +89,14 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
         uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
         if (same && (reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
             reader = had;
+        /* Nor does a read make the session's own bytes another's while an
+         * own write or act is counted: that act (a rename, whose restamp
+         * is still to come) is what moved ctime, and the journal, asked in
+         * between whether the bytes are the session's own, would keep
+         * them, and link the replaced file on for a sibling to write. */
+        if (same && (cur & RG_GEN_WRITE) &&
+            atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS)
+            own = true;
         if (st->ctime_ns == ctime) {
             /* Re-reading an unchanged file is the common case: leave its line
              * clean, unless reads expire; then renew it, at most once a tick. */
@@ -130,7 +139,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
     atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
     atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
-    atomic_store_explicit(&e->gen, gen | (own_write ? RG_GEN_WRITE : 0), memory_order_release);
+    atomic_store_explicit(&e->gen, gen | (own ? RG_GEN_WRITE : 0), memory_order_release);
     stamp_end(e, mine);
     return true;
 }

@@ -741,6 +741,49 @@ TEST(read_of_the_same_stamp_leaves_an_own_write_own)
     drop(&f);
 }
 
+/* A sibling's rename moved ctime, and its restamp is still to come: a read
+ * in between must leave the bytes the session's own, or the journal keeps
+ * (and links) them as another's. */
+TEST(read_after_an_own_act_moved_ctime_leaves_the_bytes_own)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp moved = own;
+    moved.ctime_ns += 5;
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    rg_entry_act_begin(e);
+    CHECK(rg_entry_stamp(&f.t, e, &moved, false, 7002));
+    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).ctime_ns, moved.ctime_ns);
+    drop(&f);
+}
+
+TEST(read_after_ctime_moved_with_no_own_act_counted_is_a_read)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp moved = own;
+    moved.ctime_ns += 5;
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    CHECK(rg_entry_stamp(&f.t, e, &moved, false, 7002));
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
+    drop(&f);
+}
+
+TEST(read_of_new_bytes_while_an_own_act_is_counted_is_a_read)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp other = own;
+    other.ctime_ns += 5;
+    other.size += 1;
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    rg_entry_act_begin(e);
+    CHECK(rg_entry_stamp(&f.t, e, &other, false, 7002));
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
+    drop(&f);
+}
+
 TEST(read_of_the_same_stamp_does_not_mark_a_read_own)
 {
     struct fixture f = make_table(16, false);
@@ -1357,6 +1400,9 @@ int main(void)
     RUN(own_write_restamp_over_a_read_of_the_same_stamp_marks_it_own);
     RUN(read_of_the_same_stamp_leaves_an_own_write_own);
     RUN(read_of_the_same_stamp_does_not_mark_a_read_own);
+    RUN(read_after_an_own_act_moved_ctime_leaves_the_bytes_own);
+    RUN(read_after_ctime_moved_with_no_own_act_counted_is_a_read);
+    RUN(read_of_new_bytes_while_an_own_act_is_counted_is_a_read);
     RUN(reset_forgets_every_read);
     RUN(stamp_after_reset_is_found_again);
     RUN(stamp_after_reset_accepts_older_ctime);

@@ -15,13 +15,22 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
     struct rg_entry *e = rg_entry_for(c, &f, true);
     if (!e)
         return;
-    struct rg_stamp now;
+    struct rg_stamp now = {0};
     if (s->opener == RG_OPENER_STANDIN)
         return;
-    if (fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev) {
+    /* Even over a stamp a sibling's read recorded first: it makes the bytes
+     * the session's own. A sibling's write() sets the times before the
+     * size, so a look in the middle of it pairs the new times with the old
+     * size; stamped after the sibling's own restamp, that look would stand
+     * (same ctime), and the session refuse the file as changed until a read
+     * a tick later. A second look that disagrees is stamped over it. */
+    for (int looks = 0;
+         looks < 3 && fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev; looks++) {
+        struct rg_stamp was = now;
         now = rg_stamp_of(&st);
-        /* Even over a stamp a sibling's read recorded first: it makes the
-         * bytes the session's own. */
+        if (looks > 0 && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
+            was.size == now.size)
+            break;
         rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
     }
     if (release && s->opener && s->opener == rg_ctx_pid(c))

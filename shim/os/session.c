@@ -174,7 +174,7 @@ static int publish(const char *tmp, const char *path)
 {
     int r = rg_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
     if (r == -EINVAL) { /* a file system without RENAME_NOREPLACE */
-        r = linkat(AT_FDCWD, tmp, AT_FDCWD, path, 0) == 0 ? 0 : -errno;
+        r = rg_sys_linkat(AT_FDCWD, tmp, AT_FDCWD, path, 0);
         rg_sys_unlinkat(AT_FDCWD, tmp, 0);
     } else if (r < 0) {
         rg_sys_unlinkat(AT_FDCWD, tmp, 0);

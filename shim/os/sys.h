@@ -69,6 +69,12 @@ static inline int rg_sys_renameat2(int olddir, const char *oldp, int newdir, con
     return (int)rg_syscall6(SYS_renameat2, olddir, (long)oldp, newdir, (long)newp, flags, 0);
 }
 
+static inline int rg_sys_linkat(int olddir, const char *oldp, int newdir, const char *newp,
+                                int flags)
+{
+    return (int)rg_syscall6(SYS_linkat, olddir, (long)oldp, newdir, (long)newp, flags, 0);
+}
+
 static inline int rg_sys_openat2(int dirfd, const char *path, void *how, size_t size)
 {
     return (int)rg_syscall6(SYS_openat2, dirfd, (long)path, (long)how, (long)size, 0, 0);

@@ -5,6 +5,7 @@
 #ifndef RG_CALLS_H
 #define RG_CALLS_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "core/request.h"
@@ -37,5 +38,8 @@ void rg_note_read(struct rg_ctx *c, int fd, int flags);
 /* Tracks fd, opened for writing by the program itself (mkstemp, a
  * checked-then-opened stream), as the session's own writer. */
 void rg_note_write(struct rg_ctx *c, int fd, void *stream);
+/* Records st as the file after the session's own act on it (a rename's
+ * carry; guard/rename.c). */
+void rg_note_own(struct rg_ctx *c, const struct stat *st);
 
 #endif

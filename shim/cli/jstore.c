@@ -323,3 +323,21 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
         snprintf(real, sizeof real, "%s", parent);
     return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
 }
+
+bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
+
+const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
+                                            const char *abs)
+{
+    const struct rg_jrec *first = NULL;
+    for (size_t i = l->n; i-- > 0;) {
+        const struct rg_jrec *r = &l->r[i];
+        if (!rg_jrec_is_save(r) || strcmp(r->path, abs) != 0 ||
+            (only && strcmp(only, r->session) != 0))
+            continue;
+        if (first && strcmp(first->session, r->session) != 0)
+            break;
+        first = r;
+    }
+    return first;
+}

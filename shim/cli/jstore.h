@@ -32,6 +32,13 @@ struct rg_jlist {
 int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l);
 void rg_jlist_free(struct rg_jlist *l);
 
+/* Is r a kept version (not the "end" record of how a session left a file)? */
+bool rg_jrec_is_save(const struct rg_jrec *r);
+/* The most recent session that changed abs (or session only, if not NULL),
+ * and its first change: the version undo restores. NULL if none did. */
+const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
+                                            const char *abs);
+
 /* The journal directory and, with --session, that session's id: from the
  * session table if one is named (--session, else $READGUARD_SESSION), else
  * the default under $XDG_STATE_HOME. --session may also give a session's

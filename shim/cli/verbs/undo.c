@@ -1,14 +1,12 @@
-/* readguard history and readguard undo: the versions the journal kept, and
- * putting one back. */
+/* readguard undo: putting back the version a session's first change to a
+ * file replaced, from the journal. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -17,35 +15,6 @@
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "os/clock.h"
-#include "os/session.h"
-static const char history_usage[] =
-    "Usage: readguard history [--session PATH] [--json] [FILE]...\n"
-    "List the versions of files that sessions kept in the journal before changing\n"
-    "them, under a header line: time, session, process, operation, size (B, KiB,\n"
-    "MiB ...) and path; only those of FILE if given. Oldest first.\n"
-    "\n"
-    "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
-    "                       (default: every session in the journal)\n"
-    "  -j, --json           one JSON object per line, as the journal stores it, with\n"
-    "                       the session's id added\n"
-    "  -h, --help           show this help and exit\n"
-    "\n"
-    "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 if\n"
-    "the journal cannot be read.\n";
-
-static const char diff_usage[] =
-    "Usage: readguard diff [--session PATH] FILE...\n"
-    "Show, as a unified diff (diff -u), how each FILE changed since the version\n"
-    "'readguard undo FILE' would restore: the kept version is the old side, FILE\n"
-    "as it is now the new side (/dev/null when FILE is gone, as git labels it).\n"
-    "\n"
-    "  -s, --session PATH   the version from before the session whose table is PATH\n"
-    "                       (default: the most recent session that changed FILE)\n"
-    "  -h, --help           show this help and exit\n"
-    "\n"
-    "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"
-    "bad usage or an error.\n";
-
 static const char undo_usage[] =
     "Usage: readguard undo [--session PATH] [--force] FILE...\n"
     "       readguard undo [--session PATH] [--force] --all\n"
@@ -67,125 +36,6 @@ static const char undo_usage[] =
     "Exit status: 0 if every FILE was restored, 1 if one was not (nothing kept, or\n"
     "changed since), 2 on bad usage or an error.\n";
 
-static bool is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
-
-/* 9, "9 B"; 4096, "4.0 KiB": sizes are read by people here (--json has
- * the bytes). */
-static void human_size(int64_t n, char *out, size_t cap)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)n;
-    size_t u = 0;
-    while (v >= 1024 && u + 1 < sizeof unit / sizeof *unit)
-        v /= 1024, u++;
-    if (u == 0)
-        snprintf(out, cap, "%lld B", (long long)n);
-    else
-        snprintf(out, cap, "%.1f %s", v, unit[u]);
-}
-
-/* The columns of history's lines, header included. */
-#define HISTORY_ROW "%-30s  %-26s  %-22s  %-8s  %10s  %s%s\n"
-
-static void print_record(const struct rg_jrec *r, bool json)
-{
-    if (json) {
-        printf("{\"session\":\"%s\",%s\n", r->session, r->line + 1);
-        return;
-    }
-    char note[96] = "", proc[64], size[32];
-    if (!r->object)
-        snprintf(note, sizeof note, "  (not kept: %s)", r->unsaved ? r->unsaved : "?");
-    snprintf(proc, sizeof proc, "%s[%d]", r->prog ? r->prog : "?", r->pid);
-    human_size(r->size, size, sizeof size);
-    printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, r->path, note);
-}
-
-/* Is r one of files (all when there are none)? seen[i]: files[i] has one. */
-static bool wanted(const struct rg_jrec *r, char **files, size_t nfiles, bool *seen)
-{
-    bool hit = nfiles == 0;
-    for (size_t i = 0; i < nfiles; i++)
-        if (strcmp(files[i], r->path) == 0)
-            hit = seen[i] = true;
-    return hit;
-}
-
-int rg_cmd_history(int argc, char **argv)
-{
-    static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"history", history_usage, "j", longs, NULL};
-    bool json = false;
-    int ch;
-    while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
-        if (ch != 'j')
-            return rg_verb_usage_error(&v);
-        json = true;
-    }
-    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
-    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
-        return RG_EXIT_TROUBLE;
-    size_t nfiles = (size_t)(argc - optind);
-    char **files = calloc(nfiles + 1, sizeof *files);
-    for (size_t i = 0; i < nfiles; i++) {
-        char abs[PATH_MAX];
-        if (!rg_journal_abs(argv[optind + (int)i], abs, sizeof abs)) {
-            rg_err("history: '%s': not a usable path", argv[optind + (int)i]);
-            for (size_t j = 0; j < i; j++)
-                free(files[j]);
-            free(files);
-            return RG_EXIT_TROUBLE;
-        }
-        files[i] = strdup(abs);
-    }
-    struct rg_jlist l = {0};
-    int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
-    if (r < 0) {
-        rg_err("history: cannot read the journal '%s': %s", dir, strerror(-r));
-        for (size_t i = 0; i < nfiles; i++)
-            free(files[i]);
-        free(files);
-        return RG_EXIT_TROUBLE;
-    }
-    bool *seen = calloc(nfiles + 1, sizeof *seen);
-    size_t shown = 0;
-    for (size_t i = 0; i < l.n; i++)
-        if (is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles, seen)) {
-            if (shown++ == 0 && !json)
-                printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
-            print_record(&l.r[i], json);
-        }
-    /* Silence would read as "the journal is empty" or "a typo": say which. */
-    if (nfiles == 0 && shown == 0)
-        rg_err("history: no saved versions%s", id[0] ? " in that session" : "");
-    for (size_t i = 0; i < nfiles; i++)
-        if (!seen[i])
-            rg_err("history: no saved versions of '%s'", argv[optind + (int)i]);
-    free(seen);
-    rg_jlist_free(&l);
-    for (size_t i = 0; i < nfiles; i++)
-        free(files[i]);
-    free(files);
-    return RG_EXIT_OK;
-}
-
-/* The most recent session that changed abs (or session only), and its first
- * change: the version undo restores. */
-static const struct rg_jrec *first_change(const struct rg_jlist *l, const char *only,
-                                          const char *abs)
-{
-    const struct rg_jrec *first = NULL;
-    for (size_t i = l->n; i-- > 0;) {
-        const struct rg_jrec *r = &l->r[i];
-        if (!is_save(r) || strcmp(r->path, abs) != 0 || (only && strcmp(only, r->session) != 0))
-            continue;
-        if (first && strcmp(first->session, r->session) != 0)
-            break;
-        first = r;
-    }
-    return first;
-}
-
 struct undo {
     const char *dir;
     struct rg_jlist l;
@@ -200,7 +50,7 @@ static bool changed_since(const struct undo *u, const char *s, const char *abs)
 {
     const struct rg_jrec *end = NULL;
     for (size_t i = 0; i < u->l.n; i++)
-        if (strcmp(u->l.r[i].session, s) == 0 && !is_save(&u->l.r[i]) &&
+        if (strcmp(u->l.r[i].session, s) == 0 && !rg_jrec_is_save(&u->l.r[i]) &&
             strcmp(u->l.r[i].path, abs) == 0)
             end = &u->l.r[i];
     if (!end)
@@ -275,7 +125,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         rg_err("undo: '%s': not a usable path", file);
         return RG_EXIT_TROUBLE;
     }
-    const struct rg_jrec *first = first_change(&u->l, only, abs);
+    const struct rg_jrec *first = rg_jlist_first_change(&u->l, only, abs);
     if (!first) {
         rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
         return RG_EXIT_NO;
@@ -319,7 +169,7 @@ static bool under(const char *dir, const char *abs)
  * never reaches into another. */
 static bool mine(const struct rg_jrec *r, const char *here)
 {
-    return is_save(r) && strcmp(r->op, "undo") != 0 && under(here, r->path);
+    return rg_jrec_is_save(r) && strcmp(r->op, "undo") != 0 && under(here, r->path);
 }
 
 /* Without --session, --all means the newest session that changed a file
@@ -337,10 +187,10 @@ static const char *newest_here(const struct undo *u, const char *here)
 static bool first_of_file(const struct undo *u, size_t i, const char *sid, const char *here)
 {
     const struct rg_jrec *r = &u->l.r[i];
-    if (!is_save(r) || strcmp(r->session, sid) != 0 || (here && !under(here, r->path)))
+    if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 || (here && !under(here, r->path)))
         return false;
     for (size_t j = 0; j < i; j++)
-        if (is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
+        if (rg_jrec_is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
             strcmp(u->l.r[j].path, r->path) == 0)
             return false;
     return true;
@@ -416,65 +266,5 @@ int rg_cmd_undo(int argc, char **argv)
         rc = one > rc ? one : rc;
     }
     rg_jlist_free(&u.l);
-    return rc;
-}
-
-/* diff(1) does the diffing: what it prints is what people already read. */
-static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
-{
-    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
-    if (!rg_journal_abs(file, abs, sizeof abs)) {
-        rg_err("diff: '%s': not a usable path", file);
-        return RG_EXIT_TROUBLE;
-    }
-    const struct rg_jrec *first = first_change(l, only, abs);
-    if (!first || !first->object) {
-        rg_err("diff: '%s': %s", file,
-               first ? "its old bytes were not kept" : "no session changed it");
-        return RG_EXIT_NO;
-    }
-    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);
-    snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
-    struct stat st;
-    const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
-    const char *new_label = now == abs ? file : now; /* a removal, as git shows one */
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("diff", "diff", "-u", "--label", old_label, "--label", new_label, obj, now,
-               (char *)NULL);
-        rg_err("diff: cannot run diff(1): %s", strerror(errno));
-        _exit(RG_EXIT_TROUBLE);
-    }
-    int status;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-        return RG_EXIT_TROUBLE;
-    return WEXITSTATUS(status) > RG_EXIT_TROUBLE ? RG_EXIT_TROUBLE : WEXITSTATUS(status);
-}
-
-int rg_cmd_diff(int argc, char **argv)
-{
-    struct rg_verb v = {"diff", diff_usage, NULL, NULL, NULL};
-    if (rg_verb_getopt(&v, argc, argv) != -1)
-        return rg_verb_usage_error(&v);
-    if (optind >= argc) {
-        rg_err("diff: no file given");
-        return rg_verb_usage_error(&v);
-    }
-    char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
-    if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
-        return RG_EXIT_TROUBLE;
-    struct rg_jlist l = {0};
-    int r = rg_jlist_load(dir, NULL, &l);
-    if (r < 0) {
-        rg_err("diff: cannot read the journal '%s': %s", dir, strerror(-r));
-        return RG_EXIT_TROUBLE;
-    }
-    int rc = RG_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        int one = diff_one(&l, dir, id[0] ? id : NULL, argv[i]);
-        rc = one > rc ? one : rc;
-    }
-    rg_jlist_free(&l);
     return rc;
 }

@@ -94,8 +94,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
          * is still to come) is what moved ctime, and the journal, asked in
          * between whether the bytes are the session's own, would keep
          * them, and link the replaced file on for a sibling to write. */
-        if (same && (cur & RG_GEN_WRITE) &&
-            atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS)
+        if (same && (cur & RG_GEN_WRITE) && rg_entry_writers(e))
             own = true;
         if (st->ctime_ns == ctime) {
             /* Re-reading an unchanged file is the common case: leave its line
@@ -225,4 +224,9 @@ void rg_entry_writer_close(struct rg_entry *e)
            !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
                                                   memory_order_relaxed, memory_order_relaxed))
         ;
+}
+
+uint32_t rg_entry_writers(const struct rg_entry *e)
+{
+    return atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS;
 }

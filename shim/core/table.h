@@ -241,6 +241,8 @@ void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
  * named stays named. */
 void rg_entry_act_begin(struct rg_entry *e);
 void rg_entry_writer_close(struct rg_entry *e);
+/* How many writers and own acts of the session are counted on e now. */
+uint32_t rg_entry_writers(const struct rg_entry *e);
 
 /* The name a read came by. A direct-mapped, lossy memory of which entry the
  * session last read under each name (core/namehint.h gives the key): only a

@@ -18,12 +18,14 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
     struct rg_stamp now = {0};
     if (s->opener == RG_OPENER_STANDIN)
         return;
+    bool counted = release && s->opener && s->opener == rg_ctx_pid(c);
     /* Even over a stamp a sibling's read recorded first: it makes the bytes
      * the session's own. A sibling's write() sets the times before the
      * size, so a look in the middle of it pairs the new times with the old
      * size; stamped after the sibling's own restamp, that look would stand
      * (same ctime), and the session refuse the file as changed until a read
-     * a tick later. A second look that disagrees is stamped over it. */
+     * a tick later. A second look that disagrees is stamped over it; only a
+     * sibling counted as writing can tear one, so alone, one look does. */
     for (int looks = 0;
          looks < 3 && fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev; looks++) {
         struct rg_stamp was = now;
@@ -32,8 +34,10 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
             was.size == now.size)
             break;
         rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+        if (rg_entry_writers(e) <= (uint32_t)counted)
+            break;
     }
-    if (release && s->opener && s->opener == rg_ctx_pid(c))
+    if (counted)
         rg_entry_writer_close(e);
 }
 

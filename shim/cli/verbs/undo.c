@@ -14,6 +14,7 @@
 #include "cli/pick.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
+#include "core/text.h"
 #include "os/clock.h"
 static const char undo_usage[] =
     "Usage: readguard undo [--session PATH] [--force] FILE...\n"
@@ -155,21 +156,12 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     return RG_EXIT_OK;
 }
 
-/* Is abs inside dir (a physical path, as getcwd gives it)? */
-static bool under(const char *dir, const char *abs)
-{
-    size_t n = strlen(dir);
-    if (n == 1)
-        return true; /* "/" */
-    return strncmp(dir, abs, n) == 0 && abs[n] == '/';
-}
-
 /* A change undo --all would pick a session for: not undo's own (undoing the
  * last undo is `undo FILE` again), and under here, so one project's undo
  * never reaches into another. */
 static bool mine(const struct rg_jrec *r, const char *here)
 {
-    return rg_jrec_is_save(r) && strcmp(r->op, "undo") != 0 && under(here, r->path);
+    return rg_jrec_is_save(r) && strcmp(r->op, "undo") != 0 && rg_path_under(r->path, here);
 }
 
 /* Without --session, --all means the newest session that changed a file
@@ -187,7 +179,8 @@ static const char *newest_here(const struct undo *u, const char *here)
 static bool first_of_file(const struct undo *u, size_t i, const char *sid, const char *here)
 {
     const struct rg_jrec *r = &u->l.r[i];
-    if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 || (here && !under(here, r->path)))
+    if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 ||
+        (here && !rg_path_under(r->path, here)))
         return false;
     for (size_t j = 0; j < i; j++)
         if (rg_jrec_is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&

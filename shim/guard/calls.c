@@ -181,28 +181,34 @@ void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd
         note_read(c, fd, req->flags, req);
 }
 
-int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
+void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
 {
-    if (!rg_flags_write(req->flags)) {
-        int fd = sys_open(req, req->flags);
-        rg_guard_opened_read(c, req, fd);
-        return fd;
-    }
+    *w = (struct rg_write_open){-1, false, false, false};
     /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can
      * overwrite anything. */
     if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
         (req->flags & O_TMPFILE) == O_TMPFILE) {
-        int fd = sys_open(req, req->flags);
+        w->created = true;
+        w->fd = sys_open(req, req->flags);
+        return;
+    }
+    w->fd = open_untruncated(req, &w->fresh, &w->maybe_fresh);
+}
+
+int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
+                          const struct rg_write_open *w)
+{
+    int fd = w->fd;
+    if (w->created) {
         rg_note_write(c, fd, NULL);
         return fd;
     }
-    bool fresh = false, maybe_fresh = false;
-    int fd = open_untruncated(req, &fresh, &maybe_fresh);
+    bool fresh = w->fresh;
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0)
         return fd;
     struct rg_file f = rg_file_of(&st);
-    if (maybe_fresh && st.st_size == 0)
+    if (w->maybe_fresh && st.st_size == 0)
         fresh = true;
     bool follow = !(req->flags & O_NOFOLLOW);
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
@@ -225,6 +231,18 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     if (!fresh && (req->flags & O_TRUNC) && f.regular)
         fd = truncate_opened(c, req, fd, &f);
     return fd;
+}
+
+int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
+{
+    if (!rg_flags_write(req->flags)) {
+        int fd = sys_open(req, req->flags);
+        rg_guard_opened_read(c, req, fd);
+        return fd;
+    }
+    struct rg_write_open w;
+    rg_open_write(req, &w);
+    return rg_guard_opened_write(c, req, &w);
 }
 
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)

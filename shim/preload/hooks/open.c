@@ -30,10 +30,17 @@ int rg_hook_open(const struct rg_request *req)
         rg_hook_read_done(req, fd);
         return (int)rg_result(fd, saved);
     }
+    /* A write is opened before entering, with the program's mask, as a
+     * paused open inside would be (guard/calls.h), then judged inside. */
+    struct rg_write_open w;
+    rg_open_write(req, &w);
     struct rg_ctx *c = rg_enter();
-    if (!c)
+    if (!c) {
+        if (w.fd >= 0)
+            rg_sys_close(w.fd);
         return (int)rg_result(rg_open_unguarded(req), saved);
-    long r = rg_guard_open(c, req);
+    }
+    long r = rg_guard_opened_write(c, req, &w);
     rg_leave();
     return (int)rg_result(r, saved);
 }

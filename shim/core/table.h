@@ -218,6 +218,11 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
  * rg_entry_stamp would change nothing, and a re-read of an unchanged file
  * (the common case) need not even read the clock. */
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st);
+/* The same, whoever read it last: a look or a scan. A re-read that finds
+ * this (and no hash due) changes nothing in rg_entry_stamp either; only the
+ * reader word may still change hands (rg_entry_reread). */
+bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
+                        const struct rg_stamp *st);
 void rg_entry_forget(struct rg_entry *e);
 /* A read that found e already holding its stamp: a view takes over a scan
  * (the file has now been looked at), a scan takes over another process's

@@ -34,7 +34,9 @@ uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int 
 
 bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
 {
-    if (rg_entry_holds(t, e, st)) {
+    /* A scanner's re-read too: rg_stamp_read's caller hands the entry on
+     * (rg_entry_reread) whatever this returns. */
+    if (rg_entry_unchanged(t, e, st)) {
         struct rg_record held = {.found = true,
                                  .mtime_ns = st->mtime_ns,
                                  .ctime_ns = st->ctime_ns,

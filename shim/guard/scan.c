@@ -16,6 +16,9 @@ static int64_t coarse_now(void)
 
 static bool seen_lately(const struct rg_scan *s, uint32_t next, uint32_t files, uint32_t entry)
 {
+    uint16_t since = (uint16_t)(next + 1 - s->mark[entry % RG_SCAN_MARKS]);
+    if (since == 0 || since > files)
+        return false;
     uint32_t back = next < files ? next : files;
     for (uint32_t i = 1; i <= back; i++)
         if (s->ring[(next - i) % RG_SCAN_RING].entry == entry)
@@ -61,6 +64,7 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
     s->scanning = scanning;
     s->reader = scanning ? me | RG_READER_SCAN : me;
     s->ring[next % RG_SCAN_RING] = (struct rg_scan_read){entry, !scanning, now};
+    s->mark[entry % RG_SCAN_MARKS] = (uint16_t)(next + 1);
     atomic_store_explicit(&s->next, next + 1, memory_order_relaxed);
     return s->reader;
 }

@@ -19,7 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define RG_SCAN_RING 64u /* > RG_SCAN_FILES_MAX, a power of two */
+#define RG_SCAN_RING 64u   /* > RG_SCAN_FILES_MAX, a power of two */
+#define RG_SCAN_MARKS 256u /* a power of two, several times RG_SCAN_FILES_MAX */
 
 struct rg_scan {
     int32_t pid;     /* whose reads these are; 0 until the first read */
@@ -32,6 +33,12 @@ struct rg_scan {
         bool view;      /* recorded as our view: downgrade it if a scan shows */
         int64_t at_ns;  /* monotonic (coarse) */
     } ring[RG_SCAN_RING];
+    /* For each entry number modulo RG_SCAN_MARKS, the ring position (+1,
+     * modulo 2^16) of its bucket's latest push. A bucket not pushed within
+     * the last scan_files reads holds none of them: most reads of a scan
+     * are new files, and this answers "not seen lately" without walking
+     * the ring. It only ever sends a lookup on to the walk, never past it. */
+    uint16_t mark[RG_SCAN_MARKS];
 };
 
 struct rg_table;

@@ -594,6 +594,24 @@ TEST(entry_never_holds_a_stamp_a_read_ttl_must_renew)
     drop(&f);
 }
 
+/* A scan's record is unchanged to a re-read (whose stamp would write
+ * nothing), but not held: a look or a write takes a scan over. */
+TEST(a_scanned_stamp_is_unchanged_but_not_held)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_stamp scanned = stamp_a;
+    scanned.reader = 77 | RG_READER_SCAN;
+    rg_entry_stamp(&f.t, e, &scanned, false, 555);
+    CHECK(!rg_entry_holds(&f.t, e, &stamp_a));
+    CHECK(rg_entry_unchanged(&f.t, e, &stamp_a));
+    struct rg_stamp other = stamp_a;
+    other.mtime_ns++;
+    CHECK(!rg_entry_unchanged(&f.t, e, &other));
+    CHECK(!rg_entry_stamp(&f.t, e, &scanned, false, 999));
+    drop(&f);
+}
+
 TEST(stamp_with_older_ctime_is_dropped)
 {
     struct fixture f = make_table(16, false);
@@ -1388,6 +1406,7 @@ int main(void)
     RUN(restamp_of_unchanged_file_changes_nothing);
     RUN(entry_holds_only_its_own_stamp_in_the_current_generation);
     RUN(entry_never_holds_a_stamp_a_read_ttl_must_renew);
+    RUN(a_scanned_stamp_is_unchanged_but_not_held);
     RUN(stamp_with_older_ctime_is_dropped);
     RUN(stamp_with_newer_ctime_replaces);
     RUN(stamp_with_same_ctime_and_new_size_replaces);

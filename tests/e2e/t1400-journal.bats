@@ -590,6 +590,70 @@ latin1=$'caf\xe9 100%.txt'
 	assert_line --index 1 '+++ /dev/null'
 }
 
+# projects: files in p/ (one of them in p/sub/), p2/ and q/, each removed in
+# a session, so the journal holds one version of each.
+projects() {
+	mkdir -p p/sub p2 q
+	mkfile p/a.txt pa
+	mkfile p/sub/b.txt pb
+	mkfile p2/c.txt p2c
+	mkfile q/d.txt qd
+	rg rm p/a.txt p/sub/b.txt p2/c.txt q/d.txt
+}
+
+@test "t1400.52 history DIR lists only the versions of files under DIR, under the header" {
+	projects
+	run --separate-stderr "$RG" history p
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 0 --regexp '^TIME +SESSION +PROCESS +OP +SIZE  PATH$'
+	assert_line --index 1 --regexp "  $W/p/a.txt$"
+	assert_line --index 2 --regexp "  $W/p/sub/b.txt$"
+}
+
+@test "t1400.53 history --json DIR prints only the records of files under DIR" {
+	projects
+	run --separate-stderr "$RG" history --json "$W/q"
+	assert_success
+	assert_equal "${#lines[@]}" 1
+	"$PY3" -c 'import json, sys; o = json.loads(sys.argv[1]); assert o["path"] == sys.argv[2], o' \
+		"${lines[0]}" "$W/q/d.txt" || fail "$output"
+}
+
+@test "t1400.54 history DIR leaves out a sibling whose name starts with DIR's" {
+	projects
+	run --separate-stderr "$RG" history p
+	refute_output --partial "$W/p2/"
+}
+
+@test "t1400.55 history DIR/ of a directory that is gone lists what was kept under it" {
+	projects
+	rm -r q
+	run --separate-stderr "$RG" history q/
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 1 --regexp "  $W/q/d.txt$"
+}
+
+@test "t1400.56 history DIR through a symbolic link lists the versions under its target" {
+	projects
+	ln -s "$W/p/sub" "$OUT/link"
+	run --separate-stderr "$RG" history "$OUT/link"
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 1 --regexp "  $W/p/sub/b.txt$"
+}
+
+@test "t1400.57 history of a directory with no saved versions under it says so on stderr, exit 0" {
+	projects
+	mkdir empty
+	run --separate-stderr "$RG" history empty p
+	assert_success
+	assert_line --partial "$W/p/a.txt"
+	assert_equal "$stderr" "readguard: history: no saved versions under 'empty'"
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -11,12 +12,14 @@
 #include "cli/pick.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
+#include "core/text.h"
 
 static const char history_usage[] =
-    "Usage: readguard history [--session PATH] [--json] [FILE]...\n"
+    "Usage: readguard history [--session PATH] [--json] [FILE|DIR]...\n"
     "List the versions of files that sessions kept in the journal before changing\n"
     "them, under a header line: time, session, process, operation, size (B, KiB,\n"
-    "MiB ...) and path; only those of FILE if given. Oldest first.\n"
+    "MiB ...) and path; only those of FILE, or of the files under DIR (a directory,\n"
+    "or a name ending in '/'), if given. Oldest first.\n"
     "\n"
     "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
     "                       (default: every session in the journal)\n"
@@ -59,14 +62,46 @@ static void print_record(const struct rg_jrec *r, bool json)
     printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, r->path, note);
 }
 
-/* Is r one of files (all when there are none)? seen[i]: files[i] has one. */
-static bool wanted(const struct rg_jrec *r, char **files, size_t nfiles, bool *seen)
+/* What the user asked for: a file, or every file under a directory. */
+struct wanted {
+    char *abs;
+    bool dir, seen;
+};
+
+/* Is r one of w (all when there are none)? Marks those it is. */
+static bool wanted(const struct rg_jrec *r, struct wanted *w, size_t n)
 {
-    bool hit = nfiles == 0;
-    for (size_t i = 0; i < nfiles; i++)
-        if (strcmp(files[i], r->path) == 0)
-            hit = seen[i] = true;
+    bool hit = n == 0;
+    for (size_t i = 0; i < n; i++)
+        if (w[i].dir ? rg_path_under(r->path, w[i].abs) : strcmp(w[i].abs, r->path) == 0)
+            hit = w[i].seen = true;
     return hit;
+}
+
+/* A directory, as it is now (symbolic links resolved), or a name ending in
+ * '/' that may be gone (a venv being rebuilt): every version under it. */
+static bool want(const char *arg, struct wanted *w)
+{
+    char name[PATH_MAX], abs[PATH_MAX];
+    struct stat st;
+    size_t n = strlen(arg);
+    w->dir = (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) || (n && arg[n - 1] == '/');
+    while (n > 1 && arg[n - 1] == '/')
+        n--;
+    if (n >= sizeof name)
+        return false;
+    memcpy(name, arg, n);
+    name[n] = '\0';
+    if (!(w->dir && realpath(name, abs)) && !rg_journal_abs(name, abs, sizeof abs))
+        return false;
+    return (w->abs = strdup(abs)) != NULL;
+}
+
+static void unwant(struct wanted *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(w[i].abs);
+    free(w);
 }
 
 int rg_cmd_history(int argc, char **argv)
@@ -84,31 +119,25 @@ int rg_cmd_history(int argc, char **argv)
     if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
         return RG_EXIT_TROUBLE;
     size_t nfiles = (size_t)(argc - optind);
-    char **files = calloc(nfiles + 1, sizeof *files);
-    for (size_t i = 0; i < nfiles; i++) {
-        char abs[PATH_MAX];
-        if (!rg_journal_abs(argv[optind + (int)i], abs, sizeof abs)) {
+    struct wanted *files = calloc(nfiles + 1, sizeof *files);
+    if (!files)
+        abort();
+    for (size_t i = 0; i < nfiles; i++)
+        if (!want(argv[optind + (int)i], &files[i])) {
             rg_err("history: '%s': not a usable path", argv[optind + (int)i]);
-            for (size_t j = 0; j < i; j++)
-                free(files[j]);
-            free(files);
+            unwant(files, nfiles);
             return RG_EXIT_TROUBLE;
         }
-        files[i] = strdup(abs);
-    }
     struct rg_jlist l = {0};
     int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
     if (r < 0) {
         rg_err("history: cannot read the journal '%s': %s", dir, strerror(-r));
-        for (size_t i = 0; i < nfiles; i++)
-            free(files[i]);
-        free(files);
+        unwant(files, nfiles);
         return RG_EXIT_TROUBLE;
     }
-    bool *seen = calloc(nfiles + 1, sizeof *seen);
     size_t shown = 0;
     for (size_t i = 0; i < l.n; i++)
-        if (rg_jrec_is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles, seen)) {
+        if (rg_jrec_is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles)) {
             if (shown++ == 0 && !json)
                 printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
             print_record(&l.r[i], json);
@@ -117,12 +146,10 @@ int rg_cmd_history(int argc, char **argv)
     if (nfiles == 0 && shown == 0)
         rg_err("history: no saved versions%s", id[0] ? " in that session" : "");
     for (size_t i = 0; i < nfiles; i++)
-        if (!seen[i])
-            rg_err("history: no saved versions of '%s'", argv[optind + (int)i]);
-    free(seen);
+        if (!files[i].seen)
+            rg_err("history: no saved versions %s '%s'", files[i].dir ? "under" : "of",
+                   argv[optind + (int)i]);
     rg_jlist_free(&l);
-    for (size_t i = 0; i < nfiles; i++)
-        free(files[i]);
-    free(files);
+    unwant(files, nfiles);
     return RG_EXIT_OK;
 }

@@ -45,6 +45,28 @@ struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool ad
                : rg_table_find(&c->table, f->dev, f->ino);
 }
 
+/* An entry's key never changes once the index publishes it, and a key is
+ * published once per table, so a hint that points inside the table at the
+ * same key is the entry a probe would find; threads may overwrite each
+ * other's hint, which costs only a probe. */
+struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    uint32_t h = atomic_load_explicit(&c->write_hint, memory_order_acquire);
+    if (h - 1 < c->table.hdr->capacity) {
+        struct rg_entry *e = &c->table.entries[h - 1];
+        if (e->ino == ino && e->dev == dev)
+            return e;
+    }
+    struct rg_entry *e = add ? rg_table_find_or_add(&c->table, dev, ino)
+                             : rg_table_find(&c->table, dev, ino);
+    if (e)
+        atomic_store_explicit(&c->write_hint, (uint32_t)(e - c->table.entries) + 1,
+                              memory_order_release);
+    return e;
+}
+
 void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
 {
     char link[32];
@@ -117,7 +139,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
     abs[0] = '\0';
     for (int look = 0;; look++) {
-        facts = rg_facts_for(c, rg_entry_for(c, f, false));
+        facts = rg_facts_for(c, rg_entry_of_write(c, f->dev, f->ino, false));
         facts.sealed = rg_ctx_sealed(c, f->dev, f->ino);
         d = rg_decide(req, f, &facts);
         if (d.action == RG_NEED_HASH) {

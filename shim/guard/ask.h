@@ -16,6 +16,11 @@ struct rg_stamp rg_stamp_of(const struct stat *st);
 struct rg_file rg_file_of(const struct stat *st);
 /* f's table entry, added if add and there is room; NULL without a table. */
 struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add);
+/* The same for the write paths, by dev and ino. An allowed write asks for
+ * one file's entry four times (the judgement, the journal's "already
+ * kept?", the writer count, the restamp at close): the last entry found is
+ * tried first, so one probe of the index serves them all. */
+struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add);
 
 /* A record that does not match its file while the session counts a writer
  * of it, or an act on it (core/table.h), may be about to be restamped. Waits

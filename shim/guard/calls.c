@@ -85,7 +85,7 @@ static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, voi
     if (fd < 0 || !S_ISREG(st->st_mode))
         return;
     struct rg_file f = rg_file_of(st);
-    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
     int32_t pid = rg_ctx_pid(c);
     if (e)
         rg_entry_writer_open(e, pid);

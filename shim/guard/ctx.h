@@ -63,6 +63,9 @@ struct rg_ctx {
     char session_path[PATH_MAX];
     _Atomic int log_warned;
     _Atomic int journal_warned; /* said once that old bytes were not kept */
+    /* Entry number + 1 of the file the last write was judged, counted or
+     * restamped on (rg_entry_of_write); 0: none. */
+    _Atomic uint32_t write_hint;
     struct rg_fdslot fds[RG_FDMAP_SIZE];
     _Atomic int fds_used; /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;

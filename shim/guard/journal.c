@@ -20,7 +20,7 @@
  * look before either counts keep the same object, stored once. */
 static bool own_bytes(struct rg_ctx *c, const struct stat *st)
 {
-    struct rg_entry *e = rg_table_find(&c->table, st->st_dev, st->st_ino);
+    struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)
         return false;
     struct rg_record r = rg_entry_load(&c->table, e);
@@ -60,7 +60,7 @@ static int open_source(const struct rg_request *req, int fd, bool follow, bool p
  * stays the read's, and a restamp leaves it so) does not keep them again. */
 static void mark_kept(struct rg_ctx *c, const struct stat *st)
 {
-    struct rg_entry *e = rg_table_find(&c->table, st->st_dev, st->st_ino);
+    struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     struct rg_stamp now = rg_stamp_of(st);
     if (e && rg_entry_holds(&c->table, e, &now))
         atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);

@@ -12,7 +12,7 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
 {
     struct stat st;
     struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
-    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
     if (!e)
         return;
     struct rg_stamp now = {0};

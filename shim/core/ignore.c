@@ -88,6 +88,26 @@ const char *rg_ignore_next(const char *list, size_t len, const char *prev, char 
     return p + 1;
 }
 
+/* One rule of a list, its length known: every write that would be refused
+ * matches the file's name against every rule, so each is scanned once. */
+struct rule {
+    char scope;
+    const char *text;
+    size_t len;
+};
+
+/* The rule at *at (as rg_ignore_next finds it), and *at moved past it. */
+static bool next_rule(const char **at, const char *end, struct rule *r)
+{
+    const char *p = *at;
+    const char *nul = p + 1 < end ? memchr(p + 1, '\0', (size_t)(end - p - 1)) : NULL;
+    if (!nul)
+        return false;
+    *r = (struct rule){p[0], p + 1, (size_t)(nul - p - 1)};
+    *at = nul + 1;
+    return true;
+}
+
 static const struct {
     const char *word;
     enum rg_tier tier;
@@ -110,27 +130,39 @@ enum rg_tier rg_rule_tier(const char *rule, const char **pattern)
     return RG_TIER_FREE;
 }
 
-enum rg_match rg_pattern_match(const char *pat, const char *path, const char *name, bool dir)
+/* rg_pattern_match of pat, n bytes long. */
+static enum rg_match match_n(const char *pat, size_t n, const char *path, const char *name,
+                             bool dir)
 {
     bool negated = pat[0] == '!';
     char buf[PATH_MAX];
-    size_t n = strlen(pat + negated);
-    bool dir_only = n > 0 && pat[negated + n - 1] == '/';
+    n -= negated;
+    pat += negated;
+    bool dir_only = n > 0 && pat[n - 1] == '/';
     /* Most built-in rules name directories: a file is done with them here. */
     if (n >= sizeof buf || (dir_only && !dir))
         return RG_MATCH_NONE;
-    memcpy(buf, pat + negated, n + 1);
-    if (dir_only)
-        buf[--n] = '\0';
+    /* Only a directory's rule loses its '/' to a copy: every other is
+     * matched where it lies. */
+    if (dir_only) {
+        memcpy(buf, pat, --n);
+        buf[n] = '\0';
+        pat = buf;
+    }
     if (n == 0)
         return RG_MATCH_NONE;
-    int m = strchr(buf, '/') ? rg_wildmatch_bounded(buf[0] == '/' ? buf + 1 : buf, path, true)
-                             : rg_wildmatch_bounded(buf, name, true);
+    int m = memchr(pat, '/', n) ? rg_wildmatch_bounded(pat[0] == '/' ? pat + 1 : pat, path, true)
+                                : rg_wildmatch_bounded(pat, name, true);
     /* A rule too costly to decide fails closed: it neither ignores a path
      * nor keeps one ignored, so the path stays guarded. */
     if (m == RG_WM_TOO_COSTLY)
         return negated ? RG_MATCH_INCLUDED : RG_MATCH_NONE;
     return m == RG_WM_NOMATCH ? RG_MATCH_NONE : negated ? RG_MATCH_INCLUDED : RG_MATCH_EXCLUDED;
+}
+
+enum rg_match rg_pattern_match(const char *pat, const char *path, const char *name, bool dir)
+{
+    return match_n(pat, strlen(pat), path, name, dir);
 }
 
 static bool applies(char scope, unsigned root_index)
@@ -143,14 +175,15 @@ static enum rg_tier rules_tier(const char *list, size_t len, unsigned root_index
                                const char *name, bool dir)
 {
     enum rg_tier last = RG_TIER_NONE;
-    char scope;
-    for (const char *r = rg_ignore_next(list, len, NULL, &scope); r;
-         r = rg_ignore_next(list, len, r, &scope)) {
-        if (!applies(scope, root_index))
+    struct rule r;
+    for (const char *at = list; next_rule(&at, list + len, &r);) {
+        /* A directory's rule ("build/", "guard dist/") never matches a
+         * file: most built-in rules are such. */
+        if (!applies(r.scope, root_index) || (!dir && r.len > 0 && r.text[r.len - 1] == '/'))
             continue;
         const char *pat;
-        enum rg_tier tier = rg_rule_tier(r, &pat);
-        enum rg_match m = rg_pattern_match(pat, path, name, dir);
+        enum rg_tier tier = rg_rule_tier(r.text, &pat);
+        enum rg_match m = match_n(pat, r.len - (size_t)(pat - r.text), path, name, dir);
         if (m != RG_MATCH_NONE)
             last = m == RG_MATCH_EXCLUDED ? tier : RG_TIER_NONE;
     }
@@ -159,10 +192,10 @@ static enum rg_tier rules_tier(const char *list, size_t len, unsigned root_index
 
 static bool in_ignored_dir(const char *list, size_t len, const char *root, const char *abs)
 {
-    char scope;
-    for (const char *r = rg_ignore_next(list, len, NULL, &scope); r;
-         r = rg_ignore_next(list, len, r, &scope))
-        if (scope == RG_IGN_ABSOLUTE && rg_path_under(abs, r) && !rg_path_under(root, r))
+    struct rule r;
+    for (const char *at = list; next_rule(&at, list + len, &r);)
+        if (r.scope == RG_IGN_ABSOLUTE && rg_path_under(abs, r.text) &&
+            !rg_path_under(root, r.text))
             return true;
     return false;
 }

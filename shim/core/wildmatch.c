@@ -166,8 +166,28 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
     return *text ? NOMATCH : MATCH;
 }
 
+/* '*' then a literal, the shape of most name rules ("*.o", "*.pyc"): the
+ * text's tail compared, as dowild would end up doing after walking the
+ * text for each place the literal could start. -1: not of that shape. */
+static int star_literal(const char *p, const char *text, bool pathname)
+{
+    if (p[0] != '*' || p[1] == '*')
+        return -1;
+    size_t n = 0;
+    for (p++; p[n]; n++)
+        if (glob_special((unsigned char)p[n]))
+            return -1;
+    size_t len = strlen(text);
+    if (len < n || memcmp(text + len - n, p, n) != 0)
+        return RG_WM_NOMATCH;
+    return pathname && memchr(text, '/', len - n) ? RG_WM_NOMATCH : RG_WM_MATCH;
+}
+
 int rg_wildmatch_bounded(const char *pattern, const char *text, bool pathname)
 {
+    int quick = star_literal(pattern, text, pathname);
+    if (quick >= 0)
+        return quick;
     unsigned budget = RG_WILDMATCH_BUDGET;
     int r = dowild((const unsigned char *)pattern, (const unsigned char *)text, pathname, &budget);
     return budget == 0 ? RG_WM_TOO_COSTLY : r == MATCH ? RG_WM_MATCH : RG_WM_NOMATCH;

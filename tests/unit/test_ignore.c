@@ -1,5 +1,6 @@
 /* Unit tests for wildmatch.c and ignore.c: git's glob semantics and the
  * gitignore rules (last match wins, directories hide their contents). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -55,6 +56,14 @@ static const struct glob_case globs[] = {
     {"a**b", "a/b", true, false},
     {"**", "a/b/c", true, true},
     {"x/**/y/*.o", "x/p/q/y/z.o", true, true},
+    {"*.o", "x.o", true, true},
+    {"*.o", ".o", true, true},
+    {"*.o", "o", true, false},
+    {"*.o", "x.oo", true, false},
+    {"*.o", "a/x.o", false, true},
+    {"*/x.o", "a/x.o", true, true},
+    {"*/x.o", "a/b/x.o", true, false},
+    {"*", "", true, true},
 };
 
 TEST(wildmatch_follows_git)
@@ -65,6 +74,25 @@ TEST(wildmatch_follows_git)
             fprintf(stderr, "#   pattern '%s' text '%s' pathname %d: want %d\n", g->pattern,
                     g->text, g->pathname, g->want);
         CHECK(rg_wildmatch(g->pattern, g->text, g->pathname) == g->want);
+    }
+}
+
+/* "*" then a literal is compared by its tail (wildmatch.c's quick path); the
+ * same pattern with its literal's first byte escaped takes the general
+ * walk, and must agree. */
+TEST(star_literal_matches_as_the_general_walk)
+{
+    static const char *const lits[] = {"", ".o", "o", "/x", "a/b", ".pyc"};
+    static const char *const texts[] = {"",    "x.o", ".o",   "a/x.o", "x.pyc", "d/a/b",
+                                        "a/b", "o",   "x.oo", "/x",    "ab",    "q/.pyc"};
+    for (size_t i = 0; i < sizeof lits / sizeof *lits; i++) {
+        char quick[16], slow[16];
+        snprintf(quick, sizeof quick, "*%s", lits[i]);
+        snprintf(slow, sizeof slow, lits[i][0] ? "*\\%s" : "*", lits[i]);
+        for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+            for (int pathname = 0; pathname < 2; pathname++)
+                CHECK(rg_wildmatch(quick, texts[t], pathname) ==
+                      rg_wildmatch(slow, texts[t], pathname));
     }
 }
 
@@ -387,6 +415,7 @@ TEST(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it)
 int main(void)
 {
     RUN(wildmatch_follows_git);
+    RUN(star_literal_matches_as_the_general_walk);
     RUN(defaults_ignore_vcs_build_and_cache_outputs);
     RUN(defaults_guard_sources);
     RUN(dir_only_pattern_does_not_match_a_file);

@@ -96,11 +96,23 @@ bool rg_scan_settings_ok(uint32_t files, int64_t window_ns)
     return files <= RG_SCAN_FILES_MAX && window_ns > 0 && window_ns <= RG_SCAN_WINDOW_MAX_NS;
 }
 
+/* The first NUL of p[0..n), or NULL. A loop, not memchr: every process
+ * validates once, at its first attach, often at exit, where memchr would
+ * be one more libc function for ld.so to bind (some 700 instructions) to
+ * scan a few dozen bytes. */
+static const char *nul_in(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!p[i])
+            return p + i;
+    return NULL;
+}
+
 static bool strings_fit(const char *area, size_t len, uint32_t count)
 {
     const char *p = area, *end = area + len;
     for (uint32_t i = 0; i < count; i++) {
-        const char *nul = memchr(p, '\0', (size_t)(end - p));
+        const char *nul = nul_in(p, (size_t)(end - p));
         if (!nul || p[0] != '/')
             return false;
         p = nul + 1;
@@ -127,8 +139,8 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->uid != expect_uid)
         return "it belongs to another user";
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
-        !memchr(h->log_path, '\0', sizeof h->log_path) ||
-        !memchr(h->journal_dir, '\0', sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
+        !nul_in(h->log_path, sizeof h->log_path) ||
+        !nul_in(h->journal_dir, sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||
         h->read_ttl_ns < 0 || !rg_scan_settings_ok(h->scan_files, h->scan_window_ns) ||
         h->journal_max_file < 0 || h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))

@@ -1,7 +1,7 @@
 #include "guard/critical.h"
-#include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
+#include <stdint.h>
+
+#include "os/sys.h"
 
 /* initial-exec: the flag must not make glibc allocate TLS lazily, which could
  * call malloc from inside a hook. */
@@ -9,47 +9,28 @@ static __thread int inside __attribute__((tls_model("initial-exec")));
 static __thread sigset_t program_mask __attribute__((tls_model("initial-exec")));
 
 /* Every signal but the synchronous ones: a fault inside the shim must reach
- * the program (or kill it) at once, not wait. glibc keeps its own internal
- * signals (cancellation, setxid) unblocked whatever the set says. */
-static void async_signals(sigset_t *set)
-{
-    sigfillset(set);
-    sigdelset(set, SIGSEGV);
-    sigdelset(set, SIGBUS);
-    sigdelset(set, SIGFPE);
-    sigdelset(set, SIGILL);
-    sigdelset(set, SIGTRAP);
-    sigdelset(set, SIGSYS);
-}
+ * the program (or kill it) at once, not wait. Nor libc's internal signals,
+ * which its own sigfillset leaves out (glibc's cancellation and setxid, 32
+ * and 33; musl's 32 to 34): a thread blocked on them would hang setuid() in
+ * another. A constant in the kernel's layout, set with the raw system call:
+ * building the set and pthread_sigmask were three libc functions for ld.so
+ * to bind in every process that enters the shim, the first time at exit. */
+#define SIG_BIT(s) (1ULL << ((s)-1))
+#ifdef __GLIBC__
+#define LIBC_INTERNAL (SIG_BIT(32) | SIG_BIT(33))
+#else
+#define LIBC_INTERNAL (SIG_BIT(32) | SIG_BIT(33) | SIG_BIT(34))
+#endif
+static const union {
+    uint64_t bits;
+    sigset_t set;
+} async_set = {.bits = ~(SIG_BIT(SIGSEGV) | SIG_BIT(SIGBUS) | SIG_BIT(SIGFPE) | SIG_BIT(SIGILL) |
+                         SIG_BIT(SIGTRAP) | SIG_BIT(SIGSYS) | LIBC_INTERNAL)};
+_Static_assert(sizeof(uint64_t) == RG_KSIGSET_SIZE, "the kernel's signal set is one word");
 
-/* The set, built once per process by whichever thread gets there first:
- * building it (sigfillset and six sigdelset calls) cost more instructions
- * than the pthread_sigmask call each hook makes with it. Until it is ready,
- * a thread builds its own copy; the set never changes. */
-static sigset_t async_set;
-static _Atomic int async_set_state; /* 0 none, 1 being built, 2 ready */
-
-static const sigset_t *async_signals_once(sigset_t *scratch)
-{
-    int st = atomic_load_explicit(&async_set_state, memory_order_acquire);
-    if (st == 2)
-        return &async_set;
-    if (st == 0 && atomic_compare_exchange_strong(&async_set_state, &st, 1)) {
-        async_signals(&async_set);
-        atomic_store_explicit(&async_set_state, 2, memory_order_release);
-        return &async_set;
-    }
-    async_signals(scratch);
-    return scratch;
-}
-
-/* Blocks; the mask it replaced goes to *old. pthread_sigmask leaves errno
- * alone on success, and cannot fail with these arguments. */
-static void block(sigset_t *old)
-{
-    sigset_t scratch;
-    pthread_sigmask(SIG_BLOCK, async_signals_once(&scratch), old);
-}
+/* Blocks; the mask it replaced goes to *old. Cannot fail with these
+ * arguments, and a raw call leaves errno alone. */
+static void block(sigset_t *old) { rg_sys_sigmask(SIG_BLOCK, &async_set.set, old); }
 
 bool rg_crit_enter(void)
 {
@@ -66,7 +47,7 @@ void rg_crit_leave(void)
 {
     /* Outside first, then unblocked: a pending handler runs outside. */
     inside = 0;
-    pthread_sigmask(SIG_SETMASK, &program_mask, NULL);
+    rg_sys_sigmask(SIG_SETMASK, &program_mask, NULL);
 }
 
 bool rg_crit_inside(void) { return inside; }
@@ -80,16 +61,14 @@ void rg_crit_pause(struct rg_crit_pause *p)
      * program_mask: keep ours here. */
     p->mask = program_mask;
     inside = 0;
-    pthread_sigmask(SIG_SETMASK, &p->mask, NULL);
+    rg_sys_sigmask(SIG_SETMASK, &p->mask, NULL);
 }
 
 void rg_crit_resume(struct rg_crit_pause *p)
 {
     if (!p->active)
         return;
-    int saved = errno;
     block(NULL);
     program_mask = p->mask;
     inside = 1;
-    errno = saved;
 }

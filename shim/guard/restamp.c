@@ -1,4 +1,5 @@
 #include "guard/restamp.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -6,6 +7,7 @@
 #include "guard/ask.h"
 #include "guard/fdmap.h"
 #include "os/clock.h"
+#include "os/sys.h"
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. */
 static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release)
@@ -47,19 +49,29 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
 }
 
 /* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
- * by a parent shell: restamp them if the session already knows the file. */
-static void restamp_inherited(struct rg_ctx *c, int fd)
+ * by a parent shell: restamp them if the session already knows the file.
+ * Raw system calls only: a process that never entered the shim comes here
+ * first at exit (rg_restamp_stdio), where each libc function would be
+ * bound lazily. */
+static void restamp_inherited_in(struct rg_table *t, int fd)
 {
     struct stat st;
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    int fl = rg_sys_getfl(fd);
+    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || rg_sys_fstat(fd, &st) != 0 ||
+        !S_ISREG(st.st_mode))
         return;
     struct rg_file f = rg_file_of(&st);
-    struct rg_entry *e = rg_entry_for(c, &f, false);
-    struct rg_record rec = rg_entry_load(&c->table, e);
+    struct rg_entry *e = rg_table_find(t, f.dev, f.ino);
+    struct rg_record rec = rg_entry_load(t, e);
     struct rg_stamp now = rg_stamp_of(&st);
     if (e && (rec.found || rec.writers > 0))
-        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+        rg_entry_stamp(t, e, &now, true, rg_now_ns_raw());
+}
+
+static void restamp_inherited(struct rg_ctx *c, int fd)
+{
+    if (c->table_state != RG_TABLE_BROKEN)
+        restamp_inherited_in(&c->table, fd);
 }
 
 void rg_note_close(struct rg_ctx *c, int fd)
@@ -114,14 +126,33 @@ void rg_note_exec(struct rg_ctx *c)
     }
 }
 
+/* Does stream hold output not yet written? Only then is it flushed: most
+ * processes that reach here wrote nothing through stdio, and the flush
+ * would bind three libc functions at exit. Read unlocked, as ftrylockfile
+ * below gives up on a held lock anyway; glibc's FILE is public, and a wide
+ * stream buffers apart from these pointers. */
+static bool stream_pending(FILE *fp)
+{
+#ifdef __GLIBC__
+    return fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base;
+#else
+    (void)fp;
+    return true;
+#endif
+}
+
 static void flush_stream(void *stream)
 {
     /* stdio flushes after destructors run; flush now so the stamp sees the
      * bytes, but never wait for a lock another thread may hold forever. */
     FILE *fp = stream;
-    if (fp && ftrylockfile(fp) == 0) {
-        fflush_unlocked(fp);
-        funlockfile(fp);
+    if (fp && stream_pending(fp)) {
+        int saved = errno;
+        if (ftrylockfile(fp) == 0) {
+            fflush_unlocked(fp);
+            funlockfile(fp);
+        }
+        errno = saved;
     }
 }
 
@@ -136,8 +167,13 @@ void rg_restamp_at_exit(struct rg_ctx *c)
     if (c->table_state == RG_TABLE_BROKEN)
         return;
     rg_fd_take_each(c, 0, 0x7fffffff, restamp_at_exit);
+    rg_restamp_stdio(&c->table);
+}
+
+void rg_restamp_stdio(struct rg_table *t)
+{
     flush_stream(stdout);
     flush_stream(stderr);
     for (int fd = 0; fd <= 2; fd++)
-        restamp_inherited(c, fd);
+        restamp_inherited_in(t, fd);
 }

@@ -16,5 +16,10 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last);
 void rg_note_exec(struct rg_ctx *c);
 /* The process is exiting: restamp everything it still holds. */
 void rg_restamp_at_exit(struct rg_ctx *c);
+/* The part of it for descriptors 0-2: flushes stdout and stderr, then
+ * restamps what they write that the session knows, in table t. Raw system
+ * calls only (no lazy binding, errno untouched), unless a stream holds
+ * output to flush. For a process that never set its context up. */
+void rg_restamp_stdio(struct rg_table *t);
 
 #endif

@@ -210,12 +210,12 @@ int rg_session_create_at(const struct rg_settings *s, const char *path, char *er
  * said the file is this user's; the header must agree. */
 static uint32_t creator_view_uid(const struct rg_header *h)
 {
-    uint32_t me = (uint32_t)geteuid(), outside;
+    uint32_t me = rg_sys_geteuid(), outside;
     char text[4096];
     if (h->uid == me)
         return me;
     int fd = rg_sys_openat(AT_FDCWD, "/proc/self/uid_map", O_RDONLY | O_CLOEXEC, 0);
-    ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    long n = fd >= 0 ? rg_sys_read(fd, text, sizeof text - 1) : -1;
     if (fd >= 0)
         rg_sys_close(fd);
     if (n <= 0)
@@ -238,13 +238,15 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         return "it cannot be opened (permission denied: another user's?)";
     if (fd < 0)
         return "it cannot be opened";
+    /* Raw calls: every process that joins a session comes here once, many
+     * only at exit, where each libc function would be bound lazily. */
     struct stat st;
     const char *why = NULL;
-    if (fstat(fd, &st) != 0)
+    if (rg_sys_fstat(fd, &st) != 0)
         why = "it cannot be examined";
     else if (!S_ISREG(st.st_mode))
         why = "it is not a regular file";
-    else if (st.st_uid != geteuid())
+    else if (st.st_uid != rg_sys_geteuid())
         why = "it belongs to another user";
     else if ((size_t)st.st_size < RG_HEADER_SIZE)
         why = "it is too small to be a session table";
@@ -256,13 +258,13 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         return why;
     }
     size_t size = (size_t)st.st_size;
-    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *map = rg_sys_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);
     if (map == MAP_FAILED)
         return "it cannot be mapped";
     why = rg_table_validate(map, size, creator_view_uid(map));
     if (why) {
-        munmap(map, size);
+        rg_sys_munmap(map, size);
         return why;
     }
     rg_table_bind(t, map, size);
@@ -272,7 +274,7 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
 void rg_session_detach(struct rg_table *t)
 {
     if (t->hdr)
-        munmap(t->hdr, t->map_size);
+        rg_sys_munmap(t->hdr, t->map_size);
     t->hdr = NULL;
 }
 

@@ -4,11 +4,16 @@
  * trampoline, instead of calling back into libc: libc's entry points are what
  * it hooks, so a raw call can never recurse into a hook or touch errno, and a
  * single call site is what a seccomp filter can recognise (supervised mode).
- * Calls the shim does not hook (fstat, write, mmap...) go through libc. */
+ * Calls the shim does not hook go through libc where they are common, but
+ * the paths every process may take (start-up, the first hook's attach, the
+ * restamp at exit) use the raw calls below: each libc function the shim
+ * calls first there is bound lazily by ld.so, some 700 instructions apiece,
+ * in every process that takes the path. */
 #ifndef RG_SYS_H
 #define RG_SYS_H
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -57,6 +62,38 @@ static inline int rg_sys_fstat(int fd, struct stat *st)
 static inline int rg_sys_getfl(int fd) { return (int)rg_sys3(SYS_fcntl, fd, F_GETFL, 0); }
 
 static inline int rg_sys_getpid(void) { return (int)rg_sys3(SYS_getpid, 0, 0, 0); }
+
+static inline unsigned rg_sys_geteuid(void) { return (unsigned)rg_sys3(SYS_geteuid, 0, 0, 0); }
+
+/* MAP_FAILED, not -errno, on failure: as mmap(2). */
+static inline void *rg_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    long r = rg_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
+    return r < 0 && r > -4096 ? (void *)-1 : (void *)r;
+}
+
+static inline int rg_sys_munmap(void *addr, size_t len)
+{
+    return (int)rg_sys3(SYS_munmap, (long)addr, (long)len, 0);
+}
+
+static inline int rg_sys_mprotect(void *addr, size_t len, int prot)
+{
+    return (int)rg_sys3(SYS_mprotect, (long)addr, (long)len, prot);
+}
+
+static inline long rg_sys_read(int fd, void *buf, size_t len)
+{
+    return rg_sys3(SYS_read, fd, (long)buf, (long)len);
+}
+
+/* The kernel's signal set is _NSIG bits (64 on x86_64 and aarch64): the
+ * first word of a sigset_t. */
+#define RG_KSIGSET_SIZE 8
+static inline int rg_sys_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    return (int)rg_syscall6(SYS_rt_sigprocmask, how, (long)set, (long)old, RG_KSIGSET_SIZE, 0, 0);
+}
 
 static inline int rg_sys_ftruncate(int fd, off_t len)
 {

@@ -364,6 +364,24 @@ static bool writes_inherited_stdio(void)
     return false;
 }
 
+/* A process that never set its context up holds nothing of its own to
+ * restamp but what it inherited on 0-2. It attaches the session it started
+ * in to a table of its own, not the context: no lock is taken, so no fork
+ * handlers are needed, and everything is a raw system call, so ld.so binds
+ * nothing at exit and errno is left alone (unless stdio holds output to
+ * flush first). An unusable table restamps nothing, as with the context. */
+static void restamp_stdio_only(void)
+{
+    struct rg_table t = {0};
+    if (!self.exec_env.session[0] || !rg_crit_enter())
+        return;
+    if (!rg_session_attach(self.exec_env.session, &t)) {
+        rg_restamp_stdio(&t);
+        rg_session_detach(&t);
+    }
+    rg_crit_leave();
+}
+
 /* At exit: restamp what this process wrote, and remove the session if this
  * process created it (only the creator itself, not its forked children). A
  * process that never entered the shim is only attached now if it has
@@ -371,9 +389,11 @@ static bool writes_inherited_stdio(void)
 __attribute__((destructor)) static void rg_exit(void)
 {
     /* Raw system calls only, so far: errno is left as it is. */
-    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env() &&
-        !writes_inherited_stdio())
+    if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env()) {
+        if (writes_inherited_stdio())
+            restamp_stdio_only();
         return;
+    }
     int saved = errno;
     struct rg_ctx *c = rg_enter();
     if (!c)

@@ -23,6 +23,8 @@
  *   rgprobe append PATH TEXT               open O_WRONLY|O_APPEND, write TEXT, close
  *   rgprobe sys_close_write PATH TEXT      as write, but closed by syscall(SYS_close) (libuv)
  *   rgprobe opath PATH                     open O_PATH, close
+ *   rgprobe print TEXT                     TEXT on stdout through stdio, no other call: the
+ *                                          shim sees the process only at exit
  *
  * FLAGS is a '|'-separated list of O_* names and/or numbers.
  * Output on stdout: "ok" ("ok FD" for opens; the fd is closed right away and
@@ -270,6 +272,12 @@ int main(int argc, char **argv)
     argc -= 2;
     argv += 2;
 
+    if (strcmp(op, "print") == 0) {
+        if (argc != 1)
+            usage();
+        fputs(argv[0], stdout);
+        return 0;
+    }
     if (strcmp(op, "open") == 0 || strcmp(op, "sys_open") == 0 || strcmp(op, "sys_openat") == 0 ||
         strcmp(op, "sys_openat2") == 0) {
         int flags, fd;

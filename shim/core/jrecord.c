@@ -21,13 +21,27 @@ static void put(struct line *o, const char *s, size_t n)
 
 static void put_s(struct line *o, const char *s) { put(o, s, strlen(s)); }
 
-/* v in decimal, zero-padded to width digits */
+/* v in decimal, zero-padded to width digits; two digits a step, as a
+ * record holds three 19-digit times. */
 static void put_u(struct line *o, unsigned long long v, int width)
 {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
     char d[24], *p = d + sizeof d;
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) || d + sizeof d - p < width);
+    for (; v >= 100; v /= 100) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (v % 100), 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    while (d + sizeof d - p < width)
+        *--p = '0';
     put(o, p, (size_t)(d + sizeof d - p));
 }
 
@@ -89,28 +103,24 @@ bool rg_jobject_valid(const char *name)
     return (n == RG_SHA256_HEX - 1 && !name[n]) || rg_jobject_is_linked(name);
 }
 
-/* ,"key": then the value as JSON text */
-static void key(struct line *o, const char *k)
-{
-    put(o, ",\"", 2);
-    put_s(o, k);
-    put(o, "\":", 2);
-}
+/* ,"key": then the value as JSON text. KEY("name") is the key's text and
+ * length, put at once: a record has a dozen. */
+#define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
 
-static void str(struct line *o, const char *k, const char *v)
+static void str(struct line *o, const char *k, size_t kn, const char *v)
 {
-    key(o, k);
+    put(o, k, kn);
     put(o, "\"", 1);
     put_s(o, v);
     put(o, "\"", 1);
 }
 
-static void str_or_null(struct line *o, const char *k, const char *v)
+static void str_or_null(struct line *o, const char *k, size_t kn, const char *v)
 {
     if (v)
-        str(o, k, v);
+        str(o, k, kn, v);
     else
-        key(o, k), put(o, "null", 4);
+        put(o, k, kn), put(o, "null", 4);
 }
 
 /* A path that is not UTF-8 cannot be told from its "path" (each stray
@@ -119,16 +129,22 @@ static void path_bytes(struct line *o, const char *path)
 {
     if (rg_utf8_valid(path))
         return;
-    key(o, "path_bytes");
+    put(o, KEY("path_bytes"));
     put(o, "\"", 1);
     size_t n = o->p ? rg_json_escape_bytes(o->p, (size_t)(o->end - o->p), path) : SIZE_MAX;
     o->p = n == SIZE_MAX ? NULL : o->p + n;
     put(o, "\"", 1);
 }
 
-static void num(struct line *o, const char *k, long long v) { key(o, k), put_i(o, v, 0); }
+static void num(struct line *o, const char *k, size_t kn, long long v)
+{
+    put(o, k, kn), put_i(o, v, 0);
+}
 
-static void unum(struct line *o, const char *k, unsigned long long v) { key(o, k), put_u(o, v, 0); }
+static void unum(struct line *o, const char *k, size_t kn, unsigned long long v)
+{
+    put(o, k, kn), put_u(o, v, 0);
+}
 
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
 {
@@ -140,25 +156,25 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     put(&o, "{\"time\":\"", 9);
     put_s(&o, t);
     put(&o, "\"", 1);
-    num(&o, "time_ns", r->time_ns);
-    num(&o, "pid", r->pid);
-    str(&o, "prog", prog);
-    str(&o, "op", r->op);
-    str(&o, "call", r->call ? r->call : "");
-    str(&o, "path", path);
+    num(&o, KEY("time_ns"), r->time_ns);
+    num(&o, KEY("pid"), r->pid);
+    str(&o, KEY("prog"), prog);
+    str(&o, KEY("op"), r->op);
+    str(&o, KEY("call"), r->call ? r->call : "");
+    str(&o, KEY("path"), path);
     path_bytes(&o, r->path);
-    unum(&o, "dev", r->dev);
-    unum(&o, "ino", r->ino);
-    unum(&o, "mode", r->mode);
-    unum(&o, "uid", r->uid);
-    unum(&o, "gid", r->gid);
-    num(&o, "mtime_ns", r->mtime_ns);
-    num(&o, "atime_ns", r->atime_ns);
-    num(&o, "size", r->size);
-    key(&o, "exists");
+    unum(&o, KEY("dev"), r->dev);
+    unum(&o, KEY("ino"), r->ino);
+    unum(&o, KEY("mode"), r->mode);
+    unum(&o, KEY("uid"), r->uid);
+    unum(&o, KEY("gid"), r->gid);
+    num(&o, KEY("mtime_ns"), r->mtime_ns);
+    num(&o, KEY("atime_ns"), r->atime_ns);
+    num(&o, KEY("size"), r->size);
+    put(&o, KEY("exists"));
     put_s(&o, r->exists ? "true" : "false");
-    str_or_null(&o, "object", r->object);
-    str_or_null(&o, "unsaved", r->unsaved);
+    str_or_null(&o, KEY("object"), r->object);
+    str_or_null(&o, KEY("unsaved"), r->unsaved);
     put(&o, "}\n", 2);
     if (!o.p)
         return 0;

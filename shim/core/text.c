@@ -120,8 +120,11 @@ size_t rg_json_escape_bytes(char *dst, size_t cap, const char *src)
 bool rg_utf8_valid(const char *src)
 {
     const unsigned char *s = (const unsigned char *)src;
+    /* Nearly every path is ASCII: a byte below 0x80 needs no decoding. */
     for (size_t n; *s; s += n)
-        if ((n = utf8_len(s)) == 0)
+        if (*s < 0x80)
+            n = 1;
+        else if ((n = utf8_len(s)) == 0)
             return false;
     return true;
 }

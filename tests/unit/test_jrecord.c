@@ -1,5 +1,7 @@
 /* Unit tests for jrecord.c: the names of kept versions, which a record
  * carries and the CLI turns into paths, and the record's JSON line. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -76,6 +78,27 @@ TEST(record_of_a_path_that_is_not_utf8_keeps_its_bytes)
     CHECK(strstr(line, "path_bytes") == NULL);
 }
 
+/* Numbers are written by hand, two digits a step: they must read as
+ * printf's would, at every length and sign. */
+TEST(record_numbers_read_as_printf_writes_them)
+{
+    static const long long vals[] = {0,   7,    10,        99,        100,
+                                     101, 999,  1000,      65024,     -1,
+                                     -10, -100, INT64_MAX, INT64_MIN, 1795479344362957579LL};
+    char line[2048], want[64];
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+        struct rg_jrecord r = {
+            .op = "write", .path = "/w/a", .mtime_ns = vals[i], .dev = UINT64_MAX};
+        CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+        snprintf(want, sizeof want, ",\"mtime_ns\":%lld,", vals[i]);
+        CHECK(strstr(line, want) != NULL);
+        CHECK(strstr(line, ",\"dev\":18446744073709551615,") != NULL);
+    }
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, 1795479344362957LL, 42);
+    CHECK_EQ_STR(id, "0001795479344362957-42");
+}
+
 TEST(record_that_does_not_fit_is_not_cut)
 {
     char line[64];
@@ -91,6 +114,7 @@ int main(void)
     RUN(names_that_are_not_the_journals_are_refused);
     RUN(record_line_names_its_object_or_why_not);
     RUN(record_of_a_path_that_is_not_utf8_keeps_its_bytes);
+    RUN(record_numbers_read_as_printf_writes_them);
     RUN(record_that_does_not_fit_is_not_cut);
     return check_done();
 }

@@ -13,38 +13,6 @@
 #include "guard/scope.h"
 #include "os/lineage.h"
 #include "os/sys.h"
-struct rg_stamp rg_stamp_of(const struct stat *st)
-{
-    return (struct rg_stamp){
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-        .size = st->st_size,
-    };
-}
-
-struct rg_file rg_file_of(const struct stat *st)
-{
-    return (struct rg_file){
-        .exists = true,
-        .regular = S_ISREG(st->st_mode),
-        .unnamed = st->st_nlink == 0,
-        .dev = st->st_dev,
-        .ino = st->st_ino,
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-        .size = st->st_size,
-        .scope = RG_SCOPE_UNKNOWN,
-    };
-}
-
-struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add)
-{
-    if (c->table_state == RG_TABLE_BROKEN)
-        return NULL;
-    return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
-               : rg_table_find(&c->table, f->dev, f->ino);
-}
-
 /* An entry's key never changes once the index publishes it, and a key is
  * published once per table, so a hint that points inside the table at the
  * same key is the entry a probe would find; threads may overwrite each

@@ -11,11 +11,41 @@
 #include "core/policy.h"
 #include "core/request.h"
 #include "guard/ctx.h"
-/* What fstat says, in the table's and the policy's terms. */
-struct rg_stamp rg_stamp_of(const struct stat *st);
-struct rg_file rg_file_of(const struct stat *st);
+/* What fstat says, in the table's and the policy's terms. Inline: every
+ * recorded read converts one, and a caller uses only some of the fields. */
+static inline struct rg_stamp rg_stamp_of(const struct stat *st)
+{
+    return (struct rg_stamp){
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .size = st->st_size,
+    };
+}
+
+static inline struct rg_file rg_file_of(const struct stat *st)
+{
+    return (struct rg_file){
+        .exists = true,
+        .regular = S_ISREG(st->st_mode),
+        .unnamed = st->st_nlink == 0,
+        .dev = st->st_dev,
+        .ino = st->st_ino,
+        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .size = st->st_size,
+        .scope = RG_SCOPE_UNKNOWN,
+    };
+}
+
 /* f's table entry, added if add and there is room; NULL without a table. */
-struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add);
+static inline struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_file *f, bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    return add ? rg_table_find_or_add(&c->table, f->dev, f->ino)
+               : rg_table_find(&c->table, f->dev, f->ino);
+}
+
 /* The same for the write paths, by dev and ino. An allowed write asks for
  * one file's entry four times (the judgement, the journal's "already
  * kept?", the writer count, the restamp at close): the last entry found is

@@ -22,19 +22,26 @@
 #include "os/clock.h"
 #include "os/session.h"
 #include "os/sys.h"
-static int sys_open(const struct rg_request *req, int flags)
+static int open_now(const struct rg_request *req, int flags)
 {
     mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
-    /* A FIFO or a tty may keep an open waiting: wait with the program's
-     * signal mask (guard/critical.h). */
     if (!req->resolve)
-        return RG_PAUSED(rg_sys_openat(req->dirfd, req->path, flags, mode));
+        return rg_sys_openat(req->dirfd, req->path, flags, mode);
     struct open_how how = {
         .flags = (uint64_t)(unsigned)flags, .mode = mode, .resolve = req->resolve};
-    return RG_PAUSED(rg_sys_openat2(req->dirfd, req->path, &how, sizeof how));
+    return rg_sys_openat2(req->dirfd, req->path, &how, sizeof how);
+}
+
+/* A FIFO or a tty may keep an open waiting: wait with the program's signal
+ * mask (guard/critical.h). */
+static int sys_open(const struct rg_request *req, int flags)
+{
+    return RG_PAUSED(open_now(req, flags));
 }
 
 int rg_open_unguarded(const struct rg_request *req) { return sys_open(req, req->flags); }
+
+int rg_open_outside(const struct rg_request *req) { return open_now(req, req->flags); }
 
 /* read_fd: the descriptor a read just opened, whose bytes may be hashed;
  * -1 for a restamp after the session's own write. by: the read's request,

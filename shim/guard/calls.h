@@ -31,6 +31,9 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
                           const struct rg_write_open *w);
 /* The same open, unchecked: for calls that re-enter the shim. */
 int rg_open_unguarded(const struct rg_request *req);
+/* The same, by a thread outside the critical section (the read path), where
+ * the program's mask is in force already: nothing to pause. */
+int rg_open_outside(const struct rg_request *req);
 /* req names the destination; the source is olddirfd/oldpath. */
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags);

@@ -17,7 +17,7 @@ static bool lexically_plain(const char *path, size_t n)
 
 /* rg_path_under with the roots' lengths known: this runs on every absolute
  * read-open. */
-static bool under_a_root(const struct rg_ctx *c, const char *path)
+static inline bool under_a_root(const struct rg_ctx *c, const char *path)
 {
     for (size_t i = 0; i < c->nroots; i++) {
         size_t n = c->root_len[i];
@@ -100,12 +100,10 @@ static void remember(struct rg_ctx *c, uint64_t h, bool outside)
     /* Full around this hash: the directory is looked up again next time. */
 }
 
-bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
+/* Out of line, with its two PATH_MAX buffers: the read of a file under a
+ * root, the hottest call of all, then needs no large frame. */
+__attribute__((noinline)) static bool outside_by_dir(struct rg_ctx *c, const char *path)
 {
-    /* Most reads are relative, or lexically under a root: those are recorded
-     * without hashing anything. ("root/../x" is recorded too: the safe side.) */
-    if (path[0] != '/' || under_a_root(c, path))
-        return false;
     size_t n = (size_t)(strrchr(path, '/') - path);
     uint64_t h = hash_dir(path, n);
     bool outside;
@@ -123,4 +121,11 @@ bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
     outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
     remember(c, h, outside);
     return outside;
+}
+
+bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
+{
+    /* Most reads are relative, or lexically under a root: those are recorded
+     * without hashing anything. ("root/../x" is recorded too: the safe side.) */
+    return path[0] == '/' && !under_a_root(c, path) && outside_by_dir(c, path);
 }

@@ -26,9 +26,10 @@ static bool seen_lately(const struct rg_scan *s, uint32_t next, uint32_t files, 
     return false;
 }
 
-/* The pace just showed: the views that led up to it were part of the scan. */
-static void start_scanning(const struct rg_table *t, struct rg_scan *s, uint32_t next,
-                           uint32_t files)
+/* The pace just showed: the views that led up to it were part of the scan.
+ * Once per burst, so out of the way of every read's path. */
+__attribute__((cold, noinline)) static void
+start_scanning(const struct rg_table *t, struct rg_scan *s, uint32_t next, uint32_t files)
 {
     for (uint32_t i = 1; i <= files && i <= next; i++) {
         struct rg_scan_read *r = &s->ring[(next - i) % RG_SCAN_RING];

@@ -82,4 +82,15 @@ static inline long rg_result(long r, int saved_errno)
     return r;
 }
 
+/* The same for a raw system call and nothing else, which cannot have moved
+ * errno on success: no caller's errno to save and restore. */
+static inline long rg_result_raw(long r)
+{
+    if (r < 0 && r > -4096) {
+        errno = (int)-r;
+        return -1;
+    }
+    return r;
+}
+
 #endif

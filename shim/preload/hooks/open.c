@@ -26,7 +26,7 @@ int rg_hook_open(const struct rg_request *req)
     /* A read is opened first, outside, and recorded without entering
      * (rg_ready): the common case costs no signal-mask calls. */
     if (!rg_flags_write(req->flags)) {
-        int fd = rg_open_unguarded(req);
+        int fd = rg_open_outside(req);
         rg_hook_read_done(req, fd);
         return (int)rg_result(fd, saved);
     }

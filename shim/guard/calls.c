@@ -91,7 +91,7 @@ static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, voi
 {
     if (fd < 0 || !S_ISREG(st->st_mode))
         return;
-    struct rg_file f = rg_file_of(st);
+    struct rg_file f = {.dev = st->st_dev, .ino = st->st_ino};
     struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
     int32_t pid = rg_ctx_pid(c);
     if (e)
@@ -212,7 +212,7 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
     }
     bool fresh = w->fresh;
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0)
+    if (fd < 0 || rg_sys_fstat(fd, &st) != 0)
         return fd;
     struct rg_file f = rg_file_of(&st);
     if (w->maybe_fresh && st.st_size == 0)

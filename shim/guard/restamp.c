@@ -29,7 +29,8 @@ static void restamp(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool re
      * a tick later. A second look that disagrees is stamped over it; only a
      * sibling counted as writing can tear one, so alone, one look does. */
     for (int looks = 0;
-         looks < 3 && fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev; looks++) {
+         looks < 3 && rg_sys_fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev;
+         looks++) {
         struct rg_stamp was = now;
         now = rg_stamp_of(&st);
         if (looks > 0 && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&

@@ -53,6 +53,8 @@ static int64_t env_num(const char *name, int64_t dflt, bool size)
     return n > 0 ? n : dflt;
 }
 
+int64_t rg_prune_days(void) { return env_num(RG_ENV_JOURNAL_DAYS, PRUNE_DEFAULT_DAYS, false); }
+
 static int64_t disk_bytes(const struct stat *st) { return (int64_t)st->st_blocks * 512; }
 
 /* The object named name, found or added. A linked name that was settled
@@ -143,7 +145,7 @@ void rg_jstore_prune(const char *dir, bool now_please)
         now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < PRUNE_EVERY_NS)
         return;
     int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
-    int64_t days = env_num(RG_ENV_JOURNAL_DAYS, PRUNE_DEFAULT_DAYS, false);
+    int64_t days = rg_prune_days();
     struct rg_jlist l = {0};
     if (rg_jlist_load(dir, NULL, &l) < 0)
         return;

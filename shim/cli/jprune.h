@@ -4,11 +4,16 @@
 #define RG_JPRUNE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Drops old sessions' records, and the versions no kept session names, by
  * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX; at most
  * once an hour unless now_please. Versions kept by a link are named by
  * content first (jsettle.h). */
 void rg_jstore_prune(const char *dir, bool now_please);
+
+/* How many days what a session leaves behind is kept: its journal records
+ * and its default log (logprune.h). READGUARD_JOURNAL_DAYS, default 30. */
+int64_t rg_prune_days(void);
 
 #endif

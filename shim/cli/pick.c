@@ -30,8 +30,7 @@ bool rg_session_running(const char *path, const struct rg_header *h)
            (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino));
 }
 
-/* "readguard-<uid>-" and 16 hex digits, as rg_session_create names them. */
-static bool table_name(const char *name, const char *prefix)
+bool rg_table_name(const char *name, const char *prefix)
 {
     size_t n = strlen(prefix);
     if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
@@ -66,7 +65,7 @@ void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
         struct dirent *e;
         while ((e = readdir(d))) {
             char path[PATH_MAX];
-            if (table_name(e->d_name, prefix) &&
+            if (rg_table_name(e->d_name, prefix) &&
                 snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name) < (int)sizeof path)
                 fn(path, arg);
         }

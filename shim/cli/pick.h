@@ -30,6 +30,10 @@ bool rg_session_owner_alive(const struct rg_header *h);
  * table at path is theirs (os/members.h). */
 bool rg_session_running(const char *path, const struct rg_header *h);
 
+/* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
+ * and 16 hex digits? */
+bool rg_table_name(const char *name, const char *prefix);
+
 /* Calls fn for each file in the table directories named like one of this
  * user's session tables: $READGUARD_DIR if set, else /dev/shm,
  * $XDG_RUNTIME_DIR and /tmp. */

@@ -654,6 +654,31 @@ projects() {
 	assert_equal "$stderr" "readguard: history: no saved versions under 'empty'"
 }
 
+# STATE: where default logs go. refused_log: a session that refused a write
+# and has ended, its default log ($L) last changed 40 days ago.
+refused_log() {
+	STATE="$XDG_STATE_HOME/readguard"
+	mkfile r.txt r
+	"$RG" run -- sh -c 'echo x >r.txt' 2>/dev/null || true
+	L=$(echo "$STATE"/readguard-*.log)
+	[ -f "$L" ] || fail "no default log: $L"
+	touch -d '40 days ago' "$L"
+}
+
+@test "t1400.58 an ended session's default log older than READGUARD_JOURNAL_DAYS is removed when a run ends" {
+	refused_log
+	rm "$STATE/.pruned-logs" # pruning runs at most once an hour
+	"$RG" run -- true
+	assert_file_not_exist "$L"
+}
+
+@test "t1400.59 a run prunes the default logs at most once an hour" {
+	refused_log # its run ended by pruning, which it stamped
+	assert_file_exist "$STATE/.pruned-logs"
+	"$RG" run -- true
+	assert_file_exist "$L"
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

@@ -249,3 +249,143 @@ tree_finishes() {
 	assert_success
 	assert_equal "$(cd "$TABLES" && echo one*)" one
 }
+
+# aged_log TABLE [DAYS]: the default log of session table TABLE, in the
+# state directory ($STATE), last changed DAYS (40) days ago; its path in $L.
+aged_log() {
+	STATE="$XDG_STATE_HOME/readguard"
+	mkdir -p -m 700 "$STATE"
+	L="$STATE/$(basename "$1").log"
+	printf '{"decision":"refuse"}\n' >"$L"
+	touch -d "${2:-40} days ago" "$L"
+}
+
+@test "t2070.27 sessions --prune removes the old log of a session that refused a write and ended" {
+	mkfile r.txt r
+	"$RG" run -- sh -c 'echo x >r.txt' 2>/dev/null || true
+	L=$(echo "$XDG_STATE_HOME"/readguard/readguard-*.log)
+	[ -f "$L" ] || fail "no default log: $L"
+	touch -d '40 days ago' "$L"
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_line "removed $L"
+	assert_file_not_exist "$L"
+}
+
+@test "t2070.28 sessions --prune removes an ended session's table, then its old log" {
+	ended_session
+	aged_log "$S"
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_line --index 1 "removed $S"
+	assert_line --index 2 "removed $L"
+	assert_file_not_exist "$L"
+}
+
+@test "t2070.29 sessions --prune keeps a running session's log, however old" {
+	new_session
+	aged_log "$S" 400
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	refute_output --partial removed
+	assert_file_exist "$L"
+}
+
+@test "t2070.30 sessions --prune keeps the log of a session running from a table directory it does not look in" {
+	local other=$BATS_TEST_TMPDIR/other out
+	mkdir -m 700 "$other"
+	out=$(READGUARD_DIR=$other "$RG" env --pid $$) || fail "$out"
+	S=$(sed -n "s/^export READGUARD_SESSION='\(.*\)';$/\1/p" <<<"$out")
+	# Its one process, which READGUARD_DIR=$TABLES cannot see the table of.
+	in_session sh -c 'echo $$ >member.tmp && mv member.tmp member && exec sleep 60' &
+	local bg=$!
+	for _ in $(seq 200); do [ -s member ] && break; sleep 0.05; done
+	[ -s member ] || fail "the session's process did not start"
+	aged_log "$S"
+	run --separate-stderr "$RG" sessions --prune
+	kill "$(cat member)"
+	wait "$bg" 2>/dev/null || true
+	assert_success
+	assert_file_exist "$L"
+}
+
+@test "t2070.31 sessions --prune keeps an ended session's log changed within READGUARD_JOURNAL_DAYS" {
+	ended_session
+	aged_log "$S" 10
+	run --separate-stderr "$RG" sessions --prune
+	refute_output --partial "removed $L"
+	assert_file_exist "$L"
+}
+
+@test "t2070.32 READGUARD_JOURNAL_DAYS shortens how long an ended session's log is kept" {
+	ended_session
+	aged_log "$S" 10
+	READGUARD_JOURNAL_DAYS=5 run --separate-stderr "$RG" sessions --prune
+	assert_line "removed $L"
+	assert_file_not_exist "$L"
+}
+
+@test "t2070.33 a READGUARD_JOURNAL_DAYS that is not a number of days keeps logs the default 30" {
+	ended_session
+	aged_log "$S" 10
+	READGUARD_JOURNAL_DAYS=soon run --separate-stderr "$RG" sessions --prune
+	assert_file_exist "$L"
+	READGUARD_JOURNAL_DAYS=-1 run --separate-stderr "$RG" sessions --prune
+	assert_file_exist "$L"
+}
+
+@test "t2070.34 sessions --prune keeps a log named with --log, even in the state directory" {
+	STATE="$XDG_STATE_HOME/readguard"
+	mkfile r.txt r
+	"$RG" run --log "$STATE/mine.log" -- sh -c 'echo x >r.txt' 2>/dev/null || true
+	[ -s "$STATE/mine.log" ] || fail "nothing logged to $STATE/mine.log"
+	touch -d '400 days ago' "$STATE/mine.log"
+	run --separate-stderr "$RG" sessions --prune
+	assert_file_exist "$STATE/mine.log"
+}
+
+@test "t2070.35 sessions --prune keeps an old log named for another user's session" {
+	aged_log "readguard-$(($(id -u) + 1))-0123456789abcdef"
+	run --separate-stderr "$RG" sessions --prune
+	assert_file_exist "$L"
+}
+
+@test "t2070.36 a symbolic link named as a default log is not followed, and its target survives prune" {
+	aged_log "readguard-$(id -u)-0123456789abcdef"
+	rm "$L"
+	printf 'precious\n' >"$OUT/precious"
+	touch -d '400 days ago' "$OUT/precious"
+	ln -s "$OUT/precious" "$L"
+	touch -h -d '400 days ago' "$L"
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_content "$OUT/precious" precious
+	assert [ -L "$L" ]
+}
+
+@test "t2070.37 sessions --prune names a log it cannot remove, and exits 2" {
+	ended_session
+	aged_log "$S"
+	if [ "$(id -u)" = 0 ]; then
+		# Root removes through any mode: make the directory read-only in a
+		# mount namespace instead.
+		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" &&
+			mount -o remount,bind,ro "$1" && exec "$2" sessions --prune' sh "$STATE" "$RG"
+	else
+		chmod 0500 "$STATE"
+		run --separate-stderr "$RG" sessions --prune
+		chmod 0700 "$STATE"
+	fi
+	assert_failure 2
+	[[ $stderr == *"readguard: sessions: cannot remove '$L': Read-only file system"* ||
+		$stderr == *"readguard: sessions: cannot remove '$L': Permission denied"* ]] || fail "$stderr"
+	assert_file_exist "$L"
+}
+
+@test "t2070.38 sessions --prune --json prints nothing for a log it removes" {
+	aged_log "readguard-$(id -u)-0123456789abcdef"
+	run --separate-stderr "$RG" sessions --prune --json
+	assert_success
+	assert_output ""
+	assert_file_not_exist "$L"
+}

@@ -14,6 +14,7 @@
 #include "cli/jprune.h"
 #include "cli/jsettle.h"
 #include "cli/jstore.h"
+#include "cli/logprune.h"
 #include "cli/named.h"
 #include "cli/run_opts.h"
 #include "cli/shim_path.h"
@@ -70,10 +71,12 @@ static void close_journal(const char *session)
     rg_session_detach(&t);
 }
 
-/* A named session that was joined, or asked to be kept, outlives this run. */
+/* A named session that was joined, or asked to be kept, outlives this run.
+ * Its own log is not pruned: the session is running until its table goes. */
 static void end_session(const char *session, bool kept)
 {
     close_journal(session);
+    rg_logs_prune(false, NULL, NULL);
     if (!kept)
         unlink(session);
 }

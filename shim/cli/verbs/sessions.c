@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/jsonout.h"
+#include "cli/logprune.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"
 #include "core/jrecord.h"
@@ -28,12 +29,14 @@ static const char usage[] =
     "'broken'. Sessions named with\n"
     "'run --session PATH' live where their user put them, and are not listed.\n"
     "\n"
-    "  -p, --prune          remove ended sessions, and broken ones older than a minute\n"
+    "  -p, --prune          remove ended sessions, broken ones older than a minute,\n"
+    "                       and the default logs of sessions no longer running\n"
+    "                       unchanged for READGUARD_JOURNAL_DAYS (default 30) days\n"
     "  -j, --json           one JSON object per line\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 (with none, 'no sessions' on stderr), or 2 if a table could not\n"
-    "be removed.\n";
+    "Exit status: 0 (with none, 'no sessions' on stderr), or 2 if a table or a log\n"
+    "could not be removed.\n";
 
 struct listing {
     bool prune, json;
@@ -83,6 +86,18 @@ static void prune(struct listing *l, const char *path)
     l->rc = RG_EXIT_TROUBLE;
 }
 
+static void pruned_log(const char *path, int err, void *arg)
+{
+    struct listing *l = arg;
+    if (!err) {
+        if (!l->json)
+            printf("removed %s\n", path);
+        return;
+    }
+    rg_err("sessions: cannot remove '%s': %s", path, strerror(err));
+    l->rc = RG_EXIT_TROUBLE;
+}
+
 static void each(const char *path, void *arg)
 {
     struct listing *l = arg;
@@ -126,5 +141,7 @@ int rg_cmd_sessions(int argc, char **argv)
     rg_each_session_file(each, &l);
     if (l.n == 0)
         rg_err("no sessions");
+    if (l.prune) /* after the tables: a log is pruned only once its session is gone */
+        rg_logs_prune(true, pruned_log, &l);
     return l.rc;
 }

@@ -172,6 +172,13 @@ int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, 
     return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
 }
 
+int rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+{
+    struct rg_file f = rg_file_of(st);
+    enum rg_action a = rg_ask(c, req, &f, -1, false);
+    return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
+}
+
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st)
 {
     return rg_ask_path_in(c, req, follow, st, RG_SCOPE_UNKNOWN);

@@ -80,6 +80,9 @@ int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, boo
  * 1 where the change is allowed only once the old bytes are kept
  * (RG_ALLOW_KEPT: rg_journal_keep's act). */
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
+/* The same, of the file itself (not a final symlink's target) that st
+ * describes, looked at already. */
+int rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 /* The same, with the target's tier already known to be scope (the backup
  * rule: guard/calls.c), or RG_SCOPE_UNKNOWN to work it out if needed. */
 int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,

@@ -316,12 +316,24 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
     if (flags & AT_REMOVEDIR)
         return rg_sys_unlinkat(req->dirfd, req->path, flags);
     struct stat st;
-    int r = rg_ask_path_stat(c, req, false, &st);
-    if (r < 0)
+    /* With the journal on, the file is opened once, and what the policy
+     * judges is the inode the journal keeps (git checkout unlinks every
+     * file it replaces). Should that open fail, the path is looked up
+     * again, and the call reports its own errno. */
+    int pfd = rg_journal_on(c) ? rg_journal_open(req, &st) : -1;
+    int r = pfd >= 0 ? rg_ask_stat(c, req, &st) : rg_ask_path_stat(c, req, false, &st);
+    if (r < 0) {
+        if (pfd >= 0)
+            rg_sys_close(pfd);
         return r;
+    }
+    enum rg_action act = r ? RG_ALLOW_KEPT : RG_ALLOW;
     bool linked = false;
-    if (st.st_mode != 0 && rg_journal_keep(c, req, "unlink", -1, false, &st,
-                                           r ? RG_ALLOW_KEPT : RG_ALLOW, &linked) == RG_REFUSE)
+    if (pfd >= 0)
+        act = rg_journal_keep_opened(c, req, "unlink", pfd, &st, act, &linked);
+    else if (st.st_mode != 0)
+        act = rg_journal_keep(c, req, "unlink", -1, false, &st, act, &linked);
+    if (act == RG_REFUSE)
         return -EACCES;
     r = rg_sys_unlinkat(req->dirfd, req->path, flags);
     if (r < 0 && linked)

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include "core/text.h"
+#include "guard/ask.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
@@ -11,6 +12,28 @@ static void linked_name(char *out, size_t cap, const char *objects, const struct
     rg_jobject_linked(name, st->st_dev, st->st_ino,
                       (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec);
     rg_concat(out, cap, objects, "/", name);
+}
+
+static long link_call(const struct rg_meta_call *call)
+{
+    const long *a = call->args;
+    return rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* Could rg_guard_meta find that the session knows the file as st, looked
+ * at just now, has it: its record is of this stamp, or a writer of it is
+ * counted? Only then is its look before the link worth a system call. Git
+ * checkout replaces files it never read, or whose inode numbers an earlier
+ * file left in the table: the link alone. */
+static bool maybe_known(struct rg_ctx *c, const struct stat *st)
+{
+    struct rg_file f = rg_file_of(st);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
+    if (!e)
+        return false;
+    struct rg_record r = rg_entry_load(&c->table, e);
+    return r.writers > 0 ||
+           (r.found && r.mtime_ns == f.mtime_ns && r.ctime_ns == f.ctime_ns && r.size == f.size);
 }
 
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
@@ -24,10 +47,11 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     struct rg_meta_file f = {pfd, NULL, 0};
     struct rg_meta_call call = {
         SYS_linkat, {AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW}, false};
-    long r = rg_guard_meta(k->c, &f, &call);
+    bool known = maybe_known(k->c, k->st);
+    long r = known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
     /* The first version a new journal keeps makes its objects/. */
     if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
-        r = rg_guard_meta(k->c, &f, &call);
+        r = known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
     /* Another process of the session keeps the same inode in the same state:
      * one name for both. */
     return r == 0 || r == -EEXIST ? 0 : (int)r;

@@ -75,17 +75,18 @@ static bool last_name(const char *op, int fd, bool follow, const struct stat *st
 }
 
 /* Keeps k's file by a link where it is losing its last name, else by a
- * copy. *src may be replaced by a readable descriptor. Only a copy takes
- * room, so only a copy is held to the per-file cap: a link keeps a file of
- * any size for nothing. */
-static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool *linked, int *err)
+ * copy. *src (O_PATH where path_only) may be replaced by a readable
+ * descriptor. Only a copy takes room, so only a copy is held to the
+ * per-file cap: a link keeps a file of any size for nothing. */
+static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool path_only,
+                                 bool *linked, int *err)
 {
     *linked = last && rg_jlink_keep(k, *src) == 0;
     if (*linked)
         return RG_UNKEPT_NONE;
     if (k->st->st_size > k->c->table.hdr->journal_max_file)
         return RG_UNKEPT_TOO_LARGE;
-    if (last) {
+    if (path_only) {
         int rfd = open_source(k->req, *src, true, false, k->st);
         if (rfd < 0) {
             *err = -rfd;
@@ -128,21 +129,26 @@ static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_ac
     return act;
 }
 
-/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. *out: 1
- * when kept by a link, -ESTALE (nothing kept or logged) when moved_ok and
- * the path names another file by now, else 0. */
+/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given: an
+ * O_PATH descriptor on the file st describes (rg_journal_open), closed
+ * here, or -1 to open one. *out: 1 when kept by a link, -ESTALE (nothing
+ * kept or logged) when moved_ok and the path names another file by now,
+ * else 0. */
 static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
                            bool follow, const struct stat *st, enum rg_action act, bool moved_ok,
-                           int *out)
+                           int given, int *out)
 {
     *out = 0;
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st))
+    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
+        if (given >= 0)
+            rg_sys_close(given);
         return act;
+    }
     struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.objects[0] = k.object[0] = '\0';
     bool last = last_name(op, fd, follow, st), linked = false;
-    int src = open_source(req, fd, follow, last, st);
+    int src = given >= 0 ? given : open_source(req, fd, follow, last, st);
     if (src == -ESTALE && moved_ok) {
         *out = src;
         return act;
@@ -157,7 +163,8 @@ static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const
     }
     rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     int err = src < 0 ? -src : 0;
-    enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE : keep_bytes(&k, &src, last, &linked, &err);
+    enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
+                                 : keep_bytes(&k, &src, last, last || given >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     if (why == RG_UNKEPT_NONE)
@@ -175,9 +182,29 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                bool *linked)
 {
     int out;
-    act = keep(c, req, op, fd, follow, st, act, false, &out);
+    act = keep(c, req, op, fd, follow, st, act, false, -1, &out);
     if (linked)
         *linked = out == 1;
+    return act;
+}
+
+int rg_journal_open(const struct rg_request *req, struct stat *st)
+{
+    int pfd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    if (pfd >= 0 && fstat(pfd, st) != 0) {
+        rg_sys_close(pfd);
+        pfd = -EBADF;
+    }
+    return pfd;
+}
+
+enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request *req,
+                                      const char *op, int pfd, const struct stat *st,
+                                      enum rg_action act, bool *linked)
+{
+    int out;
+    act = keep(c, req, op, -1, false, st, act, false, pfd, &out);
+    *linked = out == 1;
     return act;
 }
 
@@ -185,7 +212,7 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
                              const struct stat *st, enum rg_action act)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, true, &out);
+    act = keep(c, req, op, -1, false, st, act, true, -1, &out);
     return act == RG_REFUSE ? -EACCES : out;
 }
 

@@ -40,6 +40,18 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                int fd, bool follow, const struct stat *st, enum rg_action act,
                                bool *linked);
 
+/* The file dirfd/path names itself, not a final symlink's target, opened
+ * O_PATH (enough to judge it and to link it) and its fstat in *st: one open
+ * for both the policy and the journal, who then see the same inode. The
+ * descriptor, or a negative errno. */
+int rg_journal_open(const struct rg_request *req, struct stat *st);
+
+/* rg_journal_keep of the file open on pfd (from rg_journal_open, whose st
+ * it is), not following a final symlink; pfd is closed. */
+enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request *req,
+                                      const char *op, int pfd, const struct stat *st,
+                                      enum rg_action act, bool *linked);
+
 /* The same for the file a rename is about to replace, by its path; op is
  * "rename" or "exchange". 1 when kept by a link, 0 when not, -EACCES when
  * refused (as rg_journal_keep), -ESTALE (with nothing kept or logged) when

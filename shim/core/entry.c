@@ -143,17 +143,6 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     return true;
 }
 
-bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
-                        const struct rg_stamp *st)
-{
-    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
-           t->hdr->read_ttl_ns == 0 &&
-           atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
-           atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-           atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
-}
-
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st)
 {
     return !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN) &&

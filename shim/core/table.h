@@ -220,9 +220,18 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st);
 /* The same, whoever read it last: a look or a scan. A re-read that finds
  * this (and no hash due) changes nothing in rg_entry_stamp either; only the
- * reader word may still change hands (rg_entry_reread). */
-bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
-                        const struct rg_stamp *st);
+ * reader word may still change hands (rg_entry_reread). Inline: it is the
+ * whole of a re-read's record. */
+static inline bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
+                                      const struct rg_stamp *st)
+{
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
+           t->hdr->read_ttl_ns == 0 &&
+           atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
+           atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+           atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+}
 void rg_entry_forget(struct rg_entry *e);
 /* A read that found e already holding its stamp: a view takes over a scan
  * (the file has now been looked at), a scan takes over another process's

@@ -59,10 +59,15 @@ static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd, const st
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
         if (by)
             rg_namehint_note(c, by, e);
-    } else if (e && (atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN))
-        rg_entry_reread(e, now.reader); /* a scan gives way to a look or a write */
-    else if (!e && c->table_state == RG_TABLE_OK)
+    } else if (e) {
+        /* A scan gives way to a look or a write; the common case, a
+         * scanner's own re-read, is left as it is without a call. */
+        uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
+        if ((had & RG_READER_SCAN) && had != now.reader)
+            rg_entry_reread(e, now.reader);
+    } else if (c->table_state == RG_TABLE_OK) {
         rg_log_table_full(c);
+    }
 }
 
 void rg_note_own(struct rg_ctx *c, const struct stat *st) { stamp(c, st, -1, NULL); }

@@ -100,15 +100,12 @@ static void remember(struct rg_ctx *c, uint64_t h, bool outside)
     /* Full around this hash: the directory is looked up again next time. */
 }
 
-/* Out of line, with its two PATH_MAX buffers: the read of a file under a
- * root, the hottest call of all, then needs no large frame. */
-__attribute__((noinline)) static bool outside_by_dir(struct rg_ctx *c, const char *path)
+/* A directory the cache does not know yet: out of line, with its two
+ * PATH_MAX buffers, so that a read answered by the roots or by the cache
+ * needs no large frame. */
+__attribute__((noinline)) static bool look_up_dir(struct rg_ctx *c, const char *path, size_t n,
+                                                  uint64_t h)
 {
-    size_t n = (size_t)(strrchr(path, '/') - path);
-    uint64_t h = hash_dir(path, n);
-    bool outside;
-    if (lookup(c, h, &outside))
-        return outside;
     /* Only plain directories are answered, so only they are ever cached, and
      * a hit needs no second look at the path. */
     if (n >= PATH_MAX || !lexically_plain(path, n + 1))
@@ -118,9 +115,17 @@ __attribute__((noinline)) static bool outside_by_dir(struct rg_ctx *c, const cha
     dir[n ? n : 1] = '\0';
     if (n == 0)
         dir[0] = '/';
-    outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
+    bool outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
     remember(c, h, outside);
     return outside;
+}
+
+static bool outside_by_dir(struct rg_ctx *c, const char *path)
+{
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    uint64_t h = hash_dir(path, n);
+    bool outside;
+    return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
 }
 
 bool rg_read_outside_roots(struct rg_ctx *c, const char *path)

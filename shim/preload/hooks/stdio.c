@@ -9,21 +9,25 @@
 #include "preload/hooks/open.h"
 /* fdopen() cannot apply a ",ccs=" conversion, so those streams are checked by
  * path and then opened by glibc; the window between is documented. */
-static FILE *open_stream(struct rg_ctx *c, const struct rg_request *req, const char *mode,
-                         FILE *(*real)(const char *, const char *))
+static FILE *open_ccs_stream(struct rg_ctx *c, const struct rg_request *req, const char *mode,
+                             FILE *(*real)(const char *, const char *))
 {
-    if (strchr(mode, ',')) {
-        int r = rg_guard_check_path(c, req);
-        if (r < 0) {
-            errno = -r;
-            return NULL;
-        }
-        FILE *fp = RG_PAUSED(real(req->path, mode));
-        if (fp)
-            rg_note_write(c, fileno(fp), fp);
-        return fp;
+    int r = rg_guard_check_path(c, req);
+    if (r < 0) {
+        errno = -r;
+        return NULL;
     }
-    int fd = rg_guard_open(c, req);
+    FILE *fp = RG_PAUSED(real(req->path, mode));
+    if (fp)
+        rg_note_write(c, fileno(fp), fp);
+    return fp;
+}
+
+/* w: the file as rg_open_write opened it, before the hook entered. */
+static FILE *open_stream(struct rg_ctx *c, const struct rg_request *req, const char *mode,
+                         const struct rg_write_open *w)
+{
+    int fd = rg_guard_opened_write(c, req, w);
     if (fd < 0) {
         errno = -fd;
         return NULL;
@@ -59,9 +63,17 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
         }
         return fp;
     }
-    if (!(c = rg_enter()))
+    /* Opened first, outside, as a write-mode open() is (hooks/open.c). */
+    bool ccs = strchr(mode, ',') != NULL;
+    struct rg_write_open w = {.fd = -1};
+    if (!ccs)
+        rg_open_write(&req, &w);
+    if (!(c = rg_enter())) {
+        if (w.fd >= 0)
+            rg_sys_close(w.fd);
         return real(path, mode);
-    fp = open_stream(c, &req, mode, real);
+    }
+    fp = ccs ? open_ccs_stream(c, &req, mode, real) : open_stream(c, &req, mode, &w);
     rg_leave();
     if (fp)
         errno = saved;

@@ -27,8 +27,8 @@ struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino,
         if (e->ino == ino && e->dev == dev)
             return e;
     }
-    struct rg_entry *e = add ? rg_table_find_or_add(&c->table, dev, ino)
-                             : rg_table_find(&c->table, dev, ino);
+    struct rg_entry *e =
+        add ? rg_table_find_or_add(&c->table, dev, ino) : rg_table_find(&c->table, dev, ino);
     if (e)
         atomic_store_explicit(&c->write_hint, (uint32_t)(e - c->table.entries) + 1,
                               memory_order_release);

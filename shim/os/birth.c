@@ -3,11 +3,16 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "os/sys.h"
+
 int64_t rg_birth_ns(int dirfd, const char *path, uint64_t dev, uint64_t ino)
 {
 #ifdef STATX_BTIME
+    /* By system call: libc's statx is one more symbol version (GLIBC_2.28)
+     * for ld.so to check in every process the shim is loaded into. */
     struct statx sx;
-    if (statx(dirfd, path, AT_NO_AUTOMOUNT, STATX_INO | STATX_BTIME, &sx) != 0 ||
+    if (rg_syscall6(SYS_statx, dirfd, (long)path, AT_NO_AUTOMOUNT, STATX_INO | STATX_BTIME,
+                    (long)&sx, 0) != 0 ||
         !(sx.stx_mask & STATX_BTIME) || sx.stx_ino != ino ||
         makedev(sx.stx_dev_major, sx.stx_dev_minor) != dev)
         return 0;

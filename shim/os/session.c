@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,7 +49,7 @@ static int create_sized(const char *path, size_t size)
 static int create_in(const char *dir, size_t size, char *path, size_t cap)
 {
     unsigned char rnd[8];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+    if (rg_sys_getrandom(rnd, sizeof rnd) != (long)sizeof rnd)
         return -EIO;
     int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
                      (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
@@ -188,7 +187,7 @@ int rg_session_create_at(const struct rg_settings *s, const char *path, char *er
     char tmp[PATH_MAX];
     unsigned char rnd[4];
     int fd = -EIO, n = -1;
-    if (getrandom(rnd, sizeof rnd, 0) == (ssize_t)sizeof rnd)
+    if (rg_sys_getrandom(rnd, sizeof rnd) == (long)sizeof rnd)
         n = snprintf(tmp, sizeof tmp, "%s.new-%02x%02x%02x%02x", path, rnd[0], rnd[1], rnd[2],
                      rnd[3]);
     if (n >= 0)

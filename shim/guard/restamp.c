@@ -52,9 +52,8 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
 /* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
  * by a parent shell: restamp them if the session already knows the file.
  * Raw system calls only: a process that never entered the shim comes here
- * first at exit (rg_restamp_stdio), where each libc function would be
- * bound lazily. */
-static void restamp_inherited_in(struct rg_table *t, int fd)
+ * first at exit, where each libc function would be bound lazily. */
+void rg_restamp_inherited(struct rg_table *t, int fd)
 {
     struct stat st;
     int fl = rg_sys_getfl(fd);
@@ -72,7 +71,7 @@ static void restamp_inherited_in(struct rg_table *t, int fd)
 static void restamp_inherited(struct rg_ctx *c, int fd)
 {
     if (c->table_state != RG_TABLE_BROKEN)
-        restamp_inherited_in(&c->table, fd);
+        rg_restamp_inherited(&c->table, fd);
 }
 
 void rg_note_close(struct rg_ctx *c, int fd)
@@ -142,7 +141,7 @@ static bool stream_pending(FILE *fp)
 #endif
 }
 
-static void flush_stream(void *stream)
+void rg_flush_pending(void *stream)
 {
     /* stdio flushes after destructors run; flush now so the stamp sees the
      * bytes, but never wait for a lock another thread may hold forever. */
@@ -159,7 +158,7 @@ static void flush_stream(void *stream)
 
 static void restamp_at_exit(struct rg_ctx *c, int fd, struct rg_fdslot *s)
 {
-    flush_stream(s->stream);
+    rg_flush_pending(s->stream);
     restamp(c, fd, s, true);
 }
 
@@ -168,13 +167,8 @@ void rg_restamp_at_exit(struct rg_ctx *c)
     if (c->table_state == RG_TABLE_BROKEN)
         return;
     rg_fd_take_each(c, 0, 0x7fffffff, restamp_at_exit);
-    rg_restamp_stdio(&c->table);
-}
-
-void rg_restamp_stdio(struct rg_table *t)
-{
-    flush_stream(stdout);
-    flush_stream(stderr);
+    rg_flush_pending(stdout);
+    rg_flush_pending(stderr);
     for (int fd = 0; fd <= 2; fd++)
-        restamp_inherited_in(t, fd);
+        restamp_inherited(c, fd);
 }

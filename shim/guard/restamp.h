@@ -16,10 +16,13 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last);
 void rg_note_exec(struct rg_ctx *c);
 /* The process is exiting: restamp everything it still holds. */
 void rg_restamp_at_exit(struct rg_ctx *c);
-/* The part of it for descriptors 0-2: flushes stdout and stderr, then
- * restamps what they write that the session knows, in table t. Raw system
- * calls only (no lazy binding, errno untouched), unless a stream holds
- * output to flush. For a process that never set its context up. */
-void rg_restamp_stdio(struct rg_table *t);
+/* What rg_note_close does for an untracked descriptor 0-2, on table t:
+ * restamps the file it writes if the session knows it. Raw system calls
+ * only (no lazy binding, errno untouched), so a process that never set
+ * its context up can do it at exit (preload/context.c). */
+void rg_restamp_inherited(struct rg_table *t, int fd);
+/* Flushes stream (a FILE) if it holds output not yet written, keeping
+ * errno: before a restamp, so the stamp sees the bytes. */
+void rg_flush_pending(void *stream);
 
 #endif

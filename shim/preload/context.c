@@ -225,7 +225,11 @@ static void init(struct rg_ctx *c)
         start_session(c);
         return;
     }
-    snprintf(c->session_path, sizeof c->session_path, "%s", path);
+    /* Not snprintf: one libc function less to bind on the first hook. */
+    size_t i = 0;
+    for (; i + 1 < sizeof c->session_path && path[i]; i++)
+        c->session_path[i] = path[i];
+    c->session_path[i] = '\0';
     const char *why = rg_session_attach(path, &c->table);
     if (why) {
         fail_closed(c, why);
@@ -348,38 +352,49 @@ __attribute__((constructor)) static void rg_start(void)
     errno = saved;
 }
 
-/* Is one of descriptors 0-2 a regular file open for writing? Such a process
- * (`seq 10 > f`) writes the session's file without a single hooked call.
- * fstat first: most are pipes or terminals, one system call each. */
-static bool writes_inherited_stdio(void)
+/* Is fd a regular file open for writing? Such a descriptor 0-2 (`seq 10 >
+ * f`) writes the session's file without a single hooked call. fstat first:
+ * most are pipes or terminals, one system call each. */
+static bool writes_file(int fd)
 {
     struct stat st;
-    for (int fd = 0; fd <= 2; fd++) {
-        if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        int fl = rg_sys_getfl(fd);
-        if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
-            return true;
-    }
-    return false;
+    if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    int fl = rg_sys_getfl(fd);
+    return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY;
 }
 
-/* A process that never set its context up holds nothing of its own to
- * restamp but what it inherited on 0-2. It attaches the session it started
- * in to a table of its own, not the context: no lock is taken, so no fork
- * handlers are needed, and everything is a raw system call, so ld.so binds
- * nothing at exit and errno is left alone (unless stdio holds output to
- * flush first). An unusable table restamps nothing, as with the context. */
-static void restamp_stdio_only(void)
+/* Restamps descriptors first to last (of 0-2) for a process that never set
+ * its context up, so holds nothing of its own: it attaches the session it
+ * started in to a table of its own, not the context. No lock is taken, so
+ * no fork handlers are needed, and everything is a raw system call, so
+ * ld.so binds nothing (at exit, often the only time such a process meets
+ * the shim) and errno is left alone. An unusable table restamps nothing,
+ * as with the context. */
+static void restamp_unready(int first, int last)
 {
     struct rg_table t = {0};
     if (!self.exec_env.session[0] || !rg_crit_enter())
         return;
     if (!rg_session_attach(self.exec_env.session, &t)) {
-        rg_restamp_stdio(&t);
+        for (int fd = first; fd <= last; fd++)
+            rg_restamp_inherited(&t, fd);
         rg_session_detach(&t);
     }
     rg_crit_leave();
+}
+
+bool rg_fd_needs_ctx(int fd, void *stream)
+{
+    if (rg_fd_idle(fd))
+        return false;
+    if (fd > 2 || atomic_load_explicit(&self.state, memory_order_acquire) == READY)
+        return true;
+    if (writes_file(fd)) {
+        rg_flush_pending(stream);
+        restamp_unready(fd, fd);
+    }
+    return false;
 }
 
 /* At exit: restamp what this process wrote, and remove the session if this
@@ -390,8 +405,11 @@ __attribute__((destructor)) static void rg_exit(void)
 {
     /* Raw system calls only, so far: errno is left as it is. */
     if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env()) {
-        if (writes_inherited_stdio())
-            restamp_stdio_only();
+        if (writes_file(0) || writes_file(1) || writes_file(2)) {
+            rg_flush_pending(stdout);
+            rg_flush_pending(stderr);
+            restamp_unready(0, 2);
+        }
         return;
     }
     int saved = errno;

@@ -19,6 +19,15 @@ void rg_leave(void);
  * context exists (nothing is tracked then) and attaches nothing. */
 bool rg_fd_idle(int fd);
 
+/* For a hook about to close fd or put another over it (close, dup2,
+ * fclose): does the shim's work on it need the context? Not when fd is
+ * idle, nor for 0-2 of a process that has not set its context up: nothing
+ * of its own is there, and an inherited regular file written there is
+ * restamped here (stream, the FILE on it if any, flushed first) on a table
+ * attached for it alone, without setting the process up. Shells and tools
+ * close their standard descriptors all the time; most are pipes. */
+bool rg_fd_needs_ctx(int fd, void *stream);
+
 /* Enters the shim only if this process has already set itself up, never
  * starting a session or attaching a table: the path of an exec, which may
  * run in a vfork child that shares the parent's memory. */

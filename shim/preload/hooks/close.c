@@ -9,6 +9,9 @@
 __attribute__((noinline)) static int close_tracked(int fd)
 {
     int saved = errno;
+    /* 0-2 of a process not set up: restamped, if at all, without it. */
+    if (!rg_fd_needs_ctx(fd, NULL))
+        return (int)rg_result(rg_sys_close(fd), saved);
     struct rg_ctx *c = rg_enter();
     if (c) {
         rg_note_close(c, fd);
@@ -29,7 +32,8 @@ int rg_hook_close(int fd)
 int rg_hook_dup3(int oldfd, int newfd, int flags)
 {
     int saved = errno;
-    if (rg_fd_idle(oldfd) && rg_fd_idle(newfd))
+    /* Before the process sets up, nothing is tracked on oldfd. */
+    if ((rg_fd_idle(oldfd) || !rg_ready()) && !rg_fd_needs_ctx(newfd, NULL))
         return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
     struct rg_ctx *c = rg_enter();
     if (c) {
@@ -49,7 +53,9 @@ int rg_hook_dup2(int oldfd, int newfd)
 
 static void note_range(unsigned first, unsigned last)
 {
-    struct rg_ctx *c = rg_enter();
+    /* Only tracked descriptors are restamped here, and before the process
+     * sets up there are none. */
+    struct rg_ctx *c = rg_ready() ? rg_enter() : NULL;
     if (c) {
         rg_note_close_range(c, first > INT_MAX ? INT_MAX : (int)first,
                             last > INT_MAX ? INT_MAX : (int)last);

@@ -86,7 +86,7 @@ static int close_stream(FILE *stream)
     int saved = errno;
     int fd = stream ? fileno(stream) : -1;
     /* Most streams: nothing to flush early or restamp. */
-    struct rg_ctx *c = fd > 2 && rg_fd_idle(fd) ? NULL : rg_enter();
+    struct rg_ctx *c = rg_fd_needs_ctx(fd, stream) ? rg_enter() : NULL;
     if (c) {
         struct rg_fdslot s;
         /* 0-2 may be the session's file, written by a parent's redirect. */

@@ -32,20 +32,8 @@ uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int 
     return rg_content_hash(fd, st->size);
 }
 
-bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
+bool rg_stamp_read_anew(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd)
 {
-    /* A scanner's re-read too: rg_stamp_read's caller hands the entry on
-     * (rg_entry_reread) whatever this returns. */
-    if (rg_entry_unchanged(t, e, st)) {
-        struct rg_record held = {.found = true,
-                                 .mtime_ns = st->mtime_ns,
-                                 .ctime_ns = st->ctime_ns,
-                                 .size = st->size,
-                                 .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
-                                 .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
-        if (!rg_record_wants_hash(&held))
-            return false;
-    }
     int64_t now_ns = rg_now_ns();
     struct rg_record rec = rg_entry_load(t, e);
     st->hash = rg_read_hash(&rec, st, fd, now_ns);

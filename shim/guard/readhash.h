@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/content.h"
 #include "core/table.h"
 /* Hashes the first RG_HASH_MAX bytes of the open file fd, which must have
  * size bytes; fd's offset is not moved. 0 when it cannot be read or its
@@ -18,10 +19,29 @@ uint32_t rg_content_hash(int fd, int64_t size);
  * unchanged file is hashed once per session, not once per read. */
 uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd, int64_t now_ns);
 
+/* rg_stamp_read's own work when the record is not simply held already. */
+bool rg_stamp_read_anew(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd);
+
 /* Records in e a read of the open file fd, stamped st, with the hash
  * rg_read_hash() says it should keep. The re-read of an unchanged file
  * whose record wants no new hash reads no clock and stores nothing.
  * Returns whether e changed. */
-bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st, int fd);
+static inline bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st,
+                                 int fd)
+{
+    /* A scanner's re-read too: the caller hands the entry on
+     * (rg_entry_reread) whatever this returns. Inline: most reads end here. */
+    if (rg_entry_unchanged(t, e, st)) {
+        struct rg_record held = {.found = true,
+                                 .mtime_ns = st->mtime_ns,
+                                 .ctime_ns = st->ctime_ns,
+                                 .size = st->size,
+                                 .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
+                                 .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
+        if (!rg_record_wants_hash(&held))
+            return false;
+    }
+    return rg_stamp_read_anew(t, e, st, fd);
+}
 
 #endif

@@ -47,7 +47,8 @@ int rg_open_outside(const struct rg_request *req) { return open_now(req, req->fl
  * -1 for a restamp after the session's own write. by: the read's request,
  * whose name is noted when the read is recorded anew (guard/namehint.h);
  * the re-read of a file already known notes nothing, and costs nothing. */
-static void stamp(struct rg_ctx *c, const struct stat *st, int read_fd, const struct rg_request *by)
+static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const struct stat *st,
+                                                        int read_fd, const struct rg_request *by)
 {
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = rg_entry_for(c, &f, true);

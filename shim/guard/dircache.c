@@ -15,18 +15,6 @@ static bool lexically_plain(const char *path, size_t n)
     return true;
 }
 
-/* rg_path_under with the roots' lengths known: this runs on every absolute
- * read-open. */
-static inline bool under_a_root(const struct rg_ctx *c, const char *path)
-{
-    for (size_t i = 0; i < c->nroots; i++) {
-        size_t n = c->root_len[i];
-        if (n == 1 || (strncmp(path, c->roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/')))
-            return true; /* n == 1: the root is "/" */
-    }
-    return false;
-}
-
 /* Where the directory really is, or false if that cannot be told. */
 static bool resolve_dir(const char *dir, char *out, size_t cap)
 {
@@ -115,22 +103,15 @@ __attribute__((noinline)) static bool look_up_dir(struct rg_ctx *c, const char *
     dir[n ? n : 1] = '\0';
     if (n == 0)
         dir[0] = '/';
-    bool outside = resolve_dir(dir, real, sizeof real) && !under_a_root(c, real);
+    bool outside = resolve_dir(dir, real, sizeof real) && !rg_under_a_root(c, real);
     remember(c, h, outside);
     return outside;
 }
 
-static bool outside_by_dir(struct rg_ctx *c, const char *path)
+bool rg_dir_outside_roots(struct rg_ctx *c, const char *path)
 {
     size_t n = (size_t)(strrchr(path, '/') - path);
     uint64_t h = hash_dir(path, n);
     bool outside;
     return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
-}
-
-bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
-{
-    /* Most reads are relative, or lexically under a root: those are recorded
-     * without hashing anything. ("root/../x" is recorded too: the safe side.) */
-    return path[0] == '/' && !under_a_root(c, path) && outside_by_dir(c, path);
 }

@@ -13,8 +13,29 @@
 #define RG_DIRCACHE_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "guard/ctx.h"
-bool rg_read_outside_roots(struct rg_ctx *c, const char *path);
+/* rg_path_under for each root, with the roots' lengths known. */
+static inline bool rg_under_a_root(const struct rg_ctx *c, const char *path)
+{
+    for (size_t i = 0; i < c->nroots; i++) {
+        size_t n = c->root_len[i];
+        if (n == 1 || (strncmp(path, c->roots[i], n) == 0 && (path[n] == '\0' || path[n] == '/')))
+            return true; /* n == 1: the root is "/" */
+    }
+    return false;
+}
+
+/* The answer for an absolute path lexically under no root, by its directory. */
+bool rg_dir_outside_roots(struct rg_ctx *c, const char *path);
+
+/* Inline: every read asks, and most are relative, or lexically under a root,
+ * and so recorded without hashing anything ("root/../x" is recorded too: the
+ * safe side). */
+static inline bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
+{
+    return path[0] == '/' && !rg_under_a_root(c, path) && rg_dir_outside_roots(c, path);
+}
 
 #endif

@@ -326,7 +326,8 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
      * judges is the inode the journal keeps (git checkout unlinks every
      * file it replaces). Should that open fail, the path is looked up
      * again, and the call reports its own errno. */
-    int pfd = rg_journal_on(c) ? rg_journal_open(req, &st) : -1;
+    bool plain = false;
+    int pfd = rg_journal_on(c) ? rg_journal_open(req, &st, &plain) : -1;
     int r = pfd >= 0 ? rg_ask_stat(c, req, &st) : rg_ask_path_stat(c, req, false, &st);
     if (r < 0) {
         if (pfd >= 0)
@@ -336,7 +337,7 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
     enum rg_action act = r ? RG_ALLOW_KEPT : RG_ALLOW;
     bool linked = false;
     if (pfd >= 0)
-        act = rg_journal_keep_opened(c, req, "unlink", pfd, &st, act, &linked);
+        act = rg_journal_keep_opened(c, req, "unlink", pfd, plain, &st, act, &linked);
     else if (st.st_mode != 0)
         act = rg_journal_keep(c, req, "unlink", -1, false, &st, act, &linked);
     if (act == RG_REFUSE)

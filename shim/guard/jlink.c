@@ -36,22 +36,36 @@ static bool maybe_known(struct rg_ctx *c, const struct stat *st)
            (r.found && r.mtime_ns == f.mtime_ns && r.ctime_ns == f.ctime_ns && r.size == f.size);
 }
 
+/* The link to, made through rg_guard_meta where the session may know the
+ * file. The link moves the ctime of a file that still has the user's name:
+ * a file the session knew stays known, or a sibling about to write it
+ * finds it changed (guard/meta.h). */
+static long link_as(struct rg_jkeep *k, bool known, int pfd, const char *from, const char *to)
+{
+    struct rg_meta_file f = {pfd, NULL, 0};
+    struct rg_meta_call call = {
+        SYS_linkat, {AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW}, false};
+    /* from "": the descriptor itself (AT_EMPTY_PATH), which Linux 6.10 and
+     * later allow for a descriptor opened with the caller's credentials;
+     * elsewhere ENOENT. It spares the lookup of /proc/self/fd/N, which
+     * costs as much as the link itself. */
+    if (!from[0])
+        call.args[0] = pfd, call.args[4] = AT_EMPTY_PATH;
+    return known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
+}
+
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 {
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
     linked_name(to, sizeof to, k->objects, k->st, k->object);
     rg_fd_link(from, pfd);
-    /* The link moves the ctime of a file that still has the user's name: a
-     * file the session knew stays known, or a sibling about to write it
-     * finds it changed (guard/meta.h). */
-    struct rg_meta_file f = {pfd, NULL, 0};
-    struct rg_meta_call call = {
-        SYS_linkat, {AT_FDCWD, (long)from, AT_FDCWD, (long)to, AT_SYMLINK_FOLLOW}, false};
     bool known = maybe_known(k->c, k->st);
-    long r = known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
+    long r = link_as(k, known, pfd, "", to);
+    if (r == -ENOENT)
+        r = link_as(k, known, pfd, from, to);
     /* The first version a new journal keeps makes its objects/. */
     if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
-        r = known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
+        r = link_as(k, known, pfd, from, to);
     /* Another process of the session keeps the same inode in the same state:
      * one name for both. */
     return r == 0 || r == -EEXIST ? 0 : (int)r;

@@ -1,6 +1,7 @@
 #include "guard/journal.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,33 +130,50 @@ static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_ac
     return act;
 }
 
-/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given: an
- * O_PATH descriptor on the file st describes (rg_journal_open), closed
- * here, or -1 to open one. *out: 1 when kept by a link, -ESTALE (nothing
- * kept or logged) when moved_ok and the path names another file by now,
- * else 0. */
+/* An O_PATH descriptor on the file (rg_journal_open), or fd -1 to open
+ * one; plain: its path holds no symbolic link. */
+struct given {
+    int fd;
+    bool plain;
+};
+
+/* Where the file lies, into k->abs. A path that holds no symbolic link is
+ * its own real path once joined to the working directory's: that spares a
+ * readlink of /proc/self/fd/N, which costs a tenth of what git checkout
+ * pays to replace a file. */
+static enum rg_scope locate(struct rg_jkeep *k, int where, bool follow, struct given g)
+{
+    const struct rg_request *req = k->req;
+    if (g.plain)
+        return rg_scope_locate_plain(k->c, req->dirfd, req->path, where, k->abs, sizeof k->abs);
+    return rg_scope_locate(k->c, req->dirfd, req->path, where, follow, false, k->abs,
+                           sizeof k->abs);
+}
+
+/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given.fd
+ * is closed here. *out: 1 when kept by a link, -ESTALE (nothing kept or
+ * logged) when moved_ok and the path names another file by now, else 0. */
 static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
                            bool follow, const struct stat *st, enum rg_action act, bool moved_ok,
-                           int given, int *out)
+                           struct given given, int *out)
 {
     *out = 0;
     if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
-        if (given >= 0)
-            rg_sys_close(given);
+        if (given.fd >= 0)
+            rg_sys_close(given.fd);
         return act;
     }
     struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.objects[0] = k.object[0] = '\0';
     bool last = last_name(op, fd, follow, st), linked = false;
-    int src = given >= 0 ? given : open_source(req, fd, follow, last, st);
+    int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, last, st);
     if (src == -ESTALE && moved_ok) {
         *out = src;
         return act;
     }
     int where = src >= 0 ? src : fd;
-    if (rg_scope_locate(c, req->dirfd, req->path, where, follow, false, k.abs, sizeof k.abs) ==
-            RG_SCOPE_FREE ||
+    if (locate(&k, where, follow, given) == RG_SCOPE_FREE ||
         rg_path_under(k.abs, c->table.hdr->journal_dir)) {
         if (src >= 0)
             rg_sys_close(src);
@@ -164,7 +182,7 @@ static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const
     rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     int err = src < 0 ? -src : 0;
     enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
-                                 : keep_bytes(&k, &src, last, last || given >= 0, &linked, &err);
+                                 : keep_bytes(&k, &src, last, last || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     if (why == RG_UNKEPT_NONE)
@@ -182,15 +200,27 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                bool *linked)
 {
     int out;
-    act = keep(c, req, op, fd, follow, st, act, false, -1, &out);
+    act = keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false}, &out);
     if (linked)
         *linked = out == 1;
     return act;
 }
 
-int rg_journal_open(const struct rg_request *req, struct stat *st)
+/* Would a plain open fail as the one refusing symbolic links did? */
+static bool fails_alike(int err)
 {
-    int pfd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    return err == -ENOENT || err == -ENOTDIR || err == -EACCES || err == -ENAMETOOLONG;
+}
+
+int rg_journal_open(const struct rg_request *req, struct stat *st, bool *plain)
+{
+    struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                           .resolve = RESOLVE_NO_SYMLINKS};
+    int pfd = rg_sys_openat2(req->dirfd, req->path, &how, sizeof how);
+    *plain = pfd >= 0;
+    /* A symbolic link on the way (ELOOP), or a kernel before openat2. */
+    if (pfd < 0 && !fails_alike(pfd))
+        pfd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     if (pfd >= 0 && fstat(pfd, st) != 0) {
         rg_sys_close(pfd);
         pfd = -EBADF;
@@ -199,11 +229,11 @@ int rg_journal_open(const struct rg_request *req, struct stat *st)
 }
 
 enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request *req,
-                                      const char *op, int pfd, const struct stat *st,
+                                      const char *op, int pfd, bool plain, const struct stat *st,
                                       enum rg_action act, bool *linked)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, false, pfd, &out);
+    act = keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain}, &out);
     *linked = out == 1;
     return act;
 }
@@ -212,7 +242,7 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
                              const struct stat *st, enum rg_action act)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, true, -1, &out);
+    act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false}, &out);
     return act == RG_REFUSE ? -EACCES : out;
 }
 

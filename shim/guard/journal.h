@@ -42,14 +42,15 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
 
 /* The file dirfd/path names itself, not a final symlink's target, opened
  * O_PATH (enough to judge it and to link it) and its fstat in *st: one open
- * for both the policy and the journal, who then see the same inode. The
- * descriptor, or a negative errno. */
-int rg_journal_open(const struct rg_request *req, struct stat *st);
+ * for both the policy and the journal, who then see the same inode. *plain:
+ * no symbolic link was followed on the way (RESOLVE_NO_SYMLINKS), so the
+ * path is the file's real one. The descriptor, or a negative errno. */
+int rg_journal_open(const struct rg_request *req, struct stat *st, bool *plain);
 
 /* rg_journal_keep of the file open on pfd (from rg_journal_open, whose st
- * it is), not following a final symlink; pfd is closed. */
+ * and plain they are), not following a final symlink; pfd is closed. */
 enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request *req,
-                                      const char *op, int pfd, const struct stat *st,
+                                      const char *op, int pfd, bool plain, const struct stat *st,
                                       enum rg_action act, bool *linked);
 
 /* The same for the file a rename is about to replace, by its path; op is

@@ -91,6 +91,14 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
     return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, ask_git);
 }
 
+enum rg_scope rg_scope_locate_plain(struct rg_ctx *c, int dirfd, const char *path, int fd,
+                                    char *abs, size_t cap)
+{
+    if ((path[0] == '/' || dirfd == AT_FDCWD) && lexical_path(dirfd, path, abs, cap))
+        return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, false);
+    return rg_scope_locate(c, dirfd, path, fd, false, false, abs, cap);
+}
+
 /* A directory is guarded where a file in it would be (under a name no rule
  * names), or when it holds a root: moving it moves the root's files. */
 static enum rg_scope classify_dir(struct rg_ctx *c, char *abs, size_t cap)

@@ -18,6 +18,14 @@
 enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
                               bool ask_git, char *abs, size_t cap);
 
+/* The same, without asking git, for a path that names no symbolic link on
+ * its way (opened with RESOLVE_NO_SYMLINKS, not following a final one):
+ * its real path is the lexical one, joined to the working directory's
+ * (which getcwd(3) gives resolved). Any other dirfd than AT_FDCWD, or no
+ * working directory, is looked up as rg_scope_locate does. */
+enum rg_scope rg_scope_locate_plain(struct rg_ctx *c, int dirfd, const char *path, int fd,
+                                    char *abs, size_t cap);
+
 /* The scope a new name dirfd/path would have (for a link, or the
  * destination of a rename), from its directory's real path, git asked; dir:
  * the name is a directory's, guarded where a file in it would be. A name

@@ -156,3 +156,22 @@ sum() {
 	assert_equal "$(cat a.txt)" original
 }
 
+
+@test "t1410.11 rm through a symbolic link from outside the root keeps the file, by its real path" {
+	mkdir sub
+	mkfile sub/a.txt original
+	ln -s "$W/sub" "$OUT/link"
+	(cd "$OUT" && "$RG" run --log "$LOG" --root "$W" -- rm link/a.txt)
+	assert_file_not_exists sub/a.txt
+	"$RG" undo "$W/sub/a.txt"
+	assert_equal "$(cat sub/a.txt)" original
+}
+
+@test "t1410.12 rm by a relative path with . and .. keeps the file by the path they fold to" {
+	mkdir -p sub/deep
+	mkfile a.txt original
+	(cd sub/deep && "$RG" run --log "$LOG" --root "$W" -- rm ./../.././a.txt)
+	assert_file_not_exists a.txt
+	"$RG" undo "$W/a.txt"
+	assert_equal "$(cat a.txt)" original
+}

@@ -54,7 +54,7 @@ void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool 
             O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW), 0);
     }
     struct stat st;
-    if (rfd >= 0 && fstat(rfd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
+    if (rfd >= 0 && rg_sys_fstat(rfd, &st) == 0 && st.st_ino == f->ino && st.st_dev == f->dev)
         f->hash = rg_content_hash(rfd, f->size);
     if (rfd >= 0)
         rg_sys_close(rfd);
@@ -64,8 +64,8 @@ void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool 
 static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
 {
     struct stat st;
-    int r = fd >= 0 ? fstat(fd, &st)
-                    : fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    int r = fd >= 0 ? rg_sys_fstat(fd, &st)
+                    : rg_sys_fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     if (r != 0)
         return false;
     struct rg_file now = rg_file_of(&st);
@@ -162,7 +162,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
                    enum rg_scope scope)
 {
-    if (fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+    if (rg_sys_fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
         st->st_mode = 0;
         return 0; /* missing, or an error the real call will report itself */
     }

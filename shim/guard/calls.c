@@ -76,7 +76,8 @@ void rg_note_own(struct rg_ctx *c, const struct stat *st) { stamp(c, st, -1, NUL
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
 {
     struct stat st;
-    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+    if (rg_sys_fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode))
         stamp(c, &st, -1, NULL);
 }
 
@@ -87,7 +88,7 @@ static void note_read(struct rg_ctx *c, int fd, int flags, const struct rg_reque
      * read: tree walks (find, grep -r, git, tar) open every directory so. */
     if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
         return;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
         stamp(c, &st, fd, by);
 }
 
@@ -110,7 +111,7 @@ static void note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, voi
 void rg_note_write(struct rg_ctx *c, int fd, void *stream)
 {
     struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0)
+    if (fd >= 0 && rg_sys_fstat(fd, &st) == 0)
         note_write_stat(c, fd, &st, stream);
 }
 
@@ -153,7 +154,7 @@ static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int f
      * way the program asked and keep it only if it is the file we checked. */
     int fd2 = sys_open(req, req->flags & ~O_CREAT);
     struct stat st;
-    if (fd2 >= 0 && (fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+    if (fd2 >= 0 && (rg_sys_fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
         rg_sys_close(fd2);
         fd2 = -EAGAIN;
     }
@@ -172,7 +173,7 @@ static int reopen_read_only(const struct rg_request *req, const struct rg_file *
     int flags = (req->flags & ~(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)) | O_RDONLY;
     int fd = sys_open(req, flags);
     struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+    if (fd >= 0 && (rg_sys_fstat(fd, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
         rg_sys_close(fd);
         return -EACCES;
     }
@@ -264,7 +265,7 @@ int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
     struct rg_meta_file f = {req->dirfd, req->path,
                              (flags & AT_EMPTY_PATH) | (follow ? 0 : AT_SYMLINK_NOFOLLOW)};
     struct stat st;
-    if (fstatat(f.dirfd, f.path, &st, f.flags) == 0 && S_ISREG(st.st_mode)) {
+    if (rg_sys_fstatat(f.dirfd, f.path, &st, f.flags) == 0 && S_ISREG(st.st_mode)) {
         struct rg_file file = rg_file_of(&st);
         if (rg_ask(c, req, &file, -1, follow) == RG_REFUSE)
             return -EACCES;
@@ -295,7 +296,7 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
     struct rg_fdslot s;
     struct stat st;
     char link[64], path[PATH_MAX];
-    if (!rg_fd_peek(c, fd, &s) || s.opener != RG_OPENER_STANDIN || fstat(fd, &st) != 0)
+    if (!rg_fd_peek(c, fd, &s) || s.opener != RG_OPENER_STANDIN || rg_sys_fstat(fd, &st) != 0)
         return rg_sys_ftruncate(fd, length);
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, path, sizeof path - 1);

@@ -96,7 +96,7 @@ static int load(struct rg_gitcache *g, const char *path, const char **text, size
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
     if (fd == -ENOENT || fd == -ENOTDIR)
         return 0;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
+    if (fd < 0 || rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
         if (fd >= 0)
             rg_sys_close(fd);
         return -1;
@@ -141,7 +141,7 @@ static bool git_dir_of(struct rg_gitcache *g, const char *dir, char *out)
 {
     char p[PATH_MAX];
     struct stat st;
-    if (!path_of(p, "%s/.git", dir) || fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (!path_of(p, "%s/.git", dir) || rg_sys_fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return false;
     if (S_ISDIR(st.st_mode))
         return path_of(out, "%s", p);

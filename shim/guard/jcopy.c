@@ -115,8 +115,8 @@ static bool changed_by_session(const struct rg_jkeep *k, int src)
                 (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE)))
         return false; /* no writer of the session began: the common case, no fstat */
     struct stat now;
-    return fstat(src, &now) == 0 && (now.st_ctim.tv_sec != k->st->st_ctim.tv_sec ||
-                                     now.st_ctim.tv_nsec != k->st->st_ctim.tv_nsec);
+    return rg_sys_fstat(src, &now) == 0 && (now.st_ctim.tv_sec != k->st->st_ctim.tv_sec ||
+                                            now.st_ctim.tv_nsec != k->st->st_ctim.tv_nsec);
 }
 
 /* A small file is read once: hashed from memory, and written to the journal
@@ -141,7 +141,7 @@ static int keep_small(struct rg_jkeep *k, int src, char *obj, size_t cap)
     rg_sha256_hex(d, k->object);
     rg_concat(obj, cap, k->objects, "/", k->object);
     struct stat st;
-    if (fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
+    if (rg_sys_fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
         return 0;
     int dst = open_scratch(k->objects, tmp, sizeof tmp);
     if (dst < 0)

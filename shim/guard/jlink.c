@@ -74,7 +74,7 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st)
 {
     struct stat now;
-    if (fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) != 0 || now.st_ino != st->st_ino ||
+    if (rg_sys_fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) != 0 || now.st_ino != st->st_ino ||
         now.st_dev != st->st_dev)
         return;
     char objects[RG_JPATH], obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX], name[RG_JOURNAL_OBJECT_MAX];

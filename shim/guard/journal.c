@@ -49,7 +49,7 @@ static int open_source(const struct rg_request *req, int fd, bool follow, bool p
     }
     struct stat now;
     if (rfd >= 0 &&
-        (fstat(rfd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)) {
+        (rg_sys_fstat(rfd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev)) {
         rg_sys_close(rfd);
         rfd = -ESTALE;
     }
@@ -221,7 +221,7 @@ int rg_journal_open(const struct rg_request *req, struct stat *st, bool *plain)
     /* A symbolic link on the way (ELOOP), or a kernel before openat2. */
     if (pfd < 0 && !fails_alike(pfd))
         pfd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-    if (pfd >= 0 && fstat(pfd, st) != 0) {
+    if (pfd >= 0 && rg_sys_fstat(pfd, st) != 0) {
         rg_sys_close(pfd);
         pfd = -EBADF;
     }

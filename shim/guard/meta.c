@@ -12,9 +12,9 @@
 
 static bool look(const struct rg_meta_file *f, struct stat *st)
 {
-    int r = f->path
-                ? fstatat(f->dirfd, f->path, st, f->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-                : fstat(f->dirfd, st);
+    int r = f->path ? rg_sys_fstatat(f->dirfd, f->path, st,
+                                     f->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+                    : rg_sys_fstat(f->dirfd, st);
     return r == 0 && S_ISREG(st->st_mode);
 }
 

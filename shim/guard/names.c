@@ -69,8 +69,9 @@ static int walk_dir(struct walk *w, int dfd, int depth);
 static int walk_entry(struct walk *w, int dfd, const char *name, int depth)
 {
     struct stat st;
-    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return errno == ENOENT ? 0 : unwalkable(w, errno);
+    int bad = rg_sys_fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+    if (bad)
+        return bad == -ENOENT ? 0 : unwalkable(w, -bad);
     if (S_ISREG(st.st_mode))
         return ask_file(w, &st);
     if (!S_ISDIR(st.st_mode))
@@ -140,7 +141,7 @@ static int new_dir_name(struct rg_ctx *c, const struct rg_request *req)
 int rg_guard_new_name(struct rg_ctx *c, const struct rg_request *req)
 {
     struct stat st;
-    if (fstatat(req->dirfd, req->path, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (rg_sys_fstatat(req->dirfd, req->path, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return 0; /* the call itself will say why */
     if (S_ISDIR(st.st_mode))
         return new_dir_name(c, req);

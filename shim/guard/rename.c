@@ -44,8 +44,8 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
 {
     struct stat st;
     struct moved m = {false, 0, 0, NULL};
-    for (int n = 0; fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
-         n++) {
+    for (int n = 0;
+         rg_sys_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode); n++) {
         struct rg_file f = rg_file_of(&st);
         struct rg_entry *e = rg_entry_for(c, &f, false);
         struct rg_record r = rg_entry_load(&c->table, e);
@@ -88,7 +88,8 @@ static int hold_replaced(struct rg_ctx *c, const struct rg_request *req, const s
         return -1;
     int fd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != dst->st_ino || st.st_dev != dst->st_dev)) {
+    if (fd >= 0 &&
+        (rg_sys_fstat(fd, &st) != 0 || st.st_ino != dst->st_ino || st.st_dev != dst->st_dev)) {
         rg_sys_close(fd);
         return -1;
     }
@@ -113,8 +114,8 @@ static int renamed_over(struct rg_ctx *c, int held, int olddirfd, const char *ol
 static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char *path)
 {
     struct stat st;
-    if (m->known && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == m->ino &&
-        st.st_dev == m->dev)
+    if (m->known && rg_sys_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        st.st_ino == m->ino && st.st_dev == m->dev)
         rg_note_own(c, &st);
 }
 
@@ -123,9 +124,9 @@ static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char
 static bool same_dir(int a, int b)
 {
     struct stat sa, sb;
-    return a == b ||
-           (fstatat(a, "", &sa, AT_EMPTY_PATH) == 0 && fstatat(b, "", &sb, AT_EMPTY_PATH) == 0 &&
-            sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+    return a == b || (rg_sys_fstatat(a, "", &sa, AT_EMPTY_PATH) == 0 &&
+                      rg_sys_fstatat(b, "", &sb, AT_EMPTY_PATH) == 0 && sa.st_ino == sb.st_ino &&
+                      sa.st_dev == sb.st_dev);
 }
 
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,

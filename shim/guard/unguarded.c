@@ -105,7 +105,8 @@ static struct rg_header *map_header(const char *session_path)
         return NULL;
     struct stat st;
     void *m = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (uint64_t)st.st_size >= RG_HEADER_SIZE)
+    if (rg_sys_fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+        (uint64_t)st.st_size >= RG_HEADER_SIZE)
         m = mmap(NULL, RG_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);
     if (m == MAP_FAILED)

@@ -196,7 +196,8 @@ bool rg_exec_search(const char *file, char *out, unsigned long cap)
                 out[o++] = '/';
             memcpy(out + o, file, flen + 1);
             struct stat st;
-            if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+            if (rg_sys_fstatat(AT_FDCWD, out, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+                (st.st_mode & 0111))
                 return true;
         }
         if (!*e)

@@ -19,7 +19,7 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
         for (long off = 0; off < n && !held;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             struct stat st;
-            held = d->d_name[0] != '.' && fstatat(dfd, d->d_name, &st, 0) == 0 &&
+            held = d->d_name[0] != '.' && rg_sys_fstatat(dfd, d->d_name, &st, 0) == 0 &&
                    st.st_ino == ino && st.st_dev == dev;
             off += d->d_reclen;
         }

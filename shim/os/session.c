@@ -69,7 +69,7 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
     int fd = rg_sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (fd < 0)
         return false;
-    bool gone = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+    bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
                 pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
                 kill(h.creator_pid, 0) != 0 && errno == ESRCH;

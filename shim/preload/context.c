@@ -78,7 +78,8 @@ static const char *env_roots(struct rg_ctx *c)
             memcpy(one, p, n);
             one[n] = '\0';
             struct stat st;
-            if (!realpath(one, abs) || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (!realpath(one, abs) || rg_sys_fstatat(AT_FDCWD, abs, &st, 0) != 0 ||
+                !S_ISDIR(st.st_mode)) {
                 char shown[PATH_MAX];
                 rg_line_escape(shown, sizeof shown, one);
                 snprintf(self.roots_problem, sizeof self.roots_problem,

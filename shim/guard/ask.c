@@ -107,7 +107,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
     abs[0] = '\0';
     for (int look = 0;; look++) {
-        facts = rg_facts_for(c, rg_entry_of_write(c, f->dev, f->ino, false));
+        rg_facts_load(c, rg_entry_of_write(c, f->dev, f->ino, false), &facts);
         facts.sealed = rg_ctx_sealed(c, f->dev, f->ino);
         d = rg_decide(req, f, &facts);
         if (d.action == RG_NEED_HASH) {

@@ -102,6 +102,9 @@ void rg_ctx_use_table(struct rg_ctx *c);
  * file: the policy, the record read once, and whether the session's last
  * writer of the file still holds it. */
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
+/* The same into *f, which a judgement's loop fills in place (no copy of
+ * the whole struct per look). */
+void rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f);
 
 /* The process writes are counted for: the actor, else this process. */
 int32_t rg_ctx_pid(const struct rg_ctx *c);

@@ -4,11 +4,12 @@
  * trampoline, instead of calling back into libc: libc's entry points are what
  * it hooks, so a raw call can never recurse into a hook or touch errno, and a
  * single call site is what a seccomp filter can recognise (supervised mode).
- * Calls the shim does not hook go through libc where they are common, but
- * the paths every process may take (start-up, the first hook's attach, the
- * restamp at exit) use the raw calls below: each libc function the shim
- * calls first there is bound lazily by ld.so, some 700 instructions apiece,
- * in every process that takes the path. */
+ * Calls the shim does not hook may go through libc, but each libc function
+ * the shim imports is work for ld.so in every process it is loaded into (a
+ * symbol version to check, if it is the only one of its version), and each
+ * it calls first on a path every process may take (the first hook's
+ * attach, the restamp at exit) is bound lazily there, some 700
+ * instructions: those paths, and fstat and its kin, use the raw calls. */
 #ifndef RG_SYS_H
 #define RG_SYS_H
 

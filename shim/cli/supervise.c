@@ -75,13 +75,17 @@ int rg_supervise_prepare(int level, int sv[2], const char *session)
     return 0;
 }
 
+static enum rg_sv_level sv_level(int level)
+{
+    return level == RG_SUPERVISE_STRICT ? RG_SV_STRICT : RG_SV_HYBRID;
+}
+
 void rg_supervise_child(int level, int sv[2])
 {
     if (level == RG_SUPERVISE_NONE)
         return;
     close(sv[0]);
-    enum rg_sv_level l = level == RG_SUPERVISE_STRICT ? RG_SV_STRICT : RG_SV_HYBRID;
-    if (rg_sv_child_install(sv[1], l) < 0)
+    if (rg_sv_child_install(sv[1], sv_level(level)) < 0)
         _exit(RG_EXIT_FAILURE);
     close(sv[1]);
 }
@@ -92,7 +96,7 @@ static int threads(void)
     return n < 4 ? 4 : n > 16 ? 16 : (int)n;
 }
 
-static int start(int listener)
+static int start(int listener, enum rg_sv_level level)
 {
     /* The umask is the target's, applied per call. */
     umask(0);
@@ -100,7 +104,7 @@ static int start(int listener)
         rg_err("cannot guard the session table's mapping: %s", strerror(errno));
         return -1;
     }
-    int r = rg_sv_start(listener, &proto, threads());
+    int r = rg_sv_start(listener, level, &proto, threads());
     if (r < 0)
         rg_err("cannot start the supervisor: %s", strerror(-r));
     return r;
@@ -114,7 +118,7 @@ int rg_supervise_parent(int level, int sv[2], pid_t child)
     close(sv[1]);
     int listener = rg_sv_parent_receive(sv[0], why, sizeof why);
     close(sv[0]);
-    if (listener >= 0 && start(listener) == 0)
+    if (listener >= 0 && start(listener, sv_level(level)) == 0)
         return 0;
     if (listener < 0)
         rg_err("cannot start supervised mode: %s", why);

@@ -16,6 +16,7 @@
 #include "supervise/supervise.h"
 struct worker {
     int listener;
+    enum rg_sv_level level;
     struct rg_sv_held *held;
     struct rg_ctx ctx;
     size_t notif_size;
@@ -69,31 +70,46 @@ int rg_sv_need_target(struct rg_sv_call *call)
     return r;
 }
 
-static void dispatch(struct rg_sv_call *call)
+static void dispatch(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    struct rg_syscall sc;
-    uint64_t args[6];
-    memcpy(args, call->req->data.args, sizeof args);
     if (rg_sv_refuse_ns(call))
         return;
-    if (!rg_syscall_decode(call->req->data.nr, args, &sc)) {
+    if (!sc) {
         rg_sv_reply(call, -ENOSYS);
         return;
     }
-    switch (sc.op) {
-    case RG_OP_OPEN: rg_sv_open(call, &sc); break;
-    case RG_OP_RENAME: rg_sv_rename(call, &sc); break;
-    case RG_OP_LINK: rg_sv_link(call, &sc); break;
-    case RG_OP_UNLINK: rg_sv_unlink(call, &sc); break;
-    case RG_OP_META: rg_sv_meta(call, &sc); break;
-    default: rg_sv_truncate(call, &sc); break;
+    switch (sc->op) {
+    case RG_OP_OPEN: rg_sv_open(call, sc); break;
+    case RG_OP_RENAME: rg_sv_rename(call, sc); break;
+    case RG_OP_LINK: rg_sv_link(call, sc); break;
+    case RG_OP_UNLINK: rg_sv_unlink(call, sc); break;
+    case RG_OP_META: rg_sv_meta(call, sc); break;
+    default: rg_sv_truncate(call, sc); break;
     }
+}
+
+/* Most of what a dynamic loader opens is answered at once, before the
+ * caller's credentials, or anything else in /proc, are looked at. */
+static bool answered_at_once(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    return sc && sc->op == RG_OP_OPEN && rg_sv_open_continues(call, sc);
 }
 
 static void handle(struct worker *w, struct seccomp_notif *req)
 {
     struct rg_actor actor = {.err_fd = -1};
-    struct rg_sv_call call = {w->listener, w->held, req, &w->ctx, {(int32_t)req->pid, 0, 022}};
+    struct rg_sv_call call = {.listener = w->listener,
+                              .level = w->level,
+                              .held = w->held,
+                              .req = req,
+                              .ctx = &w->ctx,
+                              .target = {(int32_t)req->pid, 0, 022}};
+    struct rg_syscall sc;
+    uint64_t args[6];
+    memcpy(args, req->data.args, sizeof args);
+    bool known = rg_syscall_decode(req->data.nr, args, &sc);
+    if (answered_at_once(&call, known ? &sc : NULL))
+        return;
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
     struct rg_sv_creds creds;
@@ -101,7 +117,7 @@ static void handle(struct worker *w, struct seccomp_notif *req)
     if (r < 0)
         rg_sv_reply(&call, r);
     else
-        dispatch(&call);
+        dispatch(&call, known ? &sc : NULL);
     rg_sv_creds_leave(&creds);
     w->ctx.actor = NULL;
     if (actor.err_fd >= 0)
@@ -148,7 +164,7 @@ static int spawn(void *(*fn)(void *), void *arg)
     return -r;
 }
 
-int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
+int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads)
 {
     struct seccomp_notif_sizes sizes;
     if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0)
@@ -175,6 +191,7 @@ int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads)
             break;
         }
         w->listener = listener;
+        w->level = level;
         w->held = held;
         w->ctx = *proto;
         w->ctx.git = NULL;

@@ -2,10 +2,10 @@
  * target's name: it resolves the path from the target's cwd or dirfd, opens
  * the file itself with the shim's guard (so a write is checked on the inode
  * actually opened, never on a path the target could swap afterwards), and
- * installs the descriptor in the target. Only O_PATH and read-only
- * directory opens, whose flags the kernel reads from the same registers we
- * checked, go on to the kernel unchanged: they can neither write nor be
- * recorded as reads. */
+ * installs the descriptor in the target. Only opens whose flags the kernel
+ * reads from the same registers we checked, and that can neither write nor
+ * need recording, go on to the kernel unchanged: O_PATH, read-only
+ * directories, and under --supervise read-only opens outside every root. */
 #include <errno.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 
 #include "core/syscall.h"
 #include "guard/calls.h"
+#include "guard/dircache.h"
 #include "guard/fdmap.h"
 #include "guard/restamp.h"
 #include "os/sys.h"
@@ -27,7 +28,6 @@ struct open_args {
     int flags;
     mode_t mode;
     uint64_t resolve;
-    bool in_registers; /* the flags cannot change after we looked at them */
 };
 
 /* openat2's struct: sizes below VER0 are invalid, larger ones must be zero
@@ -57,8 +57,7 @@ static int decode(const struct rg_sv_call *call, const struct rg_syscall *sc, st
                             .dirfd = sc->dirfd,
                             .path = sc->path,
                             .flags = sc->flags,
-                            .mode = sc->mode,
-                            .in_registers = true};
+                            .mode = sc->mode};
     if (!sc->flags_in_memory)
         return 0;
     struct open_how how = {0}; /* copied below even when read_how fails */
@@ -66,17 +65,48 @@ static int decode(const struct rg_sv_call *call, const struct rg_syscall *sc, st
     a->flags = (int)how.flags;
     a->mode = (mode_t)how.mode;
     a->resolve = how.resolve;
-    a->in_registers = false;
     return r;
 }
 
-static bool nothing_to_check(const struct open_args *a)
+static bool nothing_to_check(int flags)
 {
-    if (!a->in_registers)
-        return false;
-    if (a->flags & O_PATH)
+    if (flags & O_PATH)
         return true;
-    return (a->flags & O_DIRECTORY) && !rg_flags_write(a->flags) && !(a->flags & O_CREAT);
+    return (flags & O_DIRECTORY) && !rg_flags_write(flags) && !(flags & O_CREAT);
+}
+
+/* Opens only the caller, never the supervisor, can make anything of:
+ * paths that may name the caller's own descriptors or /proc entries, which
+ * the full path records as the files they reach. */
+static bool names_self(const char *path)
+{
+    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0;
+}
+
+/* A read-only open (flags in registers: the kernel takes the very flags
+ * checked here) of an absolute path outside every root, by the library's
+ * own test (guard/dircache.h), needs no record. If another thread rewrites
+ * the path before the kernel reads it again, the worst it gets is a
+ * read-only descriptor on a file it may read anyway, unrecorded: a later
+ * write to it is refused, never let through. */
+static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    char path[PATH_MAX];
+    if (call->level != RG_SV_HYBRID || (sc->flags & O_ACCMODE) != O_RDONLY ||
+        (sc->flags & (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))))
+        return false;
+    return rg_sv_read_string(&call->target, sc->path, path, sizeof path) == 0 &&
+           !names_self(path) && rg_read_outside_roots(call->ctx, path);
+}
+
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    if (sc->flags_in_memory)
+        return false; /* openat2: another thread could change them after a look */
+    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc))
+        return false;
+    rg_sv_continue(call);
+    return true;
 }
 
 /* A /proc file of the supervisor itself, reached through a symlink that
@@ -228,15 +258,11 @@ void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)
         rg_sv_reply(call, r);
         return;
     }
-    if (nothing_to_check(&a)) {
-        rg_sv_continue(call);
-        return;
-    }
     if ((r = rg_sv_read_string(&call->target, a.path, path, sizeof path)) < 0) {
         rg_sv_reply(call, r);
         return;
     }
-    bool maybe_self = strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0;
+    bool maybe_self = names_self(path);
     if ((rg_flags_write(a.flags) || (a.flags & O_CREAT) || maybe_self) &&
         (r = rg_sv_need_target(call)) < 0) {
         rg_sv_reply(call, r);

@@ -104,6 +104,7 @@ int rg_sv_pages_keep(const struct rg_table *t);
 /* --- notify.c: the notification loop -------------------------------------- */
 struct rg_sv_call {
     int listener;
+    enum rg_sv_level level;
     struct rg_sv_held *held;
     struct seccomp_notif *req;
     struct rg_ctx *ctx; /* this handler thread's own context */
@@ -111,7 +112,7 @@ struct rg_sv_call {
 };
 /* Starts the handler threads on the listener, plus the reaper. Returns 0 or
  * -errno. The threads live until the process exits. */
-int rg_sv_start(int listener, const struct rg_ctx *proto, int nthreads);
+int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads);
 
 /* Fills in call->target's thread group and umask (from /proc/TID/status)
  * if not done yet. 0 or -errno. */
@@ -141,6 +142,12 @@ bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, i
 
 /* --- open.c, paths.c: the guarded calls, decoded (core/syscall.h) ---------- */
 struct rg_syscall;
+/* Lets the opens that need neither a check nor a record go on to the
+ * kernel, in the caller's own name: O_PATH and read-only directory opens,
+ * and under --supervise a read-only open of a path outside every root (see
+ * README.md, "Carried out, never let through"). Runs before anything else
+ * is looked up for the call. True when it answered. */
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);

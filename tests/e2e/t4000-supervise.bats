@@ -410,3 +410,38 @@ export -f raw
 	refute_refused
 	assert_unchanged f g
 }
+
+@test "t4000.38 --supervise: a static binary's read-open outside the roots, left to the kernel, still reads" {
+	printf 'outside\n' >"$OUT/o"
+	run --separate-stderr sv "$STATIC" read "$OUT/o" read /etc/hostname
+	assert_success
+	assert_output $'ok\nok'
+	refute_refused
+}
+
+@test "t4000.39 --supervise: a static binary's read-open of a FIFO outside the roots waits for its writer" {
+	mkfifo "$OUT/p"
+	run timeout 20 "$RG" run --supervise --log "$LOG" -- bash -c "(sleep 0.3; echo data > '$OUT/p') & '$STATIC' read '$OUT/p'; wait"
+	assert_success
+	assert_output ok
+}
+
+@test "t4000.40 a thread re-pointing a read outside the roots at an unread file under one gets no write through (5,000 tries)" {
+	mkfile victim 'never read'
+	snapshot victim
+	printf 'outside\n' >"$OUT/o"
+	ln -s "$W/victim" "$OUT/l"
+	run sv bash -c "'$T/rgrace' --read '$OUT/o' '$OUT/l' victim 5000 2>/dev/null"
+	assert_success
+	assert_output --regexp '^read victim [0-9]+ wrote 0$'
+	[[ $output != "read victim 0 "* ]] || fail "no read reached the victim: the test proves nothing"
+	assert_unchanged victim
+}
+
+@test "t4000.41 --strict: a read through a symlink outside the roots still counts for the file it reaches" {
+	mkfile f 'original'
+	ln -s "$W/f" "$OUT/l"
+	run --separate-stderr strict "$STATIC" read "$OUT/l" write f new
+	assert_success
+	assert_content f new
+}

@@ -8,6 +8,11 @@
  * With --link the thread swaps two symlinks instead (LINK -> VICTIM and
  * LINK.alt -> ALLOWED, with RENAME_EXCHANGE) and the main thread opens LINK.
  *   rgrace --link LINK VICTIM ALLOWED TRIES
+ * With --read the thread flips the buffer between A and B (same length)
+ * while the main thread read-opens it, and after each read that reached
+ * VICTIM's inode write-opens VICTIM by its own name. Prints how many reads
+ * reached VICTIM and how many of those writes went through.
+ *   rgrace --read A B VICTIM TRIES
  * With --dirs the thread swaps directories A and B (RENAME_EXCHANGE) while
  * the main thread writes a new file and renames it onto B/NAME, having read
  * B/NAME first. A's NAME is the victim: a rename checked on one directory
@@ -17,6 +22,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +80,39 @@ static int link_race(char **argv)
     return 0;
 }
 
+static int read_race(char **argv)
+{
+    struct stat victim, st;
+    if (strlen(argv[0]) != strlen(argv[1]) || stat(argv[2], &victim) != 0) {
+        fprintf(stderr, "usage: rgrace --read A B VICTIM TRIES (A, B of equal length)\n");
+        return 2;
+    }
+    names[0] = argv[0];
+    names[1] = argv[1];
+    strcpy(path, names[0]);
+    long tries = atol(argv[3]), reached = 0, wrote = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, flip, NULL);
+    for (long i = 0; i < tries; i++) {
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            continue;
+        bool hit = fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev;
+        close(fd);
+        if (!hit)
+            continue;
+        reached++;
+        if ((fd = open(argv[2], O_WRONLY)) >= 0) {
+            wrote++;
+            close(fd);
+        }
+    }
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+    printf("read victim %ld wrote %ld\n", reached, wrote);
+    return 0;
+}
+
 static void *swap_dirs(void *arg)
 {
     char **dirs = arg;
@@ -116,6 +155,8 @@ int main(int argc, char **argv)
     struct stat victim, st;
     if (argc == 6 && strcmp(argv[1], "--link") == 0)
         return link_race(argv + 2);
+    if (argc == 6 && strcmp(argv[1], "--read") == 0)
+        return read_race(argv + 2);
     if (argc == 6 && strcmp(argv[1], "--dirs") == 0)
         return dirs_race(argv + 2);
     if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {

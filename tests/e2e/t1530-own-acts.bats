@@ -169,3 +169,23 @@ big_file() {
 	assert_refused g changed
 	assert_unchanged g
 }
+
+@test "t1530.14 writes through interleaved descriptors on three files leave each file writable" {
+	# Each write-open and close looks up its own file's record: a close
+	# restamping another file's record would leave the next write refused.
+	mkfile a.txt a
+	mkfile b.txt bb
+	mkfile c.txt ccc
+	run --separate-stderr rg "$PY" -c '
+for n in ("a.txt", "b.txt", "c.txt"):
+    open(n).read()
+for rnd in range(3):
+    fa = open("a.txt", "w"); fb = open("b.txt", "w")
+    fa.write("a" * (10 + rnd)); fa.flush()
+    fc = open("c.txt", "w"); fc.write("c" * (30 + rnd)); fb.write("b" * (20 + rnd))
+    fa.close(); fc.close(); fb.close()'
+	assert_success
+	refute_refused
+	assert_content a.txt aaaaaaaaaaaa
+	assert_content c.txt "$(printf 'c%.0s' {1..32})"
+}

@@ -43,6 +43,28 @@ int rg_open_unguarded(const struct rg_request *req) { return sys_open(req, req->
 
 int rg_open_outside(const struct rg_request *req) { return open_now(req, req->flags); }
 
+/* A read's entry. An entry's key never changes once the index publishes it
+ * (a reset only moves the generation on), and only a published entry is
+ * ever hinted, so a hint whose entry holds the same key is the entry a
+ * probe would find; threads may overwrite each other's hints, which costs
+ * only a probe. */
+static inline struct rg_entry *entry_of_read(struct rg_ctx *c, const struct stat *st)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    _Atomic uint32_t *hint = &c->read_hints[st->st_ino % RG_READ_HINTS];
+    uint32_t h = atomic_load_explicit(hint, memory_order_acquire);
+    if (h - 1 < c->table.hdr->capacity) {
+        struct rg_entry *e = &c->table.entries[h - 1];
+        if (e->ino == st->st_ino && e->dev == st->st_dev)
+            return e;
+    }
+    struct rg_entry *e = rg_table_find_or_add(&c->table, st->st_dev, st->st_ino);
+    if (e)
+        atomic_store_explicit(hint, (uint32_t)(e - c->table.entries) + 1, memory_order_release);
+    return e;
+}
+
 /* read_fd: the descriptor a read just opened, whose bytes may be hashed;
  * -1 for a restamp after the session's own write. by: the read's request,
  * whose name is noted when the read is recorded anew (guard/namehint.h);
@@ -51,7 +73,7 @@ static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const 
                                                         int read_fd, const struct rg_request *by)
 {
     struct rg_file f = rg_file_of(st);
-    struct rg_entry *e = rg_entry_for(c, &f, true);
+    struct rg_entry *e = read_fd >= 0 ? entry_of_read(c, st) : rg_entry_for(c, &f, true);
     struct rg_stamp now = rg_stamp_of(st);
     if (e && read_fd >= 0)
         now.reader = rg_scan_read(&c->scan, &c->table, (uint32_t)(e - c->table.entries) + 1);

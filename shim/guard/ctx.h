@@ -36,6 +36,7 @@ struct rg_fdslot {
 #define RG_OPENER_STANDIN (-1)
 
 #define RG_DIRCACHE_SLOTS 1024
+#define RG_READ_HINTS 256
 struct rg_overflow; /* guard/fdmap.c: descriptors >= RG_FDMAP_SIZE */
 struct rg_gitcache; /* guard/gitrules.c: git's ignore files, as read */
 
@@ -66,6 +67,10 @@ struct rg_ctx {
     /* Entry number + 1 of the file the last write was judged, counted or
      * restamped on (rg_entry_of_write); 0: none. */
     _Atomic uint32_t write_hint;
+    /* The same for reads, one per inode number modulo RG_READ_HINTS: the
+     * files a process reads again (headers, modules, a test's fixtures)
+     * are found without probing the shared index (rg_entry_of_read). */
+    _Atomic uint32_t read_hints[RG_READ_HINTS];
     struct rg_fdslot fds[RG_FDMAP_SIZE];
     _Atomic int fds_used; /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;

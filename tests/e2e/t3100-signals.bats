@@ -85,6 +85,15 @@ assert_ended_by_sigint() {
 	assert_ended_by_sigint
 }
 
+@test "t3100.06 SIGINT ends a write-mode fopen of a FIFO that waits for a reader" {
+	# The shim carries a write-mode fopen out as its own open plus fdopen,
+	# made before it blocks signals to judge the file.
+	mkfifo p
+	signal_fifo_waiter INT group
+	run timeout -k 20 -s INT 10 "$RG" run --log "$LOG" -- "$T/rgprobe" fopen p w
+	assert_ended_by_sigint
+}
+
 @test "t3100.05 a signal handler's open interrupts nothing: EINTR from a waiting open still reaches the program" {
 	mkfifo p
 	# SIGALRM comes once the open waits (or from the alarm, 10 s on, where

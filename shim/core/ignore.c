@@ -170,13 +170,38 @@ static bool applies(char scope, unsigned root_index)
     return scope == RG_IGN_EVERY_ROOT || (unsigned char)scope == RG_IGN_ROOT0 + root_index;
 }
 
-/* The last rule that matches decides; a '!' rule leaves the path to git. */
+/* rg_path_under(path, dir), dir's length known. */
+static bool under_n(const char *path, const char *dir, size_t n)
+{
+    if (n == 1 && dir[0] == '/')
+        return path[0] == '/';
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* An absolute rule frees abs if it holds abs but not the root. */
+static bool frees(const struct rule *r, const char *root, const char *abs)
+{
+    return under_n(abs, r->text, r->len) && !under_n(root, r->text, r->len);
+}
+
+/* A file, whose absolute rules are looked at in the same pass as its name's. */
+struct file_at {
+    const char *root, *abs;
+};
+
+/* The last rule that matches decides; a '!' rule leaves the path to git.
+ * file: an absolute rule that frees it (a file's pass only) decides first. */
 static enum rg_tier rules_tier(const char *list, size_t len, unsigned root_index, const char *path,
-                               const char *name, bool dir)
+                               const char *name, bool dir, const struct file_at *file)
 {
     enum rg_tier last = RG_TIER_NONE;
     struct rule r;
     for (const char *at = list; next_rule(&at, list + len, &r);) {
+        if (r.scope == RG_IGN_ABSOLUTE) {
+            if (file && frees(&r, file->root, file->abs))
+                return RG_TIER_FREE;
+            continue;
+        }
         /* A directory's rule ("build/", "guard dist/") never matches a
          * file: most built-in rules are such. */
         if (!applies(r.scope, root_index) || (!dir && r.len > 0 && r.text[r.len - 1] == '/'))
@@ -194,8 +219,7 @@ static bool in_ignored_dir(const char *list, size_t len, const char *root, const
 {
     struct rule r;
     for (const char *at = list; next_rule(&at, list + len, &r);)
-        if (r.scope == RG_IGN_ABSOLUTE && rg_path_under(abs, r.text) &&
-            !rg_path_under(root, r.text))
+        if (r.scope == RG_IGN_ABSOLUTE && frees(&r, root, abs))
             return true;
     return false;
 }
@@ -233,7 +257,7 @@ enum rg_tier rg_ignore_dirs_tier(const char *list, size_t len, const char *root,
         char *slash = strchr(name, '/');
         if (slash)
             *slash = '\0';
-        enum rg_tier t = rules_tier(list, len, root_index, path, name, true);
+        enum rg_tier t = rules_tier(list, len, root_index, path, name, true, NULL);
         if (!slash || t != RG_TIER_NONE)
             return t;
         *slash = '/';
@@ -246,13 +270,12 @@ enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
 {
     if (!list || len == 0)
         return RG_TIER_NONE;
-    if (in_ignored_dir(list, len, root, abs))
-        return RG_TIER_FREE;
     const char *rel = rel_of(root, abs);
     if (dirs != RG_TIER_NONE || !rel)
-        return rel ? dirs : RG_TIER_NONE;
+        return in_ignored_dir(list, len, root, abs) ? RG_TIER_FREE : rel ? dirs : RG_TIER_NONE;
     const char *slash = strrchr(rel, '/');
-    return rules_tier(list, len, root_index, rel, slash ? slash + 1 : rel, false);
+    struct file_at file = {root, abs};
+    return rules_tier(list, len, root_index, rel, slash ? slash + 1 : rel, false, &file);
 }
 
 enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,

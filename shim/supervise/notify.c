@@ -1,7 +1,7 @@
-/* The notification loop: several handler threads wait on the one listener
- * (so a parallel build does not queue behind one slow open), each with its
- * own context sharing the session's table, plus the reaper that settles
- * held write descriptors. */
+/* The notification loop: several handler threads take turns on the one
+ * listener (so a parallel build does not queue behind one slow open), each
+ * with its own context sharing the session's table, plus the reaper that
+ * settles held write descriptors. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,9 +14,19 @@
 
 #include "core/syscall.h"
 #include "supervise/supervise.h"
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; older headers lack it */
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
+#endif
+/* The listener's turn: held by the one handler thread waiting on it. */
+struct turn {
+    pthread_mutex_t lock;
+};
+
 struct worker {
     int listener;
     enum rg_sv_level level;
+    struct turn *turn;
     struct rg_sv_held *held;
     struct rg_ctx ctx;
     size_t notif_size;
@@ -88,28 +98,38 @@ static void dispatch(struct rg_sv_call *call, const struct rg_syscall *sc)
     }
 }
 
+static struct rg_sv_call call_of(struct worker *w, struct seccomp_notif *req)
+{
+    return (struct rg_sv_call){.listener = w->listener,
+                               .level = w->level,
+                               .held = w->held,
+                               .req = req,
+                               .ctx = &w->ctx,
+                               .target = {(int32_t)req->pid, 0, 022}};
+}
+
 /* Most of what a dynamic loader opens is answered at once, before the
  * caller's credentials, or anything else in /proc, are looked at. */
-static bool answered_at_once(struct rg_sv_call *call, const struct rg_syscall *sc)
+static bool answered_at_once(struct worker *w, struct seccomp_notif *req, bool may_block)
 {
-    return sc && sc->op == RG_OP_OPEN && rg_sv_open_continues(call, sc);
+    struct rg_sv_call call = call_of(w, req);
+    struct rg_syscall sc;
+    uint64_t args[6];
+    memcpy(args, req->data.args, sizeof args);
+    return rg_syscall_decode(req->data.nr, args, &sc) && sc.op == RG_OP_OPEN &&
+           rg_sv_open_continues(&call, &sc, may_block);
 }
 
 static void handle(struct worker *w, struct seccomp_notif *req)
 {
+    if (answered_at_once(w, req, true))
+        return;
     struct rg_actor actor = {.err_fd = -1};
-    struct rg_sv_call call = {.listener = w->listener,
-                              .level = w->level,
-                              .held = w->held,
-                              .req = req,
-                              .ctx = &w->ctx,
-                              .target = {(int32_t)req->pid, 0, 022}};
+    struct rg_sv_call call = call_of(w, req);
     struct rg_syscall sc;
     uint64_t args[6];
     memcpy(args, req->data.args, sizeof args);
     bool known = rg_syscall_decode(req->data.nr, args, &sc);
-    if (answered_at_once(&call, known ? &sc : NULL))
-        return;
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
     struct rg_sv_creds creds;
@@ -124,12 +144,19 @@ static void handle(struct worker *w, struct seccomp_notif *req)
         close(actor.err_fd);
 }
 
+/* One handler at a time waits on the listener: the kernel wakes every
+ * thread waiting there for each notification, and all but one go back to
+ * sleep, so each idle handler cost a wake-up per call. The one whose turn
+ * it is answers at once what it can without blocking (an open outside the
+ * roots whose directory is known) and keeps its turn; anything else, it
+ * hands the turn on first, so a slow call never holds up the rest. */
 static void *work(void *arg)
 {
     struct worker *w = arg;
     struct seccomp_notif *req = calloc(1, w->notif_size);
     if (!req)
         return NULL;
+    pthread_mutex_lock(&w->turn->lock);
     for (;;) {
         memset(req, 0, w->notif_size);
         if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
@@ -137,8 +164,13 @@ static void *work(void *arg)
                 continue;
             break; /* the listener is gone: the tree has exited */
         }
+        if (answered_at_once(w, req, false))
+            continue;
+        pthread_mutex_unlock(&w->turn->lock);
         handle(w, req);
+        pthread_mutex_lock(&w->turn->lock);
     }
+    pthread_mutex_unlock(&w->turn->lock);
     free(req);
     return NULL;
 }
@@ -177,6 +209,13 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     struct rg_sv_held *held = rg_sv_held_new(shared);
     if (!held)
         return -ENOMEM;
+    struct turn *turn = calloc(1, sizeof *turn);
+    if (!turn)
+        return -ENOMEM;
+    pthread_mutex_init(&turn->lock, NULL);
+    /* The caller and the handler hand over on one CPU, as a synchronous
+     * call would: fewer migrations per round trip. Older kernels lack it. */
+    ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
     /* Signals for readguard are for its main thread, which forwards them. */
     sigset_t all, old;
     sigfillset(&all);
@@ -192,6 +231,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         }
         w->listener = listener;
         w->level = level;
+        w->turn = turn;
         w->held = held;
         w->ctx = *proto;
         w->ctx.git = NULL;

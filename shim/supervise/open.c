@@ -89,21 +89,26 @@ static bool names_self(const char *path)
  * the path before the kernel reads it again, the worst it gets is a
  * read-only descriptor on a file it may read anyway, unrecorded: a later
  * write to it is refused, never let through. */
-static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc)
+static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc,
+                               bool may_block)
 {
     char path[PATH_MAX];
     if (call->level != RG_SV_HYBRID || (sc->flags & O_ACCMODE) != O_RDONLY ||
         (sc->flags & (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))))
         return false;
-    return rg_sv_read_string(&call->target, sc->path, path, sizeof path) == 0 &&
-           !names_self(path) && rg_read_outside_roots(call->ctx, path);
+    if (rg_sv_read_string(&call->target, sc->path, path, sizeof path) < 0 || path[0] != '/' ||
+        names_self(path) || rg_under_a_root(call->ctx, path))
+        return false;
+    return may_block ? rg_dir_outside_roots(call->ctx, path)
+                     : rg_dir_known_outside(call->ctx, path);
 }
 
-bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc)
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc,
+                          bool may_block)
 {
     if (sc->flags_in_memory)
         return false; /* openat2: another thread could change them after a look */
-    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc))
+    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc, may_block))
         return false;
     rg_sv_continue(call);
     return true;

@@ -145,9 +145,12 @@ struct rg_syscall;
 /* Lets the opens that need neither a check nor a record go on to the
  * kernel, in the caller's own name: O_PATH and read-only directory opens,
  * and under --supervise a read-only open of a path outside every root (see
- * README.md, "Carried out, never let through"). Runs before anything else
- * is looked up for the call. True when it answered. */
-bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc);
+ * README.md, "Reads outside the roots"). Runs before anything else is
+ * looked up for the call. may_block: it may look a directory up, which a
+ * hung file system can hold; else it asks only what is cached. True when
+ * it answered. */
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc,
+                          bool may_block);
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);

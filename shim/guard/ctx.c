@@ -3,6 +3,7 @@
 
 #include "os/clock.h"
 #include "os/procfd.h"
+#include "os/sys.h"
 void rg_ctx_use_table(struct rg_ctx *c)
 {
     const struct rg_header *h = c->table.hdr;
@@ -47,4 +48,7 @@ struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
     return f;
 }
 
-int32_t rg_ctx_pid(const struct rg_ctx *c) { return c->actor ? c->actor->pid : (int32_t)getpid(); }
+int32_t rg_ctx_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)rg_sys_getpid();
+}

@@ -26,7 +26,7 @@ static int open_scratch(const char *objects, char *tmp, size_t cap)
     if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
         return fd;
     static _Atomic unsigned seq;
-    snprintf(tmp, cap, "%s/.tmp-%d-%u", objects, (int)getpid(), atomic_fetch_add(&seq, 1));
+    snprintf(tmp, cap, "%s/.tmp-%d-%u", objects, (int)rg_sys_getpid(), atomic_fetch_add(&seq, 1));
     return rg_sys_openat(AT_FDCWD, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 }
 

@@ -31,7 +31,7 @@ int rg_jdir_make(const char *dir)
 
 static int32_t actor_pid(const struct rg_ctx *c)
 {
-    return c->actor ? c->actor->pid : (int32_t)getpid();
+    return c->actor ? c->actor->pid : (int32_t)rg_sys_getpid();
 }
 
 static void fill_record(const struct rg_jkeep *k, struct rg_jrecord *r)

@@ -30,7 +30,7 @@ int rg_log_err_fd(const struct rg_ctx *c)
 
 static int32_t actor_pid(const struct rg_ctx *c)
 {
-    return c->actor ? c->actor->pid : (int32_t)getpid();
+    return c->actor ? c->actor->pid : (int32_t)rg_sys_getpid();
 }
 
 const char *rg_log_actor_prog(const struct rg_ctx *c)

@@ -131,8 +131,9 @@ void rg_note_exec(struct rg_ctx *c)
  * would bind three libc functions at exit. Read unlocked, as ftrylockfile
  * below gives up on a held lock anyway; glibc's FILE is public, and a wide
  * stream buffers apart from these pointers. */
-static bool stream_pending(FILE *fp)
+bool rg_stream_pending(void *stream)
 {
+    const FILE *fp = stream;
 #ifdef __GLIBC__
     return fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base;
 #else
@@ -146,7 +147,7 @@ void rg_flush_pending(void *stream)
     /* stdio flushes after destructors run; flush now so the stamp sees the
      * bytes, but never wait for a lock another thread may hold forever. */
     FILE *fp = stream;
-    if (fp && stream_pending(fp)) {
+    if (fp && rg_stream_pending(fp)) {
         int saved = errno;
         if (ftrylockfile(fp) == 0) {
             fflush_unlocked(fp);

@@ -24,5 +24,8 @@ void rg_restamp_inherited(struct rg_table *t, int fd);
 /* Flushes stream (a FILE) if it holds output not yet written, keeping
  * errno: before a restamp, so the stamp sees the bytes. */
 void rg_flush_pending(void *stream);
+/* Does stream (a FILE) hold output not yet written? A guess, read
+ * unlocked: true wherever it cannot tell (musl, a wide stream). */
+bool rg_stream_pending(void *stream);
 
 #endif

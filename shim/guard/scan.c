@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/table.h"
+#include "os/sys.h"
 /* The window is a second or so: a jiffy's resolution is plenty, and the
  * coarse clock is the cheapest one the vDSO has. */
 static int64_t coarse_now(void)
@@ -49,7 +50,7 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
 {
     uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (!s->pid)
-        s->pid = (int32_t)getpid();
+        s->pid = (int32_t)rg_sys_getpid();
     uint32_t me = (uint32_t)s->pid & RG_READER_PID_MASK;
     uint32_t files = t->hdr->scan_files;
     if (!files)

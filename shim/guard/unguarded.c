@@ -77,7 +77,7 @@ static void tell(const struct rg_header *h, const struct rg_unguarded *u)
     rg_journal_id(sid, h->created_ns, h->creator_pid);
     struct rg_log_line l = {
         .time_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
-        .pid = (int)getpid(),
+        .pid = (int)rg_sys_getpid(),
         .prog = u->prog,
         .op = "exec",
         .call = u->call,
@@ -105,7 +105,7 @@ static struct rg_header *map_header(const char *session_path)
         return NULL;
     struct stat st;
     void *m = MAP_FAILED;
-    if (rg_sys_fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+    if (rg_sys_fstat(fd, &st) == 0 && st.st_uid == rg_sys_geteuid() &&
         (uint64_t)st.st_size >= RG_HEADER_SIZE)
         m = mmap(NULL, RG_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);

@@ -88,7 +88,7 @@ static void cache_put(uint64_t key, const struct rg_target *t)
  * LD_PRELOAD? Only when the bit changes who it runs as. */
 static bool secure_exec(const struct stat *st)
 {
-    return ((st->st_mode & S_ISUID) && st->st_uid != geteuid()) ||
+    return ((st->st_mode & S_ISUID) && st->st_uid != rg_sys_geteuid()) ||
            ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP) && st->st_gid != getegid());
 }
 

@@ -52,8 +52,8 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     if (rg_sys_getrandom(rnd, sizeof rnd) != (long)sizeof rnd)
         return -EIO;
     int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
-                     (unsigned)geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6],
-                     rnd[7]);
+                     (unsigned)rg_sys_geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5],
+                     rnd[6], rnd[7]);
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
     return create_sized(path, size);
@@ -69,8 +69,8 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
     int fd = rg_sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (fd < 0)
         return false;
-    bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-                pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
+    bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
                 kill(h.creator_pid, 0) != 0 && errno == ESRCH;
     rg_sys_close(fd);
@@ -86,7 +86,7 @@ int rg_session_prune(const char *dir)
     int n = 0, dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (dfd < 0)
         return 0;
-    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
+    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)rg_sys_geteuid());
     char buf[4096];
     long got;
     while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
@@ -131,8 +131,8 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
         int64_t v = env && *env ? rg_size_parse(env) : -1;
         with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
-    int r =
-        rg_table_format(map, size, &with_log, (uint32_t)geteuid(), (int32_t)getpid(), rg_now_ns());
+    int r = rg_table_format(map, size, &with_log, rg_sys_geteuid(), (int32_t)rg_sys_getpid(),
+                            rg_now_ns());
     munmap(map, size);
     if (r < 0) {
         rg_sys_unlinkat(AT_FDCWD, file, 0);

@@ -188,7 +188,7 @@ static void start_session(struct rg_ctx *c)
         return;
     }
     use_table(c);
-    self.owner_pid = (int32_t)getpid();
+    self.owner_pid = (int32_t)rg_sys_getpid();
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)self.owner_pid);
     snprintf(self.exec_env.session, sizeof self.exec_env.session, "%s", c->session_path);

@@ -91,7 +91,9 @@ static int close_stream(FILE *stream)
         struct rg_fdslot s;
         /* 0-2 may be the session's file, written by a parent's redirect. */
         if (fd >= 0 && (fd <= 2 || rg_fd_peek(c, fd, &s))) {
-            RG_PAUSED(fflush(stream));
+            /* Nothing pending (cat writes with write(2)): no flush to bind. */
+            if (rg_stream_pending(stream))
+                RG_PAUSED(fflush(stream));
             rg_note_close(c, fd);
         }
         rg_leave();

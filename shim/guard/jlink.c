@@ -20,20 +20,15 @@ static long link_call(const struct rg_meta_call *call)
     return rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
-/* Could rg_guard_meta find that the session knows the file as st, looked
- * at just now, has it: its record is of this stamp, or a writer of it is
- * counted? Only then is its look before the link worth a system call. Git
- * checkout replaces files it never read, or whose inode numbers an earlier
- * file left in the table: the link alone. */
+/* Could the session know the file: does the table hold its inode at all?
+ * Then rg_guard_meta looks at it again before the link. st was taken
+ * before the decision, and a sibling may have restamped the file since,
+ * so a record that differs from st says nothing: only a fresh look does.
+ * Git checkout replaces files it never read: the link alone. */
 static bool maybe_known(struct rg_ctx *c, const struct stat *st)
 {
     struct rg_file f = rg_file_of(st);
-    struct rg_entry *e = rg_entry_for(c, &f, false);
-    if (!e)
-        return false;
-    struct rg_record r = rg_entry_load(&c->table, e);
-    return r.writers > 0 ||
-           (r.found && r.mtime_ns == f.mtime_ns && r.ctime_ns == f.ctime_ns && r.size == f.size);
+    return rg_entry_for(c, &f, false) != NULL;
 }
 
 /* The link to, made through rg_guard_meta where the session may know the

@@ -80,11 +80,23 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
     return fp;
 }
 
+/* fileno without the call: coreutils fclose stdout and stderr at exit, and
+ * fileno would be one more libc function for ld.so to bind in each of them
+ * (some 700 instructions). glibc's FILE is public; a closed one holds -1. */
+static int stream_fd(FILE *fp)
+{
+#ifdef __GLIBC__
+    return fp->_fileno >= 0 ? fp->_fileno : -1;
+#else
+    return fileno(fp);
+#endif
+}
+
 /* fclose closes through glibc's internal close: flush and restamp first. */
 static int close_stream(FILE *stream)
 {
     int saved = errno;
-    int fd = stream ? fileno(stream) : -1;
+    int fd = stream ? stream_fd(stream) : -1;
     /* Most streams: nothing to flush early or restamp. */
     struct rg_ctx *c = rg_fd_needs_ctx(fd, stream) ? rg_enter() : NULL;
     if (c) {

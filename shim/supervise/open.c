@@ -83,6 +83,22 @@ static bool names_self(const char *path)
     return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0;
 }
 
+/* The directory of an absolute path does not exist (a locale or library
+ * path probed in vain), so there is nothing to record: the kernel's open
+ * fails as ours would, or, if the directory appears meanwhile, makes a read
+ * that goes unrecorded, as after a rewritten path. */
+static bool no_such_dir(const char *path)
+{
+    char dir[PATH_MAX];
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    if (n == 0)
+        return false; /* "/" exists */
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    struct stat st;
+    return rg_sys_fstatat(AT_FDCWD, dir, &st, 0) == -ENOENT;
+}
+
 /* A read-only open (flags in registers: the kernel takes the very flags
  * checked here) of an absolute path outside every root, by the library's
  * own test (guard/dircache.h), needs no record. If another thread rewrites
@@ -99,8 +115,9 @@ static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_sy
     if (rg_sv_read_string(&call->target, sc->path, path, sizeof path) < 0 || path[0] != '/' ||
         names_self(path) || rg_under_a_root(call->ctx, path))
         return false;
-    return may_block ? rg_dir_outside_roots(call->ctx, path)
-                     : rg_dir_known_outside(call->ctx, path);
+    if (!may_block)
+        return rg_dir_known_outside(call->ctx, path);
+    return rg_dir_outside_roots(call->ctx, path) || no_such_dir(path);
 }
 
 bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc,

@@ -445,3 +445,9 @@ export -f raw
 	assert_success
 	assert_content f new
 }
+
+@test "t4000.42 --supervise: a static binary's read-open in a directory that does not exist fails with ENOENT" {
+	run --separate-stderr sv "$STATIC" read "$OUT/none/f"
+	assert_failure
+	assert_output 'err ENOENT'
+}

@@ -19,6 +19,7 @@
 #include "os/session.h"
 #include "os/sys.h"
 #include "preload/handoff.h"
+#include "preload/stdfds.h"
 
 enum { UNINIT, INITING, READY };
 
@@ -353,48 +354,13 @@ __attribute__((constructor)) static void rg_start(void)
     errno = saved;
 }
 
-/* Is fd a regular file open for writing? Such a descriptor 0-2 (`seq 10 >
- * f`) writes the session's file without a single hooked call. fstat first:
- * most are pipes or terminals, one system call each. */
-static bool writes_file(int fd)
-{
-    struct stat st;
-    if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    int fl = rg_sys_getfl(fd);
-    return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY;
-}
-
-/* Restamps descriptors first to last (of 0-2) for a process that never set
- * its context up, so holds nothing of its own: it attaches the session it
- * started in to a table of its own, not the context. No lock is taken, so
- * no fork handlers are needed, and everything is a raw system call, so
- * ld.so binds nothing (at exit, often the only time such a process meets
- * the shim) and errno is left alone. An unusable table restamps nothing,
- * as with the context. */
-static void restamp_unready(int first, int last)
-{
-    struct rg_table t = {0};
-    if (!self.exec_env.session[0] || !rg_crit_enter())
-        return;
-    if (!rg_session_attach(self.exec_env.session, &t)) {
-        for (int fd = first; fd <= last; fd++)
-            rg_restamp_inherited(&t, fd);
-        rg_session_detach(&t);
-    }
-    rg_crit_leave();
-}
-
 bool rg_fd_needs_ctx(int fd, void *stream)
 {
     if (rg_fd_idle(fd))
         return false;
     if (fd > 2 || atomic_load_explicit(&self.state, memory_order_acquire) == READY)
         return true;
-    if (writes_file(fd)) {
-        rg_flush_pending(stream);
-        restamp_unready(fd, fd);
-    }
+    rg_std_restamp(self.exec_env.session, fd, stream);
     return false;
 }
 
@@ -406,11 +372,7 @@ __attribute__((destructor)) static void rg_exit(void)
 {
     /* Raw system calls only, so far: errno is left as it is. */
     if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env()) {
-        if (writes_file(0) || writes_file(1) || writes_file(2)) {
-            rg_flush_pending(stdout);
-            rg_flush_pending(stderr);
-            restamp_unready(0, 2);
-        }
+        rg_std_restamp_at_exit(self.exec_env.session);
         return;
     }
     int saved = errno;

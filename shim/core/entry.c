@@ -14,33 +14,37 @@
  * killed mid-stamp never finishes. */
 #define STAMP_WAITS 64
 
-/* Takes the entry's stamp lock (stamps odd while held). Says whether another
- * stamp landed since the caller loaded `seen`. */
-static uint32_t stamp_begin(struct rg_entry *e, uint32_t seen, bool *raced)
+/* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
+ * Says whether another stamp landed since the caller loaded `seen`. Returns
+ * the word as held, for stamp_end. */
+static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
 {
-    uint32_t cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
+    uint64_t cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     for (int waits = 0;;) {
-        if (cur != seen)
+        uint32_t n = rg_stamps_of(cur);
+        if (n != rg_stamps_of(seen))
             *raced = true;
-        if ((cur & 1u) && waits < STAMP_WAITS) {
+        if ((n & 1u) && waits < STAMP_WAITS) {
             waits++;
             sched_yield();
-            cur = atomic_load_explicit(&e->stamps, memory_order_acquire);
+            cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
             continue;
         }
-        uint32_t mine = (cur & 1u) ? cur + 2 : cur + 1;
-        if (atomic_compare_exchange_weak_explicit(&e->stamps, &cur, mine, memory_order_acq_rel,
+        uint64_t mine = rg_hash_stamps(rg_hash_of(cur), (n & 1u) ? n + 2 : n + 1);
+        if (atomic_compare_exchange_weak_explicit(&e->hash_stamps, &cur, mine, memory_order_acq_rel,
                                                   memory_order_acquire))
             return mine;
     }
 }
 
-/* Fails harmlessly when another took the entry over after STAMP_WAITS: the
- * lock is then theirs to end. */
-static void stamp_end(struct rg_entry *e, uint32_t mine)
+/* Puts hash with the release. Fails harmlessly when another took the entry
+ * over after STAMP_WAITS: the lock is then theirs to end, and this hash,
+ * of bytes their stamp may not describe, stays out. */
+static void stamp_end(struct rg_entry *e, uint64_t mine, uint32_t hash)
 {
-    atomic_compare_exchange_strong_explicit(&e->stamps, &mine, mine + 1, memory_order_release,
-                                            memory_order_relaxed);
+    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &mine,
+                                            rg_hash_stamps(hash, rg_stamps_of(mine) + 1),
+                                            memory_order_release, memory_order_relaxed);
 }
 
 /* Renews what a re-read learnt of the bytes of the stamp the caller found
@@ -49,18 +53,22 @@ static void stamp_end(struct rg_entry *e, uint32_t mine)
  * describes, and the session's next write would be "changed". Held like a
  * stamp but released to seen, as the stamp stays: a full stamp that waited
  * meanwhile takes itself for raced, which only costs a scan its scan. */
-static void renew(struct rg_entry *e, uint32_t seen, uint32_t hash, int64_t now_ns)
+static void renew(struct rg_entry *e, uint64_t seen, uint32_t hash, int64_t now_ns)
 {
-    uint32_t cur = seen;
-    if ((seen & 1u) || !atomic_compare_exchange_strong_explicit(
-                           &e->stamps, &cur, seen + 1, memory_order_acq_rel, memory_order_relaxed))
+    uint32_t n = rg_stamps_of(seen);
+    uint64_t held = rg_hash_stamps(hash ? hash : rg_hash_of(seen), n + 1);
+    /* The hash goes in with the lock, by the one compare-and-swap that sees
+     * no stamp came since: a stamper that takes the entry over from this
+     * one, preempted here, puts its own hash, so this one cannot outlive
+     * it. Only read_ns may still land late, and it is older: a read that
+     * expires or looks racy sooner, never a wrong allow. */
+    if ((n & 1u) || !atomic_compare_exchange_strong_explicit(
+                        &e->hash_stamps, &seen, held, memory_order_acq_rel, memory_order_relaxed))
         return;
-    if (hash)
-        atomic_store_explicit(&e->hash, hash, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-    cur = seen + 1;
-    atomic_compare_exchange_strong_explicit(&e->stamps, &cur, seen, memory_order_release,
-                                            memory_order_relaxed);
+    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held,
+                                            rg_hash_stamps(rg_hash_of(held), n),
+                                            memory_order_release, memory_order_relaxed);
 }
 
 static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, int64_t ctime_ns)
@@ -74,7 +82,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                     bool own_write, int64_t now_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    uint32_t seen = atomic_load_explicit(&e->stamps, memory_order_acquire);
+    uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t reader = st->reader;
     bool own = own_write;
@@ -124,11 +132,11 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
      * what this read saw before it, typically): a scan must not take the
      * entry over from it unseen, so this read then counts as a look. */
     bool raced = false;
-    uint32_t mine = stamp_begin(e, seen, &raced);
+    uint64_t mine = stamp_begin(e, seen, &raced);
     if (raced) {
         reader &= ~RG_READER_SCAN;
         if (stamp_is_older(t, e, st->ctime_ns)) {
-            stamp_end(e, mine);
+            stamp_end(e, mine, rg_hash_of(mine));
             return false;
         }
     }
@@ -136,10 +144,9 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     atomic_store_explicit(&e->size, st->size, memory_order_relaxed);
     atomic_store_explicit(&e->ctime_ns, st->ctime_ns, memory_order_relaxed);
     atomic_store_explicit(&e->read_ns, now_ns, memory_order_relaxed);
-    atomic_store_explicit(&e->hash, st->hash, memory_order_relaxed);
     atomic_store_explicit(&e->reader, reader, memory_order_relaxed);
     atomic_store_explicit(&e->gen, gen | (own ? RG_GEN_WRITE : 0), memory_order_release);
-    stamp_end(e, mine);
+    stamp_end(e, mine, st->hash);
     return true;
 }
 
@@ -168,7 +175,7 @@ struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *
     uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
     r.writers = w >> RG_WRITING_PID_BITS;
     r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
-    r.hash = atomic_load_explicit(&e->hash, memory_order_relaxed);
+    r.hash = rg_hash_of(atomic_load_explicit(&e->hash_stamps, memory_order_relaxed));
     r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
     return r;
 }

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 9u
+#define RG_TABLE_VERSION 10u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -78,10 +78,23 @@ struct rg_entry {
     _Atomic int64_t read_ns;  /* wall clock of the last record */
     _Atomic uint32_t writing; /* RG_WRITING_*: write fds the session holds open on
                                  it, and the last process that opened one */
-    _Atomic uint32_t hash;    /* rg_content_hash() of the stamped bytes; 0: none */
     _Atomic uint32_t reader;  /* RG_READER_*: who read it, and how */
-    _Atomic uint32_t stamps;  /* +2 by every full stamp, odd while one is written */
+    /* The hash of the stamped bytes (rg_content_hash(), 0: none) in the high
+     * half, the stamps count (+2 by every full stamp, odd while one is
+     * written) in the low: one word, so that a hash is put by the same
+     * compare-and-swap that checks no other stamp came meanwhile. Apart, a
+     * re-read's hash stored after a stamper took the entry over from it
+     * (preempted mid-store) landed on the newer stamp, vouching for bytes
+     * the file no longer had. */
+    _Atomic uint64_t hash_stamps;
 };
+
+static inline uint32_t rg_stamps_of(uint64_t hash_stamps) { return (uint32_t)hash_stamps; }
+static inline uint32_t rg_hash_of(uint64_t hash_stamps) { return (uint32_t)(hash_stamps >> 32); }
+static inline uint64_t rg_hash_stamps(uint32_t hash, uint32_t stamps)
+{
+    return (uint64_t)hash << 32 | stamps;
+}
 
 /* writing packs a pid (Linux pids fit in 22 bits) with a count that
  * saturates; a count that runs out early can only make the session refuse

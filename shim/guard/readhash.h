@@ -32,12 +32,13 @@ static inline bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, s
     /* A scanner's re-read too: the caller hands the entry on
      * (rg_entry_reread) whatever this returns. Inline: most reads end here. */
     if (rg_entry_unchanged(t, e, st)) {
-        struct rg_record held = {.found = true,
-                                 .mtime_ns = st->mtime_ns,
-                                 .ctime_ns = st->ctime_ns,
-                                 .size = st->size,
-                                 .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
-                                 .hash = atomic_load_explicit(&e->hash, memory_order_relaxed)};
+        struct rg_record held = {
+            .found = true,
+            .mtime_ns = st->mtime_ns,
+            .ctime_ns = st->ctime_ns,
+            .size = st->size,
+            .read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed),
+            .hash = rg_hash_of(atomic_load_explicit(&e->hash_stamps, memory_order_relaxed))};
         if (!rg_record_wants_hash(&held))
             return false;
     }

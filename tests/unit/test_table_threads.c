@@ -225,9 +225,9 @@ static uint32_t hash_of(int64_t mtime) { return (uint32_t)mtime * 2u + 1u; }
 static struct rg_record whole_record(struct rg_entry *e)
 {
     for (;;) {
-        uint32_t before = atomic_load(&e->stamps);
+        uint32_t before = rg_stamps_of(atomic_load(&e->hash_stamps));
         struct rg_record r = rg_entry_load(&table, e);
-        if (!(before & 1u) && atomic_load(&e->stamps) == before)
+        if (!(before & 1u) && rg_stamps_of(atomic_load(&e->hash_stamps)) == before)
             return r;
     }
 }

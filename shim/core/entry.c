@@ -10,9 +10,14 @@
 #include <sched.h>
 
 /* A stamper waits this many yields for another to finish before taking the
- * entry over: long enough for a preempted one, and bounded because one
- * killed mid-stamp never finishes. */
-#define STAMP_WAITS 64
+ * entry over: bounded because one killed mid-stamp never finishes, and long
+ * because one taken over while only preempted goes on to store its fields
+ * late, over the newer stamp (its hash stays out: stamp_end). 64 yields
+ * passed in microseconds on a loaded machine and took over live stampers
+ * (1 run in 50 of test_table_threads under load); 1024 outlast a time
+ * slice, and cost a stamper that meets a killed one, once, well under a
+ * millisecond idle and up to a second or two on a loaded machine. */
+#define STAMP_WAITS 1024
 
 /* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
  * Says whether another stamp landed since the caller loaded `seen`. Returns

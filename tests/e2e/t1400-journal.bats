@@ -679,6 +679,28 @@ refused_log() {
 	assert_file_exist "$L"
 }
 
+@test "t1400.60 undo --all run twice: the second says the files are already restored, exit 0" {
+	mkfile a.txt a-original
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	"$RG" undo --all 2>/dev/null
+	run "$RG" undo --all
+	assert_success
+	assert_output --partial "'$(pwd -P)/a.txt' is already as it was before session"
+	refute_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" a-original
+}
+
+@test "t1400.61 undo still refuses a file changed since to other bytes than the kept ones" {
+	mkfile a.txt a-original
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	"$RG" undo --all 2>/dev/null
+	external_write a.txt later
+	run "$RG" undo --all
+	assert_failure 1
+	assert_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" later
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

@@ -34,8 +34,8 @@ static const char undo_usage[] =
     "                       wrote it\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 if every FILE was restored, 1 if one was not (nothing kept, or\n"
-    "changed since), 2 on bad usage or an error.\n";
+    "Exit status: 0 if every FILE was restored (or already was as before), 1 if one\n"
+    "was not (nothing kept, or changed since), 2 on bad usage or an error.\n";
 
 struct undo {
     const char *dir;
@@ -62,6 +62,52 @@ static bool changed_since(const struct undo *u, const char *s, const char *abs)
         return true;
     int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     return there && (st.st_ino != end->ino || mtime != end->mtime_ns || st.st_size != end->size);
+}
+
+/* Fills buf from fd unless the file ends first; short reads are retried. */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -1 : (ssize_t)got;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+static bool same_bytes(int a, int b)
+{
+    char x[16384], y[16384];
+    for (;;) {
+        ssize_t n = read_full(a, x, sizeof x), m = read_full(b, y, sizeof y);
+        if (n < 0 || n != m || memcmp(x, y, (size_t)n) != 0)
+            return false;
+        if (n == 0)
+            return true;
+    }
+}
+
+/* Is abs already what restoring r would make it? A change since the session
+ * that was an earlier undo of it (undo --all run twice) is no reason to
+ * refuse: there is nothing to restore. */
+static bool already_restored(const char *dir, const struct rg_jrec *r, const char *abs)
+{
+    char obj[PATH_MAX + 80];
+    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    struct stat st;
+    if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 07777) != (r->mode & 07777))
+        return false;
+    int a = open(obj, O_RDONLY | O_CLOEXEC), b = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    bool same = a >= 0 && b >= 0 && same_bytes(a, b);
+    if (a >= 0)
+        close(a);
+    if (b >= 0)
+        close(b);
+    return same;
 }
 
 static int mkparents(const char *abs)
@@ -137,6 +183,11 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         return RG_EXIT_NO;
     }
     if (!u->force && changed_since(u, first->session, abs)) {
+        if (already_restored(u->dir, first, abs)) {
+            fprintf(stderr, "readguard: '%s' is already as it was before session %s changed it\n",
+                    file, first->session);
+            return RG_EXIT_OK;
+        }
         rg_err("undo: '%s': it changed after session %s last wrote it; --force restores it "
                "anyway (its content now is kept)",
                file, first->session);

@@ -316,7 +316,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
             break;
         case OPT_STRICT: o->supervise = RG_SUPERVISE_STRICT; break;
         case 'h': fputs(run_usage, stdout); exit(0);
-        default: fputs("Try 'readguard run --help'.\n", stderr); return -1;
+        default: fprintf(stderr, "Try 'readguard %s --help'.\n", argv[0]); return -1;
         }
     }
     if (optind >= argc) {
@@ -353,7 +353,8 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
         return NULL;
     }
     if (first != argc + 1) {
-        rg_err("unexpected argument '%s'", args[first]);
+        rg_err("%s: unexpected argument '%s'\nTry 'readguard %s --help'.", argv[0], args[first],
+               argv[0]);
         return NULL;
     }
     *session = opts.session;

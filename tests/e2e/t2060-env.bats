@@ -95,3 +95,17 @@ setup() {
 	assert_success
 	assert_line --index 0 "export LD_PRELOAD='$SHIM:libother.so';"
 }
+
+@test "t2060.11 env with an unknown option points to env's --help, not run's" {
+	run --separate-stderr "$RG" env --no-such-option
+	assert_equal "$status" 125
+	[[ $stderr == *"Try 'readguard env --help'."* ]] || fail "$stderr"
+	[[ $stderr != *"readguard run --help"* ]] || fail "$stderr"
+}
+
+@test "t2060.12 env with a stray argument names env and points to its --help" {
+	run --separate-stderr "$RG" env stray
+	assert_equal "$status" 125
+	assert_equal "$stderr" "readguard: env: unexpected argument 'stray'
+Try 'readguard env --help'."
+}

@@ -701,6 +701,27 @@ refused_log() {
 	assert_equal "$(cat a.txt)" later
 }
 
+@test "t1400.62 undo of a directory says undo takes files, and points to history DIR" {
+	mkdir d
+	mkfile d/a.txt a
+	rgsh 'cat d/a.txt >/dev/null; echo x >d/a.txt'
+	run "$RG" undo d
+	assert_failure 1
+	assert_output --partial "undo: 'd' is a directory: undo takes files ('readguard history d'"
+	refute_output --partial "no session changed it"
+	assert_equal "$(cat d/a.txt)" x
+}
+
+@test "t1400.63 diff of a directory says diff takes files, and points to history DIR" {
+	mkdir d
+	mkfile d/a.txt a
+	rgsh 'cat d/a.txt >/dev/null; echo x >d/a.txt'
+	run "$RG" diff d
+	assert_failure 1
+	assert_output --partial "diff: 'd' is a directory: diff takes files ('readguard history d'"
+	refute_output --partial "no session changed it"
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

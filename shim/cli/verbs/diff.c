@@ -35,6 +35,13 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         return RG_EXIT_TROUBLE;
     }
     const struct rg_jrec *first = rg_jlist_first_change(l, only, abs);
+    struct stat st;
+    if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rg_err("diff: '%s' is a directory: diff takes files ('readguard history %s' lists "
+               "those kept under it)",
+               file, file);
+        return RG_EXIT_NO;
+    }
     if (!first || !first->object) {
         rg_err("diff: '%s': %s", file,
                first ? "its old bytes were not kept" : "no session changed it");
@@ -42,7 +49,6 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     }
     snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);
     snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
-    struct stat st;
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
     const char *new_label = now == abs ? file : now; /* a removal, as git shows one */
     fflush(stdout);

@@ -174,7 +174,13 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     }
     const struct rg_jrec *first = rg_jlist_first_change(&u->l, only, abs);
     if (!first) {
-        rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
+        struct stat st;
+        if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
+            rg_err("undo: '%s' is a directory: undo takes files ('readguard history %s' lists "
+                   "those kept under it; 'undo --all' restores a session's files)",
+                   file, file);
+        else
+            rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
         return RG_EXIT_NO;
     }
     if (!first->object) {

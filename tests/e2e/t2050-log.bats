@@ -118,3 +118,17 @@ hid() {
 	assert_output ""
 	[[ $stderr == *"readguard: log: an ended session's lines: 'readguard log --session ID', with the id that 'readguard history' prints"* ]] || fail "$stderr"
 }
+
+@test "t2050.12 log --session ID of a session whose default log was pruned says it may have been" {
+	mkfile a old
+	mkfile b old
+	"$RG" run -- sh -c 'cat b >/dev/null; echo x >b; echo new >a' 2>/dev/null || true
+	local id
+	id=$(hid b)
+	touch -d '40 days ago' "$XDG_STATE_HOME"/readguard/readguard-*.log
+	"$RG" sessions --prune 2>/dev/null
+	run --separate-stderr "$RG" log --session "$id"
+	assert_success
+	assert_output ""
+	[[ $stderr == *"has no line in the logs"*"its log was pruned (unchanged for READGUARD_JOURNAL_DAYS days)"* ]] || fail "$stderr"
+}

@@ -187,8 +187,9 @@ static int show_id(const char *id, bool as_json)
                    id, dir);
             return RG_EXIT_TROUBLE;
         }
-        rg_err("log: session %s has no line in the logs in '%s': it refused nothing, or "
-               "its log was given with --log (read that file)",
+        rg_err("log: session %s has no line in the logs in '%s': it refused nothing, its "
+               "log was pruned (unchanged for READGUARD_JOURNAL_DAYS days), or its log was "
+               "given with --log (read that file)",
                id, dir);
         return RG_EXIT_OK;
     }

@@ -25,9 +25,10 @@ static const char run_usage[] =
     "                       directory)\n"
     "  -m, --mode MODE      'enforce' refuses (default); 'warn' allows, and logs what\n"
     "                       enforce would refuse\n"
-    "  -l, --log FILE       append one JSON line per refusal or warning to FILE\n"
+    "  -l, --log FILE       append one JSON line per refusal, warning or mark to FILE\n"
     "                       (default: ~/.local/state/readguard/SESSION.log)\n"
-    "      --capacity N     how many files the session can track (default 1048576)\n"
+    "      --capacity N     how many files the session can track (16 to 67108864;\n"
+    "                       k and M count thousands and millions; default 1048576)\n"
     "  -s, --session PATH   join the session whose table is PATH, or create it there;\n"
     "                       an existing table keeps its own settings\n"
     "  -k, --keep           keep the session table when COMMAND ends, so a later\n"
@@ -303,8 +304,9 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
             break;
         case OPT_CAPACITY:
             if (!(o->s.capacity = rg_capacity_parse(optarg))) {
-                rg_err("--capacity '%s': expected a number of files from %u to %u", optarg,
-                       RG_MIN_CAPACITY, RG_MAX_CAPACITY);
+                rg_err("--capacity '%s': expected a number of files from %u to %u (k and M "
+                       "count thousands and millions)",
+                       optarg, RG_MIN_CAPACITY, RG_MAX_CAPACITY);
                 return -1;
             }
             break;

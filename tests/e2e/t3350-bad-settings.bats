@@ -199,3 +199,7 @@ run_rejects() {
 		fail "$stderr"
 	assert_unchanged g
 }
+
+@test "t3350.19 run: a --capacity with an unknown suffix is refused naming the suffixes it takes" {
+	run_rejects "--capacity '10G': expected a number of files from 16 to 67108864 (k and M count thousands and millions)" --capacity 10G
+}

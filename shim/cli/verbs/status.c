@@ -26,7 +26,8 @@ static const char usage[] =
     "  -j, --json           one JSON object on stdout, for programs\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "A file's state is 'read' (recorded by a read), 'written' (restamped after the\n"
+    "A file's state is 'read' (recorded by a read), 'scanned' (only read by a scan:\n"
+    "writable by the scanner and its descendants), 'written' (restamped after the\n"
     "session's own write), 'writing' (a session process holds it open for writing)\n"
     "or 'forgotten' (by reset or forget: the session must read it again).\n"
     "Exit status: 0, or 2 if there is no usable session.\n";

@@ -405,3 +405,10 @@ grep -r zzz src >/dev/null"
 	assert_success
 	assert_output ""
 }
+
+@test "t1500.31 readguard mark of a file only scanned unlocks it for the whole session" {
+	tree 20
+	run --separate-stderr rgsh "grep -r zzz . >/dev/null; \"$RG\" mark src/f7.c && $BLIND"
+	assert_success
+	assert_content src/f7.c PWN
+}

@@ -81,8 +81,11 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
         .ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
         .size = st.st_size,
     };
-    /* As a read would: a stamp tied with the session's own write is kept. */
-    rg_entry_stamp(t, e, &now, false, rg_now_ns());
+    /* As a look would: a stamp tied with the session's own write is kept,
+     * and a scan of unchanged bytes gives way, or a file grep -r saw stays
+     * refused after the mark that was to unlock it. */
+    if (!rg_entry_stamp(t, e, &now, false, rg_now_ns()))
+        rg_entry_reread(e, now.reader);
     log_mark(t->hdr, path, &was, &st);
     if (!rg_would_under_a_root(t->hdr, path))
         rg_err("mark: '%s' is outside every root of the session: writes to it are not guarded, "

@@ -193,10 +193,13 @@ const char *rg_would_allowed_why(const struct rg_would *w)
         return "it is not a regular file.";
     if (rg_record_scanned(rec) && w->facts.lineage == RG_LINEAGE_DESCENDS)
         return "it was only scanned in this session, by this process or one it descends from.";
+    /* A file the session wrote last was maybe never read: say which. */
     if (rec->found && f->hashed && f->hash == rec->hash)
-        return "it was read in this session and its bytes are the same.";
+        return w->own_write ? "this session wrote it last, and its bytes are the same."
+                            : "it was read in this session and its bytes are the same.";
     if (rg_record_match(f, rec) == RG_STAMP_MATCHES)
-        return "it was read in this session and has not changed since.";
+        return w->own_write ? "this session wrote it last, and it has not changed since."
+                            : "it was read in this session and has not changed since.";
     if (rec->writers > 0 && w->facts.writer_alive)
         return "a process of this session is writing it.";
     if (f->scope == RG_SCOPE_JOURNALED)

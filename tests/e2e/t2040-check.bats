@@ -216,3 +216,11 @@ shim said:  ${stderr_lines[0]}"
 	[ "readguard: $said" = "${stderr_lines[0]}" ] || fail "check said: $said
 shim said:  ${stderr_lines[0]}"
 }
+
+@test "t2040.18 check of a file the session created, never read, says the session wrote it" {
+	new_session
+	in_session sh -c 'echo mine >made'
+	run --separate-stderr "$RG" check made
+	assert_success
+	assert_output "allowed to write 'made': this session wrote it last, and it has not changed since."
+}

@@ -722,6 +722,17 @@ refused_log() {
 	refute_output --partial "no session changed it"
 }
 
+@test "t1400.64 undo of a file renamed away since the session says it is gone, not changed" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo session >a.txt'
+	mv a.txt elsewhere.txt
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "undo: 'a.txt': it was removed or renamed after session"
+	assert_output --partial "--force recreates it anyway"
+	assert_file_not_exist a.txt
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

@@ -194,9 +194,15 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                     file, first->session);
             return RG_EXIT_OK;
         }
-        rg_err("undo: '%s': it changed after session %s last wrote it; --force restores it "
-               "anyway (its content now is kept)",
-               file, first->session);
+        struct stat st;
+        if (lstat(abs, &st) != 0)
+            rg_err("undo: '%s': it was removed or renamed after session %s last wrote it; "
+                   "--force recreates it anyway",
+                   file, first->session);
+        else
+            rg_err("undo: '%s': it changed after session %s last wrote it; --force restores it "
+                   "anyway (its content now is kept)",
+                   file, first->session);
         return RG_EXIT_NO;
     }
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo");

@@ -733,6 +733,24 @@ refused_log() {
 	assert_file_not_exist a.txt
 }
 
+@test "t1400.65 undo --all --session with an id no session had says so, exit 1" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	run "$RG" undo --all --session 123-456
+	assert_failure 1
+	assert_output "readguard: undo: session 123-456 kept no file in the journal (see 'readguard history')"
+	assert_equal "$(cat a.txt)" x
+}
+
+@test "t1400.66 history --session with an id no session had names that id" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	run --separate-stderr "$RG" history --session 123-456
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no saved versions in session 123-456"
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

@@ -144,7 +144,7 @@ int rg_cmd_history(int argc, char **argv)
         }
     /* Silence would read as "the journal is empty" or "a typo": say which. */
     if (nfiles == 0 && shown == 0)
-        rg_err("history: no saved versions%s", id[0] ? " in that session" : "");
+        rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
     for (size_t i = 0; i < nfiles; i++)
         if (!files[i].seen)
             rg_err("history: no saved versions %s '%s'", files[i].dir ? "under" : "of",

@@ -276,6 +276,11 @@ static int undo_all(struct undo *u, const char *only)
     if (!only)
         fprintf(stderr, "readguard: undoing session %s: %zu file%s under '%s'\n", sid, nfiles,
                 nfiles == 1 ? "" : "s", here);
+    /* A mistyped id would otherwise restore nothing, and say nothing. */
+    if (nfiles == 0) {
+        rg_err("undo: session %s kept no file in the journal (see 'readguard history')", sid);
+        return RG_EXIT_NO;
+    }
     int rc = RG_EXIT_OK;
     for (size_t i = 0; i < u->l.n; i++) {
         if (!first_of_file(u, i, sid, in))

@@ -16,6 +16,11 @@
 /* "readguard: <message>" on stderr, printf style. */
 void rg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct option;
+/* getopt_long for a verb's argv (argv[0] is the verb), whose own messages
+ * ("unrecognized option") then start "readguard: VERB:" as rg_err's do. */
+int rg_getopt(int argc, char **argv, const char *shorts, const struct option *longs);
+
 struct rg_log_line;
 /* Appends one line to the session log at log_path, as the shim would; a
  * log that cannot be written gets a warning, never a failed verb. */

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include <bsd/stdlib.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,17 @@ void rg_err(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+int rg_getopt(int argc, char **argv, const char *shorts, const struct option *longs)
+{
+    char prog[64];
+    char *verb = argv[0];
+    snprintf(prog, sizeof prog, "%s: %s", getprogname(), verb);
+    argv[0] = prog;
+    int ch = getopt_long(argc, argv, shorts, longs, NULL);
+    argv[0] = verb;
+    return ch;
 }
 
 void rg_cli_log(const char *log_path, const struct rg_log_line *l)

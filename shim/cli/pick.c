@@ -154,7 +154,7 @@ int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
         snprintf(shorts, sizeof shorts, "s:h%s", v->shortopts ? v->shortopts : "");
     }
     for (;;) {
-        int ch = getopt_long(argc, argv, shorts, longs, NULL);
+        int ch = rg_getopt(argc, argv, shorts, longs);
         if (ch == 's') {
             v->session = optarg;
             continue;

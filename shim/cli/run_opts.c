@@ -256,7 +256,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
     if (env_log && *env_log && set_log(o, env_log, RG_ENV_LOG) < 0)
         return -1;
     o->given[0] = '\0';
-    while ((ch = getopt_long(argc, argv, "+r:m:l:i:hs:k", longs, NULL)) != -1) {
+    while ((ch = rg_getopt(argc, argv, "+r:m:l:i:hs:k", longs)) != -1) {
         note_given(o, longs, ch);
         switch (ch) {
         case 'r':

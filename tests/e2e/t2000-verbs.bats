@@ -86,3 +86,17 @@ Try 'readguard --help'."
 	assert_line --regexp '^  check \[-q\] FILE'
 	assert_line --regexp '^  sessions .*\[--json\]'
 }
+
+@test "t2000.34 a verb's unknown option is named after readguard and the verb, as its other errors are" {
+	for v in run env status check sessions doctor history undo; do
+		run --separate-stderr "$RG" "$v" --no-such-option
+		[[ ${stderr_lines[0]} == "readguard: $v: unrecognized option '--no-such-option'" ]] ||
+			fail "$v: $stderr"
+	done
+}
+
+@test "t2000.35 a verb's option missing its value is named after readguard and the verb" {
+	run --separate-stderr "$RG" history --session
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: history: option '--session' requires an argument"
+}

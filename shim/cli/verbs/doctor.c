@@ -366,7 +366,7 @@ int rg_cmd_doctor(int argc, char **argv)
 {
     static const struct option longs[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1) {
+    while ((ch = rg_getopt(argc, argv, "+h", longs)) != -1) {
         if (ch == 'h') {
             fputs(usage, stdout);
             return RG_EXIT_OK;

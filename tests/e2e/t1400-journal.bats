@@ -751,6 +751,15 @@ refused_log() {
 	assert_equal "$stderr" "readguard: history: no saved versions in session 123-456"
 }
 
+@test "t1400.67 history of a gone directory named without its / points to DIR/" {
+	projects
+	rm -r q
+	run --separate-stderr "$RG" history q
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory that is gone: 'readguard history q/'"
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

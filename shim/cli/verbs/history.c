@@ -97,6 +97,17 @@ static bool want(const char *arg, struct wanted *w)
     return (w->abs = strdup(abs)) != NULL;
 }
 
+/* A name with no versions of its own, given without the '/' that would
+ * make it a directory that is gone (docs after rm -rf docs): was it one? */
+static bool was_a_dir(const struct rg_jlist *l, const char *abs)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (rg_jrec_is_save(&l->r[i]) && strcmp(l->r[i].path, abs) != 0 &&
+            rg_path_under(l->r[i].path, abs))
+            return true;
+    return false;
+}
+
 static void unwant(struct wanted *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -145,10 +156,17 @@ int rg_cmd_history(int argc, char **argv)
     /* Silence would read as "the journal is empty" or "a typo": say which. */
     if (nfiles == 0 && shown == 0)
         rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
-    for (size_t i = 0; i < nfiles; i++)
-        if (!files[i].seen)
-            rg_err("history: no saved versions %s '%s'", files[i].dir ? "under" : "of",
-                   argv[optind + (int)i]);
+    for (size_t i = 0; i < nfiles; i++) {
+        const char *arg = argv[optind + (int)i];
+        if (files[i].seen)
+            continue;
+        if (!files[i].dir && was_a_dir(&l, files[i].abs))
+            rg_err("history: no saved versions of '%s', but some under it, a directory that is "
+                   "gone: 'readguard history %s/'",
+                   arg, arg);
+        else
+            rg_err("history: no saved versions %s '%s'", files[i].dir ? "under" : "of", arg);
+    }
     rg_jlist_free(&l);
     unwant(files, nfiles);
     return RG_EXIT_OK;

@@ -10,7 +10,13 @@
  * supervisor only to be refused with the reason (supervise/ns.c): in them a
  * path the tree names could be another file than the one the supervisor
  * resolves. clone3 passes its flags in memory, where a filter cannot look,
- * so it fails with ENOSYS, which makes glibc and Go fall back to clone. */
+ * so it fails with ENOSYS, which makes glibc and Go fall back to clone.
+ * openat2 fails with ENOSYS in both modes, for the same reason: the kernel
+ * would read its flags again from memory another thread can rewrite after
+ * any check, and the one open the supervisor cannot carry out itself, an
+ * O_PATH one (ADDFD cannot install it), would have to be let through. So
+ * the tree sees a kernel without openat2, consistently, and its callers
+ * fall back to openat, whose flags are in the registers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
@@ -57,6 +63,28 @@ static size_t namespaces(struct sock_filter *out)
     return n;
 }
 
+/* Under --supervise, the shim's own calls, already checked, come from its
+ * trampoline: they are allowed. Anything else falls through, with the
+ * instruction pointer loaded. */
+static size_t from_trampoline(struct sock_filter *out, enum rg_sv_level level)
+{
+#if defined(__x86_64__)
+    if (level != RG_SV_HYBRID)
+        return 0;
+    size_t n = 0;
+    out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer));
+    out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP & 0xffffffffu), 0, 3);
+    out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer) + 4);
+    out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP >> 32), 0, 1);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+    return n;
+#else
+    (void)out;
+    (void)level;
+    return 0;
+#endif
+}
+
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
 {
     size_t n = 0;
@@ -81,21 +109,14 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     out[n++] = RET(SECCOMP_RET_ALLOW);
     if (level == RG_SV_STRICT)
         n += namespaces(out + n);
+    size_t at = n++;
+    n += from_trampoline(out + n, level); /* the library's own, checked */
+    out[n++] = FAIL(ENOSYS);
+    out[at] = JEQ(SYS_openat2, 0, (unsigned char)(n - at - 1));
     for (size_t i = 0; i < NGUARDED; i++)
         out[n++] = JEQ((unsigned)guarded[i], (unsigned char)(NGUARDED - i), 0);
     out[n++] = RET(SECCOMP_RET_ALLOW);
-#if defined(__x86_64__)
-    /* The shim's own calls, already checked, from its trampoline. */
-    if (level == RG_SV_HYBRID) {
-        out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer));
-        out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP & 0xffffffffu), 0, 3);
-        out[n++] = LD(offsetof(struct seccomp_data, instruction_pointer) + 4);
-        out[n++] = JEQ((unsigned)(RG_TRAMPOLINE_IP >> 32), 0, 1);
-        out[n++] = RET(SECCOMP_RET_ALLOW);
-    }
-#else
-    (void)level;
-#endif
+    n += from_trampoline(out + n, level);
     out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     return n;
 }

@@ -329,15 +329,14 @@ PY
 }
 export -f raw
 
-@test "t4000.30 raw openat2: a write-open of an unread file is refused; bad sizes fail as the kernel's do" {
+@test "t4000.30 --strict: raw openat2 fails with ENOSYS before its struct is read: a write-open, a bad size, the file intact" {
 	mkfile f 'original'
 	snapshot f
 	run --separate-stderr strict bash -c 'raw openat2 f 0o1001 24'
-	assert_output 'err EACCES'
+	assert_output 'err ENOSYS'
 	run --separate-stderr strict bash -c 'raw openat2 f 0 16'
-	assert_output 'err EINVAL'
-	run --separate-stderr strict bash -c 'raw openat2 f 0 32'
-	assert_output --regexp '^ok [0-9]+$'
+	assert_output 'err ENOSYS'
+	refute_refused
 	assert_unchanged f
 }
 
@@ -450,4 +449,60 @@ export -f raw
 	run --separate-stderr sv "$STATIC" read "$OUT/none/f"
 	assert_failure
 	assert_output 'err ENOENT'
+}
+
+@test "t4000.43 a static binary's openat2 with O_PATH fails with ENOSYS, as on a kernel without openat2" {
+	mkfile f 'original'
+	run --separate-stderr sv "$STATIC" openat2 f path
+	assert_failure
+	assert_output 'err ENOSYS'
+	run --separate-stderr strict "$STATIC" openat2 f path
+	assert_failure
+	assert_output 'err ENOSYS'
+}
+
+@test "t4000.44 a static binary's openat2 fails with ENOSYS for a read-open too: the tree sees no openat2 at all" {
+	mkfile f 'original'
+	run --separate-stderr sv "$STATIC" openat2 f read
+	assert_output 'err ENOSYS'
+	run --separate-stderr strict "$STATIC" openat2 f read
+	assert_output 'err ENOSYS'
+}
+
+@test "t4000.45 a static binary falling back from openat2 to openat gets an O_PATH descriptor on the file named" {
+	mkfile f 'original'
+	run --separate-stderr sv "$STATIC" opath f
+	assert_success
+	assert_output 'ok'
+	run --separate-stderr strict "$STATIC" opath f
+	assert_success
+	assert_output 'ok'
+}
+
+@test "t4000.46 the O_PATH fallback of a missing file fails with ENOENT, as the kernel's" {
+	run --separate-stderr sv "$STATIC" opath missing
+	assert_failure
+	assert_output 'err ENOENT'
+	run --separate-stderr strict "$STATIC" opath missing
+	assert_failure
+	assert_output 'err ENOENT'
+}
+
+@test "t4000.47 a thread flipping openat2's flags from O_PATH to O_WRONLY|O_TRUNC truncates nothing (20,000 tries)" {
+	mkfile victim 'never read'
+	snapshot victim
+	run sv "$T/rgrace" --how victim 20000
+	assert_success
+	assert_output 'wrote 0 enosys 20000'
+	run strict "$T/rgrace" --how victim 20000
+	assert_success
+	assert_output 'wrote 0 enosys 20000'
+	assert_unchanged victim
+}
+
+@test "t4000.48 --supervise: a dynamic program's openat2 O_PATH, checked by the library, still succeeds" {
+	mkfile f 'original'
+	run --separate-stderr sv "$T/rgprobe" sys_openat2 f O_PATH
+	assert_success
+	assert_output --regexp '^ok [0-9]+$'
 }

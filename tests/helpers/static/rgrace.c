@@ -18,8 +18,16 @@
  * B/NAME first. A's NAME is the victim: a rename checked on one directory
  * and carried out in the other replaces it. Prints how many renames the
  * supervisor let through.
- *   rgrace --dirs A B NAME TRIES */
+ *   rgrace --dirs A B NAME TRIES
+ * With --how the thread flips openat2's flags, in the struct in memory,
+ * between O_PATH and O_WRONLY|O_TRUNC while the main thread openat2s
+ * VICTIM: a supervisor that checked O_PATH and let the kernel redo the call
+ * would truncate it now and then. Prints how many calls gave a descriptor
+ * that can write, and how many failed with ENOSYS.
+ *   rgrace --how VICTIM TRIES */
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -27,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static char path[4096];
@@ -150,6 +159,38 @@ static int dirs_race(char **argv)
     return 0;
 }
 
+static struct open_how how;
+
+static void *flip_how(void *arg)
+{
+    (void)arg;
+    const __u64 flags[2] = {O_PATH | O_CLOEXEC, O_WRONLY | O_TRUNC | O_CLOEXEC};
+    for (unsigned i = 0; !atomic_load_explicit(&stop, memory_order_relaxed); i++)
+        __atomic_store_n(&how.flags, flags[i & 1], __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static int how_race(char **argv)
+{
+    long tries = atol(argv[1]), wrote = 0, enosys = 0;
+    how.flags = O_PATH | O_CLOEXEC;
+    pthread_t th;
+    pthread_create(&th, NULL, flip_how, NULL);
+    for (long i = 0; i < tries; i++) {
+        int fd = (int)syscall(SYS_openat2, AT_FDCWD, argv[0], &how, sizeof how);
+        if (fd < 0) {
+            enosys += errno == ENOSYS;
+            continue;
+        }
+        wrote += (fcntl(fd, F_GETFL) & (O_PATH | O_ACCMODE)) == O_WRONLY;
+        close(fd);
+    }
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+    printf("wrote %ld enosys %ld\n", wrote, enosys);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct stat victim, st;
@@ -159,6 +200,8 @@ int main(int argc, char **argv)
         return read_race(argv + 2);
     if (argc == 6 && strcmp(argv[1], "--dirs") == 0)
         return dirs_race(argv + 2);
+    if (argc == 4 && strcmp(argv[1], "--how") == 0)
+        return how_race(argv + 2);
     if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
         fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
         return 2;

@@ -2,15 +2,21 @@
  * shim cannot see it, only the supervisor can.
  *   rgstatic read F | write F TEXT | append F TEXT | rename FROM TO | truncate F
  *            | unlink F | chmod F | fchmod F | chown F | fchown F | utimens F | futimens F
- * (chmod to 0600, chown to the caller's own ids, times to 2001-09-09)
+ *            | openat2 F path|read|write | opath F
+ * (chmod to 0600, chown to the caller's own ids, times to 2001-09-09;
+ * openat2 asks for O_PATH, O_RDONLY or O_WRONLY|O_TRUNC; opath is how
+ * openat2's users get an O_PATH descriptor: openat2, and openat if the
+ * kernel has no openat2, then checks the descriptor is O_PATH, on F)
  * Operations run in order; each prints "ok" or "err ENAME"; the first
  * failure ends the program with status 1. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int put(int fd, const char *text)
@@ -43,6 +49,40 @@ static int meta(const char *op, const char *f)
     return r;
 }
 
+static int openat2_as(const char *f, const char *how_name)
+{
+    struct open_how how = {.flags = O_CLOEXEC};
+    if (strcmp(how_name, "path") == 0)
+        how.flags |= O_PATH;
+    else if (strcmp(how_name, "write") == 0)
+        how.flags |= O_WRONLY | O_TRUNC;
+    else if (strcmp(how_name, "read") != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, f, &how, sizeof how);
+    return fd < 0 ? -1 : close(fd);
+}
+
+static int opath(const char *f)
+{
+    struct open_how how = {.flags = O_PATH | O_CLOEXEC};
+    struct stat want, got;
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, f, &how, sizeof how);
+    if (fd < 0 && errno == ENOSYS)
+        fd = openat(AT_FDCWD, f, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int r = fstat(fd, &got) == 0 && stat(f, &want) == 0 ? 0 : -1;
+    if (r == 0 && (!(fcntl(fd, F_GETFL) & O_PATH) || got.st_ino != want.st_ino ||
+                   got.st_dev != want.st_dev)) {
+        errno = EBADFD;
+        r = -1;
+    }
+    close(fd);
+    return r;
+}
+
 static int run(const char *op, char **arg, int *used)
 {
     char buf[4096];
@@ -72,6 +112,12 @@ static int run(const char *op, char **arg, int *used)
         return truncate(arg[0], 0);
     if (strcmp(op, "unlink") == 0)
         return unlink(arg[0]);
+    if (strcmp(op, "opath") == 0)
+        return opath(arg[0]);
+    if (strcmp(op, "openat2") == 0) {
+        *used = 2;
+        return openat2_as(arg[0], arg[1]);
+    }
     if (strstr(op, "chmod") || strstr(op, "chown") || strstr(op, "utime"))
         return meta(op, arg[0]);
     errno = EINVAL;

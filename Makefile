@@ -160,7 +160,8 @@ FUZZ       := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY_BIN := $(FUZZ:%=$(B)/fuzz-replay/%)
 HELPERS    := $(patsubst tests/helpers/%.c,%,$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
-	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64)
+	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64) \
+	$(B)/t/rgrace-dyn
 # Statically linked test programs: the preload cannot see them.
 STATIC_BIN := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
 # The benchmark harnesses (see bench), for the smoke test.
@@ -204,6 +205,11 @@ $(B)/t/%: tests/helpers/%.c
 $(B)/t/%: tests/helpers/static/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
+
+# rgrace linked dynamically, for races the library's hooks must see.
+$(B)/t/rgrace-dyn: tests/helpers/static/rgrace.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -O2 $(WARN) -pthread -o $@ $<
 
 $(B)/t/rgprobe-fortify: tests/helpers/rgprobe.c
 	@mkdir -p $(@D)

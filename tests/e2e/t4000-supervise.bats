@@ -506,3 +506,12 @@ export -f raw
 	assert_success
 	assert_output --regexp '^ok [0-9]+$'
 }
+
+@test "t4000.49 --supervise: openat2 flags beyond 32 bits flipped to O_WRONLY|O_TRUNC get no write through the library (20,000 tries)" {
+	mkfile victim 'never read'
+	snapshot victim
+	run sv bash -c "'$T/rgrace-dyn' --how-high victim 20000 2>/dev/null"
+	assert_success
+	assert_output 'wrote 0 enosys 0'
+	assert_unchanged victim
+}

@@ -3,6 +3,7 @@
  * requests as their wrappers, and the descriptor ends (close, dup2, dup3,
  * close_range) restamp the session's writes as their wrappers do; every
  * other number goes to the kernel unchanged. */
+#include <errno.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdarg.h>
@@ -28,17 +29,23 @@ static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint6
     return rg_hook_open(&req);
 }
 
-/* openat2 takes its flags in a struct. Flags beyond 32 bits do not exist
- * today; the kernel rejects them, so such a call is passed on to fail. */
+/* openat2 takes its flags in a struct, which another thread may rewrite:
+ * they are copied once and only the copy is checked and used. Flags beyond
+ * 32 bits do not exist today and the kernel rejects them (EINVAL), so such
+ * a call fails here: passed on, the kernel would read flags again that may
+ * have become O_WRONLY|O_TRUNC meanwhile. A bad pointer or size is passed
+ * on to fail: the kernel reads no flags then. */
 static long openat2_call(const struct rg_syscall *sc)
 {
     struct open_how how = {0};
     const struct open_how *p = (const struct open_how *)sc->how;
-    if (!p || sc->how_size < sizeof how || (p->flags >> 32))
+    if (!p || sc->how_size < sizeof how)
         return rg_result(rg_syscall6(SYS_openat2, sc->dirfd, (long)sc->path, (long)sc->how,
                                      (long)sc->how_size, 0, 0),
                          errno);
     memcpy(&how, p, sizeof how);
+    if (how.flags >> 32)
+        return rg_result(-EINVAL, errno);
     return open_call(sc, (int)how.flags, (mode_t)how.mode, how.resolve);
 }
 

@@ -23,8 +23,11 @@
  * between O_PATH and O_WRONLY|O_TRUNC while the main thread openat2s
  * VICTIM: a supervisor that checked O_PATH and let the kernel redo the call
  * would truncate it now and then. Prints how many calls gave a descriptor
- * that can write, and how many failed with ENOSYS.
- *   rgrace --how VICTIM TRIES */
+ * that can write, and how many failed with ENOSYS. --how-high sets a flag
+ * bit above 32 with O_PATH, which no kernel knows: a checker that passes
+ * such a call on to fail, rather than failing it itself, lets the kernel
+ * read the flags again.
+ *   rgrace --how|--how-high VICTIM TRIES */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -160,11 +163,12 @@ static int dirs_race(char **argv)
 }
 
 static struct open_how how;
+static __u64 path_flags = O_PATH | O_CLOEXEC;
 
 static void *flip_how(void *arg)
 {
     (void)arg;
-    const __u64 flags[2] = {O_PATH | O_CLOEXEC, O_WRONLY | O_TRUNC | O_CLOEXEC};
+    const __u64 flags[2] = {path_flags, O_WRONLY | O_TRUNC | O_CLOEXEC};
     for (unsigned i = 0; !atomic_load_explicit(&stop, memory_order_relaxed); i++)
         __atomic_store_n(&how.flags, flags[i & 1], __ATOMIC_RELAXED);
     return NULL;
@@ -173,7 +177,7 @@ static void *flip_how(void *arg)
 static int how_race(char **argv)
 {
     long tries = atol(argv[1]), wrote = 0, enosys = 0;
-    how.flags = O_PATH | O_CLOEXEC;
+    how.flags = path_flags;
     pthread_t th;
     pthread_create(&th, NULL, flip_how, NULL);
     for (long i = 0; i < tries; i++) {
@@ -202,6 +206,10 @@ int main(int argc, char **argv)
         return dirs_race(argv + 2);
     if (argc == 4 && strcmp(argv[1], "--how") == 0)
         return how_race(argv + 2);
+    if (argc == 4 && strcmp(argv[1], "--how-high") == 0) {
+        path_flags |= 1ULL << 32;
+        return how_race(argv + 2);
+    }
     if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
         fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
         return 2;

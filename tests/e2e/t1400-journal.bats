@@ -760,6 +760,16 @@ refused_log() {
 	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory that is gone: 'readguard history q/'"
 }
 
+@test "t1400.68 undo of an undo says it restored the file as it was before the undo" {
+	repo
+	rg git reset -q --hard
+	"$RG" undo a.txt 2>/dev/null
+	run "$RG" undo a.txt
+	assert_success
+	assert_output --regexp "^readguard: restored 'a.txt' as it was before the undo [0-9]+-[0-9]+ changed it$"
+	assert_equal "$(cat a.txt)" committed
+}
+
 # A file losing its last name is kept by a link to its inode: that takes no
 # room, so the per-file cap, which is about copies, does not apply.
 @test "t1400.90 rm of a file larger than --journal-max-file keeps it by a link; undo brings it back" {

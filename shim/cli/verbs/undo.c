@@ -214,8 +214,11 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (restore(u->dir, first, abs) < 0)
         return RG_EXIT_TROUBLE;
     rg_jstore_end(u->dir, u->self, abs);
-    fprintf(stderr, "readguard: restored '%s' as it was before session %s changed it\n", file,
-            first->session);
+    /* An undo is a session of its own; its id alone would send the user
+     * looking for a session they never ran. */
+    bool was_undo = strcmp(first->op, "undo") == 0;
+    fprintf(stderr, "readguard: restored '%s' as it was before %s%s changed it\n", file,
+            was_undo ? "the undo " : "session ", first->session);
     return RG_EXIT_OK;
 }
 

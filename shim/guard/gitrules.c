@@ -72,20 +72,6 @@ static void give(struct rg_ctx *c, struct rg_gitcache *g, bool scratch)
         atomic_store_explicit(&c->git_lock, 0, memory_order_release);
 }
 
-static ssize_t read_all(int fd, char *buf, size_t cap)
-{
-    size_t n = 0;
-    while (n < cap) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return r < 0 ? -errno : (ssize_t)n;
-        n += (size_t)r;
-    }
-    return (ssize_t)n;
-}
-
 /* The text of path as it is now: kept, or read and kept. 0 with *len 0
  * when it does not exist; -1 when it exists but cannot be had whole. */
 static int load(struct rg_gitcache *g, const char *path, const char **text, size_t *len)
@@ -113,7 +99,7 @@ static int load(struct rg_gitcache *g, const char *path, const char **text, size
     }
     ssize_t n = -1;
     if (g->nfiles < FILES && ARENA - g->used >= (size_t)st.st_size + 1)
-        n = read_all(fd, g->arena + g->used, (size_t)st.st_size + 1);
+        n = rg_sys_read_full(fd, g->arena + g->used, (size_t)st.st_size + 1);
     rg_sys_close(fd);
     /* Grown since the fstat: its stamp is not the bytes' stamp. */
     if (n != st.st_size)

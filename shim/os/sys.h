@@ -13,6 +13,7 @@
 #ifndef RG_SYS_H
 #define RG_SYS_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
@@ -100,6 +101,22 @@ static inline long rg_sys_getrandom(void *buf, size_t len)
 static inline long rg_sys_read(int fd, void *buf, size_t len)
 {
     return rg_sys3(SYS_read, fd, (long)buf, (long)len);
+}
+
+/* Reads until len bytes are in or the file ends, retrying EINTR: the
+ * count, or -errno. */
+static inline long rg_sys_read_full(int fd, void *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        long n = rg_sys_read(fd, (char *)buf + got, len - got);
+        if (n == -EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? n : (long)got;
+        got += (size_t)n;
+    }
+    return (long)got;
 }
 
 /* The kernel's signal set is _NSIG bits (64 on x86_64 and aarch64): the

@@ -16,6 +16,7 @@
 #include "core/jrecord.h"
 #include "core/text.h"
 #include "os/clock.h"
+#include "os/sys.h"
 static const char undo_usage[] =
     "Usage: readguard undo [--session PATH] [--force] FILE...\n"
     "       readguard undo [--session PATH] [--force] --all\n"
@@ -64,26 +65,11 @@ static bool changed_since(const struct undo *u, const char *s, const char *abs)
     return there && (st.st_ino != end->ino || mtime != end->mtime_ns || st.st_size != end->size);
 }
 
-/* Fills buf from fd unless the file ends first; short reads are retried. */
-static ssize_t read_full(int fd, char *buf, size_t len)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = read(fd, buf + got, len - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? -1 : (ssize_t)got;
-        got += (size_t)n;
-    }
-    return (ssize_t)got;
-}
-
 static bool same_bytes(int a, int b)
 {
     char x[16384], y[16384];
     for (;;) {
-        ssize_t n = read_full(a, x, sizeof x), m = read_full(b, y, sizeof y);
+        ssize_t n = rg_sys_read_full(a, x, sizeof x), m = rg_sys_read_full(b, y, sizeof y);
         if (n < 0 || n != m || memcmp(x, y, (size_t)n) != 0)
             return false;
         if (n == 0)

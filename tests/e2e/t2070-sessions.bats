@@ -389,3 +389,11 @@ aged_log() {
 	assert_output ""
 	assert_file_not_exist "$L"
 }
+
+@test "t2070.39 sessions --prune that removed only a log does not say 'no sessions'" {
+	aged_log "readguard-$(id -u)-0123456789abcdef"
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_output "removed $L"
+	assert_equal "$stderr" ""
+}

@@ -35,13 +35,13 @@ static const char usage[] =
     "  -j, --json           one JSON object per line\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 (with none, 'no sessions' on stderr), or 2 if a table or a log\n"
-    "could not be removed.\n";
+    "Exit status: 0 (with no session, and nothing removed, 'no sessions' on\n"
+    "stderr), or 2 if a table or a log could not be removed.\n";
 
 struct listing {
     bool prune, json;
     int rc;
-    size_t n;
+    size_t n, removed;
 };
 
 static void show(const struct listing *l, const char *path, const char *state,
@@ -78,6 +78,7 @@ static void show(const struct listing *l, const char *path, const char *state,
 static void prune(struct listing *l, const char *path)
 {
     if (unlink(path) == 0) {
+        l->removed++;
         if (!l->json)
             printf("removed %s\n", path);
         return;
@@ -90,6 +91,7 @@ static void pruned_log(const char *path, int err, void *arg)
 {
     struct listing *l = arg;
     if (!err) {
+        l->removed++;
         if (!l->json)
             printf("removed %s\n", path);
         return;
@@ -126,7 +128,7 @@ int rg_cmd_sessions(int argc, char **argv)
     static const struct option longs[] = {
         {"prune", no_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     struct rg_verb v = {"sessions", usage, "pj", longs, NULL};
-    struct listing l = {false, false, RG_EXIT_OK, 0};
+    struct listing l = {false, false, RG_EXIT_OK, 0, 0};
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
         if (ch == 'p')
@@ -139,9 +141,10 @@ int rg_cmd_sessions(int argc, char **argv)
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
     rg_each_session_file(each, &l);
-    if (l.n == 0)
-        rg_err("no sessions");
     if (l.prune) /* after the tables: a log is pruned only once its session is gone */
         rg_logs_prune(true, pruned_log, &l);
+    /* Last: "no sessions" after "removed" lines would say nothing was done. */
+    if (l.n == 0 && l.removed == 0)
+        rg_err("no sessions");
     return l.rc;
 }

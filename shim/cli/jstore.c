@@ -137,13 +137,6 @@ void rg_jlist_free(struct rg_jlist *l)
     *l = (struct rg_jlist){0};
 }
 
-bool rg_journal_is_id(const char *s)
-{
-    size_t digits = strspn(s, "0123456789");
-    return digits > 0 && s[digits] == '-' && s[digits + 1] &&
-           strspn(s + digits + 1, "0123456789") == strlen(s + digits + 1);
-}
-
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
 {
     id[0] = '\0';

@@ -44,8 +44,6 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
  * the default under $XDG_STATE_HOME. --session may also give a session's
  * id, as history prints it: its table is gone once it ended. id is "" when
  * not restricted. Returns -1 after reporting. */
-/* "1795468256807933359-12987": a session id as history prints it. */
-bool rg_journal_is_id(const char *s);
 
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
 

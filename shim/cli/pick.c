@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/jrecord.h"
 #include "core/settings.h"
 #include "os/members.h"
 #include "os/session.h"
@@ -108,12 +109,34 @@ static int attach(const char *path, const char *how, struct rg_cli_session *s)
     return 0;
 }
 
+/* A named table that is not there is most often a session that ended (its
+ * table goes with it) or an id where a path was wanted: say where an ended
+ * session can still be found. */
+static void ended_hint(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 || errno != ENOENT)
+        return;
+    if (rg_journal_is_id(path))
+        rg_err("'%s' is a session id: history, diff, undo and log take one "
+               "('readguard history --session %s'); here --session takes a table's path, "
+               "as 'readguard sessions' lists",
+               path, path);
+    else
+        rg_err("ended sessions: see 'readguard history --session ID' (and diff, undo, log), "
+               "with the id that 'readguard history' prints");
+}
+
 int rg_pick_session(const char *path, struct rg_cli_session *s)
 {
     /* On failure too the caller holds a defined session: no table mapped. */
     memset(s, 0, sizeof *s);
-    if (path)
-        return attach(path, "", s);
+    if (path) {
+        if (attach(path, "", s) == 0)
+            return 0;
+        ended_hint(path);
+        return -1;
+    }
     const char *env = getenv(RG_ENV_SESSION);
     if (env && *env)
         return attach(env, " (from READGUARD_SESSION)", s);

@@ -56,6 +56,13 @@ static void put_i(struct line *o, long long v, int width)
 
 /* Named by hand, not by snprintf: a record is written for every file a
  * command replaces (git checkout), and formatting was most of its cost. */
+bool rg_journal_is_id(const char *s)
+{
+    size_t digits = strspn(s, "0123456789");
+    return digits > 0 && s[digits] == '-' && s[digits + 1] &&
+           strspn(s + digits + 1, "0123456789") == strlen(s + digits + 1);
+}
+
 void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid)
 {
     struct line o = {out, out + RG_JOURNAL_ID_MAX};

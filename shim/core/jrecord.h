@@ -49,6 +49,9 @@ struct rg_jrecord {
 /* The session id of a table header's created_ns and creator_pid. */
 void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid);
 
+/* "1795468256807933359-12987": a session id as history prints it. */
+bool rg_journal_is_id(const char *s);
+
 /* The name of a version kept by a link: unique to the inode and its state
  * (ctime), so two processes that keep it at once make one name. */
 void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,

@@ -111,3 +111,16 @@ o = json.loads(sys.argv[1])
 assert o["id"] == sys.argv[2], o
 ' "$output" "$id" || fail "$output (history: $id)"
 }
+
+@test "t2020.08 status --session on a table that is gone points to history --session ID" {
+	run --separate-stderr "$RG" status --session "$TABLES/gone"
+	assert_failure 2
+	assert_equal "$stderr" "readguard: session '$TABLES/gone': it does not exist (the session has ended?)
+readguard: ended sessions: see 'readguard history --session ID' (and diff, undo, log), with the id that 'readguard history' prints"
+}
+
+@test "t2020.09 status --session given a session id says that history, diff, undo and log take one" {
+	run --separate-stderr "$RG" status --session 1795468256807933359-12987
+	assert_failure 2
+	assert_equal "${stderr_lines[1]}" "readguard: '1795468256807933359-12987' is a session id: history, diff, undo and log take one ('readguard history --session 1795468256807933359-12987'); here --session takes a table's path, as 'readguard sessions' lists"
+}

@@ -303,3 +303,25 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	assert_refused f unread
 	assert_not_exist "$W/no"
 }
+
+@test "t0400.25 without --log the log is \$XDG_STATE_HOME/readguard/TABLE.log, as run --help says" {
+	mkfile f original
+	run --separate-stderr "$RG" run -- sh -c 'printf %s "$READGUARD_SESSION" >table; echo new >f'
+	assert_failure
+	local log
+	log="$XDG_STATE_HOME/readguard/$(basename "$(cat table)").log"
+	assert_file_exist "$log"
+	LOG=$log log_check 'L[0]["decision"] == "refuse"'
+	run "$RG" run --help
+	assert_output --partial 'default: $XDG_STATE_HOME/readguard/TABLE.log'
+}
+
+@test "t0400.26 without --log or XDG_STATE_HOME the log is ~/.local/state/readguard/TABLE.log" {
+	mkfile f original
+	local home=$BATS_TEST_TMPDIR/home
+	mkdir "$home"
+	HOME=$home run --separate-stderr env -u XDG_STATE_HOME "$RG" run -- sh -c \
+		'printf %s "$READGUARD_SESSION" >table; echo new >f'
+	assert_failure
+	assert_file_exist "$home/.local/state/readguard/$(basename "$(cat table)").log"
+}

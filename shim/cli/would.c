@@ -89,9 +89,17 @@ static bool examine(const char *path, const char *call, struct rg_file *f)
     int e = errno;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
-    if (e == ENOENT && stat(dirname(dir), &st) == 0 && S_ISDIR(st.st_mode))
+    const char *parent = dirname(dir);
+    int parent_err = stat(parent, &st) == 0 ? 0 : errno;
+    if (e == ENOENT && !parent_err && S_ISDIR(st.st_mode))
         return true; /* a new file in an existing directory */
-    rg_err("%s: '%s': %s", call, path, strerror(e));
+    /* Not a decision: an open there fails (ENOENT) before any guard is asked. */
+    if (e == ENOENT && parent_err == ENOENT)
+        rg_err("%s: '%s': the directory '%s' does not exist: an open there fails "
+               "(ENOENT), which readguard does not refuse",
+               call, path, parent);
+    else
+        rg_err("%s: '%s': %s", call, path, strerror(e));
     return false;
 }
 

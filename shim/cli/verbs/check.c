@@ -32,7 +32,8 @@ static const char usage[] =
     "\n"
     "Exit status: 0 if every FILE may be written (in warn mode, always), 1 if a\n"
     "write to some FILE would be refused, 2 if there is no usable session or a FILE\n"
-    "cannot be examined.\n";
+    "cannot be examined, such as one whose directory does not exist (a write there\n"
+    "fails with ENOENT, which is no refusal).\n";
 
 static int check_one(struct rg_table *t, const char *path, void *arg)
 {

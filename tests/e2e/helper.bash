@@ -149,6 +149,23 @@ external_write() {
 		-u READGUARD_LOG sh -c 'printf "%s\n" "$2" >"$1"' sh "$1" "$2"
 }
 
+# run_in_readonly DIR CMD...: `run --separate-stderr CMD...` with DIR not
+# writable. Root writes through any mode, so for root DIR is bound read-only
+# in a mount namespace of the command's own; others get mode 0500 for the
+# run (and 0700 back).
+run_in_readonly() {
+	local dir=$1
+	shift
+	if [ "$(id -u)" = 0 ]; then
+		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" &&
+			mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$dir" "$@"
+	else
+		chmod 0500 "$dir"
+		run --separate-stderr "$@"
+		chmod 0700 "$dir"
+	fi
+}
+
 # snapshot FILE...: remember content, mtime (ns) and inode of each FILE.
 declare -gA SNAP_CONTENT SNAP_MTIME SNAP_INO
 snapshot() {

@@ -247,15 +247,7 @@ blind() {
 	local J="$XDG_STATE_HOME/readguard/journal" script='printf "new\n" >app.db'
 	mkdir -p "$J"
 	snapshot app.db
-	if [ "$(id -u)" = 0 ]; then
-		# Root writes through any mode: a read-only mount instead.
-		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
-			exec "$2" run --log "$3" -- sh -c "$4"' sh "$J" "$RG" "$LOG" "$script"
-	else
-		chmod 0500 "$J"
-		run --separate-stderr "$RG" run --log "$LOG" -- sh -c "$script"
-		chmod 0700 "$J"
-	fi
+	run_in_readonly "$J" "$RG" run --log "$LOG" -- sh -c "$script"
 	assert_failure
 	assert_refused app.db unkept
 	[[ $stderr == *"${MSG_UNKEPT}the journal cannot be written (E"* ]] ||

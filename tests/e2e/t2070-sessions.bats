@@ -366,16 +366,7 @@ aged_log() {
 @test "t2070.37 sessions --prune names a log it cannot remove, and exits 2" {
 	ended_session
 	aged_log "$S"
-	if [ "$(id -u)" = 0 ]; then
-		# Root removes through any mode: make the directory read-only in a
-		# mount namespace instead.
-		run --separate-stderr unshare -m sh -c 'mount --bind "$1" "$1" &&
-			mount -o remount,bind,ro "$1" && exec "$2" sessions --prune' sh "$STATE" "$RG"
-	else
-		chmod 0500 "$STATE"
-		run --separate-stderr "$RG" sessions --prune
-		chmod 0700 "$STATE"
-	fi
+	run_in_readonly "$STATE" "$RG" sessions --prune
 	assert_failure 2
 	[[ $stderr == *"readguard: sessions: cannot remove '$L': Read-only file system"* ||
 		$stderr == *"readguard: sessions: cannot remove '$L': Permission denied"* ]] || fail "$stderr"

@@ -124,3 +124,43 @@ readguard: ended sessions: see 'readguard history --session ID' (and diff, undo,
 	assert_failure 2
 	assert_equal "${stderr_lines[1]}" "readguard: '1795468256807933359-12987' is a session id: history, diff, undo and log take one ('readguard history --session 1795468256807933359-12987'); here --session takes a table's path, as 'readguard sessions' lists"
 }
+
+# The facts both verbs print, which a program may join on.
+same_facts() {
+	"$PY3" -c '
+import json, sys
+st = json.loads(sys.argv[1])
+ss = [json.loads(l) for l in sys.argv[2].splitlines()]
+ss = [o for o in ss if o["session"] == st["session"]][0]
+for k in ("session", "id", "state", "pid", "created", "roots"):
+    assert st[k] == ss[k], (k, st, ss)
+assert st["state"] == sys.argv[3], st
+' "$1" "$2" "$3"
+}
+
+@test "t2020.10 status --json and sessions --json name a running session's facts with the same keys and values" {
+	new_session
+	run --separate-stderr "$RG" status --json
+	assert_success
+	local st=$output
+	run --separate-stderr "$RG" sessions --json
+	assert_success
+	same_facts "$st" "$output" running || fail "status: $st sessions: $output"
+}
+
+@test "t2020.11 status --json and sessions --json both call an ended session's state 'ended'" {
+	ended_session
+	run --separate-stderr "$RG" status --json --session "$S"
+	assert_success
+	local st=$output
+	run --separate-stderr "$RG" sessions --json
+	assert_success
+	same_facts "$st" "$output" ended || fail "status: $st sessions: $output"
+}
+
+@test "t2020.12 status --json keeps 'running' for older programs, false once the session ended" {
+	ended_session
+	run --separate-stderr "$RG" status --json --session "$S"
+	assert_success
+	assert_output --partial '"state":"ended","running":false,'
+}

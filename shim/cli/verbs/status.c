@@ -133,7 +133,11 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jmember_str(stdout, &first, "session", s->path);
     rg_jmember_str(stdout, &first, "id", id);
-    rg_jmember_bool(stdout, &first, "running", rg_session_running(s->path, h));
+    bool running = rg_session_running(s->path, h);
+    /* "state", as sessions --json names it; "running" is kept for the
+     * programs that read it before "state" was added. */
+    rg_jmember_str(stdout, &first, "state", running ? "running" : "ended");
+    rg_jmember_bool(stdout, &first, "running", running);
     rg_jmember_int(stdout, &first, "pid", h->creator_pid);
     rg_jmember_time(stdout, &first, "created", h->created_ns);
     rg_jmember_str(stdout, &first, "mode", rg_mode_name((enum rg_mode)h->mode));

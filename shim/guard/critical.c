@@ -3,10 +3,8 @@
 
 #include "os/sys.h"
 
-/* initial-exec: the flag must not make glibc allocate TLS lazily, which could
- * call malloc from inside a hook. */
-static __thread int inside __attribute__((tls_model("initial-exec")));
-static __thread sigset_t program_mask __attribute__((tls_model("initial-exec")));
+__thread int rg_crit_inside_ __attribute__((tls_model("initial-exec")));
+__thread sigset_t rg_crit_mask_ __attribute__((tls_model("initial-exec")));
 
 /* Every signal but the synchronous ones: a fault inside the shim must reach
  * the program (or kill it) at once, not wait. Nor libc's internal signals,
@@ -28,47 +26,20 @@ static const union {
                          SIG_BIT(SIGTRAP) | SIG_BIT(SIGSYS) | LIBC_INTERNAL)};
 _Static_assert(sizeof(uint64_t) == RG_KSIGSET_SIZE, "the kernel's signal set is one word");
 
-/* Blocks; the mask it replaced goes to *old. Cannot fail with these
- * arguments, and a raw call leaves errno alone. */
-static void block(sigset_t *old) { rg_sys_sigmask(SIG_BLOCK, &async_set.set, old); }
+const sigset_t *const rg_crit_async = &async_set.set;
 
-bool rg_crit_enter(void)
+void rg_crit_pause_inside(struct rg_crit_pause *p)
 {
-    if (inside)
-        return false;
-    /* Blocked first, then inside: a signal in between finds the thread
-     * outside, and its handler's hooks are guarded. */
-    block(&program_mask);
-    inside = 1;
-    return true;
-}
-
-void rg_crit_leave(void)
-{
-    /* Outside first, then unblocked: a pending handler runs outside. */
-    inside = 0;
-    rg_sys_sigmask(SIG_SETMASK, &program_mask, NULL);
-}
-
-bool rg_crit_inside(void) { return inside; }
-
-void rg_crit_pause(struct rg_crit_pause *p)
-{
-    p->active = inside;
-    if (!p->active)
-        return;
     /* A handler that runs now enters and leaves on its own, and overwrites
-     * program_mask: keep ours here. */
-    p->mask = program_mask;
-    inside = 0;
+     * rg_crit_mask_: keep ours here. */
+    p->mask = rg_crit_mask_;
+    rg_crit_inside_ = 0;
     rg_sys_sigmask(SIG_SETMASK, &p->mask, NULL);
 }
 
-void rg_crit_resume(struct rg_crit_pause *p)
+void rg_crit_resume_inside(struct rg_crit_pause *p)
 {
-    if (!p->active)
-        return;
-    block(NULL);
-    program_mask = p->mask;
-    inside = 1;
+    rg_sys_sigmask(SIG_BLOCK, rg_crit_async, NULL);
+    rg_crit_mask_ = p->mask;
+    rg_crit_inside_ = 1;
 }

@@ -166,25 +166,6 @@ void rg_entry_forget(struct rg_entry *e)
     atomic_store_explicit(&e->gen, 0, memory_order_release);
 }
 
-struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
-{
-    struct rg_record r = {0};
-    if (!e)
-        return r;
-    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
-    r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
-    r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
-    r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
-    r.read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed);
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
-    r.writers = w >> RG_WRITING_PID_BITS;
-    r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
-    r.hash = rg_hash_of(atomic_load_explicit(&e->hash_stamps, memory_order_relaxed));
-    r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    return r;
-}
-
 void rg_entry_reread(struct rg_entry *e, uint32_t reader)
 {
     uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);

@@ -257,7 +257,27 @@ void rg_entry_downgrade(struct rg_entry *e, int32_t pid);
 /* Names the program scanning as pid, and looks that name up ("" if lost). */
 void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog);
 void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16]);
-struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e);
+/* Inline: a write reads its entry's record twice (the judgement, the
+ * journal's "already kept?"), and a call returning the struct cost more
+ * than the loads themselves. */
+static inline struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
+{
+    struct rg_record r = {0};
+    if (!e)
+        return r;
+    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
+    r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
+    r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
+    r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+    r.read_ns = atomic_load_explicit(&e->read_ns, memory_order_relaxed);
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    r.writers = w >> RG_WRITING_PID_BITS;
+    r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
+    r.hash = rg_hash_of(atomic_load_explicit(&e->hash_stamps, memory_order_relaxed));
+    r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    return r;
+}
 void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
 /* The session's own act on a file it knows (a rename, a chmod, a link)
  * moves its ctime before the act can restamp it. Counted as a writer until

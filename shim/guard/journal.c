@@ -150,19 +150,14 @@ static enum rg_scope locate(struct rg_jkeep *k, int where, bool follow, struct g
                            sizeof k->abs);
 }
 
-/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given.fd
- * is closed here. *out: 1 when kept by a link, -ESTALE (nothing kept or
- * logged) when moved_ok and the path names another file by now, else 0. */
-static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd,
-                           bool follow, const struct stat *st, enum rg_action act, bool moved_ok,
-                           struct given given, int *out)
+/* keep() once the bytes need keeping. Out of line: its 8 KiB of paths and
+ * saved registers are for the first write of a file only, not for every
+ * allowed write, which stops at keep()'s first test. */
+static __attribute__((noinline)) enum rg_action
+keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, int fd, bool follow,
+              const struct stat *st, enum rg_action act, bool moved_ok, struct given given,
+              int *out)
 {
-    *out = 0;
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
-        if (given.fd >= 0)
-            rg_sys_close(given.fd);
-        return act;
-    }
     struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.objects[0] = k.object[0] = '\0';
@@ -193,6 +188,22 @@ static enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const
         act = unkept(&k, fd, follow, act, why, err, &linked);
     *out = linked;
     return act;
+}
+
+/* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given.fd
+ * is closed here. *out: 1 when kept by a link, -ESTALE (nothing kept or
+ * logged) when moved_ok and the path names another file by now, else 0. */
+static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op,
+                                  int fd, bool follow, const struct stat *st, enum rg_action act,
+                                  bool moved_ok, struct given given, int *out)
+{
+    *out = 0;
+    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
+        if (given.fd >= 0)
+            rg_sys_close(given.fd);
+        return act;
+    }
+    return keep_bytes_of(c, req, op, fd, follow, st, act, moved_ok, given, out);
 }
 
 enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, const char *op,

@@ -13,20 +13,10 @@
 #include "guard/scope.h"
 #include "os/lineage.h"
 #include "os/sys.h"
-/* An entry's key never changes once the index publishes it, and a key is
- * published once per table, so a hint that points inside the table at the
- * same key is the entry a probe would find; threads may overwrite each
- * other's hint, which costs only a probe. */
-struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add)
+/* rg_entry_of_write where the hint missed: probes the index, and hints
+ * what it found. */
+struct rg_entry *rg_entry_probe_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add)
 {
-    if (c->table_state == RG_TABLE_BROKEN)
-        return NULL;
-    uint32_t h = atomic_load_explicit(&c->write_hint, memory_order_acquire);
-    if (h - 1 < c->table.hdr->capacity) {
-        struct rg_entry *e = &c->table.entries[h - 1];
-        if (e->ino == ino && e->dev == dev)
-            return e;
-    }
     struct rg_entry *e =
         add ? rg_table_find_or_add(&c->table, dev, ino) : rg_table_find(&c->table, dev, ino);
     if (e)

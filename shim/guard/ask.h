@@ -50,7 +50,25 @@ static inline struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_fi
  * one file's entry four times (the judgement, the journal's "already
  * kept?", the writer count, the restamp at close): the last entry found is
  * tried first, so one probe of the index serves them all. */
-struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add);
+struct rg_entry *rg_entry_probe_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add);
+/* Inline: the hint that serves all four is a few loads. An entry's key
+ * never changes once the index publishes it, and a key is published once
+ * per table, so a hint that points inside the table at the same key is the
+ * entry a probe would find; threads may overwrite each other's hint, which
+ * costs only a probe. */
+static inline struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino,
+                                                 bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    uint32_t h = atomic_load_explicit(&c->write_hint, memory_order_acquire);
+    if (h - 1 < c->table.hdr->capacity) {
+        struct rg_entry *e = &c->table.entries[h - 1];
+        if (e->ino == ino && e->dev == dev)
+            return e;
+    }
+    return rg_entry_probe_write(c, dev, ino, add);
+}
 
 /* A record that does not match its file while the session counts a writer
  * of it, or an act on it (core/table.h), may be about to be restamped. Waits

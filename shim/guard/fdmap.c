@@ -23,23 +23,9 @@ static void overflow_unlock(struct rg_ctx *c)
     atomic_store_explicit(&c->overflow_lock, 0, memory_order_release);
 }
 
-void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener, void *stream)
+void rg_fd_track_big(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
+                     void *stream)
 {
-    if (fd < 0)
-        return;
-    if (fd < RG_FDMAP_SIZE) {
-        struct rg_fdslot *s = &c->fds[fd];
-        int used = atomic_load_explicit(&c->fds_used, memory_order_relaxed);
-        while (used <= fd &&
-               !atomic_compare_exchange_weak_explicit(&c->fds_used, &used, fd + 1,
-                                                      memory_order_relaxed, memory_order_relaxed))
-            ;
-        s->dev = (uint32_t)dev;
-        s->opener = opener;
-        s->stream = stream;
-        atomic_store_explicit(&s->ino, ino, memory_order_release);
-        return;
-    }
     overflow_lock(c);
     struct rg_overflow *o;
     HASH_FIND_INT(c->overflow, &fd, o);
@@ -77,21 +63,9 @@ static bool overflow_get(struct rg_ctx *c, int fd, struct rg_fdslot *out, bool t
     return found;
 }
 
-bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+bool rg_fd_take_big(struct rg_ctx *c, int fd, struct rg_fdslot *out)
 {
-    if (fd < 0)
-        return false;
-    if (fd >= RG_FDMAP_SIZE)
-        return c->overflow && overflow_get(c, fd, out, true);
-    struct rg_fdslot *s = &c->fds[fd];
-    if (atomic_load_explicit(&s->ino, memory_order_relaxed) == 0)
-        return false; /* the fast path of every close() */
-    out->dev = s->dev;
-    out->opener = s->opener;
-    out->stream = s->stream;
-    uint64_t ino = atomic_exchange_explicit(&s->ino, 0, memory_order_acq_rel);
-    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
-    return ino != 0;
+    return c->overflow && overflow_get(c, fd, out, true);
 }
 
 bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)

@@ -9,10 +9,53 @@
 #include <stdint.h>
 
 #include "guard/ctx.h"
-void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
-                 void *stream);
+/* The locked map's halves of rg_fd_track and rg_fd_take, for descriptors
+ * of RG_FDMAP_SIZE and up. */
+void rg_fd_track_big(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
+                     void *stream);
+bool rg_fd_take_big(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+
+/* Inline, as every allowed write tracks its descriptor and its close takes
+ * it: a slot is a few stores, and each thread writes only the slots of
+ * descriptors it opened or closes. */
+static inline void rg_fd_track(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
+                               void *stream)
+{
+    if (fd < 0)
+        return;
+    if (fd >= RG_FDMAP_SIZE) {
+        rg_fd_track_big(c, fd, dev, ino, opener, stream);
+        return;
+    }
+    struct rg_fdslot *s = &c->fds[fd];
+    int used = atomic_load_explicit(&c->fds_used, memory_order_relaxed);
+    while (used <= fd &&
+           !atomic_compare_exchange_weak_explicit(&c->fds_used, &used, fd + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+    s->dev = (uint32_t)dev;
+    s->opener = opener;
+    s->stream = stream;
+    atomic_store_explicit(&s->ino, ino, memory_order_release);
+}
+
 /* Copies fd's slot to out and empties it; false when fd is not tracked. */
-bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+static inline bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+{
+    if (fd < 0)
+        return false;
+    if (fd >= RG_FDMAP_SIZE)
+        return rg_fd_take_big(c, fd, out);
+    struct rg_fdslot *s = &c->fds[fd];
+    if (atomic_load_explicit(&s->ino, memory_order_relaxed) == 0)
+        return false; /* the fast path of every close() */
+    out->dev = s->dev;
+    out->opener = s->opener;
+    out->stream = s->stream;
+    uint64_t ino = atomic_exchange_explicit(&s->ino, 0, memory_order_acq_rel);
+    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
+    return ino != 0;
+}
 /* Copies fd's slot to out; false when fd is not tracked. */
 bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out);
 void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);

@@ -9,8 +9,9 @@
 __attribute__((noinline)) static int close_tracked(int fd)
 {
     int saved = errno;
-    /* 0-2 of a process not set up: restamped, if at all, without it. */
-    if (!rg_fd_needs_ctx(fd, NULL))
+    /* 0-2 of a process not set up: restamped, if at all, without it.
+     * Above 2 the hook's rg_fd_idle was the same question. */
+    if (fd <= 2 && !rg_fd_needs_ctx(fd, NULL))
         return (int)rg_result(rg_sys_close(fd), saved);
     struct rg_ctx *c = rg_enter();
     if (c) {

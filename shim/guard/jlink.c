@@ -3,7 +3,6 @@
 #include <fcntl.h>
 
 #include "core/text.h"
-#include "guard/ask.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
@@ -14,28 +13,14 @@ static void linked_name(char *out, size_t cap, const char *objects, const struct
     rg_concat(out, cap, objects, "/", name);
 }
 
-static long link_call(const struct rg_meta_call *call)
-{
-    const long *a = call->args;
-    return rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-}
-
-/* Could the session know the file: does the table hold its inode at all?
- * Then rg_guard_meta looks at it again before the link. st was taken
- * before the decision, and a sibling may have restamped the file since,
- * so a record that differs from st says nothing: only a fresh look does.
- * Git checkout replaces files it never read: the link alone. */
-static bool maybe_known(struct rg_ctx *c, const struct stat *st)
-{
-    struct rg_file f = rg_file_of(st);
-    return rg_entry_for(c, &f, false) != NULL;
-}
-
-/* The link to, made through rg_guard_meta where the session may know the
- * file. The link moves the ctime of a file that still has the user's name:
- * a file the session knew stays known, or a sibling about to write it
- * finds it changed (guard/meta.h). */
-static long link_as(struct rg_jkeep *k, bool known, int pfd, const char *from, const char *to)
+/* The link to, made through rg_guard_meta: the link moves the ctime of a
+ * file that still has the user's name, so a file the session knew stays
+ * known, or a sibling about to write it finds it changed (guard/meta.h).
+ * k->st was taken before the decision: a record older than it is of a
+ * file gone since (git checkout replaces files it never read, on inode
+ * numbers the table may still hold), and needs no look again; any other
+ * gets one, as a sibling may have restamped the file meanwhile. */
+static long link_as(struct rg_jkeep *k, int pfd, const char *from, const char *to)
 {
     struct rg_meta_file f = {pfd, NULL, 0};
     struct rg_meta_call call = {
@@ -46,7 +31,7 @@ static long link_as(struct rg_jkeep *k, bool known, int pfd, const char *from, c
      * costs as much as the link itself. */
     if (!from[0])
         call.args[0] = pfd, call.args[4] = AT_EMPTY_PATH;
-    return known ? rg_guard_meta(k->c, &f, &call) : link_call(&call);
+    return rg_guard_meta_seen(k->c, &f, &call, k->st);
 }
 
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
@@ -54,13 +39,12 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
     linked_name(to, sizeof to, k->objects, k->st, k->object);
     rg_fd_link(from, pfd);
-    bool known = maybe_known(k->c, k->st);
-    long r = link_as(k, known, pfd, "", to);
+    long r = link_as(k, pfd, "", to);
     if (r == -ENOENT)
-        r = link_as(k, known, pfd, from, to);
+        r = link_as(k, pfd, from, to);
     /* The first version a new journal keeps makes its objects/. */
     if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
-        r = link_as(k, known, pfd, from, to);
+        r = link_as(k, pfd, from, to);
     /* Another process of the session keeps the same inode in the same state:
      * one name for both. */
     return r == 0 || r == -EEXIST ? 0 : (int)r;

@@ -18,16 +18,36 @@ static bool look(const struct rg_meta_file *f, struct stat *st)
     return r == 0 && S_ISREG(st->st_mode);
 }
 
+/* Is the session's record, if any, of a state of the file from before
+ * seen, the caller's own look, with no writer of the session left to
+ * restamp it? Then a look now cannot match it either, as ctime only moves
+ * forward (core/policy.h), and known() would answer no after its fstat.
+ * That is git checkout's common case, an inode number the table still
+ * holds from a file removed earlier: it spares a second fstat per file. */
+static bool unknown_since(struct rg_ctx *c, const struct stat *seen)
+{
+    if (!S_ISREG(seen->st_mode))
+        return true;
+    struct rg_file f = rg_file_of(seen);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
+    if (!e)
+        return true;
+    struct rg_record rec = rg_entry_load(&c->table, e);
+    return rec.writers == 0 && (!rec.found || rec.ctime_ns < f.ctime_ns);
+}
+
 /* Does the session know these bytes (as st, filled here, has them): its
  * record is of this very stamp, or one of its processes is writing the file
  * right now? A record that only the bytes could confirm is left alone: the
  * decision hashes them when it matters, and a metadata call is no reason to
  * read a file. A sibling's own write or act still to restamp is waited for:
  * this call's restamp must come after it, or the file is left changed. */
-static bool known(struct rg_ctx *c, const struct rg_meta_file *mf, struct stat *st,
-                  struct rg_entry **e, struct rg_record *rec, bool *writing)
+static bool known(struct rg_ctx *c, const struct rg_meta_file *mf, const struct stat *seen,
+                  struct stat *st, struct rg_entry **e, struct rg_record *rec, bool *writing)
 {
     *writing = false;
+    if (seen && unknown_since(c, seen))
+        return false;
     struct rg_file f;
     for (int n = 0;; n++) {
         if (!look(mf, st))
@@ -145,12 +165,18 @@ static void settle(struct rg_ctx *c, struct rg_entry *e, struct rg_record *rec,
 
 long rg_guard_meta(struct rg_ctx *c, const struct rg_meta_file *f, const struct rg_meta_call *call)
 {
+    return rg_guard_meta_seen(c, f, call, NULL);
+}
+
+long rg_guard_meta_seen(struct rg_ctx *c, const struct rg_meta_file *f,
+                        const struct rg_meta_call *call, const struct stat *seen)
+{
     struct stat before, after;
     struct rg_entry *e = NULL;
     struct rg_record rec = {0};
     const long *a = call->args;
     bool writing = false;
-    bool mine = c->table_state != RG_TABLE_BROKEN && known(c, f, &before, &e, &rec, &writing);
+    bool mine = c->table_state != RG_TABLE_BROKEN && known(c, f, seen, &before, &e, &rec, &writing);
     /* The call moves ctime before the restamp below records it: a sibling
      * that looks in between waits for it (core/table.h). */
     if (mine)

@@ -8,6 +8,7 @@
 #define RG_META_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "guard/ctx.h"
 /* The file a call changes, as fstatat names it: path NULL means the file
@@ -37,5 +38,10 @@ void rg_meta_of(const struct rg_syscall *sc, int dirfd, const char *path, const 
 /* Makes the call; if the session knew the file as it was just before, it
  * knows it as it is just after. Kernel-style result. */
 long rg_guard_meta(struct rg_ctx *c, const struct rg_meta_file *f, const struct rg_meta_call *call);
+
+/* The same, where the caller has just looked at the file (seen, from its
+ * fstat): a record older than that look is not looked at again. */
+long rg_guard_meta_seen(struct rg_ctx *c, const struct rg_meta_file *f,
+                        const struct rg_meta_call *call, const struct stat *seen);
 
 #endif

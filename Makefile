@@ -165,7 +165,7 @@ HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 # Statically linked test programs: the preload cannot see them.
 STATIC_BIN := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
 # The benchmark harnesses (see bench), for the smoke test.
-BENCH_BIN  := $(B)/bench/rgbench $(B)/bench/rgtable
+BENCH_BIN  := $(B)/bench/rgbench $(B)/bench/rgtable $(B)/bench/librgfloor.so
 
 deps:
 	@scripts/dev/install-deps.sh test
@@ -255,6 +255,11 @@ $(B)/bench/rgbench: tests/bench/rgbench.c
 $(B)/bench/rgtable: tests/bench/rgtable.c $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -O2 -g $(WARN) -o $@ $< $(LIB_OBJ) -pthread
+
+# The measured floors of the macro rows: a preloaded library without readguard.
+$(B)/bench/librgfloor.so: tests/bench/rgfloor.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -U_FORTIFY_SOURCE -O2 -g $(WARN) -shared -fPIC -o $@ $<
 
 # The full run rewrites BENCHMARKS.md; the quick one only prints the table.
 bench: all $(BENCH_BIN)

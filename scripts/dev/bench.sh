@@ -26,6 +26,7 @@ RG=$top/build/readguard
 SHIM=$top/build/libreadguard.so
 RGBENCH=$top/build/bench/rgbench
 RGTABLE=$top/build/bench/rgtable
+FLOOR=$top/build/bench/librgfloor.so
 
 level=full out=
 while [ $# -gt 0 ]; do
@@ -69,8 +70,8 @@ cg_macro="grep_r git_switch git_checkout pytest npm_install configure"
 [ "$level" = smoke ] && cg_macro="grep_r"
 cg_macro=${RG_BENCH_CG_MACRO-$cg_macro}
 
-for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE"; do
-    [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE)" >&2; exit 2; }
+for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE" "$FLOOR"; do
+    [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE $FLOOR)" >&2; exit 2; }
 done
 have() { command -v "$1" >/dev/null 2>&1; }
 PY=/usr/bin/python3
@@ -334,22 +335,24 @@ for i in range(int(sys.argv[2])):
     tar -cf "$mac/a.tar" -C "$mac/tarsrc" .
     mtab=$(session macro "$mac")
 
-    # NAME PREPARE COMMAND [ROUNDS [BARE_ENV]]: one hyperfine call per round,
-    # bare (with BARE_ENV, if given) then guarded.
+    # NAME PREPARE COMMAND [ROUNDS [BARE_ENV [FLOOR_ENV]]]: one hyperfine call
+    # per round, bare (with BARE_ENV, if given), guarded, then with FLOOR_ENV
+    # (tests/bench/rgfloor.c: the row's floor, measured; into NAME.floor).
     past_budget() { # NAME: true, and NAME noted as skipped, once past RG_BENCH_BUDGET
         [ -n "${RG_BENCH_BUDGET:-}" ] && [ "$SECONDS" -gt "$RG_BENCH_BUDGET" ] || return 1
         log "macro: $1 skipped, past RG_BENCH_BUDGET ($RG_BENCH_BUDGET s)"
         skipped="$skipped $1"
     }
     macro() {
-        local name=$1 prep=$2 cmd=$3 r
+        local name=$1 prep=$2 cmd=$3 r kinds="bare rg cbare crg"
         past_budget "$name" && return
         log "macro: $name"
         printf '%s' "$prep" >"$work/$name.prep"
         printf '%s' "$cmd" >"$work/$name.cmd"
+        set -- "env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" ${6:+"env $6 $cmd"}
+        [ $# = 2 ] || kinds="$kinds floor cfloor"
         for r in $(seq 0 "${4:-$rounds}"); do
-            hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" \
-                "env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" \
+            hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" "$@" \
                 >/dev/null 2>"$work/h.err" || {
                 log "macro: $name failed (hyperfine --show-output shows why):"
                 cat "$work/h.err" >&2
@@ -358,10 +361,11 @@ for i in range(int(sys.argv[2])):
             [ "$r" = 0 ] && continue # the first round warms the caches and the table
             # command,mean,stddev,median,user,system,min,max
             awk -F, -v o="$res/$name" 'NR == 2 {print $2 >(o ".bare"); print $5 + $6 >(o ".cbare")}
-                NR == 3 {print $2 >(o ".rg"); print $5 + $6 >(o ".crg")}' "$work/h.csv"
-            for k in bare rg cbare crg; do cat "$res/$name.$k" >>"$res/$name.all.$k"; done
+                NR == 3 {print $2 >(o ".rg"); print $5 + $6 >(o ".crg")}
+                NR == 4 {print $2 >(o ".floor"); print $5 + $6 >(o ".cfloor")}' "$work/h.csv"
+            for k in $kinds; do cat "$res/$name.$k" >>"$res/$name.all.$k"; done
         done
-        for k in bare rg cbare crg; do mv "$res/$name.all.$k" "$res/$name.$k"; done
+        for k in $kinds; do mv "$res/$name.all.$k" "$res/$name.$k"; done
     }
     # NAME UNITS UNIT: the user-space instructions of one run of the row's
     # command, every process of it counted, bare then guarded: the steady
@@ -403,7 +407,9 @@ for i in range(int(sys.argv[2])):
     }
     macro git_status true "git -C $mac/tree status"
     macro git_diff true "git -C $mac/tree diff"
-    macro grep_r true "grep -rc needle $mac/tree/src"
+    # Its floor: an fstat after each read-mode open, as the shim's record of
+    # a read needs, and nothing else (tests/bench/rgfloor.c).
+    macro grep_r true "grep -rc needle $mac/tree/src" "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_READ=1"
     counted grep_r "$tree_files" file
     macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
     # The same against a preloaded library that does nothing: what loading
@@ -448,7 +454,12 @@ for i in range(int(sys.argv[2])):
     # are "racily clean", and the next command reads them all again, on one
     # side and not the other (a tenth more instructions, by chance).
     settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
-    macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co"
+    # Its floor: before each unlink, the journal's link and index record
+    # (tests/bench/rgfloor.c), into a directory of its own on the same
+    # filesystem as the session's journal.
+    mkdir -p "$work/floorj/objects"
+    macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co" \
+        "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj"
     counted git_checkout "$nco" file
     macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
     counted git_switch "$tree_files" file
@@ -470,6 +481,20 @@ row() { # LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of
             ia=$(cat "$res/$name.ir_bare") ib=$(cat "$res/$name.ir_rg")
             ib="$ib (+$((ib - ia)))"
         fi
+        ;;
+    mfloor) # macro row NAME's floor, measured in its rounds, against its bare runs
+        if [ ! -f "$res/$name.floor" ]; then
+            printf '| %s | n/a | n/a | n/a | n/a | - | not run |\n' "$label"
+            return
+        fi
+        a=$(median "$res/$name.bare") b=$(median "$res/$name.floor")
+        printf '| %s | %s | %s | **%s×** | %s | - | - |\n' "$label" \
+            "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
+            "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
+            "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" \
+            "$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.cfloor")" \
+                'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')"
+        return
         ;;
     floor) # the bare cost of workload BASE plus the system calls the shim adds, against BASE
         a=$(median "$res/$base.bare") b=$(median "$res/$name.bare")
@@ -509,17 +534,16 @@ row() { # LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of
         "$ia${ib:+ / $ib}" "$target" "$ok"
 }
 
-# LABEL NAME FSTATS GETPIDS [SIGMASKS]: the bare median of NAME plus the
-# system calls the shim adds (the bare cost of each measured above).
+# LABEL NAME FSTATS GETPIDS [SIGMASKS]: the bare median of micro workload
+# NAME plus the system calls the shim adds (the bare cost of each measured
+# above).
 floor_row() {
-    local a f g m unit=ns
+    local a f g m
     a=$(median "$res/$2.bare") f=$(median "$res/fstat.bare") g=$(median "$res/getpid.bare")
     m=$(median "$res/sigmask.bare")
-    case $2 in read_* | write_*) ;; *) unit=s ;; esac
-    awk -v a="$a" -v f="$f" -v g="$g" -v m="$m" -v nf="$3" -v ng="$4" -v nm="${5:-0}" -v u="$unit" -v l="$1" 'BEGIN {
-        b = a + (nf * f + ng * g + nm * m) / (u == "s" ? 1e9 : 1)
-        if (u == "s") printf "| %s | %.1f ms | %.1f ms | **%.3f×** | - | - | - |\n", l, a * 1000, b * 1000, b / a
-        else printf "| %s | %.1f | %.1f | **%.3f×** | - | - | - |\n", l, a, b, b / a }'
+    awk -v a="$a" -v f="$f" -v g="$g" -v m="$m" -v nf="$3" -v ng="$4" -v nm="${5:-0}" -v l="$1" 'BEGIN {
+        b = a + nf * f + ng * g + nm * m
+        printf "| %s | %.1f | %.1f | **%.3f×** | - | - | - |\n", l, a, b, b / a }'
 }
 
 table() {
@@ -540,7 +564,7 @@ table() {
     row "git status, $tree_files files" macro git_status "≤ 1.05"
     row "git diff, $tree_files files" macro git_diff "≤ 1.05"
     row "grep -r over them" macro grep_r "≤ 1.07"
-    [ -f "$res/grep_r.bare" ] && floor_row "floor of grep -r: bare + 1 fstat per file (computed)" grep_r "$tree_files" 0
+    row "floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" mfloor grep_r -
     row "make -j2, $((c_files + 1)) C files" macro make_j2 "≤ 1.05"
     row "python3 -m compileall, $py_files modules" macro compileall "≤ 1.05"
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
@@ -550,6 +574,7 @@ table() {
     row "pytest, $py_tests tests" macro pytest "≤ 1.05"
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
+    row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, index open/write/close, close), no shim (measured)" mfloor git_checkout -
     row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     echo
     echo "| scale | value | target |"

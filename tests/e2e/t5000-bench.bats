@@ -6,6 +6,7 @@ load helper
 
 RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
+FLOOR="$TOP/build/bench/librgfloor.so"
 WORKLOADS="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_journaled stat fstat getpid sigmask"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
@@ -103,6 +104,60 @@ assert_micro_lines() {
 	assert_output ""
 }
 
+@test "librgfloor keeps each removed file by a link and one index record, as the journal does" {
+	mkdir -p "$W/j/objects"
+	printf one >"$W/a"
+	printf two >"$W/b"
+	local ia ib
+	ia=$(stat -c %i "$W/a") ib=$(stat -c %i "$W/b")
+	LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL="$W/j" rm "$W/a" "$W/b"
+	assert_file_not_exists "$W/a"
+	assert_file_not_exists "$W/b"
+	run stat -c %i "$W/j/objects"/*
+	assert_output "$(printf '%s\n' "$ia" "$ib" | sort)"
+	[ "$(grep -c '"op":"unlink"' "$W/j/index.jsonl")" -eq 2 ]
+}
+
+@test "librgfloor leaves no link of a file whose unlink fails" {
+	[ "$(id -u)" = 0 ] || skip "needs root to run as another user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	# uid 65534's own file, in a directory it may not write: the link into
+	# its journal is made, the unlink fails.
+	local d
+	d=$(mktemp -d /tmp/rg-t5000.XXXXXX)
+	chmod 0755 "$d"
+	mkdir -p "$d/j/objects" "$d/ro"
+	printf one >"$d/ro/a"
+	chown -R 65534:65534 "$d/j" "$d/ro/a"
+	chmod 0555 "$d/ro"
+	cp "$FLOOR" "$d/floor.so"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env LD_PRELOAD="$d/floor.so" RG_FLOOR_JOURNAL="$d/j" rm -f "$d/ro/a"
+	local kept left index
+	kept=$(find "$d/j/objects" -type f | wc -l) left=$(cat "$d/ro/a")
+	index=$(cat "$d/j/index.jsonl" 2>/dev/null || echo none)
+	rm -rf "$d"
+	assert_failure
+	assert_output --partial "Permission denied"
+	refute_output --partial "preload"
+	assert_equal "$left" one
+	assert_equal "$kept" 0
+	# The link was made (and its record written) before the unlink failed.
+	[[ $index == *'"op":"unlink"'* ]]
+}
+
+@test "librgfloor makes one fstat after each read-mode open, none after a write-mode one" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	printf one >"$W/a"
+	run strace -f -e trace=fstat -o "$W/bare.tr" cat "$W/a"
+	run strace -f -e trace=fstat -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_READ=1 cat "$W/a"
+	assert_output one
+	[ $(($(grep -c fstat "$W/floor.tr") - $(grep -c fstat "$W/bare.tr"))) -eq 1 ]
+	run strace -f -e trace=fstat -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_READ=1 cp "$W/a" "$W/b"
+	run strace -f -e trace=fstat -o "$W/bare.tr" cp "$W/a" "$W/c"
+	[ $(($(grep -c fstat "$W/floor.tr") - $(grep -c fstat "$W/bare.tr"))) -eq 1 ]
+}
+
 @test "bench.sh --smoke prints every row of the table and cleans up" {
 	# Its tables go to this test's own READGUARD_DIR (helper.bash), so only
 	# this run's leftovers are counted, whatever else runs on the machine.
@@ -116,7 +171,9 @@ assert_micro_lines() {
 		"tar -x" "bash loop of 5 /bin/true" "the same against an empty preloaded library" \
 		"3b. floor of 3, measured" "./configure (autoconf), 4 checks" "pytest, 5 tests" \
 		"npm install, 3 local packages" "6a. first overwrite of a read 4 KiB file" \
-		"git checkout between branches differing in 100 files" "git switch, 200 files"; do
+		"git checkout between branches differing in 100 files" "git switch, 200 files" \
+		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \
+		"floor of git checkout: bare + the journal's kernel work per file"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

@@ -1,0 +1,173 @@
+/* The floor of a macro row, measured: a preloaded library with no readguard
+ * in it that makes, around the calls the shim hooks, only the system calls
+ * readguard cannot do without, so that scripts/dev/bench.sh times it in the
+ * same rounds as the command bare and guarded (as rgbench's write_floor
+ * does for one call). It judges nothing and keeps no table.
+ *
+ *   RG_FLOOR_JOURNAL=DIR  before each unlink of a file with one name, what
+ *       the journal's link costs the kernel (guard/jlink.c, guard/jindex.c):
+ *       an O_PATH open of it and its fstat, linkat by the descriptor into
+ *       DIR/objects (DIR on the file's filesystem, as the journal must be),
+ *       one record appended to DIR/index.jsonl (open, write, close), and
+ *       the descriptor's close; the link is dropped if the unlink fails.
+ *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
+ *       one fstat, what recording a read needs (row 1a).
+ *
+ * Unset, each hook is the raw system call and nothing else. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+static char objects[PATH_MAX], index_path[PATH_MAX];
+static bool journal, reads;
+
+__attribute__((constructor)) static void floor_init(void)
+{
+    const char *j = getenv("RG_FLOOR_JOURNAL"), *r = getenv("RG_FLOOR_READ");
+    journal = j && *j && snprintf(objects, sizeof objects, "%s/objects", j) < (int)sizeof objects &&
+              snprintf(index_path, sizeof index_path, "%s/index.jsonl", j) < (int)sizeof index_path;
+    reads = r && *r == '1';
+}
+
+/* The record a kept version gets, about the size of the journal's. */
+static void append(const char *path, const struct stat *st, const char *object)
+{
+    char line[PATH_MAX + 512];
+    int n = snprintf(line, sizeof line,
+                     "{\"op\":\"unlink\",\"path\":\"%s\",\"dev\":%lu,\"ino\":%lu,\"mode\":%u,"
+                     "\"size\":%ld,\"mtime_ns\":%ld,\"object\":\"%s\"}\n",
+                     path, (unsigned long)st->st_dev, (unsigned long)st->st_ino, st->st_mode,
+                     (long)st->st_size, (long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+                     object);
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, index_path,
+                          O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    if (n > 0 && (size_t)n < sizeof line)
+        (void)syscall(SYS_write, fd, line, (size_t)n);
+    syscall(SYS_close, fd);
+}
+
+/* As the journal links: by the descriptor itself (Linux 6.10 and later),
+ * else through /proc. */
+static long link_fd(int fd, const char *to)
+{
+    long r = syscall(SYS_linkat, fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
+    if (r == 0 || errno != ENOENT)
+        return r;
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return syscall(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW);
+}
+
+/* Gives the file a second name in objects/; returns true if it did (and
+ * to holds that name). */
+static bool keep(int dirfd, const char *path, char *to, size_t cap)
+{
+    int fd = (int)syscall(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    struct stat st;
+    bool linked = false;
+    if (fd < 0)
+        return false;
+    if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1) {
+        int n = snprintf(to, cap, "%s/ino-%lu-%lu-%ld", objects, (unsigned long)st.st_dev,
+                         (unsigned long)st.st_ino,
+                         (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
+        linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;
+        if (linked)
+            append(path, &st, to);
+    }
+    syscall(SYS_close, fd);
+    return linked;
+}
+
+static int floor_unlink(int dirfd, const char *path, int flags)
+{
+    int saved = errno;
+    char to[PATH_MAX + 64];
+    bool linked = journal && !(flags & AT_REMOVEDIR) && keep(dirfd, path, to, sizeof to);
+    errno = saved;
+    long r = syscall(SYS_unlinkat, dirfd, path, flags);
+    if (r != 0 && linked) {
+        saved = errno;
+        syscall(SYS_unlinkat, AT_FDCWD, to, 0);
+        errno = saved;
+    }
+    return (int)r;
+}
+
+EXPORT int unlink(const char *path) { return floor_unlink(AT_FDCWD, path, 0); }
+
+EXPORT int unlinkat(int dirfd, const char *path, int flags)
+{
+    return floor_unlink(dirfd, path, flags);
+}
+
+EXPORT int remove(const char *path)
+{
+    int saved = errno, r = floor_unlink(AT_FDCWD, path, 0);
+    if (r == 0 || errno != EISDIR)
+        return r;
+    errno = saved;
+    return (int)syscall(SYS_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+}
+
+static int floor_open(int dirfd, const char *path, int flags, mode_t mode)
+{
+    int fd = (int)syscall(SYS_openat, dirfd, path, flags, mode);
+    struct stat st;
+    if (fd >= 0 && reads && (flags & O_ACCMODE) == O_RDONLY && !(flags & (O_DIRECTORY | O_PATH))) {
+        int saved = errno;
+        syscall(SYS_fstat, fd, &st);
+        errno = saved;
+    }
+    return fd;
+}
+
+/* The mode argument is there only when the flags create a file. */
+#define MODE_ARG(flags, mode)                    \
+    do {                                         \
+        if ((flags) & (O_CREAT | __O_TMPFILE)) { \
+            va_list ap;                          \
+            va_start(ap, flags);                 \
+            (mode) = (mode_t)va_arg(ap, int);    \
+            va_end(ap);                          \
+        }                                        \
+    } while (0)
+
+EXPORT int open(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    MODE_ARG(flags, mode);
+    return floor_open(AT_FDCWD, path, flags, mode);
+}
+
+EXPORT int open64(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    MODE_ARG(flags, mode);
+    return floor_open(AT_FDCWD, path, flags, mode);
+}
+
+EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    MODE_ARG(flags, mode);
+    return floor_open(dirfd, path, flags, mode);
+}
+
+EXPORT int openat64(int dirfd, const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    MODE_ARG(flags, mode);
+    return floor_open(dirfd, path, flags, mode);
+}

@@ -140,11 +140,12 @@ void rg_jlist_free(struct rg_jlist *l)
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
 {
     id[0] = '\0';
-    struct stat st;
-    if (session && rg_journal_is_id(session) && stat(session, &st) != 0) {
+    struct rg_session_ref ref = {0};
+    if (session)
+        rg_session_resolve(session, &ref);
+    if (session && !ref.table) {
         /* An ended session's table is gone; its id names it in the journal. */
-        snprintf(id, idcap, "%s", session);
-        session = NULL;
+        snprintf(id, idcap, "%s", ref.id);
         rg_session_default_journal(dir, cap);
         if (!dir[0]) {
             rg_err("no journal: neither XDG_STATE_HOME nor HOME is an absolute path");
@@ -153,7 +154,7 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
         return 0;
     }
     const char *env = getenv(RG_ENV_SESSION);
-    const char *named = session ? session : env && *env ? env : NULL;
+    const char *named = session ? ref.table : env && *env ? env : NULL;
     struct rg_cli_session s;
     if (named && rg_pick_session(named, &s) == 0) {
         snprintf(dir, cap, "%s", s.table.hdr->journal_dir);

@@ -41,10 +41,10 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
 
 /* The journal directory and, with --session, that session's id: from the
  * session table if one is named (--session, else $READGUARD_SESSION), else
- * the default under $XDG_STATE_HOME. --session may also give a session's
- * id, as history prints it: its table is gone once it ended. id is "" when
- * not restricted. Returns -1 after reporting. */
-
+ * the default under $XDG_STATE_HOME. --session is resolved as every verb
+ * resolves it (pick.h); an id whose table is gone (the session ended) is
+ * looked for in the default journal. id is "" when not restricted.
+ * Returns -1 after reporting. */
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id

@@ -47,8 +47,9 @@ static const char usage[] =
     "                        restore FILE as it was before the last session changed it\n"
     "  undo [--force] --all  restore every file the last session changed here\n"
     "\n"
-    "Verbs that act on a session take --session PATH; without it they use\n"
-    "$READGUARD_SESSION, else the one running session of this user.\n"
+    "Verbs that act on a session take --session S, a table's path or a session's\n"
+    "id; without it they use $READGUARD_SESSION, else the one running session of\n"
+    "this user.\n"
     "Run 'readguard COMMAND --help' for the options of each command, and see\n"
     "readguard(1).\n";
 

@@ -109,32 +109,66 @@ static int attach(const char *path, const char *how, struct rg_cli_session *s)
     return 0;
 }
 
-/* A named table that is not there is most often a session that ended (its
- * table goes with it) or an id where a path was wanted: say where an ended
- * session can still be found. */
+/* A table that is not there is most often a session that ended (its
+ * table goes with it): say where an ended session can still be found. */
 static void ended_hint(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) == 0 || errno != ENOENT)
         return;
-    if (rg_journal_is_id(path))
-        rg_err("'%s' is a session id: history, diff, undo and log take one "
-               "('readguard history --session %s'); here --session takes a table's path, "
-               "as 'readguard sessions' lists",
-               path, path);
-    else
-        rg_err("ended sessions: see 'readguard history --session ID' (and diff, undo, log), "
-               "with the id that 'readguard history' prints");
+    rg_err("ended sessions: see 'readguard history --session ID' (and diff, undo, log), "
+           "with the id that 'readguard history' prints");
 }
 
-int rg_pick_session(const char *path, struct rg_cli_session *s)
+struct by_id {
+    const char *id;
+    char *found;
+};
+
+static void match_id(const char *path, void *arg)
+{
+    struct by_id *b = arg;
+    struct rg_table t;
+    if (b->found[0] || rg_session_attach(path, &t))
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
+    if (strcmp(id, b->id) == 0)
+        snprintf(b->found, PATH_MAX, "%s", path);
+    rg_session_detach(&t);
+}
+
+void rg_session_resolve(const char *arg, struct rg_session_ref *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    ref->table = arg;
+    struct stat st;
+    /* A file is what was meant, whatever its name looks like. */
+    if (lstat(arg, &st) == 0 || !rg_journal_is_id(arg) || strlen(arg) >= sizeof ref->id)
+        return;
+    snprintf(ref->id, sizeof ref->id, "%s", arg);
+    struct by_id b = {arg, ref->found};
+    rg_each_session_file(match_id, &b);
+    ref->table = ref->found[0] ? ref->found : NULL;
+}
+
+int rg_pick_session(const char *arg, struct rg_cli_session *s)
 {
     /* On failure too the caller holds a defined session: no table mapped. */
     memset(s, 0, sizeof *s);
-    if (path) {
-        if (attach(path, "", s) == 0)
+    if (arg) {
+        struct rg_session_ref ref;
+        rg_session_resolve(arg, &ref);
+        if (!ref.table) {
+            rg_err("no table of this user's has session id '%s': the session has ended "
+                   "(history, diff, undo and log still take its id: 'readguard history "
+                   "--session %s'), or it is a named session (give its table's path)",
+                   arg, arg);
+            return -1;
+        }
+        if (attach(ref.table, "", s) == 0)
             return 0;
-        ended_hint(path);
+        ended_hint(ref.table);
         return -1;
     }
     const char *env = getenv(RG_ENV_SESSION);

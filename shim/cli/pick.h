@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "core/jrecord.h"
 #include "core/table.h"
 /* A session the CLI has mapped. */
 struct rg_cli_session {
@@ -14,10 +15,30 @@ struct rg_cli_session {
     struct rg_table table;
 };
 
-/* Chooses and maps the session: PATH from --session if given, else
+/* What --session names, the one rule for every verb: a file that exists
+ * is a table's path; else a session id (as status, sessions and history
+ * print it) is looked for among this user's tables in the table
+ * directories; else it is a path, of a table that is not there. */
+struct rg_session_ref {
+    const char *table;          /* the table to map, or NULL: an id with no table */
+    char id[RG_JOURNAL_ID_MAX]; /* the id given, or "" */
+    char found[PATH_MAX];       /* the table an id named */
+};
+void rg_session_resolve(const char *arg, struct rg_session_ref *ref);
+/* The first lines of every verb's --session help, which says the above. */
+#define RG_SESSION_HELP                                                               \
+    "  -s, --session S      the session S: its table's path, or its id (as status,\n" \
+    "                       sessions and history print it)"
+/* ... and its default, for the verbs that act on a live table. */
+#define RG_SESSION_HELP_LIVE                                                                       \
+    RG_SESSION_HELP "; default:\n"                                                                 \
+                    "                       $READGUARD_SESSION, else the one running session of\n" \
+                    "                       this user\n"
+
+/* Chooses and maps the session: --session ARG if given (as above), else
  * $READGUARD_SESSION, else the one running session of this user. Reports
  * why on stderr and returns -1 when there is none to choose. */
-int rg_pick_session(const char *path, struct rg_cli_session *s);
+int rg_pick_session(const char *arg, struct rg_cli_session *s);
 void rg_drop_session(struct rg_cli_session *s);
 
 /* Is the process that owns the session alive: its creator (the preloaded

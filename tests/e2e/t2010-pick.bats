@@ -128,3 +128,56 @@ SESSION_VERBS=("status" "reset" "forget f" "mark f" "check f" "log" "end")
 	assert_equal "$status" 2
 	[[ $stderr == *"(from READGUARD_SESSION)"* ]] || fail "$stderr"
 }
+
+# sid PATH: the id of the session whose table is PATH, as status prints it.
+sid() {
+	"$RG" status --json --session "$1" | "$PY3" -c 'import json, sys; print(json.load(sys.stdin)["id"])'
+}
+
+@test "t2010.13 every session verb takes a running session's id as --session, as it takes its path" {
+	mkfile f x
+	new_session
+	local first=$S id
+	new_session
+	id=$(sid "$first")
+	[ -n "$id" ] || fail "no id"
+	local v out
+	for v in "${SESSION_VERBS[@]}"; do
+		[ "$v" = end ] && continue # it removes the table: below, once
+		run --separate-stderr "$RG" $v --session "$first"
+		out="$status:$output"
+		run --separate-stderr "$RG" $v --session "$id"
+		assert_equal "$status:$output" "$out"
+	done
+	run --separate-stderr "$RG" end --session "$id"
+	assert_success
+	[ ! -e "$first" ] || fail "end --session ID left $first"
+	[ -e "$S" ] || fail "end --session ID removed the other session"
+}
+
+@test "t2010.14 an id that no table has is said to be an ended or a named session, exit 2" {
+	run --separate-stderr "$RG" status --session 1795468256807933359-12987
+	assert_failure 2
+	assert_equal "$stderr" "readguard: no table of this user's has session id '1795468256807933359-12987': the session has ended (history, diff, undo and log still take its id: 'readguard history --session 1795468256807933359-12987'), or it is a named session (give its table's path)"
+}
+
+@test "t2010.15 a file named like an id is taken as the table it is" {
+	new_session
+	local id
+	id=$(sid "$S")
+	cp "$S" "$W/$id"
+	run --separate-stderr "$RG" status --json --session "$id"
+	assert_success
+	assert_output --partial "\"session\":\"$id\""
+}
+
+@test "t2010.16 history --session ID of a running session reads that session's own journal" {
+	mkfile a old
+	local st=$BATS_TEST_TMPDIR/elsewhere
+	XDG_STATE_HOME=$st new_session
+	XDG_STATE_HOME=$st in_session sh -c 'cat a >/dev/null; echo new >a'
+	[ -n "$(ls "$st/readguard/journal/sessions")" ] || fail "nothing kept in $st"
+	run --separate-stderr "$RG" history --session "$(sid "$S")"
+	assert_success
+	assert_output --partial " $W/a"
+}

@@ -14,14 +14,13 @@
 #include "core/jrecord.h"
 
 static const char diff_usage[] =
-    "Usage: readguard diff [--session PATH] FILE...\n"
+    "Usage: readguard diff [--session S] FILE...\n"
     "Show, as a unified diff (diff -u), how each FILE changed since the version\n"
     "'readguard undo FILE' would restore: the kept version is the old side, FILE\n"
     "as it is now the new side (/dev/null when FILE is gone, as git labels it).\n"
-    "\n"
-    "  -s, --session PATH   the version from before the session whose table is PATH,\n"
-    "                       or with that id (see history; default: the most recent\n"
-    "                       session that changed FILE)\n"
+    "\n" RG_SESSION_HELP ":\n"
+    "                       the version from before S (default: before the most\n"
+    "                       recent session that changed FILE)\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"

@@ -38,13 +38,10 @@ static const char env_usage[] =
     "Exit status: 0, or 125 if no session could be started.\n";
 
 static const char end_usage[] =
-    "Usage: eval \"$(readguard end [--session PATH])\"\n"
+    "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
     "readguard out of LD_PRELOAD and unset READGUARD_SESSION.\n"
-    "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
-    "  -h, --help           show this help and exit\n"
+    "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0, or 2 if there is no usable session.\n";
 

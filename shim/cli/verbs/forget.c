@@ -9,13 +9,10 @@
 #include "cli/cli.h"
 #include "cli/pick.h"
 static const char usage[] =
-    "Usage: readguard forget [--session PATH] FILE...\n"
+    "Usage: readguard forget [--session S] FILE...\n"
     "Forget that the session read each FILE, so it must be read again before it\n"
     "may be written. A FILE the session never read is left as it is.\n"
-    "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
-    "  -h, --help           show this help and exit\n"
+    "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0, or 2 if there is no usable session or a FILE cannot be examined.\n";
 

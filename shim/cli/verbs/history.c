@@ -15,14 +15,13 @@
 #include "core/text.h"
 
 static const char history_usage[] =
-    "Usage: readguard history [--session PATH] [--json] [FILE|DIR]...\n"
+    "Usage: readguard history [--session S] [--json] [FILE|DIR]...\n"
     "List the versions of files that sessions kept in the journal before changing\n"
     "them, under a header line: time, session, process, operation, size (B, KiB,\n"
     "MiB ...) and path; only those of FILE, or of the files under DIR (a directory,\n"
     "or a name ending in '/'), if given. Oldest first.\n"
-    "\n"
-    "  -s, --session PATH   only the session whose table is PATH, or with that id\n"
-    "                       (default: every session in the journal)\n"
+    "\n" RG_SESSION_HELP ":\n"
+    "                       only S's versions (default: every session's)\n"
     "  -j, --json           one JSON object per line, as the journal stores it, with\n"
     "                       the session's id added\n"
     "  -h, --help           show this help and exit\n"

@@ -20,14 +20,13 @@
 #include "core/jrecord.h"
 #include "os/session.h"
 static const char usage[] =
-    "Usage: readguard log [--session PATH] [--follow] [--json]\n"
+    "Usage: readguard log [--session S] [--follow] [--json]\n"
     "Print the session's log: one line per refusal, warning (warn mode) or mark,\n"
     "with the time, program, pid, decision, path and reason.\n"
-    "\n"
-    "  -s, --session PATH   the session table, or a session's id (as history, status\n"
-    "                       and sessions print it): only its lines, from the logs\n"
-    "                       in the state directory, also after it ended (default:\n"
-    "                       $READGUARD_SESSION, else the one running session)\n"
+    "\n" RG_SESSION_HELP ";\n"
+    "                       an ended session's lines are found by its id in the\n"
+    "                       logs in the state directory (default: $READGUARD_SESSION,\n"
+    "                       else the one running session)\n"
     "  -f, --follow         keep printing new lines as they come, until the session\n"
     "                       ends or readguard is interrupted\n"
     "  -j, --json           print the log's JSON lines as they are\n"
@@ -213,15 +212,18 @@ int rg_cmd_log(int argc, char **argv)
     }
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
-    struct stat st;
-    if (v.session && rg_journal_is_id(v.session) && stat(v.session, &st) != 0) {
-        if (follow)
-            rg_err("log: --follow needs the session's table; session %s's lines so far:",
-                   v.session);
-        return show_id(v.session, as_json);
+    struct rg_session_ref ref = {0};
+    if (v.session) {
+        rg_session_resolve(v.session, &ref);
+        if (!ref.table) { /* an id whose table is gone: the session ended */
+            if (follow)
+                rg_err("log: --follow needs the session's table; session %s's lines so far:",
+                       ref.id);
+            return show_id(ref.id, as_json);
+        }
     }
     struct rg_cli_session s;
-    if (rg_pick_session(v.session, &s) < 0) {
+    if (rg_pick_session(ref.table, &s) < 0) {
         if (!v.session) /* most often, the session has ended: its id still finds it */
             rg_err("log: an ended session's lines: 'readguard log --session ID', with the id "
                    "that 'readguard history' prints");

@@ -17,14 +17,11 @@
 #include "core/report.h"
 #include "os/clock.h"
 static const char usage[] =
-    "Usage: readguard mark [--session PATH] FILE...\n"
+    "Usage: readguard mark [--session S] FILE...\n"
     "Record each FILE as read, as it is now, without reading it: the session may\n"
     "then overwrite it. This is a deliberate escape hatch; each use is written to\n"
     "the session log with \"decision\":\"mark\".\n"
-    "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
-    "  -h, --help           show this help and exit\n"
+    "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0; 1 if the table is full; 2 if there is no usable session or a\n"
     "FILE cannot be examined or is not a regular file.\n";

@@ -6,14 +6,11 @@
 #include "cli/cli.h"
 #include "cli/pick.h"
 static const char usage[] =
-    "Usage: readguard reset [--session PATH]\n"
+    "Usage: readguard reset [--session S]\n"
     "Forget every read the session has recorded, so each file must be read again\n"
     "before it may be written. An agent harness calls this after compacting the\n"
     "agent's context: what the agent no longer remembers, it must read again.\n"
-    "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
-    "  -h, --help           show this help and exit\n"
+    "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0, or 2 if there is no usable session.\n";
 

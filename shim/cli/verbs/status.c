@@ -15,12 +15,10 @@
 #include "core/text.h"
 #include "os/session.h"
 static const char usage[] =
-    "Usage: readguard status [--session PATH] [--json] [--files]\n"
+    "Usage: readguard status [--session S] [--json] [--files]\n"
     "Show a session's settings (roots, mode, log), its counters (files tracked,\n"
     "reads recorded, writes allowed, refusals, warnings) and how full its table is.\n"
-    "\n"
-    "  -s, --session PATH   the session table (default: $READGUARD_SESSION, else the\n"
-    "                       one running session of this user)\n"
+    "\n" RG_SESSION_HELP_LIVE
     "  -f, --files          also list every tracked file: state, dev:ino, mtime,\n"
     "                       size, and its path now under the roots ('-' if none)\n"
     "  -j, --json           one JSON object on stdout, for programs\n"

@@ -183,17 +183,6 @@ void rg_entry_downgrade(struct rg_entry *e, int32_t pid)
                                             memory_order_relaxed, memory_order_relaxed);
 }
 
-void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
-{
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
-    do {
-        uint32_t n = w >> RG_WRITING_PID_BITS;
-        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
-               ((uint32_t)pid & RG_WRITING_PID_MASK);
-    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
-                                                    memory_order_relaxed));
-}
-
 void rg_entry_act_begin(struct rg_entry *e)
 {
     uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
@@ -203,18 +192,4 @@ void rg_entry_act_begin(struct rg_entry *e)
         next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS | who;
     } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
                                                     memory_order_relaxed));
-}
-
-void rg_entry_writer_close(struct rg_entry *e)
-{
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
-    while (w >> RG_WRITING_PID_BITS &&
-           !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
-                                                  memory_order_relaxed, memory_order_relaxed))
-        ;
-}
-
-uint32_t rg_entry_writers(const struct rg_entry *e)
-{
-    return atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS;
 }

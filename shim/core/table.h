@@ -278,7 +278,19 @@ static inline struct rg_record rg_entry_load(const struct rg_table *t, const str
     r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
     return r;
 }
-void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
+/* Inline, with rg_entry_writer_close and rg_entry_writers: one
+ * compare-and-swap each, asked by every allowed write and its close. */
+static inline void rg_entry_writer_open(struct rg_entry *e, int32_t pid)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed), next;
+    do {
+        uint32_t n = w >> RG_WRITING_PID_BITS;
+        next = (n < RG_WRITING_MAX ? n + 1 : n) << RG_WRITING_PID_BITS |
+               ((uint32_t)pid & RG_WRITING_PID_MASK);
+    } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
+}
+
 /* The session's own act on a file it knows (a rename, a chmod, a link)
  * moves its ctime before the act can restamp it. Counted as a writer until
  * rg_entry_writer_close, it makes a sibling that looks in between wait for
@@ -287,9 +299,20 @@ void rg_entry_writer_open(struct rg_entry *e, int32_t pid);
  * writer, and one killed midway only delays a refusal. A writer already
  * named stays named. */
 void rg_entry_act_begin(struct rg_entry *e);
-void rg_entry_writer_close(struct rg_entry *e);
+static inline void rg_entry_writer_close(struct rg_entry *e)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    while (w >> RG_WRITING_PID_BITS &&
+           !atomic_compare_exchange_weak_explicit(&e->writing, &w, w - (1u << RG_WRITING_PID_BITS),
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
 /* How many writers and own acts of the session are counted on e now. */
-uint32_t rg_entry_writers(const struct rg_entry *e);
+static inline uint32_t rg_entry_writers(const struct rg_entry *e)
+{
+    return atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS;
+}
 
 /* The name a read came by. A direct-mapped, lossy memory of which entry the
  * session last read under each name (core/namehint.h gives the key): only a

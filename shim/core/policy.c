@@ -10,7 +10,7 @@
  * whose stamp moved but whose size did not (touch, chmod, a checkout or sync
  * of the same bytes). A larger file whose ctime moved counts as changed: a
  * hash of its first bytes cannot vouch for the rest. */
-enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
+static inline enum rg_stamp_match record_match(const struct rg_file *f, const struct rg_record *r)
 {
     if (!r->found || r->size != f->size)
         return RG_STAMP_DIFFERS;
@@ -24,9 +24,15 @@ enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_rec
     return f->hash == r->hash ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
 }
 
+/* The decision's own copy is inline: every judged write asks it. */
+enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
+{
+    return record_match(f, r);
+}
+
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
-    return rg_record_match(f, r) == RG_STAMP_MATCHES;
+    return record_match(f, r) == RG_STAMP_MATCHES;
 }
 
 static bool expired(const struct rg_facts *facts)
@@ -96,7 +102,7 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     if (!writes || !file->exists || !file->regular || file->unnamed)
         return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        enum rg_stamp_match m = rg_record_match(file, &facts->rec);
+        enum rg_stamp_match m = record_match(file, &facts->rec);
         if (m == RG_STAMP_ASK_BYTES)
             return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
         bool counts = m == RG_STAMP_MATCHES && !expired(facts);
@@ -137,11 +143,6 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
         return allow;
     return (struct rg_decision){softened(req, facts),
                                 journaled ? RG_WHY_UNKEPT : why_refused(file, facts)};
-}
-
-bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers)
-{
-    return why == RG_WHY_CHANGED || (why == RG_WHY_SCANNED && writers > 0);
 }
 
 int64_t rg_restamp_pause_ns(int look)

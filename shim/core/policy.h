@@ -110,7 +110,10 @@ const char *rg_reason_name(enum rg_reason r);
  * (writers: how many are counted) is about to restamp as its own, which
  * unlocks them for every process of the session; with no writer counted,
  * only the scanner's line may write, and no look changes that. */
-bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers);
+static inline bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers)
+{
+    return why == RG_WHY_CHANGED || (why == RG_WHY_SCANNED && writers > 0);
+}
 
 /* How long to pause before look number `look` (from 0) for a writer of the
  * session to restamp; 0: stop waiting. Doubling from 0.2 ms, so a restamp

@@ -16,6 +16,9 @@
 #include "core/table.h"
 #include "guard/scan.h"
 #include "guard/tiercache.h"
+#include "os/clock.h"
+#include "os/procfd.h"
+#include "os/sys.h"
 #define RG_MAX_ROOTS 64
 #define RG_FDMAP_SIZE 4096
 _Static_assert(RG_TIERCACHE_ROOTS == RG_MAX_ROOTS, "a cached tier for every root");
@@ -108,10 +111,37 @@ void rg_ctx_use_table(struct rg_ctx *c);
  * writer of the file still holds it. */
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
 /* The same into *f, which a judgement's loop fills in place (no copy of
- * the whole struct per look). */
-void rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f);
+ * the whole struct per look). Inline: every judged write loads them. */
+static inline void rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f)
+{
+    /* Field by field, not "= (struct rg_facts){...}": that cleared the
+     * whole struct, record included, before the record was loaded over it. */
+    f->table = c->table_state;
+    f->mode = c->mode;
+    f->policy = c->policy;
+    f->read_ttl_ns = c->read_ttl_ns;
+    f->lineage = RG_LINEAGE_UNKNOWN;
+    f->writer_alive = false;
+    f->sealed = false;
+    f->now_ns = f->read_ttl_ns > 0 ? rg_now_ns() : 0;
+    f->journal_max_file = 0;
+    if (c->table_state == RG_TABLE_BROKEN) {
+        f->rec = (struct rg_record){0};
+        return;
+    }
+    f->journal_max_file = c->table.hdr ? c->table.hdr->journal_max_file : 0;
+    f->rec = rg_entry_load(&c->table, e);
+    if (f->rec.writers > 0)
+        f->writer_alive = rg_pid_holds(f->rec.writer_pid, e->dev, e->ino);
+    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
+        f->table = RG_TABLE_FULL;
+}
 
-/* The process writes are counted for: the actor, else this process. */
-int32_t rg_ctx_pid(const struct rg_ctx *c);
+/* The process writes are counted for: the actor, else this process. Asked
+ * anew each time, never cached: a vfork child shares its parent's memory. */
+static inline int32_t rg_ctx_pid(const struct rg_ctx *c)
+{
+    return c->actor ? c->actor->pid : (int32_t)rg_sys_getpid();
+}
 
 #endif

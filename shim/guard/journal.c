@@ -24,14 +24,23 @@ static bool own_bytes(struct rg_ctx *c, const struct stat *st)
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)
         return false;
-    struct rg_record r = rg_entry_load(&c->table, e);
+    /* The fields of rg_entry_load() this needs, in its order: every
+     * allowed write asks, and the rest were loaded for nothing. */
+    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
+    bool found =
+        gen != 0 && gen == atomic_load_explicit(&c->table.hdr->generation, memory_order_relaxed);
+    int64_t rec_mtime = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
+    int64_t rec_size = atomic_load_explicit(&e->size, memory_order_relaxed);
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    uint32_t writers = w >> RG_WRITING_PID_BITS;
     /* The entry names only the last writer; with more counted, one that
      * is gone leaves others writing. */
-    if (r.writers > 1 || (r.writers == 1 && rg_pid_holds(r.writer_pid, e->dev, e->ino)))
+    if (writers > 1 ||
+        (writers == 1 && rg_pid_holds((int32_t)(w & RG_WRITING_PID_MASK), e->dev, e->ino)))
         return true;
     int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-    return (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE) && r.found &&
-           r.mtime_ns == mtime && r.size == st->st_size;
+    return (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE) && found &&
+           rec_mtime == mtime && rec_size == st->st_size;
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to

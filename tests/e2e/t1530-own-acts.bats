@@ -189,3 +189,15 @@ for rnd in range(3):
 	assert_content a.txt aaaaaaaaaaaa
 	assert_content c.txt "$(printf 'c%.0s' {1..32})"
 }
+
+@test "t1530.15 closing a memory stream amid a write leaves the write's descriptor to restamp its file" {
+	# glibc leaves a memory stream's descriptor field unset (heap garbage,
+	# here the write's own descriptor number): fclose must not take it for
+	# that descriptor and end its write early, or the bytes written after
+	# are never restamped and the session's next write is refused.
+	mkfile f start
+	run --separate-stderr rg bash -c 'cat f >/dev/null; "$T/rgmemstream" f && echo c >>f'
+	assert_success
+	refute_refused
+	assert_content f "$(printf 'start\na\nb\nc')"
+}

@@ -80,13 +80,19 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
     return fp;
 }
 
+/* glibc's _IO_IS_FILEBUF (libio.h, no longer installed; part of its ABI). */
+#define RG_IO_IS_FILEBUF 0x2000
+
 /* fileno without the call: coreutils fclose stdout and stderr at exit, and
  * fileno would be one more libc function for ld.so to bind in each of them
- * (some 700 instructions). glibc's FILE is public; a closed one holds -1. */
+ * (some 700 instructions). glibc's FILE is public; a closed one holds -1.
+ * As in fileno, only a file stream's field is its descriptor: a memory
+ * stream (open_memstream) leaves it unset, heap garbage that may be the
+ * number of a descriptor the program is writing. */
 static int stream_fd(FILE *fp)
 {
 #ifdef __GLIBC__
-    return fp->_fileno >= 0 ? fp->_fileno : -1;
+    return (fp->_flags & RG_IO_IS_FILEBUF) && fp->_fileno >= 0 ? fp->_fileno : -1;
 #else
     return fileno(fp);
 #endif

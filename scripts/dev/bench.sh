@@ -335,24 +335,30 @@ for i in range(int(sys.argv[2])):
     tar -cf "$mac/a.tar" -C "$mac/tarsrc" .
     mtab=$(session macro "$mac")
 
-    # NAME PREPARE COMMAND [ROUNDS [BARE_ENV [FLOOR_ENV]]]: one hyperfine call
-    # per round, bare (with BARE_ENV, if given), guarded, then with FLOOR_ENV
-    # (tests/bench/rgfloor.c: the row's floor, measured; into NAME.floor).
+    # NAME PREPARE COMMAND [ROUNDS [BARE_ENV [FLOOR_ENV...]]]: one hyperfine
+    # call per round, bare (with BARE_ENV, if given), guarded, then with each
+    # FLOOR_ENV (tests/bench/rgfloor.c: a floor of the row, measured; into
+    # NAME.floor, NAME.floor2, ...).
     past_budget() { # NAME: true, and NAME noted as skipped, once past RG_BENCH_BUDGET
         [ -n "${RG_BENCH_BUDGET:-}" ] && [ "$SECONDS" -gt "$RG_BENCH_BUDGET" ] || return 1
         log "macro: $1 skipped, past RG_BENCH_BUDGET ($RG_BENCH_BUDGET s)"
         skipped="$skipped $1"
     }
     macro() {
-        local name=$1 prep=$2 cmd=$3 r kinds="bare rg cbare crg"
+        local name=$1 prep=$2 cmd=$3 n=${4:-$rounds} r k f kinds="bare rg cbare crg"
+        local cmds=("env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd")
         past_budget "$name" && return
         log "macro: $name"
         printf '%s' "$prep" >"$work/$name.prep"
         printf '%s' "$cmd" >"$work/$name.cmd"
-        set -- "env ${5:-} $cmd" "env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab $cmd" ${6:+"env $6 $cmd"}
-        [ $# = 2 ] || kinds="$kinds floor cfloor"
-        for r in $(seq 0 "${4:-$rounds}"); do
-            hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" "$@" \
+        shift $(($# < 5 ? $# : 5))
+        for k in $(seq $#); do
+            f=floor
+            [ "$k" = 1 ] || f=floor$k
+            cmds+=("env ${!k} $cmd") kinds="$kinds $f c$f"
+        done
+        for r in $(seq 0 "$n"); do
+            hyperfine -N --runs 1 --prepare "$prep" --export-csv "$work/h.csv" "${cmds[@]}" \
                 >/dev/null 2>"$work/h.err" || {
                 log "macro: $name failed (hyperfine --show-output shows why):"
                 cat "$work/h.err" >&2
@@ -362,7 +368,7 @@ for i in range(int(sys.argv[2])):
             # command,mean,stddev,median,user,system,min,max
             awk -F, -v o="$res/$name" 'NR == 2 {print $2 >(o ".bare"); print $5 + $6 >(o ".cbare")}
                 NR == 3 {print $2 >(o ".rg"); print $5 + $6 >(o ".crg")}
-                NR == 4 {print $2 >(o ".floor"); print $5 + $6 >(o ".cfloor")}' "$work/h.csv"
+                NR >= 4 {f = "floor" (NR > 4 ? NR - 3 : ""); print $2 >(o "." f); print $5 + $6 >(o ".c" f)}' "$work/h.csv"
             for k in $kinds; do cat "$res/$name.$k" >>"$res/$name.all.$k"; done
         done
         for k in $kinds; do mv "$res/$name.all.$k" "$res/$name.$k"; done
@@ -454,12 +460,13 @@ for i in range(int(sys.argv[2])):
     # are "racily clean", and the next command reads them all again, on one
     # side and not the other (a tenth more instructions, by chance).
     settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
-    # Its floor: before each unlink, the journal's link and index record
-    # (tests/bench/rgfloor.c), into a directory of its own on the same
-    # filesystem as the session's journal.
+    # Its floors (tests/bench/rgfloor.c): before each unlink the journal's
+    # link and index record, into a directory of its own on the session
+    # journal's filesystem; then every system call the shim adds.
     mkdir -p "$work/floorj/objects"
     macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co" \
-        "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj"
+        "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj" \
+        "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj RG_FLOOR_READ=1 RG_FLOOR_SHIM=1"
     counted git_checkout "$nco" file
     macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
     counted git_switch "$tree_files" file
@@ -471,7 +478,9 @@ else
 fi
 
 # --- the table ---------------------------------------------------------------
-row() { # LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of]
+# LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of;
+# for an mfloor row, which of macro NAME's floors: floor (default), floor2]
+row() {
     local label=$1 kind=$2 name=$3 target=$4 base=${5:-read_root} a b ratio ok ia ib
     case $kind in
     micro)
@@ -482,17 +491,18 @@ row() { # LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of
             ib="$ib (+$((ib - ia)))"
         fi
         ;;
-    mfloor) # macro row NAME's floor, measured in its rounds, against its bare runs
-        if [ ! -f "$res/$name.floor" ]; then
+    mfloor) # a floor of macro row NAME, measured in its rounds, against its bare runs
+        base=${5:-floor}
+        if [ ! -f "$res/$name.$base" ]; then
             printf '| %s | n/a | n/a | n/a | n/a | - | not run |\n' "$label"
             return
         fi
-        a=$(median "$res/$name.bare") b=$(median "$res/$name.floor")
+        a=$(median "$res/$name.bare") b=$(median "$res/$name.$base")
         printf '| %s | %s | %s | **%s×** | %s | - | - |\n' "$label" \
             "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" \
-            "$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.cfloor")" \
+            "$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.c$base")" \
                 'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')"
         return
         ;;
@@ -575,6 +585,7 @@ table() {
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
     row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, index open/write/close, close), no shim (measured)" mfloor git_checkout -
+    row "floor of git checkout, every system call the shim adds: the journal's, the masks, getcwd, getpid, the new file's write path, an fstat per read; no shim (measured)" mfloor git_checkout - floor2
     row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     echo
     echo "| scale | value | target |"

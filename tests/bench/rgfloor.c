@@ -12,11 +12,17 @@
  *       the descriptor's close; the link is dropped if the unlink fails.
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
  *       one fstat, what recording a read needs (row 1a).
+ *   RG_FLOOR_SHIM=1       the other system calls the shim makes around
+ *       these: the write hooks' signal masks (a pair around each write
+ *       hook's work: guard/critical.c), and the getcwd and getpid of the
+ *       journal's record; after a write-mode open fstat and getpid, and
+ *       before the close of that descriptor getpid and fstat (row 3b).
  *
  * Unset, each hook is the raw system call and nothing else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,7 +34,13 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static char objects[PATH_MAX], index_path[PATH_MAX];
-static bool journal, reads;
+static bool journal, reads, shim;
+/* What a write hook's critical section blocks: all but the synchronous
+ * signals, as shim/guard/critical.c does. */
+static sigset_t hook_set;
+/* The descriptors opened for writing, whose close the shim restamps. */
+#define MAX_FD 65536
+static unsigned char written[MAX_FD / 8];
 
 __attribute__((constructor)) static void floor_init(void)
 {
@@ -36,6 +48,24 @@ __attribute__((constructor)) static void floor_init(void)
     journal = j && *j && snprintf(objects, sizeof objects, "%s/objects", j) < (int)sizeof objects &&
               snprintf(index_path, sizeof index_path, "%s/index.jsonl", j) < (int)sizeof index_path;
     reads = r && *r == '1';
+    const char *h = getenv("RG_FLOOR_SHIM");
+    shim = h && *h == '1';
+    static const int sync_signals[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS};
+    sigfillset(&hook_set);
+    for (size_t i = 0; i < sizeof sync_signals / sizeof *sync_signals; i++)
+        sigdelset(&hook_set, sync_signals[i]);
+}
+
+static void mask(sigset_t *old)
+{
+    if (shim)
+        sigprocmask(SIG_BLOCK, &hook_set, old);
+}
+
+static void unmask(const sigset_t *old)
+{
+    if (shim)
+        sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* The record a kept version gets, about the size of the journal's. */
@@ -82,7 +112,12 @@ static bool keep(int dirfd, const char *path, char *to, size_t cap)
         int n = snprintf(to, cap, "%s/ino-%lu-%lu-%ld", objects, (unsigned long)st.st_dev,
                          (unsigned long)st.st_ino,
                          (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
+        char cwd[PATH_MAX];
+        if (shim)
+            syscall(SYS_getcwd, cwd, sizeof cwd);
         linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;
+        if (linked && shim)
+            syscall(SYS_getpid);
         if (linked)
             append(path, &st, to);
     }
@@ -94,14 +129,19 @@ static int floor_unlink(int dirfd, const char *path, int flags)
 {
     int saved = errno;
     char to[PATH_MAX + 64];
-    bool linked = journal && !(flags & AT_REMOVEDIR) && keep(dirfd, path, to, sizeof to);
+    sigset_t old;
+    bool dir = flags & AT_REMOVEDIR;
+    if (journal && !dir)
+        mask(&old);
+    bool linked = journal && !dir && keep(dirfd, path, to, sizeof to);
     errno = saved;
     long r = syscall(SYS_unlinkat, dirfd, path, flags);
-    if (r != 0 && linked) {
-        saved = errno;
+    saved = errno;
+    if (r != 0 && linked)
         syscall(SYS_unlinkat, AT_FDCWD, to, 0);
-        errno = saved;
-    }
+    if (journal && !dir)
+        unmask(&old);
+    errno = saved;
     return (int)r;
 }
 
@@ -124,12 +164,22 @@ EXPORT int remove(const char *path)
 static int floor_open(int dirfd, const char *path, int flags, mode_t mode)
 {
     int fd = (int)syscall(SYS_openat, dirfd, path, flags, mode);
+    if (fd < 0 || (flags & (O_DIRECTORY | O_PATH)))
+        return fd;
+    int saved = errno;
     struct stat st;
-    if (fd >= 0 && reads && (flags & O_ACCMODE) == O_RDONLY && !(flags & (O_DIRECTORY | O_PATH))) {
-        int saved = errno;
+    sigset_t old;
+    if ((flags & O_ACCMODE) == O_RDONLY) {
+        if (reads)
+            syscall(SYS_fstat, fd, &st);
+    } else if (shim && fd < MAX_FD) {
+        mask(&old);
         syscall(SYS_fstat, fd, &st);
-        errno = saved;
+        syscall(SYS_getpid);
+        unmask(&old);
+        __atomic_fetch_or(&written[fd / 8], (unsigned char)(1u << fd % 8), __ATOMIC_RELAXED);
     }
+    errno = saved;
     return fd;
 }
 
@@ -170,4 +220,36 @@ EXPORT int openat64(int dirfd, const char *path, int flags, ...)
     mode_t mode = 0;
     MODE_ARG(flags, mode);
     return floor_open(dirfd, path, flags, mode);
+}
+
+EXPORT int close(int fd)
+{
+    if (shim && fd >= 0 && fd < MAX_FD &&
+        __atomic_fetch_and(&written[fd / 8], (unsigned char)~(1u << fd % 8), __ATOMIC_RELAXED) &
+            (1u << fd % 8)) {
+        int saved = errno;
+        struct stat st;
+        sigset_t old;
+        mask(&old);
+        syscall(SYS_getpid);
+        syscall(SYS_fstat, fd, &st);
+        unmask(&old);
+        errno = saved;
+    }
+    return (int)syscall(SYS_close, fd);
+}
+
+/* _FORTIFY_SOURCE's opens (git's reads), which take no mode. */
+EXPORT int __open_2(const char *path, int flags) { return floor_open(AT_FDCWD, path, flags, 0); }
+
+EXPORT int __open64_2(const char *path, int flags) { return floor_open(AT_FDCWD, path, flags, 0); }
+
+EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+    return floor_open(dirfd, path, flags, 0);
+}
+
+EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+    return floor_open(dirfd, path, flags, 0);
 }

@@ -158,6 +158,20 @@ assert_micro_lines() {
 	[ $(($(grep -c fstat "$W/floor.tr") - $(grep -c fstat "$W/bare.tr"))) -eq 1 ]
 }
 
+@test "librgfloor with RG_FLOOR_SHIM makes the write hooks' masks, fstat and getpid around a write-open and its close" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	printf one >"$W/a"
+	local calls=rt_sigprocmask,fstat,getpid
+	strace -f -e trace=$calls -o "$W/bare.tr" cp "$W/a" "$W/b"
+	strace -f -e trace=$calls -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_SHIM=1 cp "$W/a" "$W/c"
+	assert_equal "$(cat "$W/c")" one
+	# cp's one write-open: a mask pair, fstat and getpid at the open, and
+	# again at its close.
+	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 4 ]
+	[ $(($(grep -c getpid "$W/floor.tr") - $(grep -c getpid "$W/bare.tr"))) -eq 2 ]
+	[ $(($(grep -c 'fstat(' "$W/floor.tr") - $(grep -c 'fstat(' "$W/bare.tr"))) -eq 2 ]
+}
+
 @test "bench.sh --smoke prints every row of the table and cleans up" {
 	# Its tables go to this test's own READGUARD_DIR (helper.bash), so only
 	# this run's leftovers are counted, whatever else runs on the machine.
@@ -173,7 +187,8 @@ assert_micro_lines() {
 		"npm install, 3 local packages" "6a. first overwrite of a read 4 KiB file" \
 		"git checkout between branches differing in 100 files" "git switch, 200 files" \
 		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \
-		"floor of git checkout: bare + the journal's kernel work per file"; do
+		"floor of git checkout: bare + the journal's kernel work per file" \
+		"floor of git checkout, every system call the shim adds"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

@@ -137,6 +137,19 @@ void rg_jlist_free(struct rg_jlist *l)
     *l = (struct rg_jlist){0};
 }
 
+/* A session run with --no-journal keeps nothing, so the verbs asked about
+ * it would find nothing of it and say only that: say why, once. */
+static void no_journal_note(const struct rg_header *h)
+{
+    if (!(h->flags & RG_POLICY_NO_JOURNAL))
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
+    rg_err("note: session %s runs with --no-journal: it keeps nothing in the journal, and "
+           "what it changes cannot be undone",
+           id);
+}
+
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
 {
     id[0] = '\0';
@@ -158,6 +171,7 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
     struct rg_cli_session s;
     if (named && rg_pick_session(named, &s) == 0) {
         snprintf(dir, cap, "%s", s.table.hdr->journal_dir);
+        no_journal_note(s.table.hdr);
         if (session) {
             char jid[RG_JOURNAL_ID_MAX];
             rg_journal_id(jid, s.table.hdr->created_ns, s.table.hdr->creator_pid);
@@ -174,6 +188,16 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
         return -1;
     }
     return 0;
+}
+
+const char *rg_journal_none_why(const char *abs)
+{
+    struct stat st;
+    if (lstat(abs, &st) != 0)
+        return "; it is not there now: a file moved to a new name is not kept, as nothing "
+               "was lost (look for it under its new name), nor one removed by a session run "
+               "with --no-journal";
+    return "; a session run with --no-journal keeps nothing";
 }
 
 static int mkdirs(const char *dir)

@@ -47,6 +47,12 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
  * Returns -1 after reporting. */
 int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
 
+/* Why the journal may hold nothing of abs, as a clause to end "no session
+ * kept a version of it" with: written once, so undo, diff and history say
+ * it alike. A file that is gone was most likely moved to a new name, which
+ * destroys nothing and so keeps nothing; no record says so. */
+const char *rg_journal_none_why(const char *abs);
+
 /* Keeps the bytes of the regular file at abs in the journal, as session id
  * would. 0: kept, or nothing to keep (missing); -errno after reporting. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op);

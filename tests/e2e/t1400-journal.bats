@@ -203,7 +203,8 @@ objects() {
 	assert_file_not_exist "$J"
 	run "$RG" undo a.txt
 	assert_failure 1
-	assert_output --partial "no session changed it"
+	assert_output --partial "no session kept a version of it"
+	assert_output --partial "nor one removed by a session run with --no-journal"
 }
 
 @test "t1400.20 a read-only state directory: the write goes ahead, one warning, logged as unsaved" {
@@ -287,7 +288,7 @@ objects() {
 	mkfile a.txt original
 	run "$RG" undo a.txt
 	assert_failure 1
-	assert_output --partial "no session changed it"
+	assert_output --partial "no session kept a version of it"
 }
 
 @test "t1400.27 a static program under --supervise overwrites a file; undo brings it back" {
@@ -351,7 +352,7 @@ objects() {
 	mkfile a.txt x
 	run "$RG" diff a.txt
 	assert_failure 1
-	assert_output --partial "no session changed it"
+	assert_output --partial "no session kept a version of it"
 }
 
 @test "t1400.33 undo --all restores every file the last session changed, and leaves its new files" {
@@ -699,7 +700,7 @@ refused_log() {
 	run "$RG" undo d
 	assert_failure 1
 	assert_output --partial "undo: 'd' is a directory: undo takes files ('readguard history d'"
-	refute_output --partial "no session changed it"
+	refute_output --partial "no session kept a version of it"
 	assert_equal "$(cat d/a.txt)" x
 }
 
@@ -710,7 +711,7 @@ refused_log() {
 	run "$RG" diff d
 	assert_failure 1
 	assert_output --partial "diff: 'd' is a directory: diff takes files ('readguard history d'"
-	refute_output --partial "no session changed it"
+	refute_output --partial "no session kept a version of it"
 }
 
 @test "t1400.64 undo of a file renamed away since the session says it is gone, not changed" {
@@ -788,4 +789,48 @@ refused_log() {
 	run "$RG" undo big
 	assert_success
 	cmp big "$OUT/big.edit"
+}
+
+@test "t1400.92 undo of a file moved to a new name says a move keeps nothing, and where to look" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt'
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); it is not there now: a file moved to a new name is not kept, as nothing was lost (look for it under its new name), nor one removed by a session run with --no-journal"
+	assert_content b.txt original
+}
+
+@test "t1400.93 history of a file moved to a new name says a move keeps nothing, exit 0" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt'
+	run --separate-stderr "$RG" history a.txt
+	assert_success
+	assert_output ''
+	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; it is not there now: a file moved to a new name is not kept"* ]] || fail "$stderr"
+}
+
+@test "t1400.94 undo of a file that is there and was never kept names --no-journal as a reason" {
+	mkfile a.txt original
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); a session run with --no-journal keeps nothing"
+}
+
+@test "t1400.95 undo, history and diff inside a --no-journal session say that it keeps nothing" {
+	mkfile a.txt original
+	local v
+	for v in undo history diff; do
+		run --separate-stderr "$RG" run --no-journal -- sh -c 'cat a.txt >/dev/null; echo new >a.txt; "$0" "$1" a.txt' "$RG" "$v"
+		[[ ${stderr_lines[0]} == "readguard: note: session "*" runs with --no-journal: it keeps nothing in the journal, and what it changes cannot be undone" ]] ||
+			fail "$v: $stderr"
+	done
+}
+
+@test "t1400.96 undo inside a session that keeps a journal adds no note about --no-journal" {
+	mkfile a.txt original
+	run --separate-stderr "$RG" run -- sh -c 'cat a.txt >/dev/null; echo new >a.txt; "$0" undo a.txt' "$RG"
+	assert_success
+	refute [ -z "$stderr" ]
+	[[ $stderr != *"--no-journal"* ]] || fail "$stderr"
+	assert_content a.txt original
 }

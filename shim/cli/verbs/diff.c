@@ -42,9 +42,12 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
                file, file);
         return RG_EXIT_NO;
     }
-    if (!first || !first->object) {
-        rg_err("diff: '%s': %s", file,
-               first ? "its old bytes were not kept" : "no session changed it");
+    if (!first) {
+        rg_err("diff: '%s': no session kept a version of it%s", file, rg_journal_none_why(abs));
+        return RG_EXIT_NO;
+    }
+    if (!first->object) {
+        rg_err("diff: '%s': its old bytes were not kept", file);
         return RG_EXIT_NO;
     }
     snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);

@@ -165,7 +165,8 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                    "those kept under it; 'undo --all' restores a session's files)",
                    file, file);
         else
-            rg_err("undo: '%s': no session changed it (see 'readguard history')", file);
+            rg_err("undo: '%s': no session kept a version of it (see 'readguard history')%s", file,
+                   rg_journal_none_why(abs));
         return RG_EXIT_NO;
     }
     if (!first->object) {

@@ -13,8 +13,10 @@ typedef void rg_log_pruned_fn(const char *path, int err, void *arg);
  * each log named as a default log of this user's sessions whose session
  * is no longer running and that has not changed for rg_prune_days() days.
  * Only regular files of this user, never through a symbolic link; a log a
- * user named (--log) does not have such a name. At most once an hour
- * unless now_please. */
+ * user named (--log) does not have such a name, nor does a named
+ * session's (run --session PATH: PATH's name), which is kept on purpose:
+ * it cannot be told from a --log file, nor its session found to be over.
+ * At most once an hour unless now_please. */
 void rg_logs_prune(bool now_please, rg_log_pruned_fn *report, void *arg);
 
 #endif

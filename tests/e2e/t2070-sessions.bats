@@ -388,3 +388,15 @@ aged_log() {
 	assert_output "removed $L"
 	assert_equal "$stderr" ""
 }
+
+@test "t2070.40 sessions --prune keeps an old log of a named session that ended, however old" {
+	STATE="$XDG_STATE_HOME/readguard"
+	mkfile r.txt r
+	"$RG" run --session "$TABLES/agent" -- sh -c 'echo x >r.txt' 2>/dev/null || true
+	[ ! -e "$TABLES/agent" ] || fail "the named session's table is still there"
+	[ -s "$STATE/agent.log" ] || fail "nothing logged to $STATE/agent.log"
+	touch -d '400 days ago' "$STATE/agent.log"
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_file_exist "$STATE/agent.log"
+}

@@ -32,6 +32,7 @@ static const char usage[] =
     "  -p, --prune          remove ended sessions, broken ones older than a minute,\n"
     "                       and the default logs of sessions no longer running\n"
     "                       unchanged for READGUARD_JOURNAL_DAYS (default 30) days\n"
+    "                       (a named session's log is kept: see readguard(1))\n"
     "  -j, --json           one JSON object per line\n"
     "  -h, --help           show this help and exit\n"
     "\n"

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "guard/critical.h"
 #include "os/clock.h"
+#include "os/libcvar.h"
 #include "os/logfile.h"
 #include "os/sys.h"
 /* Who the decision was for: the supervisor speaks for the process it traps,
@@ -37,7 +38,7 @@ const char *rg_log_actor_prog(const struct rg_ctx *c)
 {
     struct rg_actor *a = c->actor;
     if (!a)
-        return program_invocation_short_name;
+        return rg_libc_progname();
     if (!a->prog[0]) {
         char p[64];
         snprintf(p, sizeof p, "/proc/%d/comm", (int)a->tid);

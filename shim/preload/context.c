@@ -16,6 +16,7 @@
 #include "guard/restamp.h"
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
+#include "os/libcvar.h"
 #include "os/session.h"
 #include "os/sys.h"
 #include "preload/handoff.h"
@@ -122,7 +123,7 @@ static void export_var(char *entry, size_t cap, const char *name, const char *va
 {
     size_t n = strlen(name);
     snprintf(entry, cap, "%s=%s", name, value);
-    for (char **e = environ; e && *e; e++)
+    for (char **e = rg_libc_environ(); e && *e; e++)
         if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
             *e = entry;
     setenv(name, value, 1);
@@ -337,9 +338,18 @@ struct rg_ctx *rg_enter_ready(void)
  * shells copy the environment into their own variables at start-up and
  * export those to their children, not environ, so a READGUARD_SESSION set
  * later would never reach them. */
-__attribute__((constructor)) static void rg_start(void)
+#ifdef __GLIBC__
+/* glibc calls constructors with main()'s arguments: the environment from
+ * there costs no import of environ (see os/libcvar.h). musl passes none. */
+#define START_PARAMS int argc, char **argv, char **envp
+#define START_ENVP ((void)argc, (void)argv, envp)
+#else
+#define START_PARAMS void
+#define START_ENVP environ
+#endif
+__attribute__((constructor)) static void rg_start(START_PARAMS)
 {
-    struct rg_env_vars v = rg_env_vars(environ);
+    struct rg_env_vars v = rg_env_vars(START_ENVP);
     rg_exec_env_capture(&self.exec_env, &v);
     self.start_owner = v.owner;
     self.started = true;

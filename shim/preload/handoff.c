@@ -11,6 +11,7 @@
 #include "guard/ctx.h"
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
+#include "os/libcvar.h"
 #include "os/sys.h"
 /* Which build of the shim this is: the loader of the process it lives in. */
 #ifdef __GLIBC__
@@ -122,12 +123,8 @@ void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const 
     const char *sv;
     if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
         return;
-    struct rg_unguarded u = {path && *path ? path : "(a descriptor)",
-                             call,
-                             program_invocation_short_name,
-                             t.kind,
-                             t.dev,
-                             t.ino};
+    struct rg_unguarded u = {
+        path && *path ? path : "(a descriptor)", call, rg_libc_progname(), t.kind, t.dev, t.ino};
     rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
                         &u);
 }

@@ -41,6 +41,16 @@ VIAS="execve execv execvp execvpe execl execlp execle execveat fexecve posix_spa
 	assert_unchanged f
 }
 
+@test "t3150.15 the forms without an envp pass the environment as the program left it, not as it started" {
+	for via in execv execvp execl execlp system popen; do
+		run --separate-stderr rg bash -c 'export RG_AT_START=1; exec "$@"' - \
+			"$EXEC" "$via" "$(prog_for "$via" env)"
+		assert_success
+		assert_has_line "LD_PRELOAD=$SHIM" || fail "$via: no LD_PRELOAD"
+		! grep -qx 'RG_AT_START=1' <<<"$output" || fail "$via: the cleared environment came back"
+	done
+}
+
 @test "t3150.03 env -i does not leave the session" {
 	mkfile f original
 	snapshot f

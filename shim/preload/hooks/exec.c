@@ -8,12 +8,14 @@
  * These run in vfork children, which share the parent's memory: they never
  * start the shim's state, never touch environ and never allocate (the new
  * envp lives on the stack, or in a private mapping when it is very large).
- * execve, execveat and fexecve are the system calls themselves, so neither
- * they nor execv and the execl forms call dlsym: a shell forks for every
- * command and its parent never execs, so each child would look the symbol
- * up again (thousands of instructions and a copied page). Only the PATH
- * searches (execvp, execvpe, execlp) and the spawns use glibc's, looked up
- * on first use (a successful dlsym allocates nothing). */
+ * execve, execveat and fexecve are the system calls themselves, so they
+ * call no dlsym: a shell forks for every command and its parent never
+ * execs, so each child would look the symbol up again (thousands of
+ * instructions and a copied page). The forms without an envp (execv,
+ * execvp, execl, execlp) read environ, looked up on their first use
+ * (os/libcvar.h) rather than linked, which every process would pay for.
+ * The PATH searches (execvp, execvpe, execlp) and the spawns use glibc's,
+ * looked up on first use too (a successful dlsym allocates nothing). */
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
@@ -22,8 +24,8 @@
 
 #include "core/envp.h"
 #include "os/exec_target.h"
+#include "os/libcvar.h"
 #include "preload/hook.h"
-extern char **environ;
 
 static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -193,10 +195,10 @@ static int spawn_result(int r, int saved)
         return exec_path(#sym, path, argv, envp);                               \
     }
 
-#define HOOK_EXECV(sym)                                     \
-    RG_EXPORT int sym(const char *path, char *const argv[]) \
-    {                                                       \
-        return exec_path(#sym, path, argv, environ);        \
+#define HOOK_EXECV(sym)                                        \
+    RG_EXPORT int sym(const char *path, char *const argv[])    \
+    {                                                          \
+        return exec_path(#sym, path, argv, rg_libc_environ()); \
     }
 
 #define HOOK_EXECVPE(sym)                                                       \
@@ -205,10 +207,10 @@ static int spawn_result(int r, int saved)
         return exec_file(#sym, file, argv, envp);                               \
     }
 
-#define HOOK_EXECVP(sym)                                    \
-    RG_EXPORT int sym(const char *file, char *const argv[]) \
-    {                                                       \
-        return exec_file(#sym, file, argv, environ);        \
+#define HOOK_EXECVP(sym)                                       \
+    RG_EXPORT int sym(const char *file, char *const argv[])    \
+    {                                                          \
+        return exec_file(#sym, file, argv, rg_libc_environ()); \
     }
 
 #define HOOK_EXECVEAT(sym)                                                                 \
@@ -230,7 +232,7 @@ static int spawn_result(int r, int saved)
         size_t n = COUNT_ARGS(arg0);                           \
         char *argv[n + 1];                                     \
         FILL_ARGS(arg0, argv, n);                              \
-        return exec_path(#sym, path, argv, environ);           \
+        return exec_path(#sym, path, argv, rg_libc_environ()); \
     }
 
 #define HOOK_EXECLP(sym)                                       \
@@ -239,7 +241,7 @@ static int spawn_result(int r, int saved)
         size_t n = COUNT_ARGS(arg0);                           \
         char *argv[n + 1];                                     \
         FILL_ARGS(arg0, argv, n);                              \
-        return exec_file(#sym, file, argv, environ);           \
+        return exec_file(#sym, file, argv, rg_libc_environ()); \
     }
 
 #define HOOK_EXECLE(sym)                                       \

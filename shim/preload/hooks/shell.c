@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/envp.h"
+#include "os/libcvar.h"
 #include "preload/hook.h"
-extern char **environ;
 
 static const char *const KEYS[] = {"LD_PRELOAD=", "READGUARD_SESSION=", "UV_USE_IO_URING="};
 
@@ -41,14 +41,17 @@ static char *wrap(const char *cmd)
 {
     struct rg_env_need need;
     rg_exec_need(rg_ctx_exec_env(), &need);
-    if (!cmd || rg_envp_complete(environ, &need))
+    if (!cmd)
+        return NULL;
+    char **cur = rg_libc_environ();
+    if (rg_envp_complete(cur, &need))
         return NULL;
     size_t n = 0;
-    while (environ && environ[n])
+    while (cur && cur[n])
         n++;
     size_t bufsz = 3 * PATH_MAX + 64;
     char **env = malloc((n + 4) * sizeof *env + bufsz), *w = NULL;
-    if (!env || rg_envp_build(environ, &need, env, n + 4, (char *)(env + n + 4), bufsz) < 0)
+    if (!env || rg_envp_build(cur, &need, env, n + 4, (char *)(env + n + 4), bufsz) < 0)
         goto out;
     size_t len = sizeof "export ; exec /bin/sh -c " + quoted_len(cmd);
     for (size_t i = 0; env[i]; i++)

@@ -1,0 +1,31 @@
+#include "os/libcvar.h"
+#include <dlfcn.h>
+#include <stddef.h>
+
+/* The address of the variable called name, looked up once: RTLD_DEFAULT
+ * finds the copy the program uses, its own when it has one (a copy
+ * relocation), as ld.so would have for the shim. The cached address is the
+ * same in every process that shares or copies this memory. */
+static void *lookup(void **cache, const char *name)
+{
+    void *p = __atomic_load_n(cache, __ATOMIC_RELAXED);
+    if (!p) {
+        p = dlsym(RTLD_DEFAULT, name);
+        __atomic_store_n(cache, p, __ATOMIC_RELAXED);
+    }
+    return p;
+}
+
+char **rg_libc_environ(void)
+{
+    static void *at;
+    char ***p = lookup(&at, "environ");
+    return p ? *p : NULL;
+}
+
+const char *rg_libc_progname(void)
+{
+    static void *at;
+    const char **p = lookup(&at, "program_invocation_short_name");
+    return p ? *p : "";
+}

@@ -1,6 +1,5 @@
 #include "preload/stdfds.h"
 #include <fcntl.h>
-#include <stdio.h>
 #include <sys/stat.h>
 
 #include "guard/critical.h"
@@ -51,8 +50,7 @@ void rg_std_restamp(const char *session, int fd, void *stream)
 void rg_std_restamp_at_exit(const char *session)
 {
     if (writes_file(0) || writes_file(1) || writes_file(2)) {
-        rg_flush_pending(stdout);
-        rg_flush_pending(stderr);
+        rg_flush_std_pending();
         restamp_unready(session, 0, 2);
     }
 }

@@ -13,7 +13,7 @@
  * flushing stream (the FILE on it, or NULL). */
 void rg_std_restamp(const char *session, int fd, void *stream);
 
-/* The same for 0, 1 and 2 at exit, flushing stdout and stderr. */
+/* The same for 0, 1 and 2 at exit, flushing the streams on them. */
 void rg_std_restamp_at_exit(const char *session);
 
 #endif

@@ -485,3 +485,19 @@ open("f", "w").write("new\n")'
 	refute_refused
 	assert_content f 22
 }
+
+@test "t0300.47a a program whose buffered stderr is left for exit keeps its redirected stderr writable" {
+	mkfile f original
+	run --separate-stderr rg bash -c 'cat f >/dev/null; "$T/rgprobe" print_err 1 2>f; "$T/rgprobe" print_err 22 2>f'
+	assert_success
+	refute_refused
+	assert_content f 22
+}
+
+@test "t0300.47b a second stream on stdout left for exit keeps the redirected file writable" {
+	mkfile f original
+	run --separate-stderr rg bash -c 'cat f >/dev/null; "$T/rgprobe" print_fd1 1 >f; "$T/rgprobe" print_fd1 22 >f'
+	assert_success
+	refute_refused
+	assert_content f 22
+}

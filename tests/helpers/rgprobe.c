@@ -25,6 +25,8 @@
  *   rgprobe opath PATH                     open O_PATH, close
  *   rgprobe print TEXT                     TEXT on stdout through stdio, no other call: the
  *                                          shim sees the process only at exit
+ *   rgprobe print_err TEXT                 the same on stderr, made fully buffered
+ *   rgprobe print_fd1 TEXT                 the same on a second stream fdopen'd on 1
  *
  * FLAGS is a '|'-separated list of O_* names and/or numbers.
  * Output on stdout: "ok" ("ok FD" for opens; the fd is closed right away and
@@ -276,6 +278,20 @@ int main(int argc, char **argv)
         if (argc != 1)
             usage();
         fputs(argv[0], stdout);
+        return 0;
+    }
+    if (strcmp(op, "print_err") == 0) {
+        static char buf[BUFSIZ];
+        if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
+            usage();
+        fputs(argv[0], stderr);
+        return 0;
+    }
+    if (strcmp(op, "print_fd1") == 0) {
+        FILE *out = argc == 1 ? fdopen(1, "w") : NULL;
+        if (!out)
+            usage();
+        fputs(argv[0], out);
         return 0;
     }
     if (strcmp(op, "open") == 0 || strcmp(op, "sys_open") == 0 || strcmp(op, "sys_openat") == 0 ||

@@ -22,7 +22,7 @@
 #include "preload/handoff.h"
 #include "preload/stdfds.h"
 
-enum { UNINIT, INITING, READY };
+enum { UNINIT, INITING, READY = RG_PRELOAD_READY };
 
 /* The one instance: the guard's context, and what only this process's own
  * lifecycle needs around it. */
@@ -48,6 +48,10 @@ static struct {
      * or by the thread that creates the session, and only read after that. */
     struct rg_exec_env exec_env;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
+
+/* What context.h's inline tests read: the state and the descriptor map of
+ * the one instance, fixed at load time. */
+const struct rg_preload_view rg_preload_view_ = {&self.state, &self.ctx};
 
 static void lock(_Atomic int *l)
 {
@@ -264,15 +268,6 @@ struct rg_ctx *rg_enter(void)
 
 void rg_leave(void) { rg_crit_leave(); }
 
-bool rg_fd_idle(int fd)
-{
-    if (fd < 0)
-        return true;
-    if (fd <= 2 || fd >= RG_FDMAP_SIZE)
-        return false;
-    return atomic_load_explicit(&self.ctx.fds[fd].ino, memory_order_relaxed) == 0;
-}
-
 /* Is the context set up? Stable while init_lock is held: only its holder
  * moves the state on. */
 static bool ready_locked(void)
@@ -317,11 +312,6 @@ static void register_fork_handlers(void)
 void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }
 
 struct rg_exec_env *rg_ctx_exec_env(void) { return &self.exec_env; }
-
-struct rg_ctx *rg_ready(void)
-{
-    return atomic_load_explicit(&self.state, memory_order_acquire) == READY ? &self.ctx : NULL;
-}
 
 struct rg_ctx *rg_enter_ready(void)
 {

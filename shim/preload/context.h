@@ -8,6 +8,15 @@
 #include <stdbool.h>
 
 #include "guard/ctx.h"
+/* Inline, as every close and every read of every program asks one of
+ * them: the one instance's state and context, for these two alone. */
+#define RG_PRELOAD_READY 2
+struct rg_preload_view {
+    _Atomic int *state;
+    struct rg_ctx *ctx;
+};
+extern const struct rg_preload_view rg_preload_view_ __attribute__((visibility("hidden")));
+
 /* Enters the shim from a hook: the ready context, or NULL when the call must
  * pass straight through (a hook re-entered from inside the shim, for example
  * from a signal handler or from dlsym). Pair with rg_leave(). */
@@ -17,7 +26,14 @@ void rg_leave(void);
  * nothing is tracked on it and it is not 0-2, whose inherited writes a close
  * restamps. Reads one slot; needs no rg_enter(), so it works before the
  * context exists (nothing is tracked then) and attaches nothing. */
-bool rg_fd_idle(int fd);
+static inline bool rg_fd_idle(int fd)
+{
+    if (fd < 0)
+        return true;
+    if (fd <= 2 || fd >= RG_FDMAP_SIZE)
+        return false;
+    return atomic_load_explicit(&rg_preload_view_.ctx->fds[fd].ino, memory_order_relaxed) == 0;
+}
 
 /* For a hook about to close fd or put another over it (close, dup2,
  * fclose): does the shim's work on it need the context? Not when fd is
@@ -39,7 +55,12 @@ struct rg_ctx *rg_enter_ready(void);
  * middle of it and a fork may copy it half done. Recording a read is such
  * work (the table is lock-free), and it is the hottest path of all, so it
  * pays no signal-mask calls. */
-struct rg_ctx *rg_ready(void);
+static inline struct rg_ctx *rg_ready(void)
+{
+    return atomic_load_explicit(rg_preload_view_.state, memory_order_acquire) == RG_PRELOAD_READY
+               ? rg_preload_view_.ctx
+               : NULL;
+}
 
 /* Registers the fork handlers, once per process: they take the context's
  * locks around a fork so that a child never inherits one held, and share

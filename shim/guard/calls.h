@@ -10,8 +10,17 @@
 
 #include "core/request.h"
 #include "guard/ctx.h"
-/* Records a read-mode open already made (fd < 0: nothing). */
-void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd);
+#include "guard/dircache.h"
+/* Records the read-mode open req made on fd. */
+void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd);
+/* The same for any read-mode open already made (fd < 0: nothing), unless
+ * its file lies outside every root. Inline: a read outside the roots (most
+ * of a compiler's) is answered here without a call into the guard. */
+static inline void rg_guard_opened_read(struct rg_ctx *c, const struct rg_request *req, int fd)
+{
+    if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
+        rg_record_read(c, req, fd);
+}
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
 /* rg_guard_open of a write-mode request in its two halves. The first opens
  * the file as the decision needs it (untruncated, never created over an

@@ -167,3 +167,20 @@ assert st["state"] == sys.argv[3], st
 	assert_success
 	assert_output --partial '"state":"ended","running":false,'
 }
+
+@test "t2020.13 history --json names the session's id 'id', as status --json does" {
+	new_session
+	mkfile a old
+	in_session sh -c 'cat a >/dev/null; echo x >a'
+	run --separate-stderr "$RG" status --json
+	assert_success
+	local st=$output
+	run --separate-stderr "$RG" history --json a
+	assert_success
+	"$PY3" -c '
+import json, sys
+st = json.loads(sys.argv[1])
+h = json.loads(sys.argv[2].splitlines()[0])
+assert h["id"] == st["id"] == h["session"], (st, h)
+' "$st" "$output" || fail "status: $st history: $output"
+}

@@ -23,7 +23,7 @@ static const char history_usage[] =
     "\n" RG_SESSION_HELP ":\n"
     "                       only S's versions (default: every session's)\n"
     "  -j, --json           one JSON object per line, as the journal stores it, with\n"
-    "                       the session's id added\n"
+    "                       the session's id added as 'id' (and 'session')\n"
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 if\n"
@@ -50,7 +50,9 @@ static void human_size(int64_t n, char *out, size_t cap)
 static void print_record(const struct rg_jrec *r, bool json)
 {
     if (json) {
-        printf("{\"session\":\"%s\",%s\n", r->session, r->line + 1);
+        /* "id", as status and sessions name it; "session" (the same id
+         * here, a table's path there) stays for the programs that read it. */
+        printf("{\"session\":\"%s\",\"id\":\"%s\",%s\n", r->session, r->session, r->line + 1);
         return;
     }
     char note[96] = "", proc[64], size[32];

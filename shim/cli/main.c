@@ -69,8 +69,25 @@ int rg_getopt(int argc, char **argv, const char *shorts, const struct option *lo
     char *verb = argv[0];
     snprintf(prog, sizeof prog, "%s: %s", getprogname(), verb);
     argv[0] = prog;
-    int ch = getopt_long(argc, argv, shorts, longs, NULL);
+    int idx = -1;
+    int ch = getopt_long(argc, argv, shorts, longs, &idx);
     argv[0] = verb;
+    /* getopt hands "--" to an option as its value: "run --session -- CMD"
+     * made a session named "--" and ran CMD. The value is missing; the
+     * "--" was meant to end the options. */
+    if (ch != -1 && ch != '?' && optarg && strcmp(optarg, "--") == 0) {
+        if (idx >= 0)
+            fprintf(stderr,
+                    "%s: option '--%s' requires an argument, not the '--' that ends "
+                    "the options\n",
+                    prog, longs[idx].name);
+        else
+            fprintf(stderr,
+                    "%s: option '-%c' requires an argument, not the '--' that ends "
+                    "the options\n",
+                    prog, ch);
+        return '?';
+    }
     return ch;
 }
 

@@ -100,3 +100,18 @@ Try 'readguard --help'."
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "readguard: history: option '--session' requires an argument"
 }
+
+@test "t2000.36 run --session -- CMD is refused as a missing value, and runs nothing" {
+	cli_setup
+	run --separate-stderr "$RG" run --session -- touch made
+	assert_failure 125
+	assert_equal "${stderr_lines[0]}" "readguard: run: option '--session' requires an argument, not the '--' that ends the options"
+	assert_file_not_exist made
+	assert_file_not_exist --
+}
+
+@test "t2000.37 a session verb's short option given '--' as its value exits 2, naming it" {
+	run --separate-stderr "$RG" history -s -- a
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: history: option '-s' requires an argument, not the '--' that ends the options"
+}

@@ -246,12 +246,8 @@ static void init(struct rg_ctx *c)
     self.owner_pid = owner_from_env();
 }
 
-struct rg_ctx *rg_enter(void)
+struct rg_ctx *rg_enter_first(void)
 {
-    if (!rg_crit_enter())
-        return NULL;
-    if (atomic_load_explicit(&self.state, memory_order_acquire) == READY)
-        return &self.ctx;
     /* Registered before the lock is first taken: a fork can then never copy
      * it held. Signals are blocked, so the holder is another thread, which
      * does not wait on us. */
@@ -265,8 +261,6 @@ struct rg_ctx *rg_enter(void)
     unlock(&self.init_lock);
     return &self.ctx;
 }
-
-void rg_leave(void) { rg_crit_leave(); }
 
 /* Is the context set up? Stable while init_lock is held: only its holder
  * moves the state on. */

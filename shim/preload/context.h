@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "guard/critical.h"
 #include "guard/ctx.h"
 /* Inline, as every close and every read of every program asks one of
  * them: the one instance's state and context, for these two alone. */
@@ -17,11 +18,25 @@ struct rg_preload_view {
 };
 extern const struct rg_preload_view rg_preload_view_ __attribute__((visibility("hidden")));
 
+/* rg_enter's slow half, inside the critical section already: sets the
+ * context up (once per process) and returns it. */
+struct rg_ctx *rg_enter_first(void);
+
 /* Enters the shim from a hook: the ready context, or NULL when the call must
  * pass straight through (a hook re-entered from inside the shim, for example
- * from a signal handler or from dlsym). Pair with rg_leave(). */
-struct rg_ctx *rg_enter(void);
-void rg_leave(void);
+ * from a signal handler or from dlsym). Pair with rg_leave(). Inline: every
+ * write enters twice, for its open and for its close. */
+static inline struct rg_ctx *rg_enter(void)
+{
+    if (!rg_crit_enter())
+        return NULL;
+    if (atomic_load_explicit(rg_preload_view_.state, memory_order_acquire) == RG_PRELOAD_READY)
+        return rg_preload_view_.ctx;
+    return rg_enter_first(); /* the process's first: sets the context up */
+}
+
+static inline void rg_leave(void) { rg_crit_leave(); }
+
 /* Can a descriptor-only hook (close, dup2) skip the shim for fd? Only if
  * nothing is tracked on it and it is not 0-2, whose inherited writes a close
  * restamps. Reads one slot; needs no rg_enter(), so it works before the

@@ -86,8 +86,15 @@ $(B)/export.map: shim/preload/hooks.def
 	  $(CC) -E -P -x c -D'RG_HOOK(family, shape, symbol)=symbol;' $<; \
 	  echo '  local: *; };'; } >$@
 
+# No C start files (crti, crtbegin, crtend, crtn): ld.so runs the shim's
+# constructor and destructor from init_array and fini_array itself, and
+# those files would add four symbols for ld.so to look up in every process
+# at load, about 2,700 instructions: the transactional-memory and profiling
+# hooks, which no library defines and so are looked for in all of them, and
+# __cxa_finalize, which runs nothing of the shim's. preload/dso.c holds
+# the one thing of theirs the shim uses.
 $(B)/libreadguard.so: $(SHIM_OBJ) $(B)/export.map
-	$(CC) $(CFLAGS) -shared -Wl,--version-script=$(B)/export.map -Wl,-z,defs \
+	$(CC) $(CFLAGS) -shared -nostartfiles -Wl,--version-script=$(B)/export.map -Wl,-z,defs \
 		-o $@ $(SHIM_OBJ) -ldl
 
 $(B)/readguard: $(CLI_OBJ) $(LIB_OBJ) $(MUSL_CLI_OBJ)

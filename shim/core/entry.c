@@ -83,6 +83,16 @@ static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, i
            ctime_ns < atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
 }
 
+static void hand_over(struct rg_entry *e, uint32_t reader)
+{
+    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    /* Only a scan gives way, to a view or to another scanner. */
+    while ((cur & RG_READER_SCAN) && cur != reader &&
+           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, reader, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns)
 {
@@ -118,7 +128,7 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                  * a read that recorded them first leaves them the session's
                  * own (the journal need not keep them). */
                 if (own_write) {
-                    rg_entry_reread(e, st->reader);
+                    hand_over(e, st->reader);
                     atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
                 }
                 /* A read that hashed describes the bytes the session has as of
@@ -166,14 +176,14 @@ void rg_entry_forget(struct rg_entry *e)
     atomic_store_explicit(&e->gen, 0, memory_order_release);
 }
 
-void rg_entry_reread(struct rg_entry *e, uint32_t reader)
+void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st)
 {
-    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    /* Only a scan gives way, to a view or to another scanner. */
-    while ((cur & RG_READER_SCAN) && cur != reader &&
-           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, reader, memory_order_relaxed,
-                                                  memory_order_relaxed))
-        ;
+    /* A read that fstat'ed version N, lost the CPU, and came back after a
+     * scanner recorded N+1 is dropped as older; handing it the scanner's
+     * record too would let the whole session write N+1, which none of it
+     * but the scanner read. */
+    if (rg_entry_records(t, e, st))
+        hand_over(e, st->reader);
 }
 
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid)

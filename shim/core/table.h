@@ -231,26 +231,32 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
  * rg_entry_stamp would change nothing, and a re-read of an unchanged file
  * (the common case) need not even read the clock. */
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st);
-/* The same, whoever read it last: a look or a scan. A re-read that finds
- * this (and no hash due) changes nothing in rg_entry_stamp either; only the
- * reader word may still change hands (rg_entry_reread). Inline: it is the
- * whole of a re-read's record. */
-static inline bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
-                                      const struct rg_stamp *st)
+/* Does e record st, in the current generation, whoever read it? */
+static inline bool rg_entry_records(const struct rg_table *t, const struct rg_entry *e,
+                                    const struct rg_stamp *st)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
-           t->hdr->read_ttl_ns == 0 &&
            atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
            atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
            atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
 }
+/* The same, with no read TTL to renew: a look or a scan. A re-read that
+ * finds this (and no hash due) changes nothing in rg_entry_stamp either;
+ * only the reader word may still change hands (rg_entry_reread). Inline: it
+ * is the whole of a re-read's record. */
+static inline bool rg_entry_unchanged(const struct rg_table *t, const struct rg_entry *e,
+                                      const struct rg_stamp *st)
+{
+    return t->hdr->read_ttl_ns == 0 && rg_entry_records(t, e, st);
+}
 void rg_entry_forget(struct rg_entry *e);
-/* A read that found e already holding its stamp: a view takes over a scan
- * (the file has now been looked at), a scan takes over another process's
- * scan (the last scanner is the one about to write), and nothing takes over
- * a view. */
-void rg_entry_reread(struct rg_entry *e, uint32_t reader);
+/* A read st that rg_entry_stamp left unrecorded, and that found e holding
+ * its very stamp: a view takes over a scan (the file has now been looked
+ * at), a scan takes over another process's scan (the last scanner is the
+ * one about to write), and nothing takes over a view. A read dropped as
+ * older than e, or tied with a write, saw other bytes: it takes nothing. */
+void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st);
 /* Turns this process's own view of e into a scan, unless a view by anyone
  * else has replaced it since. */
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid);

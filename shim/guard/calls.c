@@ -87,7 +87,7 @@ static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const 
          * scanner's own re-read, is left as it is without a call. */
         uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
         if ((had & RG_READER_SCAN) && had != now.reader)
-            rg_entry_reread(e, now.reader);
+            rg_entry_reread(&c->table, e, &now);
     } else if (c->table_state == RG_TABLE_OK) {
         rg_log_table_full(c);
     }

@@ -29,8 +29,9 @@ bool rg_stamp_read_anew(const struct rg_table *t, struct rg_entry *e, struct rg_
 static inline bool rg_stamp_read(const struct rg_table *t, struct rg_entry *e, struct rg_stamp *st,
                                  int fd)
 {
-    /* A scanner's re-read too: the caller hands the entry on
-     * (rg_entry_reread) whatever this returns. Inline: most reads end here. */
+    /* A scanner's re-read too: the caller offers the entry on
+     * (rg_entry_reread, which gives it only to a read of the stamp it
+     * holds) whatever this returns. Inline: most reads end here. */
     if (rg_entry_unchanged(t, e, st)) {
         struct rg_record held = {
             .found = true,

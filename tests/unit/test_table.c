@@ -1257,7 +1257,8 @@ static uint32_t reader_after(uint32_t first, uint32_t then)
     struct rg_stamp st = stamp_a;
     st.reader = first;
     rg_entry_stamp(&f.t, e, &st, false, 5000);
-    rg_entry_reread(e, then);
+    st.reader = then;
+    rg_entry_reread(&f.t, e, &st);
     uint32_t r = rg_entry_load(&f.t, e).reader;
     drop(&f);
     return r;
@@ -1308,6 +1309,49 @@ TEST(reread_nothing_takes_over_a_view)
     CHECK_EQ_INT(reader_after(123, 456 | SCAN), 123);
     CHECK_EQ_INT(reader_after(123, 456), 123);
     CHECK_EQ_INT(reader_after(0, 456 | SCAN), 0);
+}
+
+/* A read that fstat'ed stamp_a, then lost the CPU while the file changed
+ * and a scanner (123) recorded the newer bytes: what that read hands the
+ * scanner's record to, as calls.c's stamp() does. */
+static uint32_t reader_after_older_read(uint32_t older_reader)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
+    rg_entry_stamp(&f.t, e, &newer, false, 5000);
+    struct rg_stamp older = stamp_a;
+    older.reader = older_reader;
+    CHECK(!rg_entry_stamp(&f.t, e, &older, false, 6000));
+    rg_entry_reread(&f.t, e, &older);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.mtime_ns, newer.mtime_ns);
+    drop(&f);
+    return r.reader;
+}
+
+TEST(view_of_older_bytes_leaves_a_newer_scan_to_its_scanner)
+{
+    CHECK_EQ_INT(reader_after_older_read(456), 123 | SCAN);
+}
+
+TEST(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner)
+{
+    CHECK_EQ_INT(reader_after_older_read(456 | SCAN), 123 | SCAN);
+}
+
+TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    st.size++;
+    st.reader = 456;
+    rg_entry_reread(&f.t, e, &st);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
 }
 
 TEST(downgrade_turns_own_view_into_a_scan)
@@ -1442,6 +1486,9 @@ int main(void)
     RUN(reread_view_takes_over_a_scan);
     RUN(reread_scan_takes_over_another_scan);
     RUN(reread_nothing_takes_over_a_view);
+    RUN(view_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
+    RUN(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
+    RUN(reread_of_other_bytes_with_the_same_ctime_takes_nothing);
     RUN(downgrade_turns_own_view_into_a_scan);
     RUN(downgrade_leaves_another_process_view);
     RUN(scanner_names_are_found_by_pid);

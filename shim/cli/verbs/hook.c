@@ -305,7 +305,7 @@ static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool o
     else if (rg_stamp_read(t, e, &now, fd))
         atomic_fetch_add(&t->hdr->reads, 1);
     else
-        rg_entry_reread(e, now.reader); /* the model looked: a scan of it now counts */
+        rg_entry_reread(t, e, &now); /* the model looked: a scan of it now counts */
     /* The name the model read it by (core/namehint.h). */
     if (e && !own_write)
         rg_table_name_note(t, rg_name_key(in->path), e);

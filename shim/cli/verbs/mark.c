@@ -82,7 +82,7 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
      * and a scan of unchanged bytes gives way, or a file grep -r saw stays
      * refused after the mark that was to unlock it. */
     if (!rg_entry_stamp(t, e, &now, false, rg_now_ns()))
-        rg_entry_reread(e, now.reader);
+        rg_entry_reread(t, e, &now);
     log_mark(t->hdr, path, &was, &st);
     if (!rg_would_under_a_root(t->hdr, path))
         rg_err("mark: '%s' is outside every root of the session: writes to it are not guarded, "

@@ -190,14 +190,48 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
     return 0;
 }
 
+/* The newest session of this user's with --no-journal that has abs under
+ * a root: its table is still in the table directories (running, or left
+ * behind), so it is known without a record. */
+struct unjournaled {
+    const char *abs;
+    int64_t created_ns;
+    char id[RG_JOURNAL_ID_MAX];
+};
+
+static void unjournaled_over(const char *path, void *arg)
+{
+    struct unjournaled *u = arg;
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    const struct rg_header *h = t.hdr;
+    bool over = false;
+    for (const char *r = rg_table_root(h, NULL); r && !over; r = rg_table_root(h, r))
+        over = rg_path_under(u->abs, r);
+    if (over && (h->flags & RG_POLICY_NO_JOURNAL) && h->created_ns > u->created_ns) {
+        u->created_ns = h->created_ns;
+        rg_journal_id(u->id, h->created_ns, h->creator_pid);
+    }
+    rg_session_detach(&t);
+}
+
 const char *rg_journal_none_why(const char *abs)
 {
+    static char why[256];
+    struct unjournaled u = {abs, 0, ""};
+    rg_each_session_file(unjournaled_over, &u);
     struct stat st;
-    if (lstat(abs, &st) != 0)
+    if (u.id[0])
+        snprintf(why, sizeof why, "; session %s, run with --no-journal over it, keeps nothing",
+                 u.id);
+    else if (lstat(abs, &st) != 0)
         return "; it is not there now: a file moved to a new name is not kept, as nothing "
                "was lost (look for it under its new name), nor one removed by a session run "
                "with --no-journal";
-    return "; a session run with --no-journal keeps nothing";
+    else
+        return "; a session run with --no-journal keeps nothing";
+    return why;
 }
 
 static int mkdirs(const char *dir)

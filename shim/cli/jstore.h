@@ -49,8 +49,9 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
 
 /* Why the journal may hold nothing of abs, as a clause to end "no session
  * kept a version of it" with: written once, so undo, diff and history say
- * it alike. A file that is gone was most likely moved to a new name, which
- * destroys nothing and so keeps nothing; no record says so. */
+ * it alike. A session with --no-journal over abs whose table is still
+ * there is named; else a file that is gone was most likely moved to a new
+ * name, which destroys nothing and so keeps nothing (no record says so). */
 const char *rg_journal_none_why(const char *abs);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id

@@ -834,3 +834,23 @@ refused_log() {
 	[[ $stderr != *"--no-journal"* ]] || fail "$stderr"
 	assert_content a.txt original
 }
+
+@test "t1400.97 undo of a file under a running --no-journal session's root names that session" {
+	mkfile a.txt original
+	new_session --no-journal
+	in_session sh -c 'cat a.txt >/dev/null; echo new >a.txt'
+	local id
+	id=$("$RG" status --json --session "$S" | "$PY3" -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); session $id, run with --no-journal over it, keeps nothing"
+}
+
+@test "t1400.98 undo of a file outside a running --no-journal session's roots does not name it" {
+	mkdir -p other
+	mkfile a.txt original
+	new_session --no-journal --root "$W/other"
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	[[ $stderr != *"run with --no-journal over it"* ]] || fail "$stderr"
+}

@@ -216,7 +216,7 @@ static void unjournaled_over(const char *path, void *arg)
     rg_session_detach(&t);
 }
 
-const char *rg_journal_none_why(const char *abs)
+const char *rg_journal_none_why(const char *abs, bool always)
 {
     static char why[256];
     struct unjournaled u = {abs, 0, ""};
@@ -230,7 +230,7 @@ const char *rg_journal_none_why(const char *abs)
                "was lost (look for it under its new name), nor one removed by a session run "
                "with --no-journal";
     else
-        return "; a session run with --no-journal keeps nothing";
+        return always ? "; a session run with --no-journal keeps nothing" : "";
     return why;
 }
 

@@ -51,8 +51,9 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
  * kept a version of it" with: written once, so undo, diff and history say
  * it alike. A session with --no-journal over abs whose table is still
  * there is named; else a file that is gone was most likely moved to a new
- * name, which destroys nothing and so keeps nothing (no record says so). */
-const char *rg_journal_none_why(const char *abs);
+ * name, which destroys nothing and so keeps nothing (no record says so).
+ * Else, for a file that is there, the general reason, or "" unless always. */
+const char *rg_journal_none_why(const char *abs, bool always);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id
  * would. 0: kept, or nothing to keep (missing); -errno after reporting. */

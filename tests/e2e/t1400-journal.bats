@@ -854,3 +854,11 @@ refused_log() {
 	assert_failure 1
 	[[ $stderr != *"run with --no-journal over it"* ]] || fail "$stderr"
 }
+
+@test "t1400.99 history of a file under a running --no-journal session's root names that session" {
+	mkfile a.txt original
+	new_session --no-journal
+	run --separate-stderr "$RG" history a.txt
+	assert_success
+	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; session "*", run with --no-journal over it, keeps nothing" ]] || fail "$stderr"
+}

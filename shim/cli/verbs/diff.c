@@ -43,7 +43,8 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         return RG_EXIT_NO;
     }
     if (!first) {
-        rg_err("diff: '%s': no session kept a version of it%s", file, rg_journal_none_why(abs));
+        rg_err("diff: '%s': no session kept a version of it%s", file,
+               rg_journal_none_why(abs, true));
         return RG_EXIT_NO;
     }
     if (!first->object) {

@@ -159,17 +159,15 @@ int rg_cmd_history(int argc, char **argv)
         rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
     for (size_t i = 0; i < nfiles; i++) {
         const char *arg = argv[optind + (int)i];
-        struct stat st;
         if (files[i].seen)
             continue;
         if (!files[i].dir && was_a_dir(&l, files[i].abs))
             rg_err("history: no saved versions of '%s', but some under it, a directory that is "
                    "gone: 'readguard history %s/'",
                    arg, arg);
-        else if (files[i].dir || lstat(files[i].abs, &st) == 0)
-            rg_err("history: no saved versions %s '%s'", files[i].dir ? "under" : "of", arg);
         else
-            rg_err("history: no saved versions of '%s'%s", arg, rg_journal_none_why(files[i].abs));
+            rg_err("history: no saved versions %s '%s'%s", files[i].dir ? "under" : "of", arg,
+                   files[i].dir ? "" : rg_journal_none_why(files[i].abs, false));
     }
     rg_jlist_free(&l);
     unwant(files, nfiles);

@@ -166,7 +166,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                    file, file);
         else
             rg_err("undo: '%s': no session kept a version of it (see 'readguard history')%s", file,
-                   rg_journal_none_why(abs));
+                   rg_journal_none_why(abs, true));
         return RG_EXIT_NO;
     }
     if (!first->object) {

@@ -66,6 +66,13 @@ static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
     if (n == 0)
         return -ENAMETOOLONG;
     int fd = rg_log_open(path);
+    /* rg_log_open makes missing directories only under this process's
+     * state directory; the session's journal may be another's (a tool that
+     * sets HOME), and it is made here as jcopy makes objects/. */
+    char dir[RG_JPATH];
+    if (fd == -ENOENT && rg_concat(dir, sizeof dir, h->journal_dir, "/", RG_JOURNAL_SESSIONS) &&
+        rg_jdir_make(dir) == 0)
+        fd = rg_log_open(path);
     if (fd < 0)
         return fd;
     ssize_t w = write(fd, line, n);

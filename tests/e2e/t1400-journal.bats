@@ -862,3 +862,13 @@ refused_log() {
 	assert_success
 	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; session "*", run with --no-journal over it, keeps nothing" ]] || fail "$stderr"
 }
+
+@test "t1400.100 a process with another state directory keeps versions in its session's fresh journal" {
+	mkfile a.txt original
+	local st=$BATS_TEST_TMPDIR/elsewhere
+	new_session
+	HOME=$st XDG_STATE_HOME=$st in_session sh -c 'cat a.txt >/dev/null; echo new >a.txt'
+	run --separate-stderr "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}

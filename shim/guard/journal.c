@@ -18,8 +18,9 @@
  * or a process of the session holds it open for writing right now: the
  * first writer kept the old bytes before it counted itself a writer (and
  * before it truncated), so concurrent writers keep them once. Two that both
- * look before either counts keep the same object, stored once. */
-static bool own_bytes(struct rg_ctx *c, const struct stat *st)
+ * look before either counts keep the same object, stored once. Inline: every
+ * allowed write asks. */
+static inline bool own_bytes(struct rg_ctx *c, const struct stat *st)
 {
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)

@@ -93,8 +93,24 @@ static void hand_over(struct rg_entry *e, uint32_t reader)
         ;
 }
 
-bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
-                    bool own_write, int64_t now_ns)
+/* The time a stamp is taken at: given, or read from clock where the stamp
+ * needs it, at most once. */
+struct stamp_time {
+    int64_t ns;
+    int64_t (*clock)(void);
+};
+
+static int64_t time_of(struct stamp_time *at)
+{
+    if (at->clock) {
+        at->ns = at->clock();
+        at->clock = NULL;
+    }
+    return at->ns;
+}
+
+static bool stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                  bool own_write, struct stamp_time *at)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
@@ -135,17 +151,19 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
                  * now: a record that was racy is calm from here on. */
                 if (st->hash ||
                     (t->hdr->read_ttl_ns > 0 &&
-                     now_ns - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS))
-                    renew(e, seen, st->hash, now_ns);
+                     time_of(at) - atomic_load_explicit(&e->read_ns, memory_order_relaxed) >
+                         RG_TICK_NS))
+                    renew(e, seen, st->hash, time_of(at));
                 return false;
             }
-            if (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS)
+            if (!own_write && (cur & RG_GEN_WRITE) && time_of(at) - ctime < RG_TICK_NS)
                 return false;
         }
     }
     /* Another stamp landed since we looked (a session write restamping
      * what this read saw before it, typically): a scan must not take the
      * entry over from it unseen, so this read then counts as a look. */
+    int64_t now_ns = time_of(at);
     bool raced = false;
     uint64_t mine = stamp_begin(e, seen, &raced);
     if (raced) {
@@ -163,6 +181,20 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
     atomic_store_explicit(&e->gen, gen | (own ? RG_GEN_WRITE : 0), memory_order_release);
     stamp_end(e, mine, st->hash);
     return true;
+}
+
+bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                    bool own_write, int64_t now_ns)
+{
+    struct stamp_time at = {now_ns, NULL};
+    return stamp(t, e, st, own_write, &at);
+}
+
+bool rg_entry_stamp_clock(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                          bool own_write, int64_t (*clock)(void))
+{
+    struct stamp_time at = {0, clock};
+    return stamp(t, e, st, own_write, &at);
 }
 
 bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const struct rg_stamp *st)

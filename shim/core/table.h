@@ -226,6 +226,12 @@ struct rg_stamp {
  * Returns whether the entry changed. */
 bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                     bool own_write, int64_t now_ns);
+/* The same, reading the time from clock only where the stamp needs it: a
+ * restamp that finds the file as the entry has it (a write-open that wrote
+ * nothing, as a database's O_RDWR open often does) needs none, and the
+ * clock was a tenth of its cost. */
+bool rg_entry_stamp_clock(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
+                          bool own_write, int64_t (*clock)(void));
 /* Is st already what e records, in the current generation, with no read TTL
  * to renew and no scan that a look or a write would take over? Then
  * rg_entry_stamp would change nothing, and a re-read of an unchanged file

@@ -37,7 +37,7 @@ static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int 
         if (looks > 0 && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
             was.size == now.size)
             break;
-        rg_entry_stamp(&c->table, e, &now, true, rg_now_ns());
+        rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns);
         if (rg_entry_writers(e) <= (uint32_t)counted)
             break;
     }

@@ -672,6 +672,55 @@ TEST(own_write_stamp_is_found)
     drop(&f);
 }
 
+/* rg_entry_stamp_clock reads the time only where the stamp needs it. */
+static int clock_reads;
+static int64_t counting_clock(void)
+{
+    clock_reads++;
+    return 2 * RG_TICK_NS + clock_reads;
+}
+
+TEST(restamp_of_an_unchanged_file_reads_no_clock)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, false, 7001);
+    clock_reads = 0;
+    CHECK(!rg_entry_stamp_clock(&f.t, e, &own, true, counting_clock));
+    CHECK_EQ_INT(clock_reads, 0);
+    /* What the restamp does without it: the bytes are the session's own. */
+    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 7001);
+    drop(&f);
+}
+
+TEST(restamp_of_a_changed_file_stamps_the_clock_read_once)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &tie, false, 6000);
+    clock_reads = 0;
+    CHECK(rg_entry_stamp_clock(&f.t, e, &own, true, counting_clock));
+    CHECK_EQ_INT(clock_reads, 1);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.mtime_ns, 7000);
+    CHECK_EQ_INT(r.read_ns, 2 * RG_TICK_NS + 1);
+    drop(&f);
+}
+
+TEST(restamp_under_a_read_ttl_reads_the_clock_to_renew)
+{
+    struct fixture f = make_table(16, false);
+    f.t.hdr->read_ttl_ns = 1000;
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, false, 1);
+    clock_reads = 0;
+    rg_entry_stamp_clock(&f.t, e, &own, true, counting_clock);
+    CHECK(clock_reads >= 1);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 2 * RG_TICK_NS + clock_reads);
+    drop(&f);
+}
+
 TEST(read_tying_with_own_write_within_a_tick_is_dropped)
 {
     struct fixture f = make_table(16, false);
@@ -1455,6 +1504,9 @@ int main(void)
     RUN(stamp_with_newer_ctime_replaces);
     RUN(stamp_with_same_ctime_and_new_size_replaces);
     RUN(own_write_stamp_is_found);
+    RUN(restamp_of_an_unchanged_file_reads_no_clock);
+    RUN(restamp_of_a_changed_file_stamps_the_clock_read_once);
+    RUN(restamp_under_a_read_ttl_reads_the_clock_to_renew);
     RUN(read_tying_with_own_write_within_a_tick_is_dropped);
     RUN(read_tying_with_own_write_after_a_tick_wins);
     RUN(read_tying_with_a_read_replaces);

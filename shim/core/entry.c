@@ -145,7 +145,10 @@ static bool stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_
                  * own (the journal need not keep them). */
                 if (own_write) {
                     hand_over(e, st->reader);
-                    atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
+                    /* Most restamps find the mark set by the last one: no
+                     * locked instruction for them. */
+                    if (!(cur & RG_GEN_WRITE))
+                        atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
                 }
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */

@@ -5,21 +5,22 @@
 #include "os/clock.h"
 uint32_t rg_content_hash(int fd, int64_t size)
 {
-    /* Small chunks: hooks run on threads with small stacks. */
+    /* Small chunks: hooks run on threads with small stacks. A whole number
+     * of the hash's blocks, so that only the last chunk has a tail. */
     unsigned char buf[8192];
+    _Static_assert(sizeof buf % RG_HASH_BLOCK == 0, "only the last chunk has a tail");
     int64_t want = size < RG_HASH_MAX ? size : RG_HASH_MAX, off = 0;
-    uint64_t h = rg_hash_start(size);
+    struct rg_hasher h;
+    rg_hash_start(&h, size);
     for (;;) {
         size_t n = (size_t)(want - off < (int64_t)sizeof buf ? want - off : (int64_t)sizeof buf);
         ssize_t got = n ? pread(fd, buf, n, off) : 0;
         if (got != (ssize_t)n)
             return 0; /* unreadable, or shorter than its size said */
         off += got;
-        if (off == want) {
-            size_t whole = n & ~(size_t)7;
-            return rg_hash_finish(rg_hash_words(h, buf, whole), buf + whole, n - whole);
-        }
-        h = rg_hash_words(h, buf, n);
+        if (off == want)
+            return rg_hash_finish(&h, buf, n);
+        rg_hash_blocks(&h, buf, n);
     }
 }
 

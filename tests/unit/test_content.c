@@ -2,6 +2,7 @@
  * takes one, and hashing an open file in chunks. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -29,34 +30,136 @@ static int temp_file(size_t len)
     return fd;
 }
 
-TEST(hash_is_never_zero_and_depends_on_every_byte)
+/* Computed by an independent model of the hash (Python integers, written
+ * from the description in core/content.h), so a change to what stored
+ * hashes mean cannot pass unnoticed: that needs a table format bump. */
+TEST(hash_matches_known_answers)
 {
-    fill();
-    uint32_t h = rg_hash_bytes(data, 1000, 1000);
-    CHECK(h != 0);
-    CHECK(rg_hash_bytes("", 0, 0) != 0);
-    for (size_t i = 0; i < 1000; i += 37) {
-        data[i] ^= 1;
-        CHECK(rg_hash_bytes(data, 1000, 1000) != h);
-        data[i] ^= 1;
-    }
-    CHECK_EQ_INT(rg_hash_bytes(data, 1000, 1000), h);
+    unsigned char seq[300];
+    for (size_t i = 0; i < sizeof seq; i++)
+        seq[i] = (unsigned char)i;
+    static const struct {
+        const char *text; /* NULL: the first len bytes of seq */
+        size_t len;
+        int64_t size;
+        uint32_t want;
+    } v[] = {
+        {"", 0, 0, 0xd0b04d30u},       {"a", 1, 1, 0x28814a3bu},      {"abc", 3, 3, 0x1158400au},
+        {"abc", 3, 1000, 0xf6a46c88u}, {NULL, 15, 15, 0x2916e5f9u},   {NULL, 16, 16, 0x290ca3f8u},
+        {NULL, 17, 17, 0x41c15910u},   {NULL, 63, 63, 0xd7007849u},   {NULL, 64, 64, 0x3f4d61d0u},
+        {NULL, 65, 65, 0x0d6a92d7u},   {NULL, 127, 127, 0x11238520u}, {NULL, 128, 128, 0xc7c140acu},
+        {NULL, 200, 200, 0x959f4419u}, {NULL, 257, 257, 0xecc81844u},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        CHECK_EQ_INT(rg_hash_bytes(v[i].text ? (const void *)v[i].text : seq, v[i].len, v[i].size),
+                     v[i].want);
 }
 
-TEST(hash_depends_on_the_size_and_on_the_tail_length)
+TEST(product_from_halves_equals_the_wide_product)
+{
+    static const uint64_t edge[] = {
+        0, 1, 2, 0xffffffffull, 0x100000000ull, UINT64_MAX, UINT64_MAX - 1, 0x8000000000000000ull};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        for (size_t j = 0; j < sizeof edge / sizeof *edge; j++)
+            CHECK_EQ_INT(rg_hash_fold_halves(edge[i], edge[j]), rg_hash_fold(edge[i], edge[j]));
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 10000; i++) {
+        uint64_t a = x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t b = x = x * 6364136223846793005ull + 1442695040888963407ull;
+        CHECK_EQ_INT(rg_hash_fold_halves(a, b), rg_hash_fold(a, b));
+    }
+}
+
+/* Every length through four blocks and a tail: each takes its own path
+ * through the lanes and the padding of the last piece. */
+TEST(every_length_to_257_hashes_nonzero_and_differently)
+{
+    fill();
+    static uint32_t seen[258], zeros[258];
+    static const unsigned char z[258];
+    for (size_t n = 0; n <= 257; n++) {
+        seen[n] = rg_hash_bytes(data, n, (int64_t)n);
+        zeros[n] = rg_hash_bytes(z, n, 300); /* one size: only the length tells them apart */
+        CHECK(seen[n] != 0 && zeros[n] != 0);
+        for (size_t m = 0; m < n; m++) {
+            CHECK(seen[m] != seen[n]);
+            CHECK(zeros[m] != zeros[n]);
+        }
+    }
+}
+
+TEST(hash_does_not_depend_on_the_alignment)
+{
+    fill();
+    static unsigned char moved[300 + 16];
+    for (size_t n = 0; n <= 257; n += 1) {
+        uint32_t want = rg_hash_bytes(data, n, (int64_t)n);
+        for (size_t off = 1; off < 16; off++) {
+            memcpy(moved + off, data, n);
+            CHECK_EQ_INT(rg_hash_bytes(moved + off, n, (int64_t)n), want);
+        }
+    }
+}
+
+/* Every bit of every length to 257: a one-bit change is the likeliest
+ * accident, and it lands in every lane, word half and tail position. */
+TEST(flipping_any_one_bit_changes_the_hash)
+{
+    fill();
+    for (size_t n = 1; n <= 257; n++) {
+        uint32_t h = rg_hash_bytes(data, n, (int64_t)n);
+        for (size_t bit = 0; bit < 8 * n; bit++) {
+            data[bit / 8] ^= (unsigned char)(1u << bit % 8);
+            CHECK(rg_hash_bytes(data, n, (int64_t)n) != h);
+            data[bit / 8] ^= (unsigned char)(1u << bit % 8);
+        }
+        CHECK_EQ_INT(rg_hash_bytes(data, n, (int64_t)n), h);
+    }
+}
+
+TEST(hash_depends_on_the_size)
 {
     fill();
     CHECK(rg_hash_bytes(data, 100, 100) != rg_hash_bytes(data, 100, 101));
-    /* Trailing zero bytes are not the same as no bytes. */
-    unsigned char z[16] = {0};
-    CHECK(rg_hash_bytes(z, 3, 3) != rg_hash_bytes(z, 4, 3));
-    CHECK(rg_hash_bytes(z, 8, 8) != rg_hash_bytes(z, 16, 8));
+    CHECK(rg_hash_bytes(data, 0, 0) != rg_hash_bytes(data, 0, 1));
 }
 
+/* Moved words: within a lane's 16 bytes, between lanes, between blocks. */
 TEST(swapped_words_hash_differently)
 {
     unsigned char a[16] = "AAAAAAAABBBBBBBB", b[16] = "BBBBBBBBAAAAAAAA";
     CHECK(rg_hash_bytes(a, 16, 16) != rg_hash_bytes(b, 16, 16));
+    fill();
+    static unsigned char moved[128];
+    size_t pieces[][2] = {{0, 16}, {16, 48}, {0, 64}, {8, 72}};
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        memcpy(moved, data, sizeof moved);
+        memcpy(moved + pieces[i][0], data + pieces[i][1], 8);
+        memcpy(moved + pieces[i][1], data + pieces[i][0], 8);
+        CHECK(rg_hash_bytes(moved, sizeof moved, 128) != rg_hash_bytes(data, sizeof moved, 128));
+    }
+}
+
+/* All-zero blocks still move every lane: a run of zeros is not the same as
+ * a shorter run. */
+TEST(zero_blocks_count)
+{
+    static const unsigned char z[4 * RG_HASH_BLOCK];
+    CHECK(rg_hash_bytes(z, RG_HASH_BLOCK, 1) != rg_hash_bytes(z, 2 * RG_HASH_BLOCK, 1));
+    CHECK(rg_hash_bytes(z, 2 * RG_HASH_BLOCK, 1) != rg_hash_bytes(z, 4 * RG_HASH_BLOCK, 1));
+}
+
+TEST(hash_in_blocks_equals_hash_in_one_call)
+{
+    fill();
+    size_t len = 5 * RG_HASH_BLOCK + 37;
+    uint32_t want = rg_hash_bytes(data, len, 12345);
+    for (size_t split = 0; split <= len; split += RG_HASH_BLOCK) {
+        struct rg_hasher h;
+        rg_hash_start(&h, 12345);
+        rg_hash_blocks(&h, data, split);
+        CHECK_EQ_INT(rg_hash_finish(&h, data + split, len - split), want);
+    }
 }
 
 TEST(file_hash_equals_buffer_hash_at_every_chunk_boundary)
@@ -172,9 +275,15 @@ TEST(read_hash_is_skipped_for_a_large_calm_file)
 
 int main(void)
 {
-    RUN(hash_is_never_zero_and_depends_on_every_byte);
-    RUN(hash_depends_on_the_size_and_on_the_tail_length);
+    RUN(hash_matches_known_answers);
+    RUN(product_from_halves_equals_the_wide_product);
+    RUN(every_length_to_257_hashes_nonzero_and_differently);
+    RUN(hash_does_not_depend_on_the_alignment);
+    RUN(flipping_any_one_bit_changes_the_hash);
+    RUN(hash_depends_on_the_size);
     RUN(swapped_words_hash_differently);
+    RUN(zero_blocks_count);
+    RUN(hash_in_blocks_equals_hash_in_one_call);
     RUN(file_hash_equals_buffer_hash_at_every_chunk_boundary);
     RUN(large_file_hashes_its_first_bytes_and_size);
     RUN(file_hash_leaves_the_offset_alone);

@@ -92,9 +92,11 @@ $(B)/export.map: shim/preload/hooks.def
 # at load, about 2,700 instructions: the transactional-memory and profiling
 # hooks, which no library defines and so are looked for in all of them, and
 # __cxa_finalize, which runs nothing of the shim's. preload/dso.c holds
-# the one thing of theirs the shim uses.
+# the one thing of theirs the shim uses. That finalize also dropped the
+# shim's fork handlers when a program's dlclose unmapped it; -z nodelete
+# keeps it mapped instead, so a later fork never calls into nothing.
 $(B)/libreadguard.so: $(SHIM_OBJ) $(B)/export.map
-	$(CC) $(CFLAGS) -shared -nostartfiles -Wl,--version-script=$(B)/export.map -Wl,-z,defs \
+	$(CC) $(CFLAGS) -shared -nostartfiles -Wl,--version-script=$(B)/export.map -Wl,-z,defs -Wl,-z,nodelete \
 		-o $@ $(SHIM_OBJ) -ldl
 
 $(B)/readguard: $(CLI_OBJ) $(LIB_OBJ) $(MUSL_CLI_OBJ)

@@ -50,3 +50,8 @@ setup_file() {
 	assert_success
 	assert_unchanged unread
 }
+
+@test "t3000.05 a program that loads the shim itself and unloads it forks on" {
+	run --separate-stderr timeout 60 "$T/rgdlclose" "$SHIM"
+	assert_success
+}

@@ -109,8 +109,12 @@ static int64_t time_of(struct stamp_time *at)
     return at->ns;
 }
 
-static bool stamp(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
-                  bool own_write, struct stamp_time *at)
+/* Inline in both: a frame of its own cost each restamp and first read a
+ * call. */
+static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t,
+                                                        struct rg_entry *e,
+                                                        const struct rg_stamp *st, bool own_write,
+                                                        struct stamp_time *at)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);

@@ -33,8 +33,9 @@ static inline __attribute__((always_inline)) int open_now(const struct rg_reques
 }
 
 /* A FIFO or a tty may keep an open waiting: wait with the program's signal
- * mask (guard/critical.h). */
-static int sys_open(const struct rg_request *req, int flags)
+ * mask (guard/critical.h). Inline: outside the critical section, as a
+ * write's open is, the pause is one test. */
+static inline int sys_open(const struct rg_request *req, int flags)
 {
     return RG_PAUSED(open_now(req, flags));
 }

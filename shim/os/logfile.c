@@ -21,15 +21,12 @@ bool rg_log_in_state_dir(const char *path)
     return n > 0 && (size_t)n < sizeof dir && strncmp(path, dir, (size_t)n) == 0;
 }
 
-int rg_log_open(const char *path)
+int rg_log_dir_make(const char *path)
 {
-    int fd =
-        rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
     /* A directory a user named is never made: a typo in --log would
      * otherwise leave a tree of directories at the root. */
-    if (fd != -ENOENT || !rg_log_in_state_dir(path))
-        return fd;
-    /* Make the missing parents, then try once more. */
+    if (!rg_log_in_state_dir(path))
+        return -ENOENT;
     char dir[RG_LOG_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     for (char *p = dir + 1; *p; p++)
@@ -38,6 +35,15 @@ int rg_log_open(const char *path)
             mkdir(dir, 0700);
             *p = '/';
         }
+    return 0;
+}
+
+int rg_log_open(const char *path)
+{
+    int fd =
+        rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd != -ENOENT || rg_log_dir_make(path) < 0)
+        return fd;
     return rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
                          0600);
 }

@@ -10,6 +10,10 @@
  * or -errno (-ENOENT for a directory a user named that does not exist). */
 int rg_log_open(const char *path);
 
+/* Makes path's missing parents, 0700, if path is inside readguard's state
+ * directory; -ENOENT otherwise. */
+int rg_log_dir_make(const char *path);
+
 /* Is path inside readguard's state directory, $XDG_STATE_HOME/readguard
  * (else ~/.local/state/readguard), where logs and the journal go by
  * default? */

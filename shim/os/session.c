@@ -17,6 +17,7 @@
 #include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
+#include "os/logfile.h"
 #include "os/members.h"
 #include "os/sys.h"
 /* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
@@ -121,6 +122,11 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     if (!s->log_path) {
         rg_session_default_log(path, log, sizeof log);
         with_log.log_path = log;
+        /* Made now, by the session's maker: a process of the session
+         * with another HOME or XDG_STATE_HOME (a tool that sets them) may
+         * append to the session's log but never makes a directory outside
+         * its own state directory. A failure is told at the first line. */
+        rg_log_dir_make(log);
     }
     if (!s->journal_dir) {
         rg_session_default_journal(journal, sizeof journal);

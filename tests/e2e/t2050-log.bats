@@ -132,3 +132,27 @@ hid() {
 	assert_output ""
 	[[ $stderr == *"has no line in the logs"*"its log was pruned (unchanged for READGUARD_JOURNAL_DAYS days)"* ]] || fail "$stderr"
 }
+
+@test "t2050.13 log shows the refusal of a process with another state directory" {
+	local st=$BATS_TEST_TMPDIR/elsewhere
+	new_session
+	mkfile a old
+	HOME=$st XDG_STATE_HOME=$st/state run --separate-stderr in_session sh -c 'echo new >a'
+	assert_failure
+	assert_output ""
+	[[ $stderr != *"cannot write the log"* ]] || fail "$stderr"
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output --regexp "^[0-9-]+T[0-9:.]+Z sh\[[0-9]+\] refused open '$W/a': not read in this session$"
+}
+
+@test "t2050.14 log shows the refusal of a process without HOME or XDG_STATE_HOME" {
+	new_session
+	mkfile a old
+	run --separate-stderr in_session env -u HOME -u XDG_STATE_HOME sh -c 'echo new >a'
+	assert_failure
+	[[ $stderr != *"cannot write the log"* ]] || fail "$stderr"
+	run --separate-stderr "$RG" log
+	assert_success
+	assert_output --regexp "^[0-9-]+T[0-9:.]+Z sh\[[0-9]+\] refused open '$W/a': not read in this session$"
+}

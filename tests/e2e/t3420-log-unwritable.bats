@@ -80,3 +80,12 @@ in_private_mount() {
 		exec '$RG' run --log '$D/log' -- python3 -c '$THREE'"
 	assert_three_refusals_one_warning
 }
+
+@test "t3420.06 a read-only state directory: the session starts, a process with another one gets three refusals, one warning" {
+	mkfile f original
+	snapshot f
+	local st=$BATS_TEST_TMPDIR/elsewhere
+	run_in_readonly "$XDG_STATE_HOME" "$RG" run -- env HOME="$st" XDG_STATE_HOME="$st/state" python3 -c "$THREE"
+	assert_three_refusals_one_warning
+	assert_not_exist "$st"
+}

@@ -170,7 +170,7 @@ FUZZ_REPLAY_BIN := $(FUZZ:%=$(B)/fuzz-replay/%)
 HELPERS    := $(patsubst tests/helpers/%.c,%,$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64) \
-	$(B)/t/rgrace-dyn
+	$(B)/t/rgrace-dyn $(B)/t/librgloadwait.so
 # Statically linked test programs: the preload cannot see them.
 STATIC_BIN := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
 # The benchmark harnesses (see bench), for the smoke test.
@@ -214,6 +214,11 @@ $(B)/t/%: tests/helpers/%.c
 $(B)/t/%: tests/helpers/static/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
+
+# A library for rgforkload to dlopen (tests/helpers/lib/rgloadwait.c).
+$(B)/t/librgloadwait.so: tests/helpers/lib/rgloadwait.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -O2 $(WARN) -shared -fPIC -o $@ $<
 
 # rgrace linked dynamically, for races the library's hooks must see.
 $(B)/t/rgrace-dyn: tests/helpers/static/rgrace.c
@@ -294,7 +299,7 @@ bench-claude: all
 # x86_64 side of sys.c's per-architecture syscall code.
 LINT_SRC   := $(CORE) $(OS) $(GUARD) $(PRELOAD) $(SUPERVISE) $(CLI)
 FORMAT_SRC := $(LINT_SRC) $(wildcard shim/*/*.h shim/*/*/*.h tests/*/*.c tests/*/*.h \
-	tests/helpers/static/*.c)
+	tests/helpers/static/*.c tests/helpers/lib/*.c)
 
 lint: deps-lint
 	scripts/dev/check-layers.sh shim

@@ -1,6 +1,7 @@
 #include "os/libcvar.h"
 #include <dlfcn.h>
 #include <stddef.h>
+#include <unistd.h>
 
 /* The address of the variable called name, looked up once: RTLD_DEFAULT
  * finds the copy the program uses, its own when it has one (a copy
@@ -16,12 +17,11 @@ static void *lookup(void **cache, const char *name)
     return p;
 }
 
-char **rg_libc_environ(void)
-{
-    static void *at;
-    char ***p = lookup(&at, "environ");
-    return p ? *p : NULL;
-}
+/* Linked, not looked up: the exec forms without an envp read it, and they
+ * run where dlsym must not, as it takes the loader's lock: in a child made
+ * by _Fork while another thread held it (no fork handler resets it there,
+ * so the exec waited forever), in a signal handler, in a vfork child. */
+char **rg_libc_environ(void) { return environ; }
 
 const char *rg_libc_progname(void)
 {

@@ -55,3 +55,8 @@ setup_file() {
 	run --separate-stderr timeout 60 "$T/rgdlclose" "$SHIM"
 	assert_success
 }
+
+@test "t3000.06 a child made by _Fork while another thread holds the loader's lock execs without an envp" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so"
+	assert_success
+}

@@ -12,10 +12,11 @@
  * call no dlsym: a shell forks for every command and its parent never
  * execs, so each child would look the symbol up again (thousands of
  * instructions and a copied page). The forms without an envp (execv,
- * execvp, execl, execlp) read environ, looked up on their first use
- * (os/libcvar.h) rather than linked, which every process would pay for.
+ * execvp, execl, execlp) read environ, linked (os/libcvar.h): a dlsym
+ * takes the loader's lock, which a _Fork child may have inherited held.
  * The PATH searches (execvp, execvpe, execlp) and the spawns use glibc's,
- * looked up on first use too (a successful dlsym allocates nothing). */
+ * looked up on first use (a successful dlsym allocates nothing, but that
+ * first use takes the loader's lock). */
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 #include "os/libcvar.h"
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -23,8 +24,32 @@ static void *lookup(void **cache, const char *name)
  * so the exec waited forever), in a signal handler, in a vfork child. */
 char **rg_libc_environ(void) { return environ; }
 
+/* argv[0] as glibc passes it to the constructor, which needs no lookup:
+ * the name is read on an exec's path too (a notice of an unguarded
+ * program), where dlsym must not run (rg_libc_environ). */
+static const char *start_argv0;
+static bool argv0_noted;
+
+void rg_libc_note_argv0(const char *argv0)
+{
+    start_argv0 = argv0;
+    argv0_noted = true;
+}
+
+/* As glibc derives program_invocation_short_name from argv[0] at start. */
+static const char *short_name(const char *name)
+{
+    const char *s = name;
+    for (const char *p = name; *p; p++)
+        if (*p == '/')
+            s = p + 1;
+    return s;
+}
+
 const char *rg_libc_progname(void)
 {
+    if (argv0_noted)
+        return start_argv0 ? short_name(start_argv0) : "";
     static void *at;
     const char **p = lookup(&at, "program_invocation_short_name");
     return p ? *p : "";

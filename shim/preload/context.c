@@ -324,9 +324,11 @@ struct rg_ctx *rg_enter_ready(void)
  * later would never reach them. */
 #ifdef __GLIBC__
 /* glibc calls constructors with main()'s arguments: the environment from
- * there costs no import of environ (see os/libcvar.h). musl passes none. */
+ * there, and the program's name from argv[0] without a lookup (see
+ * os/libcvar.h). musl passes none. argv[argc] is NULL, so argv[0] is there
+ * to read even when argc is 0. */
 #define START_PARAMS int argc, char **argv, char **envp
-#define START_ENVP ((void)argc, (void)argv, envp)
+#define START_ENVP ((void)argc, rg_libc_note_argv0(argv ? argv[0] : NULL), envp)
 #else
 #define START_PARAMS void
 #define START_ENVP environ

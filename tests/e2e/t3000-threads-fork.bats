@@ -60,3 +60,10 @@ setup_file() {
 	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so"
 	assert_success
 }
+
+@test "t3000.07 a child made by _Fork while another thread holds the loader's lock execs a static program" {
+	# A program the shim cannot follow (statically linked) gets a notice
+	# that names the exec'ing program: that name must not need the lock.
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" "$T/rgstatic"
+	assert_success
+}

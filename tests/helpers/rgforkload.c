@@ -3,11 +3,12 @@
  * dynamic loader's lock execs a program without an envp, for the
  * readguard end-to-end tests.
  *
- *   rgforkload LIB   a thread dlopen()s LIB (librgloadwait.so), whose
- *                    constructor holds the loader's lock until told; the
- *                    main thread then _Fork()s, and the child execv()s
- *                    /bin/true; once the child is reaped, the constructor
- *                    is let go
+ *   rgforkload LIB [PROG]   a thread dlopen()s LIB (librgloadwait.so),
+ *                           whose constructor holds the loader's lock
+ *                           until told; the main thread then _Fork()s,
+ *                           and the child execv()s PROG (default
+ *                           /bin/true) with no arguments; once the child
+ *                           is reaped, the constructor is let go
  *
  * _Fork runs no fork handlers and leaves the loader's lock as it was, held
  * by a thread the child does not have: an exec there (async-signal-safe,
@@ -41,8 +42,9 @@ static int set_fd(const char *name, int fd)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2)
-        return fprintf(stderr, "usage: rgforkload LIB\n"), 2;
+    if (argc != 2 && argc != 3)
+        return fprintf(stderr, "usage: rgforkload LIB [PROG]\n"), 2;
+    const char *prog = argc == 3 ? argv[2] : "/bin/true";
     int in[2], go[2];
     pthread_t t;
     char b;
@@ -52,8 +54,8 @@ int main(int argc, char **argv)
         return perror("rgforkload: set-up"), 1;
     pid_t pid = _Fork();
     if (pid == 0) {
-        char *const av[] = {"true", NULL};
-        execv("/bin/true", av);
+        char *const av[] = {(char *)prog, NULL};
+        execv(prog, av);
         _exit(127);
     }
     int st = 0;

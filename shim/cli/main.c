@@ -49,7 +49,7 @@ static const char usage[] =
     "\n"
     "Verbs that act on a session take --session S, a table's path or a session's\n"
     "id; without it they use $READGUARD_SESSION, else the one running session of\n"
-    "this user.\n"
+    "this user. run and env take --session PATH, a table to join or create.\n"
     "Run 'readguard COMMAND --help' for the options of each command, and see\n"
     "readguard(1).\n";
 

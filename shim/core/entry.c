@@ -20,14 +20,18 @@
 #define STAMP_WAITS 1024
 
 /* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
- * Says whether another stamp landed since the caller loaded `seen`. Returns
- * the word as held, for stamp_end. */
+ * Says whether another stamp landed since the caller loaded `seen`, or one
+ * is taken over. A count that differs from seen's in the low bit only (the
+ * lock taken, or released, since) does not tell: the lock held alone, by
+ * renew() or a reread's take-over, goes back to the count it had and
+ * stores no stamp, and taken for a race it would turn a scan that met it
+ * into a look (stamp()). Returns the word as held, for stamp_end. */
 static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
 {
     uint64_t cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     for (int waits = 0;;) {
         uint32_t n = rg_stamps_of(cur);
-        if (n != rg_stamps_of(seen))
+        if (n != rg_stamps_of(seen) && ((n ^ rg_stamps_of(seen)) != 1u || waits == STAMP_WAITS))
             *raced = true;
         if ((n & 1u) && waits < STAMP_WAITS) {
             waits++;
@@ -56,8 +60,7 @@ static void stamp_end(struct rg_entry *e, uint64_t mine, uint32_t hash)
  * (state seen): their hash, and when. Skipped if a full stamp is under way
  * or landed since: the hash would vouch for bytes the entry no longer
  * describes, and the session's next write would be "changed". Held like a
- * stamp but released to seen, as the stamp stays: a full stamp that waited
- * meanwhile takes itself for raced, which only costs a scan its scan. */
+ * stamp but released to seen's count, as the stamp stays. */
 static void renew(struct rg_entry *e, uint64_t seen, uint32_t hash, int64_t now_ns)
 {
     uint32_t n = rg_stamps_of(seen);
@@ -215,14 +218,43 @@ void rg_entry_forget(struct rg_entry *e)
     atomic_store_explicit(&e->gen, 0, memory_order_release);
 }
 
+bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader)
+{
+    uint32_t n = rg_stamps_of(seen);
+    uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
+    /* Held as renew() holds it, and released to seen: the compare-and-swap
+     * from seen fails if any stamp began since, even one that left the
+     * reader word as it was (the same scanner recording N+2), which a swap
+     * on the reader word alone cannot tell; and no stamp can store its
+     * fields between this check and the hand-over. */
+    if ((n & 1u) || !atomic_compare_exchange_strong_explicit(
+                        &e->hash_stamps, &seen, held, memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    hand_over(e, reader);
+    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, seen, memory_order_release,
+                                            memory_order_relaxed);
+    return true;
+}
+
 void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st)
 {
     /* A read that fstat'ed version N, lost the CPU, and came back after a
      * scanner recorded N+1 is dropped as older; handing it the scanner's
      * record too would let the whole session write N+1, which none of it
-     * but the scanner read. */
-    if (rg_entry_records(t, e, st))
-        hand_over(e, st->reader);
+     * but the scanner read. The check and the hand-over are one step under
+     * the stamp lock (rg_entry_take_over): checked first and swapped after,
+     * a scanner's next stamp could land in between. A take-over that fails
+     * looks again: the word moved, by a stamp (whose version the check then
+     * sees) or another holder of the lock. After a bounded wait for one
+     * under way (it may have been killed) it gives nothing: a scan left a
+     * scan costs a refusal, never a wrong allow. */
+    for (int tries = 0; tries < STAMP_WAITS; tries++) {
+        uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
+        if (rg_stamps_of(seen) & 1u)
+            sched_yield();
+        else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader))
+            return;
+    }
 }
 
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid)

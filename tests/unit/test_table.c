@@ -1403,6 +1403,70 @@ TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
     drop(&f);
 }
 
+/* rg_entry_reread step by step: the read checked that the entry records
+ * its stamp (seen loaded first), and before it hands the entry over the
+ * same scanner (123) records newer bytes, leaving the reader word as the
+ * read last saw it. */
+TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    uint64_t seen = atomic_load(&e->hash_stamps);
+    st.reader = 456;
+    CHECK(rg_entry_records(&f.t, e, &st));
+    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
+    CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
+    CHECK(!rg_entry_take_over(e, seen, st.reader));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
+}
+
+TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    uint64_t seen = atomic_load(&e->hash_stamps);
+    CHECK(rg_entry_take_over(e, seen, 456));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
+    CHECK(atomic_load(&e->hash_stamps) == seen);
+    drop(&f);
+}
+
+TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    uint64_t held = atomic_load(&e->hash_stamps) + 1; /* odd: a stamper is storing */
+    atomic_store(&e->hash_stamps, held);
+    CHECK(!rg_entry_take_over(e, held, 456));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    CHECK(atomic_load(&e->hash_stamps) == held);
+    drop(&f);
+}
+
+TEST(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    atomic_fetch_add(&e->hash_stamps, 1);
+    st.reader = 456;
+    rg_entry_reread(&f.t, e, &st);
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    drop(&f);
+}
+
 TEST(downgrade_turns_own_view_into_a_scan)
 {
     struct fixture f = make_table(16, false);
@@ -1541,6 +1605,10 @@ int main(void)
     RUN(view_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
     RUN(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
     RUN(reread_of_other_bytes_with_the_same_ctime_takes_nothing);
+    RUN(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing);
+    RUN(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock);
+    RUN(take_over_while_a_stamp_is_under_way_takes_nothing);
+    RUN(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing);
     RUN(downgrade_turns_own_view_into_a_scan);
     RUN(downgrade_leaves_another_process_view);
     RUN(scanner_names_are_found_by_pid);

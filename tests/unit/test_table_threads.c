@@ -265,6 +265,51 @@ TEST(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes)
     teardown();
 }
 
+/* A scanner (123) records version after version of one file while other
+ * threads re-read whatever version they find, each as a look named by that
+ * version (VIEW + v), and offer to take the scan over (rg_entry_reread).
+ * Between two of its stamps the version is the scanner's last, so a look
+ * found there must be of that version: a look of an older one hands the
+ * whole session bytes none of it but the scanner read. Nor may a reread's
+ * hand-over, met by a stamp, turn the scan into a look. */
+#define SCANNER (123u | RG_READER_SCAN)
+#define VIEW 1000u
+
+static void *scan_or_take_over(void *arg)
+{
+    struct rg_entry *e = rg_table_find_or_add(&table, 7, 1);
+    for (int v = 1; v <= ROUNDS * 10 && e && arg == 0; v++) {
+        struct rg_stamp st = {.mtime_ns = v, .ctime_ns = v, .size = v, .reader = SCANNER};
+        rg_entry_stamp(&table, e, &st, false, v);
+        for (int look = 0; look < 2; look++) {
+            uint32_t r = atomic_load(&e->reader);
+            if (r != SCANNER && r != VIEW + (uint32_t)v)
+                atomic_fetch_add(&wrong, 1);
+        }
+    }
+    if (arg == 0)
+        atomic_store(&writing_done, 1);
+    while (e && arg != 0 && !atomic_load(&writing_done)) {
+        struct rg_record r = rg_entry_load(&table, e);
+        struct rg_stamp st = {.mtime_ns = r.mtime_ns,
+                              .ctime_ns = r.ctime_ns,
+                              .size = r.size,
+                              .reader = VIEW + (uint32_t)r.mtime_ns};
+        rg_entry_reread(&table, e, &st);
+    }
+    return NULL;
+}
+
+TEST(rereads_racing_with_a_scanner_take_over_only_the_version_they_read)
+{
+    setup();
+    atomic_store(&wrong, 0);
+    atomic_store(&writing_done, 0);
+    CHECK_EQ_INT(run_threads(scan_or_take_over), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
@@ -272,5 +317,6 @@ int main(void)
     RUN(resets_racing_with_records_leave_a_usable_table);
     RUN(racing_stamps_leave_the_newest_state_whole);
     RUN(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes);
+    RUN(rereads_racing_with_a_scanner_take_over_only_the_version_they_read);
     return check_done();
 }

@@ -45,7 +45,19 @@ static void set_owner(const char *path, int32_t owner, bool only_if_gone)
 int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t owner, char *out,
                           unsigned long cap)
 {
-    if (absolute(path, out, cap) < 0)
+    /* --session means here what it means to every verb (pick.h): an id
+     * joins that session's table, wherever it is, instead of creating a
+     * file named after the id here. An id no table has is refused: that
+     * session has ended, and a new table named so would pass for it. */
+    struct rg_session_ref ref;
+    rg_session_resolve(path, &ref);
+    if (ref.id[0] && !ref.table) {
+        rg_err("--session '%s': no table of this user's has that session id (the session has "
+               "ended); to create a session table of that name here, give './%s'",
+               path, path);
+        return -1;
+    }
+    if (absolute(ref.table, out, cap) < 0)
         return -1;
     for (int tries = 0; tries < 2; tries++) {
         struct rg_table t;

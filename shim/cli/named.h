@@ -1,4 +1,5 @@
-/* readguard run --session PATH: a session at a path the user chose. */
+/* readguard run --session PATH: a session at a path the user chose (or,
+ * given a running session's id, that session's table). */
 #ifndef RG_NAMED_H
 #define RG_NAMED_H
 

@@ -400,3 +400,39 @@ aged_log() {
 	assert_success
 	assert_file_exist "$STATE/agent.log"
 }
+
+# sid PATH: the id of the session whose table is PATH, as status prints it.
+sid() {
+	"$RG" status --json --session "$1" | "$PY3" -c 'import json, sys; print(json.load(sys.stdin)["id"])'
+}
+
+@test "t2070.41 run --session ID of a running session joins its table, creating no file named ID" {
+	mkfile a old
+	new_session
+	local id
+	id=$(sid "$S")
+	in_session cat a >/dev/null
+	run --separate-stderr "$RG" run --session "$id" -- sh -c 'echo "$READGUARD_SESSION"; echo new >a'
+	assert_success
+	assert_line "$S"
+	assert_content a new
+	assert_not_exist "$W/$id"
+	assert_exist "$S"
+}
+
+@test "t2070.42 env --session ID of a running session exports that session's table" {
+	new_session
+	local first=$S id
+	id=$(sid "$first")
+	run --separate-stderr "$RG" env --pid $$ --session "$id"
+	assert_success
+	assert_line "export READGUARD_SESSION='$first';"
+	assert_not_exist "$W/$id"
+}
+
+@test "t2070.43 run --session with an id no table has exits 125, creates nothing, and names ./ID" {
+	run --separate-stderr "$RG" run --session 1795468256807933359-12987 -- true
+	assert_equal "$status" 125
+	assert_equal "$stderr" "readguard: --session '1795468256807933359-12987': no table of this user's has that session id (the session has ended); to create a session table of that name here, give './1795468256807933359-12987'"
+	assert_not_exist "$W/1795468256807933359-12987"
+}

@@ -206,9 +206,11 @@ int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
         size_t n = 0;
         for (; v->longs && v->longs[n].name && n < 29; n++)
             longs[n] = v->longs[n];
-        longs[n++] = common[0];
+        if (!v->no_session)
+            longs[n++] = common[0];
         longs[n++] = common[1];
-        snprintf(shorts, sizeof shorts, "s:h%s", v->shortopts ? v->shortopts : "");
+        snprintf(shorts, sizeof shorts, "%sh%s",
+                 v->no_session ? "" : "s:", v->shortopts ? v->shortopts : "");
     }
     for (;;) {
         int ch = rg_getopt(argc, argv, shorts, longs);

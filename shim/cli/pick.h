@@ -61,7 +61,7 @@ bool rg_table_name(const char *name, const char *prefix);
 void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
 
 /* getopt_long over the options every session verb takes (-s/--session,
- * -h/--help) plus the verb's own. Returns the option character, as
+ * unless no_session, and -h/--help) plus the verb's own. Returns the option character, as
  * getopt_long does; handles --session and --help itself. */
 struct option;
 struct rg_verb {
@@ -70,6 +70,7 @@ struct rg_verb {
     const char *shortopts;      /* the verb's own, without s: and h */
     const struct option *longs; /* the verb's own, NULL-terminated, or NULL */
     const char *session;        /* --session PATH, once parsed */
+    bool no_session;            /* acts on no one session: --session is unknown to it */
 };
 int rg_verb_getopt(struct rg_verb *v, int argc, char **argv);
 /* "Try 'readguard VERB --help'." and RG_EXIT_TROUBLE. */

@@ -95,6 +95,15 @@ Try 'readguard --help'."
 	done
 }
 
+@test "t2000.38 sessions, which lists every session, rejects --session and -s as unknown options, exit 2" {
+	run --separate-stderr "$RG" sessions --session x
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: sessions: unrecognized option '--session'"
+	run --separate-stderr "$RG" sessions -s x
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: sessions: invalid option -- 's'"
+}
+
 @test "t2000.35 a verb's option missing its value is named after readguard and the verb" {
 	run --separate-stderr "$RG" history --session
 	assert_failure 2

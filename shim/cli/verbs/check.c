@@ -54,7 +54,7 @@ static int check_one(struct rg_table *t, const char *path, void *arg)
 int rg_cmd_check(int argc, char **argv)
 {
     static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"check", usage, "q", longs, NULL};
+    struct rg_verb v = {"check", usage, "q", longs, NULL, false};
     bool quiet = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {

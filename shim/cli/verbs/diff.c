@@ -71,7 +71,7 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
 
 int rg_cmd_diff(int argc, char **argv)
 {
-    struct rg_verb v = {"diff", diff_usage, NULL, NULL, NULL};
+    struct rg_verb v = {"diff", diff_usage, NULL, NULL, NULL, false};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
     if (optind >= argc) {

@@ -186,7 +186,7 @@ int rg_cmd_env(int argc, char **argv)
 
 int rg_cmd_end(int argc, char **argv)
 {
-    struct rg_verb v = {"end", end_usage, "", NULL, NULL};
+    struct rg_verb v = {"end", end_usage, "", NULL, NULL, false};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)

@@ -32,7 +32,7 @@ static int forget_one(struct rg_table *t, const char *path, void *arg)
 
 int rg_cmd_forget(int argc, char **argv)
 {
-    struct rg_verb v = {"forget", usage, "", NULL, NULL};
+    struct rg_verb v = {"forget", usage, "", NULL, NULL, false};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
     return rg_verb_each_file(&v, argc, argv, NULL, forget_one);

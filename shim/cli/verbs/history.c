@@ -119,7 +119,7 @@ static void unwant(struct wanted *w, size_t n)
 int rg_cmd_history(int argc, char **argv)
 {
     static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"history", history_usage, "j", longs, NULL};
+    struct rg_verb v = {"history", history_usage, "j", longs, NULL, false};
     bool json = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {

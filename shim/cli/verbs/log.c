@@ -199,7 +199,7 @@ int rg_cmd_log(int argc, char **argv)
 {
     static const struct option longs[] = {
         {"follow", no_argument, NULL, 'f'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"log", usage, "fj", longs, NULL};
+    struct rg_verb v = {"log", usage, "fj", longs, NULL, false};
     bool follow = false, as_json = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {

@@ -93,7 +93,7 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
 
 int rg_cmd_mark(int argc, char **argv)
 {
-    struct rg_verb v = {"mark", usage, "", NULL, NULL};
+    struct rg_verb v = {"mark", usage, "", NULL, NULL, false};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
     return rg_verb_each_file(&v, argc, argv, NULL, mark_one);

@@ -16,7 +16,7 @@ static const char usage[] =
 
 int rg_cmd_reset(int argc, char **argv)
 {
-    struct rg_verb v = {"reset", usage, "", NULL, NULL};
+    struct rg_verb v = {"reset", usage, "", NULL, NULL, false};
     if (rg_verb_getopt(&v, argc, argv) != -1)
         return rg_verb_usage_error(&v);
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)

@@ -128,7 +128,9 @@ int rg_cmd_sessions(int argc, char **argv)
 {
     static const struct option longs[] = {
         {"prune", no_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"sessions", usage, "pj", longs, NULL};
+    /* It lists every session: silently ignoring --session would pass for
+     * listing only that one. */
+    struct rg_verb v = {"sessions", usage, "pj", longs, NULL, true};
     struct listing l = {false, false, RG_EXIT_OK, 0, 0};
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {

@@ -160,7 +160,7 @@ int rg_cmd_status(int argc, char **argv)
 {
     static const struct option longs[] = {
         {"json", no_argument, NULL, 'j'}, {"files", no_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"status", usage, "jf", longs, NULL};
+    struct rg_verb v = {"status", usage, "jf", longs, NULL, false};
     bool as_json = false, files = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {

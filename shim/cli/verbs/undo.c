@@ -284,7 +284,7 @@ int rg_cmd_undo(int argc, char **argv)
 {
     static const struct option longs[] = {
         {"force", no_argument, NULL, 'f'}, {"all", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"undo", undo_usage, "fa", longs, NULL};
+    struct rg_verb v = {"undo", undo_usage, "fa", longs, NULL, false};
     struct undo u = {0};
     bool all = false;
     int ch;

@@ -42,7 +42,7 @@ MAN="$TOP/shim/cli/readguard.1"
 complete_words() {
 	[ -r /usr/share/bash-completion/bash_completion ] ||
 		skip "bash-completion is not installed"
-	bash -c '
+	PATH=${RG%/*}:$PATH bash -c '
 		source /usr/share/bash-completion/bash_completion
 		source "$1"; shift
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
@@ -64,6 +64,54 @@ complete_words() {
 	assert_line -- --json
 	assert_line -- --files
 	assert_line -- --session
+}
+
+# verb_options VERB: the long options VERB's --help lists (env: and run's,
+# but those that need a command), one a line, without the dashes.
+verb_options() {
+	{
+		"$RG" "$1" --help
+		[ "$1" != env ] || "$RG" run --help | grep -vE -- '--(supervise|strict|help) '
+	} | sed -nE 's/^ {2,6}(-[a-zA-Z], )?--([a-z][a-z-]*).*/\2/p' | sort -u
+}
+
+# takes_value VERB OPT: does VERB's getopt give --OPT a value? Asked with a
+# value and an unknown option after it, so that the verb stops at the
+# unknown option and does nothing.
+takes_value() {
+	local err
+	err=$("$RG" "$1" "--$2=x" --no-such-option 2>&1 >/dev/null </dev/null)
+	[[ $err != *"unrecognized option '--$2"* ]] || fail "$1: getopt does not know --$2"
+	[[ $err != *"doesn't allow an argument"* ]]
+}
+
+VERBS_WITH_OPTIONS="run env end status reset forget mark check log sessions doctor history undo diff"
+
+@test "t2110.17 bash completion offers every long option of every verb's --help" {
+	local verb opt offered
+	for verb in $VERBS_WITH_OPTIONS; do
+		offered=$(complete_words readguard "$verb" -)
+		for opt in $(verb_options "$verb"); do
+			grep -qx -- "--$opt" <<<"$offered" || fail "$verb: --$opt is not offered"
+		done
+	done
+}
+
+@test "t2110.18 bash completion takes the next word as the value of each option that has one" {
+	local verb opt n=0
+	for verb in $VERBS_WITH_OPTIONS; do
+		for opt in $(verb_options "$verb"); do
+			if takes_value "$verb" "$opt"; then
+				n=$((n + 1))
+				! complete_words readguard "$verb" "--$opt" - | grep -q -- '^--' ||
+					fail "$verb: the value of --$opt is completed as an option"
+			else
+				complete_words readguard "$verb" "--$opt" - | grep -qx -- --help ||
+					fail "$verb: after --$opt, which takes no value, no option is offered"
+			fi
+		done
+	done
+	[ "$n" -ge 10 ] || fail "only $n options take a value"
 }
 
 @test "t2110.06 bash completion offers the modes after --mode" {

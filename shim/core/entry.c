@@ -96,6 +96,39 @@ static void hand_over(struct rg_entry *e, uint32_t reader)
         ;
 }
 
+/* Hands e over to st's reader, and ors mark into its gen, if e records st,
+ * checked and done in one step (rg_entry_take_over). Gives up after a
+ * bounded wait for a stamp under way, leaving e as it is: a refusal, never
+ * a wrong allow. Not inlined: the rare path, kept out of stamp()'s. */
+static __attribute__((noinline)) void take_over_if_recorded(const struct rg_table *t,
+                                                            struct rg_entry *e,
+                                                            const struct rg_stamp *st,
+                                                            uint32_t mark)
+{
+    for (int tries = 0; tries < STAMP_WAITS; tries++) {
+        uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
+        if (rg_stamps_of(seen) & 1u)
+            sched_yield();
+        else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader, mark))
+            return;
+    }
+}
+
+/* The session's own write found the bytes e records: they stay, or become,
+ * its own (its reader's, marked written). Most restamps find both so
+ * already: no lock, no locked instruction. A change is checked and made in
+ * one step under the stamp lock, as a re-read's hand-over: made after the
+ * check without it, a scanner's stamp of newer bytes landing in between
+ * would get the session's mark and its reader, and the session could
+ * write bytes only the scanner read. */
+static inline __attribute__((always_inline)) void own_keep(const struct rg_table *t,
+                                                           struct rg_entry *e, uint32_t cur,
+                                                           uint32_t had, const struct rg_stamp *st)
+{
+    if (!(cur & RG_GEN_WRITE) || ((had & RG_READER_SCAN) && had != st->reader))
+        take_over_if_recorded(t, e, st, RG_GEN_WRITE);
+}
+
 /* The time a stamp is taken at: given, or read from clock where the stamp
  * needs it, at most once. */
 struct stamp_time {
@@ -144,19 +177,14 @@ static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t
             own = true;
         if (st->ctime_ns == ctime) {
             /* Re-reading an unchanged file is the common case: leave its line
-             * clean, unless reads expire; then renew it, at most once a tick. */
+             * clean, unless reads expire; then renew it, at most once a tick.
+             * When the session wrote these bytes, a scan that saw them
+             * between the write and this restamp does not make them its
+             * own, and a read that recorded them first leaves them the
+             * session's own (the journal need not keep them). */
             if (same) {
-                /* The session wrote these bytes: a scan that saw them between
-                 * the write and this restamp does not make them its own, and
-                 * a read that recorded them first leaves them the session's
-                 * own (the journal need not keep them). */
-                if (own_write) {
-                    hand_over(e, st->reader);
-                    /* Most restamps find the mark set by the last one: no
-                     * locked instruction for them. */
-                    if (!(cur & RG_GEN_WRITE))
-                        atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
-                }
+                if (own_write)
+                    own_keep(t, e, cur, had, st);
                 /* A read that hashed describes the bytes the session has as of
                  * now: a record that was racy is calm from here on. */
                 if (st->hash ||
@@ -218,7 +246,7 @@ void rg_entry_forget(struct rg_entry *e)
     atomic_store_explicit(&e->gen, 0, memory_order_release);
 }
 
-bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader)
+bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader, uint32_t mark)
 {
     uint32_t n = rg_stamps_of(seen);
     uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
@@ -231,6 +259,8 @@ bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader)
                         &e->hash_stamps, &seen, held, memory_order_acq_rel, memory_order_relaxed))
         return false;
     hand_over(e, reader);
+    if (mark)
+        atomic_fetch_or_explicit(&e->gen, mark, memory_order_release);
     atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, seen, memory_order_release,
                                             memory_order_relaxed);
     return true;
@@ -248,13 +278,7 @@ void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct 
      * sees) or another holder of the lock. After a bounded wait for one
      * under way (it may have been killed) it gives nothing: a scan left a
      * scan costs a refusal, never a wrong allow. */
-    for (int tries = 0; tries < STAMP_WAITS; tries++) {
-        uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-        if (rg_stamps_of(seen) & 1u)
-            sched_yield();
-        else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader))
-            return;
-    }
+    take_over_if_recorded(t, e, st, 0);
 }
 
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid)

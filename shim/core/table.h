@@ -263,11 +263,12 @@ void rg_entry_forget(struct rg_entry *e);
  * one about to write), and nothing takes over a view. A read dropped as
  * older than e, or tied with a write, saw other bytes: it takes nothing. */
 void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st);
-/* rg_entry_reread's hand-over of e to reader, made only if no stamp began
- * since the caller loaded e's hash_stamps as seen and found e recording its
- * read. Says whether it was made (or there was nothing to take over). Apart
- * so the race it closes can be tested step by step. */
-bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader);
+/* rg_entry_reread's hand-over of e to reader, and an own write's (which
+ * also ors mark, RG_GEN_WRITE, into gen), made only if no stamp began since
+ * the caller loaded e's hash_stamps as seen and found e recording its read
+ * or write. Says whether it was made (or there was nothing to take over).
+ * Apart so the race it closes can be tested step by step. */
+bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader, uint32_t mark);
 /* Turns this process's own view of e into a scan, unless a view by anyone
  * else has replaced it since. */
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid);

@@ -1419,7 +1419,7 @@ TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
     CHECK(rg_entry_records(&f.t, e, &st));
     struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
     CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
-    CHECK(!rg_entry_take_over(e, seen, st.reader));
+    CHECK(!rg_entry_take_over(e, seen, st.reader, 0));
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
     drop(&f);
 }
@@ -1432,7 +1432,7 @@ TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
     st.reader = 123 | SCAN;
     rg_entry_stamp(&f.t, e, &st, false, 5000);
     uint64_t seen = atomic_load(&e->hash_stamps);
-    CHECK(rg_entry_take_over(e, seen, 456));
+    CHECK(rg_entry_take_over(e, seen, 456, 0));
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
     CHECK(atomic_load(&e->hash_stamps) == seen);
     drop(&f);
@@ -1447,9 +1447,62 @@ TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
     rg_entry_stamp(&f.t, e, &st, false, 5000);
     uint64_t held = atomic_load(&e->hash_stamps) + 1; /* odd: a stamper is storing */
     atomic_store(&e->hash_stamps, held);
-    CHECK(!rg_entry_take_over(e, held, 456));
+    CHECK(!rg_entry_take_over(e, held, 456, 0));
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
     CHECK(atomic_load(&e->hash_stamps) == held);
+    drop(&f);
+}
+
+/* An own write's restamp step by step: it found the bytes it wrote (seen
+ * loaded first), recorded by a scanner that saw them between the write and
+ * the restamp, and before it hands them over and marks them written the
+ * scanner records newer bytes. */
+TEST(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    uint64_t seen = atomic_load(&e->hash_stamps);
+    st.reader = 456;
+    CHECK(rg_entry_records(&f.t, e, &st));
+    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
+    CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
+    CHECK(!rg_entry_take_over(e, seen, st.reader, RG_GEN_WRITE));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
+    drop(&f);
+}
+
+TEST(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    uint64_t seen = atomic_load(&e->hash_stamps);
+    st.reader = 456;
+    CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
+    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
+    CHECK(atomic_load(&e->hash_stamps) == seen);
+    drop(&f);
+}
+
+TEST(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_stamp st = stamp_a;
+    st.reader = 123 | SCAN;
+    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    atomic_fetch_add(&e->hash_stamps, 1);
+    st.reader = 456;
+    CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
+    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
     drop(&f);
 }
 
@@ -1608,6 +1661,9 @@ int main(void)
     RUN(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing);
     RUN(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock);
     RUN(take_over_while_a_stamp_is_under_way_takes_nothing);
+    RUN(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing);
+    RUN(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock);
+    RUN(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing);
     RUN(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing);
     RUN(downgrade_turns_own_view_into_a_scan);
     RUN(downgrade_leaves_another_process_view);

@@ -310,6 +310,52 @@ TEST(rereads_racing_with_a_scanner_take_over_only_the_version_they_read)
     teardown();
 }
 
+/* The same with the session's own writes: one thread is the scanner, the
+ * others restamp the version they find as written by them (VIEW + v). A
+ * restamp that found version v - 1 and marked it after the scanner
+ * recorded v would make v, which only the scanner read, the session's
+ * own: its reader a view of v - 1, or its gen marked written under the
+ * scanner's scan. (A scan that met a dropped stamp counts as the
+ * scanner's look, 123: stamp().) */
+static void *scan_or_own_write(void *arg)
+{
+    struct rg_entry *e = rg_table_find_or_add(&table, 8, 1);
+    for (int v = 1; v <= ROUNDS * 10 && e && arg == 0; v++) {
+        struct rg_stamp st = {.mtime_ns = v, .ctime_ns = v, .size = v, .reader = SCANNER};
+        rg_entry_stamp(&table, e, &st, false, v);
+        for (int look = 0; look < 2; look++) {
+            uint32_t gen = atomic_load(&e->gen);
+            uint32_t r = atomic_load(&e->reader);
+            if ((r >= VIEW && r < RG_READER_SCAN && r != VIEW + (uint32_t)v) ||
+                ((gen & RG_GEN_WRITE) && (r & RG_READER_SCAN)))
+                atomic_fetch_add(&wrong, 1);
+        }
+    }
+    if (arg == 0)
+        atomic_store(&writing_done, 1);
+    while (e && arg != 0 && !atomic_load(&writing_done)) {
+        struct rg_record r = rg_entry_load(&table, e);
+        struct rg_stamp st = {.mtime_ns = r.mtime_ns,
+                              .ctime_ns = r.ctime_ns,
+                              .size = r.size,
+                              .reader = VIEW + (uint32_t)r.mtime_ns};
+        /* A load torn by the scanner's stamp is no version anyone wrote. */
+        if (r.found && r.mtime_ns == r.ctime_ns && r.size == r.ctime_ns)
+            rg_entry_stamp(&table, e, &st, true, r.ctime_ns);
+    }
+    return NULL;
+}
+
+TEST(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote)
+{
+    setup();
+    atomic_store(&wrong, 0);
+    atomic_store(&writing_done, 0);
+    CHECK_EQ_INT(run_threads(scan_or_own_write), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
@@ -318,5 +364,6 @@ int main(void)
     RUN(racing_stamps_leave_the_newest_state_whole);
     RUN(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes);
     RUN(rereads_racing_with_a_scanner_take_over_only_the_version_they_read);
+    RUN(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote);
     return check_done();
 }

@@ -1,5 +1,4 @@
 #include "guard/scan.h"
-#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,4 +70,18 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
     return s->reader;
 }
 
-void rg_scan_forget(struct rg_scan *s) { memset(s, 0, sizeof *s); }
+/* A fork child writes the header words only, not the ring and the marks
+ * (1.5 KiB, a page or two of copy-on-write faults in every child a shell
+ * forks): with next at 0 the ring is empty, and every read of it (the
+ * inline hit, seen_lately, the pace, start_scanning) looks only at
+ * positions below next, which this process pushed after the fork. A stale
+ * mark only ever sends a lookup on to that walk, and the child's pushes
+ * rewrite the mark of every bucket they fill. */
+void rg_scan_forget(struct rg_scan *s)
+{
+    s->pid = 0;
+    s->reader = 0;
+    s->scanning = false;
+    s->named = false;
+    atomic_store_explicit(&s->next, 0, memory_order_relaxed);
+}

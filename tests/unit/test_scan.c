@@ -111,6 +111,34 @@ TEST(files_in_the_window_are_seen_after_the_marks_wrap)
     drop(f);
 }
 
+/* A fork child's reads are its own: the parent's scan is not its scan,
+ * and a file the parent read is not one the child has seen. */
+TEST(after_forget_a_file_the_parent_scanned_is_a_new_read)
+{
+    struct fixture *f = make();
+    for (uint32_t i = 1; i <= FILES + 1; i++)
+        rg_scan_note(&f->s, &f->t, i);
+    CHECK(scans(f->s.reader));
+    rg_scan_forget(&f->s);
+    CHECK(!scans(rg_scan_read(&f->s, &f->t, FILES + 1)));
+    CHECK(!scans(rg_scan_note(&f->s, &f->t, 1)));
+    drop(f);
+}
+
+/* forget leaves the parent's ring and marks behind: the child still counts
+ * each of its own distinct reads once, and sees its own re-reads. */
+TEST(after_forget_the_child_counts_its_own_reads_from_zero)
+{
+    struct fixture *f = make();
+    for (uint32_t i = 1; i <= FILES + 1; i++)
+        rg_scan_note(&f->s, &f->t, i);
+    rg_scan_forget(&f->s);
+    for (uint32_t i = 0; i < 3 * FILES; i++)
+        CHECK(!scans(rg_scan_note(&f->s, &f->t, FILES - i % FILES)));
+    CHECK(scans(rg_scan_note(&f->s, &f->t, FILES + 1)));
+    drop(f);
+}
+
 int main(void)
 {
     RUN(more_than_scan_files_distinct_reads_scan);
@@ -119,5 +147,7 @@ int main(void)
     RUN(distinct_files_sharing_a_mark_count_apart);
     RUN(a_file_read_before_the_window_counts_again);
     RUN(files_in_the_window_are_seen_after_the_marks_wrap);
+    RUN(after_forget_a_file_the_parent_scanned_is_a_new_read);
+    RUN(after_forget_the_child_counts_its_own_reads_from_zero);
     return check_done();
 }

@@ -106,17 +106,17 @@ static const char *other_build(const struct rg_exec_env *x, char *out, size_t ca
 }
 
 void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     int dirfd, const char *path, int at_flags, struct rg_env_need *need)
+                     int dirfd, const char *path, int at_flags, struct rg_env_need *need,
+                     char other_buf[PATH_MAX])
 {
     rg_exec_need(x, need);
     struct rg_target t;
     rg_exec_target(dirfd, path, at_flags, &t);
     const char *own = need->preload, *other = NULL;
-    char buf[PATH_MAX];
     bool foreign_libc = (t.kind == RG_PROG_GLIBC && own_libc != RG_LIBC_GLIBC) ||
                         (t.kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
     if (own && foreign_libc)
-        other = x->other[0] ? x->other : other_build(x, buf, sizeof buf);
+        other = x->other[0] ? x->other : other_build(x, other_buf, PATH_MAX);
     bool guarded =
         rg_env_choose(need, t.kind, t.native, own_libc, own_libc == RG_LIBC_GLIBC ? own : other,
                       own_libc == RG_LIBC_MUSL ? own : other);

@@ -34,7 +34,10 @@ void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need);
  * of c (the ready context, or NULL), unless the session is supervised.
  * Async-signal-safe, like rg_exec_need. */
 struct rg_ctx;
+/* other_buf holds the other libc's shim entry when one is built for the
+ * program: need->preload may point into it, so it must outlive need. */
 void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     int dirfd, const char *path, int at_flags, struct rg_env_need *need);
+                     int dirfd, const char *path, int at_flags, struct rg_env_need *need,
+                     char other_buf[PATH_MAX]);
 
 #endif

@@ -96,6 +96,19 @@ setup() {
 	assert_unchanged f
 }
 
+@test "t3170.08a a process preloading only the glibc shim hands a musl child the musl shim it built the name of" {
+	# A preloaded agent's LD_PRELOAD names one build: the exec hook works the
+	# musl entry out for a musl child, and the child must get it whole.
+	"$RG" run --session "$W/s" --keep -- true
+	mkfile f old
+	snapshot f
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_SESSION="$W/s" \
+		bash -c '"$M" write f new; "$M" read f write f new2; printenv LD_PRELOAD' 2>"$W/err"
+	assert_line --index 0 "err EACCES"
+	assert_equal "$(cat f)" new2
+	[[ $(<"$W/err") != *"runs unguarded"* ]] || fail "$(<"$W/err")"
+}
+
 @test "t3170.09 under --supervise a musl program starts, is refused a blind write, and is allowed after a read" {
 	local out
 	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"

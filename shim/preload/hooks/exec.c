@@ -115,8 +115,9 @@ static int done(struct env_space *sp, int r)
     ({                                                                                      \
         struct env_space sp_;                                                               \
         struct rg_env_need need_;                                                           \
+        char other_[PATH_MAX];                                                              \
         rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), (dirfd), (path), (at_flags), \
-                        &need_);                                                            \
+                        &need_, other_);                                                    \
         char *const *env_ = session_envp((envp), &sp_, &need_);                             \
         env_ ? done(&sp_, (call)) : -1;                                                     \
     })

@@ -49,6 +49,15 @@ esc_reachable_rg() {
 	esc_drop env "$RG" --version >/dev/null 2>&1
 }
 
+# esc_setup_file: a test file's setup_file, where it runs sessions as uid
+# 65534: RG becomes a copy that user can run, for every test of the file.
+# As root with setpriv only; otherwise each test skips for itself.
+esc_setup_file() {
+	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || return 0
+	esc_reachable_rg || fail "uid 65534 cannot run readguard, even copied to a public directory"
+	export RG ESC_BIN
+}
+
 # bats loads this file again for each test, after helper.bash has set RG to
 # the build tree's: take the copy setup_file made, if it made one.
 if [ -n "${ESC_BIN:-}" ]; then

@@ -12,9 +12,7 @@ load escape
 # The sticky tests run a session as uid 65534, which cannot run a build
 # tree under a private directory (a fresh clone in mktemp -d): use a copy.
 setup_file() {
-	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || return 0
-	esc_reachable_rg || fail "uid 65534 cannot run readguard, even copied to a public directory"
-	export RG ESC_BIN
+	esc_setup_file
 }
 
 teardown_file() {

@@ -1313,13 +1313,22 @@ static uint32_t reader_after(uint32_t first, uint32_t then)
     return r;
 }
 
+/* Entry (1, 2) holding stamp_a, recorded as a scan by reader 123; st is
+ * that stamp, for the test to vary. */
+static struct rg_entry *scanned(struct fixture *f, struct rg_stamp *st)
+{
+    struct rg_entry *e = rg_table_find_or_add(&f->t, 1, 2);
+    *st = stamp_a;
+    st->reader = 123 | SCAN;
+    rg_entry_stamp(&f->t, e, st, false, 5000);
+    return e;
+}
+
 TEST(own_write_restamp_of_the_same_bytes_clears_a_scan)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     st.reader = 0;
     rg_entry_stamp(&f.t, e, &st, true, 6000);
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
@@ -1392,10 +1401,8 @@ TEST(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner)
 TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     st.size++;
     st.reader = 456;
     rg_entry_reread(&f.t, e, &st);
@@ -1410,10 +1417,8 @@ TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
 TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     uint64_t seen = atomic_load(&e->hash_stamps);
     st.reader = 456;
     CHECK(rg_entry_records(&f.t, e, &st));
@@ -1427,10 +1432,8 @@ TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
 TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     uint64_t seen = atomic_load(&e->hash_stamps);
     CHECK(rg_entry_take_over(e, seen, 456, 0));
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
@@ -1441,10 +1444,8 @@ TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
 TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     uint64_t held = atomic_load(&e->hash_stamps) + 1; /* odd: a stamper is storing */
     atomic_store(&e->hash_stamps, held);
     CHECK(!rg_entry_take_over(e, held, 456, 0));
@@ -1460,10 +1461,8 @@ TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
 TEST(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     uint64_t seen = atomic_load(&e->hash_stamps);
     st.reader = 456;
     CHECK(rg_entry_records(&f.t, e, &st));
@@ -1478,10 +1477,8 @@ TEST(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing)
 TEST(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     uint64_t seen = atomic_load(&e->hash_stamps);
     st.reader = 456;
     CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
@@ -1494,10 +1491,8 @@ TEST(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock)
 TEST(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     atomic_fetch_add(&e->hash_stamps, 1);
     st.reader = 456;
     CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
@@ -1509,10 +1504,8 @@ TEST(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing)
 TEST(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing)
 {
     struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123 | SCAN;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
+    struct rg_stamp st;
+    struct rg_entry *e = scanned(&f, &st);
     atomic_fetch_add(&e->hash_stamps, 1);
     st.reader = 456;
     rg_entry_reread(&f.t, e, &st);

@@ -188,7 +188,9 @@ assert_micro_lines() {
 		"git checkout between branches differing in 100 files" "git switch, 200 files" \
 		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \
 		"floor of git checkout: bare + the journal's kernel work per file" \
-		"floor of git checkout, every system call the shim adds"; do
+		"floor of git checkout, every system call the shim adds" \
+		"the same under readguard run --supervise" "floor of --supervise: the same under a plain readguard run" \
+		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

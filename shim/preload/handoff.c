@@ -110,6 +110,13 @@ void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const 
                      char other_buf[PATH_MAX])
 {
     rg_exec_need(x, need);
+    rg_exec_choose(x, c, call, dirfd, path, at_flags, need, other_buf);
+}
+
+void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
+                    int dirfd, const char *path, int at_flags, struct rg_env_need *need,
+                    char other_buf[PATH_MAX])
+{
     struct rg_target t;
     rg_exec_target(dirfd, path, at_flags, &t);
     const char *own = need->preload, *other = NULL;

@@ -40,4 +40,10 @@ void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const 
                      int dirfd, const char *path, int at_flags, struct rg_env_need *need,
                      char other_buf[PATH_MAX]);
 
+/* rg_exec_prepare's second half, for need as rg_exec_need left it: a PATH
+ * search asks rg_exec_need once and this for each name it tries. */
+void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
+                    int dirfd, const char *path, int at_flags, struct rg_env_need *need,
+                    char other_buf[PATH_MAX]);
+
 #endif

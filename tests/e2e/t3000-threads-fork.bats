@@ -67,3 +67,18 @@ setup_file() {
 	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" "$T/rgstatic"
 	assert_success
 }
+
+@test "t3000.08 a child made by _Fork while another thread holds the loader's lock execvp's a name on PATH" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true execvp
+	assert_success
+}
+
+@test "t3000.09 a child made by _Fork while another thread holds the loader's lock execvpe's a name on PATH" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true execvpe
+	assert_success
+}
+
+@test "t3000.10 a child made by _Fork while another thread holds the loader's lock execlp's a name on PATH" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true execlp
+	assert_success
+}

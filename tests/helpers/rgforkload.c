@@ -3,12 +3,15 @@
  * dynamic loader's lock execs a program without an envp, for the
  * readguard end-to-end tests.
  *
- *   rgforkload LIB [PROG]   a thread dlopen()s LIB (librgloadwait.so),
+ *   rgforkload LIB [PROG [CALL]]
+ *                           a thread dlopen()s LIB (librgloadwait.so),
  *                           whose constructor holds the loader's lock
  *                           until told; the main thread then _Fork()s,
- *                           and the child execv()s PROG (default
- *                           /bin/true) with no arguments; once the child
- *                           is reaped, the constructor is let go
+ *                           and the child runs PROG (default /bin/true)
+ *                           with no arguments through CALL: execv (the
+ *                           default), execvp, execvpe or execlp, which
+ *                           search PATH when PROG has no '/'; once the
+ *                           child is reaped, the constructor is let go
  *
  * _Fork runs no fork handlers and leaves the loader's lock as it was, held
  * by a thread the child does not have: an exec there (async-signal-safe,
@@ -21,6 +24,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +37,30 @@ static void *load(void *lib)
     return NULL;
 }
 
+static const char *const CALLS[] = {"execv", "execvp", "execvpe", "execlp"};
+
+static int known(const char *call)
+{
+    for (size_t i = 0; i < sizeof CALLS / sizeof *CALLS; i++)
+        if (strcmp(call, CALLS[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Returns only when the exec failed. */
+static void run(const char *call, const char *prog)
+{
+    char *const av[] = {(char *)prog, NULL};
+    if (strcmp(call, "execvp") == 0)
+        execvp(prog, av);
+    else if (strcmp(call, "execvpe") == 0)
+        execvpe(prog, av, environ);
+    else if (strcmp(call, "execlp") == 0)
+        execlp(prog, prog, (char *)NULL);
+    else
+        execv(prog, av);
+}
+
 static int set_fd(const char *name, int fd)
 {
     char v[16];
@@ -42,9 +70,11 @@ static int set_fd(const char *name, int fd)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 3)
-        return fprintf(stderr, "usage: rgforkload LIB [PROG]\n"), 2;
-    const char *prog = argc == 3 ? argv[2] : "/bin/true";
+    if (argc < 2 || argc > 4)
+        return fprintf(stderr, "usage: rgforkload LIB [PROG [CALL]]\n"), 2;
+    const char *prog = argc >= 3 ? argv[2] : "/bin/true", *call = argc == 4 ? argv[3] : "execv";
+    if (!known(call))
+        return fprintf(stderr, "rgforkload: no call %s\n", call), 2;
     int in[2], go[2];
     pthread_t t;
     char b;
@@ -54,8 +84,7 @@ int main(int argc, char **argv)
         return perror("rgforkload: set-up"), 1;
     pid_t pid = _Fork();
     if (pid == 0) {
-        char *const av[] = {(char *)prog, NULL};
-        execv(prog, av);
+        run(call, prog);
         _exit(127);
     }
     int st = 0;

@@ -13,17 +13,22 @@
  * execs, so each child would look the symbol up again (thousands of
  * instructions and a copied page). The forms without an envp (execv,
  * execvp, execl, execlp) read environ, linked (os/libcvar.h): a dlsym
- * takes the loader's lock, which a _Fork child may have inherited held.
- * The PATH searches (execvp, execvpe, execlp) and the spawns use glibc's,
- * looked up on first use (a successful dlsym allocates nothing, but that
- * first use takes the loader's lock). */
+ * takes the loader's lock, which a child forked while another thread held
+ * it (a dlopen running constructors) has held by a thread it does not
+ * have. For that reason the PATH searches (execvp, execvpe, execlp) are
+ * glibc's done here (core/pathsearch.h), each name tried by the system
+ * call. The spawns still use glibc's, looked up on first use (a
+ * successful dlsym allocates nothing, but takes that lock). */
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/envp.h"
+#include "core/pathsearch.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
 #include "preload/hook.h"
@@ -122,17 +127,114 @@ static int done(struct env_space *sp, int r)
         env_ ? done(&sp_, (call)) : -1;                                                     \
     })
 
-/* The program a PATH search will run, as far as the exec's environment
- * depends on it; the search itself stays libc's. */
+/* The program a PATH search of libc's will run, as far as the exec's
+ * environment depends on it. */
 #define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
 
 /* The shim never calls its own exported names: the hooks below share these. */
-static int exec_path(const char *name, const char *path, char *const argv[], char *const envp[])
+static int exec_now(const char *name, const char *path, char *const argv[], char *const envp[])
 {
-    restamp_cloexec();
     return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
 }
 
+static int exec_path(const char *name, const char *path, char *const argv[], char *const envp[])
+{
+    restamp_cloexec();
+    return exec_now(name, path, argv, envp);
+}
+
+#ifdef __GLIBC__
+/* A PATH search in progress: the hook, the caller's envp, and the
+ * environment built for the last name tried, which most names need again
+ * (a search tries most of them in vain, and building is a pass over envp). */
+struct search {
+    const char *name;
+    char *const *envp;
+    struct rg_env_need base; /* rg_exec_need's, asked once */
+    struct rg_env_need need; /* what env was built for */
+    char *const *env;        /* NULL until built */
+    struct env_space sp;
+    char other[PATH_MAX];
+};
+
+static bool same_need(const struct rg_env_need *a, const struct rg_env_need *b)
+{
+    return a->preload == b->preload && a->session == b->session && a->loader == b->loader;
+}
+
+static void search_exec(struct search *s, const char *path, char *const argv[])
+{
+    struct rg_env_need need = s->base;
+    rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, AT_FDCWD, path, 0, &need, s->other);
+    if (!s->env || !same_need(&need, &s->need)) {
+        done(&s->sp, 0);
+        s->need = need;
+        if (!(s->env = session_envp(s->envp, &s->sp, &s->need)))
+            return;
+    }
+    sys_execve(path, argv, s->env);
+}
+
+/* One name a search tries, and, for a file with no #! line, glibc's
+ * second try: the shell, given the file. */
+static void search_try(struct search *s, const char *path, char *const argv[])
+{
+    search_exec(s, path, argv);
+    if (errno != ENOEXEC)
+        return;
+    size_t n = rg_script_slots(argv);
+    if (!n) {
+        errno = E2BIG;
+        return;
+    }
+    char *sh[n];
+    rg_script_argv(path, argv, sh);
+    search_exec(s, RG_SCRIPT_SHELL, sh);
+}
+
+/* Along PATH, the caller's environ's rather than envp's, as in glibc. */
+static void search_path(struct search *s, const char *file, char *const argv[])
+{
+    struct rg_search walk;
+    int err = rg_search_start(&walk, getenv("PATH"), file);
+    if (err) {
+        errno = err;
+        return;
+    }
+    char buf[RG_SEARCH_BUF];
+    bool eacces = false;
+    while (rg_search_next(&walk, buf)) {
+        search_try(s, buf, argv);
+        if (!rg_search_goes_on(errno))
+            return;
+        eacces |= errno == EACCES;
+    }
+    if (eacces)
+        errno = EACCES;
+}
+
+/* glibc's execvpe (core/pathsearch.h), each name tried handed the
+ * environment its program needs. */
+static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
+{
+    restamp_cloexec();
+    if (!*file)
+        return errno = ENOENT, -1;
+    struct search s; /* not zeroed: its buffers are 12 KiB */
+    s.name = name;
+    s.envp = envp;
+    s.env = NULL;
+    s.sp.map = NULL;
+    rg_exec_need(rg_ctx_exec_env(), &s.base);
+    if (strchr(file, '/'))
+        search_try(&s, file, argv);
+    else
+        search_path(&s, file, argv);
+    return done(&s.sp, -1);
+}
+#else
+/* musl's search is not glibc's (another default PATH, no shell for a file
+ * with no #! line): a musl program keeps its own, found on first use. */
 static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
 {
     restamp_cloexec();
@@ -140,6 +242,7 @@ static int exec_file(const char *name, const char *file, char *const argv[], cha
     return WITH_SESSION_ENV(name, AT_FDCWD, SEARCHED(file, found), 0, envp,
                             RG_REAL(execvpe)(file, argv, env_));
 }
+#endif
 
 static int exec_at(const char *name, int dirfd, const char *path, char *const argv[],
                    char *const envp[], int flags)

@@ -13,10 +13,12 @@
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
  *       one fstat, what recording a read needs (row 1a).
  *   RG_FLOOR_SHIM=1       the other system calls the shim makes around
- *       these: the write hooks' signal masks (a pair around each write
- *       hook's work: guard/critical.c), and the getcwd and getpid of the
- *       journal's record; after a write-mode open fstat and getpid, and
- *       before the close of that descriptor getpid and fstat (row 3b).
+ *       these: the write hooks' signal masks (a pair around the unlink's
+ *       work and a write-open's judgement: guard/critical.c; none around
+ *       counting the writer of a file the open created, nor around the
+ *       restamp at close, which are lock-free), and the getcwd and getpid
+ *       of the journal's record; after a write-mode open fstat and getpid,
+ *       and before the close of that descriptor getpid and fstat (row 3b).
  *
  * Unset, each hook is the raw system call and nothing else. */
 #include <errno.h>
@@ -173,10 +175,14 @@ static int floor_open(int dirfd, const char *path, int flags, mode_t mode)
         if (reads)
             syscall(SYS_fstat, fd, &st);
     } else if (shim && fd < MAX_FD) {
-        mask(&old);
+        bool created = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
+                       (flags & __O_TMPFILE) == __O_TMPFILE;
+        if (!created)
+            mask(&old);
         syscall(SYS_fstat, fd, &st);
         syscall(SYS_getpid);
-        unmask(&old);
+        if (!created)
+            unmask(&old);
         __atomic_fetch_or(&written[fd / 8], (unsigned char)(1u << fd % 8), __ATOMIC_RELAXED);
     }
     errno = saved;
@@ -229,11 +235,8 @@ EXPORT int close(int fd)
             (1u << fd % 8)) {
         int saved = errno;
         struct stat st;
-        sigset_t old;
-        mask(&old);
         syscall(SYS_getpid);
         syscall(SYS_fstat, fd, &st);
-        unmask(&old);
         errno = saved;
     }
     return (int)syscall(SYS_close, fd);

@@ -23,6 +23,11 @@
  *       SIGALRM fires every 20 us; its handler reads a file and tries to
  *       write "unread"; the main thread loops ITERS times over reads and
  *       writes. Prints "handler=N main=M".
+ *   rgthreads signals-create ITERS DIR
+ *       SIGALRM every 2 ms; the handler and the main thread each create a
+ *       file (O_CREAT|O_EXCL), write and close it, then rewrite it (their
+ *       own write: allowed); the main thread also tries "unread".
+ *       Prints "handler=N main=M".
  *   rgthreads spin TAG DIR
  *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
  *       n.TAG.*, and (every 50th time) be refused "unread"; exits 1 at the
@@ -268,6 +273,55 @@ static void on_alarm(int sig)
     errno = saved;
 }
 
+/* Creates NAME afresh, writes and closes it, then rewrites it: the
+ * rewrite is the session's own write, so it must be allowed. */
+static int create_rewrite(const char *name)
+{
+    char p[4096];
+    path_of(p, sizeof p, name);
+    unlink(p);
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0)
+        return fail("create", p, errno), -1;
+    if (write(fd, "new", 3) != 3)
+        fail("write", p, errno);
+    close(fd);
+    fd = open(p, O_WRONLY | O_TRUNC);
+    if (fd < 0)
+        return fail("rewrite of a file the session created", p, errno), -1;
+    if (write(fd, "again", 5) != 5)
+        fail("rewrite", p, errno);
+    close(fd);
+    return 0;
+}
+
+static void on_alarm_create(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    create_rewrite("h.handler");
+    atomic_fetch_add(&handler_runs, 1);
+    errno = saved;
+}
+
+static int mode_signals_create(void)
+{
+    struct sigaction sa = {.sa_handler = on_alarm_create, .sa_flags = SA_RESTART};
+    sigaction(SIGALRM, &sa, NULL);
+    /* Slower than signals': the handler's unlink keeps old bytes, and a
+     * handler longer than the interval would starve the main thread. */
+    struct itimerval it = {{0, 20 * interval_us}, {0, 20 * interval_us}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    long i;
+    for (i = 0; i < iters && !atomic_load(&failures); i++)
+        if (create_rewrite("n.main") < 0 || refused() < 0)
+            break;
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("handler=%ld main=%ld\n", atomic_load(&handler_runs), i);
+    return 0;
+}
+
 static int mode_signals(void)
 {
     char p[4096];
@@ -332,6 +386,10 @@ int main(int argc, char **argv)
         iters = atol(argv[2]);
         dir = argv[3];
         mode_signals();
+    } else if (strcmp(mode, "signals-create") == 0 && argc == 4) {
+        iters = atol(argv[2]);
+        dir = argv[3];
+        mode_signals_create();
     } else {
         fprintf(stderr, "usage: see the comment at the top of rgthreads.c\n");
         return 2;

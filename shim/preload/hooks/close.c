@@ -13,7 +13,17 @@ __attribute__((noinline)) static int close_tracked(int fd)
      * Above 2 the hook's rg_fd_idle was the same question. */
     if (fd <= 2 && !rg_fd_needs_ctx(fd, NULL))
         return (int)rg_result(rg_sys_close(fd), saved);
-    struct rg_ctx *c = rg_enter();
+    struct rg_ctx *c;
+    /* A write's end in the fast slots: taking the slot and restamping the
+     * file are reentrant (lock-free, and a stamp's wait for another is
+     * bounded), as a read's record is, so they run outside, without two
+     * signal-mask calls. A thread inside is the shim calling itself: it
+     * passes straight through, as rg_enter would make it. */
+    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_crit_inside() && (c = rg_ready())) {
+        rg_note_close(c, fd);
+        return (int)rg_result(rg_sys_close(fd), saved);
+    }
+    c = rg_enter();
     if (c) {
         rg_note_close(c, fd);
         rg_leave();

@@ -174,7 +174,7 @@ HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 # Statically linked test programs: the preload cannot see them.
 STATIC_BIN := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
 # The benchmark harnesses (see bench), for the smoke test.
-BENCH_BIN  := $(B)/bench/rgbench $(B)/bench/rgtable $(B)/bench/librgfloor.so
+BENCH_BIN  := $(B)/bench/rgbench $(B)/bench/rgtable $(B)/bench/librgfloor.so $(B)/bench/rgnotify
 
 deps:
 	@scripts/dev/install-deps.sh test
@@ -274,6 +274,11 @@ $(B)/bench/rgtable: tests/bench/rgtable.c $(LIB_OBJ) $(HEADERS)
 $(B)/bench/librgfloor.so: tests/bench/rgfloor.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -U_FORTIFY_SOURCE -O2 -g $(WARN) -shared -fPIC -o $@ $<
+
+# The measured floor of the --supervise row: the round trips alone.
+$(B)/bench/rgnotify: tests/bench/rgnotify.c shim/os/sys.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -O2 -g $(WARN) -o $@ $< -pthread
 
 # The full run rewrites BENCHMARKS.md; the quick one only prints the table.
 bench: all $(BENCH_BIN)

@@ -27,6 +27,7 @@ SHIM=$top/build/libreadguard.so
 RGBENCH=$top/build/bench/rgbench
 RGTABLE=$top/build/bench/rgtable
 FLOOR=$top/build/bench/librgfloor.so
+NOTIFY=$top/build/bench/rgnotify
 
 level=full out=
 while [ $# -gt 0 ]; do
@@ -70,8 +71,8 @@ cg_macro="grep_r git_switch git_checkout pytest npm_install configure"
 [ "$level" = smoke ] && cg_macro="grep_r"
 cg_macro=${RG_BENCH_CG_MACRO-$cg_macro}
 
-for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE" "$FLOOR"; do
-    [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE $FLOOR)" >&2; exit 2; }
+for f in "$RG" "$SHIM" "$RGBENCH" "$RGTABLE" "$FLOOR" "$NOTIFY"; do
+    [ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make all $RGBENCH $RGTABLE $FLOOR $NOTIFY)" >&2; exit 2; }
 done
 have() { command -v "$1" >/dev/null 2>&1; }
 PY=/usr/bin/python3
@@ -451,13 +452,18 @@ for i in range(int(sys.argv[2])):
     # The supervised modes, each a whole readguard run (a session of its
     # own, its supervisor's threads in the CPU time), against bare, and
     # against a plain readguard run in the same rounds: what the supervisor
-    # adds over the preload alone.
+    # adds over the preload alone. The loop's second floor adds the round
+    # trips and nothing else: the same plain run under rgnotify, which sends
+    # what --supervise's filter sends (each open not from the library's
+    # trampoline) to a listener that lets it through at once; the make's,
+    # every open with no library, as --strict's filter does.
     plain="$RG run --root $mac --log $work/plain.log --"
     GUARD="$RG run --supervise --root $mac --log $work/supervise.log --" \
         macro true_loop_supervise true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
-        "$rounds" "" "$plain"
+        "$rounds" "" "$plain" "$plain env READGUARD_TRAMPOLINE=1 $NOTIFY"
     GUARD="$RG run --strict --root $mac --log $work/strict.log --" \
-        macro make_j2_strict "make -s -C $mac/c clean" "make -s -j2 -C $mac/c" "$heavy_rounds" "" "$plain"
+        macro make_j2_strict "make -s -C $mac/c clean" "make -s -j2 -C $mac/c" "$heavy_rounds" "" "$plain" \
+        "RG_NOTIFY_ALL=1 $NOTIFY"
     macro compileall "find $mac/py -name __pycache__ -prune -exec rm -rf {} +" \
         "$PY -m compileall -q $mac/py"
     macro tar_x "sh -c 'rm -rf $mac/x && mkdir $mac/x'" "tar -xf $mac/a.tar -C $mac/x"
@@ -601,8 +607,10 @@ table() {
     row "the same against an empty preloaded library (bare column: that library)" macro true_loop_empty "≤ 1.02"
     row "the same under readguard run --supervise (a session of its own)" macro true_loop_supervise "≤ 1.20"
     row "floor of --supervise: the same under a plain readguard run, no supervisor (measured)" mfloor true_loop_supervise -
+    row "floor of --supervise with its round trips: that plain run, each open the filter sends answered at once by a listener that judges nothing (rgnotify, measured)" mfloor true_loop_supervise - floor2
     row "make -j2, $((c_files + 1)) C files, under readguard run --strict (CPU time of the whole tree and readguard; wall ratio beside it)" macro_cpu make_j2_strict "≤ 1.25"
     row "floor of --strict: the same under a plain readguard run, no supervisor (measured)" mfloor make_j2_strict -
+    row "floor of --strict with its round trips: bare, every open sent to a listener that lets it through at once, no library (rgnotify, measured)" mfloor make_j2_strict - floor2
     row "./configure (autoconf), $conf_checks checks" macro configure "≤ 1.05"
     row "pytest, $py_tests tests" macro pytest "≤ 1.05"
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"

@@ -7,6 +7,7 @@ load helper
 RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
 FLOOR="$TOP/build/bench/librgfloor.so"
+NOTIFY="$TOP/build/bench/rgnotify"
 WORKLOADS="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_journaled stat fstat getpid sigmask"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
@@ -176,6 +177,47 @@ assert_micro_lines() {
 	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 2 ]
 }
 
+@test "rgnotify sends each open to its listener and lets it through" {
+	printf one >"$W/a"
+	run env RG_NOTIFY_COUNT="$W/n1" "$NOTIFY" cat "$W/a"
+	assert_success
+	assert_output one
+	run env RG_NOTIFY_COUNT="$W/n5" "$NOTIFY" cat "$W/a" "$W/a" "$W/a" "$W/a" "$W/a"
+	assert_output oneoneoneoneone
+	# Four more opens by cat, four more round trips.
+	assert_equal $(($(cat "$W/n5") - $(cat "$W/n1"))) 4
+}
+
+@test "rgnotify lets the library's own opens, from its trampoline, past its listener" {
+	printf one >"$W/a"
+	local tr="READGUARD_TRAMPOLINE=1"
+	run "$RG" run --root "$W" -- env $tr RG_NOTIFY_COUNT="$W/n1" "$NOTIFY" cat "$W/a"
+	assert_output one
+	run "$RG" run --root "$W" -- env $tr RG_NOTIFY_COUNT="$W/n5" "$NOTIFY" cat "$W/a" "$W/a" "$W/a" "$W/a" "$W/a"
+	assert_output oneoneoneoneone
+	assert_equal "$(cat "$W/n5")" "$(cat "$W/n1")"
+	# The loader's opens still go to it.
+	[ "$(cat "$W/n1")" -ge 2 ]
+}
+
+@test "rgnotify with RG_NOTIFY_ALL sends the trampoline's opens to its listener too" {
+	printf one >"$W/a"
+	local tr="READGUARD_TRAMPOLINE=1 RG_NOTIFY_ALL=1"
+	run "$RG" run --root "$W" -- env $tr RG_NOTIFY_COUNT="$W/n1" "$NOTIFY" cat "$W/a"
+	assert_output one
+	run "$RG" run --root "$W" -- env $tr RG_NOTIFY_COUNT="$W/n5" "$NOTIFY" cat "$W/a" "$W/a" "$W/a" "$W/a" "$W/a"
+	assert_output oneoneoneoneone
+	assert_equal $(($(cat "$W/n5") - $(cat "$W/n1"))) 4
+}
+
+@test "rgnotify exits with its command's status, and says what it needs" {
+	run "$NOTIFY" sh -c 'exit 3'
+	assert_failure 3
+	run "$NOTIFY"
+	assert_failure 2
+	assert_output "usage: rgnotify COMMAND [ARG]..."
+}
+
 @test "bench.sh --smoke prints every row of the table and cleans up" {
 	# Its tables go to this test's own READGUARD_DIR (helper.bash), so only
 	# this run's leftovers are counted, whatever else runs on the machine.
@@ -194,7 +236,9 @@ assert_micro_lines() {
 		"floor of git checkout: bare + the journal's kernel work per file" \
 		"floor of git checkout, every system call the shim adds" \
 		"the same under readguard run --supervise" "floor of --supervise: the same under a plain readguard run" \
-		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run"; do
+		"floor of --supervise with its round trips" \
+		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run" \
+		"floor of --strict with its round trips"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

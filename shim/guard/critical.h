@@ -20,6 +20,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "os/sys.h"
 
@@ -29,8 +30,34 @@
  * malloc from inside a hook. Touched only through the functions below. */
 extern __thread int rg_crit_inside_ __attribute__((tls_model("initial-exec")));
 extern __thread sigset_t rg_crit_mask_ __attribute__((tls_model("initial-exec")));
-/* What a thread inside blocks (critical.c says which and why). */
-extern const sigset_t *const rg_crit_async;
+/* What a thread inside blocks: every signal but the synchronous ones, as
+ * a fault inside the shim must reach the program (or kill it) at once, not
+ * wait. Nor libc's internal signals, which its own sigfillset leaves out
+ * (glibc's cancellation and setxid, 32 and 33; musl's 32 to 34): a thread
+ * blocked on them would hang setuid() in another. A constant in the
+ * kernel's layout, set with the raw system call: building the set and
+ * pthread_sigmask were three libc functions for ld.so to bind in every
+ * process that enters the shim, the first time at exit. */
+#define RG_SIG_BIT(s) (1ULL << ((s)-1))
+#ifdef __GLIBC__
+#define RG_LIBC_INTERNAL_SIGS (RG_SIG_BIT(32) | RG_SIG_BIT(33))
+#else
+#define RG_LIBC_INTERNAL_SIGS (RG_SIG_BIT(32) | RG_SIG_BIT(33) | RG_SIG_BIT(34))
+#endif
+#define RG_CRIT_ASYNC                                                                       \
+    (~(RG_SIG_BIT(SIGSEGV) | RG_SIG_BIT(SIGBUS) | RG_SIG_BIT(SIGFPE) | RG_SIG_BIT(SIGILL) | \
+       RG_SIG_BIT(SIGTRAP) | RG_SIG_BIT(SIGSYS) | RG_LIBC_INTERNAL_SIGS))
+
+/* Blocks them, the old mask into old (or NULL). The set is a word on the
+ * stack, not a constant in .rodata, which the kernel would read from a page
+ * that a shell's forked child has not mapped yet: a page fault in every
+ * child that execs through the hook. The raw call cannot fail with these
+ * arguments, and leaves errno alone. */
+static inline void rg_crit_block_async(sigset_t *old)
+{
+    const uint64_t set = RG_CRIT_ASYNC;
+    rg_sys_sigmask_word(SIG_BLOCK, &set, old);
+}
 
 /* Enters; false if the thread is already inside. */
 static inline bool rg_crit_enter(void)
@@ -38,9 +65,8 @@ static inline bool rg_crit_enter(void)
     if (rg_crit_inside_)
         return false;
     /* Blocked first, then inside: a signal in between finds the thread
-     * outside, and its handler's hooks are guarded. The raw call cannot
-     * fail with these arguments, and leaves errno alone. */
-    rg_sys_sigmask(SIG_BLOCK, rg_crit_async, &rg_crit_mask_);
+     * outside, and its handler's hooks are guarded. */
+    rg_crit_block_async(&rg_crit_mask_);
     rg_crit_inside_ = 1;
     return true;
 }

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -123,6 +124,12 @@ static inline long rg_sys_read_full(int fd, void *buf, size_t len)
  * first word of a sigset_t. */
 #define RG_KSIGSET_SIZE 8
 static inline int rg_sys_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    return (int)rg_syscall6(SYS_rt_sigprocmask, how, (long)set, (long)old, RG_KSIGSET_SIZE, 0, 0);
+}
+
+/* The same with the set as the kernel's one word. */
+static inline int rg_sys_sigmask_word(int how, const uint64_t *set, sigset_t *old)
 {
     return (int)rg_syscall6(SYS_rt_sigprocmask, how, (long)set, (long)old, RG_KSIGSET_SIZE, 0, 0);
 }

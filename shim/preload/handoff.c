@@ -105,33 +105,35 @@ static const char *other_build(const struct rg_exec_env *x, char *out, size_t ca
     return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
 }
 
+bool rg_exec_foreign(const struct rg_target *t)
+{
+    return (t->kind == RG_PROG_GLIBC && own_libc != RG_LIBC_GLIBC) ||
+           (t->kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
+}
+
 void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     int dirfd, const char *path, int at_flags, struct rg_env_need *need,
-                     char other_buf[PATH_MAX])
+                     const char *path, const struct rg_target *t, struct rg_env_need *need,
+                     char *other_buf)
 {
     rg_exec_need(x, need);
-    rg_exec_choose(x, c, call, dirfd, path, at_flags, need, other_buf);
+    rg_exec_choose(x, c, call, path, t, need, other_buf);
 }
 
 void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                    int dirfd, const char *path, int at_flags, struct rg_env_need *need,
-                    char other_buf[PATH_MAX])
+                    const char *path, const struct rg_target *t, struct rg_env_need *need,
+                    char *other_buf)
 {
-    struct rg_target t;
-    rg_exec_target(dirfd, path, at_flags, &t);
     const char *own = need->preload, *other = NULL;
-    bool foreign_libc = (t.kind == RG_PROG_GLIBC && own_libc != RG_LIBC_GLIBC) ||
-                        (t.kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
-    if (own && foreign_libc)
+    if (own && other_buf && rg_exec_foreign(t))
         other = x->other[0] ? x->other : other_build(x, other_buf, PATH_MAX);
     bool guarded =
-        rg_env_choose(need, t.kind, t.native, own_libc, own_libc == RG_LIBC_GLIBC ? own : other,
+        rg_env_choose(need, t->kind, t->native, own_libc, own_libc == RG_LIBC_GLIBC ? own : other,
                       own_libc == RG_LIBC_MUSL ? own : other);
     const char *sv;
     if (guarded || !need->session || ((sv = getenv(RG_ENV_SUPERVISED)) && *sv))
         return;
     struct rg_unguarded u = {
-        path && *path ? path : "(a descriptor)", call, rg_libc_progname(), t.kind, t.dev, t.ino};
+        path && *path ? path : "(a descriptor)", call, rg_libc_progname(), t->kind, t->dev, t->ino};
     rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
                         &u);
 }

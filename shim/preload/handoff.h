@@ -28,22 +28,29 @@ void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
  * no state. */
 void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need);
 
-/* rg_exec_need for one program about to be exec'd (execveat's arguments):
- * the shim its loader can load, or none, and LD_PRELOAD cleared of the one it
+/* rg_exec_need for one program about to be exec'd, t (os/exec_target.h,
+ * looked at with execveat's arguments; path as given, for a notice): the
+ * shim its loader can load, or none, and LD_PRELOAD cleared of the one it
  * cannot. A program that runs unguarded is named (unguarded.h) in the table
  * of c (the ready context, or NULL), unless the session is supervised.
  * Async-signal-safe, like rg_exec_need. */
 struct rg_ctx;
-/* other_buf holds the other libc's shim entry when one is built for the
- * program: need->preload may point into it, so it must outlive need. */
+struct rg_target;
+/* other_buf (PATH_MAX bytes) holds the other libc's shim entry, built only
+ * for a program of that libc (rg_exec_foreign): need->preload may point into
+ * it, so it must outlive need. NULL when rg_exec_foreign(t) is false, so
+ * that the common exec takes no such buffer from a forked child's stack. */
 void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     int dirfd, const char *path, int at_flags, struct rg_env_need *need,
-                     char other_buf[PATH_MAX]);
+                     const char *path, const struct rg_target *t, struct rg_env_need *need,
+                     char *other_buf);
+
+/* Is t a program of the other libc, whose shim rg_exec_prepare names? */
+bool rg_exec_foreign(const struct rg_target *t);
 
 /* rg_exec_prepare's second half, for need as rg_exec_need left it: a PATH
  * search asks rg_exec_need once and this for each name it tries. */
 void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                    int dirfd, const char *path, int at_flags, struct rg_env_need *need,
-                    char other_buf[PATH_MAX]);
+                    const char *path, const struct rg_target *t, struct rg_env_need *need,
+                    char *other_buf);
 
 #endif

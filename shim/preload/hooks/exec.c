@@ -33,30 +33,34 @@
 #include "os/libcvar.h"
 #include "preload/hook.h"
 
+/* The raw calls leave errno alone unless they fail (and an exec that works
+ * does not return): the common exec calls no __errno_location, whose page
+ * and PLT entry a forked child would fault in for nothing. */
 static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
-    int saved = errno;
-    return (int)rg_result(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0),
-                          saved);
+    return (int)rg_result_raw(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0));
 }
 
 static int sys_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
                         int flags)
 {
-    int saved = errno;
-    return (int)rg_result(
-        rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp, flags, 0), saved);
+    return (int)rg_result_raw(
+        rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp, flags, 0));
 }
 
+/* errno is saved only around a restamp: with no descriptor tracked, the
+ * hook touches nothing that could move it. */
 static void restamp_cloexec(void)
 {
-    int saved = errno;
     struct rg_ctx *c = rg_enter_ready();
     if (c) {
-        rg_note_exec(c);
+        if (rg_fd_slots_used(c) > 0) {
+            int saved = errno;
+            rg_note_exec(c);
+            errno = saved;
+        }
         rg_leave();
     }
-    errno = saved;
 }
 
 #define ENV_SLOTS 256
@@ -71,15 +75,13 @@ struct env_space {
     size_t map_size;
 };
 
-/* The environment to exec with: envp itself when it lacks nothing, else a
- * rebuilt copy. NULL (errno ENOMEM) only when no copy can be made: running
- * the program outside the session is not the safe answer. */
+/* The environment to exec with, rebuilt in sp because envp lacks something
+ * (rg_envp_complete). NULL (errno ENOMEM) only when no copy can be made:
+ * running the program outside the session is not the safe answer. */
 static char *const *session_envp(char *const *envp, struct env_space *sp,
                                  const struct rg_env_need *need)
 {
     sp->map = NULL;
-    if (rg_envp_complete(envp, need))
-        return envp;
     if (rg_envp_build(envp, need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
         return sp->slots;
     size_t n = 0, bytes = 3 * (size_t)ENV_BUF;
@@ -106,7 +108,7 @@ static char *const *session_envp(char *const *envp, struct env_space *sp,
 /* After an exec that returned (it failed), or a spawn. */
 static int done(struct env_space *sp, int r)
 {
-    if (sp->map) {
+    if (sp && sp->map) {
         int e = errno;
         munmap(sp->map, sp->map_size);
         errno = e;
@@ -115,16 +117,27 @@ static int done(struct env_space *sp, int r)
 }
 
 /* Runs CALL with envp replaced by the environment in `env_` that the
- * program at (dirfd, path, at_flags) is to get. */
-#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)                           \
-    ({                                                                                      \
-        struct env_space sp_;                                                               \
-        struct rg_env_need need_;                                                           \
-        char other_[PATH_MAX];                                                              \
-        rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), (dirfd), (path), (at_flags), \
-                        &need_, other_);                                                    \
-        char *const *env_ = session_envp((envp), &sp_, &need_);                             \
-        env_ ? done(&sp_, (call)) : -1;                                                     \
+ * program at (dirfd, path, at_flags) is to get. The common exec (envp lacks
+ * nothing, the program is of this build's libc) takes a few words of stack:
+ * a shell's forked child pays a page fault for each stack page it writes
+ * (a copy of its parent's), and the rebuilt environment (10 KiB) and the
+ * other libc's entry (PATH_MAX) are taken from the stack (alloca, alive
+ * until the hook returns) only when they are needed. */
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)                  \
+    ({                                                                             \
+        const char *path_ = (path);                                                \
+        struct rg_target t_;                                                       \
+        struct rg_env_need need_;                                                  \
+        rg_exec_target((dirfd), path_, (at_flags), &t_);                           \
+        rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), path_, &t_, &need_, \
+                        rg_exec_foreign(&t_) ? __builtin_alloca(PATH_MAX) : NULL); \
+        char *const *env_ = (envp);                                                \
+        struct env_space *sp_ = NULL;                                              \
+        if (!rg_envp_complete(env_, &need_)) {                                     \
+            sp_ = __builtin_alloca(sizeof *sp_);                                   \
+            env_ = session_envp(env_, sp_, &need_);                                \
+        }                                                                          \
+        env_ ? done(sp_, (call)) : -1;                                             \
     })
 
 /* The program a PATH search of libc's will run, as far as the exec's
@@ -165,11 +178,16 @@ static bool same_need(const struct rg_env_need *a, const struct rg_env_need *b)
 static void search_exec(struct search *s, const char *path, char *const argv[])
 {
     struct rg_env_need need = s->base;
-    rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, AT_FDCWD, path, 0, &need, s->other);
+    struct rg_target t;
+    rg_exec_target(AT_FDCWD, path, 0, &t);
+    rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, path, &t, &need, s->other);
     if (!s->env || !same_need(&need, &s->need)) {
         done(&s->sp, 0);
+        s->sp.map = NULL;
         s->need = need;
-        if (!(s->env = session_envp(s->envp, &s->sp, &s->need)))
+        s->env =
+            rg_envp_complete(s->envp, &s->need) ? s->envp : session_envp(s->envp, &s->sp, &s->need);
+        if (!s->env)
             return;
     }
     sys_execve(path, argv, s->env);

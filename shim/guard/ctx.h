@@ -53,6 +53,15 @@ struct rg_actor {
 };
 
 struct rg_ctx {
+    /* First, and together: all a fork writes in the context (the lock around
+     * it and the scan state's header, which the child resets) and all an
+     * exec reads of it. A shell's forked child pays a page fault for each
+     * page of its parent's it writes, and for each it reads that the parent
+     * never touched; the parent pays one for each it writes at its next
+     * fork. */
+    _Atomic int overflow_lock;
+    _Atomic int fds_used; /* one past the highest fds[] slot ever used */
+    struct rg_scan scan;  /* this process's recent reads (guard/scan.h) */
     enum rg_table_state table_state;
     const char *problem; /* why the table is unusable */
     struct rg_table table;
@@ -75,11 +84,8 @@ struct rg_ctx {
      * are found without probing the shared index (rg_entry_of_read). */
     _Atomic uint32_t read_hints[RG_READ_HINTS];
     struct rg_fdslot fds[RG_FDMAP_SIZE];
-    _Atomic int fds_used; /* one past the highest fds[] slot ever used */
     struct rg_overflow *overflow;
-    _Atomic int overflow_lock;
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
-    struct rg_scan scan;                          /* this process's recent reads (guard/scan.h) */
     struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
     _Atomic int git_lock;
     struct rg_tiercache tiers;       /* the last directory's tier (guard/tiercache.h) */

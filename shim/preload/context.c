@@ -47,7 +47,9 @@ static struct {
     /* What execs re-inject (preload/handoff.h). Written before main() runs,
      * or by the thread that creates the session, and only read after that. */
     struct rg_exec_env exec_env;
-} self = {.fork_handlers = PTHREAD_ONCE_INIT};
+    /* Aligned so that what a fork writes (the state and lock above, and the
+     * context's first words: guard/ctx.h) never straddles two pages. */
+} self __attribute__((aligned(64))) = {.fork_handlers = PTHREAD_ONCE_INIT};
 
 /* What context.h's inline tests read: the state and the descriptor map of
  * the one instance, fixed at load time. */
@@ -197,7 +199,7 @@ static void start_session(struct rg_ctx *c)
     self.owner_pid = (int32_t)rg_sys_getpid();
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)self.owner_pid);
-    snprintf(self.exec_env.session, sizeof self.exec_env.session, "%s", c->session_path);
+    rg_xenv_set_session(&self.exec_env, c->session_path);
     export_var(self.env_session, sizeof self.env_session, RG_ENV_SESSION, c->session_path);
     export_var(self.env_owner, sizeof self.env_owner, RG_ENV_OWNER, pid);
     /* Node's libuv would open files through io_uring, unseen by the shim.
@@ -336,7 +338,8 @@ struct rg_ctx *rg_enter_ready(void)
 __attribute__((constructor)) static void rg_start(START_PARAMS)
 {
     struct rg_env_vars v = rg_env_vars(START_ENVP);
-    rg_exec_env_capture(&self.exec_env, &v);
+    rg_exec_env_capture(&self.exec_env, &v,
+                        atomic_load_explicit(&self.state, memory_order_acquire) != UNINIT);
     self.start_owner = v.owner;
     self.started = true;
     bool join = v.session && *v.session;
@@ -356,7 +359,7 @@ bool rg_fd_needs_ctx(int fd, void *stream)
         return false;
     if (fd > 2 || atomic_load_explicit(&self.state, memory_order_acquire) == READY)
         return true;
-    rg_std_restamp(self.exec_env.session, fd, stream);
+    rg_std_restamp(rg_xenv_session(&self.exec_env), fd, stream);
     return false;
 }
 
@@ -368,7 +371,7 @@ __attribute__((destructor)) static void rg_exit(void)
 {
     /* Raw system calls only, so far: errno is left as it is. */
     if (atomic_load_explicit(&self.state, memory_order_acquire) != READY && !owner_from_env()) {
-        rg_std_restamp_at_exit(self.exec_env.session);
+        rg_std_restamp_at_exit(rg_xenv_session(&self.exec_env));
         return;
     }
     int saved = errno;

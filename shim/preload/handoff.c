@@ -22,45 +22,79 @@
 /* A variable, so that a test of it is not a constant expression to lint. */
 static const enum rg_libc own_libc = OWN_LIBC;
 
-/* Copies a string of at most cap - 1 bytes up to its end or a separator:
- * the loop's end depends on the bytes, so the compiler keeps it a loop. */
-static void copy_entry(char *dst, size_t cap, const char *src)
+/* Copies a path of at most PATH_MAX - 1 bytes (cut there) and returns its
+ * length. */
+static size_t copy_path(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; i + 1 < PATH_MAX && src[i]; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+    return i;
+}
+
+/* Copies a string of at most cap - 1 bytes up to its end or a separator,
+ * and returns its length: the loop's end depends on the bytes, so the
+ * compiler keeps it a loop. */
+static size_t copy_entry(char *dst, size_t cap, const char *src)
 {
     size_t i = 0;
     for (; i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
         dst[i] = src[i];
     dst[i] = '\0';
+    return i;
 }
 
-void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
+/* Packs the three entries into x, writing only (the first access of each
+ * of its pages a write: a read first would map the zero page, and the write
+ * then fault a second time). */
+static void pack(struct rg_exec_env *x, const struct rg_env_vars *v, const char *session)
 {
+    const char *own = NULL, *other = NULL;
     for (const char *p = v->preload ? v->preload : ""; *p;) {
         size_t len = rg_plist_entry_len(p);
         bool musl = rg_plist_is_musl(p, len);
-        char *slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? x->preload : x->other;
-        if (len < PATH_MAX && !slot[0] && rg_plist_names_shim(p, len))
-            copy_entry(slot, PATH_MAX, p);
+        const char **slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? &own : &other;
+        if (len < PATH_MAX && !*slot && rg_plist_names_shim(p, len))
+            *slot = p;
         p = rg_plist_skip_seps(p + len);
     }
-    /* A session path is one string; copy_entry stops at the separators,
-     * which a path may hold, so the whole of it is copied here. */
-    if (v->session) {
-        size_t i = 0;
-        for (; i + 1 < sizeof x->session && v->session[i]; i++)
-            x->session[i] = v->session[i];
-        x->session[i] = '\0';
-    }
+    size_t o = copy_entry(x->buf, PATH_MAX, own ? own : "");
     Dl_info info;
-    if (!x->preload[0] && dladdr((void *)rg_exec_env_capture, &info) && info.dli_fname &&
+    if (!o && dladdr((void *)rg_exec_env_capture, &info) && info.dli_fname &&
         info.dli_fname[0] == '/')
-        snprintf(x->preload, sizeof x->preload, "%s", info.dli_fname);
+        o = copy_path(x->buf, info.dli_fname);
+    x->other_at = (unsigned short)(o + 1);
+    o += 1 + copy_entry(x->buf + x->other_at, PATH_MAX, other ? other : "");
+    x->session_at = (unsigned short)(o + 1);
+    /* A session path is one string; copy_entry stops at the separators,
+     * which a path may hold. */
+    copy_path(x->buf + x->session_at, session ? session : "");
+}
+
+void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v, bool made)
+{
+    if (made && !v->session) {
+        /* A hook that ran before (from another library's constructor) made
+         * a session: it stays the one handed on, as it is in environ. */
+        char kept[PATH_MAX];
+        copy_path(kept, rg_xenv_session(x));
+        pack(x, v, kept);
+        return;
+    }
+    pack(x, v, v->session);
+}
+
+void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
+{
+    copy_path(x->buf + x->session_at, session);
 }
 
 void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
 {
     struct stat st;
-    need->preload = x->preload[0] ? x->preload : NULL;
-    need->session = x->session[0] ? x->session : NULL;
+    need->preload = x->buf[0] ? x->buf : NULL;
+    need->session = rg_xenv_session(x)[0] ? rg_xenv_session(x) : NULL;
     need->loader = OWN_LIBC;
     if (need->session && rg_sys_fstatat(AT_FDCWD, need->session, &st, 0) != 0)
         need->preload = need->session = NULL;
@@ -79,7 +113,7 @@ static const char *other_build(const struct rg_exec_env *x, char *out, size_t ca
 {
     static const char lib[] = "$LIB/", multi[] = "lib/" RG_MULTIARCH "/", tail[] = "/" RG_SHIM_FILE,
                       musl_tail[] = RG_SHIM_MUSL_TAIL;
-    const char *own = x->preload;
+    const char *own = rg_xenv_preload(x);
     size_t n = strlen(own), o = 0;
     if (OWN_LIBC == RG_LIBC_MUSL) {
         size_t t = sizeof musl_tail - 1;
@@ -125,7 +159,7 @@ void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const c
 {
     const char *own = need->preload, *other = NULL;
     if (own && other_buf && rg_exec_foreign(t))
-        other = x->other[0] ? x->other : other_build(x, other_buf, PATH_MAX);
+        other = rg_xenv_other(x)[0] ? rg_xenv_other(x) : other_build(x, other_buf, PATH_MAX);
     bool guarded =
         rg_env_choose(need, t->kind, t->native, own_libc, own_libc == RG_LIBC_GLIBC ? own : other,
                       own_libc == RG_LIBC_MUSL ? own : other);

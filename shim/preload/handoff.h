@@ -9,17 +9,37 @@
 #include <limits.h>
 
 #include "core/envp.h"
-/* The entries an exec re-injects when the program scrubbed its environment. */
+/* The entries an exec re-injects when the program scrubbed its environment:
+ * this build's LD_PRELOAD entry, as written; the other libc's build, when
+ * LD_PRELOAD names it; READGUARD_SESSION. Each is at most PATH_MAX - 1
+ * bytes, packed one after the other in buf (in that order, the session last
+ * so that a session created later can take its place), not three PATH_MAX
+ * arrays: every process writes them before main(), and each page written is
+ * a page fault. Read through the functions below. */
 struct rg_exec_env {
-    char preload[PATH_MAX]; /* this build's LD_PRELOAD entry, as written */
-    char session[PATH_MAX]; /* READGUARD_SESSION */
-    char other[PATH_MAX];   /* the other libc's build, when LD_PRELOAD names it */
+    unsigned short other_at, session_at; /* offsets into buf; the own entry at 0 */
+    char buf[3 * PATH_MAX];
 };
+
+static inline const char *rg_xenv_preload(const struct rg_exec_env *x) { return x->buf; }
+static inline const char *rg_xenv_other(const struct rg_exec_env *x)
+{
+    return x->buf + x->other_at;
+}
+static inline const char *rg_xenv_session(const struct rg_exec_env *x)
+{
+    return x->buf + x->session_at;
+}
+
+/* Replaces the session entry (a session this process created). */
+void rg_xenv_set_session(struct rg_exec_env *x, const char *session);
 
 /* Fills x from the process's starting environment: the LD_PRELOAD entries
  * naming the shim ($LIB and all, so a 32-bit child still finds its own
- * build), else the file the shim was loaded from, and the session. */
-void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
+ * build), else the file the shim was loaded from, and the session; made:
+ * a hook already ran (another library's constructor), which may have made a
+ * session of its own that x then keeps. */
+void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v, bool made);
 
 /* What an exec from this process must pass on (see core/envp.h): the shim's
  * LD_PRELOAD entry and the session, as the process started with them (x,

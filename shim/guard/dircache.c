@@ -1,4 +1,5 @@
 #include "guard/dircache.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -104,7 +105,9 @@ __attribute__((noinline)) static bool look_up_dir(struct rg_ctx *c, const char *
     dir[n ? n : 1] = '\0';
     if (n == 0)
         dir[0] = '/';
+    int saved = errno; /* readlink's: a read's open answers with its own */
     bool outside = resolve_dir(dir, real, sizeof real) && !rg_under_a_root(c, real);
+    errno = saved;
     remember(c, h, outside);
     return outside;
 }
@@ -118,6 +121,16 @@ bool rg_dir_known_outside(struct rg_ctx *c, const char *path)
 
 bool rg_dir_outside_roots(struct rg_ctx *c, const char *path)
 {
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    uint64_t h = hash_dir(path, n);
+    bool outside;
+    return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
+}
+
+bool rg_abs_outside_roots(struct rg_ctx *c, const char *path)
+{
+    if (rg_under_a_root(c, path))
+        return false;
     size_t n = (size_t)(strrchr(path, '/') - path);
     uint64_t h = hash_dir(path, n);
     bool outside;

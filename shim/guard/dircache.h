@@ -33,12 +33,16 @@ bool rg_dir_outside_roots(struct rg_ctx *c, const char *path);
  * a caller that must not block (the supervisor's waiting thread). */
 bool rg_dir_known_outside(struct rg_ctx *c, const char *path);
 
-/* Inline: every read asks, and most are relative, or lexically under a root,
- * and so recorded without hashing anything ("root/../x" is recorded too: the
- * safe side). */
+/* The answer for an absolute path: lexically under no root, and its
+ * directory outside every root. One call, one frame, made by every
+ * absolute read. */
+bool rg_abs_outside_roots(struct rg_ctx *c, const char *path);
+
+/* Inline: every read asks, and most are relative, and so recorded without
+ * a call ("root/../x" is recorded too: the safe side). */
 static inline bool rg_read_outside_roots(struct rg_ctx *c, const char *path)
 {
-    return path[0] == '/' && !rg_under_a_root(c, path) && rg_dir_outside_roots(c, path);
+    return path[0] == '/' && rg_abs_outside_roots(c, path);
 }
 
 #endif

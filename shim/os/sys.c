@@ -4,8 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-typedef long (*rg_trampoline_fn)(long, long, long, long, long, long, long);
-static _Atomic(rg_trampoline_fn) trampoline;
+_Atomic(rg_trampoline_fn) rg_trampoline_;
+#define trampoline rg_trampoline_
 
 #if defined(__x86_64__)
 /* rax=nr, then the six arguments in the kernel's registers; the seventh

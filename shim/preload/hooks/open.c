@@ -53,10 +53,47 @@ int rg_hook_open(const struct rg_request *req)
     return (int)rg_result(r, saved);
 }
 
-static int open_at(const char *call, int dirfd, const char *path, int flags, mode_t mode)
+/* A read to record, opened already (fd >= 0): out of line, as a read
+ * outside every root never gets here. The raw open left errno alone. */
+__attribute__((noinline)) static int record_opened(const char *call, int dirfd, const char *path,
+                                                   int flags, mode_t mode, int fd)
+{
+    int saved = errno;
+    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
+    struct rg_ctx *c = rg_ready();
+    if (c)
+        rg_record_read(c, &req, fd); /* rg_guard_opened_read's test is made */
+    else
+        rg_hook_read_done(&req, fd);
+    errno = saved;
+    return fd;
+}
+
+/* Everything but a read: out of line, so that the read's path below needs
+ * no request and no frame. */
+__attribute__((noinline)) static int open_request(const char *call, int dirfd, const char *path,
+                                                  int flags, mode_t mode)
 {
     struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
     return rg_hook_open(&req);
+}
+
+/* rg_hook_open, with a read's common case taken first: the raw open (which
+ * moves errno only on failure, so none is saved), and for a file outside
+ * every root nothing more. Inline in each wrapper: a compiler's header
+ * reads are mostly this. */
+static inline __attribute__((always_inline)) int open_at(const char *call, int dirfd,
+                                                         const char *path, int flags, mode_t mode)
+{
+    if (rg_flags_write(flags) || rg_crit_inside())
+        return open_request(call, dirfd, path, flags, mode);
+    int fd = rg_sys_openat(dirfd, path, flags, mode); /* 0 unless the flags take one */
+    if (fd < 0)
+        return (int)rg_result_raw(fd);
+    struct rg_ctx *c = rg_ready();
+    if (c && rg_read_outside_roots(c, path))
+        return fd;
+    return record_opened(call, dirfd, path, flags, mode, fd);
 }
 
 #define HOOK_OPEN(sym)                                                   \

@@ -128,12 +128,11 @@ static bool supervisors_own(int fd, const struct stat *st)
 /* What the target may never be handed, whatever the policy says: the
  * supervisor's own /proc files, and under --strict the session's table (a
  * write-open of it is refused by the guard, with its reason; a read-open
- * quietly, as tools that list sessions open every table they find). */
-static bool forbidden(const struct rg_sv_call *call, int fd)
+ * quietly, as tools that list sessions open every table they find). st is
+ * fd's, or NULL if fstat failed. */
+static bool forbidden(const struct rg_sv_call *call, int fd, const struct stat *st)
 {
-    struct stat st;
-    return fstat(fd, &st) == 0 &&
-           (supervisors_own(fd, &st) || rg_ctx_sealed(call->ctx, st.st_dev, st.st_ino));
+    return st && (supervisors_own(fd, st) || rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino));
 }
 
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
@@ -220,15 +219,16 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     if (writes)
         rg_sv_held_settle(call->held);
     int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;
+    /* One fstat for every test below: the descriptor's inode cannot change. */
     struct stat st;
-    bool fifo_read = fd >= 0 && (a->flags & O_ACCMODE) == O_RDONLY && fstat(fd, &st) == 0 &&
-                     S_ISFIFO(st.st_mode);
+    bool stated = fd >= 0 && fstat(fd, &st) == 0;
+    bool fifo_read = stated && (a->flags & O_ACCMODE) == O_RDONLY && S_ISFIFO(st.st_mode);
     if ((fifo_read || fd == -ENXIO) && nonblock &&
         rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, fd))
         fd = -EINPROGRESS; /* answered by the FIFO's own thread */
     if (dfd >= 0)
         rg_sys_close(dfd);
-    if (fd >= 0 && forbidden(call, fd)) {
+    if (fd >= 0 && forbidden(call, fd, stated ? &st : NULL)) {
         rg_note_close(call->ctx, fd);
         rg_sys_close(fd);
         fd = -EACCES;
@@ -240,7 +240,7 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     }
     if (nonblock)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    bool trunc = late_trunc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    bool trunc = late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
     hand_over(call, fd, a, trunc);
 }
 

@@ -1,6 +1,7 @@
 #include "core/envp.h"
 #include <string.h>
 
+#include "core/hot.h"
 #include "core/preload_list.h"
 #include "core/settings.h"
 
@@ -28,12 +29,12 @@ bool rg_preload_has_shim(const char *list)
     return false;
 }
 
-enum rg_libc rg_shim_libc(const char *entry, size_t len)
+RG_START_TEXT enum rg_libc rg_shim_libc(const char *entry, size_t len)
 {
     return rg_plist_is_musl(entry, len) ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
 }
 
-const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
+RG_START_TEXT const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
 {
     if (loader == RG_LIBC_GLIBC)
         return glibc;
@@ -42,8 +43,8 @@ const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl
     return glibc && strchr(glibc, '$') ? glibc : NULL;
 }
 
-bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enum rg_libc own,
-                   const char *glibc, const char *musl)
+RG_START_TEXT bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native,
+                                 enum rg_libc own, const char *glibc, const char *musl)
 {
     need->loader = own;
     switch (kind) {
@@ -69,7 +70,7 @@ bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bool native, enu
 }
 
 /* Is one entry of LD_PRELOAD (len bytes) a shim the loader cannot load? */
-static bool foreign(const char *p, size_t len, enum rg_libc loader)
+RG_START_TEXT static bool foreign(const char *p, size_t len, enum rg_libc loader)
 {
     if (!rg_plist_names_shim(p, len))
         return false;
@@ -77,7 +78,7 @@ static bool foreign(const char *p, size_t len, enum rg_libc loader)
     return lib != loader && !(loader == RG_LIBC_MUSL && memchr(p, '$', len));
 }
 
-struct rg_env_vars rg_env_vars(char *const *envp)
+RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
 {
     struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL};
     for (char *const *p = envp; p && *p; p++) {
@@ -107,7 +108,7 @@ struct rg_env_vars rg_env_vars(char *const *envp)
 }
 
 /* Carries a shim of need->preload's build, and none the loader cannot load? */
-static bool preload_ok(const char *v, const struct rg_env_need *need)
+RG_START_TEXT static bool preload_ok(const char *v, const struct rg_env_need *need)
 {
     bool found = !need->preload;
     enum rg_libc want = need->preload
@@ -123,14 +124,14 @@ static bool preload_ok(const char *v, const struct rg_env_need *need)
     return found;
 }
 
-static bool session_ok(const char *v, const struct rg_env_need *need)
+RG_START_TEXT static bool session_ok(const char *v, const struct rg_env_need *need)
 {
     return !need->session || (v && *v);
 }
 
-static bool uring_ok(const char *v) { return v && v[0] == '0' && v[1] == '\0'; }
+RG_START_TEXT static bool uring_ok(const char *v) { return v && v[0] == '0' && v[1] == '\0'; }
 
-bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
+RG_START_TEXT bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
 {
     struct rg_env_vars v = rg_env_vars(envp);
     return preload_ok(v.preload, need) && session_ok(v.session, need) && uring_ok(v.uring);

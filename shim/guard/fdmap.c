@@ -1,4 +1,5 @@
 #include "guard/fdmap.h"
+#include "core/hot.h"
 #include <sched.h>
 #include <stdlib.h>
 #include <uthash.h>
@@ -85,7 +86,7 @@ bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
     return true;
 }
 
-int rg_fd_slots_used(struct rg_ctx *c)
+RG_START_TEXT int rg_fd_slots_used(struct rg_ctx *c)
 {
     return atomic_load_explicit(&c->fds_used, memory_order_acquire);
 }

@@ -3,6 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/table.h"
 #include "os/sys.h"
 /* The window is a second or so: a jiffy's resolution is plenty, and the
@@ -77,7 +78,7 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
  * positions below next, which this process pushed after the fork. A stale
  * mark only ever sends a lookup on to that walk, and the child's pushes
  * rewrite the mark of every bucket they fill. */
-void rg_scan_forget(struct rg_scan *s)
+RG_START_TEXT void rg_scan_forget(struct rg_scan *s)
 {
     s->pid = 0;
     s->reader = 0;

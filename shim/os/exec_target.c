@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/progkind.h"
 #include "os/sys.h"
 /* Each slot packs the top bits of the key's hash with the verdict in the low
@@ -36,7 +37,7 @@ void rg_exec_cache_share(void)
     atomic_store_explicit(&cache, (struct cache *)m, memory_order_release);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
+RG_START_TEXT static uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     h ^= h >> 31;
@@ -44,7 +45,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h ^ (h >> 29);
 }
 
-static uint64_t key_of(const struct stat *st)
+RG_START_TEXT static uint64_t key_of(const struct stat *st)
 {
     uint64_t h = mix(0, (uint64_t)st->st_dev);
     h = mix(h, (uint64_t)st->st_ino);
@@ -55,9 +56,12 @@ static uint64_t key_of(const struct stat *st)
 }
 
 /* Probes wrap around the end of the table. */
-static size_t slot_at(uint64_t key, unsigned i) { return ((key >> VERDICT_BITS) + i) % SLOTS; }
+RG_START_TEXT static size_t slot_at(uint64_t key, unsigned i)
+{
+    return ((key >> VERDICT_BITS) + i) % SLOTS;
+}
 
-static bool cache_get(uint64_t key, struct rg_target *t)
+RG_START_TEXT static bool cache_get(uint64_t key, struct rg_target *t)
 {
     struct cache *c = atomic_load_explicit(&cache, memory_order_acquire);
     for (unsigned i = 0; i < PROBE; i++) {
@@ -86,7 +90,7 @@ static void cache_put(uint64_t key, const struct rg_target *t)
 
 /* Does the loader run this program in secure mode (AT_SECURE), ignoring
  * LD_PRELOAD? Only when the bit changes who it runs as. */
-static bool secure_exec(const struct stat *st)
+RG_START_TEXT static bool secure_exec(const struct stat *st)
 {
     return ((st->st_mode & S_ISUID) && st->st_uid != rg_sys_geteuid()) ||
            ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP) && st->st_gid != getegid());
@@ -96,7 +100,8 @@ static bool secure_exec(const struct stat *st)
 
 static void look_file(int fd, struct rg_target *t, int depth);
 
-static void look_path(int dirfd, const char *path, int at_flags, struct rg_target *t, int depth)
+RG_START_TEXT static void look_path(int dirfd, const char *path, int at_flags, struct rg_target *t,
+                                    int depth)
 {
     struct stat st;
     /* The shim's own entry to the kernel: fstatat would be bound again in
@@ -163,7 +168,7 @@ static void look_file(int fd, struct rg_target *t, int depth)
     t->kind = rg_interp_kind(interp);
 }
 
-void rg_exec_target(int dirfd, const char *path, int at_flags, struct rg_target *t)
+RG_START_TEXT void rg_exec_target(int dirfd, const char *path, int at_flags, struct rg_target *t)
 {
     t->kind = RG_PROG_UNKNOWN;
     t->native = false;

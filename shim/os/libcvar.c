@@ -1,4 +1,5 @@
 #include "os/libcvar.h"
+#include "core/hot.h"
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,7 +31,7 @@ char **rg_libc_environ(void) { return environ; }
 static const char *start_argv0;
 static bool argv0_noted;
 
-void rg_libc_note_argv0(const char *argv0)
+RG_START_TEXT void rg_libc_note_argv0(const char *argv0)
 {
     start_argv0 = argv0;
     argv0_noted = true;

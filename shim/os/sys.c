@@ -1,4 +1,5 @@
 #include "os/sys.h"
+#include "core/hot.h"
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,8 @@ void rg_trampoline_map(void) {}
 
 /* The one place the shim enters the kernel for the calls it guards. Kept out
  * of line on purpose: supervised mode trusts this instruction's address. */
-__attribute__((noinline)) long rg_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+RG_START_TEXT __attribute__((noinline)) long rg_syscall6(long nr, long a, long b, long c, long d,
+                                                         long e, long f)
 {
     rg_trampoline_fn t = atomic_load_explicit(&trampoline, memory_order_relaxed);
     if (t)

@@ -149,13 +149,18 @@ static inline long rg_sys_read_full(int fd, void *buf, size_t len)
 /* The kernel's signal set is _NSIG bits (64 on x86_64 and aarch64): the
  * first word of a sigset_t. */
 #define RG_KSIGSET_SIZE 8
-static inline int rg_sys_sigmask(int how, const sigset_t *set, sigset_t *old)
+/* Always inline: every hook's enter and leave make these calls, and a copy
+ * the compiler keeps out of line lands outside the start-up text
+ * (core/hot.h), a page fault in a forked child that only execs. */
+__attribute__((always_inline)) static inline int rg_sys_sigmask(int how, const sigset_t *set,
+                                                                sigset_t *old)
 {
     return (int)rg_syscall6(SYS_rt_sigprocmask, how, (long)set, (long)old, RG_KSIGSET_SIZE, 0, 0);
 }
 
 /* The same with the set as the kernel's one word. */
-static inline int rg_sys_sigmask_word(int how, const uint64_t *set, sigset_t *old)
+__attribute__((always_inline)) static inline int rg_sys_sigmask_word(int how, const uint64_t *set,
+                                                                     sigset_t *old)
 {
     return (int)rg_syscall6(SYS_rt_sigprocmask, how, (long)set, (long)old, RG_KSIGSET_SIZE, 0, 0);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/envp.h"
+#include "core/hot.h"
 #include "core/settings.h"
 #include "core/text.h"
 #include "guard/critical.h"
@@ -212,7 +213,7 @@ static void start_session(struct rg_ctx *c)
  * way); the pid survives exec, so the new image still owns the session.
  * The variable as the process started, read before main(); a hook that runs
  * earlier (from another library's constructor) reads it itself. */
-static int32_t owner_from_env(void)
+RG_START_TEXT static int32_t owner_from_env(void)
 {
     const char *s = self.started ? self.start_owner : getenv(RG_ENV_OWNER);
     /* Exactly our pid: "123x" owns nothing, nor does a number no pid has. */
@@ -286,14 +287,14 @@ static void before_fork(void)
 /* Only the locks before_fork took: a shell that forks for every command and
  * never sets the context up writes one page of it, not three (each a
  * copy-on-write fault in the parent and again in the child). */
-static void after_fork(void)
+RG_START_TEXT static void after_fork(void)
 {
     if (ready_locked())
         unlock(&self.ctx.overflow_lock);
     unlock(&self.init_lock);
 }
 
-static void after_fork_child(void)
+RG_START_TEXT static void after_fork_child(void)
 {
     if (ready_locked())
         rg_scan_forget(&self.ctx.scan);
@@ -307,9 +308,9 @@ static void register_fork_handlers(void)
 
 void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }
 
-struct rg_exec_env *rg_ctx_exec_env(void) { return &self.exec_env; }
+RG_START_TEXT struct rg_exec_env *rg_ctx_exec_env(void) { return &self.exec_env; }
 
-struct rg_ctx *rg_enter_ready(void)
+RG_START_TEXT struct rg_ctx *rg_enter_ready(void)
 {
     if (atomic_load_explicit(&self.state, memory_order_acquire) != READY || !rg_crit_enter())
         return NULL;

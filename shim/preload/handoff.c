@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/hot.h"
 #include "core/preload_list.h"
 #include "core/settings.h"
 #include "guard/ctx.h"
@@ -24,7 +25,7 @@ static const enum rg_libc own_libc = OWN_LIBC;
 
 /* Copies a path of at most PATH_MAX - 1 bytes (cut there) and returns its
  * length. */
-static size_t copy_path(char *dst, const char *src)
+RG_START_TEXT static size_t copy_path(char *dst, const char *src)
 {
     size_t i = 0;
     for (; i + 1 < PATH_MAX && src[i]; i++)
@@ -36,7 +37,7 @@ static size_t copy_path(char *dst, const char *src)
 /* Copies a string of at most cap - 1 bytes up to its end or a separator,
  * and returns its length: the loop's end depends on the bytes, so the
  * compiler keeps it a loop. */
-static size_t copy_entry(char *dst, size_t cap, const char *src)
+RG_START_TEXT static size_t copy_entry(char *dst, size_t cap, const char *src)
 {
     size_t i = 0;
     for (; i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
@@ -48,7 +49,8 @@ static size_t copy_entry(char *dst, size_t cap, const char *src)
 /* Packs the three entries into x, writing only (the first access of each
  * of its pages a write: a read first would map the zero page, and the write
  * then fault a second time). */
-static void pack(struct rg_exec_env *x, const struct rg_env_vars *v, const char *session)
+RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *v,
+                               const char *session)
 {
     const char *own = NULL, *other = NULL;
     for (const char *p = v->preload ? v->preload : ""; *p;) {
@@ -72,7 +74,8 @@ static void pack(struct rg_exec_env *x, const struct rg_env_vars *v, const char 
     copy_path(x->buf + x->session_at, session ? session : "");
 }
 
-void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v, bool made)
+RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v,
+                                       bool made)
 {
     if (made && !v->session) {
         /* A hook that ran before (from another library's constructor) made
@@ -90,7 +93,7 @@ void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
     copy_path(x->buf + x->session_at, session);
 }
 
-void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
+RG_START_TEXT void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
 {
     struct stat st;
     need->preload = x->buf[0] ? x->buf : NULL;
@@ -139,23 +142,23 @@ static const char *other_build(const struct rg_exec_env *x, char *out, size_t ca
     return rg_syscall6(SYS_faccessat, AT_FDCWD, (long)out, R_OK, 0, 0, 0) == 0 ? out : NULL;
 }
 
-bool rg_exec_foreign(const struct rg_target *t)
+RG_START_TEXT bool rg_exec_foreign(const struct rg_target *t)
 {
     return (t->kind == RG_PROG_GLIBC && own_libc != RG_LIBC_GLIBC) ||
            (t->kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
 }
 
-void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     const char *path, const struct rg_target *t, struct rg_env_need *need,
-                     char *other_buf)
+RG_START_TEXT void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c,
+                                   const char *call, const char *path, const struct rg_target *t,
+                                   struct rg_env_need *need, char *other_buf)
 {
     rg_exec_need(x, need);
     rg_exec_choose(x, c, call, path, t, need, other_buf);
 }
 
-void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                    const char *path, const struct rg_target *t, struct rg_env_need *need,
-                    char *other_buf)
+RG_START_TEXT void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c,
+                                  const char *call, const char *path, const struct rg_target *t,
+                                  struct rg_env_need *need, char *other_buf)
 {
     const char *own = need->preload, *other = NULL;
     if (own && other_buf && rg_exec_foreign(t))

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "core/hot.h"
 #include "guard/critical.h"
 #include "guard/restamp.h"
 #include "os/session.h"
@@ -10,7 +11,7 @@
 /* Is fd a regular file open for writing? Such a descriptor 0-2 (`seq 10 >
  * f`) writes the session's file without a single hooked call. fstat first:
  * most are pipes or terminals, one system call each. */
-static bool writes_file(int fd)
+RG_START_TEXT static bool writes_file(int fd)
 {
     struct stat st;
     if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
@@ -47,7 +48,7 @@ void rg_std_restamp(const char *session, int fd, void *stream)
     }
 }
 
-void rg_std_restamp_at_exit(const char *session)
+RG_START_TEXT void rg_std_restamp_at_exit(const char *session)
 {
     if (writes_file(0) || writes_file(1) || writes_file(2)) {
         rg_flush_std_pending();

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/envp.h"
+#include "core/hot.h"
 #include "core/pathsearch.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
@@ -36,13 +37,13 @@
 /* The raw calls leave errno alone unless they fail (and an exec that works
  * does not return): the common exec calls no __errno_location, whose page
  * and PLT entry a forked child would fault in for nothing. */
-static int sys_execve(const char *path, char *const argv[], char *const envp[])
+RG_START_TEXT static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
     return (int)rg_result_raw(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0));
 }
 
-static int sys_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
-                        int flags)
+RG_START_TEXT static int sys_execveat(int dirfd, const char *path, char *const argv[],
+                                      char *const envp[], int flags)
 {
     return (int)rg_result_raw(
         rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp, flags, 0));
@@ -50,7 +51,7 @@ static int sys_execveat(int dirfd, const char *path, char *const argv[], char *c
 
 /* errno is saved only around a restamp: with no descriptor tracked, the
  * hook touches nothing that could move it. */
-static void restamp_cloexec(void)
+RG_START_TEXT static void restamp_cloexec(void)
 {
     struct rg_ctx *c = rg_enter_ready();
     if (c) {
@@ -106,7 +107,7 @@ static char *const *session_envp(char *const *envp, struct env_space *sp,
 }
 
 /* After an exec that returned (it failed), or a spawn. */
-static int done(struct env_space *sp, int r)
+RG_START_TEXT static int done(struct env_space *sp, int r)
 {
     if (sp && sp->map) {
         int e = errno;
@@ -145,12 +146,14 @@ static int done(struct env_space *sp, int r)
 #define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
 
 /* The shim never calls its own exported names: the hooks below share these. */
-static int exec_now(const char *name, const char *path, char *const argv[], char *const envp[])
+RG_START_TEXT static int exec_now(const char *name, const char *path, char *const argv[],
+                                  char *const envp[])
 {
     return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
 }
 
-static int exec_path(const char *name, const char *path, char *const argv[], char *const envp[])
+RG_START_TEXT static int exec_path(const char *name, const char *path, char *const argv[],
+                                   char *const envp[])
 {
     restamp_cloexec();
     return exec_now(name, path, argv, envp);
@@ -262,8 +265,8 @@ static int exec_file(const char *name, const char *file, char *const argv[], cha
 }
 #endif
 
-static int exec_at(const char *name, int dirfd, const char *path, char *const argv[],
-                   char *const envp[], int flags)
+RG_START_TEXT static int exec_at(const char *name, int dirfd, const char *path, char *const argv[],
+                                 char *const envp[], int flags)
 {
     restamp_cloexec();
     return WITH_SESSION_ENV(name, dirfd, path, flags, envp,
@@ -272,7 +275,7 @@ static int exec_at(const char *name, int dirfd, const char *path, char *const ar
 
 /* glibc's fexecve is execveat, with a /proc fallback for kernels older than
  * 3.19. */
-static int exec_fd(const char *name, int fd, char *const argv[], char *const envp[])
+RG_START_TEXT static int exec_fd(const char *name, int fd, char *const argv[], char *const envp[])
 {
     restamp_cloexec();
     return WITH_SESSION_ENV(name, fd, "", AT_EMPTY_PATH, envp,
@@ -312,68 +315,68 @@ static int spawn_result(int r, int saved)
         env_;                                           \
     })
 
-#define HOOK_EXECVE(sym)                                                        \
-    RG_EXPORT int sym(const char *path, char *const argv[], char *const envp[]) \
-    {                                                                           \
-        return exec_path(#sym, path, argv, envp);                               \
+#define HOOK_EXECVE(sym)                                                                      \
+    RG_EXPORT RG_START_TEXT int sym(const char *path, char *const argv[], char *const envp[]) \
+    {                                                                                         \
+        return exec_path(#sym, path, argv, envp);                                             \
     }
 
-#define HOOK_EXECV(sym)                                        \
-    RG_EXPORT int sym(const char *path, char *const argv[])    \
-    {                                                          \
-        return exec_path(#sym, path, argv, rg_libc_environ()); \
+#define HOOK_EXECV(sym)                                                   \
+    RG_EXPORT RG_START_TEXT int sym(const char *path, char *const argv[]) \
+    {                                                                     \
+        return exec_path(#sym, path, argv, rg_libc_environ());            \
     }
 
-#define HOOK_EXECVPE(sym)                                                       \
-    RG_EXPORT int sym(const char *file, char *const argv[], char *const envp[]) \
-    {                                                                           \
-        return exec_file(#sym, file, argv, envp);                               \
+#define HOOK_EXECVPE(sym)                                                                     \
+    RG_EXPORT RG_START_TEXT int sym(const char *file, char *const argv[], char *const envp[]) \
+    {                                                                                         \
+        return exec_file(#sym, file, argv, envp);                                             \
     }
 
-#define HOOK_EXECVP(sym)                                       \
-    RG_EXPORT int sym(const char *file, char *const argv[])    \
-    {                                                          \
-        return exec_file(#sym, file, argv, rg_libc_environ()); \
+#define HOOK_EXECVP(sym)                                                  \
+    RG_EXPORT RG_START_TEXT int sym(const char *file, char *const argv[]) \
+    {                                                                     \
+        return exec_file(#sym, file, argv, rg_libc_environ());            \
     }
 
-#define HOOK_EXECVEAT(sym)                                                                 \
-    RG_EXPORT int sym(int dirfd, const char *path, char *const argv[], char *const envp[], \
-                      int flags)                                                           \
-    {                                                                                      \
-        return exec_at(#sym, dirfd, path, argv, envp, flags);                              \
+#define HOOK_EXECVEAT(sym)                                                           \
+    RG_EXPORT RG_START_TEXT int sym(int dirfd, const char *path, char *const argv[], \
+                                    char *const envp[], int flags)                   \
+    {                                                                                \
+        return exec_at(#sym, dirfd, path, argv, envp, flags);                        \
     }
 
-#define HOOK_FEXECVE(sym)                                             \
-    RG_EXPORT int sym(int fd, char *const argv[], char *const envp[]) \
-    {                                                                 \
-        return exec_fd(#sym, fd, argv, envp);                         \
+#define HOOK_FEXECVE(sym)                                                           \
+    RG_EXPORT RG_START_TEXT int sym(int fd, char *const argv[], char *const envp[]) \
+    {                                                                               \
+        return exec_fd(#sym, fd, argv, envp);                                       \
     }
 
-#define HOOK_EXECL(sym)                                        \
-    RG_EXPORT int sym(const char *path, const char *arg0, ...) \
-    {                                                          \
-        size_t n = COUNT_ARGS(arg0);                           \
-        char *argv[n + 1];                                     \
-        FILL_ARGS(arg0, argv, n);                              \
-        return exec_path(#sym, path, argv, rg_libc_environ()); \
+#define HOOK_EXECL(sym)                                                      \
+    RG_EXPORT RG_START_TEXT int sym(const char *path, const char *arg0, ...) \
+    {                                                                        \
+        size_t n = COUNT_ARGS(arg0);                                         \
+        char *argv[n + 1];                                                   \
+        FILL_ARGS(arg0, argv, n);                                            \
+        return exec_path(#sym, path, argv, rg_libc_environ());               \
     }
 
-#define HOOK_EXECLP(sym)                                       \
-    RG_EXPORT int sym(const char *file, const char *arg0, ...) \
-    {                                                          \
-        size_t n = COUNT_ARGS(arg0);                           \
-        char *argv[n + 1];                                     \
-        FILL_ARGS(arg0, argv, n);                              \
-        return exec_file(#sym, file, argv, rg_libc_environ()); \
+#define HOOK_EXECLP(sym)                                                     \
+    RG_EXPORT RG_START_TEXT int sym(const char *file, const char *arg0, ...) \
+    {                                                                        \
+        size_t n = COUNT_ARGS(arg0);                                         \
+        char *argv[n + 1];                                                   \
+        FILL_ARGS(arg0, argv, n);                                            \
+        return exec_file(#sym, file, argv, rg_libc_environ());               \
     }
 
-#define HOOK_EXECLE(sym)                                       \
-    RG_EXPORT int sym(const char *path, const char *arg0, ...) \
-    {                                                          \
-        size_t n = COUNT_ARGS(arg0);                           \
-        char *argv[n + 1];                                     \
-        char *const *envp = FILL_ARGS(arg0, argv, n);          \
-        return exec_path(#sym, path, argv, envp);              \
+#define HOOK_EXECLE(sym)                                                     \
+    RG_EXPORT RG_START_TEXT int sym(const char *path, const char *arg0, ...) \
+    {                                                                        \
+        size_t n = COUNT_ARGS(arg0);                                         \
+        char *argv[n + 1];                                                   \
+        char *const *envp = FILL_ARGS(arg0, argv, n);                        \
+        return exec_path(#sym, path, argv, envp);                            \
     }
 
 /* posix_spawn runs path; posix_spawnp searches PATH for file, as glibc will. */

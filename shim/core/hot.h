@@ -1,0 +1,14 @@
+/* Where the code goes that runs in every process at start and exit, and in
+ * a shell's forked child between fork and exec. A process maps the shim's
+ * text afresh, and a forked child gets none of its parent's page tables for
+ * it (file-backed, so the kernel does not copy them): the first instruction
+ * it runs on each 64 KiB window of the text is a page fault, which maps the
+ * pages of the window that are cached (fault-around). Scattered over the
+ * 115 KiB of .text, this code touched two or three windows; in .text.hot,
+ * which ld places first and together, it fits in one. */
+#ifndef RG_HOT_H
+#define RG_HOT_H
+
+#define RG_START_TEXT __attribute__((section(".text.hot.rg_start")))
+
+#endif

@@ -18,6 +18,7 @@
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
+#include "os/nextsym.h"
 #include "os/session.h"
 #include "os/sys.h"
 #include "preload/handoff.h"
@@ -338,7 +339,9 @@ RG_START_TEXT struct rg_ctx *rg_enter_ready(void)
 #endif
 __attribute__((constructor)) static void rg_start(START_PARAMS)
 {
-    struct rg_env_vars v = rg_env_vars(START_ENVP);
+    char **start_envp = START_ENVP;
+    rg_next_note_envp(start_envp);
+    struct rg_env_vars v = rg_env_vars(start_envp);
     rg_exec_env_capture(&self.exec_env, &v,
                         atomic_load_explicit(&self.state, memory_order_acquire) != UNINIT);
     self.start_owner = v.owner;

@@ -12,6 +12,7 @@
 #include "guard/critical.h"
 #include "guard/fdmap.h"
 #include "guard/restamp.h"
+#include "os/nextsym.h"
 #include "os/sys.h"
 #include "preload/context.h"
 #include "preload/handoff.h"
@@ -44,13 +45,17 @@
 #define RG_HOOKS_meta(shape, symbol)
 
 /* The next definition of a libc function, looked up on first use: hooks can
- * run before any constructor, from another library's constructor. */
+ * run before any constructor, from another library's constructor. Found
+ * without the loader's lock where the walk can tell (os/nextsym.h): a
+ * forked child may have that lock held by a thread it does not have. */
 #define RG_REAL(name)                                         \
     ({                                                        \
         static void *real_;                                   \
         void *p_ = __atomic_load_n(&real_, __ATOMIC_RELAXED); \
         if (!p_) {                                            \
-            p_ = dlsym(RTLD_NEXT, #name);                     \
+            p_ = rg_next_func(#name);                         \
+            if (!p_)                                          \
+                p_ = dlsym(RTLD_NEXT, #name);                 \
             __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);   \
         }                                                     \
         (__typeof__(&(name)))p_;                              \

@@ -82,3 +82,23 @@ setup_file() {
 	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true execlp
 	assert_success
 }
+
+@test "t3000.11 a child made by _Fork while another thread holds the loader's lock calls posix_spawn" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" /bin/true posix_spawn
+	assert_success
+}
+
+@test "t3000.12 a child made by _Fork while another thread holds the loader's lock calls posix_spawnp" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true posix_spawnp
+	assert_success
+}
+
+@test "t3000.13 a child made by _Fork while another thread holds the loader's lock calls system" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true system
+	assert_success
+}
+
+@test "t3000.14 a child made by _Fork while another thread holds the loader's lock calls popen" {
+	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true popen
+	assert_success
+}

@@ -10,18 +10,24 @@
  *                           and the child runs PROG (default /bin/true)
  *                           with no arguments through CALL: execv (the
  *                           default), execvp, execvpe or execlp, which
- *                           search PATH when PROG has no '/'; once the
- *                           child is reaped, the constructor is let go
+ *                           search PATH when PROG has no '/', or
+ *                           posix_spawn, posix_spawnp, system or popen
+ *                           (then the child waits and exits with PROG's
+ *                           status); once the child is reaped, the
+ *                           constructor is let go
  *
  * _Fork runs no fork handlers and leaves the loader's lock as it was, held
  * by a thread the child does not have: an exec there (async-signal-safe,
- * so allowed) must not wait for that lock, or it waits forever.
+ * so allowed) must not wait for that lock, or it waits forever; nor may
+ * the spawns and shell calls, which a child of a program that forks from
+ * any thread may make as well.
  *
  * Exit status: 0 the child exec'd and exited 0, 1 a call failed or the
  * child did not, 2 usage.
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +43,8 @@ static void *load(void *lib)
     return NULL;
 }
 
-static const char *const CALLS[] = {"execv", "execvp", "execvpe", "execlp"};
+static const char *const CALLS[] = {"execv",       "execvp",       "execvpe", "execlp",
+                                    "posix_spawn", "posix_spawnp", "system",  "popen"};
 
 static int known(const char *call)
 {
@@ -45,6 +52,26 @@ static int known(const char *call)
         if (strcmp(call, CALLS[i]) == 0)
             return 1;
     return 0;
+}
+
+/* The exit status of a child started by a spawn or a shell call, or 127. */
+static int started(const char *call, const char *prog, char *const av[])
+{
+    pid_t pid;
+    int st = 0;
+    if (strcmp(call, "system") == 0) {
+        st = system(prog);
+    } else if (strcmp(call, "popen") == 0) {
+        FILE *f = popen(prog, "r");
+        st = f ? pclose(f) : -1;
+    } else {
+        int (*spawn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                     const posix_spawnattr_t *, char *const[], char *const[]) =
+            strcmp(call, "posix_spawnp") == 0 ? posix_spawnp : posix_spawn;
+        if (spawn(&pid, prog, NULL, NULL, av, environ) != 0 || waitpid(pid, &st, 0) != pid)
+            return 127;
+    }
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
 /* Returns only when the exec failed. */
@@ -57,8 +84,10 @@ static void run(const char *call, const char *prog)
         execvpe(prog, av, environ);
     else if (strcmp(call, "execlp") == 0)
         execlp(prog, prog, (char *)NULL);
-    else
+    else if (strcmp(call, "execv") == 0)
         execv(prog, av);
+    else
+        _exit(started(call, prog, av));
 }
 
 static int set_fd(const char *name, int fd)

@@ -17,8 +17,8 @@
  * it (a dlopen running constructors) has held by a thread it does not
  * have. For that reason the PATH searches (execvp, execvpe, execlp) are
  * glibc's done here (core/pathsearch.h), each name tried by the system
- * call. The spawns still use glibc's, looked up on first use (a
- * successful dlsym allocates nothing, but takes that lock). */
+ * call. The spawns use glibc's, found on first use without that lock
+ * (RG_REAL, os/nextsym.h). */
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>

@@ -1,0 +1,66 @@
+/* Unit tests for os/nextsym.c: the walk of the loader's list finds what
+ * dlsym(RTLD_NEXT) finds. Here the code is in the test program itself, so
+ * "next" is every object after it: libc for each function the shim hooks. */
+#include <dlfcn.h>
+
+#include "check.h"
+#include "os/nextsym.h"
+
+/* Every symbol hooks.def names (musl lacks a few: NULL both ways), and
+ * some with more than one version in glibc. */
+static const char *const HOOKED[] = {
+#define RG_HOOK(family, shape, symbol) #symbol,
+#include "preload/hooks.def"
+#undef RG_HOOK
+    "posix_spawn", "posix_spawnp", "execvpe", "system", "popen", "fopen", "fclose", "realpath",
+};
+
+TEST(finds_what_dlsym_next_finds)
+{
+    for (size_t i = 0; i < sizeof HOOKED / sizeof *HOOKED; i++) {
+        void *walked = rg_next_func(HOOKED[i]);
+        if (!check_true(walked == dlsym(RTLD_NEXT, HOOKED[i]), __FILE__, __LINE__,
+                        "walked == dlsym(RTLD_NEXT)"))
+            fprintf(stderr, "#     %s\n", HOOKED[i]);
+    }
+}
+
+TEST(finds_the_spawns_and_the_shell_calls)
+{
+    CHECK(rg_next_func("posix_spawn") == dlsym(RTLD_NEXT, "posix_spawn"));
+    CHECK(rg_next_func("posix_spawnp") == dlsym(RTLD_NEXT, "posix_spawnp"));
+    CHECK(rg_next_func("system") == dlsym(RTLD_NEXT, "system"));
+    CHECK(rg_next_func("popen") == dlsym(RTLD_NEXT, "popen"));
+}
+
+TEST(a_name_nothing_defines_is_null)
+{
+    CHECK(rg_next_func("rg_no_such_function_anywhere") == NULL);
+    CHECK(rg_next_func("") == NULL);
+}
+
+/* glibc picks memcpy for the CPU with an IFUNC resolver; musl has none. */
+TEST(an_ifunc_is_left_to_dlsym)
+{
+#ifdef __GLIBC__
+    CHECK(rg_next_func("memcpy") == NULL);
+#else
+    CHECK(rg_next_func("memcpy") == dlsym(RTLD_NEXT, "memcpy"));
+#endif
+}
+
+/* Before the environment is noted the walk does not know where the
+ * program is. Run first. */
+TEST(nothing_before_the_environment_is_noted) { CHECK(rg_next_func("posix_spawn") == NULL); }
+
+int main(int argc, char **argv, char **envp)
+{
+    (void)argc, (void)argv;
+    RUN(nothing_before_the_environment_is_noted);
+    rg_next_note_envp(envp);
+    RUN(finds_what_dlsym_next_finds);
+    RUN(finds_the_spawns_and_the_shell_calls);
+    RUN(a_name_nothing_defines_is_null);
+    RUN(an_ifunc_is_left_to_dlsym);
+    return check_done();
+}

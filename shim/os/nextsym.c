@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hot.h"
+
 /* ElfW spelled out, for the lint tools that do not expand it. */
 #if UINTPTR_MAX > 0xffffffffu
 typedef Elf64_Addr elf_addr;
@@ -31,7 +33,7 @@ extern elf_dyn _DYNAMIC[] __attribute__((visibility("hidden")));
  * from nowhere else costs ld.so about 650 instructions in every process. */
 static char **start_envp;
 
-void rg_next_note_envp(char **envp) { start_envp = envp; }
+RG_START_TEXT void rg_next_note_envp(char **envp) { start_envp = envp; }
 
 /* One entry of the auxiliary vector, or 0. unsetenv shifts the initial
  * environment down in place, leaving a NULL early: read from there, the

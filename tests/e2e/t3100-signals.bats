@@ -161,3 +161,15 @@ for i in range(n):
 	[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "the handler never ran"
 	assert_unchanged unread
 }
+
+@test "t3100.10 an fopen for writing and its fclose block signals once, for the open's judgement" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile old old
+	# Each run's first hooked call enters once; a read's fopen no more.
+	strace -f -e trace=rt_sigprocmask -o "$W/r.tr" "$RG" run --log "$LOG" -- "$T/rgprobe" fopen old r
+	strace -f -e trace=rt_sigprocmask -o "$W/w.tr" "$RG" run --log "$LOG" -- "$T/rgprobe" fopen new w
+	[ -f new ]
+	# The write's judgement is in that one entry; its fclose restamps
+	# outside, as close() does.
+	assert_equal "$(grep -c 'rt_sigprocmask(' "$W/w.tr")" "$(grep -c 'rt_sigprocmask(' "$W/r.tr")"
+}

@@ -26,7 +26,9 @@
  *   rgthreads signals-create ITERS DIR
  *       SIGALRM every 2 ms; the handler and the main thread each create a
  *       file (O_CREAT|O_EXCL), write and close it, then rewrite it (their
- *       own write: allowed); the main thread also tries "unread".
+ *       own write: allowed; the main thread's every other time, and a
+ *       second file's each time, through fopen and fclose); the main thread
+ *       also tries "unread".
  *       Prints "handler=N main=M".
  *   rgthreads spin TAG DIR
  *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
@@ -42,6 +44,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,8 +277,10 @@ static void on_alarm(int sig)
 }
 
 /* Creates NAME afresh, writes and closes it, then rewrites it: the
- * rewrite is the session's own write, so it must be allowed. */
-static int create_rewrite(const char *name)
+ * rewrite is the session's own write, so it must be allowed. With stdio,
+ * the rewrite is an fopen, fputs and fclose (never in a handler: fopen
+ * allocates). */
+static int create_rewrite(const char *name, bool stdio)
 {
     char p[4096];
     path_of(p, sizeof p, name);
@@ -286,6 +291,14 @@ static int create_rewrite(const char *name)
     if (write(fd, "new", 3) != 3)
         fail("write", p, errno);
     close(fd);
+    if (stdio) {
+        FILE *f = fopen(p, "w");
+        if (!f)
+            return fail("fopen rewrite of a file the session created", p, errno), -1;
+        if (fputs("again", f) < 0 || fclose(f) != 0)
+            fail("fopen rewrite", p, errno);
+        return 0;
+    }
     fd = open(p, O_WRONLY | O_TRUNC);
     if (fd < 0)
         return fail("rewrite of a file the session created", p, errno), -1;
@@ -299,7 +312,7 @@ static void on_alarm_create(int sig)
 {
     (void)sig;
     int saved = errno;
-    create_rewrite("h.handler");
+    create_rewrite("h.handler", false);
     atomic_fetch_add(&handler_runs, 1);
     errno = saved;
 }
@@ -314,7 +327,8 @@ static int mode_signals_create(void)
     setitimer(ITIMER_REAL, &it, NULL);
     long i;
     for (i = 0; i < iters && !atomic_load(&failures); i++)
-        if (create_rewrite("n.main") < 0 || refused() < 0)
+        if (create_rewrite("n.main", i % 2) < 0 || create_rewrite("n.main.f", true) < 0 ||
+            refused() < 0)
             break;
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &off, NULL);

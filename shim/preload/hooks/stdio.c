@@ -103,8 +103,18 @@ static int close_stream(FILE *stream)
 {
     int saved = errno;
     int fd = stream ? stream_fd(stream) : -1;
+    struct rg_ctx *c;
+    /* A written stream on the fast slots: flushed with the program's mask
+     * and restamped outside, as close() does (hooks/close.c). */
+    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_fd_idle(fd) && !rg_crit_inside() && (c = rg_ready())) {
+        if (rg_stream_pending(stream))
+            fflush(stream);
+        rg_note_close(c, fd);
+        errno = saved;
+        return RG_REAL(fclose)(stream);
+    }
     /* Most streams: nothing to flush early or restamp. */
-    struct rg_ctx *c = rg_fd_needs_ctx(fd, stream) ? rg_enter() : NULL;
+    c = rg_fd_needs_ctx(fd, stream) ? rg_enter() : NULL;
     if (c) {
         struct rg_fdslot s;
         /* 0-2 may be the session's file, written by a parent's redirect. */

@@ -19,22 +19,48 @@
 #define NATIVE_BIT 0x80u
 
 struct cache {
+    _Atomic uint64_t gen; /* counts the puts into the shared cache */
     _Atomic uint64_t slot[SLOTS];
 };
 
+/* The shared cache, mapped at the first fork; and this process's own copy
+ * of it, which is the cache until then. A forked child reads the copy
+ * first: it has its parent's page tables for it (private memory the parent
+ * wrote), where its first read of the shared mapping, whose page tables a
+ * fork does not copy, is a page fault in every child that execs. */
 static struct cache local;
-static struct cache *_Atomic cache = &local;
+static struct cache *_Atomic shared;
+
+/* Slot by slot, each an atomic word: a thread of the process may be reading
+ * local meanwhile, and each slot is whole in itself. */
+static void copy_slots(struct cache *to, struct cache *from)
+{
+    for (unsigned i = 0; i < SLOTS; i++)
+        atomic_store_explicit(&to->slot[i],
+                              atomic_load_explicit(&from->slot[i], memory_order_relaxed),
+                              memory_order_relaxed);
+}
 
 void rg_exec_cache_share(void)
 {
-    if (atomic_load_explicit(&cache, memory_order_relaxed) != &local)
+    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
+    if (c) {
+        /* What the children learnt since the last fork, copied for the next:
+         * nothing to write, in a shell that runs the same programs again. */
+        uint64_t gen = atomic_load_explicit(&c->gen, memory_order_acquire);
+        if (gen != atomic_load_explicit(&local.gen, memory_order_relaxed)) {
+            copy_slots(&local, c);
+            atomic_store_explicit(&local.gen, gen, memory_order_relaxed);
+        }
         return;
+    }
     void *m =
         mmap(NULL, sizeof(struct cache), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return;
-    memcpy(m, &local, sizeof local);
-    atomic_store_explicit(&cache, (struct cache *)m, memory_order_release);
+    c = m;
+    copy_slots(c, &local);
+    atomic_store_explicit(&shared, c, memory_order_release);
 }
 
 RG_START_TEXT static uint64_t mix(uint64_t h, uint64_t v)
@@ -61,9 +87,8 @@ RG_START_TEXT static size_t slot_at(uint64_t key, unsigned i)
     return ((key >> VERDICT_BITS) + i) % SLOTS;
 }
 
-RG_START_TEXT static bool cache_get(uint64_t key, struct rg_target *t)
+RG_START_TEXT static bool probe(struct cache *c, uint64_t key, struct rg_target *t)
 {
-    struct cache *c = atomic_load_explicit(&cache, memory_order_acquire);
     for (unsigned i = 0; i < PROBE; i++) {
         uint64_t v = atomic_load_explicit(&c->slot[slot_at(key, i)], memory_order_relaxed);
         if (v && (v & ~(uint64_t)0xff) == key) {
@@ -75,17 +100,25 @@ RG_START_TEXT static bool cache_get(uint64_t key, struct rg_target *t)
     return false;
 }
 
+RG_START_TEXT static bool cache_get(uint64_t key, struct rg_target *t)
+{
+    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
+    return probe(&local, key, t) || (c && probe(c, key, t));
+}
+
 static void cache_put(uint64_t key, const struct rg_target *t)
 {
-    struct cache *c = atomic_load_explicit(&cache, memory_order_acquire);
+    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
+    c = c ? c : &local;
     uint64_t v = key | ((uint64_t)t->kind + 1) | (t->native ? NATIVE_BIT : 0);
-    for (unsigned i = 0; i < PROBE; i++) {
-        uint64_t old = 0;
+    unsigned i = 0;
+    for (uint64_t old = 0; i < PROBE; i++, old = 0)
         if (atomic_compare_exchange_strong_explicit(&c->slot[slot_at(key, i)], &old, v,
                                                     memory_order_relaxed, memory_order_relaxed))
-            return;
-    }
-    atomic_store_explicit(&c->slot[slot_at(key, 0)], v, memory_order_relaxed);
+            break;
+    if (i == PROBE)
+        atomic_store_explicit(&c->slot[slot_at(key, 0)], v, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->gen, 1, memory_order_release);
 }
 
 /* Does the loader run this program in secure mode (AT_SECURE), ignoring

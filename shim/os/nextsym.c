@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/auxv.h>
 
 #include "core/hot.h"
 
@@ -28,12 +29,19 @@ typedef Elf32_auxv_t elf_auxv;
  * told from the others. Hidden, so it is reached without a relocation. */
 extern elf_dyn _DYNAMIC[] __attribute__((visibility("hidden")));
 
+#ifdef __GLIBC__
 /* The process's auxiliary vector, just after the environment its
  * constructors were given. Not getauxval: a symbol version the shim needs
  * from nowhere else costs ld.so about 650 instructions in every process. */
 static char **start_envp;
 
-RG_START_TEXT void rg_next_note_envp(char **envp) { start_envp = envp; }
+/* Only the arrays the kernel laid out, where the vector follows: a dlopen
+ * after a setenv hands constructors environ, a copy on the heap. */
+RG_START_TEXT void rg_next_note_start(int argc, char **argv, char **envp)
+{
+    if (argv && argc >= 0 && envp == argv + argc + 1)
+        start_envp = envp;
+}
 
 /* One entry of the auxiliary vector, or 0. unsetenv shifts the initial
  * environment down in place, leaving a NULL early: read from there, the
@@ -52,6 +60,12 @@ static unsigned long aux(unsigned long type)
             return a->a_un.a_val;
     return 0;
 }
+#else
+/* musl versions no symbol: getauxval costs no start-up. */
+void rg_next_note_start(int argc, char **argv, char **envp) { (void)argc, (void)argv, (void)envp; }
+
+static unsigned long aux(unsigned long type) { return getauxval(type); }
+#endif
 
 /* The loader's r_debug, from the program's DT_DEBUG entry, which ld.so
  * fills in at start. Its load bias from PT_PHDR, as ld.so takes it. */

@@ -8,17 +8,18 @@
 #ifndef RG_NEXTSYM_H
 #define RG_NEXTSYM_H
 
-/* Notes the environment the process started with (a constructor's third
- * argument, or environ as constructors see it): the auxiliary vector that
- * follows it says where the program's headers are. */
-void rg_next_note_envp(char **envp);
+/* Notes main()'s arguments, which glibc hands constructors: the auxiliary
+ * vector that follows the environment the kernel laid out says where the
+ * program's headers are. (musl's getauxval is asked instead.) */
+void rg_next_note_start(int argc, char **argv, char **envp);
 
 /* The default version of name, defined by the first object loaded after
- * the one this code is in, or NULL when the walk cannot tell: no
- * environment was noted yet, the program has no DT_DEBUG, this object is not on the list or comes
- * after libc (a dlopen'ed shim), an object has no GNU hash table, the symbol is an IFUNC or has
- * more than one default version. The caller then asks dlsym. Async-signal-safe; allocates nothing,
- * takes no lock. */
+ * the one this code is in, or NULL when the walk cannot tell: nothing was
+ * noted yet (on glibc), the program has no DT_DEBUG, this object is
+ * not on the list or comes after libc (a dlopen'ed shim), an object has no
+ * GNU hash table, the symbol is an IFUNC or has more than one default
+ * version. The caller then asks dlsym. Async-signal-safe; allocates
+ * nothing, takes no lock. */
 void *rg_next_func(const char *name);
 
 #endif

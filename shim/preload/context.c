@@ -332,16 +332,15 @@ RG_START_TEXT struct rg_ctx *rg_enter_ready(void)
  * os/libcvar.h). musl passes none. argv[argc] is NULL, so argv[0] is there
  * to read even when argc is 0. */
 #define START_PARAMS int argc, char **argv, char **envp
-#define START_ENVP ((void)argc, rg_libc_note_argv0(argv ? argv[0] : NULL), envp)
+#define START_ENVP \
+    (rg_libc_note_argv0(argv ? argv[0] : NULL), rg_next_note_start(argc, argv, envp), envp)
 #else
 #define START_PARAMS void
 #define START_ENVP environ
 #endif
 __attribute__((constructor)) static void rg_start(START_PARAMS)
 {
-    char **start_envp = START_ENVP;
-    rg_next_note_envp(start_envp);
-    struct rg_env_vars v = rg_env_vars(start_envp);
+    struct rg_env_vars v = rg_env_vars(START_ENVP);
     rg_exec_env_capture(&self.exec_env, &v,
                         atomic_load_explicit(&self.state, memory_order_acquire) != UNINIT);
     self.start_owner = v.owner;

@@ -56,15 +56,35 @@ TEST(an_ifunc_is_left_to_dlsym)
     CHECK(rg_next_func("memcpy") == next);
 }
 
-/* Before the environment is noted the walk does not know where the
- * program is. Run first. */
-TEST(nothing_before_the_environment_is_noted) { CHECK(rg_next_func("posix_spawn") == NULL); }
+/* Before main()'s arguments are noted the walk does not know where the
+ * program is (glibc; musl asks getauxval). Run first. */
+TEST(nothing_before_the_start_is_noted)
+{
+#ifdef __GLIBC__
+    CHECK(rg_next_func("posix_spawn") == NULL);
+#else
+    CHECK(rg_next_func("posix_spawn") == dlsym(RTLD_NEXT, "posix_spawn"));
+#endif
+}
+
+/* A copy of the environment is not where the auxiliary vector follows:
+ * it is not noted (a dlopen after a setenv hands constructors one). */
+TEST(an_environment_elsewhere_is_not_noted)
+{
+    /* After its NULL, what would read as AT_PHDR 1: a crash if noted. */
+    static char *env[] = {"A=1", NULL, (char *)3, (char *)1, NULL, NULL};
+    char *argv[] = {"prog", NULL};
+    rg_next_note_start(1, argv, env);
+#ifdef __GLIBC__
+    CHECK(rg_next_func("posix_spawn") == NULL);
+#endif
+}
 
 int main(int argc, char **argv, char **envp)
 {
-    (void)argc, (void)argv;
-    RUN(nothing_before_the_environment_is_noted);
-    rg_next_note_envp(envp);
+    RUN(nothing_before_the_start_is_noted);
+    RUN(an_environment_elsewhere_is_not_noted);
+    rg_next_note_start(argc, argv, envp);
     RUN(finds_what_dlsym_next_finds);
     RUN(finds_the_spawns_and_the_shell_calls);
     RUN(a_name_nothing_defines_is_null);

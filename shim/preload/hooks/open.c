@@ -78,22 +78,47 @@ __attribute__((noinline)) static int open_request(const char *call, int dirfd, c
     return rg_hook_open(&req);
 }
 
-/* rg_hook_open, with a read's common case taken first: the raw open (which
- * moves errno only on failure, so none is saved), and for a file outside
- * every root nothing more. Inline in each wrapper: a compiler's header
- * reads are mostly this. */
-static inline __attribute__((always_inline)) int open_at(const char *call, int dirfd,
-                                                         const char *path, int flags, mode_t mode)
+/* A read-mode open's flags (rg_flags_write false) that take no mode, as
+ * nearly all do: one test instead of rg_flags_write's and
+ * rg_flags_need_mode's. O_TMPFILE's own bit: it includes O_DIRECTORY. */
+#define RG_PLAIN_READ_NOT (O_ACCMODE | O_TRUNC | O_CREAT | (O_TMPFILE & ~O_DIRECTORY) | O_PATH)
+
+/* A read, opened with the raw call (which moves errno only on failure, so
+ * none is saved) and, for a file outside every root or a directory, not
+ * looked at again: no request is built. Inline in each wrapper: a
+ * compiler's header reads are mostly this. */
+static inline __attribute__((always_inline)) int open_read(const char *call, int dirfd,
+                                                           const char *path, int flags, mode_t mode)
 {
-    if (rg_flags_write(flags) || rg_crit_inside())
+    if (rg_crit_inside())
         return open_request(call, dirfd, path, flags, mode);
-    int fd = rg_sys_openat(dirfd, path, flags, mode); /* 0 unless the flags take one */
+    int fd = rg_sys_openat(dirfd, path, flags, mode);
     if (fd < 0)
         return (int)rg_result_raw(fd);
     struct rg_ctx *c = rg_ready();
-    if (c && rg_read_outside_roots(c, path))
+    /* rg_record_read records nothing for O_PATH or O_DIRECTORY (a tree
+     * walk opens every directory so). */
+    if (c && ((flags & (O_PATH | O_DIRECTORY)) || rg_read_outside_roots(c, path)))
         return fd;
     return record_opened(call, dirfd, path, flags, mode, fd);
+}
+
+/* Any other open: a read with a mode (O_RDONLY | O_CREAT) or a write. */
+__attribute__((noinline)) static int open_other(const char *call, int dirfd, const char *path,
+                                                int flags, mode_t mode)
+{
+    if (rg_flags_write(flags))
+        return open_request(call, dirfd, path, flags, mode);
+    return open_read(call, dirfd, path, flags, mode);
+}
+
+/* mode is 0 unless the flags take one. */
+static inline __attribute__((always_inline)) int open_at(const char *call, int dirfd,
+                                                         const char *path, int flags, mode_t mode)
+{
+    if (!(flags & RG_PLAIN_READ_NOT))
+        return open_read(call, dirfd, path, flags, 0);
+    return open_other(call, dirfd, path, flags, mode);
 }
 
 #define HOOK_OPEN(sym)                                                   \

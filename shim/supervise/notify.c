@@ -4,6 +4,7 @@
  * settles held write descriptors. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -144,6 +145,16 @@ static void handle(struct worker *w, struct seccomp_notif *req)
         close(actor.err_fd);
 }
 
+/* RECV fails with ENOENT for a notification whose caller died before it
+ * was taken, and, once no process of the tree is left, at once and for
+ * ever: the listener then polls as hung up. A handler that went on asking
+ * spun on a CPU until readguard exited, through its whole clean-up. */
+static bool tree_gone(int listener)
+{
+    struct pollfd p = {.fd = listener, .events = POLLIN};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}
+
 /* One handler at a time waits on the listener: the kernel wakes every
  * thread waiting there for each notification, and all but one go back to
  * sleep, so each idle handler cost a wake-up per call. The one whose turn
@@ -160,9 +171,9 @@ static void *work(void *arg)
     for (;;) {
         memset(req, 0, w->notif_size);
         if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
-            if (errno == EINTR || errno == ENOENT)
+            if (errno == EINTR || (errno == ENOENT && !tree_gone(w->listener)))
                 continue;
-            break; /* the listener is gone: the tree has exited */
+            break; /* the tree has exited */
         }
         if (answered_at_once(w, req, false))
             continue;

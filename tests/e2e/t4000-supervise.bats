@@ -515,3 +515,18 @@ export -f raw
 	assert_output 'wrote 0 enosys 0'
 	assert_unchanged victim
 }
+
+@test "t4000.50 once the tree has exited, each handler thread stops waiting on the listener after one failed wait" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	# readguard's clean-up after the tree (a scan of 20,000 journal session
+	# entries) leaves time for a handler that kept asking to show.
+	mkdir -p "$XDG_STATE_HOME/readguard/journal/sessions"
+	(cd "$XDG_STATE_HOME/readguard/journal/sessions" && seq 20000 | xargs touch)
+	run strace -f -e trace=ioctl -o "$W/trace" "$RG" run --supervise --log "$LOG" -- true
+	assert_success
+	# At most 16 handler threads, each told ENOENT once; it kept asking
+	# hundreds of times before.
+	local n
+	n=$(grep -c ENOENT "$W/trace")
+	[ "$n" -le 16 ] || fail "the listener was asked $n times after the tree had exited"
+}

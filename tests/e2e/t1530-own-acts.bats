@@ -201,3 +201,17 @@ for rnd in range(3):
 	refute_refused
 	assert_content f "$(printf 'start\na\nb\nc')"
 }
+
+@test "t1530.16 a write descriptor that an exec closes (O_CLOEXEC) restamps its file" {
+	# exec closes it without a close() call and runs no destructor: the exec
+	# hook restamps it, or the session's next write is refused.
+	mkfile f start
+	run --separate-stderr rg bash -c 'cat f >/dev/null
+"$0" -c "import os
+fd = os.open(\"f\", os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+os.write(fd, b\"a\\n\")
+os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
+	assert_success
+	refute_refused
+	assert_content f "$(printf 'start\na\nb')"
+}

@@ -302,9 +302,17 @@ RG_START_TEXT static void after_fork_child(void)
     after_fork();
 }
 
+static _Atomic bool fork_handlers_set;
+
 static void register_fork_handlers(void)
 {
     pthread_atfork(before_fork, after_fork, after_fork_child);
+    atomic_store_explicit(&fork_handlers_set, true, memory_order_release);
+}
+
+bool rg_fork_handlers_set(void)
+{
+    return atomic_load_explicit(&fork_handlers_set, memory_order_acquire);
 }
 
 void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }

@@ -83,6 +83,9 @@ static inline struct rg_ctx *rg_ready(void)
  * first set up, and by the fork hook; idempotent and thread-safe, but not
  * async-signal-safe: call it inside the critical section. */
 void rg_fork_handlers(void);
+/* Are they registered? Async-signal-safe: a fork need not enter the
+ * critical section to learn that it has nothing to do. */
+bool rg_fork_handlers_set(void);
 
 struct rg_exec_env;
 /* What this process hands on to the images it execs (preload/handoff.h). */

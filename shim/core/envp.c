@@ -18,6 +18,12 @@ static const char *value_at(const char *entry, const char *name, size_t len)
 
 #define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
 
+/* The names every process looks for before main() and every exec checks
+ * (core/hot.h says why not in .rodata). */
+RG_START_CONST static const char n_preload[] = "LD_PRELOAD", n_session[] = RG_ENV_SESSION,
+                                 n_owner[] = RG_ENV_OWNER, n_trampoline[] = RG_ENV_TRAMPOLINE,
+                                 n_uring[] = "UV_USE_IO_URING";
+
 bool rg_preload_has_shim(const char *list)
 {
     for (const char *p = list; p && *p;) {
@@ -86,19 +92,19 @@ RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
         /* The first byte rules out nearly every variable. */
         switch (e[0]) {
         case 'L':
-            if (!v.preload && (x = VALUE_AT(e, "LD_PRELOAD")))
+            if (!v.preload && (x = VALUE_AT(e, n_preload)))
                 v.preload = x;
             break;
         case 'R':
-            if (!v.session && (x = VALUE_AT(e, RG_ENV_SESSION)))
+            if (!v.session && (x = VALUE_AT(e, n_session)))
                 v.session = x;
-            else if (!v.owner && (x = VALUE_AT(e, RG_ENV_OWNER)))
+            else if (!v.owner && (x = VALUE_AT(e, n_owner)))
                 v.owner = x;
-            else if (!v.trampoline && (x = VALUE_AT(e, RG_ENV_TRAMPOLINE)))
+            else if (!v.trampoline && (x = VALUE_AT(e, n_trampoline)))
                 v.trampoline = x;
             break;
         case 'U':
-            if (!v.uring && (x = VALUE_AT(e, "UV_USE_IO_URING")))
+            if (!v.uring && (x = VALUE_AT(e, n_uring)))
                 v.uring = x;
             break;
         default: break;

@@ -11,4 +11,11 @@
 
 #define RG_START_TEXT __attribute__((section(".text.hot.rg_start")))
 
+/* A constant that code reads: in .data.rel.ro, not .rodata. The loader
+ * writes that page when it relocates the shim, so every process has it
+ * mapped already and a fork copies its page tables; .rodata is one more
+ * page for a starting process to fault in, and for every forked child
+ * again. */
+#define RG_START_CONST __attribute__((section(".data.rel.ro.rg_start")))
+
 #endif

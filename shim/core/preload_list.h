@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/hot.h"
+
 #define RG_SHIM_FILE "libreadguard.so"
 /* musl's build lives in a directory musl/ beside glibc's, same file name. */
 #define RG_SHIM_MUSL_TAIL "/musl/" RG_SHIM_FILE
@@ -44,14 +46,16 @@ static inline bool rg_plist_ends_with(const char *p, size_t len, const char *tai
 /* Does one entry (len bytes) name the shim? Any directory counts. */
 static inline bool rg_plist_names_shim(const char *p, size_t len)
 {
-    const size_t t = sizeof RG_SHIM_FILE - 1;
-    return rg_plist_ends_with(p, len, RG_SHIM_FILE, t) && (len == t || p[len - t - 1] == '/');
+    RG_START_CONST static const char file[] = RG_SHIM_FILE;
+    const size_t t = sizeof file - 1;
+    return rg_plist_ends_with(p, len, file, t) && (len == t || p[len - t - 1] == '/');
 }
 
 /* Is an entry naming the shim musl's build? */
 static inline bool rg_plist_is_musl(const char *p, size_t len)
 {
-    return rg_plist_ends_with(p, len, RG_SHIM_MUSL_TAIL, sizeof RG_SHIM_MUSL_TAIL - 1);
+    RG_START_CONST static const char tail[] = RG_SHIM_MUSL_TAIL;
+    return rg_plist_ends_with(p, len, tail, sizeof tail - 1);
 }
 
 #endif

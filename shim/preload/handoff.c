@@ -23,24 +23,25 @@
 /* A variable, so that a test of it is not a constant expression to lint. */
 static const enum rg_libc own_libc = OWN_LIBC;
 
-/* Copies a path of at most PATH_MAX - 1 bytes (cut there) and returns its
+/* Copies a path of at most PATH_MAX - 1 bytes (cut there; NULL copies as
+ * "", with no literal "" read from .rodata: core/hot.h) and returns its
  * length. */
 RG_START_TEXT static size_t copy_path(char *dst, const char *src)
 {
     size_t i = 0;
-    for (; i + 1 < PATH_MAX && src[i]; i++)
+    for (; src && i + 1 < PATH_MAX && src[i]; i++)
         dst[i] = src[i];
     dst[i] = '\0';
     return i;
 }
 
-/* Copies a string of at most cap - 1 bytes up to its end or a separator,
- * and returns its length: the loop's end depends on the bytes, so the
- * compiler keeps it a loop. */
+/* Copies a string of at most cap - 1 bytes up to its end or a separator
+ * (NULL: ""), and returns its length: the loop's end depends on the bytes,
+ * so the compiler keeps it a loop. */
 RG_START_TEXT static size_t copy_entry(char *dst, size_t cap, const char *src)
 {
     size_t i = 0;
-    for (; i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
+    for (; src && i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
         dst[i] = src[i];
     dst[i] = '\0';
     return i;
@@ -53,7 +54,7 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
                                const char *session)
 {
     const char *own = NULL, *other = NULL;
-    for (const char *p = v->preload ? v->preload : ""; *p;) {
+    for (const char *p = v->preload; p && *p;) {
         size_t len = rg_plist_entry_len(p);
         bool musl = rg_plist_is_musl(p, len);
         const char **slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? &own : &other;
@@ -61,17 +62,17 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
             *slot = p;
         p = rg_plist_skip_seps(p + len);
     }
-    size_t o = copy_entry(x->buf, PATH_MAX, own ? own : "");
+    size_t o = copy_entry(x->buf, PATH_MAX, own);
     Dl_info info;
     if (!o && dladdr((void *)rg_exec_env_capture, &info) && info.dli_fname &&
         info.dli_fname[0] == '/')
         o = copy_path(x->buf, info.dli_fname);
     x->other_at = (unsigned short)(o + 1);
-    o += 1 + copy_entry(x->buf + x->other_at, PATH_MAX, other ? other : "");
+    o += 1 + copy_entry(x->buf + x->other_at, PATH_MAX, other);
     x->session_at = (unsigned short)(o + 1);
     /* A session path is one string; copy_entry stops at the separators,
      * which a path may hold. */
-    copy_path(x->buf + x->session_at, session ? session : "");
+    copy_path(x->buf + x->session_at, session);
 }
 
 RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v,

@@ -76,11 +76,11 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
     };
 }
 
-static void load_file(const char *path, const char *session, struct rg_jlist *l)
+static int load_file(const char *path, const char *session, struct rg_jlist *l)
 {
     FILE *f = fopen(path, "re");
     if (!f)
-        return;
+        return -errno;
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -92,6 +92,7 @@ static void load_file(const char *path, const char *session, struct rg_jlist *l)
     }
     free(line);
     fclose(f);
+    return 0;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -105,10 +106,25 @@ static int is_index(const struct dirent *d)
     return d->d_name[0] != '.' && n > 6 && strcmp(d->d_name + n - 6, ".jsonl") == 0;
 }
 
+/* One session's index, opened by its name: a run ends in the time its own
+ * records take, however many sessions the journal keeps. A name the
+ * directory's listing would not have yielded (is_index) names nothing. */
+static int load_one(const char *sessions, const char *id, struct rg_jlist *l)
+{
+    char path[PATH_MAX + 256];
+    if (!id[0] || id[0] == '.' || strchr(id, '/') ||
+        (size_t)snprintf(path, sizeof path, "%s/%s.jsonl", sessions, id) >= sizeof path)
+        return 0;
+    int r = load_file(path, id, l);
+    return r == -ENOENT || r == -ENOTDIR ? 0 : r;
+}
+
 int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
 {
     char sessions[PATH_MAX], path[PATH_MAX + 256];
     snprintf(sessions, sizeof sessions, "%s/" RG_JOURNAL_SESSIONS, dir);
+    if (only)
+        return load_one(sessions, only, l);
     struct dirent **names;
     int n = scandir(sessions, &names, is_index, by_name);
     if (n < 0)
@@ -116,10 +132,8 @@ int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
     for (int i = 0; i < n; i++) {
         char id[256];
         snprintf(id, sizeof id, "%.*s", (int)strlen(names[i]->d_name) - 6, names[i]->d_name);
-        if (!only || strcmp(only, id) == 0) {
-            snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
-            load_file(path, id, l);
-        }
+        snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
+        load_file(path, id, l);
         free(names[i]);
     }
     free(names);

@@ -27,8 +27,9 @@ struct rg_jlist {
     size_t n, cap;
 };
 
-/* Reads every session's records in dir (only session `only` if not NULL),
- * sorted by session, then in the order they were written. */
+/* Reads every session's records in dir (only session `only` if not NULL,
+ * without listing the others), sorted by session, then in the order they
+ * were written. */
 int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l);
 void rg_jlist_free(struct rg_jlist *l);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uthash.h>
@@ -135,20 +136,50 @@ static void sweep(const char *dir, struct obj *objs, int64_t now)
         closedir(d);
 }
 
+/* Was the journal pruned within the hour? The stamp's mtime says when the
+ * last prune ended. */
+static bool pruned_lately(const char *stamp, int64_t now)
+{
+    struct stat st;
+    return stat(stamp, &st) == 0 &&
+           now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < PRUNE_EVERY_NS;
+}
+
+/* The journal directory, locked for this process's prune, or -1: one that
+ * another holds is being pruned, and one that was pruned while we waited
+ * needs it no more. Two runs ending together so prune once; a kill -9
+ * drops the lock with the process, and what it left is consistent, as
+ * each step of a prune is (a session's index goes before its objects). */
+static int claim(const char *dir, const char *stamp, bool now_please)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || (!now_please && pruned_lately(stamp, rg_now_ns()))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 void rg_jstore_prune(const char *dir, bool now_please)
 {
     char stamp[PATH_MAX + 16], p[PATH_MAX + 300];
     snprintf(stamp, sizeof stamp, "%s/.pruned", dir);
     struct stat st;
     int64_t now = rg_now_ns();
-    if (!now_please && stat(stamp, &st) == 0 &&
-        now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < PRUNE_EVERY_NS)
+    if (!now_please && pruned_lately(stamp, now))
+        return;
+    int lock = claim(dir, stamp, now_please);
+    if (lock < 0)
         return;
     int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
     int64_t days = rg_prune_days();
     struct rg_jlist l = {0};
-    if (rg_jlist_load(dir, NULL, &l) < 0)
+    if (rg_jlist_load(dir, NULL, &l) < 0) {
+        close(lock);
         return;
+    }
     rg_jsettle(dir, &l);
     struct sess *s = NULL;
     size_t n = 0;
@@ -197,7 +228,10 @@ void rg_jstore_prune(const char *dir, bool now_please)
     }
     free(s);
     rg_jlist_free(&l);
-    int fd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd >= 0)
+    int fd = open(stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        futimens(fd, NULL);
         close(fd);
+    }
+    close(lock); /* after the stamp: a waiter then sees it fresh */
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# Pruning the journal when a run ends: what an agent that wraps every
+# command in `readguard run` pays for the sessions the journal keeps, and
+# that the age and size policy still holds, once, under races and kill -9.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+	OLD_ID=0001000000000000000-1
+}
+
+# kept_copies N: N more kept sessions, recent, each a copy of the one
+# session in the journal under a new id.
+kept_copies() {
+	local one i
+	one=$(ls "$J/sessions/")
+	for ((i = 1; i <= $1; i++)); do
+		cp "$J/sessions/$one" "$J/sessions/${one%%-*}-9$i.jsonl"
+	done
+}
+
+# old_session TEXT: a session that started in 2001 and kept a.txt's TEXT.
+old_session() {
+	mkfile old.txt "$1"
+	rg rm old.txt
+	mv "$J/sessions/"*.jsonl "$J/sessions/$OLD_ID.jsonl"
+	touch -d '2020-01-01' "$J/objects/"*
+}
+
+# stale_stamp: the last prune was two hours ago.
+stale_stamp() {
+	touch -d '2 hours ago' "$J/.pruned"
+}
+
+old_object() {
+	echo "$J/objects/$(sha256sum <<<"$1" | cut -d' ' -f1)"
+}
+
+@test "t1405.01 a run ending within the hour of the last prune reads its own index only, never the list of kept sessions" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt a
+	rg rm a.txt
+	kept_copies 20
+	strace -o "$W/tr" -e trace=openat,open "$RG" run --log "$LOG" -- true
+	run grep -F "\"$J/sessions\"" "$W/tr"
+	assert_failure
+	run grep -c -F "\"$J/sessions/" "$W/tr"
+	assert_output 2 # the close and the settle of its own session
+}
+
+@test "t1405.02 within the hour of the last prune, a run ending keeps a session older than READGUARD_JOURNAL_DAYS" {
+	old_session old
+	touch "$J/.pruned"
+	mkfile b.txt new
+	rg rm b.txt
+	assert_file_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_exist "$(old_object old)"
+}
+
+@test "t1405.03 an hour after the last prune, a run ending prunes an old session and stamps the prune" {
+	old_session old
+	stale_stamp
+	mkfile b.txt new
+	rg rm b.txt
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_not_exist "$(old_object old)"
+	run find "$J/.pruned" -mmin -5
+	assert_output "$J/.pruned"
+	"$RG" undo b.txt
+	assert_equal "$(cat b.txt)" new
+}
+
+@test "t1405.04 an hour after the last prune, a journal over READGUARD_JOURNAL_MAX drops its oldest session" {
+	mkfile a.txt 'a content'
+	rg rm a.txt
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
+	run "$RG" history --json
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "$W/b.txt"
+}
+
+@test "t1405.05 a run ending while another process prunes the journal leaves the prune to it" {
+	command -v flock >/dev/null || skip "flock is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	flock "$J" "$RG" run --log "$LOG" -- true
+	assert_file_exist "$J/sessions/$OLD_ID.jsonl"
+	run find "$J/.pruned" -mmin -5
+	assert_output ""
+	"$RG" run --log "$LOG" -- true
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+}
+
+@test "t1405.06 a run killed -9 as it prunes leaves a journal whose kept versions undo brings back, and the next run finishes the prune" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile keep.txt kept
+	rg rm keep.txt
+	stale_stamp
+	# Killed at the prune's first unlink: the old session's index.
+	run strace -o /dev/null -e trace=unlink -e inject=unlink:signal=KILL:when=1 \
+		"$RG" run --log "$LOG" -- true
+	assert_equal "$status" 137
+	assert_file_exist "$(old_object old)"
+	run "$RG" history --json
+	assert_success
+	assert_output --partial "$W/keep.txt"
+	"$RG" run --log "$LOG" -- true
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_not_exist "$(old_object old)"
+	"$RG" undo keep.txt
+	assert_equal "$(cat keep.txt)" kept
+}

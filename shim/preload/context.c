@@ -29,12 +29,26 @@ enum { UNINIT, INITING, READY = RG_PRELOAD_READY };
 /* The one instance: the guard's context, and what only this process's own
  * lifecycle needs around it. */
 static struct {
+    /* First: what every process reads and writes at start and exit
+     * (rg_start, rg_exit), which then lands on the first page of .bss: the
+     * page ld.so zeroes, so has written, anyway (.bss starts within a
+     * page), and no page fault of its own in the common case of short
+     * paths. */
     _Atomic int state; /* UNINIT, INITING, READY */
-    /* Held by the thread that sets the context up, and by a thread that
+    /* READGUARD_OWNER as the process started, or NULL (owner_from_env). */
+    bool started;
+    const char *start_owner;
+    /* What execs re-inject (preload/handoff.h). Written before main() runs,
+     * or by the thread that creates the session, and only read after that. */
+    struct rg_exec_env exec_env;
+    /* Then all that a fork writes, on one page (aligned so that it never
+     * straddles two): this lock and the context's first words (guard/ctx.h).
+     *
+     * Held by the thread that sets the context up, and by a thread that
      * forks (pthread_atfork below): a child must never be born with the
      * context half set up, as a state INITING no thread of the child will
      * ever finish. */
-    _Atomic int init_lock;
+    _Alignas(64) _Atomic int init_lock;
     struct rg_ctx ctx;
     int32_t owner_pid;                 /* set when this process created the session */
     char fallback_roots[PATH_MAX];     /* roots when there is no table */
@@ -42,16 +56,8 @@ static struct {
     char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */
     char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
     char env_owner[48];
-    /* READGUARD_OWNER as the process started, or NULL (owner_from_env). */
-    bool started;
-    const char *start_owner;
     pthread_once_t fork_handlers;
-    /* What execs re-inject (preload/handoff.h). Written before main() runs,
-     * or by the thread that creates the session, and only read after that. */
-    struct rg_exec_env exec_env;
-    /* Aligned so that what a fork writes (the state and lock above, and the
-     * context's first words: guard/ctx.h) never straddles two pages. */
-} self __attribute__((aligned(64))) = {.fork_handlers = PTHREAD_ONCE_INIT};
+} self = {.fork_handlers = PTHREAD_ONCE_INIT};
 
 /* What context.h's inline tests read: the state and the descriptor map of
  * the one instance, fixed at load time. */
@@ -349,8 +355,7 @@ RG_START_TEXT struct rg_ctx *rg_enter_ready(void)
 __attribute__((constructor)) static void rg_start(START_PARAMS)
 {
     struct rg_env_vars v = rg_env_vars(START_ENVP);
-    rg_exec_env_capture(&self.exec_env, &v,
-                        atomic_load_explicit(&self.state, memory_order_acquire) != UNINIT);
+    rg_exec_env_capture(&self.exec_env, &v);
     self.start_owner = v.owner;
     self.started = true;
     bool join = v.session && *v.session;

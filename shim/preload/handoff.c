@@ -75,12 +75,11 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
     copy_path(x->buf + x->session_at, session);
 }
 
-RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v,
-                                       bool made)
+RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
 {
-    if (made && !v->session) {
-        /* A hook that ran before (from another library's constructor) made
-         * a session: it stays the one handed on, as it is in environ. */
+    if (x->session_made && !v->session) {
+        /* A hook that ran before made a session: it stays the one handed
+         * on, as it is in environ. */
         char kept[PATH_MAX];
         copy_path(kept, rg_xenv_session(x));
         pack(x, v, kept);
@@ -92,6 +91,7 @@ RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_en
 void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
 {
     copy_path(x->buf + x->session_at, session);
+    x->session_made = true;
 }
 
 RG_START_TEXT void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)

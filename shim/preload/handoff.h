@@ -18,6 +18,7 @@
  * a page fault. Read through the functions below. */
 struct rg_exec_env {
     unsigned short other_at, session_at; /* offsets into buf; the own entry at 0 */
+    bool session_made;                   /* set by rg_xenv_set_session */
     char buf[3 * PATH_MAX];
 };
 
@@ -36,10 +37,9 @@ void rg_xenv_set_session(struct rg_exec_env *x, const char *session);
 
 /* Fills x from the process's starting environment: the LD_PRELOAD entries
  * naming the shim ($LIB and all, so a 32-bit child still finds its own
- * build), else the file the shim was loaded from, and the session; made:
- * a hook already ran (another library's constructor), which may have made a
- * session of its own that x then keeps. */
-void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v, bool made);
+ * build), else the file the shim was loaded from, and the session, unless
+ * a hook that ran before (from another library's constructor) made one. */
+void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
 
 /* What an exec from this process must pass on (see core/envp.h): the shim's
  * LD_PRELOAD entry and the session, as the process started with them (x,

@@ -114,12 +114,17 @@ bool rg_jobject_valid(const char *name)
  * length, put at once: a record has a dozen. */
 #define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
 
-static void str(struct line *o, const char *k, size_t kn, const char *v)
+static void str_n(struct line *o, const char *k, size_t kn, const char *v, size_t vn)
 {
     put(o, k, kn);
     put(o, "\"", 1);
-    put_s(o, v);
+    put(o, v, vn);
     put(o, "\"", 1);
+}
+
+static void str(struct line *o, const char *k, size_t kn, const char *v)
+{
+    str_n(o, k, kn, v, strlen(v));
 }
 
 static void str_or_null(struct line *o, const char *k, size_t kn, const char *v)
@@ -131,10 +136,11 @@ static void str_or_null(struct line *o, const char *k, size_t kn, const char *v)
 }
 
 /* A path that is not UTF-8 cannot be told from its "path" (each stray
- * byte is U+FFFD there): its bytes, %XX-escaped where they are not. */
-static void path_bytes(struct line *o, const char *path)
+ * byte is U+FFFD there): its bytes, %XX-escaped where they are not.
+ * utf8: escaping "path" found it all UTF-8, which spares a second pass. */
+static void path_bytes(struct line *o, const char *path, bool utf8)
 {
-    if (rg_utf8_valid(path))
+    if (utf8 || rg_utf8_valid(path))
         return;
     put(o, KEY("path_bytes"));
     put(o, "\"", 1);
@@ -156,8 +162,8 @@ static void unum(struct line *o, const char *k, size_t kn, unsigned long long v)
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
 {
     char path[4200], prog[128], t[RG_TIME_LEN];
-    rg_json_escape(path, sizeof path, r->path);
-    rg_json_escape(prog, sizeof prog, r->prog ? r->prog : "");
+    size_t path_len, prog_len = rg_json_escape(prog, sizeof prog, r->prog ? r->prog : "");
+    bool utf8 = rg_json_escape_utf8(path, sizeof path, r->path, &path_len);
     rg_format_time(r->time_ns, t);
     struct line o = {out, out + cap};
     put(&o, "{\"time\":\"", 9);
@@ -165,11 +171,11 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     put(&o, "\"", 1);
     num(&o, KEY("time_ns"), r->time_ns);
     num(&o, KEY("pid"), r->pid);
-    str(&o, KEY("prog"), prog);
+    str_n(&o, KEY("prog"), prog, prog_len);
     str(&o, KEY("op"), r->op);
     str(&o, KEY("call"), r->call ? r->call : "");
-    str(&o, KEY("path"), path);
-    path_bytes(&o, r->path);
+    str_n(&o, KEY("path"), path, path_len);
+    path_bytes(&o, r->path, utf8);
     unum(&o, KEY("dev"), r->dev);
     unum(&o, KEY("ino"), r->ino);
     unum(&o, KEY("mode"), r->mode);

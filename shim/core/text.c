@@ -30,13 +30,29 @@ static size_t utf8_len(const unsigned char *s)
 
 static const char hex[] = "0123456789abcdef";
 
+/* Per byte: PLAIN where rg_json_escape copies it as it is (printable
+ * ASCII but '"' and '\\'), PLAIN_BYTES where rg_json_escape_bytes does
+ * (the same but '%'). A table, not five comparisons: a journal record
+ * escapes a path for every file git checkout replaces. */
+enum { PLAIN = 1, PLAIN_BYTES = 2 };
+static const unsigned char plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    3, 3, 0, 3, 3, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /* How many bytes at s need no escape: most of a path, copied a run at a
  * time. */
 static size_t plain_run(const unsigned char *s, bool keep_bytes)
 {
+    unsigned mask = keep_bytes ? PLAIN_BYTES : PLAIN;
     size_t run = 0;
-    while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\' &&
-           !(keep_bytes && s[run] == '%'))
+    while (plain[s[run]] & mask)
         run++;
     return run;
 }
@@ -72,8 +88,8 @@ static size_t escape_one(const unsigned char *s, bool keep_bytes, char esc[8], c
 }
 
 /* rg_json_escape, or with keep_bytes rg_json_escape_bytes. True when all
- * of src fit. */
-static bool escape(char *dst, size_t cap, const char *src, bool keep_bytes, size_t *len)
+ * of src fit. *utf8 (optional) is cleared at a byte that is not UTF-8. */
+static bool escape(char *dst, size_t cap, const char *src, bool keep_bytes, size_t *len, bool *utf8)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
@@ -93,6 +109,8 @@ static bool escape(char *dst, size_t cap, const char *src, bool keep_bytes, size
         char esc[8];
         const char *piece;
         size_t n, plen = escape_one(s, keep_bytes, esc, &piece, &n);
+        if (utf8 && *s >= 0x80 && n == 1) /* a sequence is 2 to 4 bytes */
+            *utf8 = false;
         if (o + plen + 1 > cap)
             break;
         memcpy(dst + o, piece, plen);
@@ -107,14 +125,20 @@ static bool escape(char *dst, size_t cap, const char *src, bool keep_bytes, size
 size_t rg_json_escape(char *dst, size_t cap, const char *src)
 {
     size_t len;
-    escape(dst, cap, src, false, &len);
+    escape(dst, cap, src, false, &len, NULL);
     return len;
+}
+
+bool rg_json_escape_utf8(char *dst, size_t cap, const char *src, size_t *len)
+{
+    bool utf8 = true;
+    return escape(dst, cap, src, false, len, &utf8) && utf8;
 }
 
 size_t rg_json_escape_bytes(char *dst, size_t cap, const char *src)
 {
     size_t len;
-    return escape(dst, cap, src, true, &len) ? len : SIZE_MAX;
+    return escape(dst, cap, src, true, &len, NULL) ? len : SIZE_MAX;
 }
 
 bool rg_utf8_valid(const char *src)

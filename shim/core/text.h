@@ -14,6 +14,10 @@
  * Returns the length written. */
 size_t rg_json_escape(char *dst, size_t cap, const char *src);
 
+/* rg_json_escape, *len the length written; true when all of src fit and
+ * it was well-formed UTF-8 throughout (rg_utf8_valid, in the same pass). */
+bool rg_json_escape_utf8(char *dst, size_t cap, const char *src, size_t *len);
+
 /* Writes src as the inside of a JSON string that keeps its bytes: as
  * rg_json_escape, but each byte that is not part of well-formed UTF-8, and
  * every '%', as %XX (a file name may be any bytes; rg_bytes_unescape reads

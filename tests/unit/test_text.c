@@ -390,6 +390,40 @@ TEST(escape_bytes_keeps_what_is_not_utf8_and_reads_back)
     CHECK_EQ_STR(back, name);
 }
 
+TEST(escape_utf8_escapes_as_json_escape_does)
+{
+    static const char *const srcs[] = {"/w/a b%.txt", "/w/\"q\"\\\n\t\x01\x7f", "/w/caf\xc3\xa9",
+                                       "/w/caf\xe9", ""};
+    for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+        char a[128], b[128];
+        size_t n, m = rg_json_escape(a, sizeof a, srcs[i]);
+        rg_json_escape_utf8(b, sizeof b, srcs[i], &n);
+        CHECK_EQ_STR(b, a);
+        CHECK_EQ_INT(n, m);
+    }
+}
+
+TEST(escape_utf8_says_whether_the_text_was_utf8)
+{
+    char b[128];
+    size_t n;
+    CHECK(rg_json_escape_utf8(b, sizeof b, "/w/plain \"ascii\"\n", &n));
+    CHECK(rg_json_escape_utf8(b, sizeof b, "/w/caf\xc3\xa9 \xf0\x9f\x98\x80", &n));
+    CHECK(!rg_json_escape_utf8(b, sizeof b, "/w/caf\xe9", &n));
+    CHECK(!rg_json_escape_utf8(b, sizeof b, "/w/\xc3", &n));         /* cut short */
+    CHECK(!rg_json_escape_utf8(b, sizeof b, "/w/\xed\xa0\x80", &n)); /* a surrogate */
+}
+
+TEST(escape_utf8_is_false_when_the_text_does_not_fit)
+{
+    char b[8];
+    size_t n;
+    CHECK(rg_json_escape_utf8(b, sizeof b, "abcdefg", &n));
+    CHECK_EQ_INT(n, 7);
+    CHECK(!rg_json_escape_utf8(b, sizeof b, "abcdefgh", &n));
+    CHECK_EQ_INT(n, 7);
+}
+
 TEST(escape_bytes_says_when_it_does_not_fit)
 {
     char b[8];
@@ -478,6 +512,9 @@ int main(void)
     RUN(concat_joins_parts_or_writes_nothing);
     RUN(fd_link_names_the_descriptor);
     RUN(escape_bytes_keeps_what_is_not_utf8_and_reads_back);
+    RUN(escape_utf8_escapes_as_json_escape_does);
+    RUN(escape_utf8_says_whether_the_text_was_utf8);
+    RUN(escape_utf8_is_false_when_the_text_does_not_fit);
     RUN(escape_bytes_says_when_it_does_not_fit);
     RUN(bytes_unescape_refuses_a_bad_escape_or_a_nul);
     return check_done();

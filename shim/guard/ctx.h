@@ -14,6 +14,7 @@
 
 #include "core/policy.h"
 #include "core/table.h"
+#include "guard/jpaths.h"
 #include "guard/scan.h"
 #include "guard/tiercache.h"
 #include "os/clock.h"
@@ -92,6 +93,7 @@ struct rg_ctx {
     struct rg_actor *actor;          /* NULL in the shim: the process itself */
     uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
                                         may touch; 0: none (the shim, --supervise) */
+    struct rg_jpaths jpaths; /* the journal's paths, once a version is kept (guard/jpaths.h) */
 };
 
 /* Is dev/ino the file of c's table, sealed from the tree (--strict)? */

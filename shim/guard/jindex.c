@@ -59,9 +59,8 @@ static void fill_record(const struct rg_jkeep *k, struct rg_jrecord *r)
 static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
 {
     const struct rg_header *h = k->c->table.hdr;
-    char id[RG_JOURNAL_ID_MAX], path[RG_JPATH], line[8192];
-    rg_journal_id(id, h->created_ns, h->creator_pid);
-    rg_concat(path, sizeof path, h->journal_dir, "/", RG_JOURNAL_SESSIONS, "/", id, ".jsonl");
+    const char *path = k->index;
+    char line[8192];
     size_t n = rg_jrecord_format(line, sizeof line, r);
     if (n == 0)
         return -ENAMETOOLONG;

@@ -11,17 +11,16 @@
 #include "core/jrecord.h"
 #include "core/request.h"
 #include "guard/ctx.h"
-/* A path in the journal: its directory, a subdirectory and a name. */
-#define RG_JPATH (RG_LOG_PATH_MAX + 128)
-
 struct rg_jkeep {
     struct rg_ctx *c;
     const struct rg_request *req;
     const char *op;
     const struct stat *st; /* the file as it was judged */
     char abs[PATH_MAX];
-    char objects[RG_JPATH];             /* the journal's objects/ */
-    char object[RG_JOURNAL_OBJECT_MAX]; /* its name there, once kept */
+    const char *objects;                             /* the journal's objects/ (guard/jpaths.h) */
+    const char *index;                               /* the session's index there */
+    char objects_buf[RG_JPATH], index_buf[RG_JPATH]; /* they, when not cached */
+    char object[RG_JOURNAL_OBJECT_MAX];              /* its name there, once kept */
 };
 
 /* Makes dir and the directories above it, mode 0700: the journal's

@@ -160,7 +160,7 @@ static enum rg_scope locate(struct rg_jkeep *k, int where, bool follow, struct g
                            sizeof k->abs);
 }
 
-/* keep() once the bytes need keeping. Out of line: its 8 KiB of paths and
+/* keep() once the bytes need keeping. Out of line: its 12 KiB of paths and
  * saved registers are for the first write of a file only, not for every
  * allowed write, which stops at keep()'s first test. */
 static __attribute__((noinline)) enum rg_action
@@ -168,9 +168,10 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
               const struct stat *st, enum rg_action act, bool moved_ok, struct given given,
               int *out)
 {
-    struct rg_jkeep k; /* not "= {...}": that clears its 8 KiB of paths on every keep */
+    struct rg_jkeep k; /* not "= {...}": that clears its 12 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
-    k.abs[0] = k.objects[0] = k.object[0] = '\0';
+    k.abs[0] = k.object[0] = '\0';
+    k.objects = k.index = "";
     bool last = last_name(op, fd, follow, st), linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, last, st);
     if (src == -ESTALE && moved_ok) {
@@ -184,7 +185,7 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
             rg_sys_close(src);
         return act;
     }
-    rg_concat(k.objects, sizeof k.objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
+    rg_jpaths_get(&c->jpaths, c->table.hdr, k.objects_buf, k.index_buf, &k.objects, &k.index);
     int err = src < 0 ? -src : 0;
     enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
                                  : keep_bytes(&k, &src, last, last || given.fd >= 0, &linked, &err);

@@ -44,10 +44,12 @@ RG_START_TEXT void rg_next_note_start(int argc, char **argv, char **envp)
 }
 
 /* One entry of the auxiliary vector, or 0. unsetenv shifts the initial
- * environment down in place, leaving a NULL early: read from there, the
- * first entries are the environment's last pointers, which no entry type
- * equals, and the read either stops at the real NULL or goes on from it
- * in step with the real vector. */
+ * environment down in place, and each removal leaves one more NULL before
+ * the one the kernel put there: the vector starts at the first word after
+ * them that is not NULL (its first entry's type never is). A program that
+ * stores NULL into environ itself can leave pointers in between; they read
+ * as types no entry has, and the read either stops at the kernel's NULL or
+ * goes on from it in step with the real vector. */
 static unsigned long aux(unsigned long type)
 {
     char **p = start_envp;
@@ -55,7 +57,9 @@ static unsigned long aux(unsigned long type)
         return 0;
     while (*p)
         p++;
-    for (const elf_auxv *a = (const elf_auxv *)(p + 1); a->a_type != AT_NULL; a++)
+    while (!*p)
+        p++;
+    for (const elf_auxv *a = (const elf_auxv *)p; a->a_type != AT_NULL; a++)
         if (a->a_type == type)
             return a->a_un.a_val;
     return 0;

@@ -102,3 +102,11 @@ setup_file() {
 	run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" true popen
 	assert_success
 }
+
+@test "t3000.15 a child made by _Fork while another thread holds the loader's lock calls posix_spawn after the program unset a variable" {
+	# glibc's unsetenv shifts the start-up environment down in place,
+	# leaving NULLs before the auxiliary vector that finds libc's
+	# posix_spawn without the lock.
+	RGFORKLOAD_UNSET=1 run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" /bin/true posix_spawn
+	assert_success
+}

@@ -22,6 +22,10 @@
  * the spawns and shell calls, which a child of a program that forks from
  * any thread may make as well.
  *
+ * A variable RGFORKLOAD_UNSET, if set, is unset first, as a program that
+ * tidies its environment does: glibc's unsetenv shifts the start-up
+ * environment down in place.
+ *
  * Exit status: 0 the child exec'd and exited 0, 1 a call failed or the
  * child did not, 2 usage.
  */
@@ -104,6 +108,7 @@ int main(int argc, char **argv)
     const char *prog = argc >= 3 ? argv[2] : "/bin/true", *call = argc == 4 ? argv[3] : "execv";
     if (!known(call))
         return fprintf(stderr, "rgforkload: no call %s\n", call), 2;
+    unsetenv("RGFORKLOAD_UNSET");
     int in[2], go[2];
     pthread_t t;
     char b;

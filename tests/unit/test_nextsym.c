@@ -2,6 +2,8 @@
  * dlsym(RTLD_NEXT) finds. Here the code is in the test program itself, so
  * "next" is every object after it: libc for each function the shim hooks. */
 #include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "os/nextsym.h"
@@ -80,11 +82,28 @@ TEST(an_environment_elsewhere_is_not_noted)
 #endif
 }
 
+/* glibc's unsetenv shifts the start-up environment down in place: the
+ * NULLs it leaves before the auxiliary vector are passed over. Run right
+ * after the note, before a walk that answers is remembered. */
+TEST(an_environment_unset_in_place_is_still_read)
+{
+    extern char **environ;
+    char name[256];
+    size_t n = environ && environ[0] ? strcspn(environ[0], "=") : sizeof name;
+    if (n >= sizeof name)
+        return; /* nothing to unset */
+    memcpy(name, environ[0], n);
+    name[n] = '\0';
+    CHECK(unsetenv(name) == 0);
+    CHECK(rg_next_func("posix_spawn") == dlsym(RTLD_NEXT, "posix_spawn"));
+}
+
 int main(int argc, char **argv, char **envp)
 {
     RUN(nothing_before_the_start_is_noted);
     RUN(an_environment_elsewhere_is_not_noted);
     rg_next_note_start(argc, argv, envp);
+    RUN(an_environment_unset_in_place_is_still_read);
     RUN(finds_what_dlsym_next_finds);
     RUN(finds_the_spawns_and_the_shell_calls);
     RUN(a_name_nothing_defines_is_null);

@@ -109,3 +109,12 @@ setup() {
 	assert_equal "$stderr" "readguard: env: unexpected argument 'stray'
 Try 'readguard env --help'."
 }
+
+@test "t2060.13 end outside a session does not end another running session" {
+	new_session
+	run --separate-stderr env -u READGUARD_SESSION "$RG" end
+	assert_equal "$status" 2
+	assert_output ''
+	[ -f "$S" ] || fail "end removed the running session's table $S"
+	[[ $stderr == *"--session"* ]] || fail "$stderr"
+}

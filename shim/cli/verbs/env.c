@@ -43,7 +43,9 @@ static const char end_usage[] =
     "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
     "readguard out of LD_PRELOAD and unset READGUARD_SESSION.\n"
-    "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
+    "\n" RG_SESSION_HELP "; default:\n"
+    "                       $READGUARD_SESSION (never another running session)\n"
+    "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0, or 2 if there is no usable session.\n";
 
@@ -191,6 +193,14 @@ int rg_cmd_end(int argc, char **argv)
         return rg_verb_usage_error(&v);
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
+    /* Unlike the other verbs, no falling back to the one running session:
+     * that is some other tree's 'run', and removing its table ends it. */
+    const char *env = getenv(RG_ENV_SESSION);
+    if (!v.session && !(env && *env)) {
+        rg_err("end: this shell is in no session (READGUARD_SESSION is unset), so there is "
+               "nothing to end; 'readguard end --session S' ends session S");
+        return RG_EXIT_TROUBLE;
+    }
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;

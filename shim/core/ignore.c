@@ -278,6 +278,88 @@ enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
     return rules_tier(list, len, root_index, rel, slash ? slash + 1 : rel, false, &file);
 }
 
+/* What a compiled rule is to a file. */
+enum {
+    RG_RULE_ABSOLUTE,    /* frees what lies at or below it (and not the root) */
+    RG_RULE_NEVER,       /* never matches a file: a directory's rule, or empty, or too long */
+    RG_RULE_NAME,        /* matched against the file's name */
+    RG_RULE_PATH,        /* has a '/': matched against the path from the root */
+    RG_RULE_NEGATED = 4, /* added to NAME or PATH: a '!' rule */
+};
+
+/* What match_n does for a file, worked out once: kind, and pattern. */
+static struct rg_ignore_rule compile_rule(const struct rule *r)
+{
+    struct rg_ignore_rule c = {r->text, (unsigned short)0, r->scope, RG_TIER_FREE, RG_RULE_NEVER};
+    if (r->scope == RG_IGN_ABSOLUTE) {
+        c.len = (unsigned short)r->len, c.kind = RG_RULE_ABSOLUTE;
+        return c;
+    }
+    if (r->len > 0 && r->text[r->len - 1] == '/')
+        return c;
+    const char *pat;
+    c.tier = (unsigned char)rg_rule_tier(r->text, &pat);
+    size_t n = r->len - (size_t)(pat - r->text);
+    bool negated = pat[0] == '!';
+    n -= negated;
+    pat += negated;
+    if (n >= PATH_MAX || n == 0 || pat[n - 1] == '/')
+        return c;
+    bool path = memchr(pat, '/', n) != NULL;
+    c.pat = path && pat[0] == '/' ? pat + 1 : pat;
+    c.kind =
+        (unsigned char)((path ? RG_RULE_PATH : RG_RULE_NAME) | (negated ? RG_RULE_NEGATED : 0));
+    return c;
+}
+
+bool rg_ignore_compile(const char *list, size_t len, struct rg_ignore_compiled *out)
+{
+    out->list = list, out->len = len, out->count = 0;
+    struct rule r;
+    for (const char *at = list; list && next_rule(&at, list + len, &r);) {
+        if (out->count == RG_IGNORE_COMPILED_MAX || r.len > USHRT_MAX)
+            return false;
+        out->r[out->count++] = compile_rule(&r);
+    }
+    return true;
+}
+
+/* rules_tier's file pass over compiled rules: the same answers. */
+static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned root_index,
+                                  const char *path, const char *name, const struct file_at *file)
+{
+    enum rg_tier last = RG_TIER_NONE;
+    for (const struct rg_ignore_rule *r = cr->r; r < cr->r + cr->count; r++) {
+        if (r->kind == RG_RULE_ABSOLUTE) {
+            if (under_n(file->abs, r->pat, r->len) && !under_n(file->root, r->pat, r->len))
+                return RG_TIER_FREE;
+            continue;
+        }
+        if (r->kind == RG_RULE_NEVER || !applies(r->scope, root_index))
+            continue;
+        bool negated = r->kind & RG_RULE_NEGATED;
+        int m = rg_wildmatch_bounded(
+            r->pat, (r->kind & ~RG_RULE_NEGATED) == RG_RULE_PATH ? path : name, true);
+        /* As match_n: a rule too costly to decide fails closed. */
+        if (m == RG_WM_TOO_COSTLY ? negated : m != RG_WM_NOMATCH)
+            last = negated ? RG_TIER_NONE : (enum rg_tier)r->tier;
+    }
+    return last;
+}
+
+enum rg_tier rg_ignore_file_tier_compiled(const struct rg_ignore_compiled *cr, const char *root,
+                                          unsigned root_index, const char *abs, enum rg_tier dirs)
+{
+    if (!cr->list || cr->len == 0)
+        return RG_TIER_NONE;
+    const char *rel = rel_of(root, abs);
+    if (dirs != RG_TIER_NONE || !rel)
+        return rg_ignore_file_tier(cr->list, cr->len, root, root_index, abs, dirs);
+    const char *slash = strrchr(rel, '/');
+    struct file_at file = {root, abs};
+    return compiled_tier(cr, root_index, rel, slash ? slash + 1 : rel, &file);
+}
+
 enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,
                             const char *abs)
 {

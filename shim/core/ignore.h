@@ -83,6 +83,33 @@ enum rg_tier rg_ignore_dirs_tier(const char *list, size_t len, const char *root,
 enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
                                  unsigned root_index, const char *abs, enum rg_tier dirs);
 
+/* A list's rules as a file's pass reads them, each taken apart once: the
+ * pass runs for every file a command writes or removes (git checkout), and
+ * finding each rule's end, keyword, '!' and '/' again per file was most of
+ * it. Lists of more than RG_IGNORE_COMPILED_MAX rules are not compiled. */
+#define RG_IGNORE_COMPILED_MAX 64
+struct rg_ignore_rule {
+    const char *pat; /* what is matched: past keyword, '!' and a leading '/' */
+    unsigned short len;
+    char scope;
+    unsigned char tier;
+    unsigned char kind; /* RG_RULE_*, ignore.c */
+};
+struct rg_ignore_compiled {
+    const char *list; /* the list compiled, and its length */
+    size_t len;
+    unsigned count;
+    struct rg_ignore_rule r[RG_IGNORE_COMPILED_MAX];
+};
+
+/* Compiles list into *out; false (and *out unusable) when it has too many
+ * rules. Pure: a caller keeps the result (guard/tiercache.h). */
+bool rg_ignore_compile(const char *list, size_t len, struct rg_ignore_compiled *out);
+
+/* rg_ignore_file_tier, from the compiled rules of the same list. */
+enum rg_tier rg_ignore_file_tier_compiled(const struct rg_ignore_compiled *cr, const char *root,
+                                          unsigned root_index, const char *abs, enum rg_tier dirs);
+
 /* Is abs free under root (rg_ignore_tier says RG_TIER_FREE)? */
 bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
                 const char *abs);

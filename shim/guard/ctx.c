@@ -13,7 +13,7 @@ void rg_ctx_use_table(struct rg_ctx *c)
     c->read_ttl_ns = h->read_ttl_ns;
     c->ignores = h->ignores;
     c->ignores_len = h->ignores_len;
-    c->tiers.len = 0; /* kept under another table's rules */
+    rg_tiercache_reset(&c->tiers); /* kept under another table's rules */
     rg_jpaths_reset(&c->jpaths);
     for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;
          r = rg_table_root(h, r))

@@ -34,10 +34,24 @@ static enum rg_tier dirs_tier(struct rg_tiercache *t, const struct rg_rules *r, 
     return d;
 }
 
+/* r's rules compiled, or NULL while they are not. */
+static const struct rg_ignore_compiled *compiled(struct rg_tiercache *t, const struct rg_rules *r)
+{
+    int s = atomic_load_explicit(&t->compiled_state, memory_order_acquire);
+    if (s == 0 && atomic_compare_exchange_strong_explicit(
+                      &t->compiled_state, &s, 1, memory_order_acquire, memory_order_relaxed)) {
+        s = rg_ignore_compile(r->list, r->len, &t->compiled) ? 2 : 3;
+        atomic_store_explicit(&t->compiled_state, s, memory_order_release);
+    }
+    return s == 2 && t->compiled.list == r->list && t->compiled.len == r->len ? &t->compiled : NULL;
+}
+
 enum rg_tier rg_tiercache_tier(struct rg_tiercache *t, const struct rg_rules *r, const char *abs)
 {
     const char *slash = strrchr(abs, '/');
     size_t n = slash ? (size_t)(slash - abs) : 0;
-    return rg_ignore_file_tier(r->list, r->len, r->root, r->root_index, abs,
-                               dirs_tier(t, r, abs, n));
+    enum rg_tier dirs = dirs_tier(t, r, abs, n);
+    const struct rg_ignore_compiled *cr = compiled(t, r);
+    return cr ? rg_ignore_file_tier_compiled(cr, r->root, r->root_index, abs, dirs)
+              : rg_ignore_file_tier(r->list, r->len, r->root, r->root_index, abs, dirs);
 }

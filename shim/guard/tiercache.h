@@ -8,7 +8,12 @@
  * The directory is kept whole and compared, never a hash of it: a wrong
  * answer could let a write through. One thread at a time uses the cache;
  * another (or a child forked while it was taken) works the answer out
- * without it. */
+ * without it.
+ *
+ * The rules themselves are kept too, compiled for a file's pass
+ * (rg_ignore_compile), by the first thread to need them; until that is
+ * done (or in a child forked meanwhile, or for a list too long to
+ * compile) the pass reads the list as it is. */
 #ifndef RG_TIERCACHE_H
 #define RG_TIERCACHE_H
 
@@ -25,6 +30,8 @@ struct rg_tiercache {
     size_t len; /* of dir; 0: empty */
     char dir[PATH_MAX];
     uint8_t tier[RG_TIERCACHE_ROOTS]; /* enum rg_tier + 1 per root; 0: not asked yet */
+    _Atomic int compiled_state;       /* 0: not yet; 1: being compiled; 2: done; 3: too long */
+    struct rg_ignore_compiled compiled;
 };
 
 /* The session's rules (the header's list) and its root number root_index,
@@ -35,6 +42,13 @@ struct rg_rules {
     const char *root;
     unsigned root_index;
 };
+
+/* Forgets everything: another table's rules are in use. */
+static inline void rg_tiercache_reset(struct rg_tiercache *t)
+{
+    t->len = 0;
+    atomic_store_explicit(&t->compiled_state, 0, memory_order_relaxed);
+}
 
 /* rg_ignore_tier of abs (absolute, normalised) under r's root, with the
  * directories' half taken from the cache. */

@@ -412,6 +412,84 @@ TEST(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it)
                  RG_TIER_FREE);
 }
 
+/* A list of every kind of rule: the defaults, keywords, '!', anchored and
+ * '**' patterns, directory rules, a bare '!', rules of one root, an
+ * absolute file, and patterns too costly to decide either way. */
+static void every_kind(void)
+{
+    char pat[128], path[256];
+    defaults();
+    add_lines("guard *.tmp\njournal logs/*.log\nfree /top.txt\n!keep.o\nsrc/**/gen_*\n"
+              "guard dist/\n!\n*.c\n!src/*.c\n\\guard x\nguard  spaced.txt\n");
+    CHECK(rg_ignore_add(&list, RG_IGN_ROOT0 + 1, "only-one.txt"));
+    CHECK(rg_ignore_add(&list, RG_IGN_ROOT0, "journal only-zero.txt"));
+    CHECK(rg_ignore_add(&list, RG_IGN_ABSOLUTE, "/r/abs/file.txt"));
+    costly(pat, sizeof pat, path, sizeof path, "");
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, pat));
+    costly(pat, sizeof pat, path, sizeof path, "!");
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, pat));
+}
+
+TEST(compiled_rules_answer_a_file_as_the_list_does)
+{
+    static const char *const paths[] = {
+        "/r/a.o",           "/r/d/keep.o",      "/r/x.tmp",
+        "/r/logs/a.log",    "/r/logs/d/a.log",  "/r/top.txt",
+        "/r/d/top.txt",     "/r/src/a/b/gen_x", "/r/gen_x",
+        "/r/dist",          "/r/a.c",           "/r/src/a.c",
+        "/r/src/d/a.c",     "/r/guard x",       "/r/x",
+        "/r/spaced.txt",    "/r/only-one.txt",  "/r/d/only-zero.txt",
+        "/r/abs/file.txt",  "/r/abs/file.txt2", "/r/abs",
+        "/r/a.swp",         "/r/plain.txt",     "/r",
+        "/r/d/e/f/g/h.pyc", "/tmp/a.txt",       "/r/tmp/a.txt"};
+    static const enum rg_tier dirs_said[] = {RG_TIER_NONE, RG_TIER_GUARD, RG_TIER_FREE,
+                                             RG_TIER_JOURNAL};
+    char pat[128], path[256];
+    every_kind();
+    struct rg_ignore_compiled cr;
+    CHECK(rg_ignore_compile(list.buf, list.len, &cr));
+    for (unsigned root = 0; root < 2; root++)
+        for (size_t d = 0; d < sizeof dirs_said / sizeof *dirs_said; d++) {
+            for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+                CHECK_EQ_INT(
+                    rg_ignore_file_tier_compiled(&cr, "/r", root, paths[i], dirs_said[d]),
+                    rg_ignore_file_tier(list.buf, list.len, "/r", root, paths[i], dirs_said[d]));
+            costly(pat, sizeof pat, path, sizeof path, ""); /* a path they give up on */
+            CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", root, path, dirs_said[d]),
+                         rg_ignore_file_tier(list.buf, list.len, "/r", root, path, dirs_said[d]));
+        }
+    /* Not a test that cannot fail: the list does decide these. */
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/a.o", RG_TIER_NONE), RG_TIER_FREE);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/d/keep.o", RG_TIER_NONE),
+                 RG_TIER_NONE);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/x.tmp", RG_TIER_NONE),
+                 RG_TIER_GUARD);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/d/only-zero.txt", RG_TIER_NONE),
+                 RG_TIER_JOURNAL);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 1, "/r/d/only-zero.txt", RG_TIER_NONE),
+                 RG_TIER_NONE);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/abs/file.txt", RG_TIER_GUARD),
+                 RG_TIER_FREE);
+}
+
+TEST(a_list_of_too_many_rules_is_not_compiled)
+{
+    struct rg_ignore_compiled cr;
+    reset();
+    for (int i = 0; i < RG_IGNORE_COMPILED_MAX; i++)
+        CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, "*.x"));
+    CHECK(rg_ignore_compile(list.buf, list.len, &cr));
+    CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, "*.y"));
+    CHECK(!rg_ignore_compile(list.buf, list.len, &cr));
+}
+
+TEST(an_empty_list_compiles_to_no_rule)
+{
+    struct rg_ignore_compiled cr;
+    CHECK(rg_ignore_compile(NULL, 0, &cr));
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/a.o", RG_TIER_NONE), RG_TIER_NONE);
+}
+
 int main(void)
 {
     RUN(wildmatch_follows_git);
@@ -442,5 +520,8 @@ int main(void)
     RUN(absolute_directories_are_free);
     RUN(directories_answer_depends_on_the_directory_alone);
     RUN(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it);
+    RUN(compiled_rules_answer_a_file_as_the_list_does);
+    RUN(a_list_of_too_many_rules_is_not_compiled);
+    RUN(an_empty_list_compiles_to_no_rule);
     return check_done();
 }

@@ -156,3 +156,18 @@ hid() {
 	assert_success
 	assert_output --regexp "^[0-9-]+T[0-9:.]+Z sh\[[0-9]+\] refused open '$W/a': not read in this session$"
 }
+
+@test "t2050.15 log after a run that only refused names that session's id" {
+	mkfile a old
+	"$RG" run -- sh -c 'echo new >a' 2>/dev/null || true
+	run --separate-stderr "$RG" log
+	assert_failure 2
+	assert_output ""
+	local id
+	id=$(sed -n 's/.*"session":"\([^"]*\)".*/\1/p' "$XDG_STATE_HOME"/readguard/*.log | tail -1)
+	[ -n "$id" ] || fail "no session id in the log"
+	[[ $stderr == *"'readguard log --session $id'"* ]] || fail "$stderr"
+	run --separate-stderr "$RG" log --session "$id"
+	assert_success
+	assert_output --regexp "sh\[[0-9]+\] refused open '$W/a': not read in this session$"
+}

@@ -195,6 +195,53 @@ static int show_id(const char *id, bool as_json)
     return show(log, "", false, as_json, tag);
 }
 
+/* The id of the session that logged last in the default logs: after a
+ * 'run' that only refused, history knows no id to give. */
+static bool newest_id(char *id, size_t cap)
+{
+    char journal[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 256], best[PATH_MAX + 256] = "";
+    rg_session_default_journal(journal, sizeof journal);
+    char *slash = strrchr(journal, '/');
+    if (!slash)
+        return false;
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - journal), journal);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    struct timespec newest = {0, 0};
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (n < 5 || strcmp(e->d_name + n - 4, ".log") != 0 ||
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+            stat(path, &st) != 0 || st.st_size == 0)
+            continue;
+        if (st.st_mtim.tv_sec > newest.tv_sec ||
+            (st.st_mtim.tv_sec == newest.tv_sec && st.st_mtim.tv_nsec > newest.tv_nsec)) {
+            newest = st.st_mtim;
+            snprintf(best, sizeof best, "%s", path);
+        }
+    }
+    if (d)
+        closedir(d);
+    FILE *f = best[0] ? fopen(best, "re") : NULL;
+    char *line = NULL;
+    size_t lcap = 0;
+    id[0] = '\0';
+    ssize_t n;
+    while (f && (n = getline(&line, &lcap, f)) > 0) {
+        struct rg_jobject o;
+        if (line[n - 1] == '\n')
+            line[n - 1] = '\0';
+        const char *sid = rg_jsonl_parse(line, &o) ? rg_jsonl_get(&o, "session") : NULL;
+        if (sid)
+            snprintf(id, cap, "%s", sid);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    return id[0] != '\0';
+}
+
 int rg_cmd_log(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -224,7 +271,13 @@ int rg_cmd_log(int argc, char **argv)
     }
     struct rg_cli_session s;
     if (rg_pick_session(ref.table, &s) < 0) {
-        if (!v.session) /* most often, the session has ended: its id still finds it */
+        char id[RG_JOURNAL_ID_MAX];
+        if (v.session)
+            return RG_EXIT_TROUBLE;
+        if (newest_id(id, sizeof id)) /* most often, it has ended: its id still finds it */
+            rg_err("log: the last session to log anything was %s: 'readguard log --session %s'", id,
+                   id);
+        else
             rg_err("log: an ended session's lines: 'readguard log --session ID', with the id "
                    "that 'readguard history' prints");
         return RG_EXIT_TROUBLE;

@@ -29,16 +29,24 @@ static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int 
      * (same ctime), and the session refuse the file as changed until a read
      * a tick later. A second look that disagrees is stamped over it; only a
      * sibling counted as writing can tear one, so alone, one look does. */
-    for (int looks = 0;
-         looks < 3 && rg_sys_fstat(fd, &st) == 0 && st.st_ino == f.ino && st.st_dev == f.dev;
-         looks++) {
+    /* A stamp of another that began after our look and landed before ours
+     * (a signal handler's, on this very thread, takes the entry over from
+     * ours mid-store) leaves ours, older, over it: the count of stamps
+     * moved by more than ours tells, and the file is looked at again. */
+    bool raced = false;
+    for (int looks = 0; looks < 3; looks++) {
+        uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+        if (rg_sys_fstat(fd, &st) != 0 || st.st_ino != f.ino || st.st_dev != f.dev)
+            break;
         struct rg_stamp was = now;
         now = rg_stamp_of(&st);
-        if (looks > 0 && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
+        if (looks > 0 && !raced && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
             was.size == now.size)
             break;
-        rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns);
-        if (rg_entry_writers(e) <= (uint32_t)counted)
+        uint32_t mine = rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns) ? 2 : 0;
+        uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+        raced = (before & 1u) || after - before != mine;
+        if (!raced && rg_entry_writers(e) <= (uint32_t)counted)
             break;
     }
     if (counted)

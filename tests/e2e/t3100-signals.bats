@@ -173,3 +173,14 @@ for i in range(n):
 	# outside, as close() does.
 	assert_equal "$(grep -c 'rt_sigprocmask(' "$W/w.tr")" "$(grep -c 'rt_sigprocmask(' "$W/r.tr")"
 }
+
+@test "t3100.11 a SIGALRM handler appending to the file the main thread appends to: the session's own file stays writable" {
+	mkfile shared s
+	# The handler's restamp lands in the middle of the main thread's, on
+	# the same entry: the older of the two must not be what stays.
+	run --separate-stderr timeout 300 "$RG" run --log "$LOG" -- "$TH" signals-append 30000 "$W"
+	assert_success
+	[[ $output =~ ^handler=([0-9]+)\ main=30000$ ]] || fail "unexpected output: $output"
+	[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "the handler never ran"
+	assert_equal "$(stat -c %s shared)" "$((2 + 30000 + BASH_REMATCH[1]))"
+}

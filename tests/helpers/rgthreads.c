@@ -30,6 +30,11 @@
  *       second file's each time, through fopen and fclose); the main thread
  *       also tries "unread".
  *       Prints "handler=N main=M".
+ *   rgthreads signals-append ITERS DIR
+ *       SIGALRM every 150 us; the handler and the main thread each open
+ *       DIR/shared (read once first) with O_APPEND, add a byte and close
+ *       it: one file, the session's own writes, written by both.
+ *       Prints "handler=N main=M".
  *   rgthreads spin TAG DIR
  *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
  *       n.TAG.*, and (every 50th time) be refused "unread"; exits 1 at the
@@ -336,6 +341,53 @@ static int mode_signals_create(void)
     return 0;
 }
 
+/* Appends a byte to DIR/shared, which the session read: its own write. */
+static int append_shared(void)
+{
+    char p[4096];
+    path_of(p, sizeof p, "shared");
+    int fd = open(p, O_WRONLY | O_APPEND);
+    if (fd < 0)
+        return fail("append to a file the session read and wrote", p, errno), -1;
+    if (write(fd, "x", 1) != 1)
+        fail("append", p, errno);
+    close(fd);
+    return 0;
+}
+
+static void on_alarm_append(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    append_shared();
+    atomic_fetch_add(&handler_runs, 1);
+    errno = saved;
+}
+
+static int mode_signals_append(void)
+{
+    char p[4096], b[64];
+    path_of(p, sizeof p, "shared");
+    int fd = open(p, O_RDONLY);
+    if (fd < 0 || read(fd, b, sizeof b) < 0)
+        return fail("read", p, errno), -1;
+    close(fd);
+    struct sigaction sa = {.sa_handler = on_alarm_append, .sa_flags = SA_RESTART};
+    sigaction(SIGALRM, &sa, NULL);
+    /* A handler's close that lands on the main thread's restamp of the
+     * same file, in the middle of it. */
+    struct itimerval it = {{0, 150}, {0, 150}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    long i;
+    for (i = 0; i < iters && !atomic_load(&failures); i++)
+        if (append_shared() < 0)
+            break;
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("handler=%ld main=%ld\n", atomic_load(&handler_runs), i);
+    return 0;
+}
+
 static int mode_signals(void)
 {
     char p[4096];
@@ -400,6 +452,10 @@ int main(int argc, char **argv)
         iters = atol(argv[2]);
         dir = argv[3];
         mode_signals();
+    } else if (strcmp(mode, "signals-append") == 0 && argc == 4) {
+        iters = atol(argv[2]);
+        dir = argv[3];
+        mode_signals_append();
     } else if (strcmp(mode, "signals-create") == 0 && argc == 4) {
         iters = atol(argv[2]);
         dir = argv[3];

@@ -354,7 +354,8 @@ const struct rg_settings *rg_run_settings(int argc, char **argv, const char **se
     if (opts.supervise) {
         /* The filter must be installed by the process that execs the
          * command; a shell that is already running cannot be given one. */
-        rg_err("--supervise and --strict need a command: use 'readguard run --supervise -- CMD'");
+        const char *opt = opts.supervise == RG_SUPERVISE_STRICT ? "--strict" : "--supervise";
+        rg_err("%s needs a command: use 'readguard run %s -- CMD'", opt, opt);
         return NULL;
     }
     if (first != argc + 1) {

@@ -299,7 +299,7 @@ for name, nr, args in (("io_uring_setup", 425, (1, ctypes.create_string_buffer(1
 @test "t4000.29 readguard env refuses --supervise: only run can install the filter" {
 	run --separate-stderr "$RG" env --supervise
 	assert_failure
-	[[ $stderr == *"need a command"* ]] || fail "unclear message: $stderr"
+	[[ $stderr == *"needs a command"* ]] || fail "unclear message: $stderr"
 	assert_output ''
 }
 
@@ -529,4 +529,10 @@ export -f raw
 	local n
 	n=$(grep -c ENOENT "$W/trace")
 	[ "$n" -le 16 ] || fail "the listener was asked $n times after the tree had exited"
+}
+
+@test "t4000.51 readguard env --strict names --strict in its refusal" {
+	run --separate-stderr "$RG" env --strict
+	assert_failure 125
+	assert_equal "$stderr" "readguard: --strict needs a command: use 'readguard run --strict -- CMD'"
 }

@@ -121,14 +121,21 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     }
     if (atomic_exchange(&c->journal_warned, 1))
         return;
-    char msg[PATH_MAX + 512], shown[PATH_MAX];
+    char msg[2 * PATH_MAX + 640], shown[PATH_MAX], jdir[PATH_MAX];
     rg_line_escape(shown, sizeof shown, k->abs);
+    rg_line_escape(jdir, sizeof jdir, c->table.hdr->journal_dir);
     const char *name = err ? strerrorname_np(err) : NULL;
+    /* Too large or unreadable is the file's; an unwritable journal is the
+     * user's to fix, once, for every later change. */
+    bool ours = strcmp(why, "journal-unwritable") == 0;
     int m = snprintf(msg, sizeof msg,
                      "readguard: warning: the old bytes of '%s' were not kept in the journal "
-                     "(%s%s%s); the change goes ahead, and `readguard undo` cannot bring them "
-                     "back.\n",
-                     shown, why, name ? ": " : "", name ? name : "");
+                     "'%s' (%s%s%s); the change goes ahead, and `readguard undo` cannot bring "
+                     "them back.%s\n",
+                     shown, jdir, why, name ? ": " : "", name ? name : "",
+                     ours ? " Make the journal writable, set XDG_STATE_HOME to a directory that "
+                            "is, or run with --no-journal."
+                          : "");
     int efd = rg_log_err_fd(c);
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w;

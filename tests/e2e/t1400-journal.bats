@@ -872,3 +872,11 @@ refused_log() {
 	assert_success
 	assert_content a.txt original
 }
+
+@test "t1400.101 a read-only journal's warning names the journal and what to do" {
+	mkfile a.txt original
+	mkdir -p "$J"
+	run_in_readonly "$J" "$RG" run -- sh -c 'cat a.txt >/dev/null; echo new >a.txt'
+	assert_success
+	[[ $stderr == *"were not kept in the journal '$J'"*"--no-journal"* ]] || fail "$stderr"
+}

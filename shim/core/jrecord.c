@@ -30,15 +30,21 @@ static void put_u(struct line *o, unsigned long long v, int width)
                                 "50515253545556575859606162636465666768697071727374"
                                 "75767778798081828384858687888990919293949596979899";
     char d[24], *p = d + sizeof d;
-    for (; v >= 100; v /= 100) {
+    /* The quotient once, the remainder from it; below 2^32 in 32 bits. */
+    for (; v > UINT32_MAX; v /= 100) {
         p -= 2;
-        memcpy(p, pairs + 2 * (v % 100), 2);
+        memcpy(p, pairs + 2 * (v - v / 100 * 100), 2);
     }
-    if (v >= 10) {
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100) {
         p -= 2;
-        memcpy(p, pairs + 2 * v, 2);
+        memcpy(p, pairs + 2 * (size_t)(w - w / 100 * 100), 2);
+    }
+    if (w >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (size_t)w, 2);
     } else {
-        *--p = (char)('0' + v);
+        *--p = (char)('0' + w);
     }
     while (d + sizeof d - p < width)
         *--p = '0';

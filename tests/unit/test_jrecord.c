@@ -82,9 +82,11 @@ TEST(record_of_a_path_that_is_not_utf8_keeps_its_bytes)
  * printf's would, at every length and sign. */
 TEST(record_numbers_read_as_printf_writes_them)
 {
-    static const long long vals[] = {0,   7,    10,        99,        100,
-                                     101, 999,  1000,      65024,     -1,
-                                     -10, -100, INT64_MAX, INT64_MIN, 1795479344362957579LL};
+    static const long long vals[] = {0, 7, 10, 99, 100, 101, 999, 1000, 65024, -1, -10, -100,
+                                     INT64_MAX, INT64_MIN, 1795479344362957579LL,
+                                     /* around 2^32, where the digits go on in 32 bits */
+                                     4294967295LL, 4294967296LL, 4294967299LL, 429496729500LL,
+                                     429496729699LL, 1000000000000LL};
     char line[2048], want[64];
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
         struct rg_jrecord r = {

@@ -62,7 +62,11 @@ struct rg_ctx {
      * fork. */
     _Atomic int overflow_lock;
     _Atomic int fds_used; /* one past the highest fds[] slot ever used */
-    struct rg_scan scan;  /* this process's recent reads (guard/scan.h) */
+    /* The process whose memory this is (0: not known yet, as in a forked
+     * child): a vfork child runs in its parent's, fds[] included, and must
+     * not take the slots of descriptors it closes only in its own table. */
+    _Atomic int32_t map_pid;
+    struct rg_scan scan; /* this process's recent reads (guard/scan.h) */
     enum rg_table_state table_state;
     const char *problem; /* why the table is unusable */
     struct rg_table table;

@@ -10,8 +10,8 @@
 #include "os/sys.h"
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. Inline, for the close of every allowed write. */
-static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int fd,
-                                                          const struct rg_fdslot *s, bool release)
+static inline __attribute__((always_inline)) void
+restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, int32_t me)
 {
     struct stat st;
     struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
@@ -21,7 +21,7 @@ static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int 
     struct rg_stamp now = {0};
     if (s->opener == RG_OPENER_STANDIN)
         return;
-    bool counted = release && s->opener && s->opener == rg_ctx_pid(c);
+    bool counted = release && s->opener && s->opener == (me ? me : rg_ctx_pid(c));
     /* Even over a stamp a sibling's read recorded first: it makes the bytes
      * the session's own. A sibling's write() sets the times before the
      * size, so a look in the middle of it pairs the new times with the old
@@ -51,6 +51,12 @@ static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int 
     }
     if (counted)
         rg_entry_writer_close(e);
+}
+
+static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int fd,
+                                                          const struct rg_fdslot *s, bool release)
+{
+    restamp_as(c, fd, s, release, 0);
 }
 
 static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
@@ -83,12 +89,34 @@ static void restamp_inherited(struct rg_ctx *c, int fd)
         rg_restamp_inherited(&c->table, fd);
 }
 
+/* Is c's memory this process's own (me)? Not in a vfork child, which
+ * shares its parent's: the parent still has the descriptors the child
+ * closes, and their slots must stay for its own close to restamp and
+ * uncount them. A forked child learns its pid at its first such close (a
+ * vfork child of it that closes first makes it think so of itself too: its
+ * closes then only restamp, and exit or exec uncounts, the safe way round;
+ * so does a child of _Fork, which runs no fork handlers). */
+static bool map_is_mine(struct rg_ctx *c, int32_t me)
+{
+    int32_t pid = 0;
+    if (atomic_compare_exchange_strong_explicit(&c->map_pid, &pid, me, memory_order_relaxed,
+                                                memory_order_relaxed))
+        return true;
+    return pid == me;
+}
+
 void rg_note_close(struct rg_ctx *c, int fd)
 {
     struct rg_fdslot s;
-    if (rg_fd_take(c, fd, &s))
-        restamp(c, fd, &s, true);
-    else if (fd >= 0 && fd <= 2) /* coreutils fclose(stdout) before exit */
+    if (rg_fd_peek(c, fd, &s)) {
+        int32_t me = rg_ctx_pid(c);
+        if (c->actor || map_is_mine(c, me)) {
+            if (rg_fd_take(c, fd, &s))
+                restamp_as(c, fd, &s, true, me);
+        } else {
+            restamp_as(c, fd, &s, false, me);
+        }
+    } else if (fd >= 0 && fd <= 2) /* coreutils fclose(stdout) before exit */
         restamp_inherited(c, fd);
 }
 

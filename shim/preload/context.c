@@ -266,6 +266,7 @@ struct rg_ctx *rg_enter_first(void)
     if (atomic_load_explicit(&self.state, memory_order_relaxed) != READY) {
         atomic_store_explicit(&self.state, INITING, memory_order_relaxed);
         init(&self.ctx);
+        atomic_store_explicit(&self.ctx.map_pid, (int32_t)rg_sys_getpid(), memory_order_relaxed);
         atomic_store_explicit(&self.state, READY, memory_order_release);
     }
     unlock(&self.init_lock);
@@ -303,8 +304,11 @@ RG_START_TEXT static void after_fork(void)
 
 RG_START_TEXT static void after_fork_child(void)
 {
-    if (ready_locked())
+    if (ready_locked()) {
         rg_scan_forget(&self.ctx.scan);
+        /* Learnt at its first close (guard/restamp.c): no getpid here. */
+        atomic_store_explicit(&self.ctx.map_pid, 0, memory_order_relaxed);
+    }
     after_fork();
 }
 

@@ -110,3 +110,12 @@ setup_file() {
 	RGFORKLOAD_UNSET=1 run --separate-stderr timeout 30 "$RG" run --log "$LOG" -- "$T/rgforkload" "$T/librgloadwait.so" /bin/true posix_spawn
 	assert_success
 }
+
+@test "t3000.16 a vfork child closing its copy of a written file's descriptor leaves the file the session's own" {
+	# The child shares its parent's memory, the shim's map of written
+	# descriptors included, while the parent keeps the descriptor open
+	# and writes on.
+	run --separate-stderr "$RG" run --log "$LOG" -- sh -c "'$TH' vfork-close '$W' && echo three >>vf"
+	assert_success
+	assert_equal "$(cat vf)" "$(printf 'one\ntwo\nthree')"
+}

@@ -35,6 +35,10 @@
  *       DIR/shared (read once first) with O_APPEND, add a byte and close
  *       it: one file, the session's own writes, written by both.
  *       Prints "handler=N main=M".
+ *   rgthreads vfork-close DIR
+ *       creates DIR/vf and writes a line; a vfork child closes its copy
+ *       of the descriptor and exits; then the parent writes a second line
+ *       and closes it.
  *   rgthreads spin TAG DIR
  *       until killed: read DIR/s.0 .. s.9, read and rewrite r.TAG, create
  *       n.TAG.*, and (every 50th time) be refused "unread"; exits 1 at the
@@ -211,6 +215,25 @@ static int mode_vfork(int nthreads)
     atomic_store(&stop, 1);
     join(w, nthreads);
     printf("vforks=%ld\n", iters);
+    return 0;
+}
+
+static int mode_vfork_close(void)
+{
+    char p[4096];
+    path_of(p, sizeof p, "vf");
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0 || write(fd, "one\n", 4) != 4)
+        return fail("create", p, errno), -1;
+    pid_t pid = vfork();
+    if (pid == 0) {
+        close(fd);
+        _exit(0);
+    }
+    reap(pid, "vfork");
+    if (write(fd, "two\n", 4) != 4)
+        fail("write", p, errno);
+    close(fd);
     return 0;
 }
 
@@ -452,6 +475,9 @@ int main(int argc, char **argv)
         iters = atol(argv[2]);
         dir = argv[3];
         mode_signals();
+    } else if (strcmp(mode, "vfork-close") == 0 && argc == 3) {
+        dir = argv[2];
+        mode_vfork_close();
     } else if (strcmp(mode, "signals-append") == 0 && argc == 4) {
         iters = atol(argv[2]);
         dir = argv[3];

@@ -110,7 +110,9 @@ void rg_note_close(struct rg_ctx *c, int fd)
     struct rg_fdslot s;
     if (rg_fd_peek(c, fd, &s)) {
         int32_t me = rg_ctx_pid(c);
-        if (c->actor || map_is_mine(c, me)) {
+        /* What the process itself opened is its own to let go of, even
+         * in its parent's memory. */
+        if (c->actor || s.opener == me || map_is_mine(c, me)) {
             if (rg_fd_take(c, fd, &s))
                 restamp_as(c, fd, &s, true, me);
         } else {

@@ -106,13 +106,17 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     int fd = rg_log_open(log);
     /* One warning per process, not per call: a full disk must not flood
      * stderr, and the decision itself never depends on the log. */
-    if (fd < 0 || write(fd, line, n) != (ssize_t)n) {
+    ssize_t wrote = fd >= 0 ? write(fd, line, n) : -1;
+    if (wrote != (ssize_t)n) {
         if (!atomic_exchange((_Atomic int *)&c->log_warned, 1)) {
-            char msg[RG_LOG_PATH_MAX + 128];
+            int err = fd < 0 ? -fd : wrote < 0 ? errno : 0;
+            const char *name = err ? strerrorname_np(err) : NULL;
+            char msg[RG_LOG_PATH_MAX + 256];
             int m = snprintf(msg, sizeof msg,
-                             "readguard: warning: cannot write the log '%s'; decisions are "
-                             "unaffected.\n",
-                             log);
+                             "readguard: warning: cannot write the log '%s' (%s); decisions are "
+                             "unaffected. Give --log or READGUARD_LOG a file that can be "
+                             "written, or set XDG_STATE_HOME to a directory that can.\n",
+                             log, name ? name : "short write");
             ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
             (void)w; /* stderr failing too leaves nowhere to say so */
         }

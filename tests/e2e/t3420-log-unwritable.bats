@@ -89,3 +89,9 @@ in_private_mount() {
 	assert_three_refusals_one_warning
 	assert_not_exist "$st"
 }
+
+@test "t3420.07 the log warning names the error and what to do" {
+	mkfile f original
+	run --separate-stderr "$RG" run --log /dev/full -- "$T/rgprobe" open f O_WRONLY
+	[[ $stderr == *"$LOGWARN '/dev/full' (ENOSPC); decisions are unaffected. "*"--log"* ]] || fail "$stderr"
+}

@@ -78,13 +78,16 @@ static struct r_debug *loader_debug(void)
     const elf_phdr *ph = (const elf_phdr *)aux(AT_PHDR);
     unsigned long n = aux(AT_PHNUM);
     elf_addr bias = 0, dyn = 0;
+    bool phdr = false;
     for (unsigned long i = 0; ph && i < n; i++) {
         if (ph[i].p_type == PT_PHDR)
-            bias = (elf_addr)ph - ph[i].p_vaddr;
+            bias = (elf_addr)ph - ph[i].p_vaddr, phdr = true;
         else if (ph[i].p_type == PT_DYNAMIC)
             dyn = ph[i].p_vaddr;
     }
-    if (!dyn)
+    /* Without PT_PHDR the bias is a guess (a position-independent program
+     * linked oddly would be read at the wrong address): ask dlsym. */
+    if (!dyn || !phdr)
         return NULL;
     for (const elf_dyn *d = (const elf_dyn *)(dyn + bias); d->d_tag != DT_NULL; d++)
         if (d->d_tag == DT_DEBUG)

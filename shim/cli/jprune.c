@@ -1,5 +1,6 @@
 #include "cli/jprune.h"
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -110,6 +111,42 @@ static void count_refs(struct obj **objs, const struct rg_jlist *l, size_t from,
             count_one(objs, dir, l->r[i].object, pass, delta, total);
 }
 
+static int64_t stamp_ns(const struct timespec *t)
+{
+    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* Removes the content object at p, unnamed by any kept session and old when
+ * looked at, unless a session claimed it since (guard/jcopy.c): a claim
+ * touches its mtime, then checks it is still at p. So it is first moved
+ * aside, out of any later claim's reach, and judged again by the mtime of
+ * what was moved: one claimed meanwhile goes back (or, where a new copy
+ * took its name, is dropped: the same bytes). */
+static void remove_object(const char *objects, const char *p, const char *name, int64_t now)
+{
+    char aside[PATH_MAX + 300];
+    struct stat st;
+    snprintf(aside, sizeof aside, "%s/" RG_JOURNAL_ASIDE "%s", objects, name);
+    if (renameat2(AT_FDCWD, p, AT_FDCWD, aside, RENAME_NOREPLACE) != 0)
+        return;
+    if (lstat(aside, &st) == 0 && now - stamp_ns(&st.st_mtim) <= PRUNE_GRACE_NS &&
+        renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) == 0)
+        return;
+    unlink(aside);
+}
+
+/* Puts back what a prune killed between its move aside and its judgement
+ * left (the name's part after RG_JOURNAL_ASIDE): a session may name it. The
+ * sweep then judges it afresh. */
+static void put_back(const char *objects, const char *name)
+{
+    char aside[PATH_MAX + 300], p[PATH_MAX + 300];
+    snprintf(aside, sizeof aside, "%s/%s", objects, name);
+    snprintf(p, sizeof p, "%s/%s", objects, name + strlen(RG_JOURNAL_ASIDE));
+    if (renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) != 0 && errno == EEXIST)
+        unlink(aside);
+}
+
 /* Removes what no kept session names, past the grace period. */
 static void sweep(const char *dir, struct obj *objs, int64_t now)
 {
@@ -120,17 +157,26 @@ static void sweep(const char *dir, struct obj *objs, int64_t now)
     while (d && (e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
+        if (strncmp(e->d_name, RG_JOURNAL_ASIDE, strlen(RG_JOURNAL_ASIDE)) == 0) {
+            put_back(objects, e->d_name);
+            continue;
+        }
         struct obj *o;
         HASH_FIND_STR(objs, e->d_name, o);
         struct stat st;
         snprintf(p, sizeof p, "%s/%s", objects, e->d_name);
         int64_t kept = 0;
+        bool linked = rg_jobject_is_linked(e->d_name);
         if (lstat(p, &st) == 0)
-            kept = rg_jobject_is_linked(e->d_name) && S_ISREG(st.st_mode)
-                       ? (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec
-                       : (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-        if ((!o || o->refs == 0) && now - kept > PRUNE_GRACE_NS)
+            kept = linked && S_ISREG(st.st_mode) ? stamp_ns(&st.st_ctim) : stamp_ns(&st.st_mtim);
+        if ((o && o->refs > 0) || now - kept <= PRUNE_GRACE_NS)
+            continue;
+        /* A linked name is one inode's in one state, which no later
+         * session keeps again; scratch names are no session's. */
+        if (linked || !rg_jobject_valid(e->d_name))
             unlink(p);
+        else
+            remove_object(objects, p, e->d_name, now);
     }
     if (d)
         closedir(d);

@@ -296,6 +296,14 @@ static void record_of(struct rg_jrecord *r, const char *op, const char *abs, con
     r->atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec;
 }
 
+void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
+{
+    struct stat st;
+    snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
+    if (lstat(out, &st) != 0 && errno == ENOENT)
+        snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, name);
+}
+
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
@@ -323,8 +331,19 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     rg_sha256_final(&s, d);
     rg_sha256_hex(d, hex);
     snprintf(obj, sizeof obj, "%s/%s", objects, hex);
-    if (r == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) != 0 && errno != EEXIST)
-        r = -errno;
+    /* A version kept already is claimed, as the shim does (guard/jcopy.c):
+     * touched, then seen still there; one a prune took meanwhile is
+     * published again. */
+    for (int tries = 0; r == 0; tries++) {
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) == 0)
+            return 0;
+        struct stat st;
+        if (errno == EEXIST && utimensat(AT_FDCWD, obj, NULL, AT_SYMLINK_NOFOLLOW) == 0 &&
+            lstat(obj, &st) == 0)
+            break;
+        if (errno != ENOENT || tries == 2)
+            r = -errno;
+    }
     unlink(tmp);
     return r;
 }

@@ -64,6 +64,10 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
  * version kept already stays as it is). 0, or -errno. */
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
 
+/* The path of object name in journal dir: under its own name, or under the
+ * name a prune killed while judging it left it (RG_JOURNAL_ASIDE). */
+void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name);
+
 /* Appends session id's "end" record for abs: how the file is now. */
 int rg_jstore_end(const char *dir, const char *id, const char *abs);
 

@@ -20,6 +20,9 @@
  * ID is "<created_ns>-<creator pid>" of the session table, so sessions sort
  * by the time they started. A record's object is a name in objects/. */
 #define RG_JOURNAL_OBJECTS "objects"
+/* The prefix of an object that a prune has moved aside while it judges it
+ * (cli/jprune.c): where a kill -9 leaves it, it is still the object. */
+#define RG_JOURNAL_ASIDE ".prune-"
 #define RG_JOURNAL_SESSIONS "sessions"
 #define RG_JOURNAL_ID_MAX 48
 #define RG_JOURNAL_LINKED "ino-"

@@ -87,22 +87,43 @@ static int hash_copy(int fd, char hex[RG_SHA256_HEX])
     return 0;
 }
 
-/* Gives the copy its name. A version kept already (by this session or any
- * other) is not stored twice: the link fails with EEXIST and that is fine. */
-static int publish(int fd, const char *tmp, const char *obj)
+/* Claims the kept object obj (of size bytes, or any where -1) for a record
+ * about to name it. A prune removes only what it finds unnamed and older
+ * than its grace period, so the mtime is made new first; then obj must
+ * still be there, or a prune moved it aside before the touch landed and
+ * judges it by the old mtime (cli/jprune.c). One there now was touched,
+ * published or put back since: new. A hit costs one call more than a
+ * look, a miss none. */
+static int claim_object(const char *obj, int64_t size)
 {
-    long r;
-    if (tmp[0]) {
-        r = rg_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE);
-        if (r < 0)
-            rg_sys_unlinkat(AT_FDCWD, tmp, 0);
-    } else {
-        char link[RG_FD_LINK_MAX];
+    struct stat st = {0};
+    long r = rg_syscall6(SYS_utimensat, AT_FDCWD, (long)obj, 0, AT_SYMLINK_NOFOLLOW, 0, 0);
+    if (r == 0)
+        r = rg_sys_fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW);
+    return r < 0 ? (int)r : size < 0 || st.st_size == size ? 0 : -EEXIST;
+}
+
+/* Gives the copy its name. A version kept already (by this session or any
+ * other) is not stored twice: the name exists, and is claimed instead; one
+ * a prune takes meanwhile is published again. */
+static int publish(int fd, const char *tmp, const char *obj, int64_t size)
+{
+    long r = -ENOENT;
+    bool moved = false;
+    char link[RG_FD_LINK_MAX];
+    if (!tmp[0])
         rg_fd_link(link, fd);
-        r = rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj, AT_SYMLINK_FOLLOW,
-                        0);
+    for (int tries = 0; r == -ENOENT && tries < 3; tries++) {
+        r = tmp[0] ? rg_sys_renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE)
+                   : rg_syscall6(SYS_linkat, AT_FDCWD, (long)link, AT_FDCWD, (long)obj,
+                                 AT_SYMLINK_FOLLOW, 0);
+        moved = r == 0 && tmp[0];
+        if (r == -EEXIST)
+            r = claim_object(obj, size);
     }
-    return r == -EEXIST ? 0 : (int)r;
+    if (tmp[0] && !moved)
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    return (int)r;
 }
 
 /* Did a writer of the session change the file while it was copied? Then
@@ -140,14 +161,13 @@ static int keep_small(struct rg_jkeep *k, int src, char *obj, size_t cap)
     rg_sha256_final(&s, d);
     rg_sha256_hex(d, k->object);
     rg_concat(obj, cap, k->objects, "/", k->object);
-    struct stat st;
-    if (rg_sys_fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == n)
+    if (claim_object(obj, n) == 0)
         return 0;
     int dst = open_scratch(k->objects, tmp, sizeof tmp);
     if (dst < 0)
         return dst;
     ssize_t w = pwrite(dst, buf, (size_t)n, 0);
-    int r = w == n ? publish(dst, tmp, obj) : w < 0 ? -errno : -ENOSPC;
+    int r = w == n ? publish(dst, tmp, obj, n) : w < 0 ? -errno : -ENOSPC;
     if (r < 0 && tmp[0])
         rg_sys_unlinkat(AT_FDCWD, tmp, 0);
     rg_sys_close(dst);
@@ -169,7 +189,7 @@ static int keep_large(struct rg_jkeep *k, int src, char *obj, size_t cap)
         r = hash_copy(dst, k->object);
     if (r == 0) {
         rg_concat(obj, cap, k->objects, "/", k->object);
-        r = publish(dst, tmp, obj);
+        r = publish(dst, tmp, obj, -1); /* the copy's size, which the hash is of */
     }
     if (r != 0 && tmp[0])
         rg_sys_unlinkat(AT_FDCWD, tmp, 0);

@@ -120,3 +120,69 @@ old_object() {
 	"$RG" undo keep.txt
 	assert_equal "$(cat keep.txt)" kept
 }
+
+@test "t1405.07 a session keeping the bytes of an object that a prune is about to remove keeps a version undo brings back" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+	# The prune has judged the object unnamed and old, and is held for 5 s
+	# as it goes to remove it (an unlink, or a rename out of the way).
+	strace -f -o /dev/null -P "$obj" -e trace=unlink,rename,renameat2 \
+		-e inject=unlink,rename,renameat2:delay_enter=5000000:when=1 \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
+		sleep 0.05
+	done
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	sleep 0.5
+	# Meanwhile a session overwrites c.txt, whose bytes are that object's.
+	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
+	wait "$pruner"
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+}
+
+@test "t1405.08 a prune killed -9 as it puts back an object a session claimed leaves a version undo brings back, and the next prune puts it back" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+	# The prune's second look at the object (its first is as it counts
+	# names) is held for 4 s after it found it old; it is killed as it
+	# puts the object back, which a session claimed meanwhile.
+	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
+		-e inject=newfstatat:delay_exit=4000000:when=2 \
+		-e inject=renameat2:signal=KILL:when=2 \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
+		sleep 0.05
+	done
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	sleep 0.5
+	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
+	status=0
+	wait "$pruner" || status=$?
+	assert_equal "$status" 137
+	assert_file_not_exist "$obj"
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+	"$RG" undo c.txt # the undo of the undo
+	stale_stamp
+	"$RG" run --log "$LOG" -- true
+	assert_file_exist "$obj"
+	run ls -A "$J/objects"
+	refute_output --partial .prune-
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+}

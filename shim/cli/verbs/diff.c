@@ -51,7 +51,7 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         rg_err("diff: '%s': its old bytes were not kept", file);
         return RG_EXIT_NO;
     }
-    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, first->object);
+    rg_jstore_object(obj, sizeof obj, dir, first->object);
     snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
     const char *new_label = now == abs ? file : now; /* a removal, as git shows one */

@@ -82,7 +82,7 @@ static bool same_bytes(int a, int b)
 static bool already_restored(const char *dir, const struct rg_jrec *r, const char *abs)
 {
     char obj[PATH_MAX + 80];
-    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    rg_jstore_object(obj, sizeof obj, dir, r->object);
     struct stat st;
     if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 07777) != (r->mode & 07777))
         return false;
@@ -114,7 +114,7 @@ static int mkparents(const char *abs)
 static int restore(const char *dir, const struct rg_jrec *r, const char *abs)
 {
     char obj[PATH_MAX + 80], tmp[PATH_MAX + 64], buf[65536];
-    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    rg_jstore_object(obj, sizeof obj, dir, r->object);
     int src = open(obj, O_RDONLY | O_CLOEXEC);
     if (src < 0) {
         rg_err("undo: '%s': the kept version is missing from the journal (%s)", abs,

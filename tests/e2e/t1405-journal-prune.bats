@@ -40,6 +40,18 @@ old_object() {
 	echo "$J/objects/$(sha256sum <<<"$1" | cut -d' ' -f1)"
 }
 
+# await_prune_held: wait until a prune started in the background has
+# dropped the old session's index, so it is at the objects, where the
+# test's strace holds it.
+await_prune_held() {
+	for ((i = 0; i < 100; i++)); do
+		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
+		sleep 0.05
+	done
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	sleep 0.5
+}
+
 @test "t1405.01 a run ending within the hour of the last prune reads its own index only, never the list of kept sessions" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	mkfile a.txt a
@@ -135,12 +147,7 @@ old_object() {
 		-e inject=unlink,rename,renameat2:delay_enter=5000000:when=1 \
 		"$RG" run --log "$LOG" -- true &
 	pruner=$!
-	for ((i = 0; i < 100; i++)); do
-		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
-		sleep 0.05
-	done
-	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
-	sleep 0.5
+	await_prune_held
 	# Meanwhile a session overwrites c.txt, whose bytes are that object's.
 	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
 	wait "$pruner"
@@ -164,12 +171,7 @@ old_object() {
 		-e inject=renameat2:signal=KILL:when=2 \
 		"$RG" run --log "$LOG" -- true &
 	pruner=$!
-	for ((i = 0; i < 100; i++)); do
-		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
-		sleep 0.05
-	done
-	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
-	sleep 0.5
+	await_prune_held
 	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
 	status=0
 	wait "$pruner" || status=$?

@@ -24,6 +24,18 @@ static int hash_fd(int fd, char hex[RG_SHA256_HEX])
     return n < 0 ? -errno : 0;
 }
 
+/* Links linked to obj, or claims the version there already (same bytes):
+ * a prune may be removing it, unnamed and old, as this names it. One the
+ * prune took meanwhile is linked again. 0, or -errno. */
+static int link_or_claim(const char *linked, const char *obj)
+{
+    for (int tries = 0;; tries++) {
+        int e = link(linked, obj) == 0 ? 0 : errno == EEXIST ? rg_jstore_claim(obj) : -errno;
+        if (e != -ENOENT || tries == 2)
+            return e;
+    }
+}
+
 /* Gives the inode at linked its content name too; a version with those
  * bytes kept already is the one that stays. With another name left outside
  * the journal (a kill between the shim's link and the unlink it kept the
@@ -50,9 +62,8 @@ static int name_by_content(const char *dir, const char *linked, char hex[RG_SHA2
         /* Its mtime becomes the time it was kept, as a copy's is: pruning
          * goes by it. */
         bool ok = (fchmod(fd, 0600) == 0 || errno == EPERM) &&
-                  (futimens(fd, NULL) == 0 || errno == EPERM) &&
-                  (link(linked, obj) == 0 || errno == EEXIST);
-        r = ok ? 0 : -errno;
+                  (futimens(fd, NULL) == 0 || errno == EPERM);
+        r = ok ? link_or_claim(linked, obj) : -errno;
     }
     close(fd);
     return r;

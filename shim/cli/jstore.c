@@ -304,6 +304,14 @@ void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
         snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, name);
 }
 
+int rg_jstore_claim(const char *obj)
+{
+    struct stat st;
+    return utimensat(AT_FDCWD, obj, NULL, AT_SYMLINK_NOFOLLOW) == 0 && lstat(obj, &st) == 0
+               ? 0
+               : -errno;
+}
+
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
@@ -337,12 +345,11 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     for (int tries = 0; r == 0; tries++) {
         if (renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) == 0)
             return 0;
-        struct stat st;
-        if (errno == EEXIST && utimensat(AT_FDCWD, obj, NULL, AT_SYMLINK_NOFOLLOW) == 0 &&
-            lstat(obj, &st) == 0)
+        int e = errno == EEXIST ? rg_jstore_claim(obj) : -errno;
+        if (e == 0)
             break;
-        if (errno != ENOENT || tries == 2)
-            r = -errno;
+        if (e != -ENOENT || tries == 2)
+            r = e;
     }
     unlink(tmp);
     return r;

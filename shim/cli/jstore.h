@@ -64,6 +64,12 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
  * version kept already stays as it is). 0, or -errno. */
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
 
+/* Claims the kept object obj for a record about to name it, as the shim
+ * does (guard/jcopy.c): its mtime made new, then seen still there. A prune
+ * moves aside and removes only what is old by then. 0, or -errno (-ENOENT:
+ * a prune took it meanwhile; store it again). */
+int rg_jstore_claim(const char *obj);
+
 /* The path of object name in journal dir: under its own name, or under the
  * name a prune killed while judging it left it (RG_JOURNAL_ASIDE). */
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name);

@@ -188,3 +188,25 @@ await_prune_held() {
 	"$RG" undo c.txt
 	assert_equal "$(cat c.txt)" old
 }
+
+@test "t1405.09 a session removing a file whose bytes a prune is about to remove keeps a version undo brings back" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+	# As in t1405.07, the prune is held as it goes to remove the object;
+	# meanwhile a run removes c.txt, kept by a link that the run's end
+	# names by its bytes: that object's.
+	strace -f -o /dev/null -P "$obj" -e trace=unlink,rename,renameat2 \
+		-e inject=unlink,rename,renameat2:delay_enter=5000000:when=1 \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
+	await_prune_held
+	rg rm c.txt
+	wait "$pruner"
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+}

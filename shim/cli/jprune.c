@@ -129,10 +129,14 @@ static void remove_object(const char *objects, const char *p, const char *name, 
     snprintf(aside, sizeof aside, "%s/" RG_JOURNAL_ASIDE "%s", objects, name);
     if (renameat2(AT_FDCWD, p, AT_FDCWD, aside, RENAME_NOREPLACE) != 0)
         return;
-    if (lstat(aside, &st) == 0 && now - stamp_ns(&st.st_mtim) <= PRUNE_GRACE_NS &&
-        renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) == 0)
+    if (lstat(aside, &st) != 0)
         return;
-    unlink(aside);
+    /* A claimed object the put-back cannot move (a full disk) stays aside,
+     * where undo finds it and the next prune puts it back: only a fresh
+     * copy under its name (the same bytes) lets it go. */
+    if (now - stamp_ns(&st.st_mtim) > PRUNE_GRACE_NS ||
+        (renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) != 0 && errno == EEXIST))
+        unlink(aside);
 }
 
 /* Puts back what a prune killed between its move aside and its judgement

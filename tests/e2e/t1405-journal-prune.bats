@@ -210,3 +210,24 @@ await_prune_held() {
 	"$RG" undo c.txt
 	assert_equal "$(cat c.txt)" old
 }
+
+@test "t1405.10 a prune that fails to put back an object a session claimed leaves it where undo finds it" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+	# As in t1405.08, but the put-back fails (a full disk) instead.
+	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
+		-e inject=newfstatat:delay_exit=4000000:when=2 \
+		-e inject=renameat2:error=ENOSPC:when=2 \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
+	await_prune_held
+	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
+	wait "$pruner"
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+}

@@ -299,9 +299,20 @@ static void record_of(struct rg_jrecord *r, const char *op, const char *abs, con
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
 {
     struct stat st;
+    char target[RG_JOURNAL_OBJECT_MAX];
     snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
-    if (lstat(out, &st) != 0 && errno == ENOENT)
-        snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, name);
+    if (stat(out, &st) == 0 || errno != ENOENT)
+        return;
+    /* A settled linked name leads to its content object, which is the one
+     * a prune may have left aside. */
+    ssize_t n =
+        lstat(out, &st) == 0 && S_ISLNK(st.st_mode) ? readlink(out, target, sizeof target - 1) : -1;
+    if (n > 0) {
+        target[n] = '\0';
+        if (rg_jobject_valid(target) && !rg_jobject_is_linked(target))
+            name = target;
+    }
+    snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, name);
 }
 
 int rg_jstore_claim(const char *obj)

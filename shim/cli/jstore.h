@@ -71,7 +71,8 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
 int rg_jstore_claim(const char *obj);
 
 /* The path of object name in journal dir: under its own name, or under the
- * name a prune killed while judging it left it (RG_JOURNAL_ASIDE). */
+ * name a prune killed while judging it left it (RG_JOURNAL_ASIDE), or a
+ * settled linked name's content object left so. */
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name);
 
 /* Appends session id's "end" record for abs: how the file is now. */

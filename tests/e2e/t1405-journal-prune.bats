@@ -231,3 +231,28 @@ await_prune_held() {
 	"$RG" undo c.txt
 	assert_equal "$(cat c.txt)" old
 }
+
+@test "t1405.11 a prune killed -9 as it puts back an object a removed file's version was named by leaves a version undo brings back" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+	# As in t1405.08, but the session removes c.txt: its version, kept by a
+	# link, is named by the object's bytes when the run ends.
+	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
+		-e inject=newfstatat:delay_exit=4000000:when=2 \
+		-e inject=renameat2:signal=KILL:when=2 \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
+	await_prune_held
+	rg rm c.txt
+	status=0
+	wait "$pruner" || status=$?
+	assert_equal "$status" 137
+	assert_file_not_exist "$obj"
+	"$RG" undo c.txt
+	assert_equal "$(cat c.txt)" old
+}

@@ -40,6 +40,18 @@ old_object() {
 	echo "$J/objects/$(sha256sum <<<"$1" | cut -d' ' -f1)"
 }
 
+# prune_due_on_old: a prune is due, over an old session's object that no
+# kept session names (obj), whose bytes c.txt holds; b.txt's removal keeps
+# the newer session the prune spares.
+prune_due_on_old() {
+	old_session old
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	mkfile c.txt old
+	obj=$(old_object old)
+}
+
 # await_prune_held: wait until a prune started in the background has
 # dropped the old session's index, so it is at the objects, where the
 # test's strace holds it.
@@ -135,12 +147,7 @@ await_prune_held() {
 
 @test "t1405.07 a session keeping the bytes of an object that a prune is about to remove keeps a version undo brings back" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	old_session old
-	mkfile b.txt new
-	rg rm b.txt
-	stale_stamp
-	mkfile c.txt old
-	obj=$(old_object old)
+	prune_due_on_old
 	# The prune has judged the object unnamed and old, and is held for 5 s
 	# as it goes to remove it (an unlink, or a rename out of the way).
 	strace -f -o /dev/null -P "$obj" -e trace=unlink,rename,renameat2 \
@@ -157,12 +164,7 @@ await_prune_held() {
 
 @test "t1405.08 a prune killed -9 as it puts back an object a session claimed leaves a version undo brings back, and the next prune puts it back" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	old_session old
-	mkfile b.txt new
-	rg rm b.txt
-	stale_stamp
-	mkfile c.txt old
-	obj=$(old_object old)
+	prune_due_on_old
 	# The prune's second look at the object (its first is as it counts
 	# names) is held for 4 s after it found it old; it is killed as it
 	# puts the object back, which a session claimed meanwhile.
@@ -191,12 +193,7 @@ await_prune_held() {
 
 @test "t1405.09 a session removing a file whose bytes a prune is about to remove keeps a version undo brings back" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	old_session old
-	mkfile b.txt new
-	rg rm b.txt
-	stale_stamp
-	mkfile c.txt old
-	obj=$(old_object old)
+	prune_due_on_old
 	# As in t1405.07, the prune is held as it goes to remove the object;
 	# meanwhile a run removes c.txt, kept by a link that the run's end
 	# names by its bytes: that object's.
@@ -213,12 +210,7 @@ await_prune_held() {
 
 @test "t1405.10 a prune that fails to put back an object a session claimed leaves it where undo finds it" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	old_session old
-	mkfile b.txt new
-	rg rm b.txt
-	stale_stamp
-	mkfile c.txt old
-	obj=$(old_object old)
+	prune_due_on_old
 	# As in t1405.08, but the put-back fails (a full disk) instead.
 	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
 		-e inject=newfstatat:delay_exit=4000000:when=2 \
@@ -234,12 +226,7 @@ await_prune_held() {
 
 @test "t1405.11 a prune killed -9 as it puts back an object a removed file's version was named by leaves a version undo brings back" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	old_session old
-	mkfile b.txt new
-	rg rm b.txt
-	stale_stamp
-	mkfile c.txt old
-	obj=$(old_object old)
+	prune_due_on_old
 	# As in t1405.08, but the session removes c.txt: its version, kept by a
 	# link, is named by the object's bytes when the run ends.
 	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \

@@ -52,10 +52,17 @@ prune_due_on_old() {
 	obj=$(old_object old)
 }
 
-# await_prune_held: wait until a prune started in the background has
-# dropped the old session's index, so it is at the objects, where the
-# test's strace holds it.
-await_prune_held() {
+# hold_prune CALLS INJECT...: start a due prune in the background
+# (pruner), under strace tracing CALLS on obj with each INJECT, and wait
+# until it has dropped the old session's index, so it is at the objects,
+# where the injections hold or break it.
+hold_prune() {
+	local calls=$1 inject=() i
+	shift
+	for i in "$@"; do inject+=(-e "inject=$i"); done
+	strace -f -o /dev/null -P "$obj" -e trace="$calls" "${inject[@]}" \
+		"$RG" run --log "$LOG" -- true &
+	pruner=$!
 	for ((i = 0; i < 100; i++)); do
 		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
 		sleep 0.05
@@ -150,11 +157,7 @@ await_prune_held() {
 	prune_due_on_old
 	# The prune has judged the object unnamed and old, and is held for 5 s
 	# as it goes to remove it (an unlink, or a rename out of the way).
-	strace -f -o /dev/null -P "$obj" -e trace=unlink,rename,renameat2 \
-		-e inject=unlink,rename,renameat2:delay_enter=5000000:when=1 \
-		"$RG" run --log "$LOG" -- true &
-	pruner=$!
-	await_prune_held
+	hold_prune unlink,rename,renameat2 unlink,rename,renameat2:delay_enter=5000000:when=1
 	# Meanwhile a session overwrites c.txt, whose bytes are that object's.
 	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
 	wait "$pruner"
@@ -168,12 +171,7 @@ await_prune_held() {
 	# The prune's second look at the object (its first is as it counts
 	# names) is held for 4 s after it found it old; it is killed as it
 	# puts the object back, which a session claimed meanwhile.
-	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
-		-e inject=newfstatat:delay_exit=4000000:when=2 \
-		-e inject=renameat2:signal=KILL:when=2 \
-		"$RG" run --log "$LOG" -- true &
-	pruner=$!
-	await_prune_held
+	hold_prune newfstatat,renameat2 newfstatat:delay_exit=4000000:when=2 renameat2:signal=KILL:when=2
 	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
 	status=0
 	wait "$pruner" || status=$?
@@ -197,11 +195,7 @@ await_prune_held() {
 	# As in t1405.07, the prune is held as it goes to remove the object;
 	# meanwhile a run removes c.txt, kept by a link that the run's end
 	# names by its bytes: that object's.
-	strace -f -o /dev/null -P "$obj" -e trace=unlink,rename,renameat2 \
-		-e inject=unlink,rename,renameat2:delay_enter=5000000:when=1 \
-		"$RG" run --log "$LOG" -- true &
-	pruner=$!
-	await_prune_held
+	hold_prune unlink,rename,renameat2 unlink,rename,renameat2:delay_enter=5000000:when=1
 	rg rm c.txt
 	wait "$pruner"
 	"$RG" undo c.txt
@@ -212,12 +206,7 @@ await_prune_held() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	prune_due_on_old
 	# As in t1405.08, but the put-back fails (a full disk) instead.
-	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
-		-e inject=newfstatat:delay_exit=4000000:when=2 \
-		-e inject=renameat2:error=ENOSPC:when=2 \
-		"$RG" run --log "$LOG" -- true &
-	pruner=$!
-	await_prune_held
+	hold_prune newfstatat,renameat2 newfstatat:delay_exit=4000000:when=2 renameat2:error=ENOSPC:when=2
 	rg bash -c 'cat c.txt >/dev/null && echo changed >c.txt'
 	wait "$pruner"
 	"$RG" undo c.txt
@@ -229,12 +218,7 @@ await_prune_held() {
 	prune_due_on_old
 	# As in t1405.08, but the session removes c.txt: its version, kept by a
 	# link, is named by the object's bytes when the run ends.
-	strace -f -o /dev/null -P "$obj" -e trace=newfstatat,renameat2 \
-		-e inject=newfstatat:delay_exit=4000000:when=2 \
-		-e inject=renameat2:signal=KILL:when=2 \
-		"$RG" run --log "$LOG" -- true &
-	pruner=$!
-	await_prune_held
+	hold_prune newfstatat,renameat2 newfstatat:delay_exit=4000000:when=2 renameat2:signal=KILL:when=2
 	rg rm c.txt
 	status=0
 	wait "$pruner" || status=$?

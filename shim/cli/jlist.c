@@ -1,0 +1,165 @@
+/* The journal's records read back: every kept session's index, or one
+ * session's by name, parsed and in the order written, and the question
+ * undo asks of them (which change comes first). */
+#include "cli/jstore.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/jsonl.h"
+#include "core/jrecord.h"
+#include "core/text.h"
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static int64_t num(const struct rg_jobject *o, const char *k)
+{
+    const char *v = rg_jsonl_get(o, k);
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+/* The path's bytes: "path_bytes" where it is not UTF-8 (core/jrecord.h). */
+static char *record_path(const struct rg_jobject *o)
+{
+    const char *raw = rg_jsonl_get(o, "path_bytes");
+    char *p = raw ? strdup(raw) : NULL;
+    if (p && rg_bytes_unescape(p))
+        return p;
+    free(p);
+    return strdup(rg_jsonl_get(o, "path"));
+}
+
+static void add(struct rg_jlist *l, const char *session, const char *line)
+{
+    struct rg_jobject o;
+    if (!rg_jsonl_parse(line, &o) || !rg_jsonl_get(&o, "path") || !rg_jsonl_get(&o, "op"))
+        return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        struct rg_jrec *more = realloc(l->r, l->cap * sizeof *l->r);
+        if (!more)
+            abort();
+        l->r = more;
+    }
+    const char *ex = rg_jsonl_get(&o, "exists"), *obj = rg_jsonl_get(&o, "object");
+    /* The name becomes a path under objects/: only the journal's own. */
+    bool named = obj && rg_jobject_valid(obj);
+    l->r[l->n++] = (struct rg_jrec){
+        .session = strdup(session),
+        .line = strdup(line),
+        .path = record_path(&o),
+        .op = strdup(rg_jsonl_get(&o, "op")),
+        .prog = dup_or_null(rg_jsonl_get(&o, "prog")),
+        .object = named ? strdup(obj) : NULL,
+        .unsaved =
+            obj && !named ? strdup("bad-object-name") : dup_or_null(rg_jsonl_get(&o, "unsaved")),
+        .time = dup_or_null(rg_jsonl_get(&o, "time")),
+        .pid = (int)num(&o, "pid"),
+        .time_ns = num(&o, "time_ns"),
+        .mtime_ns = num(&o, "mtime_ns"),
+        .size = num(&o, "size"),
+        .dev = (uint64_t)num(&o, "dev"),
+        .ino = (uint64_t)num(&o, "ino"),
+        .mode = (uint32_t)num(&o, "mode"),
+        .exists = ex && strcmp(ex, "true") == 0,
+    };
+}
+
+static int load_file(const char *path, const char *session, struct rg_jlist *l)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -errno;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] != '\n')
+            break; /* a record cut short by a kill: never half-trusted */
+        line[n - 1] = '\0';
+        add(l, session, line);
+    }
+    free(line);
+    fclose(f);
+    return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_index(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 6 && strcmp(d->d_name + n - 6, ".jsonl") == 0;
+}
+
+/* One session's index, opened by its name: a run ends in the time its own
+ * records take, however many sessions the journal keeps. A name the
+ * directory's listing would not have yielded (is_index) names nothing. */
+static int load_one(const char *sessions, const char *id, struct rg_jlist *l)
+{
+    char path[PATH_MAX + 256];
+    if (!id[0] || id[0] == '.' || strchr(id, '/') ||
+        (size_t)snprintf(path, sizeof path, "%s/%s.jsonl", sessions, id) >= sizeof path)
+        return 0;
+    int r = load_file(path, id, l);
+    return r == -ENOENT || r == -ENOTDIR ? 0 : r;
+}
+
+int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
+{
+    char sessions[PATH_MAX], path[PATH_MAX + 256];
+    snprintf(sessions, sizeof sessions, "%s/" RG_JOURNAL_SESSIONS, dir);
+    if (only)
+        return load_one(sessions, only, l);
+    struct dirent **names;
+    int n = scandir(sessions, &names, is_index, by_name);
+    if (n < 0)
+        return errno == ENOENT ? 0 : -errno;
+    for (int i = 0; i < n; i++) {
+        char id[256];
+        snprintf(id, sizeof id, "%.*s", (int)strlen(names[i]->d_name) - 6, names[i]->d_name);
+        snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
+        load_file(path, id, l);
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+void rg_jlist_free(struct rg_jlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        struct rg_jrec *r = &l->r[i];
+        free(r->session), free(r->line), free(r->path), free(r->op), free(r->prog);
+        free(r->object), free(r->unsaved), free(r->time);
+    }
+    free(l->r);
+    *l = (struct rg_jlist){0};
+}
+
+/* A session run with --no-journal keeps nothing, so the verbs asked about
+ * it would find nothing of it and say only that: say why, once. */
+
+bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
+
+const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
+                                            const char *abs)
+{
+    const struct rg_jrec *first = NULL;
+    for (size_t i = l->n; i-- > 0;) {
+        const struct rg_jrec *r = &l->r[i];
+        if (!rg_jrec_is_save(r) || strcmp(r->path, abs) != 0 ||
+            (only && strcmp(only, r->session) != 0))
+            continue;
+        if (first && strcmp(first->session, r->session) != 0)
+            break;
+        first = r;
+    }
+    return first;
+}

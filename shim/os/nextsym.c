@@ -202,15 +202,21 @@ static enum found find_in(const struct link_map *m, const char *name, void **out
     return read_dynamic(m, &t) ? lookup(&t, m, name, gnu_hash(name), out) : CANNOT_TELL;
 }
 
-/* The first object after this one on the loader's list, found once:
- * NULL when the walk cannot answer (see nextsym.h). Objects only ever join
- * the list after the ones loaded at start, so it stays right. */
-static const struct link_map *first_after_self(void)
+/* The objects the walk searches: from the first after this one to libc,
+ * found once. Only objects loaded at start come before libc, and those are
+ * never unloaded; what a dlopen adds joins the list after it, may be out of
+ * the scope RTLD_NEXT searches (RTLD_LOCAL), and can be unmapped under the
+ * walk by another thread's dlclose. A name libc lacks is left to dlsym. */
+struct span {
+    const struct link_map *first, *last;
+};
+
+static struct span walked_span(void)
 {
-    static const struct link_map *after;
+    static struct span span;
     static bool known;
     if (__atomic_load_n(&known, __ATOMIC_ACQUIRE))
-        return after;
+        return span;
     struct r_debug *r = loader_debug();
     const struct link_map *m = r ? r->r_map : NULL;
     void *p;
@@ -219,23 +225,29 @@ static const struct link_map *first_after_self(void)
      * what was loaded after it: the walk does not answer for that. */
     for (; m && m->l_ld != _DYNAMIC; m = m->l_next)
         if (find_in(m, "__libc_start_main", &p) != NOT_HERE)
-            return NULL;
+            return span;
+    const struct link_map *first = m ? m->l_next : NULL;
+    for (m = first; m && find_in(m, "__libc_start_main", &p) != FOUND; m = m->l_next)
+        ;
     if (!m)
-        return NULL;
-    after = m->l_next;
+        return span; /* no libc after this one: the walk cannot tell */
+    span = (struct span){first, m};
     __atomic_store_n(&known, true, __ATOMIC_RELEASE);
-    return after;
+    return span;
 }
 
 void *rg_next_func(const char *name)
 {
     void *p = NULL;
-    for (const struct link_map *m = first_after_self(); m; m = m->l_next) {
+    const struct span s = walked_span();
+    for (const struct link_map *m = s.first; m; m = m->l_next) {
         switch (find_in(m, name, &p)) {
         case FOUND: return p;
         case CANNOT_TELL: return NULL;
         case NOT_HERE: break;
         }
+        if (m == s.last)
+            break;
     }
     return NULL;
 }

@@ -18,7 +18,8 @@ void rg_next_note_start(int argc, char **argv, char **envp);
  * noted yet (on glibc), the program has no DT_DEBUG, this object is
  * not on the list or comes after libc (a dlopen'ed shim), an object has no
  * GNU hash table, the symbol is an IFUNC or has more than one default
- * version. The caller then asks dlsym. Async-signal-safe; allocates
+ * version, or no object from here to libc defines it (what is dlopen'ed
+ * later is not searched). The caller then asks dlsym. Async-signal-safe; allocates
  * nothing, takes no lock. */
 void *rg_next_func(const char *name);
 

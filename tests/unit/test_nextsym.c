@@ -58,6 +58,21 @@ TEST(an_ifunc_is_left_to_dlsym)
     CHECK(rg_next_func("memcpy") == next);
 }
 
+/* A library dlopen'ed later with RTLD_LOCAL is on the loader's list but
+ * not in the scope RTLD_NEXT searches (and a dlclose in another thread can
+ * unmap it under a walk): a name libc lacks is left to dlsym, never found
+ * there. libm's cbrt is a plain function libc does not define; on musl
+ * libm is libc, and there is nothing to dlopen. */
+TEST(a_library_dlopened_locally_is_not_searched)
+{
+    void *m = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!m)
+        return;
+    CHECK(rg_next_func("cbrt") == dlsym(RTLD_NEXT, "cbrt"));
+    CHECK(rg_next_func("open") == dlsym(RTLD_NEXT, "open"));
+    dlclose(m);
+}
+
 /* Before main()'s arguments are noted the walk does not know where the
  * program is (glibc; musl asks getauxval). Run first. */
 TEST(nothing_before_the_start_is_noted)
@@ -108,5 +123,6 @@ int main(int argc, char **argv, char **envp)
     RUN(finds_the_spawns_and_the_shell_calls);
     RUN(a_name_nothing_defines_is_null);
     RUN(an_ifunc_is_left_to_dlsym);
+    RUN(a_library_dlopened_locally_is_not_searched);
     return check_done();
 }

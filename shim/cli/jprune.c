@@ -13,13 +13,16 @@
 
 #include "cli/jsettle.h"
 #include "cli/jstore.h"
+#include "cli/pick.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
 /* Sessions older than READGUARD_JOURNAL_DAYS (default 30) are dropped, then
  * the oldest others until the journal fits in READGUARD_JOURNAL_MAX (default
- * 1G); the most recent session is always kept. An object goes when no kept
+ * 1G); the most recent session, and any still running, is always kept (a
+ * running agent's may be asked to undo what it removed a minute ago, however
+ * long ago it started). An object goes when no kept
  * session names it, once it is older than a grace period: a running
  * session may have linked it and not yet appended its record. An object's
  * age is its mtime, but a version kept by a link and not yet settled has
@@ -43,8 +46,22 @@ struct sess {
     char *id;
     size_t from, to; /* its records */
     int64_t start_ns, bytes;
-    bool drop;
+    bool drop, running;
 };
+
+/* Marks the session named id, if the journal holds it, as running. */
+struct marking {
+    struct sess *s;
+    size_t n;
+};
+
+static void mark_running(const char *id, void *arg)
+{
+    struct marking *m = arg;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->s[i].id, id) == 0)
+            m->s[i].running = true;
+}
 
 static int64_t env_num(const char *name, int64_t dflt, bool size)
 {
@@ -255,8 +272,10 @@ void rg_jstore_prune(const char *dir, bool now_please)
     struct obj *objs = NULL, *o, *tmp;
     for (size_t i = 0; i < n; i++)
         count_refs(&objs, &l, s[i].from, s[i].to, dir, +1, &total);
+    struct marking running = {s, n};
+    rg_each_running_id(mark_running, &running);
     for (size_t i = 0; i + 1 < n; i++) { /* never the most recent */
-        if (now - s[i].start_ns <= days * 86400 * 1000000000LL && total <= max)
+        if (s[i].running || (now - s[i].start_ns <= days * 86400 * 1000000000LL && total <= max))
             continue;
         s[i].drop = true;
         total -= s[i].bytes;

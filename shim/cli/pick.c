@@ -152,6 +152,31 @@ void rg_session_resolve(const char *arg, struct rg_session_ref *ref)
     ref->table = ref->found[0] ? ref->found : NULL;
 }
 
+struct running_ids {
+    void (*fn)(const char *id, void *arg);
+    void *arg;
+};
+
+static void running_id(const char *path, void *arg)
+{
+    struct running_ids *r = arg;
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
+    bool running = rg_session_running(path, t.hdr);
+    rg_session_detach(&t);
+    if (running)
+        r->fn(id, r->arg);
+}
+
+void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg)
+{
+    struct running_ids r = {fn, arg};
+    rg_each_session_file(running_id, &r);
+}
+
 int rg_pick_session(const char *arg, struct rg_cli_session *s)
 {
     /* On failure too the caller holds a defined session: no table mapped. */

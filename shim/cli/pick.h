@@ -51,6 +51,10 @@ bool rg_session_owner_alive(const struct rg_header *h);
  * table at path is theirs (os/members.h). */
 bool rg_session_running(const char *path, const struct rg_header *h);
 
+/* Calls fn with the id (as the journal names sessions) of each of this
+ * user's sessions, in the table directories, that is running. */
+void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg);
+
 /* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
  * and 16 hex digits? */
 bool rg_table_name(const char *name, const char *prefix);

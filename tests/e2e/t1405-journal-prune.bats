@@ -227,3 +227,22 @@ hold_prune() {
 	"$RG" undo c.txt
 	assert_equal "$(cat c.txt)" old
 }
+
+@test "t1405.12 a prune over READGUARD_JOURNAL_MAX leaves a session that is still running, whose removal undo brings back" {
+	mkfile a.txt 'a content'
+	"$RG" run --log "$LOG" -- sh -c 'rm a.txt && : >started && while [ ! -e go ]; do sleep 0.05; done' &
+	local running=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	assert_file_exist started
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
+	: >go
+	wait "$running"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'a content'
+}

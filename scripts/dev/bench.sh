@@ -106,8 +106,11 @@ session() {
     "$RG" run --keep --session "$tab" --root "$2" --log "$work/$1.log" -- true
     echo "$tab"
 }
-# CMD... run inside an existing session: how a guarded shell's commands run.
-guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" "${@:2}"; }
+# CMD... run inside an existing session: how a guarded shell's commands run,
+# with what `readguard run` exports (shim/cli/verbs/run.c). UV_USE_IO_URING=0
+# too: without it every exec the shell makes rebuilds the environment to add
+# it, which no real session does (about 3 page faults a command more).
+guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" UV_USE_IO_URING=0 "${@:2}"; }
 
 # --- micro: per call, in one process ----------------------------------------
 micro_names="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_journaled stat"
@@ -175,7 +178,7 @@ if have valgrind; then
     log "start-up: instruction counts of the /bin/true loop (callgrind)"
     ltab=$(session loop "$m/root")
     loop_count env >"$res/true_loop.ir_bare"
-    loop_count env LD_PRELOAD="$SHIM" READGUARD_SESSION="$ltab" >"$res/true_loop.ir_rg"
+    loop_count guarded "$ltab" >"$res/true_loop.ir_rg"
     if [ -f "$work/libempty.so" ]; then
         loop_count env LD_PRELOAD="$work/libempty.so" >"$res/true_loop_empty.ir_bare"
         cp "$res/true_loop.ir_rg" "$res/true_loop_empty.ir_rg"
@@ -349,7 +352,7 @@ for i in range(int(sys.argv[2])):
     # one call) is a prefix of its own, such as a supervised readguard run.
     macro() {
         local name=$1 prep=$2 cmd=$3 n=${4:-$rounds} r k f kinds="bare rg cbare crg"
-        local cmds=("env ${5:-} $cmd" "${GUARD:-env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab} $cmd")
+        local cmds=("env ${5:-} $cmd" "${GUARD:-env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab UV_USE_IO_URING=0} $cmd")
         past_budget "$name" && return
         log "macro: $name"
         printf '%s' "$prep" >"$work/$name.prep"
@@ -395,7 +398,7 @@ for i in range(int(sys.argv[2])):
             # A fixed hash seed: Python's random one moves its counts by more
             # than the shim adds to them.
             set -- env PYTHONHASHSEED=0
-            [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" READGUARD_SESSION="$mtab"
+            [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" READGUARD_SESSION="$mtab" UV_USE_IO_URING=0
             "$@" valgrind --tool=callgrind --trace-children=yes --child-silent-after-fork=yes \
                 --callgrind-out-file="$work/cgm.%p" \
                 sh -c "$cmd" >/dev/null 2>"$work/cg-macro.err" || {

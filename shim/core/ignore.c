@@ -175,6 +175,10 @@ static bool under_n(const char *path, const char *dir, size_t n)
 {
     if (n == 1 && dir[0] == '/')
         return path[0] == '/';
+    /* Two bytes tell most absolute rules ("/proc", "/tmp") from a path
+     * before a call to strncmp: a file's pass asks each of them. */
+    if (n > 1 && (path[0] != dir[0] || path[1] != dir[1]))
+        return false;
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
@@ -285,7 +289,21 @@ enum {
     RG_RULE_NAME,        /* matched against the file's name */
     RG_RULE_PATH,        /* has a '/': matched against the path from the root */
     RG_RULE_NEGATED = 4, /* added to NAME or PATH: a '!' rule */
+    RG_RULE_SUFFIX = 8,  /* added to NAME: '*' then a literal, pat the literal */
 };
+
+/* "*.o": as rg_wildmatch_bounded's own shortcut decides it, but its scan
+ * of the pattern and the name's length are done once, not per rule and
+ * file (five built-in rules, each file git checkout replaces). */
+static bool star_literal(const char *pat, size_t n)
+{
+    if (n == 0 || pat[0] != '*')
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (pat[i] == '*' || pat[i] == '?' || pat[i] == '[' || pat[i] == '\\')
+            return false;
+    return true;
+}
 
 /* What match_n does for a file, worked out once: kind, and pattern. */
 static struct rg_ignore_rule compile_rule(const struct rule *r)
@@ -305,10 +323,11 @@ static struct rg_ignore_rule compile_rule(const struct rule *r)
     pat += negated;
     if (n >= PATH_MAX || n == 0 || pat[n - 1] == '/')
         return c;
-    bool path = memchr(pat, '/', n) != NULL;
-    c.pat = path && pat[0] == '/' ? pat + 1 : pat;
-    c.kind =
-        (unsigned char)((path ? RG_RULE_PATH : RG_RULE_NAME) | (negated ? RG_RULE_NEGATED : 0));
+    bool path = memchr(pat, '/', n) != NULL, suffix = !path && star_literal(pat, n);
+    c.pat = path && pat[0] == '/' ? pat + 1 : suffix ? pat + 1 : pat;
+    c.len = suffix ? (unsigned short)(n - 1) : 0;
+    c.kind = (unsigned char)((path ? RG_RULE_PATH : RG_RULE_NAME) |
+                             (negated ? RG_RULE_NEGATED : 0) | (suffix ? RG_RULE_SUFFIX : 0));
     return c;
 }
 
@@ -329,6 +348,7 @@ static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned 
                                   const char *path, const char *name, const struct file_at *file)
 {
     enum rg_tier last = RG_TIER_NONE;
+    size_t name_len = strlen(name);
     for (const struct rg_ignore_rule *r = cr->r; r < cr->r + cr->count; r++) {
         if (r->kind == RG_RULE_ABSOLUTE) {
             if (under_n(file->abs, r->pat, r->len) && !under_n(file->root, r->pat, r->len))
@@ -338,8 +358,14 @@ static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned 
         if (r->kind == RG_RULE_NEVER || !applies(r->scope, root_index))
             continue;
         bool negated = r->kind & RG_RULE_NEGATED;
-        int m = rg_wildmatch_bounded(
-            r->pat, (r->kind & ~RG_RULE_NEGATED) == RG_RULE_PATH ? path : name, true);
+        int m;
+        if (r->kind & RG_RULE_SUFFIX)
+            m = name_len >= r->len && memcmp(name + name_len - r->len, r->pat, r->len) == 0
+                    ? RG_WM_MATCH
+                    : RG_WM_NOMATCH;
+        else
+            m = rg_wildmatch_bounded(
+                r->pat, (r->kind & ~RG_RULE_NEGATED) == RG_RULE_PATH ? path : name, true);
         /* As match_n: a rule too costly to decide fails closed. */
         if (m == RG_WM_TOO_COSTLY ? negated : m != RG_WM_NOMATCH)
             last = negated ? RG_TIER_NONE : (enum rg_tier)r->tier;

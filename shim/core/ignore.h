@@ -89,8 +89,8 @@ enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
  * it. Lists of more than RG_IGNORE_COMPILED_MAX rules are not compiled. */
 #define RG_IGNORE_COMPILED_MAX 64
 struct rg_ignore_rule {
-    const char *pat; /* what is matched: past keyword, '!' and a leading '/' */
-    unsigned short len;
+    const char *pat;    /* what is matched: past keyword, '!' and a leading '/' */
+    unsigned short len; /* an absolute rule's, or a suffix rule's literal's */
     char scope;
     unsigned char tier;
     unsigned char kind; /* RG_RULE_*, ignore.c */

@@ -472,6 +472,33 @@ TEST(compiled_rules_answer_a_file_as_the_list_does)
                  RG_TIER_FREE);
 }
 
+/* '*' then a literal is compiled to a comparison of the name's tail: the
+ * same answers as the matcher, for names shorter than, equal to and
+ * longer than the literal, '!' rules, keywords, and near shapes. */
+TEST(suffix_rules_answer_a_file_as_the_list_does)
+{
+    static const char *const paths[] = {"/r/a.o",      "/r/.o",     "/r/o",     "/r/b.o.keep",
+                                        "/r/d/c.keep", "/r/d/x.h",  "/r/aqb",   "/r/d/c.h.keep",
+                                        "/r/swp",      "/r/d/.swp", "/r/x.tmp", "/r/d/a.tmp.o",
+                                        "/r/*.o",      "/r/a.o/b",  "/r/a*x",   "/r/a\\*x",
+                                        "/r/a.y",      "/r/az",     "/r/a\\z"};
+    reset();
+    defaults();
+    add_lines(
+        "*\nguard *.tmp\n!*.keep\n*.[ch]\n*q*\njournal *\\*x\njournal *\\z\n**.y\n!*.o.keep\n");
+    struct rg_ignore_compiled cr;
+    CHECK(rg_ignore_compile(list.buf, list.len, &cr));
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, paths[i], RG_TIER_NONE),
+                     rg_ignore_file_tier(list.buf, list.len, "/r", 0, paths[i], RG_TIER_NONE));
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/b.o.keep", RG_TIER_NONE),
+                 RG_TIER_NONE);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/x.tmp", RG_TIER_NONE),
+                 RG_TIER_GUARD);
+    CHECK_EQ_INT(rg_ignore_file_tier_compiled(&cr, "/r", 0, "/r/az", RG_TIER_NONE),
+                 RG_TIER_JOURNAL);
+}
+
 TEST(a_list_of_too_many_rules_is_not_compiled)
 {
     struct rg_ignore_compiled cr;
@@ -521,6 +548,7 @@ int main(void)
     RUN(directories_answer_depends_on_the_directory_alone);
     RUN(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it);
     RUN(compiled_rules_answer_a_file_as_the_list_does);
+    RUN(suffix_rules_answer_a_file_as_the_list_does);
     RUN(a_list_of_too_many_rules_is_not_compiled);
     RUN(an_empty_list_compiles_to_no_rule);
     return check_done();

@@ -32,10 +32,26 @@ static char *record_path(const struct rg_jobject *o)
     return strdup(rg_jsonl_get(o, "path"));
 }
 
+/* A line that does not parse may hold a record cut short and, after it,
+ * one written whole (core/jrecord.h): that one is read. Left unread, its
+ * version is one undo does not know of and a prune removes as unnamed. */
+static bool parse_record(const char **line, struct rg_jobject *o)
+{
+    if (rg_jsonl_parse(*line, o))
+        return true;
+    const char *last = *line;
+    for (const char *p = *line; (p = strstr(p, RG_JRECORD_START)); p++)
+        last = p;
+    if (last == *line)
+        return false;
+    *line = last;
+    return rg_jsonl_parse(last, o);
+}
+
 static void add(struct rg_jlist *l, const char *session, const char *line)
 {
     struct rg_jobject o;
-    if (!rg_jsonl_parse(line, &o) || !rg_jsonl_get(&o, "path") || !rg_jsonl_get(&o, "op"))
+    if (!parse_record(&line, &o) || !rg_jsonl_get(&o, "path") || !rg_jsonl_get(&o, "op"))
         return;
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 64;

@@ -172,7 +172,7 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     bool utf8 = rg_json_escape_utf8(path, sizeof path, r->path, &path_len);
     rg_format_time(r->time_ns, t);
     struct line o = {out, out + cap};
-    put(&o, "{\"time\":\"", 9);
+    put(&o, RG_JRECORD_START, sizeof RG_JRECORD_START - 1);
     put_s(&o, t);
     put(&o, "\"", 1);
     num(&o, KEY("time_ns"), r->time_ns);

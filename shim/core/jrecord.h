@@ -67,6 +67,12 @@ bool rg_jobject_valid(const char *name);
 /* Is it a linked name, waiting to be named by content? */
 bool rg_jobject_is_linked(const char *name);
 
+/* How every record begins. No value can hold it (its quotes would be
+ * escaped), so on a line where a record cut short by a short write (a full
+ * disk, RLIMIT_FSIZE) ran into the next one appended, the last of these
+ * begins the record that was written whole. */
+#define RG_JRECORD_START "{\"time\":\""
+
 /* Formats r as one JSON object and a newline; 0 when it does not fit. */
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r);
 

@@ -880,3 +880,16 @@ refused_log() {
 	assert_success
 	[[ $stderr == *"were not kept in the journal '$J'"*"--no-journal"* ]] || fail "$stderr"
 }
+
+@test "t1400.102 a record cut short by a full index (RLIMIT_FSIZE) hides no version kept after it" {
+	local i
+	for i in 1 2 3 4 5 6 7 8; do mkfile "f$i" "f$i"; done
+	mkfile last.txt 'last content'
+	# The limited subshell's appends reach 1 KiB mid-record: a short write,
+	# then none; the last rm, unlimited, appends after the cut record.
+	rgsh 'trap "" XFSZ; (ulimit -f 1; rm f1 f2 f3 f4 f5 f6 f7 f8) 2>/dev/null; rm last.txt'
+	run tail -c 1 "$J/sessions/"*.jsonl
+	assert_output ''
+	"$RG" undo last.txt
+	assert_equal "$(cat last.txt)" 'last content'
+}

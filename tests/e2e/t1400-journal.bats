@@ -893,3 +893,19 @@ refused_log() {
 	"$RG" undo last.txt
 	assert_equal "$(cat last.txt)" 'last content'
 }
+
+@test "t1400.103 undo refuses a kept version whose bytes no longer match their name, and leaves the file as it is" {
+	mkfile a.txt 'original content'
+	rgsh 'cat a.txt >/dev/null && echo new >a.txt'
+	local obj
+	obj="$J/objects/$(printf 'original content\n' | sha256sum | cut -d' ' -f1)"
+	assert_file_exist "$obj"
+	# What a power cut can leave of a copy nothing fsync'd: part of it.
+	truncate -s 3 "$obj"
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure
+	assert_equal "$(cat a.txt)" new
+	assert_equal "$stderr" "readguard: undo: 'a.txt': the kept version is damaged (its bytes no longer match their name: part of a copy a power cut cut short?); not restoring"
+	run "$RG" history --json a.txt
+	refute_output --partial '"op":"undo"'
+}

@@ -14,6 +14,7 @@
 #include "cli/pick.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
+#include "core/sha256.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/sys.h"
@@ -109,45 +110,92 @@ static int mkparents(const char *abs)
     return 0;
 }
 
-/* Writes the kept bytes beside abs and renames them over it: a reader sees
- * the old file or the restored one, never half of it. */
-static int restore(const char *dir, const struct rg_jrec *r, const char *abs)
+/* The name a version's bytes hash to: its object's, or, for a linked name
+ * settled since, the one its symbolic link leads to (read into target).
+ * NULL for a linked name not yet settled: the inode itself, with no hash
+ * to check. */
+static const char *content_name(const char *dir, const struct rg_jrec *r,
+                                char target[RG_JOURNAL_OBJECT_MAX])
 {
-    char obj[PATH_MAX + 80], tmp[PATH_MAX + 64], buf[65536];
+    char p[PATH_MAX + 128];
+    if (!rg_jobject_is_linked(r->object))
+        return r->object;
+    snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    ssize_t n = readlink(p, target, RG_JOURNAL_OBJECT_MAX - 1);
+    if (n <= 0)
+        return NULL;
+    target[n] = '\0';
+    return rg_jobject_valid(target) && !rg_jobject_is_linked(target) ? target : NULL;
+}
+
+/* Copies the kept bytes from src to dst, and checks them against their
+ * name: nothing in the journal is fsync'd, so a power cut can leave part
+ * of a copy under the name of the whole. 0, -1 (errno) or 1 (damaged). */
+static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst)
+{
+    char buf[65536], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
+    struct rg_sha256 h;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&h);
+    ssize_t n;
+    while ((n = read(src, buf, sizeof buf)) > 0) {
+        rg_sha256_update(&h, buf, (size_t)n);
+        if (write(dst, buf, (size_t)n) != n)
+            return errno = errno ? errno : ENOSPC, -1;
+    }
+    if (n < 0)
+        return -1;
+    rg_sha256_final(&h, d);
+    rg_sha256_hex(d, got);
+    const char *want = content_name(dir, r, target);
+    return want && strcmp(want, got) != 0;
+}
+
+/* Writes the kept bytes beside abs, into tmp, to be renamed over it once
+ * the content abs has now is kept: a reader sees the old file or the
+ * restored one, never half of it. */
+static int stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
+                 char *tmp, size_t cap)
+{
+    char obj[PATH_MAX + 80];
     rg_jstore_object(obj, sizeof obj, dir, r->object);
     int src = open(obj, O_RDONLY | O_CLOEXEC);
     if (src < 0) {
-        rg_err("undo: '%s': the kept version is missing from the journal (%s)", abs,
+        rg_err("undo: '%s': the kept version is missing from the journal (%s)", file,
                strerror(errno));
         return -1;
     }
     if (mkparents(abs) < 0) {
-        rg_err("undo: '%s': cannot recreate its directory: %s", abs, strerror(errno));
+        rg_err("undo: '%s': cannot recreate its directory: %s", file, strerror(errno));
         close(src);
         return -1;
     }
     const char *slash = strrchr(abs, '/');
-    snprintf(tmp, sizeof tmp, "%.*s/.%s.rg-undo-%d", (int)(slash - abs), abs, slash + 1,
-             (int)getpid());
+    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", (int)(slash - abs), abs, slash + 1, (int)getpid());
     int dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
-    ssize_t n = dst < 0 ? -1 : 0;
-    while (dst >= 0 && (n = read(src, buf, sizeof buf)) > 0)
-        if (write(dst, buf, (size_t)n) != n) {
-            n = -1;
-            break;
-        }
+    int rc = dst < 0 ? -1 : copy_checked(dir, r, src, dst);
     int e = errno;
     close(src);
-    if (dst >= 0 && (fchmod(dst, r->mode & 07777) != 0 || close(dst) != 0))
-        n = -1, e = errno;
-    if (n < 0 || rename(tmp, abs) != 0) {
-        e = n < 0 ? e : errno;
-        if (dst >= 0)
-            unlink(tmp);
-        rg_err("undo: '%s': %s", abs, strerror(e));
-        return -1;
-    }
-    return 0;
+    if (dst >= 0 && (fchmod(dst, r->mode & 07777) != 0 || close(dst) != 0) && rc == 0)
+        rc = -1, e = errno;
+    if (rc != 0 && dst >= 0)
+        unlink(tmp);
+    if (rc > 0)
+        rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
+               "name: part of a copy a power cut cut short?); not restoring",
+               file);
+    else if (rc < 0)
+        rg_err("undo: '%s': %s", file, strerror(e));
+    return rc == 0 ? 0 : -1;
+}
+
+static int commit(const char *tmp, const char *abs, const char *file)
+{
+    if (rename(tmp, abs) == 0)
+        return 0;
+    rg_err("undo: '%s': %s", file, strerror(errno));
+    unlink(tmp);
+    return -1;
 }
 
 static int undo_one(struct undo *u, const char *only, const char *file)
@@ -191,13 +239,17 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                    file, first->session);
         return RG_EXIT_NO;
     }
+    char tmp[PATH_MAX + 64];
+    if (stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
+        return RG_EXIT_TROUBLE;
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo");
     if (r < 0) {
+        unlink(tmp);
         rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,
                strerror(-r));
         return RG_EXIT_TROUBLE;
     }
-    if (restore(u->dir, first, abs) < 0)
+    if (commit(tmp, abs, file) < 0)
         return RG_EXIT_TROUBLE;
     rg_jstore_end(u->dir, u->self, abs);
     /* An undo is a session of its own; its id alone would send the user

@@ -87,14 +87,20 @@ static inline long rg_result(long r, int saved_errno)
     return r;
 }
 
+/* rg_result_raw's failure: out of line and cold, so that a hook's path that
+ * succeeds keeps no register for the errno call. */
+__attribute__((cold, noinline)) static long rg_fail_raw(long r)
+{
+    errno = (int)-r;
+    return -1;
+}
+
 /* The same for a raw system call and nothing else, which cannot have moved
  * errno on success: no caller's errno to save and restore. */
 static inline long rg_result_raw(long r)
 {
-    if (r < 0 && r > -4096) {
-        errno = (int)-r;
-        return -1;
-    }
+    if (__builtin_expect((unsigned long)r > -4096UL, 0))
+        return rg_fail_raw(r);
     return r;
 }
 

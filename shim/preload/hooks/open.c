@@ -121,16 +121,23 @@ static inline __attribute__((always_inline)) int open_at(const char *call, int d
     return open_other(call, dirfd, path, flags, mode);
 }
 
-#define HOOK_OPEN(sym)                                                   \
-    RG_EXPORT int sym(const char *path, int flags, ...)                  \
-    {                                                                    \
-        return open_at(#sym, AT_FDCWD, path, flags, RG_MODE_ARG(flags)); \
+/* The variadic ones test for a plain read before the mode: such flags take
+ * none (RG_PLAIN_READ_NOT holds O_CREAT and O_TMPFILE's bit), so a read
+ * skips RG_MODE_ARG's two tests. */
+#define HOOK_OPEN(sym)                                                      \
+    RG_EXPORT int sym(const char *path, int flags, ...)                     \
+    {                                                                       \
+        if (!(flags & RG_PLAIN_READ_NOT))                                   \
+            return open_read(#sym, AT_FDCWD, path, flags, 0);               \
+        return open_other(#sym, AT_FDCWD, path, flags, RG_MODE_ARG(flags)); \
     }
 
-#define HOOK_OPENAT(sym)                                              \
-    RG_EXPORT int sym(int dirfd, const char *path, int flags, ...)    \
-    {                                                                 \
-        return open_at(#sym, dirfd, path, flags, RG_MODE_ARG(flags)); \
+#define HOOK_OPENAT(sym)                                                 \
+    RG_EXPORT int sym(int dirfd, const char *path, int flags, ...)       \
+    {                                                                    \
+        if (!(flags & RG_PLAIN_READ_NOT))                                \
+            return open_read(#sym, dirfd, path, flags, 0);               \
+        return open_other(#sym, dirfd, path, flags, RG_MODE_ARG(flags)); \
     }
 
 /* _FORTIFY_SOURCE variants: without a mode, O_CREAT must abort exactly as

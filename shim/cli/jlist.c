@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/jsonl.h"
 #include "core/jrecord.h"
 #include "core/text.h"
@@ -98,9 +99,10 @@ static int load_file(const char *path, const char *session, struct rg_jlist *l)
         line[n - 1] = '\0';
         add(l, session, line);
     }
+    int r = ferror(f) ? -(errno ? errno : EIO) : 0;
     free(line);
     fclose(f);
-    return 0;
+    return r;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -141,7 +143,12 @@ int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
         char id[256];
         snprintf(id, sizeof id, "%.*s", (int)strlen(names[i]->d_name) - 6, names[i]->d_name);
         snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
-        load_file(path, id, l);
+        int r = load_file(path, id, l);
+        /* Gone since the listing: a prune dropped it, with its records. */
+        if (r < 0 && r != -ENOENT) {
+            l->unread++;
+            rg_err("journal: cannot read the session index '%s': %s", path, strerror(-r));
+        }
         free(names[i]);
     }
     free(names);

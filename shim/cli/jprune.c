@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "cli/cli.h"
 #include "cli/jsettle.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
@@ -229,6 +230,16 @@ static int claim(const char *dir, const char *stamp, bool now_please)
     return fd;
 }
 
+static void stamp_and_unlock(const char *stamp, int lock)
+{
+    int fd = open(stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        futimens(fd, NULL);
+        close(fd);
+    }
+    close(lock); /* after the stamp: a waiter then sees it fresh */
+}
+
 void rg_jstore_prune(const char *dir, bool now_please)
 {
     char stamp[PATH_MAX + 16], p[PATH_MAX + 300];
@@ -243,8 +254,15 @@ void rg_jstore_prune(const char *dir, bool now_please)
     int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
     int64_t days = rg_prune_days();
     struct rg_jlist l = {0};
-    if (rg_jlist_load(dir, NULL, &l) < 0) {
-        close(lock);
+    /* An index it cannot read names versions it would take for no one's:
+     * nothing is removed until every index reads (the stamp still waits an
+     * hour, so each run's end does not list every session again). */
+    if (rg_jlist_load(dir, NULL, &l) < 0 || l.unread) {
+        if (l.unread)
+            rg_err("journal prune: nothing removed: %zu session index%s could not be read",
+                   l.unread, l.unread > 1 ? "es" : "");
+        rg_jlist_free(&l);
+        stamp_and_unlock(stamp, lock);
         return;
     }
     rg_jsettle(dir, &l);
@@ -297,10 +315,5 @@ void rg_jstore_prune(const char *dir, bool now_please)
     }
     free(s);
     rg_jlist_free(&l);
-    int fd = open(stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-        futimens(fd, NULL);
-        close(fd);
-    }
-    close(lock); /* after the stamp: a waiter then sees it fresh */
+    stamp_and_unlock(stamp, lock);
 }

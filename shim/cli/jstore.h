@@ -25,11 +25,13 @@ struct rg_jrec {
 struct rg_jlist {
     struct rg_jrec *r;
     size_t n, cap;
+    size_t unread; /* indexes that could not be read whole */
 };
 
 /* Reads every session's records in dir (only session `only` if not NULL,
  * without listing the others), sorted by session, then in the order they
- * were written. */
+ * were written. An index that cannot be read whole is counted in unread,
+ * the rest of it read, and the others read all the same. */
 int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l);
 void rg_jlist_free(struct rg_jlist *l);
 

@@ -246,3 +246,21 @@ hold_prune() {
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" 'a content'
 }
+
+@test "t1405.13 a prune that cannot read a kept session's index removes none of its versions" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile keep.txt kept
+	rg rm keep.txt
+	local idx
+	idx=$(ls "$J/sessions/"*.jsonl)
+	touch -d '2020-01-01' "$J/objects/"*
+	mkfile b.txt new
+	rg rm b.txt
+	stale_stamp
+	run --separate-stderr strace -f -o /dev/null -P "$idx" -e trace=openat -e inject=openat:error=EIO \
+		"$RG" run --log "$LOG" -- true
+	assert_success
+	[[ $stderr == *"journal prune: nothing removed"* ]] || fail "stderr: $stderr"
+	"$RG" undo keep.txt
+	assert_equal "$(cat keep.txt)" kept
+}

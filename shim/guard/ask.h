@@ -82,6 +82,11 @@ bool rg_wait_restamp(const struct rg_record *r, int look);
  * 0, which matches no record. */
 void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow);
 
+/* Does the policy allow f's write at its first look, as rg_ask would
+ * answer at once? Reentrant (lock-free loads, the pure policy; it logs
+ * nothing), for a hook outside the critical section. False: ask rg_ask. */
+bool rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f);
+
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.
  * Logs a refusal or warning; returns the action to carry out. */
 enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,

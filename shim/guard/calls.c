@@ -1,6 +1,5 @@
 #include "guard/calls.h"
 #include <errno.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,31 +17,14 @@
 #include "guard/readhash.h"
 #include "guard/restamp.h"
 #include "guard/scan.h"
+#include "guard/sysopen.h"
+#include "guard/wopen.h"
 #include "os/clock.h"
 #include "os/session.h"
 #include "os/sys.h"
-/* Inline: a read's open is made by this and nothing else. */
-static inline __attribute__((always_inline)) int open_now(const struct rg_request *req, int flags)
-{
-    mode_t mode = rg_flags_need_mode(flags) ? req->mode : 0;
-    if (!req->resolve)
-        return rg_sys_openat(req->dirfd, req->path, flags, mode);
-    struct open_how how = {
-        .flags = (uint64_t)(unsigned)flags, .mode = mode, .resolve = req->resolve};
-    return rg_sys_openat2(req->dirfd, req->path, &how, sizeof how);
-}
+int rg_open_unguarded(const struct rg_request *req) { return rg_open_paused(req, req->flags); }
 
-/* A FIFO or a tty may keep an open waiting: wait with the program's signal
- * mask (guard/critical.h). Inline: outside the critical section, as a
- * write's open is, the pause is one test. */
-static inline int sys_open(const struct rg_request *req, int flags)
-{
-    return RG_PAUSED(open_now(req, flags));
-}
-
-int rg_open_unguarded(const struct rg_request *req) { return sys_open(req, req->flags); }
-
-int rg_open_outside(const struct rg_request *req) { return open_now(req, req->flags); }
+int rg_open_outside(const struct rg_request *req) { return rg_open_now(req, req->flags); }
 
 /* A read's entry. An entry's key never changes once the index publishes it
  * (a reset only moves the generation on), and only a published entry is
@@ -117,164 +99,15 @@ static void note_read(struct rg_ctx *c, int fd, int flags, const struct rg_reque
 
 void rg_note_read(struct rg_ctx *c, int fd, int flags) { note_read(c, fd, flags, NULL); }
 
-/* Inline: every allowed write counts its writer here. */
-static inline __attribute__((always_inline)) void
-note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
-{
-    if (fd < 0 || !S_ISREG(st->st_mode))
-        return;
-    struct rg_file f = {.dev = st->st_dev, .ino = st->st_ino};
-    struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
-    int32_t pid = rg_ctx_pid(c);
-    if (e)
-        rg_entry_writer_open(e, pid);
-    if (c->table.hdr)
-        atomic_fetch_add_explicit(&c->table.hdr->writes_allowed, 1, memory_order_relaxed);
-    rg_fd_track(c, fd, f.dev, f.ino, pid, stream);
-}
-
-void rg_note_write(struct rg_ctx *c, int fd, void *stream)
-{
-    struct stat st;
-    if (fd >= 0 && rg_sys_fstat(fd, &st) == 0)
-        note_write_stat(c, fd, &st, stream);
-}
-
-/* Opens the target of a write without truncating it, creating it only if it
- * does not exist. *fresh says the file is new: there is nothing to lose.
- * O_CREAT|O_EXCL makes the "does not exist" answer atomic; the loop covers a
- * file appearing in between, and a dangling symlink, which O_EXCL refuses but
- * a plain O_CREAT follows to create its target. */
-static int open_untruncated(const struct rg_request *req, bool *fresh, bool *maybe_fresh)
-{
-    int flags = req->flags & ~(O_TRUNC | O_CREAT);
-    for (int tries = 0; tries < 3; tries++) {
-        int fd = sys_open(req, flags);
-        if (fd != -ENOENT || !(req->flags & O_CREAT))
-            return fd;
-        fd = sys_open(req, req->flags | O_EXCL);
-        if (fd != -EEXIST) {
-            *fresh = fd >= 0;
-            return fd;
-        }
-    }
-    *maybe_fresh = true;
-    return sys_open(req, req->flags & ~O_TRUNC);
-}
-
-/* O_TRUNC, applied only once the check has passed, and only once fd counts
- * as a writer: a sibling must never see the emptied file and no writer. */
-static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int fd,
-                           const struct rg_file *f)
-{
-    if ((req->flags & O_ACCMODE) != O_RDONLY) {
-        int r = rg_sys_ftruncate(fd, 0);
-        if (r == 0)
-            return fd;
-        rg_note_close(c, fd);
-        rg_sys_close(fd);
-        return r;
-    }
-    /* O_RDONLY|O_TRUNC: ftruncate needs a writable descriptor, so reopen the
-     * way the program asked and keep it only if it is the file we checked. */
-    int fd2 = sys_open(req, req->flags & ~O_CREAT);
-    struct stat st;
-    if (fd2 >= 0 && (rg_sys_fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
-        rg_sys_close(fd2);
-        fd2 = -EAGAIN;
-    }
-    if (fd2 >= 0)
-        note_write_stat(c, fd2, &st, NULL);
-    rg_note_close(c, fd);
-    rg_sys_close(fd);
-    return fd2;
-}
-
-/* A timestamp-only open of a file the session may not write: a read-only
- * descriptor on the same inode lets futimens work and any write fail. It is
- * not a read, so nothing is recorded. */
-static int reopen_read_only(const struct rg_request *req, const struct rg_file *f)
-{
-    int flags = (req->flags & ~(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)) | O_RDONLY;
-    int fd = sys_open(req, flags);
-    struct stat st;
-    if (fd >= 0 && (rg_sys_fstat(fd, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
-        rg_sys_close(fd);
-        return -EACCES;
-    }
-    return fd;
-}
-
-/* A write let through without a read (--allow-append) must not leave a stale
- * record behind that a restamp of an inherited descriptor would revive. */
-static void forget(struct rg_ctx *c, const struct rg_file *f)
-{
-    struct rg_entry *e = rg_entry_for(c, f, false);
-    if (e)
-        rg_entry_forget(e);
-}
-
 void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd)
 {
     note_read(c, fd, req->flags, req);
 }
 
-void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
-{
-    *w = (struct rg_write_open){-1, false, false, false};
-    /* O_EXCL creates or fails, and O_TMPFILE has no name: neither can
-     * overwrite anything. */
-    if ((req->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
-        (req->flags & O_TMPFILE) == O_TMPFILE) {
-        w->created = true;
-        w->fd = sys_open(req, req->flags);
-        return;
-    }
-    w->fd = open_untruncated(req, &w->fresh, &w->maybe_fresh);
-}
-
-int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
-                          const struct rg_write_open *w)
-{
-    int fd = w->fd;
-    if (w->created) {
-        rg_note_write(c, fd, NULL);
-        return fd;
-    }
-    bool fresh = w->fresh;
-    struct stat st;
-    if (fd < 0 || rg_sys_fstat(fd, &st) != 0)
-        return fd;
-    struct rg_file f = rg_file_of(&st);
-    if (w->maybe_fresh && st.st_size == 0)
-        fresh = true;
-    bool follow = !(req->flags & O_NOFOLLOW);
-    enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
-    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && act != RG_ALLOW_UNTRACKED)
-        act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
-                              &st, act, NULL);
-    if (act == RG_REFUSE || act == RG_READ_ONLY) {
-        rg_sys_close(fd);
-        if (act == RG_REFUSE)
-            return -EACCES;
-        fd = reopen_read_only(req, &f);
-        rg_fd_track(c, fd, f.dev, f.ino, RG_OPENER_STANDIN, NULL);
-        return fd;
-    }
-    if (act == RG_ALLOW_UNTRACKED) {
-        forget(c, &f);
-        return fd;
-    }
-    note_write_stat(c, fd, &st, NULL);
-    if (!fresh && (req->flags & O_TRUNC) && f.regular)
-        fd = truncate_opened(c, req, fd, &f);
-    return fd;
-}
-
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
 {
     if (!rg_flags_write(req->flags)) {
-        int fd = sys_open(req, req->flags);
+        int fd = rg_open_paused(req, req->flags);
         rg_guard_opened_read(c, req, fd);
         return fd;
     }

@@ -11,6 +11,7 @@
 #include "core/request.h"
 #include "guard/ctx.h"
 #include "guard/dircache.h"
+#include "guard/wopen.h"
 /* Records the read-mode open req made on fd. */
 void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd);
 /* The same for any read-mode open already made (fd < 0: nothing), unless
@@ -22,22 +23,6 @@ static inline void rg_guard_opened_read(struct rg_ctx *c, const struct rg_reques
         rg_record_read(c, req, fd);
 }
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
-/* rg_guard_open of a write-mode request in its two halves. The first opens
- * the file as the decision needs it (untruncated, never created over an
- * existing one) and needs no context, so a hook makes it before it enters
- * the critical section: it would be made with the program's signal mask
- * anyway (it may wait on a FIFO), and that saves the pause's two
- * rt_sigprocmask calls. The second judges what was opened and carries the
- * decision out (truncates, tracks, or closes and refuses). */
-struct rg_write_open {
-    int fd;           /* the descriptor, or -errno */
-    bool created;     /* O_CREAT|O_EXCL or O_TMPFILE: nothing was there to judge */
-    bool fresh;       /* the open created the file */
-    bool maybe_fresh; /* it may have, if the file is empty */
-};
-void rg_open_write(const struct rg_request *req, struct rg_write_open *w);
-int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
-                          const struct rg_write_open *w);
 /* The same open, unchecked: for calls that re-enter the shim. */
 int rg_open_unguarded(const struct rg_request *req);
 /* The same, by a thread outside the critical section (the read path), where
@@ -63,9 +48,6 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);
 
 /* Records a read-mode open of fd already made by the program itself. */
 void rg_note_read(struct rg_ctx *c, int fd, int flags);
-/* Tracks fd, opened for writing by the program itself (mkstemp, a
- * checked-then-opened stream), as the session's own writer. */
-void rg_note_write(struct rg_ctx *c, int fd, void *stream);
 /* Records st as the file after the session's own act on it (a rename's
  * carry; guard/rename.c). */
 void rg_note_own(struct rg_ctx *c, const struct stat *st);

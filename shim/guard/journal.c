@@ -44,6 +44,18 @@ static inline bool own_bytes(struct rg_ctx *c, const struct stat *st)
            rec_mtime == mtime && rec_size == st->st_size;
 }
 
+/* Inline: every allowed write asks, in keep() or at once (wopen.c). */
+static inline __attribute__((always_inline)) bool keeps_nothing(struct rg_ctx *c,
+                                                                const struct stat *st)
+{
+    return !rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st);
+}
+
+bool rg_journal_keeps_nothing(struct rg_ctx *c, const struct stat *st)
+{
+    return keeps_nothing(c, st);
+}
+
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to
  * link it, and to open it readable later through /proc). */
 static int open_source(const struct rg_request *req, int fd, bool follow, bool path_only,
@@ -209,7 +221,7 @@ static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req
                                   bool moved_ok, struct given given, int *out)
 {
     *out = 0;
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
+    if (keeps_nothing(c, st)) {
         if (given.fd >= 0)
             rg_sys_close(given.fd);
         return act;

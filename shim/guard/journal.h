@@ -25,6 +25,13 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
     return c->table.hdr && !(c->policy & RG_POLICY_NO_JOURNAL) && c->table.hdr->journal_dir[0];
 }
 
+/* Does rg_journal_keep find at its first test, before it looks at the
+ * path, that st's file needs nothing kept: the journal off, not a regular
+ * file, no name left, or the bytes the session's own? Reentrant (lock-free
+ * loads; /proc only when a writer is counted), for a hook outside the
+ * critical section. */
+bool rg_journal_keeps_nothing(struct rg_ctx *c, const struct stat *st);
+
 /* Keeps the bytes of the file st describes, about to be changed by req (op
  * names the change: "write", "rename", "truncate", "unlink", "exchange"),
  * unless they need no keeping: not a regular file, no name left to undo

@@ -35,13 +35,12 @@ int rg_hook_open(const struct rg_request *req)
     struct rg_write_open w;
     rg_open_write(req, &w);
     struct rg_ctx *c;
-    /* A file the open made has nothing to judge, only its writer to count:
-     * reentrant work (lock-free, in the descriptor map's fast slots), done
-     * outside as a read's record is, without two signal-mask calls. */
-    if (w.created && w.fd < RG_FDMAP_SIZE && (c = rg_ready())) {
-        rg_note_write(c, w.fd, NULL);
+    /* A file the open made, or one the policy allows at first look whose
+     * bytes are the session's own, has only its writer to count: reentrant
+     * work (lock-free, in the descriptor map's fast slots), done outside
+     * as a read's record is, without two signal-mask calls. */
+    if ((c = rg_ready()) && rg_guard_write_at_once(c, req, &w))
         return (int)rg_result(w.fd, saved);
-    }
     c = rg_enter();
     if (!c) {
         if (w.fd >= 0)

@@ -1,0 +1,43 @@
+/* The guarded write-mode open, in two halves. The first opens the file as
+ * the decision needs it (untruncated, never created over an existing one)
+ * and needs no context, so a hook makes it before it enters the critical
+ * section: it would be made with the program's signal mask anyway (it may
+ * wait on a FIFO), and that saves the pause's two rt_sigprocmask calls.
+ * The second judges what was opened and carries the decision out
+ * (truncates, tracks, or closes and refuses): at once, outside the critical
+ * section, when the answer is the common one, else inside. */
+#ifndef RG_WOPEN_H
+#define RG_WOPEN_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "core/request.h"
+#include "guard/ctx.h"
+struct rg_write_open {
+    int fd;           /* the descriptor, or -errno */
+    bool created;     /* O_CREAT|O_EXCL or O_TMPFILE: nothing was there to judge */
+    bool fresh;       /* the open created the file */
+    bool maybe_fresh; /* it may have, if the file is empty */
+    bool stated;      /* st holds fd's fstat (rg_guard_write_at_once) */
+    struct stat st;
+};
+void rg_open_write(const struct rg_request *req, struct rg_write_open *w);
+/* The common write, judged and carried out outside the critical section:
+ * an existing file (fd below RG_FDMAP_SIZE) the policy allows at first look,
+ * whose old bytes the journal need not keep (the session's own), or one the
+ * open made. Only lock-free loads and stores of the table and the fast
+ * descriptor slots, and the pure policy: work a signal handler's hooks may
+ * interrupt, as another thread's may run beside it, as a read's record is.
+ * True: done, w->fd is the result. False: nothing done but w->st filled
+ * (w->stated) where the fstat was made; rg_guard_opened_write, inside,
+ * finishes it. */
+bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req,
+                            struct rg_write_open *w);
+int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
+                          const struct rg_write_open *w);
+/* Tracks fd, opened for writing by the program itself (mkstemp, a
+ * checked-then-opened stream), as the session's own writer. */
+void rg_note_write(struct rg_ctx *c, int fd, void *stream);
+
+#endif

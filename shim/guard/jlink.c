@@ -38,10 +38,12 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 {
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
     linked_name(to, sizeof to, k->objects, k->st, k->object);
-    rg_fd_link(from, pfd);
     long r = link_as(k, pfd, "", to);
-    if (r == -ENOENT)
+    /* Named through /proc only where the descriptor alone was refused. */
+    if (r == -ENOENT) {
+        rg_fd_link(from, pfd);
         r = link_as(k, pfd, from, to);
+    }
     /* The first version a new journal keeps makes its objects/. */
     if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
         r = link_as(k, pfd, from, to);

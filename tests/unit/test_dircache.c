@@ -1,0 +1,106 @@
+/* Unit tests for dircache.c: which absolute reads lie outside every root,
+ * and that a directory's cached answer (by a hash of its path) is never
+ * another's. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "guard/dircache.h"
+static struct rg_ctx ctx; /* large: fds[] */
+
+static void use_roots(const char *const *roots, size_t n)
+{
+    memset(&ctx, 0, sizeof ctx);
+    for (size_t i = 0; i < n; i++)
+        rg_ctx_add_root(&ctx, roots[i]);
+}
+
+static char top[] = "/tmp/rg-dircache-XXXXXX";
+static char root[256];
+
+static void mkpath(const char *rel, bool link_to_root)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", top, rel);
+    if (link_to_root)
+        CHECK(symlink(root, p) == 0);
+    else
+        CHECK(mkdir(p, 0755) == 0);
+}
+
+static bool outside(const char *rel)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", top, rel);
+    return rg_abs_outside_roots(&ctx, p);
+}
+
+TEST(reads_under_the_root_or_its_links_are_not_outside)
+{
+    const char *r = root;
+    use_roots(&r, 1);
+    CHECK(outside("out/f"));
+    CHECK(outside("out/f")); /* cached */
+    CHECK(!outside("root/f"));
+    CHECK(!outside("root")); /* the root itself */
+    CHECK(!outside("ln/f")); /* a link into it: its directory resolves there */
+    CHECK(!outside("ln/f"));
+    CHECK(!outside("out/../root/f")); /* not plain: recorded */
+    CHECK(outside("rootx/f"));        /* beside the root, sharing its name's start */
+}
+
+/* Directories of one length that differ in one byte each, at every place
+ * the hash takes a different path (its sixteen-byte steps, the overlapping
+ * tail): the one linked into the root keeps its own answer after its
+ * neighbour outside was cached. */
+TEST(a_directory_never_takes_its_neighbours_answer)
+{
+    const char *r = root;
+    use_roots(&r, 1);
+    static const char name[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+    for (size_t len = 1; len < sizeof name; len += 3) {
+        for (size_t at = 0; at < len; at += 5) {
+            char a[64], b[64], fa[80], fb[80];
+            memcpy(a, name, len);
+            a[len] = '\0';
+            memcpy(b, a, len + 1);
+            b[at] = '_';
+            mkpath(a, false);
+            mkpath(b, true);
+            snprintf(fa, sizeof fa, "%s/f", a);
+            snprintf(fb, sizeof fb, "%s/f", b);
+            CHECK(outside(fa));
+            CHECK(!outside(fb));
+            CHECK(outside(fa));
+            char p[512];
+            snprintf(p, sizeof p, "%s/%s", top, a);
+            rmdir(p);
+            snprintf(p, sizeof p, "%s/%s", top, b);
+            unlink(p);
+        }
+    }
+}
+
+int main(void)
+{
+    if (!mkdtemp(top))
+        return 1;
+    snprintf(root, sizeof root, "%s/root", top);
+    mkpath("root", false);
+    mkpath("out", false);
+    mkpath("ln", true);
+    mkpath("rootx", false);
+    RUN(reads_under_the_root_or_its_links_are_not_outside);
+    RUN(a_directory_never_takes_its_neighbours_answer);
+    char p[512];
+    snprintf(p, sizeof p, "%s/ln", top);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/out", top);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/rootx", top);
+    rmdir(p);
+    rmdir(root);
+    rmdir(top);
+    return check_done();
+}

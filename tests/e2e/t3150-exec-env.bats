@@ -172,3 +172,10 @@ RS
 	assert_refused f unread
 	assert_unchanged f
 }
+
+@test "t3150.16 a vfork child's environment too large for the stack copy is not left mapped in its parent" {
+	run --separate-stderr rg "$EXEC" vfork-bigenv 100 /bin/true
+	assert_success
+	# Mapped per exec, 100 children would leave some 4.8 MiB behind.
+	[ "$output" -lt 512 ] || fail "the parent's address space grew by $output KiB"
+}

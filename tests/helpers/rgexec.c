@@ -12,6 +12,13 @@
  * an absolute path for the forms that do not search PATH. system and popen
  * run "PROG ARG..." as a shell command (arguments must not need quoting).
  * Exit status: the program's, or 127 if it could not be started.
+ *
+ *   rgexec vfork-bigenv N PROG
+ *
+ * runs PROG N times by vfork and execve with an environment of 400
+ * variables and none of the session's (too large for the shim's stack
+ * buffers), then prints by how many KiB the address space grew: what a
+ * vfork child maps lives on in its parent's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -58,6 +65,42 @@ static int shell_command(const char *via, char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
+static long vm_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmSize:", 7) == 0)
+            kib = atol(line + 7);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static int vfork_bigenv(int n, const char *prog)
+{
+    static char vars[400][64];
+    char *env[401], *args[] = {(char *)prog, NULL};
+    for (int i = 0; i < 400; i++) {
+        snprintf(vars[i], sizeof vars[i], "RGBIG%d=%040d", i, i);
+        env[i] = vars[i];
+    }
+    env[400] = NULL;
+    long before = vm_kib();
+    for (int i = 0; i < n; i++) {
+        pid_t pid = vfork();
+        if (pid == 0) {
+            execve(prog, args, env);
+            _exit(127);
+        }
+        if (pid < 0 || wait_for(pid) != 0)
+            return 127;
+    }
+    printf("%ld\n", vm_kib() - before);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -67,6 +110,8 @@ int main(int argc, char **argv)
     const char *via = argv[1], *prog = argv[2];
     char **args = argv + 2;
     pid_t pid;
+    if (strcmp(via, "vfork-bigenv") == 0)
+        return argc == 4 ? vfork_bigenv(atoi(argv[2]), argv[3]) : 2;
     if (strcmp(via, "system") == 0 || strcmp(via, "popen") == 0)
         return shell_command(via, args);
     if (strcmp(via, "posix_spawn") == 0 || strcmp(via, "posix_spawnp") == 0) {

@@ -33,6 +33,7 @@
 #include "os/exec_target.h"
 #include "os/libcvar.h"
 #include "preload/hook.h"
+#include "preload/hooks/execenv.h"
 
 /* The raw calls leave errno alone unless they fail (and an exec that works
  * does not return): the common exec calls no __errno_location, whose page
@@ -66,50 +67,8 @@ RG_START_TEXT static void restamp_cloexec(void)
     }
 }
 
-#define ENV_SLOTS 256
-#define ENV_BUF 8192
-
-/* Where a rebuilt envp lives: on the caller's stack, or mapped when the
- * environment is larger than that. */
-struct env_space {
-    char *slots[ENV_SLOTS];
-    char buf[ENV_BUF];
-    void *map;
-    size_t map_size;
-};
-
-/* The environment to exec with, rebuilt in sp because envp lacks something
- * (rg_envp_complete). NULL (errno ENOMEM) only when no copy can be made:
- * running the program outside the session is not the safe answer. */
-static char *const *session_envp(char *const *envp, struct env_space *sp,
-                                 const struct rg_env_need *need)
-{
-    sp->map = NULL;
-    if (rg_envp_build(envp, need, sp->slots, ENV_SLOTS, sp->buf, ENV_BUF) >= 0)
-        return sp->slots;
-    size_t n = 0, bytes = 3 * (size_t)ENV_BUF;
-    while (envp && envp[n])
-        bytes += strlen(envp[n++]) + 1;
-    size_t slots = n + 4;
-    sp->map_size = slots * sizeof(char *) + bytes;
-    sp->map = mmap(NULL, sp->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (sp->map == MAP_FAILED) {
-        sp->map = NULL;
-        errno = ENOMEM;
-        return NULL;
-    }
-    char **out = sp->map;
-    if (rg_envp_build(envp, need, out, slots, (char *)(out + slots), bytes) < 0) {
-        munmap(sp->map, sp->map_size);
-        sp->map = NULL;
-        errno = E2BIG;
-        return NULL;
-    }
-    return out;
-}
-
 /* After an exec that returned (it failed), or a spawn. */
-RG_START_TEXT static int done(struct env_space *sp, int r)
+RG_START_TEXT static int done(struct rg_env_space *sp, int r)
 {
     if (sp && sp->map) {
         int e = errno;
@@ -134,11 +93,14 @@ RG_START_TEXT static int done(struct env_space *sp, int r)
         rg_exec_target((dirfd), path_, (at_flags), &t_);                           \
         rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), path_, &t_, &need_, \
                         rg_exec_foreign(&t_) ? __builtin_alloca(PATH_MAX) : NULL); \
-        char *const *env_ = (envp);                                                \
-        struct env_space *sp_ = NULL;                                              \
+        char *const *in_ = (envp), *const *env_ = in_;                             \
+        struct rg_env_space *sp_ = NULL;                                           \
         if (!rg_envp_complete(env_, &need_)) {                                     \
+            size_t big_;                                                           \
             sp_ = __builtin_alloca(sizeof *sp_);                                   \
-            env_ = session_envp(env_, sp_, &need_);                                \
+            env_ = rg_session_envp(in_, sp_, &need_, &big_);                       \
+            if (big_)                                                              \
+                env_ = rg_envp_in(in_, &need_, __builtin_alloca(big_), big_);      \
         }                                                                          \
         env_ ? done(sp_, (call)) : -1;                                             \
     })
@@ -171,7 +133,7 @@ struct search {
     struct rg_env_need base; /* rg_exec_need's, asked once */
     struct rg_env_need need; /* what env was built for */
     char *const *env;        /* NULL until built */
-    struct env_space sp;
+    struct rg_env_space sp;
     char other[PATH_MAX];
 };
 
@@ -187,11 +149,20 @@ static void search_exec(struct search *s, const char *path, char *const argv[])
     rg_exec_target(AT_FDCWD, path, 0, &t);
     rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, path, &t, &need, s->other);
     if (!s->env || !same_need(&need, &s->need)) {
+        size_t big = 0;
         done(&s->sp, 0);
         s->sp.map = NULL;
         s->need = need;
-        s->env =
-            rg_envp_complete(s->envp, &s->need) ? s->envp : session_envp(s->envp, &s->sp, &s->need);
+        s->env = rg_envp_complete(s->envp, &s->need)
+                     ? s->envp
+                     : rg_session_envp(s->envp, &s->sp, &s->need, &big);
+        /* On this frame's stack, for this name only: built again for the next. */
+        if (big) {
+            char *const *env = rg_envp_in(s->envp, &s->need, __builtin_alloca(big), big);
+            if (env)
+                sys_execve(path, argv, env);
+            return;
+        }
         if (!s->env)
             return;
     }

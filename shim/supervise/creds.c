@@ -70,13 +70,14 @@ static bool switch_to(uid_t uid, gid_t gid, const gid_t *groups, int ngroups)
     return (uid_t)setfsuid(uid) == uid && (gid_t)setfsgid(gid) == gid;
 }
 
-int rg_sv_creds_enter(const struct rg_sv_target *t, struct rg_sv_creds *c)
+int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
+                      struct rg_sv_creds *c)
 {
     struct stat st;
     char path[64], status[4096];
     c->switched = false;
     snprintf(path, sizeof path, "/proc/%d", (int)t->tid);
-    if (stat(path, &st) == 0 && st.st_uid == geteuid() && st.st_gid == getegid())
+    if (stat(path, &st) == 0 && st.st_uid == own->uid && st.st_gid == own->gid)
         return 0;
     int r = load_status(t->tid, status, sizeof status);
     if (r < 0)
@@ -86,10 +87,10 @@ int rg_sv_creds_enter(const struct rg_sv_target *t, struct rg_sv_creds *c)
     int n = groups_of(status, groups, RG_SV_GROUPS_MAX);
     if (uid < 0 || gid < 0)
         return -ESRCH;
-    if ((uid_t)uid == geteuid() && (gid_t)gid == getegid())
+    if ((uid_t)uid == own->uid && (gid_t)gid == own->gid)
         return 0; /* a non-dumpable process of our own user */
-    c->uid = geteuid();
-    c->gid = getegid();
+    c->uid = own->uid;
+    c->gid = own->gid;
     c->ngroups = getgroups(RG_SV_GROUPS_MAX, c->groups);
     c->switched = true;
     if (c->ngroups < 0 || !switch_to((uid_t)uid, (gid_t)gid, groups, n)) {

@@ -29,6 +29,7 @@ struct worker {
     enum rg_sv_level level;
     struct turn *turn;
     struct rg_sv_held *held;
+    struct rg_sv_ids own;
     struct rg_ctx ctx;
     size_t notif_size;
 };
@@ -134,7 +135,7 @@ static void handle(struct worker *w, struct seccomp_notif *req)
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
     struct rg_sv_creds creds;
-    int r = rg_sv_creds_enter(&call.target, &creds);
+    int r = rg_sv_creds_enter(&call.target, &w->own, &creds);
     if (r < 0)
         rg_sv_reply(&call, r);
     else
@@ -244,6 +245,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         w->level = level;
         w->turn = turn;
         w->held = held;
+        w->own = (struct rg_sv_ids){geteuid(), getegid()};
         w->ctx = *proto;
         w->ctx.git = NULL;
         w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)

@@ -76,9 +76,17 @@ struct rg_sv_creds {
     int ngroups;
     gid_t groups[RG_SV_GROUPS_MAX];
 };
+/* readguard's own effective ids, read once when the handlers start: they
+ * never change (a handler changes only its file-system ids, and gives them
+ * back), and asking for them cost two system calls per trapped call. */
+struct rg_sv_ids {
+    uid_t uid;
+    gid_t gid;
+};
 /* Gives this thread the target's file-system ids and groups, if they are not
- * readguard's own. 0, or -errno when readguard cannot act as that user. */
-int rg_sv_creds_enter(const struct rg_sv_target *t, struct rg_sv_creds *c);
+ * readguard's own (own). 0, or -errno when readguard cannot act as that user. */
+int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
+                      struct rg_sv_creds *c);
 void rg_sv_creds_leave(struct rg_sv_creds *c);
 
 /* --- held.c: write descriptors handed to the tree -------------------------- */

@@ -170,11 +170,30 @@ static bool touch_shaped(int flags)
            !(flags & (O_TRUNC | O_APPEND));
 }
 
-static bool is_fifo(int dfd, const char *path, int flags)
+/* The look before a blocking open: -ENOENT, or whether path is a FIFO. */
+static int fifo_look(int dfd, const char *path, int flags)
 {
     struct stat st;
-    return fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) == 0 &&
-           S_ISFIFO(st.st_mode);
+    int r = rg_sys_fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
+    return r == -ENOENT ? r : r == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* Most of a compiler's opens are probes of include and library directories
+ * for a file that is not there. When the look finds nothing and the open
+ * cannot create, that is the answer, with the caller's rights: nothing is
+ * opened, recorded or changed, so the id need not be checked again (an
+ * answer to a notification no longer pending goes nowhere), nor the open
+ * made. A file made meanwhile is a file made after the call, as without
+ * readguard. (Where our open would have refused a /proc magic link on the
+ * way, ELOOP, the caller gets ENOENT: nothing is opened either way.) */
+static bool answered_missing(const struct rg_sv_call *call, int look, int flags, int dfd)
+{
+    if (look != -ENOENT || (flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))))
+        return false;
+    rg_sv_reply(call, -ENOENT);
+    if (dfd >= 0)
+        rg_sys_close(dfd);
+    return true;
 }
 
 static void open_for(struct rg_sv_call *call, const struct open_args *a, const char *path,
@@ -210,8 +229,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
      * of ours would let a writer in and out before the reader it stands for
      * opened, leaving that reader waiting for a writer already gone. */
     bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
-    if ((!nonblock || reads) && !(a->flags & O_NONBLOCK) && is_fifo(dfd, path, a->flags) &&
-        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, -1)) {
+    int look =
+        (!nonblock || reads) && !(a->flags & O_NONBLOCK) ? fifo_look(dfd, path, a->flags) : 0;
+    if (answered_missing(call, look, a->flags, dfd))
+        return;
+    if (look == 1 && rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, -1)) {
         if (dfd >= 0)
             rg_sys_close(dfd);
         return; /* answered by the FIFO's own thread */
@@ -238,8 +260,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
             rg_sv_reply(call, fd);
         return;
     }
+    /* F_SETFL changes only the status flags (O_APPEND, O_NONBLOCK...), so
+     * the caller's own are what the description holds without ours: no
+     * F_GETFL needed. */
     if (nonblock)
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        fcntl(fd, F_SETFL, a->flags);
     bool trunc = late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
     hand_over(call, fd, a, trunc);
 }

@@ -536,3 +536,21 @@ export -f raw
 	assert_failure 125
 	assert_equal "$stderr" "readguard: --strict needs a command: use 'readguard run --strict -- CMD'"
 }
+
+@test "t4000.52 --strict: a read-open of a missing file fails with ENOENT, and creat still makes it" {
+	run --separate-stderr strict "$STATIC" read none
+	assert_output 'err ENOENT'
+	run --separate-stderr strict "$STATIC" write none new
+	assert_success
+	assert_content none new
+}
+
+@test "t4000.53 --strict: a missing file behind a directory the caller may not search is EACCES, as without readguard" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop privileges"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	chmod 0777 "$W"
+	mkdir private
+	chmod 0700 private
+	run --separate-stderr strict setpriv --reuid=65534 --regid=65534 --clear-groups "$STATIC" read private/none
+	assert_output 'err EACCES'
+}

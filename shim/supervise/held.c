@@ -9,6 +9,7 @@
  * copy, as the shim would at close, and drops the writer count. Meanwhile the session's own
  * processes may write the file (the writer is alive), exactly as while a shim process holds a write
  * descriptor. */
+#include <linux/kcmp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,12 +26,14 @@ struct held_fd {
     int pidfd; /* readable once the holder has exited */
     uint64_t dev, ino;
     int32_t holder;
+    int there; /* its number in the holder, as ADDFD gave it */
 };
 
 struct rg_sv_held {
     pthread_mutex_t lock;
     int wake; /* eventfd: a copy was added */
     struct rg_ctx *ctx;
+    pid_t self; /* readguard, for kcmp */
     struct held_fd *v;
     size_t n, cap;
 };
@@ -43,10 +46,12 @@ struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c)
     pthread_mutex_init(&h->lock, NULL);
     h->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     h->ctx = c;
+    h->self = getpid();
     return h;
 }
 
-void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder)
+void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder,
+                    int there)
 {
     pthread_mutex_lock(&h->lock);
     if (h->n == h->cap) {
@@ -59,7 +64,7 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
     }
     int pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
     if (h->n < h->cap) {
-        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder};
+        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there};
     } else {
         close(fd); /* out of memory: the count goes stale, and stale counts are not believed */
         if (pidfd >= 0)
@@ -91,11 +96,24 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
         close(f->pidfd);
 }
 
+/* While a tool writes, it still has the descriptor under the number it
+ * got: one kcmp says so, where a look through its descriptors costs an
+ * open, a getdents and a stat per descriptor (before every supervised
+ * write and every few milliseconds). Anything else (moved by dup2, closed,
+ * kcmp refused or not built in) looks through them as before; "the same
+ * open file" is all the look would have found. */
+static bool still_held(const struct rg_sv_held *h, const struct held_fd *f)
+{
+    if (f->there >= 0 && syscall(SYS_kcmp, f->holder, h->self, KCMP_FILE, f->there, f->fd) == 0)
+        return true;
+    return rg_pid_holds(f->holder, f->dev, f->ino);
+}
+
 size_t rg_sv_held_settle(struct rg_sv_held *h)
 {
     pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < h->n;) {
-        if (rg_pid_holds(h->v[i].holder, h->v[i].dev, h->v[i].ino)) {
+        if (still_held(h, &h->v[i])) {
             i++;
             continue;
         }

@@ -151,7 +151,7 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
         rg_sv_reply(call, there);
     }
     if (writer && there >= 0) {
-        rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid);
+        rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there);
         return;
     }
     if (writer) {

@@ -554,3 +554,14 @@ export -f raw
 	run --separate-stderr strict setpriv --reuid=65534 --regid=65534 --clear-groups "$STATIC" read private/none
 	assert_output 'err EACCES'
 }
+
+@test "t4000.54 --strict: a write descriptor the shell moved (exec 4>>f) counts as held until it is closed" {
+	mkfile f 'original'
+	# bash opens f, moves the descriptor to 4 and closes the first: the
+	# supervisor's copy must still count as held while bash writes through
+	# 4, or its restamp comes before the write and the append is refused.
+	run --separate-stderr strict bash -c 'cat f >/dev/null; exec 4>>f; sleep 0.2; echo x >&4; exec 4>&-; sleep 0.1; echo y >>f'
+	assert_success
+	refute_refused
+	assert_content f "$(printf 'original\nx\ny')"
+}

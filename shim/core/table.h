@@ -178,7 +178,8 @@ struct rg_table {
 
 /* What a decision needs to know about an entry, read once. */
 struct rg_record {
-    bool found; /* recorded in the current generation */
+    bool found;   /* recorded in the current generation */
+    bool written; /* its stamp is the session's own write (RG_GEN_WRITE) */
     int64_t mtime_ns;
     int64_t size;
     int64_t ctime_ns;
@@ -283,8 +284,10 @@ static inline struct rg_record rg_entry_load(const struct rg_table *t, const str
     struct rg_record r = {0};
     if (!e)
         return r;
-    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
+    uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t gen = word & RG_GEN_MASK;
     r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    r.written = word & RG_GEN_WRITE;
     r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
     r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
     r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);

@@ -94,10 +94,10 @@ first_look(struct rg_ctx *c, const struct rg_request *req, const struct rg_file 
     return rg_decide(req, f, facts);
 }
 
-bool rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f)
+bool rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f,
+                           struct rg_facts *facts)
 {
-    struct rg_facts facts;
-    return first_look(c, req, f, &facts).action == RG_ALLOW;
+    return first_look(c, req, f, facts).action == RG_ALLOW;
 }
 
 /* Asks the policy, working out the scope only when the answer depends on it,

@@ -14,46 +14,15 @@
 #include "guard/scope.h"
 #include "os/procfd.h"
 #include "os/sys.h"
-/* Are the file's bytes the session's own? When the stamp is its own write,
- * or a process of the session holds it open for writing right now: the
- * first writer kept the old bytes before it counted itself a writer (and
- * before it truncated), so concurrent writers keep them once. Two that both
- * look before either counts keep the same object, stored once. Inline: every
- * allowed write asks. */
+/* rg_journal_owns of the file's entry as it is now. Inline: keep() asks
+ * for every allowed write judged inside. */
 static inline bool own_bytes(struct rg_ctx *c, const struct stat *st)
 {
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)
         return false;
-    /* The fields of rg_entry_load() this needs, in its order: every
-     * allowed write asks, and the rest were loaded for nothing. */
-    uint32_t gen = atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK;
-    bool found =
-        gen != 0 && gen == atomic_load_explicit(&c->table.hdr->generation, memory_order_relaxed);
-    int64_t rec_mtime = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
-    int64_t rec_size = atomic_load_explicit(&e->size, memory_order_relaxed);
-    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
-    uint32_t writers = w >> RG_WRITING_PID_BITS;
-    /* The entry names only the last writer; with more counted, one that
-     * is gone leaves others writing. */
-    if (writers > 1 ||
-        (writers == 1 && rg_pid_holds((int32_t)(w & RG_WRITING_PID_MASK), e->dev, e->ino)))
-        return true;
-    int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-    return (atomic_load_explicit(&e->gen, memory_order_relaxed) & RG_GEN_WRITE) && found &&
-           rec_mtime == mtime && rec_size == st->st_size;
-}
-
-/* Inline: every allowed write asks, in keep() or at once (wopen.c). */
-static inline __attribute__((always_inline)) bool keeps_nothing(struct rg_ctx *c,
-                                                                const struct stat *st)
-{
-    return !rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st);
-}
-
-bool rg_journal_keeps_nothing(struct rg_ctx *c, const struct stat *st)
-{
-    return keeps_nothing(c, st);
+    struct rg_record r = rg_entry_load(&c->table, e);
+    return rg_journal_owns(&r, r.writers == 1 && rg_pid_holds(r.writer_pid, e->dev, e->ino), st);
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to
@@ -221,7 +190,7 @@ static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req
                                   bool moved_ok, struct given given, int *out)
 {
     *out = 0;
-    if (keeps_nothing(c, st)) {
+    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
         if (given.fd >= 0)
             rg_sys_close(given.fd);
         return act;

@@ -25,12 +25,35 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
     return c->table.hdr && !(c->policy & RG_POLICY_NO_JOURNAL) && c->table.hdr->journal_dir[0];
 }
 
+/* Are the bytes of the file st describes, whose record is r, the
+ * session's own? When the stamp is its own write, or a process of the
+ * session holds it open for writing right now (writer_alive: r's last
+ * writer does): the first writer kept the old bytes before it counted
+ * itself a writer (and before it truncated), so concurrent writers keep
+ * them once. Two that both look before either counts keep the same object,
+ * stored once. The entry names only the last writer; with more counted,
+ * one that is gone leaves others writing. */
+static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
+                                   const struct stat *st)
+{
+    if (r->writers > 1 || (r->writers == 1 && writer_alive))
+        return true;
+    int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+    return r->written && r->found && r->mtime_ns == mtime && r->size == st->st_size;
+}
+
 /* Does rg_journal_keep find at its first test, before it looks at the
  * path, that st's file needs nothing kept: the journal off, not a regular
- * file, no name left, or the bytes the session's own? Reentrant (lock-free
- * loads; /proc only when a writer is counted), for a hook outside the
- * critical section. */
-bool rg_journal_keeps_nothing(struct rg_ctx *c, const struct stat *st);
+ * file, no name left, or the bytes the session's own by the facts of a
+ * judgement just made? Lock-free, for a hook outside the critical section:
+ * the facts hold the record and whether its writer is alive, so the entry
+ * is not loaded again. */
+static inline bool rg_journal_keeps_nothing(const struct rg_ctx *c, const struct stat *st,
+                                            const struct rg_facts *facts)
+{
+    return !rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 ||
+           rg_journal_owns(&facts->rec, facts->writer_alive, st);
+}
 
 /* Keeps the bytes of the file st describes, about to be changed by req (op
  * names the change: "write", "rename", "truncate", "unlink", "exchange"),

@@ -151,9 +151,11 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
     w->stated = true;
     struct rg_file f = rg_file_of(&w->st);
     bool fresh = w->fresh || (w->maybe_fresh && w->st.st_size == 0);
-    /* rg_guard_opened_write's test of what to keep, for an allowed write. */
-    if (!fresh &&
-        (!rg_ask_allows_at_once(c, req, &f) || (f.regular && !rg_journal_keeps_nothing(c, &w->st))))
+    /* rg_guard_opened_write's test of what to keep, for an allowed write:
+     * on the record the judgement loaded, not loaded again. */
+    struct rg_facts facts;
+    if (!fresh && (!rg_ask_allows_at_once(c, req, &f, &facts) ||
+                   (f.regular && !rg_journal_keeps_nothing(c, &w->st, &facts))))
         return false;
     w->fd = allowed(c, req, fd, &w->st, &f, fresh);
     return true;

@@ -190,6 +190,19 @@ int rg_jstore_claim(const char *obj)
                : -errno;
 }
 
+int rg_jstore_write_all(int fd, const char *buf, size_t n)
+{
+    /* A short write (a full disk, RLIMIT_FSIZE) sets no errno: the next
+     * one says why. */
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w <= 0)
+            return w < 0 ? -errno : -ENOSPC;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
@@ -207,12 +220,10 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     ssize_t n;
     while ((n = read(src, buf, sizeof buf)) > 0) {
         rg_sha256_update(&s, buf, (size_t)n);
-        if (write(dst, buf, (size_t)n) != n) {
-            n = -1;
+        if ((r = rg_jstore_write_all(dst, buf, (size_t)n)) < 0)
             break;
-        }
     }
-    r = n < 0 ? -errno : 0;
+    r = r < 0 ? r : n < 0 ? -errno : 0;
     close(dst);
     rg_sha256_final(&s, d);
     rg_sha256_hex(d, hex);

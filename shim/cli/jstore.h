@@ -28,6 +28,9 @@ struct rg_jlist {
     size_t unread; /* indexes that could not be read whole */
 };
 
+/* Writes all n bytes of buf to fd: 0, or -errno. */
+int rg_jstore_write_all(int fd, const char *buf, size_t n);
+
 /* Reads every session's records in dir (only session `only` if not NULL,
  * without listing the others), sorted by session, then in the order they
  * were written. An index that cannot be read whole is counted in unread,

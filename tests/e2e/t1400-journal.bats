@@ -909,3 +909,12 @@ refused_log() {
 	run "$RG" history --json a.txt
 	refute_output --partial '"op":"undo"'
 }
+
+@test "t1400.104 an undo whose keep of the file now runs into a file size limit says so and restores nothing" {
+	mkfile a.txt old
+	rgsh 'cat a.txt >/dev/null && head -c 300000 /dev/zero >a.txt'
+	run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 100; "$RG" undo a.txt'
+	assert_failure
+	assert_equal "$stderr" "readguard: undo: 'a.txt': cannot keep its content now in the journal, so not restoring: File too large"
+	assert_equal "$(stat -c %s a.txt)" 300000
+}

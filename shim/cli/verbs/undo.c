@@ -140,8 +140,9 @@ static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int d
     ssize_t n;
     while ((n = read(src, buf, sizeof buf)) > 0) {
         rg_sha256_update(&h, buf, (size_t)n);
-        if (write(dst, buf, (size_t)n) != n)
-            return errno = errno ? errno : ENOSPC, -1;
+        int w = rg_jstore_write_all(dst, buf, (size_t)n);
+        if (w < 0)
+            return errno = -w, -1;
     }
     if (n < 0)
         return -1;

@@ -60,15 +60,18 @@ TEST(an_ifunc_is_left_to_dlsym)
 
 /* A library dlopen'ed later with RTLD_LOCAL is on the loader's list but
  * not in the scope RTLD_NEXT searches (and a dlclose in another thread can
- * unmap it under a walk): a name libc lacks is left to dlsym, never found
- * there. libm's cbrt is a plain function libc does not define; on musl
- * libm is libc, and there is nothing to dlopen. */
+ * unmap it under a walk): a name libc lacks is left to dlsym (NULL), never
+ * found there. libm's cbrt is a plain function libc does not define (under
+ * ASan libm is loaded at start, after libc: dlsym finds it, the walk
+ * leaves it to dlsym); on musl libm is libc, and there is nothing to
+ * dlopen. */
 TEST(a_library_dlopened_locally_is_not_searched)
 {
     void *m = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
     if (!m)
         return;
-    CHECK(rg_next_func("cbrt") == dlsym(RTLD_NEXT, "cbrt"));
+    void *walked = rg_next_func("cbrt");
+    CHECK(walked == NULL || walked == dlsym(RTLD_NEXT, "cbrt"));
     CHECK(rg_next_func("open") == dlsym(RTLD_NEXT, "open"));
     dlclose(m);
 }

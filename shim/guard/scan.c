@@ -6,20 +6,14 @@
 #include "core/hot.h"
 #include "core/table.h"
 #include "os/sys.h"
-/* The window is a second or so: a jiffy's resolution is plenty, and the
- * coarse clock is the cheapest one the vDSO has. */
-static int64_t coarse_now(void)
+uint32_t rg_scan_me(struct rg_scan *s)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    s->pid = (int32_t)rg_sys_getpid();
+    return (uint32_t)s->pid & RG_READER_PID_MASK;
 }
 
-static bool seen_lately(const struct rg_scan *s, uint32_t next, uint32_t files, uint32_t entry)
+bool rg_scan_seen(const struct rg_scan *s, uint32_t next, uint32_t files, uint32_t entry)
 {
-    uint16_t since = (uint16_t)(next + 1 - s->mark[entry % RG_SCAN_MARKS]);
-    if (since == 0 || since > files)
-        return false;
     uint32_t back = next < files ? next : files;
     for (uint32_t i = 1; i <= back; i++)
         if (s->ring[(next - i) % RG_SCAN_RING].entry == entry)
@@ -29,8 +23,8 @@ static bool seen_lately(const struct rg_scan *s, uint32_t next, uint32_t files, 
 
 /* The pace just showed: the views that led up to it were part of the scan.
  * Once per burst, so out of the way of every read's path. */
-__attribute__((cold, noinline)) static void
-start_scanning(const struct rg_table *t, struct rg_scan *s, uint32_t next, uint32_t files)
+__attribute__((cold)) void rg_scan_start(const struct rg_table *t, struct rg_scan *s, uint32_t next,
+                                         uint32_t files)
 {
     for (uint32_t i = 1; i <= files && i <= next; i++) {
         struct rg_scan_read *r = &s->ring[(next - i) % RG_SCAN_RING];
@@ -48,27 +42,7 @@ start_scanning(const struct rg_table *t, struct rg_scan *s, uint32_t next, uint3
 
 uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entry)
 {
-    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
-    if (!s->pid)
-        s->pid = (int32_t)rg_sys_getpid();
-    uint32_t me = (uint32_t)s->pid & RG_READER_PID_MASK;
-    uint32_t files = t->hdr->scan_files;
-    if (!files)
-        return me;
-    if (seen_lately(s, next, files, entry))
-        return s->reader;
-    int64_t now = coarse_now();
-    /* This read and the files before it: more than files within the window? */
-    bool scanning = next >= files &&
-                    now - s->ring[(next - files) % RG_SCAN_RING].at_ns <= t->hdr->scan_window_ns;
-    if (scanning && !s->scanning)
-        start_scanning(t, s, next, files);
-    s->scanning = scanning;
-    s->reader = scanning ? me | RG_READER_SCAN : me;
-    s->ring[next % RG_SCAN_RING] = (struct rg_scan_read){entry, !scanning, now};
-    s->mark[entry % RG_SCAN_MARKS] = (uint16_t)(next + 1);
-    atomic_store_explicit(&s->next, next + 1, memory_order_relaxed);
-    return s->reader;
+    return rg_scan_push(s, t, entry);
 }
 
 /* A fork child writes the header words only, not the ring and the marks

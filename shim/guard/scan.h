@@ -18,6 +18,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
+
+#include "core/table.h"
 
 #define RG_SCAN_RING 64u   /* > RG_SCAN_FILES_MAX, a power of two */
 #define RG_SCAN_MARKS 256u /* a power of two, several times RG_SCAN_FILES_MAX */
@@ -41,10 +44,54 @@ struct rg_scan {
     uint16_t mark[RG_SCAN_MARKS];
 };
 
-struct rg_table;
+/* The cold parts of a note, out of line (scan.c): the process's pid at its
+ * first read, the walk of the ring when a bucket's mark says the file may
+ * have been read lately, and a scan's start. */
+uint32_t rg_scan_me(struct rg_scan *s);
+bool rg_scan_seen(const struct rg_scan *s, uint32_t next, uint32_t files, uint32_t entry);
+void rg_scan_start(const struct rg_table *t, struct rg_scan *s, uint32_t next, uint32_t files);
+
+/* The window is a second or so: a jiffy's resolution is plenty, and the
+ * coarse clock is the cheapest one the vDSO has. */
+static inline int64_t rg_scan_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* Notes that this process read table entry number entry - 1, and returns
- * the reader word (RG_READER_*) to record with it. */
+ * the reader word (RG_READER_*) to record with it. Inline in a read's
+ * record (guard/calls.c), whose frame holds what it keeps across the clock
+ * call: out of line, the note's own frame (six registers saved and
+ * restored) was a fifth of its cost, paid by every new file a scan reads. */
+static inline __attribute__((always_inline)) uint32_t
+rg_scan_push(struct rg_scan *s, const struct rg_table *t, uint32_t entry)
+{
+    uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
+    uint32_t me = s->pid ? (uint32_t)s->pid & RG_READER_PID_MASK : rg_scan_me(s);
+    uint32_t files = t->hdr->scan_files;
+    if (!files)
+        return me;
+    /* A bucket not pushed within the last files reads holds none of them. */
+    uint16_t since = (uint16_t)(next + 1 - s->mark[entry % RG_SCAN_MARKS]);
+    if (since != 0 && since <= files && rg_scan_seen(s, next, files, entry))
+        return s->reader;
+    int64_t now = rg_scan_clock();
+    /* This read and the files before it: more than files within the window? */
+    bool scanning = next >= files &&
+                    now - s->ring[(next - files) % RG_SCAN_RING].at_ns <= t->hdr->scan_window_ns;
+    if (scanning && !s->scanning)
+        rg_scan_start(t, s, next, files);
+    s->scanning = scanning;
+    s->reader = scanning ? me | RG_READER_SCAN : me;
+    s->ring[next % RG_SCAN_RING] = (struct rg_scan_read){entry, !scanning, now};
+    s->mark[entry % RG_SCAN_MARKS] = (uint16_t)(next + 1);
+    atomic_store_explicit(&s->next, next + 1, memory_order_relaxed);
+    return s->reader;
+}
+
+/* rg_scan_push out of line. */
 uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entry);
 
 /* The same file as last time (a loop re-reading it, stdio after open) is
@@ -54,7 +101,7 @@ static inline uint32_t rg_scan_read(struct rg_scan *s, const struct rg_table *t,
     uint32_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (next && s->ring[(next - 1) % RG_SCAN_RING].entry == entry)
         return s->reader;
-    return rg_scan_note(s, t, entry);
+    return rg_scan_push(s, t, entry);
 }
 
 /* A forked child's reads are its own. */

@@ -124,7 +124,8 @@ void rg_ctx_use_table(struct rg_ctx *c);
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
 /* The same into *f, which a judgement's loop fills in place (no copy of
  * the whole struct per look). Inline: every judged write loads them. */
-static inline void rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f)
+static inline __attribute__((always_inline)) void
+rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f)
 {
     /* Field by field, not "= (struct rg_facts){...}": that cleared the
      * whole struct, record included, before the record was loaded over it. */

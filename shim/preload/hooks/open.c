@@ -102,13 +102,22 @@ static inline __attribute__((always_inline)) int open_read(const char *call, int
     return record_opened(call, dirfd, path, flags, mode, fd);
 }
 
-/* Any other open: a read with a mode (O_RDONLY | O_CREAT) or a write. */
-__attribute__((noinline)) static int open_other(const char *call, int dirfd, const char *path,
-                                                int flags, mode_t mode)
+/* A read with a mode (O_RDONLY | O_CREAT): out of line, as open_read
+ * inline needs a frame a write's path does not. */
+__attribute__((noinline)) static int open_read_mode(const char *call, int dirfd, const char *path,
+                                                    int flags, mode_t mode)
+{
+    return open_read(call, dirfd, path, flags, mode);
+}
+
+/* Any other open: a write, straight to its request (a tail call from the
+ * wrapper), or a read with a mode. */
+static inline __attribute__((always_inline)) int
+open_other(const char *call, int dirfd, const char *path, int flags, mode_t mode)
 {
     if (rg_flags_write(flags))
         return open_request(call, dirfd, path, flags, mode);
-    return open_read(call, dirfd, path, flags, mode);
+    return open_read_mode(call, dirfd, path, flags, mode);
 }
 
 /* mode is 0 unless the flags take one. */

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "core/table.h"
+#include "os/clock.h"
 
 #define RG_SCAN_RING 64u   /* > RG_SCAN_FILES_MAX, a power of two */
 #define RG_SCAN_MARKS 256u /* a power of two, several times RG_SCAN_FILES_MAX */
@@ -53,12 +54,7 @@ void rg_scan_start(const struct rg_table *t, struct rg_scan *s, uint32_t next, u
 
 /* The window is a second or so: a jiffy's resolution is plenty, and the
  * coarse clock is the cheapest one the vDSO has. */
-static inline int64_t rg_scan_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+static inline int64_t rg_scan_clock(void) { return rg_clock_ns(CLOCK_MONOTONIC_COARSE); }
 
 /* Notes that this process read table entry number entry - 1, and returns
  * the reader word (RG_READER_*) to record with it. Inline in a read's

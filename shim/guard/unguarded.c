@@ -9,6 +9,7 @@
 #include "core/jrecord.h"
 #include "core/report.h"
 #include "core/table.h"
+#include "os/clock.h"
 #include "os/logfile.h"
 #include "os/sys.h"
 static uint64_t key_of(uint64_t dev, uint64_t ino)
@@ -71,12 +72,10 @@ static void tell(const struct rg_header *h, const struct rg_unguarded *u)
     }
     if (!h->log_path[0] || memchr(h->log_path, '\0', sizeof h->log_path) == NULL)
         return;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
     char sid[RG_JOURNAL_ID_MAX];
     rg_journal_id(sid, h->created_ns, h->creator_pid);
     struct rg_log_line l = {
-        .time_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
+        .time_ns = rg_now_ns(),
         .pid = (int)rg_sys_getpid(),
         .prog = u->prog,
         .op = "exec",

@@ -5,13 +5,32 @@
 #define RG_CLOCK_H
 
 #include <stdint.h>
+#include <time.h>
 
 int64_t rg_now_ns(void);
 
+/* What reads a clock: libc's clock_gettime (its vDSO entry), found on first
+ * use, or a system call when it cannot be found (clock.c says why it is not
+ * linked). NULL until the first reading. */
+typedef int (*rg_clock_fn)(clockid_t, struct timespec *);
+extern rg_clock_fn rg_clock_fn_;
+rg_clock_fn rg_clock_find(void);
+
+/* Clock id's reading, in nanoseconds. Inline, as libc's clock_gettime was
+ * called: a read's record reads the clock in its own frame (guard/scan.h).
+ * Async-signal-safe. */
+static inline int64_t rg_clock_ns(clockid_t id)
+{
+    rg_clock_fn f = __atomic_load_n(&rg_clock_fn_, __ATOMIC_RELAXED);
+    struct timespec ts = {0};
+    (__builtin_expect(f != NULL, 1) ? f : rg_clock_find())(id, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* The same by system call, not through libc's vDSO entry: for a path a
  * process may take once, first at exit (the restamp of an inherited
- * standard descriptor), where binding clock_gettime lazily would cost some
- * 700 instructions for one reading. */
+ * standard descriptor), where finding clock_gettime would cost more than
+ * the one reading. */
 int64_t rg_now_ns_raw(void);
 
 #endif

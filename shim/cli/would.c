@@ -107,6 +107,7 @@ void rg_would_unkept(struct rg_would *w, enum rg_unkept why, int err)
 {
     w->file.unkept = why;
     w->file.unkept_err = err;
+    w->file.unkept_errname = err ? strerrorname_np(err) : NULL;
     w->decision = rg_decide(&w->req, &w->file, &w->facts);
 }
 

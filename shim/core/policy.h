@@ -38,11 +38,12 @@ struct rg_file {
     int64_t ctime_ns; /* moved by any change; no user can set it back */
     int64_t size;
     enum rg_scope scope;
-    enum rg_scope new_scope; /* RG_OP_LINK: the scope of the new name */
-    bool hashed;             /* hash below was taken (RG_NEED_HASH asked for it) */
-    uint32_t hash;           /* rg_content_hash() now; 0: could not be read */
-    enum rg_unkept unkept;   /* the journal tried to keep its bytes, and could not */
-    int unkept_err;          /* the errno of that, or 0 */
+    enum rg_scope new_scope;    /* RG_OP_LINK: the scope of the new name */
+    bool hashed;                /* hash below was taken (RG_NEED_HASH asked for it) */
+    uint32_t hash;              /* rg_content_hash() now; 0: could not be read */
+    enum rg_unkept unkept;      /* the journal tried to keep its bytes, and could not */
+    int unkept_err;             /* the errno of that, or 0 */
+    const char *unkept_errname; /* its name (ENOSPC), or NULL */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it

@@ -9,7 +9,7 @@
 static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
 {
     const struct rg_file *f = r->file;
-    const char *err = f->unkept_err ? strerrorname_np(f->unkept_err) : NULL;
+    const char *err = f->unkept_errname;
     char why[160];
     if (!err)
         err = "?";

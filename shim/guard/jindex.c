@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "guard/log.h"
 #include "os/clock.h"
+#include "os/errname.h"
 #include "os/logfile.h"
 #include "os/sys.h"
 int rg_jdir_make(const char *dir)
@@ -124,7 +125,7 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     char msg[2 * PATH_MAX + 640], shown[PATH_MAX], jdir[PATH_MAX];
     rg_line_escape(shown, sizeof shown, k->abs);
     rg_line_escape(jdir, sizeof jdir, c->table.hdr->journal_dir);
-    const char *name = err ? strerrorname_np(err) : NULL;
+    const char *name = rg_errname(err);
     /* Too large or unreadable is the file's; an unwritable journal is the
      * user's to fix, once, for every later change. */
     bool ours = strcmp(why, "journal-unwritable") == 0;

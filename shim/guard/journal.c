@@ -12,6 +12,7 @@
 #include "guard/jindex.h"
 #include "guard/jlink.h"
 #include "guard/scope.h"
+#include "os/errname.h"
 #include "os/procfd.h"
 #include "os/sys.h"
 /* rg_journal_owns of the file's entry as it is now. Inline: keep() asks
@@ -109,6 +110,7 @@ static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_ac
         struct rg_file f = rg_file_of(k->st);
         f.unkept = why;
         f.unkept_err = err;
+        f.unkept_errname = rg_errname(err);
         act = rg_ask(k->c, k->req, &f, fd, follow);
         if (act == RG_REFUSE || act == RG_READ_ONLY) {
             if (*linked)

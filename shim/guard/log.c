@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "guard/critical.h"
 #include "os/clock.h"
+#include "os/errname.h"
 #include "os/libcvar.h"
 #include "os/logfile.h"
 #include "os/sys.h"
@@ -110,7 +111,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     if (wrote != (ssize_t)n) {
         if (!atomic_exchange((_Atomic int *)&c->log_warned, 1)) {
             int err = fd < 0 ? -fd : wrote < 0 ? errno : 0;
-            const char *name = err ? strerrorname_np(err) : NULL;
+            const char *name = rg_errname(err);
             char msg[RG_LOG_PATH_MAX + 256];
             int m = snprintf(msg, sizeof msg,
                              "readguard: warning: cannot write the log '%s' (%s); decisions are "

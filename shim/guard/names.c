@@ -14,6 +14,7 @@
 #include "guard/ask.h"
 #include "guard/log.h"
 #include "guard/scope.h"
+#include "os/errname.h"
 #include "os/sys.h"
 /* Deeper trees are refused rather than walked: each level holds a
  * descriptor and a buffer. */
@@ -42,7 +43,7 @@ static int unwalkable(struct walk *w, int err)
     char msg[2 * PATH_MAX + 256], moved[PATH_MAX], shown[PATH_MAX];
     rg_line_escape(moved, sizeof moved, w->req->path);
     rg_line_escape(shown, sizeof shown, w->path);
-    const char *name = strerrorname_np(err);
+    const char *name = rg_errname(err);
     int n = snprintf(msg, sizeof msg,
                      "readguard: refused to move '%s' out of the guarded files: cannot look "
                      "through '%s' (%s) to tell whether it holds a file this session never "

@@ -1,0 +1,9 @@
+/* An errno's name ("ENOSPC"), for messages and log lines. */
+#ifndef RG_ERRNAME_H
+#define RG_ERRNAME_H
+
+/* glibc 2.32's strerrorname_np(err), or NULL (unknown number, musl, or the
+ * function cannot be found): callers then say less. Async-signal-safe. */
+const char *rg_errname(int err);
+
+#endif

@@ -33,10 +33,10 @@ static char *eight(char *p, uint32_t c)
 {
     uint32_t hi = c / 10000, lo = c % 10000;
     p -= 8;
-    memcpy(p, pairs + 2 * (hi / 100), 2);
-    memcpy(p + 2, pairs + 2 * (hi % 100), 2);
-    memcpy(p + 4, pairs + 2 * (lo / 100), 2);
-    memcpy(p + 6, pairs + 2 * (lo % 100), 2);
+    memcpy(p, pairs + 2 * (size_t)(hi / 100), 2);
+    memcpy(p + 2, pairs + 2 * (size_t)(hi % 100), 2);
+    memcpy(p + 4, pairs + 2 * (size_t)(lo / 100), 2);
+    memcpy(p + 6, pairs + 2 * (size_t)(lo % 100), 2);
     return p;
 }
 

@@ -35,8 +35,8 @@ int rg_hook_close(int fd)
 {
     /* Most closes: nothing to restamp, and the raw close leaves errno
      * alone unless it fails, so there is none to save. */
-    if (rg_fd_idle(fd))
-        return (int)rg_result_raw(rg_sys_close(fd));
+    if (rg_fd_idle(fd)) /* the kernel's long, unnarrowed until the errno test */
+        return (int)rg_result_raw(rg_syscall1(SYS_close, fd));
     return close_tracked(fd);
 }
 

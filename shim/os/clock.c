@@ -12,27 +12,30 @@
  * the walk cannot tell, the clock is read by system call: slower, not
  * wrong. The address found is the same in every process that shares or
  * copies this memory. */
-rg_clock_fn rg_clock_fn_;
-
 static int by_syscall(clockid_t id, struct timespec *ts)
 {
+    *ts = (struct timespec){0};
     return (int)rg_sys3(SYS_clock_gettime, id, (long)ts, 0);
 }
 
-rg_clock_fn rg_clock_find(void)
+/* The first reading in a process (or in any process this memory was copied
+ * to before one): finds the function, keeps it for the next, reads. */
+static int first_read(clockid_t id, struct timespec *ts)
 {
     rg_clock_fn f = (rg_clock_fn)rg_next_func("clock_gettime");
     if (!f)
         f = by_syscall;
     __atomic_store_n(&rg_clock_fn_, f, __ATOMIC_RELAXED);
-    return f;
+    return f(id, ts);
 }
+
+rg_clock_fn rg_clock_fn_ = first_read;
 
 int64_t rg_now_ns(void) { return rg_clock_ns(CLOCK_REALTIME); }
 
 int64_t rg_now_ns_raw(void)
 {
-    struct timespec ts = {0};
+    struct timespec ts;
     by_syscall(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

@@ -9,21 +9,19 @@
 
 int64_t rg_now_ns(void);
 
-/* What reads a clock: libc's clock_gettime (its vDSO entry), found on first
- * use, or a system call when it cannot be found (clock.c says why it is not
- * linked). NULL until the first reading. */
+/* What reads a clock: libc's clock_gettime (its vDSO entry), found on its
+ * first call, or a system call when it cannot be found (clock.c says why
+ * it is not linked). */
 typedef int (*rg_clock_fn)(clockid_t, struct timespec *);
 extern rg_clock_fn rg_clock_fn_;
-rg_clock_fn rg_clock_find(void);
 
-/* Clock id's reading, in nanoseconds. Inline, as libc's clock_gettime was
- * called: a read's record reads the clock in its own frame (guard/scan.h).
- * Async-signal-safe. */
+/* Clock id's reading, in nanoseconds. Inline, one indirect call as libc's
+ * clock_gettime through the PLT was: a read's record reads the clock in
+ * its own frame (guard/scan.h). Async-signal-safe. */
 static inline int64_t rg_clock_ns(clockid_t id)
 {
-    rg_clock_fn f = __atomic_load_n(&rg_clock_fn_, __ATOMIC_RELAXED);
-    struct timespec ts = {0};
-    (__builtin_expect(f != NULL, 1) ? f : rg_clock_find())(id, &ts);
+    struct timespec ts;
+    __atomic_load_n(&rg_clock_fn_, __ATOMIC_RELAXED)(id, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 

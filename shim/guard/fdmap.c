@@ -69,21 +69,9 @@ bool rg_fd_take_big(struct rg_ctx *c, int fd, struct rg_fdslot *out)
     return c->overflow && overflow_get(c, fd, out, true);
 }
 
-bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+bool rg_fd_peek_big(struct rg_ctx *c, int fd, struct rg_fdslot *out)
 {
-    if (fd < 0)
-        return false;
-    if (fd >= RG_FDMAP_SIZE)
-        return c->overflow && overflow_get(c, fd, out, false);
-    struct rg_fdslot *s = &c->fds[fd];
-    uint64_t ino = atomic_load_explicit(&s->ino, memory_order_acquire);
-    if (ino == 0)
-        return false;
-    out->dev = s->dev;
-    out->opener = s->opener;
-    out->stream = s->stream;
-    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
-    return true;
+    return c->overflow && overflow_get(c, fd, out, false);
 }
 
 RG_START_TEXT int rg_fd_slots_used(struct rg_ctx *c)

@@ -14,6 +14,7 @@
 void rg_fd_track_big(struct rg_ctx *c, int fd, uint64_t dev, uint64_t ino, int32_t opener,
                      void *stream);
 bool rg_fd_take_big(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+bool rg_fd_peek_big(struct rg_ctx *c, int fd, struct rg_fdslot *out);
 
 /* Inline, as every allowed write tracks its descriptor and its close takes
  * it: a slot is a few stores, and each thread writes only the slots of
@@ -56,8 +57,24 @@ static inline bool rg_fd_take(struct rg_ctx *c, int fd, struct rg_fdslot *out)
     atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
     return ino != 0;
 }
-/* Copies fd's slot to out; false when fd is not tracked. */
-bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out);
+/* Copies fd's slot to out; false when fd is not tracked. Inline, as
+ * rg_fd_take: every close of an allowed write peeks before it takes. */
+static inline bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+{
+    if (fd < 0)
+        return false;
+    if (fd >= RG_FDMAP_SIZE)
+        return rg_fd_peek_big(c, fd, out);
+    struct rg_fdslot *s = &c->fds[fd];
+    uint64_t ino = atomic_load_explicit(&s->ino, memory_order_acquire);
+    if (ino == 0)
+        return false;
+    out->dev = s->dev;
+    out->opener = s->opener;
+    out->stream = s->stream;
+    atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
+    return true;
+}
 void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);
 /* One past the highest descriptor below RG_FDMAP_SIZE ever tracked: scans
  * stop there, so a process that tracked nothing touches none of the map

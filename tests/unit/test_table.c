@@ -471,6 +471,37 @@ TEST(distinct_keys_get_distinct_entries)
     drop(&f);
 }
 
+/* A directory's inode numbers run consecutively, and a hostile tree can make
+ * a million of them on purpose: sixteen share one line of the index, and
+ * the lines must not clump into probes past RG_MAX_PROBE, which would count
+ * a table as full long before its capacity. */
+static void fill_with_a_run(uint32_t cap, uint64_t first_ino)
+{
+    struct fixture f = make_table(cap, false);
+    uint32_t added = 0;
+    for (uint64_t i = 0; i < cap; i++)
+        added += rg_table_find_or_add(&f.t, 2049, first_ino + i) != NULL;
+    CHECK_EQ_INT(added, cap);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    uint32_t found = 0;
+    for (uint64_t i = 0; i < cap; i++) {
+        struct rg_entry *e = rg_table_find(&f.t, 2049, first_ino + i);
+        found += e && e->ino == first_ino + i;
+    }
+    CHECK_EQ_INT(found, cap);
+    drop(&f);
+}
+
+TEST(a_run_of_consecutive_inodes_fills_the_default_capacity)
+{
+    fill_with_a_run(RG_DEFAULT_CAPACITY, 1);
+}
+
+TEST(a_run_starting_mid_line_fills_a_small_table)
+{
+    fill_with_a_run(4096, 7);
+}
+
 TEST(dev_above_32_bits_is_refused)
 {
     struct fixture f = make_table(16, false);
@@ -1601,6 +1632,8 @@ int main(void)
     RUN(find_or_add_then_find_returns_same_entry);
     RUN(find_or_add_of_known_key_adds_nothing);
     RUN(distinct_keys_get_distinct_entries);
+    RUN(a_run_of_consecutive_inodes_fills_the_default_capacity);
+    RUN(a_run_starting_mid_line_fills_a_small_table);
     RUN(dev_above_32_bits_is_refused);
     RUN(dev_of_exactly_32_bits_is_kept);
     RUN(stamp_then_load_is_found_with_values);

@@ -16,11 +16,21 @@
 
 static inline bool rg_plist_sep(char c) { return c == ':' || c == ' '; }
 
+/* Does an entry stop at c: a separator or the end (NUL)? One comparison for
+ * most bytes of a path (letters are above ':'), then one test of a bit:
+ * every process walks its LD_PRELOAD a byte at a time before main(). */
+static inline bool rg_plist_stop(char c)
+{
+    const unsigned long long stops = 1ULL | 1ULL << ' ' | 1ULL << ':';
+    unsigned char u = (unsigned char)c;
+    return u <= ':' && (stops >> u & 1);
+}
+
 /* The length of the entry at p, up to a separator or the end. */
 static inline size_t rg_plist_entry_len(const char *p)
 {
     size_t n = 0;
-    while (p[n] && !rg_plist_sep(p[n]))
+    while (!rg_plist_stop(p[n]))
         n++;
     return n;
 }

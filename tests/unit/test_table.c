@@ -497,10 +497,7 @@ TEST(a_run_of_consecutive_inodes_fills_the_default_capacity)
     fill_with_a_run(RG_DEFAULT_CAPACITY, 1);
 }
 
-TEST(a_run_starting_mid_line_fills_a_small_table)
-{
-    fill_with_a_run(4096, 7);
-}
+TEST(a_run_starting_mid_line_fills_a_small_table) { fill_with_a_run(4096, 7); }
 
 TEST(dev_above_32_bits_is_refused)
 {

@@ -255,12 +255,24 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
         return 0;
     }
     char hex[RG_SHA256_HEX];
+    struct stat now;
     int r = rg_jstore_copy(fd, dir, hex);
     close(fd);
+    /* A write that landed during the copy is in no version: say so before
+     * anything names the copy (undo then leaves the file alone). */
+    if (r == 0 && (lstat(abs, &now) != 0 || !rg_jstore_same_state(&st, &now)))
+        r = -EAGAIN;
     struct rg_jrecord rec;
     record_of(&rec, op, abs, &st);
     rec.object = hex;
     return r < 0 ? r : append(dir, id, &rec);
+}
+
+bool rg_jstore_same_state(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 int rg_jstore_end(const char *dir, const char *id, const char *abs)

@@ -62,8 +62,13 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
 const char *rg_journal_none_why(const char *abs, bool always);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id
- * would. 0: kept, or nothing to keep (missing); -errno after reporting. */
+ * would. 0: kept, or nothing to keep (missing); -EAGAIN, recording
+ * nothing, when the file changed while it was copied; else -errno. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op);
+
+/* Is the file of b the file of a, unchanged (inode, size, mtime, ctime)? */
+struct stat;
+bool rg_jstore_same_state(const struct stat *a, const struct stat *b);
 
 /* Copies src into objects/ under its SHA-256, which it names in hex (a
  * version kept already stays as it is). 0, or -errno. */

@@ -918,3 +918,23 @@ refused_log() {
 	assert_equal "$stderr" "readguard: undo: 'a.txt': cannot keep its content now in the journal, so not restoring: File too large"
 	assert_equal "$(stat -c %s a.txt)" 300000
 }
+
+@test "t1400.105 a write that lands while undo keeps the file's content is not lost: undo restores nothing" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt old
+	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
+	local obj
+	obj="$J/objects/$(printf 'current\n' | sha256sum | cut -d' ' -f1)"
+	# Held as it publishes its copy of "current" (kept already: a claim),
+	# while another program writes the file.
+	strace -f -o /dev/null -P "$obj" -e trace=utimensat,renameat2 \
+		-e inject=utimensat:delay_exit=1500000 -e inject=renameat2:delay_exit=1500000 \
+		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
+	local undo=$!
+	sleep 0.7
+	external_write a.txt 'late write'
+	wait "$undo" && fail "undo succeeded: $(cat "$BATS_TEST_TMPDIR/undo.err")"
+	assert_equal "$(cat a.txt)" 'late write'
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output "readguard: undo: 'a.txt': it changed while undo kept its content; nothing restored (run undo again)"
+}

@@ -244,6 +244,13 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
         return RG_EXIT_TROUBLE;
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo");
+    if (r == -EAGAIN) {
+        unlink(tmp);
+        rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
+               "again)",
+               file);
+        return RG_EXIT_TROUBLE;
+    }
     if (r < 0) {
         unlink(tmp);
         rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,

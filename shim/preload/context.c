@@ -21,6 +21,7 @@
 #include "os/nextsym.h"
 #include "os/session.h"
 #include "os/sys.h"
+#include "preload/envsettings.h"
 #include "preload/handoff.h"
 #include "preload/stdfds.h"
 
@@ -149,31 +150,14 @@ static void start_session(struct rg_ctx *c)
 {
     struct rg_settings s = {.mode = RG_MODE_ENFORCE,
                             .capacity = RG_DEFAULT_CAPACITY,
-                            .log_path = getenv(RG_ENV_LOG),
                             .scan_files = RG_DEFAULT_SCAN_FILES,
                             .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
-    const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
-    if (mode && *mode && rg_mode_parse(mode) < 0) {
-        fail_closed(c, "READGUARD_MODE is neither 'enforce' nor 'warn'");
+    char log[RG_LOG_PATH_MAX];
+    const char *bad_settings = rg_env_settings(&s, log);
+    if (bad_settings) {
+        fail_closed(c, bad_settings);
         return;
     }
-    if (mode && *mode)
-        s.mode = (enum rg_mode)rg_mode_parse(mode);
-    if (cap && *cap && !(s.capacity = rg_capacity_parse(cap))) {
-        fail_closed(c, "READGUARD_CAPACITY is not a number of files in range");
-        return;
-    }
-    char log[RG_LOG_PATH_MAX], cwd[PATH_MAX];
-    if (s.log_path && !*s.log_path)
-        s.log_path = NULL;
-    /* Every process of the session opens the log from its own directory. */
-    if (s.log_path &&
-        (!getcwd(cwd, sizeof cwd) || !rg_path_join(log, sizeof log, cwd, s.log_path))) {
-        fail_closed(c, "READGUARD_LOG is not a usable path (too long?)");
-        return;
-    }
-    if (s.log_path)
-        s.log_path = log;
     const char *bad_roots = env_roots(c);
     if (bad_roots) {
         fail_closed(c, bad_roots);

@@ -1,0 +1,27 @@
+#include "preload/envsettings.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/text.h"
+
+const char *rg_env_settings(struct rg_settings *s, char log[RG_LOG_PATH_MAX])
+{
+    const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
+    if (mode && *mode && rg_mode_parse(mode) < 0)
+        return "READGUARD_MODE is neither 'enforce' nor 'warn'";
+    if (mode && *mode)
+        s->mode = (enum rg_mode)rg_mode_parse(mode);
+    if (cap && *cap && !(s->capacity = rg_capacity_parse(cap)))
+        return "READGUARD_CAPACITY is not a number of files in range";
+    const char *path = getenv(RG_ENV_LOG);
+    s->log_path = NULL;
+    if (!path || !*path)
+        return NULL;
+    /* Every process of the session opens the log from its own directory. */
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd) || !rg_path_join(log, RG_LOG_PATH_MAX, cwd, path))
+        return "READGUARD_LOG is not a usable path (too long?)";
+    s->log_path = log;
+    return NULL;
+}

@@ -507,3 +507,11 @@ tiers_project() {
 	assert_refused other-big.db unkept
 	cmp big.db other-big.db
 }
+
+@test "t2120.60 hook --help says bad usage exits 2, as hook with no event does" {
+	run --separate-stderr "$RG" hook --help
+	assert_success
+	[[ $output == *"Without 'claude-code' and an EVENT, hook exits 2 (bad usage)."* ]] || fail "$output"
+	run --separate-stderr "$RG" hook claude-code
+	assert_failure 2
+}

@@ -52,8 +52,9 @@ static const char usage[] =
     "--root given.\n"
     "The session is $READGUARD_SESSION when Claude Code runs in one, else\n"
     "readguard-claude-SESSION_ID in $READGUARD_DIR, $XDG_RUNTIME_DIR or /tmp.\n"
-    "Problems are reported on stderr; the exit status is 0 whatever happens, so\n"
-    "that readguard never blocks Claude Code by failing.\n";
+    "Problems are reported on stderr; once an event is named the exit status is 0\n"
+    "whatever happens, so that readguard never blocks Claude Code by failing.\n"
+    "Without 'claude-code' and an EVENT, hook exits 2 (bad usage).\n";
 
 /* The fields of the hook input that readguard uses. */
 struct hook_input {

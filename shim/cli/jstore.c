@@ -316,3 +316,42 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
         snprintf(real, sizeof real, "%s", parent);
     return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
 }
+
+const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
+                                   char target[RG_JOURNAL_OBJECT_MAX])
+{
+    char p[PATH_MAX + 128];
+    if (!rg_jobject_is_linked(r->object))
+        return r->object;
+    snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
+    ssize_t n = readlink(p, target, RG_JOURNAL_OBJECT_MAX - 1);
+    if (n <= 0)
+        return NULL;
+    target[n] = '\0';
+    return rg_jobject_valid(target) && !rg_jobject_is_linked(target) ? target : NULL;
+}
+
+int rg_jstore_intact(const char *dir, const struct rg_jrec *r)
+{
+    char obj[PATH_MAX + 80], buf[65536], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
+    const char *want = rg_jstore_content_name(dir, r, target);
+    if (!want)
+        return 1;
+    rg_jstore_object(obj, sizeof obj, dir, r->object);
+    int fd = open(obj, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct rg_sha256 h;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&h);
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        rg_sha256_update(&h, buf, (size_t)n);
+    int e = errno;
+    close(fd);
+    if (n < 0)
+        return errno = e, -1;
+    rg_sha256_final(&h, d);
+    rg_sha256_hex(d, got);
+    return strcmp(want, got) == 0;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jrecord.h"
 #include "core/sha256.h"
 
 /* One record, parsed. Strings are malloc'd. */
@@ -94,5 +95,17 @@ void rg_jstore_close_session(const char *dir, const char *id);
 /* The absolute path the shim would have recorded for FILE, which may be
  * gone: symlinks in its directory resolved, relative to the cwd. */
 bool rg_journal_abs(const char *file, char *out, size_t cap);
+
+/* The name a version's bytes hash to: its object's, or, for a linked name
+ * settled since, the one its symbolic link leads to (read into target).
+ * NULL for a linked name not yet settled: the inode itself, with no hash
+ * to check. */
+const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
+                                   char target[RG_JOURNAL_OBJECT_MAX]);
+
+/* Do r's kept bytes still hash to their name? Nothing in the journal is
+ * fsync'd, so a power cut can leave part of a copy under the name of the
+ * whole. 1 (or nothing to check), 0 (damaged) or -1 (errno). */
+int rg_jstore_intact(const char *dir, const struct rg_jrec *r);
 
 #endif

@@ -938,3 +938,16 @@ refused_log() {
 	run cat "$BATS_TEST_TMPDIR/undo.err"
 	assert_output "readguard: undo: 'a.txt': it changed while undo kept its content; nothing restored (run undo again)"
 }
+
+@test "t1400.106 diff does not show a damaged kept version as the old side: it says so and exits 2" {
+	mkfile a.txt 'original content'
+	rgsh 'cat a.txt >/dev/null && echo new >a.txt'
+	local obj
+	obj="$J/objects/$(printf 'original content\n' | sha256sum | cut -d' ' -f1)"
+	assert_file_exist "$obj"
+	truncate -s 3 "$obj"
+	run --separate-stderr "$RG" diff a.txt
+	assert_failure 2
+	assert_output ''
+	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version is damaged (its bytes no longer match their name: part of a copy a power cut cut short?); undo refuses it too"
+}

@@ -24,7 +24,8 @@ static const char diff_usage[] =
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"
-    "bad usage or an error.\n";
+    "bad usage or an error (such as a kept version that is damaged, which undo\n"
+    "refuses too).\n";
 
 /* diff(1) does the diffing: what it prints is what people already read. */
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
@@ -50,6 +51,16 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     if (!first->object) {
         rg_err("diff: '%s': its old bytes were not kept", file);
         return RG_EXIT_NO;
+    }
+    int intact = rg_jstore_intact(dir, first);
+    if (intact <= 0) {
+        if (intact == 0)
+            rg_err("diff: '%s': the kept version is damaged (its bytes no longer match their "
+                   "name: part of a copy a power cut cut short?); undo refuses it too",
+                   file);
+        else
+            rg_err("diff: '%s': the kept version cannot be read: %s", file, strerror(errno));
+        return RG_EXIT_TROUBLE;
     }
     rg_jstore_object(obj, sizeof obj, dir, first->object);
     snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);

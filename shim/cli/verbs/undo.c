@@ -110,24 +110,6 @@ static int mkparents(const char *abs)
     return 0;
 }
 
-/* The name a version's bytes hash to: its object's, or, for a linked name
- * settled since, the one its symbolic link leads to (read into target).
- * NULL for a linked name not yet settled: the inode itself, with no hash
- * to check. */
-static const char *content_name(const char *dir, const struct rg_jrec *r,
-                                char target[RG_JOURNAL_OBJECT_MAX])
-{
-    char p[PATH_MAX + 128];
-    if (!rg_jobject_is_linked(r->object))
-        return r->object;
-    snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
-    ssize_t n = readlink(p, target, RG_JOURNAL_OBJECT_MAX - 1);
-    if (n <= 0)
-        return NULL;
-    target[n] = '\0';
-    return rg_jobject_valid(target) && !rg_jobject_is_linked(target) ? target : NULL;
-}
-
 /* Copies the kept bytes from src to dst, and checks them against their
  * name: nothing in the journal is fsync'd, so a power cut can leave part
  * of a copy under the name of the whole. 0, -1 (errno) or 1 (damaged). */
@@ -148,7 +130,7 @@ static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int d
         return -1;
     rg_sha256_final(&h, d);
     rg_sha256_hex(d, got);
-    const char *want = content_name(dir, r, target);
+    const char *want = rg_jstore_content_name(dir, r, target);
     return want && strcmp(want, got) != 0;
 }
 

@@ -240,3 +240,11 @@ section() {
 		grep -qE "readguard $verb( |\)|$)" <<<"$synopsis" || fail "SYNOPSIS: no $verb"
 	done
 }
+
+@test "t2110.19 the man page's EXAMPLES do not run Claude Code under run, which INTEGRATIONS says covers less" {
+	local examples
+	examples=$(MANWIDTH=200 man -l "$MAN" 2>/dev/null | sed -n '/^EXAMPLES/,/^LIMITATIONS/p')
+	[ -n "$examples" ] || fail "no EXAMPLES section"
+	[[ $examples != *"readguard run -- claude"* ]] || fail "$examples"
+	[[ $examples == *"INTEGRATIONS"* ]] || fail "$examples"
+}

@@ -903,7 +903,7 @@ refused_log() {
 	# What a power cut can leave of a copy nothing fsync'd: part of it.
 	truncate -s 3 "$obj"
 	run --separate-stderr "$RG" undo a.txt
-	assert_failure
+	assert_failure 2
 	assert_equal "$(cat a.txt)" new
 	assert_equal "$stderr" "readguard: undo: 'a.txt': the kept version is damaged (its bytes no longer match their name: part of a copy a power cut cut short?); not restoring"
 	run "$RG" history --json a.txt

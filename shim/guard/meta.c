@@ -36,6 +36,19 @@ static bool unknown_since(struct rg_ctx *c, const struct stat *seen)
     return rec.writers == 0 && (!rec.found || rec.ctime_ns < f.ctime_ns);
 }
 
+/* Does the session's last writer of the file still hold it? A call made
+ * through a descriptor of this process (tar and cp -p set each file's times
+ * and mode through the descriptor they wrote it by) answers itself: look()
+ * has just found the file behind it, which is what a scan of /proc/PID/fd
+ * would find, at the cost of a stat per open descriptor. */
+static bool writer_holds(struct rg_ctx *c, const struct rg_meta_file *mf,
+                         const struct rg_record *rec, const struct rg_file *f)
+{
+    if (!mf->path && rec->writer_pid == rg_ctx_pid(c))
+        return true;
+    return rg_pid_holds(rec->writer_pid, f->dev, f->ino);
+}
+
 /* Does the session know these bytes (as st, filled here, has them): its
  * record is of this very stamp, or one of its processes is writing the file
  * right now? A record that only the bytes could confirm is left alone: the
@@ -62,7 +75,7 @@ static bool known(struct rg_ctx *c, const struct rg_meta_file *mf, const struct 
         if (rec->found && rec->mtime_ns == f.mtime_ns && rec->ctime_ns == f.ctime_ns &&
             rec->size == f.size)
             return true;
-        if (rec->writers > 0 && rg_pid_holds(rec->writer_pid, f.dev, f.ino))
+        if (rec->writers > 0 && writer_holds(c, mf, rec, &f))
             break;
         if (!rg_wait_restamp(rec, n))
             return false;

@@ -10,20 +10,6 @@
 
 #include "core/jrecord.h"
 #include "core/sha256.h"
-static int hash_fd(int fd, char hex[RG_SHA256_HEX])
-{
-    char buf[65536];
-    struct rg_sha256 s;
-    uint8_t d[RG_SHA256_LEN];
-    rg_sha256_init(&s);
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        rg_sha256_update(&s, buf, (size_t)n);
-    rg_sha256_final(&s, d);
-    rg_sha256_hex(d, hex);
-    return n < 0 ? -errno : 0;
-}
-
 /* Links linked to obj, or claims the version there already (same bytes):
  * a prune may be removing it, unnamed and old, as this names it. One the
  * prune took meanwhile is linked again. 0, or -errno. */
@@ -56,7 +42,7 @@ static int name_by_content(const char *dir, const char *linked, char hex[RG_SHA2
     int r;
     if (st.st_nlink > 1) {
         r = rg_jstore_copy(fd, dir, hex);
-    } else if ((r = hash_fd(fd, hex)) == 0) {
+    } else if ((r = rg_jstore_hash_copy(fd, -1, hex)) == 0) {
         char obj[PATH_MAX + 128];
         snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, hex);
         /* Its mtime becomes the time it was kept, as a copy's is: pruning

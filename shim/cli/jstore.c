@@ -203,9 +203,29 @@ int rg_jstore_write_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
+int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
+{
+    char buf[65536];
+    struct rg_sha256 s;
+    uint8_t d[RG_SHA256_LEN];
+    rg_sha256_init(&s);
+    ssize_t n = 0;
+    int r = 0;
+    while (r == 0 && (n = read(src, buf, sizeof buf)) > 0) {
+        rg_sha256_update(&s, buf, (size_t)n);
+        if (dst >= 0)
+            r = rg_jstore_write_all(dst, buf, (size_t)n);
+    }
+    if (r == 0 && n < 0)
+        r = -errno;
+    rg_sha256_final(&s, d);
+    rg_sha256_hex(d, hex);
+    return r;
+}
+
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 {
-    char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80], buf[65536];
+    char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80];
     snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
     int r = mkdirs(objects);
     if (r < 0)
@@ -214,19 +234,8 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     int dst = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (dst < 0)
         return -errno;
-    struct rg_sha256 s;
-    uint8_t d[RG_SHA256_LEN];
-    rg_sha256_init(&s);
-    ssize_t n;
-    while ((n = read(src, buf, sizeof buf)) > 0) {
-        rg_sha256_update(&s, buf, (size_t)n);
-        if ((r = rg_jstore_write_all(dst, buf, (size_t)n)) < 0)
-            break;
-    }
-    r = r < 0 ? r : n < 0 ? -errno : 0;
+    r = rg_jstore_hash_copy(src, dst, hex);
     close(dst);
-    rg_sha256_final(&s, d);
-    rg_sha256_hex(d, hex);
     snprintf(obj, sizeof obj, "%s/%s", objects, hex);
     /* A version kept already is claimed, as the shim does (guard/jcopy.c):
      * touched, then seen still there; one a prune took meanwhile is
@@ -333,7 +342,7 @@ const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
 
 int rg_jstore_intact(const char *dir, const struct rg_jrec *r)
 {
-    char obj[PATH_MAX + 80], buf[65536], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
+    char obj[PATH_MAX + 80], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
     const char *want = rg_jstore_content_name(dir, r, target);
     if (!want)
         return 1;
@@ -341,17 +350,9 @@ int rg_jstore_intact(const char *dir, const struct rg_jrec *r)
     int fd = open(obj, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    struct rg_sha256 h;
-    uint8_t d[RG_SHA256_LEN];
-    rg_sha256_init(&h);
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        rg_sha256_update(&h, buf, (size_t)n);
-    int e = errno;
+    int e = rg_jstore_hash_copy(fd, -1, got);
     close(fd);
-    if (n < 0)
-        return errno = e, -1;
-    rg_sha256_final(&h, d);
-    rg_sha256_hex(d, got);
+    if (e < 0)
+        return errno = -e, -1;
     return strcmp(want, got) == 0;
 }

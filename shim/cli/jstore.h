@@ -75,6 +75,11 @@ bool rg_jstore_same_state(const struct stat *a, const struct stat *b);
  * version kept already stays as it is). 0, or -errno. */
 int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
 
+/* Reads src to its end, into dst too unless dst is -1, and names what it
+ * read by its SHA-256 in hex. 0, or -errno of the read or write that
+ * failed. */
+int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX]);
+
 /* Claims the kept object obj for a record about to name it, as the shim
  * does (guard/jcopy.c): its mtime made new, then seen still there. A prune
  * moves aside and removes only what is old by then. 0, or -errno (-ENOENT:

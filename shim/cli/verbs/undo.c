@@ -115,21 +115,10 @@ static int mkparents(const char *abs)
  * of a copy under the name of the whole. 0, -1 (errno) or 1 (damaged). */
 static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst)
 {
-    char buf[65536], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
-    struct rg_sha256 h;
-    uint8_t d[RG_SHA256_LEN];
-    rg_sha256_init(&h);
-    ssize_t n;
-    while ((n = read(src, buf, sizeof buf)) > 0) {
-        rg_sha256_update(&h, buf, (size_t)n);
-        int w = rg_jstore_write_all(dst, buf, (size_t)n);
-        if (w < 0)
-            return errno = -w, -1;
-    }
-    if (n < 0)
-        return -1;
-    rg_sha256_final(&h, d);
-    rg_sha256_hex(d, got);
+    char target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
+    int e = rg_jstore_hash_copy(src, dst, got);
+    if (e < 0)
+        return errno = -e, -1;
     const char *want = rg_jstore_content_name(dir, r, target);
     return want && strcmp(want, got) != 0;
 }

@@ -894,14 +894,19 @@ refused_log() {
 	assert_equal "$(cat last.txt)" 'last content'
 }
 
-@test "t1400.103 undo refuses a kept version whose bytes no longer match their name, and leaves the file as it is" {
+# a.txt, overwritten by a session, whose kept version is what a power cut
+# can leave of a copy nothing fsync'd: part of it.
+damage_kept_version() {
 	mkfile a.txt 'original content'
 	rgsh 'cat a.txt >/dev/null && echo new >a.txt'
 	local obj
 	obj="$J/objects/$(printf 'original content\n' | sha256sum | cut -d' ' -f1)"
 	assert_file_exist "$obj"
-	# What a power cut can leave of a copy nothing fsync'd: part of it.
 	truncate -s 3 "$obj"
+}
+
+@test "t1400.103 undo refuses a kept version whose bytes no longer match their name, and leaves the file as it is" {
+	damage_kept_version
 	run --separate-stderr "$RG" undo a.txt
 	assert_failure 2
 	assert_equal "$(cat a.txt)" new
@@ -940,12 +945,7 @@ refused_log() {
 }
 
 @test "t1400.106 diff does not show a damaged kept version as the old side: it says so and exits 2" {
-	mkfile a.txt 'original content'
-	rgsh 'cat a.txt >/dev/null && echo new >a.txt'
-	local obj
-	obj="$J/objects/$(printf 'original content\n' | sha256sum | cut -d' ' -f1)"
-	assert_file_exist "$obj"
-	truncate -s 3 "$obj"
+	damage_kept_version
 	run --separate-stderr "$RG" diff a.txt
 	assert_failure 2
 	assert_output ''

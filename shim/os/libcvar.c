@@ -1,5 +1,6 @@
 #include "os/libcvar.h"
 #include "core/hot.h"
+#include "os/symver.h"
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,6 +7,7 @@
 #include <sys/auxv.h>
 
 #include "core/hot.h"
+#include "os/symver.h"
 
 /* ElfW spelled out, for the lint tools that do not expand it. */
 #if UINTPTR_MAX > 0xffffffffu

@@ -20,6 +20,7 @@
 #include "os/libcvar.h"
 #include "os/nextsym.h"
 #include "os/session.h"
+#include "os/symver.h"
 #include "os/sys.h"
 #include "preload/envsettings.h"
 #include "preload/handoff.h"

@@ -13,6 +13,7 @@
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
+#include "os/symver.h"
 #include "os/sys.h"
 /* Which build of the shim this is: the loader of the process it lives in. */
 #ifdef __GLIBC__

@@ -13,6 +13,7 @@
 #include "guard/fdmap.h"
 #include "guard/restamp.h"
 #include "os/nextsym.h"
+#include "os/symver.h"
 #include "os/sys.h"
 #include "preload/context.h"
 #include "preload/handoff.h"

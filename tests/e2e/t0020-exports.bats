@@ -99,3 +99,10 @@ shim_objects() {
 		grep -Fx -e memcpy -e clock_gettime -e strerrorname_np"
 	assert_output ''
 }
+
+@test "t0020.08 the shim needs no GLIBC_2.34: dlsym, dladdr and pthread_once are bound to their first version" {
+	[ "$(uname -m)" = x86_64 ] || skip "the first version is GLIBC_2.2.5 on x86_64 only"
+	run bash -c "objdump -p '$SHIM' | sed -n '/Version References/,\$p' | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1"
+	assert_success
+	assert_output GLIBC_2.3.2
+}

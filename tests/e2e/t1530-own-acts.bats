@@ -228,3 +228,21 @@ os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
 	run grep -c '"/proc/[0-9]*/fd"' "$W/tar.tr"
 	assert_output 0
 }
+
+@test "t1530.18 GNU tar -x sets times, owner and mode through its writing descriptor with no fstat or mask call around them" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir src ex
+	for i in 1 2 3 4 5; do mkfile "src/f$i" "content $i"; done
+	tar -cf a.tar -C src .
+	strace -f -e trace=write,getpid,fstat,rt_sigprocmask,utimensat,fchown,fchmod -o "$W/tar.tr" \
+		"$RG" run --log "$LOG" -- sh -c 'tar -C ex -xf a.tar && echo edited > ex/f3'
+	assert_content ex/f3 edited
+	# Each call through the descriptor tar wrote by (futimens, fchown,
+	# fchmod), and the system call on either side of it.
+	run awk '{ sub(/^[0-9]+ +/, "") }
+		prev ~ /^(utimensat\([0-9]+, NULL|fchown\([0-9]+,|fchmod\([0-9]+,)/ { calls++; if ($0 ~ /^(fstat|rt_sigprocmask)\(/) around++ }
+		$0 ~ /^(utimensat\([0-9]+, NULL|fchown\([0-9]+,|fchmod\([0-9]+,)/ && prev ~ /^(fstat|rt_sigprocmask)\(/ { around++ }
+		{ prev = $0 }
+		END { print calls + 0, around + 0 }' "$W/tar.tr"
+	assert_output "15 0"
+}

@@ -15,11 +15,15 @@
 #define SYS_fchmodat2 452 /* Linux 6.6: fchmodat with flags */
 #endif
 
-static int meta(const struct rg_meta_file *f, const struct rg_meta_call *call)
+int rg_hook_meta_call(const struct rg_meta_file *f, const struct rg_meta_call *call)
 {
-    int saved = errno;
     const long *a = call->args;
-    struct rg_ctx *c = rg_enter();
+    struct rg_ctx *c;
+    /* The raw call leaves errno alone: nothing to save. */
+    if (!f->path && (c = rg_ready()) && rg_meta_by_own_writer(c, f->dirfd))
+        return (int)rg_result_raw(rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+    int saved = errno;
+    c = rg_enter();
     if (!c)
         return (int)rg_result(rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]), saved);
     long r = rg_guard_meta(c, f, call);
@@ -32,10 +36,10 @@ static int chmod_at(int dirfd, const char *path, mode_t mode, int flags)
     struct rg_meta_file f = {dirfd, path, flags};
     struct rg_meta_call call = {SYS_fchmodat, {dirfd, (long)path, (long)mode}, false};
     if (!flags)
-        return meta(&f, &call);
+        return rg_hook_meta_call(&f, &call);
     call.nr = SYS_fchmodat2;
     call.args[3] = flags;
-    int saved = errno, r = meta(&f, &call);
+    int saved = errno, r = rg_hook_meta_call(&f, &call);
     if (r == 0 || errno != ENOSYS)
         return r;
     /* An older kernel: glibc has its own way for a flag the system call
@@ -50,7 +54,7 @@ static int chown_at(int dirfd, const char *path, uid_t uid, gid_t gid, int flags
     struct rg_meta_file f = {dirfd, path, flags};
     struct rg_meta_call call = {
         SYS_fchownat, {dirfd, (long)path, (long)(int)uid, (long)(int)gid, flags}, false};
-    return meta(&f, &call);
+    return rg_hook_meta_call(&f, &call);
 }
 
 /* A new name outside guarded scope is a write to the file (guard/names.h);
@@ -74,7 +78,7 @@ long rg_hook_meta(const struct rg_syscall *sc)
     struct rg_meta_file f;
     struct rg_meta_call call;
     rg_meta_of(sc, sc->dirfd, (const char *)sc->path, (const void *)sc->times, &f, &call);
-    return meta(&f, &call);
+    return rg_hook_meta_call(&f, &call);
 }
 
 #define HOOK_CHMOD(sym) \
@@ -91,7 +95,7 @@ long rg_hook_meta(const struct rg_syscall *sc)
     {                                                                     \
         struct rg_meta_file f = {fd, NULL, 0};                            \
         struct rg_meta_call call = {SYS_fchmod, {fd, (long)mode}, false}; \
-        return meta(&f, &call);                                           \
+        return rg_hook_meta_call(&f, &call);                              \
     }
 
 #define HOOK_FCHMODAT(sym)                                                 \
@@ -117,7 +121,7 @@ long rg_hook_meta(const struct rg_syscall *sc)
     {                                                                                         \
         struct rg_meta_file f = {fd, NULL, 0};                                                \
         struct rg_meta_call call = {SYS_fchown, {fd, (long)(int)uid, (long)(int)gid}, false}; \
-        return meta(&f, &call);                                                               \
+        return rg_hook_meta_call(&f, &call);                                                  \
     }
 
 #define HOOK_FCHOWNAT(sym)                                                          \

@@ -8,19 +8,13 @@
 
 #include "guard/meta.h"
 #include "preload/hook.h"
+#include "preload/hooks/meta.h"
 
 static int utimens(int dirfd, const char *path, const struct timespec *ts, int flags)
 {
-    int saved = errno;
-    struct rg_ctx *c = rg_enter();
-    if (!c)
-        return (int)rg_result(rg_syscall6(SYS_utimensat, dirfd, (long)path, (long)ts, flags, 0, 0),
-                              saved);
     struct rg_meta_file f = {dirfd, path, flags};
     struct rg_meta_call call = {SYS_utimensat, {dirfd, (long)path, (long)ts, flags}, true};
-    long r = rg_guard_meta(c, &f, &call);
-    rg_leave();
-    return (int)rg_result(r, saved);
+    return rg_hook_meta_call(&f, &call);
 }
 
 /* The microsecond calls: NULL means now, as it does for utimensat. */

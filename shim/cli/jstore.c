@@ -163,6 +163,15 @@ static void record_of(struct rg_jrecord *r, const char *op, const char *abs, con
     r->atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec;
 }
 
+static int keep_record(const char *dir, const char *id, const char *abs, const char *op,
+                       const struct stat *st, const char *hex)
+{
+    struct rg_jrecord rec;
+    record_of(&rec, op, abs, st);
+    rec.object = hex;
+    return append(dir, id, &rec);
+}
+
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
 {
     struct stat st;
@@ -253,9 +262,12 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     return r;
 }
 
-int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op)
+int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
+                   struct stat *kept)
 {
-    struct stat st;
+    struct stat st, now;
+    if (kept)
+        kept->st_mode = 0;
     int fd = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return errno == ENOENT || errno == ELOOP ? 0 : -errno;
@@ -264,17 +276,27 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
         return 0;
     }
     char hex[RG_SHA256_HEX];
-    struct stat now;
     int r = rg_jstore_copy(fd, dir, hex);
     close(fd);
     /* A write that landed during the copy is in no version: say so before
      * anything names the copy (undo then leaves the file alone). */
     if (r == 0 && (lstat(abs, &now) != 0 || !rg_jstore_same_state(&st, &now)))
         r = -EAGAIN;
-    struct rg_jrecord rec;
-    record_of(&rec, op, abs, &st);
-    rec.object = hex;
-    return r < 0 ? r : append(dir, id, &rec);
+    if (r < 0)
+        return r;
+    if (kept)
+        *kept = st;
+    return keep_record(dir, id, abs, op, &st, hex);
+}
+
+int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op)
+{
+    struct stat st;
+    char hex[RG_SHA256_HEX];
+    if (fstat(fd, &st) != 0)
+        return -errno;
+    int r = rg_jstore_copy(fd, dir, hex);
+    return r < 0 ? r : keep_record(dir, id, abs, op, &st, hex);
 }
 
 bool rg_jstore_same_state(const struct stat *a, const struct stat *b)

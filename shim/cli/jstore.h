@@ -64,11 +64,17 @@ const char *rg_journal_none_why(const char *abs, bool always);
 
 /* Keeps the bytes of the regular file at abs in the journal, as session id
  * would. 0: kept, or nothing to keep (missing); -EAGAIN, recording
- * nothing, when the file changed while it was copied; else -errno. */
-int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op);
+ * nothing, when the file changed while it was copied; else -errno. kept,
+ * unless NULL, gets the state of the file kept (st_mode 0: none was). */
+struct stat;
+int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
+                   struct stat *kept);
+
+/* Keeps the bytes of the open regular file fd, from its offset, as session
+ * id's version of abs. 0, or -errno. */
+int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op);
 
 /* Is the file of b the file of a, unchanged (inode, size, mtime, ctime)? */
-struct stat;
 bool rg_jstore_same_state(const struct stat *a, const struct stat *b);
 
 /* Copies src into objects/ under its SHA-256, which it names in hex (a

@@ -951,3 +951,127 @@ damage_kept_version() {
 	assert_output ''
 	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version is damaged (its bytes no longer match their name: part of a copy a power cut cut short?); undo refuses it too"
 }
+
+# hold_undo_restore INJECT...: a.txt is "old", overwritten by a session with
+# "current"; `readguard undo a.txt` runs in the background (undoer) under
+# strace, its renames of a.txt held 3 s as they enter (INJECT adds to
+# that); the test waits until undo has kept a.txt's content now, so the
+# write it makes next lands between that look and the restore. strace's
+# own lines go to $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
+hold_undo_restore() {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt old
+	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
+	local abs i inject=(-e "inject=rename,renameat,renameat2:delay_enter=3000000:when=1")
+	abs=$(realpath a.txt)
+	[ $# = 0 ] || inject=(-e "inject=$1")
+	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$abs" -e trace=rename,renameat,renameat2 "${inject[@]}" \
+		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
+	undoer=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -qs '"op":"undo"' "$J/sessions/"*.jsonl && break
+		sleep 0.02
+	done
+	grep -qs '"op":"undo"' "$J/sessions/"*.jsonl || fail "undo kept nothing: $(cat "$BATS_TEST_TMPDIR/undo.err")"
+}
+
+# assert_renamed_after_einval: undo's exchange failed with the injected
+# EINVAL, and a plain rename put the restored version in place.
+assert_renamed_after_einval() {
+	run grep -c 'RENAME_EXCHANGE.*EINVAL.*(INJECTED)' "$BATS_TEST_TMPDIR/strace"
+	assert_output 1
+	run grep -c '^[0-9]* *renameat(.*/a.txt") = 0$' "$BATS_TEST_TMPDIR/strace"
+	assert_output 1
+}
+
+@test "t1400.107 a write that lands between undo's keep and its restore is kept in the journal, and undo brings it back" {
+	hold_undo_restore
+	external_write a.txt 'late write'
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 1
+	assert_equal "$(cat a.txt)" old
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output "readguard: undo: 'a.txt': a write landed on it as undo restored it: restored, and the bytes that write left are kept in the journal ('readguard undo a.txt' brings them back)"
+	run ls -A
+	assert_output a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'late write'
+}
+
+@test "t1400.108 a file that replaces the one undo kept, by a rename, before the restore is kept in the journal" {
+	hold_undo_restore
+	printf 'replaced\n' >b.new
+	mv b.new a.txt
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 1
+	assert_equal "$(cat a.txt)" old
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" replaced
+}
+
+@test "t1400.109 where the filesystem cannot exchange (EINVAL), undo renames, and a write that landed before is still kept" {
+	hold_undo_restore 'renameat2:error=EINVAL:delay_enter=3000000:when=1'
+	external_write a.txt 'late write'
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 1
+	assert_renamed_after_einval
+	assert_equal "$(cat a.txt)" old
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'late write'
+}
+
+@test "t1400.110 a file created where undo recreates a removed one, before the restore, is kept in the journal" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt old
+	rg rm a.txt
+	local abs i
+	abs=$(realpath -m a.txt)
+	strace -f -o /dev/null -P "$abs" -e trace=rename,renameat,renameat2 \
+		-e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
+		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
+	undoer=$!
+	for ((i = 0; i < 200; i++)); do
+		compgen -G '.a.txt.rg-undo-*' >/dev/null && break
+		sleep 0.02
+	done
+	# Staged: undo's look finds nothing to keep, and its restore is held.
+	sleep 0.3
+	printf 'new file\n' >a.txt
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 1
+	assert_equal "$(cat a.txt)" old
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'new file'
+}
+
+@test "t1400.111 a write caught by undo's restore that the journal cannot take is left beside the file, and undo says where" {
+	hold_undo_restore
+	external_write a.txt 'late write'
+	# The journal's objects/ is no directory by the time undo keeps it.
+	mv "$J/objects" "$J/objects.away" && : >"$J/objects"
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 2
+	assert_equal "$(cat a.txt)" old
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output --regexp "^readguard: undo: 'a.txt': a write landed on it as undo restored it: restored, but the bytes that write left cannot be kept in the journal \(Not a directory\); they are in '$W/\.a\.txt\.rg-undo-[0-9]+'$"
+	assert_equal "$(cat .a.txt.rg-undo-*)" 'late write'
+}
+
+@test "t1400.112 after a rename fallback, a caught write the journal cannot take is copied beside the file" {
+	hold_undo_restore 'renameat2:error=EINVAL:delay_enter=3000000:when=1'
+	external_write a.txt 'late write'
+	mv "$J/objects" "$J/objects.away" && : >"$J/objects"
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 2
+	assert_renamed_after_einval
+	assert_equal "$(cat a.txt)" old
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output --regexp "they are in '$W/\.a\.txt\.rg-undo-[0-9]+'$"
+	assert_equal "$(cat .a.txt.rg-undo-*)" 'late write'
+}

@@ -249,7 +249,7 @@ static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in
         return;
     }
     rg_journal_id(id, h->created_ns, h->creator_pid);
-    int r = rg_jstore_keep(h->journal_dir, id, abs, "write");
+    int r = rg_jstore_keep(h->journal_dir, id, abs, "write", NULL);
     if (r < 0 && w->decision.action == RG_ALLOW_KEPT)
         rg_would_unkept(w, RG_UNKEPT_JOURNAL, -r);
     else if (r < 0)

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/jstore.h"
+#include "cli/jswap.h"
 #include "cli/pick.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
@@ -36,7 +37,9 @@ static const char undo_usage[] =
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 if every FILE was restored (or already was as before), 1 if one\n"
-    "was not (nothing kept, or changed since), 2 on bad usage or an error.\n";
+    "was not (nothing kept, or changed since) or a write landed on it as it was\n"
+    "restored (its bytes kept: undo FILE again brings them back), 2 on bad usage or\n"
+    "an error.\n";
 
 struct undo {
     const char *dir;
@@ -123,9 +126,9 @@ static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int d
     return want && strcmp(want, got) != 0;
 }
 
-/* Writes the kept bytes beside abs, into tmp, to be renamed over it once
- * the content abs has now is kept: a reader sees the old file or the
- * restored one, never half of it. */
+/* Writes the kept bytes beside abs, into tmp, to be put in place once the
+ * content abs has now is kept: a reader sees the old file or the restored
+ * one, never half of it. */
 static int stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
                  char *tmp, size_t cap)
 {
@@ -161,13 +164,32 @@ static int stage(const char *dir, const struct rg_jrec *r, const char *abs, cons
     return rc == 0 ? 0 : -1;
 }
 
-static int commit(const char *tmp, const char *abs, const char *file)
+/* Puts the staged version in place (jswap.h); says what a write that
+ * landed meanwhile left, and where. An exit status, or -1 when restored
+ * with nothing to say. */
+static int commit(const char *dir, const char *tmp, const char *abs, const char *file,
+                  const struct stat *kept)
 {
-    if (rename(tmp, abs) == 0)
-        return 0;
-    rg_err("undo: '%s': %s", file, strerror(errno));
-    unlink(tmp);
-    return -1;
+    int r = rg_jswap_restore(dir, tmp, abs, kept);
+    if (r < 0) {
+        rg_err("undo: '%s': %s", file, strerror(-r));
+        unlink(tmp);
+        return RG_EXIT_TROUBLE;
+    }
+    if (r == RG_JSWAP_CAUGHT)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
+               "that write left are kept in the journal ('readguard undo %s' brings them back)",
+               file, file);
+    else if (r == RG_JSWAP_LEFT)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, but the bytes "
+               "that write left cannot be kept in the journal (%s); they are in '%s'",
+               file, strerror(errno), tmp);
+    else if (r == RG_JSWAP_DROPPED)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
+               "that write left cannot be kept in the journal (%s), nor left beside it: the "
+               "filesystem cannot exchange two files",
+               file, strerror(errno));
+    return r == RG_JSWAP_RESTORED ? -1 : r == RG_JSWAP_CAUGHT ? RG_EXIT_NO : RG_EXIT_TROUBLE;
 }
 
 static int undo_one(struct undo *u, const char *only, const char *file)
@@ -214,7 +236,8 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     char tmp[PATH_MAX + 64];
     if (stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
         return RG_EXIT_TROUBLE;
-    int r = rg_jstore_keep(u->dir, u->self, abs, "undo");
+    struct stat kept;
+    int r = rg_jstore_keep(u->dir, u->self, abs, "undo", &kept);
     if (r == -EAGAIN) {
         unlink(tmp);
         rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
@@ -228,9 +251,10 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                strerror(-r));
         return RG_EXIT_TROUBLE;
     }
-    if (commit(tmp, abs, file) < 0)
-        return RG_EXIT_TROUBLE;
+    int rc = commit(u->dir, tmp, abs, file, &kept);
     rg_jstore_end(u->dir, u->self, abs);
+    if (rc >= 0)
+        return rc;
     /* An undo is a session of its own; its id alone would send the user
      * looking for a session they never ran. */
     bool was_undo = strcmp(first->op, "undo") == 0;

@@ -1,0 +1,124 @@
+#include "cli/jswap.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/jstore.h"
+#include "os/clock.h"
+
+/* Is now the file kept, untouched? Not by ctime: the exchange itself moves
+ * the displaced inode's. */
+static bool same_file(const struct stat *kept, const struct stat *now)
+{
+    return kept->st_mode != 0 && kept->st_dev == now->st_dev && kept->st_ino == now->st_ino &&
+           kept->st_size == now->st_size && kept->st_mtim.tv_sec == now->st_mtim.tv_sec &&
+           kept->st_mtim.tv_nsec == now->st_mtim.tv_nsec;
+}
+
+/* Where the filesystem cannot exchange: a plain rename, with the file it
+ * replaces held open across it, so an in-place write before the rename is
+ * still seen. A file that replaces abs between that open and the rename is
+ * the one write this cannot see. */
+static int rename_over(const char *tmp, const char *abs, int *old)
+{
+    *old = open(abs, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, 0) == 0 ||
+        (errno == ENOSYS && rename(tmp, abs) == 0))
+        return 0;
+    int e = -errno;
+    if (*old >= 0)
+        close(*old);
+    *old = -1;
+    return e;
+}
+
+/* Puts tmp at abs; *old is what it displaced, open (-1: nothing), and
+ * *named whether that is still at tmp. 0, or -errno. */
+static int put_in_place(const char *tmp, const char *abs, int *old, bool *named)
+{
+    *old = -1;
+    *named = false;
+    for (int tries = 0; tries < 3; tries++) {
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_EXCHANGE) == 0) {
+            struct stat st;
+            if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode)) {
+                /* A directory made at abs meanwhile: put it back. */
+                renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_EXCHANGE);
+                return -EISDIR;
+            }
+            *named = true;
+            *old = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+            return 0;
+        }
+        if (errno == EINVAL || errno == ENOSYS)
+            return rename_over(tmp, abs, old);
+        if (errno != ENOENT)
+            return -errno;
+        /* Nothing at abs: recreated, unless a file appeared meanwhile,
+         * which is then exchanged like any other. */
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_NOREPLACE) == 0)
+            return 0;
+        if (errno == EINVAL || errno == ENOSYS)
+            return rename_over(tmp, abs, old);
+        if (errno != EEXIST)
+            return -errno;
+    }
+    return -EAGAIN;
+}
+
+/* Keeps the bytes a write left in the displaced file, open in old (-1:
+ * it could not be opened, for why), as the newest session's version of
+ * abs. 0, or -errno. */
+static int keep_caught(const char *dir, const char *abs, int old, int why)
+{
+    if (old < 0)
+        return -why;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, rg_now_ns(), (int32_t)getpid());
+    int e = rg_jstore_keep_fd(dir, id, abs, old, "undo");
+    if (e == 0)
+        rg_jstore_end(dir, id, abs);
+    return e;
+}
+
+/* After a rename fallback, the bytes a write left that the journal could
+ * not take have no name but old: copied to tmp, beside the file. */
+static bool leave_beside(int old, const char *tmp)
+{
+    char hex[RG_SHA256_HEX];
+    int dst = old < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (dst < 0)
+        return false;
+    bool ok = lseek(old, 0, SEEK_SET) == 0 && rg_jstore_hash_copy(old, dst, hex) == 0;
+    if (close(dst) != 0 || !ok) {
+        unlink(tmp);
+        return false;
+    }
+    return true;
+}
+
+int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct stat *kept)
+{
+    int old;
+    bool named;
+    int r = put_in_place(tmp, abs, &old, &named);
+    if (r < 0)
+        return r;
+    int why = errno; /* of the open of what was displaced, when it failed */
+    struct stat now;
+    bool seen = named ? lstat(tmp, &now) == 0 : old >= 0 && fstat(old, &now) == 0;
+    bool caught = seen && S_ISREG(now.st_mode) && !same_file(kept, &now);
+    int e = caught ? keep_caught(dir, abs, old, why) : 0;
+    bool left = e < 0 && (named || leave_beside(old, tmp));
+    if (old >= 0)
+        close(old);
+    if (e < 0) {
+        errno = -e;
+        return left ? RG_JSWAP_LEFT : RG_JSWAP_DROPPED;
+    }
+    if (named)
+        unlink(tmp);
+    return caught ? RG_JSWAP_CAUGHT : RG_JSWAP_RESTORED;
+}

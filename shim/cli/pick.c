@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -171,10 +172,93 @@ static void running_id(const char *path, void *arg)
         r->fn(id, r->arg);
 }
 
+/* The path of one /proc/PID/maps line's file, if it is mapped shared and
+ * writable (a session table is; libraries and most data files are not),
+ * with its device and inode; NULL otherwise. */
+static const char *shared_writable(const char *line, dev_t *dev, ino_t *ino)
+{
+    const char *p = strchr(line, ' ');                                      /* start-end */
+    if (!p || strncmp(p + 1, "rw-s ", 5) != 0 || !(p = strchr(p + 6, ' '))) /* offset */
+        return NULL;
+    char *end;
+    unsigned long maj = strtoul(p + 1, &end, 16);
+    if (*end != ':')
+        return NULL;
+    unsigned long min = strtoul(end + 1, &end, 16);
+    if (*end != ' ')
+        return NULL;
+    unsigned long long i = strtoull(end + 1, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (*end != '/' || strstr(end, " (deleted)"))
+        return NULL;
+    *dev = makedev(maj, min);
+    *ino = (ino_t)i;
+    return end;
+}
+
+struct mapped {
+    struct running_ids *r;
+    struct stat seen[64]; /* the tables already asked about */
+    size_t nseen;
+};
+
+/* A table a live process maps: its session is running, wherever the
+ * table lives. */
+static void mapped_id(struct mapped *m, const char *line)
+{
+    struct stat st;
+    const char *path = shared_writable(line, &st.st_dev, &st.st_ino);
+    for (size_t j = 0; path && j < m->nseen; j++)
+        if (m->seen[j].st_dev == st.st_dev && m->seen[j].st_ino == st.st_ino)
+            return;
+    if (!path)
+        return;
+    if (m->nseen < sizeof m->seen / sizeof *m->seen)
+        m->seen[m->nseen++] = st;
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
+    rg_session_detach(&t);
+    m->r->fn(id, m->r->arg);
+}
+
+/* Every process of a session that has made a guarded call maps its table,
+ * wherever it lives: a named session's, or one under another
+ * READGUARD_DIR, is in none of the directories rg_each_session_file
+ * lists. */
+static void each_mapped_id(struct running_ids *r)
+{
+    struct mapped m = {.r = r};
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    char maps[64], *line = NULL;
+    size_t cap = 0;
+    while (d && (e = readdir(d))) {
+        long pid = strtol(e->d_name, NULL, 10);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        snprintf(maps, sizeof maps, "/proc/%ld/maps", pid);
+        FILE *f = fopen(maps, "re");
+        while (f && getline(&line, &cap, f) > 0) {
+            line[strcspn(line, "\n")] = '\0';
+            mapped_id(&m, line);
+        }
+        if (f)
+            fclose(f);
+    }
+    free(line);
+    if (d)
+        closedir(d);
+}
+
 void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg)
 {
     struct running_ids r = {fn, arg};
     rg_each_session_file(running_id, &r);
+    each_mapped_id(&r);
 }
 
 int rg_pick_session(const char *arg, struct rg_cli_session *s)

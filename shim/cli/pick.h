@@ -52,7 +52,9 @@ bool rg_session_owner_alive(const struct rg_header *h);
 bool rg_session_running(const char *path, const struct rg_header *h);
 
 /* Calls fn with the id (as the journal names sessions) of each of this
- * user's sessions, in the table directories, that is running. */
+ * user's sessions that is running: in the table directories, or mapped by
+ * a live process wherever its table is (a named session's). An id may
+ * come more than once. */
 void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg);
 
 /* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")

@@ -266,3 +266,26 @@ hold_prune() {
 	"$RG" undo keep.txt
 	assert_equal "$(cat keep.txt)" kept
 }
+
+@test "t1405.14 a prune over READGUARD_JOURNAL_MAX leaves a named session that is still running, whose removal undo brings back" {
+	mkfile a.txt 'a content'
+	# A named session's table lives where its user put it, not where the
+	# prune lists tables. Bounded: a test that fails before the go leaves
+	# no session behind.
+	"$RG" run --session "$W/agent.rgs" --log "$LOG" -- sh -c 'rm a.txt && : >started &&
+		for i in $(seq 600); do [ -e go ] && break; sleep 0.05; done' &
+	local running=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	assert_file_exist started
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
+	: >go
+	wait "$running"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'a content'
+}

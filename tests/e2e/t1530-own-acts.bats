@@ -246,3 +246,51 @@ os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
 		END { print calls + 0, around + 0 }' "$W/tar.tr"
 	assert_output "15 0"
 }
+
+@test "t1530.19 a file whose times and mode were set through its write descriptor stays writable after an exit that never closed it" {
+	# Nothing restamps at the metadata calls: the exit's restamp must.
+	run --separate-stderr rgsh "$PY"' -c "
+import os
+fd = os.open(\"f\", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+os.write(fd, b\"one\")
+os.fchmod(fd, 0o640)
+os.utime(fd, (1000000000, 1000000000))
+" && echo two > f'
+	assert_success
+	refute_refused
+	assert_content f two
+}
+
+@test "t1530.20 a forked child setting the mode through an inherited write descriptor leaves the file writable" {
+	run --separate-stderr rgsh "$PY"' -c "
+import os
+fd = os.open(\"f\", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+os.write(fd, b\"one\")
+pid = os.fork()
+if pid == 0:
+    os.fchmod(fd, 0o640)
+    os._exit(0)
+os.waitpid(pid, 0)
+os.write(fd, b\" more\")
+os.close(fd)
+" && echo two > f'
+	assert_success
+	refute_refused
+	assert_content f two
+}
+
+@test "t1530.21 a sibling writes a file whose writer set its mode through the descriptor it still holds" {
+	mkfile f old
+	run --separate-stderr rg "$PY" -c '
+import os, subprocess
+open("f").read()
+fd = os.open("f", os.O_WRONLY | os.O_TRUNC)
+os.write(fd, b"new\n")
+os.fchmod(fd, 0o640)
+subprocess.run(["sh", "-c", "echo sibling >> f"], check=True)
+os.close(fd)
+open("f", "a").write("last\n")'
+	assert_success
+	refute_refused
+	assert_content f "$(printf 'new\nsibling\nlast')"
+}

@@ -263,11 +263,11 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
 }
 
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
-                   struct stat *kept)
+                   struct rg_jkept *kept)
 {
     struct stat st, now;
     if (kept)
-        kept->st_mode = 0;
+        kept->st.st_mode = 0;
     int fd = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return errno == ENOENT || errno == ELOOP ? 0 : -errno;
@@ -284,8 +284,10 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
         r = -EAGAIN;
     if (r < 0)
         return r;
-    if (kept)
-        *kept = st;
+    if (kept) {
+        kept->st = st;
+        memcpy(kept->hex, hex, sizeof hex);
+    }
     return keep_record(dir, id, abs, op, &st, hex);
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "core/jrecord.h"
 #include "core/sha256.h"
@@ -62,13 +63,18 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
  * Else, for a file that is there, the general reason, or "" unless always. */
 const char *rg_journal_none_why(const char *abs, bool always);
 
+/* What rg_jstore_keep kept: the file's state, and its bytes by name. */
+struct rg_jkept {
+    struct stat st; /* st_mode 0: nothing was kept (no regular file there) */
+    char hex[RG_SHA256_HEX];
+};
+
 /* Keeps the bytes of the regular file at abs in the journal, as session id
  * would. 0: kept, or nothing to keep (missing); -EAGAIN, recording
  * nothing, when the file changed while it was copied; else -errno. kept,
- * unless NULL, gets the state of the file kept (st_mode 0: none was). */
-struct stat;
+ * unless NULL, says what was kept. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
-                   struct stat *kept);
+                   struct rg_jkept *kept);
 
 /* Keeps the bytes of the open regular file fd, from its offset, as session
  * id's version of abs. 0, or -errno. */

@@ -3,18 +3,26 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/jstore.h"
 #include "os/clock.h"
 
-/* Is now the file kept, untouched? Not by ctime: the exchange itself moves
- * the displaced inode's. */
-static bool same_file(const struct stat *kept, const struct stat *now)
+/* Is the displaced file, now, open in fd, the file kept, untouched? Not by
+ * ctime: the exchange itself moves the displaced inode's. Then by its bytes:
+ * a rewrite of the same size within the clock tick of the kept mtime leaves
+ * the rest as it was. One that cannot be read is not taken as untouched. */
+static bool same_file(const struct rg_jkept *kept, const struct stat *now, int fd)
 {
-    return kept->st_mode != 0 && kept->st_dev == now->st_dev && kept->st_ino == now->st_ino &&
-           kept->st_size == now->st_size && kept->st_mtim.tv_sec == now->st_mtim.tv_sec &&
-           kept->st_mtim.tv_nsec == now->st_mtim.tv_nsec;
+    const struct stat *k = &kept->st;
+    char hex[RG_SHA256_HEX];
+    if (k->st_mode == 0 || k->st_dev != now->st_dev || k->st_ino != now->st_ino ||
+        k->st_size != now->st_size || k->st_mtim.tv_sec != now->st_mtim.tv_sec ||
+        k->st_mtim.tv_nsec != now->st_mtim.tv_nsec)
+        return false;
+    bool same = fd >= 0 && rg_jstore_hash_copy(fd, -1, hex) == 0 && strcmp(hex, kept->hex) == 0;
+    return lseek(fd, 0, SEEK_SET) == 0 && same;
 }
 
 /* Where the filesystem cannot exchange: a plain rename, with the file it
@@ -99,7 +107,7 @@ static bool leave_beside(int old, const char *tmp)
     return true;
 }
 
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct stat *kept)
+int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept)
 {
     int old;
     bool named;
@@ -109,7 +117,7 @@ int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const st
     int why = errno; /* of the open of what was displaced, when it failed */
     struct stat now;
     bool seen = named ? lstat(tmp, &now) == 0 : old >= 0 && fstat(old, &now) == 0;
-    bool caught = seen && S_ISREG(now.st_mode) && !same_file(kept, &now);
+    bool caught = seen && S_ISREG(now.st_mode) && !same_file(kept, &now, old);
     int e = caught ? keep_caught(dir, abs, old, why) : 0;
     bool left = e < 0 && (named || leave_beside(old, tmp));
     if (old >= 0)

@@ -9,10 +9,7 @@
 #ifndef RG_JSWAP_H
 #define RG_JSWAP_H
 
-#include <stddef.h>
-#include <sys/stat.h>
-
-#include "core/jrecord.h"
+#include "cli/jstore.h"
 
 enum rg_jswap_result {
     RG_JSWAP_RESTORED = 0, /* in place; what it displaced was the file kept */
@@ -23,9 +20,10 @@ enum rg_jswap_result {
                               kept (errno), nor copied to tmp after a rename */
 };
 
-/* Moves the restored file tmp to abs, in journal dir; kept is the state
- * undo kept of abs (st_mode 0: there was none). Returns an rg_jswap_result,
+/* Moves the restored file tmp to abs, in journal dir; kept is what undo
+ * kept of abs. Returns an rg_jswap_result,
  * or -errno when abs was left as it was (tmp then still there). */
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct stat *kept);
+int rg_jswap_restore(const char *dir, const char *tmp, const char *abs,
+                     const struct rg_jkept *kept);
 
 #endif

@@ -1075,3 +1075,17 @@ assert_renamed_after_einval() {
 	assert_output --regexp "they are in '$W/\.a\.txt\.rg-undo-[0-9]+'$"
 	assert_equal "$(cat .a.txt.rg-undo-*)" 'late write'
 }
+
+@test "t1400.113 a write in the window that leaves the kept file's size and mtime (a same-tick rewrite) is told by its bytes, and kept" {
+	hold_undo_restore
+	local mtime
+	mtime=$(stat -c '%.9Y' a.txt)
+	external_write a.txt 'CURRENT'
+	touch -m -d "@$mtime" a.txt
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 1
+	assert_equal "$(cat a.txt)" old
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" CURRENT
+}

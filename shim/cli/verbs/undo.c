@@ -168,7 +168,7 @@ static int stage(const char *dir, const struct rg_jrec *r, const char *abs, cons
  * landed meanwhile left, and where. An exit status, or -1 when restored
  * with nothing to say. */
 static int commit(const char *dir, const char *tmp, const char *abs, const char *file,
-                  const struct stat *kept)
+                  const struct rg_jkept *kept)
 {
     int r = rg_jswap_restore(dir, tmp, abs, kept);
     if (r < 0) {
@@ -236,7 +236,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     char tmp[PATH_MAX + 64];
     if (stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
         return RG_EXIT_TROUBLE;
-    struct stat kept;
+    struct rg_jkept kept;
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo", &kept);
     if (r == -EAGAIN) {
         unlink(tmp);

@@ -335,6 +335,14 @@ static inline uint32_t rg_entry_writers(const struct rg_entry *e)
     return atomic_load_explicit(&e->writing, memory_order_relaxed) >> RG_WRITING_PID_BITS;
 }
 
+/* Does e count a writer, and was pid the last to open it for writing? One
+ * load: a metadata call through a write descriptor asks it (guard/meta.h). */
+static inline bool rg_entry_live_writer(const struct rg_entry *e, int32_t pid)
+{
+    uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
+    return w >> RG_WRITING_PID_BITS && (w & RG_WRITING_PID_MASK) == (uint32_t)pid;
+}
+
 /* The name a read came by. A direct-mapped, lossy memory of which entry the
  * session last read under each name (core/namehint.h gives the key): only a
  * refusal asks it, to tell a name never read from one whose file was

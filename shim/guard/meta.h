@@ -59,8 +59,8 @@ static inline bool rg_meta_by_own_writer(struct rg_ctx *c, int fd)
     if (ino == 0 || opener <= 0 ||
         opener != atomic_load_explicit(&c->map_pid, memory_order_relaxed))
         return false;
-    struct rg_record rec = rg_entry_load(&c->table, rg_entry_of_write(c, s->dev, ino, false));
-    return rec.writers > 0 && rec.writer_pid == opener;
+    const struct rg_entry *e = rg_entry_of_write(c, s->dev, ino, false);
+    return e && rg_entry_live_writer(e, opener);
 }
 
 struct rg_syscall;

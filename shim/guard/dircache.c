@@ -119,13 +119,6 @@ __attribute__((noinline)) static bool look_up_dir(struct rg_ctx *c, const char *
     return outside;
 }
 
-bool rg_dir_known_outside(struct rg_ctx *c, const char *path)
-{
-    size_t n = (size_t)(strrchr(path, '/') - path);
-    bool outside;
-    return lookup(c, hash_dir(path, n), &outside) && outside;
-}
-
 bool rg_dir_outside_roots(struct rg_ctx *c, const char *path)
 {
     size_t n = (size_t)(strrchr(path, '/') - path);

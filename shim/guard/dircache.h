@@ -29,9 +29,6 @@ static inline bool rg_under_a_root(const struct rg_ctx *c, const char *path)
 
 /* The answer for an absolute path lexically under no root, by its directory. */
 bool rg_dir_outside_roots(struct rg_ctx *c, const char *path);
-/* The same from the cache alone, never a lookup (false when not known): for
- * a caller that must not block (the supervisor's waiting thread). */
-bool rg_dir_known_outside(struct rg_ctx *c, const char *path);
 
 /* The answer for an absolute path: lexically under no root, and its
  * directory outside every root. One call, one frame, made by every

@@ -19,15 +19,11 @@
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
 #endif
-/* The listener's turn: held by the one handler thread waiting on it. */
-struct turn {
-    pthread_mutex_t lock;
-};
-
 struct worker {
     int listener;
     enum rg_sv_level level;
-    struct turn *turn;
+    uint32_t number; /* 1.. : its name in the turn */
+    struct rg_sv_turn *turn;
     struct rg_sv_held *held;
     struct rg_sv_ids own;
     struct rg_ctx ctx;
@@ -112,19 +108,19 @@ static struct rg_sv_call call_of(struct worker *w, struct seccomp_notif *req)
 
 /* Most of what a dynamic loader opens is answered at once, before the
  * caller's credentials, or anything else in /proc, are looked at. */
-static bool answered_at_once(struct worker *w, struct seccomp_notif *req, bool may_block)
+static bool answered_at_once(struct worker *w, struct seccomp_notif *req)
 {
     struct rg_sv_call call = call_of(w, req);
     struct rg_syscall sc;
     uint64_t args[6];
     memcpy(args, req->data.args, sizeof args);
     return rg_syscall_decode(req->data.nr, args, &sc) && sc.op == RG_OP_OPEN &&
-           rg_sv_open_continues(&call, &sc, may_block);
+           rg_sv_open_continues(&call, &sc);
 }
 
 static void handle(struct worker *w, struct seccomp_notif *req)
 {
-    if (answered_at_once(w, req, true))
+    if (answered_at_once(w, req))
         return;
     struct rg_actor actor = {.err_fd = -1};
     struct rg_sv_call call = call_of(w, req);
@@ -156,19 +152,15 @@ static bool tree_gone(int listener)
     return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
 }
 
-/* One handler at a time waits on the listener: the kernel wakes every
- * thread waiting there for each notification, and all but one go back to
- * sleep, so each idle handler cost a wake-up per call. The one whose turn
- * it is answers at once what it can without blocking (an open outside the
- * roots whose directory is known) and keeps its turn; anything else, it
- * hands the turn on first, so a slow call never holds up the rest. */
+/* The thread whose turn it is waits on the listener and carries out what
+ * it receives, keeping its turn unless the call stalls (turn.c). */
 static void *work(void *arg)
 {
     struct worker *w = arg;
     struct seccomp_notif *req = calloc(1, w->notif_size);
     if (!req)
         return NULL;
-    pthread_mutex_lock(&w->turn->lock);
+    rg_sv_turn_take(w->turn);
     for (;;) {
         memset(req, 0, w->notif_size);
         if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
@@ -176,13 +168,12 @@ static void *work(void *arg)
                 continue;
             break; /* the tree has exited */
         }
-        if (answered_at_once(w, req, false))
-            continue;
-        pthread_mutex_unlock(&w->turn->lock);
+        rg_sv_turn_begin(w->turn, w->number);
         handle(w, req);
-        pthread_mutex_lock(&w->turn->lock);
+        if (!rg_sv_turn_end(w->turn, w->number))
+            rg_sv_turn_take(w->turn); /* it stalled: another took over */
     }
-    pthread_mutex_unlock(&w->turn->lock);
+    rg_sv_turn_give(w->turn);
     free(req);
     return NULL;
 }
@@ -221,10 +212,6 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     struct rg_sv_held *held = rg_sv_held_new(shared);
     if (!held)
         return -ENOMEM;
-    struct turn *turn = calloc(1, sizeof *turn);
-    if (!turn)
-        return -ENOMEM;
-    pthread_mutex_init(&turn->lock, NULL);
     /* The caller and the handler hand over on one CPU, as a synchronous
      * call would: fewer migrations per round trip. Older kernels lack it. */
     ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
@@ -234,7 +221,8 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     /* A blocked SIGBUS from a fault kills whatever its handler (pages.c). */
     sigdelset(&all, SIGBUS);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int r = spawn(reap, held);
+    struct rg_sv_turn *turn = rg_sv_turn_new();
+    int r = turn ? spawn(reap, held) : -ENOMEM;
     for (int i = 0; r == 0 && i < nthreads; i++) {
         struct worker *w = calloc(1, sizeof *w);
         if (!w) {
@@ -243,6 +231,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         }
         w->listener = listener;
         w->level = level;
+        w->number = (uint32_t)i + 1;
         w->turn = turn;
         w->held = held;
         w->own = (struct rg_sv_ids){geteuid(), getegid()};

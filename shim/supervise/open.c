@@ -78,8 +78,7 @@ static bool no_such_dir(const char *path)
  * the path before the kernel reads it again, the worst it gets is a
  * read-only descriptor on a file it may read anyway, unrecorded: a later
  * write to it is refused, never let through. */
-static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc,
-                               bool may_block)
+static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     char path[PATH_MAX];
     if (call->level != RG_SV_HYBRID || (sc->flags & O_ACCMODE) != O_RDONLY ||
@@ -88,17 +87,14 @@ static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_sy
     if (rg_sv_read_string(&call->target, sc->path, path, sizeof path) < 0 || path[0] != '/' ||
         names_self(path) || rg_under_a_root(call->ctx, path))
         return false;
-    if (!may_block)
-        return rg_dir_known_outside(call->ctx, path);
     return rg_dir_outside_roots(call->ctx, path) || no_such_dir(path);
 }
 
-bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc,
-                          bool may_block)
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     if (sc->flags_in_memory)
         return false; /* openat2: answered ENOSYS by rg_sv_open */
-    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc, may_block))
+    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc))
         return false;
     rg_sv_continue(call);
     return true;

@@ -143,6 +143,19 @@ bool rg_sv_still_valid(const struct rg_sv_call *call);
  * caller's stderr. False for any other call. */
 bool rg_sv_refuse_ns(struct rg_sv_call *call);
 
+/* --- turn.c: which handler thread waits on the listener ------------------- */
+struct rg_sv_turn;
+/* The turn, free, and its watchdog thread; NULL if either cannot be had. */
+struct rg_sv_turn *rg_sv_turn_new(void);
+/* Waits for the turn, or passes it on (the tree has exited). */
+void rg_sv_turn_take(struct rg_sv_turn *t);
+void rg_sv_turn_give(struct rg_sv_turn *t);
+/* Around each call the holder carries out; me: its number, from 1. End
+ * says whether it still holds the turn: false if the call stalled and the
+ * watchdog passed the turn on. */
+void rg_sv_turn_begin(struct rg_sv_turn *t, uint32_t me);
+bool rg_sv_turn_end(struct rg_sv_turn *t, uint32_t me);
+
 /* --- fifo.c ---------------------------------------------------------------- */
 /* If path is a FIFO, takes the call over: a thread of its own opens it,
  * waiting for the other end as the target asked, and answers. probe (our
@@ -156,11 +169,8 @@ struct rg_syscall;
  * kernel, in the caller's own name: O_PATH and read-only directory opens,
  * and under --supervise a read-only open of a path outside every root (see
  * README.md, "Reads outside the roots"). Runs before anything else is
- * looked up for the call. may_block: it may look a directory up, which a
- * hung file system can hold; else it asks only what is cached. True when
- * it answered. */
-bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc,
-                          bool may_block);
+ * looked up for the call. True when it answered. */
+bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);

@@ -565,3 +565,24 @@ export -f raw
 	refute_refused
 	assert_content f "$(printf 'original\nx\ny')"
 }
+
+# rguffd opens DIR/f by a path in a page the kernel must wait for
+# (userfaultfd), so the supervisor's copy of the path waits, and meanwhile
+# opens DIR/other: the supervisor must answer that one all the same.
+stuck_call() { # MODE DIR
+	mkdir -p "$2"
+	printf 'in f' >"$2/f"
+	printf 'in other' >"$2/other"
+	run --separate-stderr timeout 20 "$RG" run "$1" --root "$W" --log "$LOG" -- "$T/rguffd" "$2/f" "$2/other"
+	[ "$status" -ne 77 ] || skip "userfaultfd cannot trap the kernel's copies here: $stderr"
+	assert_success
+	assert_output "$(printf 'other ok\nfile ok')"
+}
+
+@test "t4000.55 --strict: a call the supervisor is stuck on does not hold up the tree's next call" {
+	stuck_call --strict "$W"
+}
+
+@test "t4000.56 --supervise: a read outside the roots whose path cannot be copied yet does not hold up the next call" {
+	stuck_call --supervise "$OUT"
+}

@@ -86,14 +86,17 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
         stamp(c, &st, -1, NULL);
 }
 
+/* An O_DIRECTORY open only ever succeeds on a directory, which is not a
+ * read: tree walks (find, grep -r, git, tar) open every directory so. */
+static bool may_be_read(const struct rg_ctx *c, int fd, int flags)
+{
+    return fd >= 0 && !(flags & (O_PATH | O_DIRECTORY)) && c->table_state != RG_TABLE_BROKEN;
+}
+
 static void note_read(struct rg_ctx *c, int fd, int flags, const struct rg_request *by)
 {
     struct stat st;
-    /* An O_DIRECTORY open only ever succeeds on a directory, which is not a
-     * read: tree walks (find, grep -r, git, tar) open every directory so. */
-    if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)) || c->table_state == RG_TABLE_BROKEN)
-        return;
-    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    if (may_be_read(c, fd, flags) && rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
         stamp(c, &st, fd, by);
 }
 
@@ -114,6 +117,19 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
     struct rg_write_open w;
     rg_open_write(req, &w);
     return rg_guard_opened_write(c, req, &w);
+}
+
+int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st)
+{
+    int fd = rg_flags_write(req->flags) ? rg_guard_open(c, req) : rg_open_paused(req, req->flags);
+    if (fd < 0 || rg_sys_fstat(fd, st) != 0) {
+        st->st_mode = 0;
+        return fd;
+    }
+    if (!rg_flags_write(req->flags) && may_be_read(c, fd, req->flags) && S_ISREG(st->st_mode) &&
+        !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
+        stamp(c, st, fd, req);
+    return fd;
 }
 
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)

@@ -23,6 +23,10 @@ static inline void rg_guard_opened_read(struct rg_ctx *c, const struct rg_reques
         rg_record_read(c, req, fd);
 }
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
+/* The same, and the descriptor's stat in st (st_mode 0 if there is none):
+ * a read is recorded from that one fstat, where a caller that needs the
+ * stat too (the supervisor) would make a second. */
+int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st);
 /* The same open, unchecked: for calls that re-enter the shim. */
 int rg_open_unguarded(const struct rg_request *req);
 /* The same, by a thread outside the critical section (the read path), where

@@ -236,10 +236,11 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     }
     if (writes)
         rg_sv_held_settle(call->held);
-    int fd = rg_sv_still_valid(call) ? rg_guard_open(call->ctx, &req) : -ESRCH;
-    /* One fstat for every test below: the descriptor's inode cannot change. */
+    /* One fstat, the guard's, for the record and every test below: the
+     * descriptor's inode cannot change. */
     struct stat st;
-    bool stated = fd >= 0 && fstat(fd, &st) == 0;
+    int fd = rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &req, &st) : -ESRCH;
+    bool stated = fd >= 0 && st.st_mode != 0;
     bool fifo_read = stated && (a->flags & O_ACCMODE) == O_RDONLY && S_ISFIFO(st.st_mode);
     if ((fifo_read || fd == -ENXIO) && nonblock &&
         rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, fd))

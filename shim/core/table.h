@@ -284,10 +284,10 @@ static inline struct rg_record rg_entry_load(const struct rg_table *t, const str
     struct rg_record r = {0};
     if (!e)
         return r;
+    uint64_t before = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t gen = word & RG_GEN_MASK;
     r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    r.written = word & RG_GEN_WRITE;
     r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed);
     r.size = atomic_load_explicit(&e->size, memory_order_relaxed);
     r.ctime_ns = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
@@ -295,8 +295,16 @@ static inline struct rg_record rg_entry_load(const struct rg_table *t, const str
     uint32_t w = atomic_load_explicit(&e->writing, memory_order_relaxed);
     r.writers = w >> RG_WRITING_PID_BITS;
     r.writer_pid = (int32_t)(w & RG_WRITING_PID_MASK);
-    r.hash = rg_hash_of(atomic_load_explicit(&e->hash_stamps, memory_order_relaxed));
     r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    uint64_t after = atomic_load_explicit(&e->hash_stamps, memory_order_relaxed);
+    r.hash = rg_hash_of(after);
+    /* A stamp stores gen last: loaded while one was under way, the mark is
+     * the last stamp's, and the fields may be the new one's, another's
+     * read, which the journal would then take for the session's own bytes
+     * and not keep. The mark counts only from a stamp none was storing. */
+    r.written = (word & RG_GEN_WRITE) && !(rg_stamps_of(before) & 1u) &&
+                rg_stamps_of(before) == rg_stamps_of(after);
     return r;
 }
 /* Inline, with rg_entry_writer_close and rg_entry_writers: one

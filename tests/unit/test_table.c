@@ -551,6 +551,26 @@ TEST(stamp_left_half_written_by_a_killed_stamper_is_taken_over)
     drop(&f);
 }
 
+/* A stamper preempted between its fields and its gen (entry.c stores gen
+ * last) leaves the last stamp's own-write mark beside another's stamp: a
+ * read of bytes someone else wrote, which the journal must keep. */
+TEST(own_write_mark_is_not_believed_while_a_stamp_is_under_way)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(rg_entry_stamp(&f.t, e, &stamp_a, true, 555));
+    CHECK(rg_entry_load(&f.t, e).written);
+    uint64_t held = atomic_load(&e->hash_stamps) + 1; /* stamp_begin's odd count */
+    atomic_store(&e->hash_stamps, held);
+    atomic_store(&e->mtime_ns, 3000);
+    atomic_store(&e->size, 20);
+    atomic_store(&e->ctime_ns, 4000);
+    struct rg_record r = rg_entry_load(&f.t, e);
+    CHECK_EQ_INT(r.mtime_ns, 3000);
+    CHECK(!r.written);
+    drop(&f);
+}
+
 TEST(every_full_stamp_leaves_the_lock_free)
 {
     struct fixture f = make_table(16, false);
@@ -1598,6 +1618,7 @@ int main(void)
     RUN(another_name_in_the_same_slot_is_not_taken_for_it);
     RUN(a_corrupt_name_slot_points_nowhere);
     RUN(stamp_left_half_written_by_a_killed_stamper_is_taken_over);
+    RUN(own_write_mark_is_not_believed_while_a_stamp_is_under_way);
     RUN(every_full_stamp_leaves_the_lock_free);
     RUN(format_then_validate_is_ok);
     RUN(format_stores_the_settings);

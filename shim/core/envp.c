@@ -7,9 +7,13 @@
 
 #define IO_URING_OFF "UV_USE_IO_URING=0"
 
-/* The value of entry if it is NAME=value (len: strlen of NAME), else NULL. */
-static const char *value_at(const char *entry, const char *name, size_t len)
+/* The value of entry if it is NAME=value (len: strlen of NAME), else NULL.
+ * Inline and unrolled: with NAME a constant, each byte is one comparison
+ * with an immediate, and every process runs this before main(). */
+static inline __attribute__((always_inline)) const char *value_at(const char *entry,
+                                                                  const char *name, size_t len)
 {
+#pragma GCC unroll 32
     for (size_t i = 0; i < len; i++)
         if (entry[i] != name[i])
             return NULL;
@@ -87,9 +91,13 @@ RG_START_TEXT static bool foreign(const char *p, size_t len, enum rg_libc loader
 RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
 {
     struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL};
+    /* The first byte rules out nearly every variable: one test of a bit. */
+    const unsigned firsts = 1U << ('L' - 'L') | 1U << ('R' - 'L') | 1U << ('U' - 'L');
     for (char *const *p = envp; p && *p; p++) {
         const char *e = *p, *x;
-        /* The first byte rules out nearly every variable. */
+        unsigned k = (unsigned char)e[0] - 'L';
+        if (k > 'U' - 'L' || !(firsts >> k & 1))
+            continue;
         switch (e[0]) {
         case 'L':
             if (!v.preload && (x = VALUE_AT(e, n_preload)))

@@ -43,14 +43,23 @@ static inline const char *rg_plist_skip_seps(const char *p)
     return p;
 }
 
+/* Eight bytes a step, the last eight overlapping the ones before: fixed
+ * sizes, which the compiler compares as words and calls no memcmp for. */
 static inline bool rg_plist_ends_with(const char *p, size_t len, const char *tail, size_t tlen)
 {
     if (len < tlen)
         return false;
-    for (size_t i = 0; i < tlen; i++)
-        if (p[len - tlen + i] != tail[i])
+    const char *e = p + len - tlen;
+    if (tlen < 8) {
+        for (size_t i = 0; i < tlen; i++)
+            if (e[i] != tail[i])
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i + 8 < tlen; i += 8)
+        if (__builtin_memcmp(e + i, tail + i, 8) != 0)
             return false;
-    return true;
+    return __builtin_memcmp(e + tlen - 8, tail + tlen - 8, 8) == 0;
 }
 
 /* Does one entry (len bytes) name the shim? Any directory counts. */

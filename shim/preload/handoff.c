@@ -1,6 +1,7 @@
 #include "preload/handoff.h"
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,29 +25,45 @@
 /* A variable, so that a test of it is not a constant expression to lint. */
 static const enum rg_libc own_libc = OWN_LIBC;
 
-/* Copies a path of at most PATH_MAX - 1 bytes (cut there; NULL copies as
- * "", with no literal "" read from .rodata: core/hot.h) and returns its
- * length. */
-RG_START_TEXT static size_t copy_path(char *dst, const char *src)
+/* The length of the run of bytes at s up to its NUL or, with seps, up to
+ * the first ':' or ' ' (an LD_PRELOAD entry's end). Every process runs this
+ * on its LD_PRELOAD (under valgrind some 90 bytes) and its session before
+ * main(), where a byte loop took 7 instructions a byte: so eight bytes a
+ * step, each word's first such byte told by the lowest bit of the classic
+ * zero-byte test (exact for the lowest: a borrow only runs upwards from a
+ * zero byte). The words are read aligned, so none reaches into a page the
+ * string does not; the bytes of the first word before s count as 0xff.
+ * Little-endian (the lowest bit is the first byte); a byte loop elsewhere. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef uint64_t __attribute__((may_alias)) word_t;
+#define ONES 0x0101010101010101ULL
+RG_START_TEXT static inline uint64_t zero_bytes(uint64_t v)
 {
-    size_t i = 0;
-    for (; src && i + 1 < PATH_MAX && src[i]; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
-    return i;
+    return (v - ONES) & ~v & (ONES << 7);
 }
 
-/* Copies a string of at most cap - 1 bytes up to its end or a separator
- * (NULL: ""), and returns its length: the loop's end depends on the bytes,
- * so the compiler keeps it a loop. */
-RG_START_TEXT static size_t copy_entry(char *dst, size_t cap, const char *src)
+RG_START_TEXT static inline __attribute__((always_inline)) size_t run_len(const char *s, bool seps)
 {
-    size_t i = 0;
-    for (; src && i + 1 < cap && src[i] && src[i] != ':' && src[i] != ' '; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
-    return i;
+    uintptr_t off = (uintptr_t)s & 7;
+    const word_t *w = (const word_t *)(const void *)(s - off);
+    uint64_t v = *w | ((1ULL << (8 * off)) - 1);
+    for (;; v = *++w) {
+        uint64_t m = zero_bytes(v);
+        if (seps)
+            m |= zero_bytes(v ^ (ONES * ':')) | zero_bytes(v ^ (ONES * ' '));
+        if (m)
+            return (size_t)((const char *)w - s) + (size_t)(__builtin_ctzll(m) >> 3);
+    }
 }
+#else
+RG_START_TEXT static size_t run_len(const char *s, bool seps)
+{
+    size_t n = 0;
+    while (seps ? !rg_plist_stop(s[n]) : s[n] != '\0')
+        n++;
+    return n;
+}
+#endif
 
 /* Copies the n bytes at src (n < PATH_MAX) and a NUL, eight at a time, the
  * last eight overlapping the ones before: a byte loop costs every process
@@ -59,10 +76,19 @@ RG_START_TEXT static size_t copy_known(char *dst, const char *src, size_t n)
             __builtin_memcpy(dst + i, src + i, 8);
         __builtin_memcpy(dst + n - 8, src + n - 8, 8);
     } else {
-        copy_entry(dst, n + 1, src);
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i];
     }
     dst[n] = '\0';
     return n;
+}
+
+/* Copies the run at src (NULL: "", with no literal "" read from .rodata:
+ * core/hot.h), cut at PATH_MAX - 1 bytes, and returns its length. */
+RG_START_TEXT static size_t copy_run(char *dst, const char *src, bool seps)
+{
+    size_t n = src ? run_len(src, seps) : 0;
+    return copy_known(dst, src, n < PATH_MAX ? n : PATH_MAX - 1);
 }
 
 /* Packs the three entries into x, writing only (the first access of each
@@ -74,7 +100,7 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
     const char *own = NULL, *other = NULL;
     size_t own_len = 0;
     for (const char *p = v->preload; p && *p;) {
-        size_t len = rg_plist_entry_len(p);
+        size_t len = run_len(p, true);
         bool musl = rg_plist_is_musl(p, len);
         const char **slot = (musl ? RG_LIBC_MUSL : RG_LIBC_GLIBC) == OWN_LIBC ? &own : &other;
         if (len < PATH_MAX && !*slot && rg_plist_names_shim(p, len)) {
@@ -88,13 +114,12 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
     Dl_info info;
     if (!o && dladdr((void *)rg_exec_env_capture, &info) && info.dli_fname &&
         info.dli_fname[0] == '/')
-        o = copy_path(x->buf, info.dli_fname);
+        o = copy_run(x->buf, info.dli_fname, false);
     x->other_at = (unsigned short)(o + 1);
-    o += 1 + copy_entry(x->buf + x->other_at, PATH_MAX, other);
+    o += 1 + copy_run(x->buf + x->other_at, other, true);
     x->session_at = (unsigned short)(o + 1);
-    /* A session path is one string; copy_entry stops at the separators,
-     * which a path may hold. */
-    copy_path(x->buf + x->session_at, session);
+    /* A session path is one string, which may hold the separators. */
+    copy_run(x->buf + x->session_at, session, false);
 }
 
 RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
@@ -103,7 +128,7 @@ RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_en
         /* A hook that ran before made a session: it stays the one handed
          * on, as it is in environ. */
         char kept[PATH_MAX];
-        copy_path(kept, rg_xenv_session(x));
+        copy_run(kept, rg_xenv_session(x), false);
         pack(x, v, kept);
         return;
     }
@@ -112,7 +137,7 @@ RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_en
 
 void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
 {
-    copy_path(x->buf + x->session_at, session);
+    copy_run(x->buf + x->session_at, session, false);
     x->session_made = true;
 }
 

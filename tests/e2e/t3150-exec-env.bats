@@ -179,3 +179,25 @@ RS
 	# Mapped per exec, 100 children would leave some 4.8 MiB behind.
 	[ "$output" -lt 512 ] || fail "the parent's address space grew by $output KiB"
 }
+
+@test "t3150.17 an emptied environment gets the shim's entry and the session as the program started with them, whatever their length" {
+	local other
+	other=$(find /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'libm.so.6' | head -1)
+	[ -n "$other" ] || skip "no libm.so.6 to preload"
+	# Runs of slashes move where each entry starts and ends within the
+	# words the start-up copy reads them by.
+	run --separate-stderr rg bash -c '
+		shim=$1 other=$2
+		for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+			pads=$(printf "%*s" "$k" "" | tr " " /)
+			own="${shim%/*}$pads/${shim##*/}"
+			s="${READGUARD_SESSION%/*}$pads/${READGUARD_SESSION##*/}"
+			got=$(LD_PRELOAD="$pads$other:$own $other" READGUARD_SESSION=$s env -i /usr/bin/env |
+				grep -e ^LD_PRELOAD= -e ^READGUARD_SESSION= | sort | tr "\n" " ")
+			want="LD_PRELOAD=$own READGUARD_SESSION=$s "
+			[ "$got" = "$want" ] && echo "ok $k" || echo "bad $k: got [$got] want [$want]"
+		done' _ "$SHIM" "$other"
+	assert_success
+	refute_output --partial bad
+	assert_line "ok 17"
+}

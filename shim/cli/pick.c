@@ -216,8 +216,12 @@ static void mapped_id(struct mapped *m, const char *line)
         return;
     if (m->nseen < sizeof m->seen / sizeof *m->seen)
         m->seen[m->nseen++] = st;
+    /* Only a regular file is opened to be asked: a device mapped so (a
+     * GPU's, a sound card's) may act on an open. */
+    struct stat now;
     struct rg_table t;
-    if (rg_session_attach(path, &t))
+    if (lstat(path, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev ||
+        now.st_ino != st.st_ino || rg_session_attach(path, &t))
         return;
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);

@@ -6,15 +6,15 @@
 #include "core/wildmatch.h"
 /* Outputs of builds and package managers, VCS internals and editor swap
  * files: written by tools, never hand-written data, and regenerated at will. */
-const char *const rg_default_ignores[] = {
+const char rg_default_ignores[][RG_DEFAULT_RULE_MAX] = {
     ".git/",         ".hg/",    ".svn/",  "*.o",   "*.a",     "*.so",  "*.pyc", "__pycache__/",
-    "node_modules/", "target/", "build/", "dist/", ".cache/", "*.swp", NULL,
+    "node_modules/", "target/", "build/", "dist/", ".cache/", "*.swp", "",
 };
 
 /* Kernel and scratch file systems. They are skipped only below a root that
  * contains them: a root chosen inside /tmp is guarded as asked. */
-const char *const rg_default_ignored_dirs[] = {
-    "/dev", "/proc", "/sys", "/run", "/tmp", "/var/tmp", NULL,
+const char rg_default_ignored_dirs[][RG_DEFAULT_RULE_MAX] = {
+    "/dev", "/proc", "/sys", "/run", "/tmp", "/var/tmp", "",
 };
 
 /* Length of a gitignore line without its trailing spaces, unless a
@@ -109,7 +109,7 @@ static bool next_rule(const char **at, const char *end, struct rule *r)
 }
 
 static const struct {
-    const char *word;
+    char word[8]; /* not a pointer: no relocation at load */
     enum rg_tier tier;
 } keywords[] = {{"guard", RG_TIER_GUARD}, {"journal", RG_TIER_JOURNAL}, {"free", RG_TIER_FREE}};
 

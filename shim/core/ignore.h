@@ -29,9 +29,13 @@
 
 #define RG_IGNORE_FILE ".readguardignore"
 
-/* The built-in rules, documented in the README. */
-extern const char *const rg_default_ignores[];
-extern const char *const rg_default_ignored_dirs[];
+/* The built-in rules, documented in the README, each list ending with "".
+ * Arrays of characters, not of pointers: each pointer in a table is a
+ * relocation, which ld.so carries out in every process at load (some 13
+ * instructions each). */
+#define RG_DEFAULT_RULE_MAX 16
+extern const char rg_default_ignores[][RG_DEFAULT_RULE_MAX];
+extern const char rg_default_ignored_dirs[][RG_DEFAULT_RULE_MAX];
 
 /* The three answers for a write (readguard(1), TIERS). NONE: no rule of
  * readguard's decides, so git's ignore rules do (JOURNAL if git ignores the

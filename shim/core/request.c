@@ -76,7 +76,7 @@ const char *rg_op_name(enum rg_op op)
 
 bool rg_backup_name(const char *base, const char *name)
 {
-    static const char *const suffixes[] = {"~", ".bak", ".orig", ".old"};
+    static const char suffixes[][6] = {"~", ".bak", ".orig", ".old"}; /* no relocations */
     size_t n = strlen(base);
     if (n == 0 || strncmp(base, name, n) != 0 || base[n - 1] == '/')
         return false;

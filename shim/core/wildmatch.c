@@ -32,8 +32,9 @@ static bool is_class(size_t i, int ch)
 
 static bool in_class(const unsigned char *name, size_t len, unsigned char ch)
 {
-    static const char *const classes[] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
-                                          "lower", "print", "punct", "space", "upper", "xdigit"};
+    /* Characters, not pointers: no relocations for ld.so at load. */
+    static const char classes[][7] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
+                                      "lower", "print", "punct", "space", "upper", "xdigit"};
     for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
         if (strlen(classes[i]) == len && memcmp(classes[i], name, len) == 0)
             return is_class(i, ch);

@@ -345,9 +345,9 @@ int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
 {
     bool ok = true;
     if (!(s->flags & RG_POLICY_NO_DEFAULT_IGNORES)) {
-        for (size_t i = 0; rg_default_ignored_dirs[i]; i++)
+        for (size_t i = 0; rg_default_ignored_dirs[i][0]; i++)
             ok &= rg_ignore_add(l, RG_IGN_ABSOLUTE, rg_default_ignored_dirs[i]);
-        for (size_t i = 0; rg_default_ignores[i]; i++)
+        for (size_t i = 0; rg_default_ignores[i][0]; i++)
             ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, rg_default_ignores[i]);
     }
     for (size_t i = 0; i < s->nroots && i < RG_IGN_MAX_ROOTS; i++) {

@@ -104,9 +104,9 @@ static void reset(void) { list = (struct rg_ignore_list){buf, sizeof buf, 0, 0};
 static void defaults(void)
 {
     reset();
-    for (size_t i = 0; rg_default_ignored_dirs[i]; i++)
+    for (size_t i = 0; rg_default_ignored_dirs[i][0]; i++)
         CHECK(rg_ignore_add(&list, RG_IGN_ABSOLUTE, rg_default_ignored_dirs[i]));
-    for (size_t i = 0; rg_default_ignores[i]; i++)
+    for (size_t i = 0; rg_default_ignores[i][0]; i++)
         CHECK(rg_ignore_add(&list, RG_IGN_EVERY_ROOT, rg_default_ignores[i]));
 }
 

@@ -10,7 +10,8 @@
 #include "os/libcvar.h"
 #include "preload/hook.h"
 
-static const char *const KEYS[] = {"LD_PRELOAD=", "READGUARD_SESSION=", "UV_USE_IO_URING="};
+/* Characters, not pointers: no relocations for ld.so at load. */
+static const char KEYS[][20] = {"LD_PRELOAD=", "READGUARD_SESSION=", "UV_USE_IO_URING="};
 
 /* Appends s to out in single quotes. */
 static char *put_quoted(char *out, const char *s)

@@ -243,8 +243,10 @@ os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
 		prev ~ /^(utimensat\([0-9]+, NULL|fchown\([0-9]+,|fchmod\([0-9]+,)/ { calls++; if ($0 ~ /^(fstat|rt_sigprocmask)\(/) around++ }
 		$0 ~ /^(utimensat\([0-9]+, NULL|fchown\([0-9]+,|fchmod\([0-9]+,)/ && prev ~ /^(fstat|rt_sigprocmask)\(/ { around++ }
 		{ prev = $0 }
-		END { print calls + 0, around + 0 }' "$W/tar.tr"
-	assert_output "15 0"
+		END { if (calls < 5) print "only " calls + 0 " calls"; else print around + 0 " beside them" }' "$W/tar.tr"
+	# futimens for each of the five files (fchown too as root, fchmod where
+	# the mode differs from the umask's), and nothing of the shim's beside.
+	assert_output "0 beside them"
 }
 
 @test "t1530.19 a file whose times and mode were set through its write descriptor stays writable after an exit that never closed it" {

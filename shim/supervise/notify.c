@@ -234,7 +234,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         w->number = (uint32_t)i + 1;
         w->turn = turn;
         w->held = held;
-        w->own = (struct rg_sv_ids){geteuid(), getegid()};
+        rg_sv_ids_own(&w->own);
         w->ctx = *proto;
         w->ctx.git = NULL;
         w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)

@@ -82,7 +82,12 @@ struct rg_sv_creds {
 struct rg_sv_ids {
     uid_t uid;
     gid_t gid;
+    /* No process of the tree can ever have other ids than these (see
+     * rg_sv_ids_own): no need to look at each caller's. */
+    bool whole_tree;
 };
+/* readguard's own ids, and whether they are the tree's for good. */
+void rg_sv_ids_own(struct rg_sv_ids *own);
 /* Gives this thread the target's file-system ids and groups, if they are not
  * readguard's own (own). 0, or -errno when readguard cannot act as that user. */
 int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,

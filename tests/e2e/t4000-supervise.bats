@@ -586,3 +586,30 @@ stuck_call() { # MODE DIR
 @test "t4000.56 --supervise: a read outside the roots whose path cannot be copied yet does not hold up the next call" {
 	stuck_call --supervise "$OUT"
 }
+
+@test "t4000.57 --strict started by an unprivileged user: the tree has that user's rights, and the guard holds" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to set up another user's session"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	setpriv --reuid=65534 --regid=65534 --clear-groups env "$RG" --version >/dev/null 2>&1 ||
+		skip "uid 65534 cannot run $RG from this build tree (a private directory)"
+	local d
+	d=$(mktemp -d /tmp/rg-t4000.XXXXXX)
+	chmod 0755 "$d"
+	mkdir -p "$d/state" "$d/tables" "$d/w"
+	printf 'root only\n' >"$d/w/secret"
+	chmod 0600 "$d/w/secret"
+	printf 'mine\n' >"$d/w/mine"
+	printf 'unread\n' >"$d/w/unread"
+	chown -R 65534:65534 "$d/state" "$d/tables" "$d/w/mine" "$d/w/unread"
+	chmod 0777 "$d/w"
+	run --separate-stderr bash -c 'cd "$1/w" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env XDG_STATE_HOME="$1/state" READGUARD_DIR="$1/tables" XDG_RUNTIME_DIR= \
+		"$2" run --strict --root "$1/w" --log "$1/state/log" -- sh -c "$3 read secret; $3 read mine; $3 write unread x"' \
+		sh "$d" "$RG" "$STATIC"
+	local left
+	left=$(cat "$d/w/unread")
+	rm -rf "$d"
+	assert_output "$(printf 'err EACCES\nok\nerr EACCES')"
+	assert_equal "$stderr" "readguard: refused to write 'unread': it has not been read in this session. Read it first, then retry."
+	assert_equal "$left" unread
+}

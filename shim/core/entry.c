@@ -241,6 +241,36 @@ bool rg_entry_holds(const struct rg_table *t, const struct rg_entry *e, const st
            rg_entry_unchanged(t, e, st);
 }
 
+void rg_entry_mark_kept(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st)
+{
+    /* Checked and marked in one step under the stamp lock, as a take-over
+     * is: marked after the check without it, a stamp of newer bytes (a
+     * sibling's read of another program's write) landing in between would
+     * get the mark, and the journal would not keep them. Held as renew()
+     * holds it and released to seen: the compare-and-swap from seen fails
+     * if any stamp began since the check's look. After a bounded wait for
+     * a stamp under way, nothing is marked: the bytes are kept again,
+     * never lost. */
+    for (int tries = 0; tries < STAMP_WAITS; tries++) {
+        uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
+        uint32_t n = rg_stamps_of(seen);
+        uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
+        if (n & 1u) {
+            sched_yield();
+            continue;
+        }
+        if (!rg_entry_holds(t, e, st))
+            return;
+        if (!atomic_compare_exchange_strong_explicit(&e->hash_stamps, &seen, held,
+                                                     memory_order_acq_rel, memory_order_relaxed))
+            continue;
+        atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_release);
+        atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, seen, memory_order_release,
+                                                memory_order_relaxed);
+        return;
+    }
+}
+
 void rg_entry_forget(struct rg_entry *e)
 {
     atomic_store_explicit(&e->gen, 0, memory_order_release);

@@ -258,6 +258,11 @@ static inline bool rg_entry_unchanged(const struct rg_table *t, const struct rg_
     return t->hdr->read_ttl_ns == 0 && rg_entry_records(t, e, st);
 }
 void rg_entry_forget(struct rg_entry *e);
+/* The journal has kept the bytes e records as st: they become as good as
+ * the session's own (RG_GEN_WRITE), so an open for writing that changes
+ * nothing does not keep them again. Only if e still holds st: a scan, or
+ * another stamp, keeps its own mark. */
+void rg_entry_mark_kept(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st);
 /* A read st that rg_entry_stamp left unrecorded, and that found e holding
  * its very stamp: a view takes over a scan (the file has now been looked
  * at), a scan takes over another process's scan (the last scanner is the

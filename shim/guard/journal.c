@@ -55,8 +55,8 @@ static void mark_kept(struct rg_ctx *c, const struct stat *st)
 {
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     struct rg_stamp now = rg_stamp_of(st);
-    if (e && rg_entry_holds(&c->table, e, &now))
-        atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_relaxed);
+    if (e)
+        rg_entry_mark_kept(&c->table, e, &now);
 }
 
 /* An unlink, or a rename over the file, of its last name: the change leaves

@@ -3,6 +3,7 @@
  * lock-free (C11 atomics); these tests check the counts come out exact, and
  * `make tsan` runs them under ThreadSanitizer to check the memory orders. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -356,6 +357,53 @@ TEST(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote)
     teardown();
 }
 
+/* The journal's mark after it kept a version (rg_entry_mark_kept), racing
+ * with another's reads: one thread records versions read by a view, the
+ * others mark what they find kept, but only the odd versions. A mark that
+ * looked at version v - 1 and landed after v was recorded would make v,
+ * which nobody kept, the session's own, and the journal would not keep
+ * it before the session's next write. */
+static _Atomic int markers;
+
+static void *read_or_mark_kept(void *arg)
+{
+    struct rg_entry *e = rg_table_find_or_add(&table, 9, 1);
+    /* The reads begin once every marker is at work. */
+    if (arg != 0)
+        atomic_fetch_add(&markers, 1);
+    while (arg == 0 && atomic_load(&markers) < THREADS - 1)
+        sched_yield();
+    for (int v = 1; v <= ROUNDS * 1000 && e && arg == 0; v++) {
+        struct rg_stamp st = {.mtime_ns = v, .ctime_ns = v, .size = v, .reader = VIEW};
+        rg_entry_stamp(&table, e, &st, false, v);
+    }
+    if (arg == 0)
+        atomic_store(&writing_done, 1);
+    while (e && arg != 0 && !atomic_load(&writing_done)) {
+        struct rg_record r = rg_entry_load(&table, e);
+        struct rg_stamp st = {
+            .mtime_ns = r.mtime_ns, .ctime_ns = r.ctime_ns, .size = r.size, .reader = VIEW};
+        if (r.found && r.mtime_ns % 2 == 1 && r.mtime_ns == r.ctime_ns && r.size == r.ctime_ns)
+            rg_entry_mark_kept(&table, e, &st);
+        /* A whole record (rg_entry_load's written) of an even version. */
+        struct rg_record now = rg_entry_load(&table, e);
+        if (now.written && now.mtime_ns % 2 == 0)
+            atomic_fetch_add(&wrong, 1);
+    }
+    return NULL;
+}
+
+TEST(kept_marks_racing_with_reads_mark_only_the_version_kept)
+{
+    setup();
+    atomic_store(&wrong, 0);
+    atomic_store(&writing_done, 0);
+    atomic_store(&markers, 0);
+    CHECK_EQ_INT(run_threads(read_or_mark_kept), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
@@ -365,5 +413,6 @@ int main(void)
     RUN(rereads_racing_with_writes_never_pair_a_stamp_with_older_bytes);
     RUN(rereads_racing_with_a_scanner_take_over_only_the_version_they_read);
     RUN(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote);
+    RUN(kept_marks_racing_with_reads_mark_only_the_version_kept);
     return check_done();
 }

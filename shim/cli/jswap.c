@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/jstore.h"
+#include "cli/writers.h"
 #include "os/clock.h"
 
 /* Is the displaced file, now, open in fd, the file kept, untouched? Not by
@@ -107,26 +108,28 @@ static bool leave_beside(int old, const char *tmp)
     return true;
 }
 
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept)
+int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept,
+                     struct rg_jswap *out)
 {
     int old;
     bool named;
+    *out = (struct rg_jswap){0};
     int r = put_in_place(tmp, abs, &old, &named);
     if (r < 0)
         return r;
     int why = errno; /* of the open of what was displaced, when it failed */
     struct stat now;
     bool seen = named ? lstat(tmp, &now) == 0 : old >= 0 && fstat(old, &now) == 0;
-    bool caught = seen && S_ISREG(now.st_mode) && !same_file(kept, &now, old);
-    int e = caught ? keep_caught(dir, abs, old, why) : 0;
-    bool left = e < 0 && (named || leave_beside(old, tmp));
+    bool reg = seen && S_ISREG(now.st_mode);
+    /* Looked for before the bytes are: a process that writes after that
+     * look holds the file now. */
+    out->writer = reg && old >= 0 ? rg_writer_of(old) : 0;
+    out->caught = reg && !same_file(kept, &now, old);
+    out->unkept = out->caught ? -keep_caught(dir, abs, old, why) : 0;
+    out->left = named ? out->unkept || out->writer : out->unkept && leave_beside(old, tmp);
     if (old >= 0)
         close(old);
-    if (e < 0) {
-        errno = -e;
-        return left ? RG_JSWAP_LEFT : RG_JSWAP_DROPPED;
-    }
-    if (named)
+    if (named && !out->left)
         unlink(tmp);
-    return caught ? RG_JSWAP_CAUGHT : RG_JSWAP_RESTORED;
+    return 0;
 }

@@ -5,25 +5,29 @@
  * writer by path, and can be looked at: if it is not the file undo kept,
  * a write landed in between, and its bytes are kept in the journal as a
  * session of their own, the newest, so a plain `readguard undo FILE`
- * brings them back. */
+ * brings them back. A process that still has it open for writing could
+ * write to it after that look: then it stays at the temporary name. */
 #ifndef RG_JSWAP_H
 #define RG_JSWAP_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "cli/jstore.h"
 
-enum rg_jswap_result {
-    RG_JSWAP_RESTORED = 0, /* in place; what it displaced was the file kept */
-    RG_JSWAP_CAUGHT = 1,   /* in place; a write landed, its bytes are kept */
-    RG_JSWAP_LEFT = 2,     /* in place; a write landed, its bytes could not be
-                              kept (errno) and are left at tmp */
-    RG_JSWAP_DROPPED = 3,  /* in place; a write landed, its bytes could not be
-                              kept (errno), nor copied to tmp after a rename */
+/* What the restore displaced, once the restored version is in place. */
+struct rg_jswap {
+    bool caught;    /* a write landed: not the file kept */
+    int unkept;     /* errno: the journal could not keep what it left */
+    bool left;      /* what was displaced is at tmp (unkept, or a writer) */
+    int32_t writer; /* a process that still had it open for writing (-1:
+                       one that cannot be named) */
 };
 
 /* Moves the restored file tmp to abs, in journal dir; kept is what undo
- * kept of abs. Returns an rg_jswap_result,
- * or -errno when abs was left as it was (tmp then still there). */
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs,
-                     const struct rg_jkept *kept);
+ * kept of abs. 0, with out filled, or -errno when abs was left as it was
+ * (tmp then still there). */
+int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept,
+                     struct rg_jswap *out);
 
 #endif

@@ -1089,3 +1089,89 @@ assert_renamed_after_einval() {
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" CURRENT
 }
+
+# hold_open REDIR [CMD]: a.txt is "old", overwritten by a session with
+# "current"; then a process outside any session (holder) opens it as fd 3
+# with bash's REDIR (">>", "<") and waits for "$BATS_TEST_TMPDIR/go" to be
+# written before it runs CMD.
+hold_open() {
+	mkfile a.txt old
+	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
+	mkfifo "$BATS_TEST_TMPDIR/go"
+	bash -c "exec 3$1a.txt; read -r _ <\"\$1\"; ${2:-}" _ "$BATS_TEST_TMPDIR/go" &
+	holder=$!
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$holder/fd/3")" = "$W/a.txt" ] && break
+		sleep 0.02
+	done
+}
+
+# release PID: lets the process waiting on "$BATS_TEST_TMPDIR/go" go on,
+# and waits for it; a minute at most, should it have died before opening it.
+release() {
+	timeout 60 bash -c 'echo go >"$1"' _ "$BATS_TEST_TMPDIR/go"
+	wait "$1"
+}
+
+@test "t1400.114 a process holding the file open for writing across undo finds its later writes beside it, and undo names the process" {
+	hold_open '>>' 'echo late >&3'
+	run --separate-stderr "$RG" undo a.txt
+	release "$holder"
+	assert_failure 1
+	assert_equal "$(cat a.txt)" old
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing: it stays at '$W/\.a\.txt\.rg-undo-[0-9]+', where that process's writes from now on go \(remove it once the process is done\)$"
+	assert_equal "$(cat .a.txt.rg-undo-*)" "current
+late"
+}
+
+@test "t1400.115 a process holding the file open only for reading across undo leaves nothing beside it" {
+	hold_open '<'
+	run --separate-stderr "$RG" undo a.txt
+	release "$holder"
+	assert_success
+	run ls -A
+	assert_output a.txt
+}
+
+@test "t1400.116 a process writing a.txt through a shared map whose descriptor it closed finds its later writes beside it" {
+	mkfile a.txt old
+	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
+	mkfifo "$BATS_TEST_TMPDIR/go"
+	# mmap(2) itself, through ctypes: Python's mmap module keeps a descriptor.
+	python3 - "$BATS_TEST_TMPDIR/go" <<-'PY' &
+		import ctypes, os, sys
+		libc = ctypes.CDLL(None, use_errno=True)
+		libc.mmap.restype = ctypes.c_void_p
+		libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+		                      ctypes.c_int, ctypes.c_long]
+		fd = os.open("a.txt", os.O_RDWR)
+		p = libc.mmap(None, 8, 3, 1, fd, 0)  # PROT_READ|PROT_WRITE, MAP_SHARED
+		os.close(fd)
+		open(sys.argv[1]).read()
+		ctypes.memmove(p, b"LATEMAP", 7)
+		libc.msync(ctypes.c_void_p(p), 8, 4)  # MS_SYNC
+	PY
+	local mapper=$! i
+	for ((i = 0; i < 200; i++)); do
+		grep -q "$W/a.txt" "/proc/$mapper/maps" 2>/dev/null && break
+		sleep 0.02
+	done
+	run --separate-stderr "$RG" undo a.txt
+	release "$mapper"
+	assert_failure 1
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': a process \(another user's, or a shared memory map\) still has the file undo replaced open for writing: it stays at "
+	assert_equal "$(cat a.txt)" old
+	assert_equal "$(cat .a.txt.rg-undo-*)" LATEMAP
+}
+
+@test "t1400.117 where the kernel grants undo no lease (not the file's owner), it finds the process writing by /proc" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	hold_open '>>' 'echo late >&3'
+	run --separate-stderr strace -o /dev/null -e trace=fcntl -e inject=fcntl:error=EACCES "$RG" undo a.txt
+	release "$holder"
+	assert_failure 1
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing"
+	assert_equal "$(cat .a.txt.rg-undo-*)" "current
+late"
+}

@@ -37,9 +37,9 @@ static const char undo_usage[] =
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 if every FILE was restored (or already was as before), 1 if one\n"
-    "was not (nothing kept, or changed since) or a write landed on it as it was\n"
-    "restored (its bytes kept: undo FILE again brings them back), 2 on bad usage or\n"
-    "an error.\n";
+    "was not (nothing kept, or changed since), a write landed on it as it was\n"
+    "restored (its bytes kept: undo FILE again brings them back) or a process still\n"
+    "has it open for writing, 2 on bad usage or an error.\n";
 
 struct undo {
     const char *dir;
@@ -164,32 +164,52 @@ static int stage(const char *dir, const struct rg_jrec *r, const char *abs, cons
     return rc == 0 ? 0 : -1;
 }
 
-/* Puts the staged version in place (jswap.h); says what a write that
- * landed meanwhile left, and where. An exit status, or -1 when restored
+/* Says what undo found where it restored file (jswap.h): an exit status,
+ * or -1 when there is nothing to say. */
+static int tell_displaced(const char *file, const char *tmp, const struct rg_jswap *d)
+{
+    if (d->caught && !d->unkept)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
+               "that write left are kept in the journal ('readguard undo %s' brings them back)",
+               file, file);
+    else if (d->caught && d->left)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, but the bytes "
+               "that write left cannot be kept in the journal (%s); they are in '%s'",
+               file, strerror(d->unkept), tmp);
+    else if (d->caught)
+        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
+               "that write left cannot be kept in the journal (%s), nor left beside it: the "
+               "filesystem cannot exchange two files",
+               file, strerror(d->unkept));
+    char who[64] = "a process (another user's, or a shared memory map)";
+    if (d->writer > 0)
+        snprintf(who, sizeof who, "process %d", (int)d->writer);
+    if (d->writer && d->left)
+        rg_err("undo: '%s': %s still has the file undo replaced open for writing: it stays at "
+               "'%s', where that process's writes from now on go (remove it once the process is "
+               "done)",
+               file, who, tmp);
+    else if (d->writer)
+        rg_err("undo: '%s': %s still has the file undo replaced open for writing, and this "
+               "filesystem cannot exchange two files: what it writes from now on is lost",
+               file, who);
+    if (d->caught && d->unkept)
+        return RG_EXIT_TROUBLE;
+    return d->caught || d->writer ? RG_EXIT_NO : -1;
+}
+
+/* Puts the staged version in place; an exit status, or -1 when restored
  * with nothing to say. */
 static int commit(const char *dir, const char *tmp, const char *abs, const char *file,
                   const struct rg_jkept *kept)
 {
-    int r = rg_jswap_restore(dir, tmp, abs, kept);
-    if (r < 0) {
-        rg_err("undo: '%s': %s", file, strerror(-r));
-        unlink(tmp);
-        return RG_EXIT_TROUBLE;
-    }
-    if (r == RG_JSWAP_CAUGHT)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
-               "that write left are kept in the journal ('readguard undo %s' brings them back)",
-               file, file);
-    else if (r == RG_JSWAP_LEFT)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, but the bytes "
-               "that write left cannot be kept in the journal (%s); they are in '%s'",
-               file, strerror(errno), tmp);
-    else if (r == RG_JSWAP_DROPPED)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
-               "that write left cannot be kept in the journal (%s), nor left beside it: the "
-               "filesystem cannot exchange two files",
-               file, strerror(errno));
-    return r == RG_JSWAP_RESTORED ? -1 : r == RG_JSWAP_CAUGHT ? RG_EXIT_NO : RG_EXIT_TROUBLE;
+    struct rg_jswap d;
+    int r = rg_jswap_restore(dir, tmp, abs, kept, &d);
+    if (r == 0)
+        return tell_displaced(file, tmp, &d);
+    rg_err("undo: '%s': %s", file, strerror(-r));
+    unlink(tmp);
+    return RG_EXIT_TROUBLE;
 }
 
 static int undo_one(struct undo *u, const char *only, const char *file)

@@ -1175,3 +1175,16 @@ late"
 	assert_equal "$(cat .a.txt.rg-undo-*)" "current
 late"
 }
+
+@test "t1400.118 where the file system cannot exchange, undo says that a process still writing the replaced file writes to no name" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	hold_open '>>' 'echo late >&3'
+	run --separate-stderr strace -o /dev/null -P "$W/a.txt" -e trace=renameat2 \
+		-e inject=renameat2:error=EINVAL:when=1 "$RG" undo a.txt
+	release "$holder"
+	assert_failure 1
+	assert_equal "$(cat a.txt)" old
+	assert_equal "$stderr" "readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing, and this filesystem cannot exchange two files: what it writes from now on is lost"
+	run ls -A
+	assert_output a.txt
+}

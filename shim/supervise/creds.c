@@ -9,6 +9,7 @@
  * nothing when readguard is an unprivileged user (rg_sv_ids_own). */
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +88,43 @@ void rg_sv_ids_own(struct rg_sv_ids *own)
     struct __user_cap_data_struct caps[2];
     own->uid = geteuid();
     own->gid = getegid();
-    own->whole_tree = getresuid(&ru, &eu, &su) == 0 && getresgid(&rg, &eg, &sg) == 0 && ru == eu &&
-                      su == eu && rg == eg && sg == eg && syscall(SYS_capget, &h, caps) == 0 &&
+    own->uniform = getresuid(&ru, &eu, &su) == 0 && getresgid(&rg, &eg, &sg) == 0 && ru == eu &&
+                   su == eu && rg == eg && sg == eg;
+    own->whole_tree = own->uniform && syscall(SYS_capget, &h, caps) == 0 &&
                       caps[0].permitted == 0 && caps[1].permitted == 0;
+}
+
+/* Each id argument -1 (kept) or the id all of them already are. */
+static bool kept(uint32_t id, const uint64_t *args, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((uint32_t)args[i] != (uint32_t)-1 && (uint32_t)args[i] != id)
+            return false;
+    return true;
+}
+
+/* A call that sets every id to the one it already is changes nothing: make
+ * calls setresuid(-1, 0, -1) in each child it starts, as root. The ids
+ * are in the registers, which the kernel uses as they are; setgroups' list
+ * is in memory, another thread may rewrite it, and it always counts. */
+void rg_sv_ids_note(struct rg_sv_ids *own, long nr, const uint64_t args[6])
+{
+    bool same = false;
+    if (own->uniform) {
+        switch (nr) {
+        case SYS_setuid:
+        case SYS_setfsuid: same = kept(own->uid, args, 1); break;
+        case SYS_setreuid: same = kept(own->uid, args, 2); break;
+        case SYS_setresuid: same = kept(own->uid, args, 3); break;
+        case SYS_setgid:
+        case SYS_setfsgid: same = kept(own->gid, args, 1); break;
+        case SYS_setregid: same = kept(own->gid, args, 2); break;
+        case SYS_setresgid: same = kept(own->gid, args, 3); break;
+        default: break;
+        }
+    }
+    if (!same)
+        atomic_store(&own->moved, true);
 }
 
 int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
@@ -98,7 +133,7 @@ int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
     struct stat st;
     char path[64], status[4096];
     c->switched = false;
-    if (own->whole_tree)
+    if (own->whole_tree || !atomic_load(&own->moved))
         return 0;
     snprintf(path, sizeof path, "/proc/%d", (int)t->tid);
     if (stat(path, &st) == 0 && st.st_uid == own->uid && st.st_gid == own->gid)

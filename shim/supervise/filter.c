@@ -1,5 +1,6 @@
 /* The seccomp filter of a supervised tree. Guarded calls go to the
- * supervisor; calls that would let a process see or write files unseen are
+ * supervisor, and so do the calls that change ids, to be noted and let
+ * run; calls that would let a process see or write files unseen are
  * refused outright:
  * - io_uring opens files without a system call seccomp could see;
  * - open_by_handle_at opens an inode without a path (and needs no write
@@ -40,6 +41,25 @@ static const long guarded[] = {
 };
 
 #define NGUARDED (sizeof guarded / sizeof *guarded)
+
+/* The calls that change a process's ids. Each goes to the supervisor,
+ * which notes that the tree's ids may now differ from readguard's and lets
+ * it run: until one is made, every process of the tree has readguard's ids
+ * (under no_new_privs an exec changes none), and the supervisor need not
+ * look at each caller's (creds.c). Checked before the trampoline's
+ * exception, which the library never needs for them. */
+static const long id_calls[] = {SYS_setuid,    SYS_setgid,    SYS_setreuid,
+                                SYS_setregid,  SYS_setgroups, SYS_setresuid,
+                                SYS_setresgid, SYS_setfsuid,  SYS_setfsgid};
+#define NIDS (sizeof id_calls / sizeof *id_calls)
+
+bool rg_sv_changes_ids(long nr)
+{
+    for (size_t i = 0; i < NIDS; i++)
+        if (id_calls[i] == nr)
+            return true;
+    return false;
+}
 #define LD(off) (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define RET(v) (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, (v))
 #define JEQ(k, jt, jf) (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (jt), (jf))
@@ -60,6 +80,26 @@ static size_t namespaces(struct sock_filter *out)
     out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, RG_SV_NS_FLAGS, 0, 1);
     out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     out[n++] = RET(SECCOMP_RET_ALLOW);
+    return n;
+}
+
+/* Expects the call's number loaded; continues past its last instruction
+ * with it still loaded. One range test for every other call. */
+static size_t id_changes(struct sock_filter *out)
+{
+    long lo = id_calls[0], hi = id_calls[0];
+    for (size_t i = 1; i < NIDS; i++) {
+        lo = id_calls[i] < lo ? id_calls[i] : lo;
+        hi = id_calls[i] > hi ? id_calls[i] : hi;
+    }
+    size_t n = 0;
+    out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (unsigned)lo, 0, NIDS + 2);
+    out[n++] =
+        (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (unsigned)hi + 1, NIDS + 1, 0);
+    for (size_t i = 0; i < NIDS; i++)
+        out[n++] = JEQ((unsigned)id_calls[i], (unsigned char)(NIDS - 1 - i),
+                       (unsigned char)(i == NIDS - 1));
+    out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     return n;
 }
 
@@ -107,6 +147,7 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
                                             SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1);
     out[n++] = FAIL(EPERM);
     out[n++] = RET(SECCOMP_RET_ALLOW);
+    n += id_changes(out + n);
     if (level == RG_SV_STRICT)
         n += namespaces(out + n);
     size_t at = n++;

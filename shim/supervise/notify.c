@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,7 +26,7 @@ struct worker {
     uint32_t number; /* 1.. : its name in the turn */
     struct rg_sv_turn *turn;
     struct rg_sv_held *held;
-    struct rg_sv_ids own;
+    struct rg_sv_ids *own; /* shared: one tree */
     struct rg_ctx ctx;
     size_t notif_size;
 };
@@ -120,6 +121,13 @@ static bool answered_at_once(struct worker *w, struct seccomp_notif *req)
 
 static void handle(struct worker *w, struct seccomp_notif *req)
 {
+    if (rg_sv_changes_ids(req->data.nr)) {
+        /* Noted before the call can run: a caller whose ids it changed
+         * traps after it, and is looked at. */
+        rg_sv_ids_note(w->own, req->data.nr, (const uint64_t *)req->data.args);
+        rg_sv_continue(&(struct rg_sv_call){.listener = w->listener, .req = req});
+        return;
+    }
     if (answered_at_once(w, req))
         return;
     struct rg_actor actor = {.err_fd = -1};
@@ -131,7 +139,7 @@ static void handle(struct worker *w, struct seccomp_notif *req)
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
     struct rg_sv_creds creds;
-    int r = rg_sv_creds_enter(&call.target, &w->own, &creds);
+    int r = rg_sv_creds_enter(&call.target, w->own, &creds);
     if (r < 0)
         rg_sv_reply(&call, r);
     else
@@ -221,6 +229,10 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     /* A blocked SIGBUS from a fault kills whatever its handler (pages.c). */
     sigdelset(&all, SIGBUS);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    struct rg_sv_ids *own = calloc(1, sizeof *own);
+    if (!own)
+        return -ENOMEM;
+    rg_sv_ids_own(own);
     struct rg_sv_turn *turn = rg_sv_turn_new();
     int r = turn ? spawn(reap, held) : -ENOMEM;
     for (int i = 0; r == 0 && i < nthreads; i++) {
@@ -234,7 +246,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         w->number = (uint32_t)i + 1;
         w->turn = turn;
         w->held = held;
-        rg_sv_ids_own(&w->own);
+        w->own = own;
         w->ctx = *proto;
         w->ctx.git = NULL;
         w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)

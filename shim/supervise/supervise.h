@@ -22,10 +22,13 @@ enum rg_sv_level {
 };
 
 /* --- filter.c: the BPF program ------------------------------------------ */
-#define RG_SV_FILTER_MAX 64
+#define RG_SV_FILTER_MAX 80
 struct sock_filter;
 /* Writes the filter into out (RG_SV_FILTER_MAX slots); returns its length. */
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level);
+/* Is nr one of the calls that change a process's ids (set*id, setgroups),
+ * which the filter sends to the supervisor to be noted and let through? */
+bool rg_sv_changes_ids(long nr);
 
 /* The namespaces a --strict tree may not make (see ns.c). */
 #define RG_SV_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS)
@@ -85,9 +88,17 @@ struct rg_sv_ids {
     /* No process of the tree can ever have other ids than these (see
      * rg_sv_ids_own): no need to look at each caller's. */
     bool whole_tree;
+    /* Its real, effective and saved ids are one uid and one gid. */
+    bool uniform;
+    /* A process of the tree may have other ids now (a call that changes
+     * them, filter.c): from then on each caller's are looked at. */
+    _Atomic bool moved;
 };
 /* readguard's own ids, and whether they are the tree's for good. */
 void rg_sv_ids_own(struct rg_sv_ids *own);
+/* Notes a call that changes ids (rg_sv_changes_ids), made by a process
+ * that still has readguard's ids, before it runs. */
+void rg_sv_ids_note(struct rg_sv_ids *own, long nr, const uint64_t args[6]);
 /* Gives this thread the target's file-system ids and groups, if they are not
  * readguard's own (own). 0, or -errno when readguard cannot act as that user. */
 int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,

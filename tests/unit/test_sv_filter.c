@@ -74,6 +74,27 @@ TEST(other_calls_pass)
     CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
 }
 
+TEST(calls_that_change_ids_go_to_the_supervisor_even_from_the_trampoline)
+{
+    int nrs[] = {SYS_setuid,    SYS_setgid,    SYS_setreuid, SYS_setregid, SYS_setgroups,
+                 SYS_setresuid, SYS_setresgid, SYS_setfsuid, SYS_setfsgid};
+    for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
+        struct seccomp_data d = call(nrs[i], RG_TRAMPOLINE_IP);
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+        CHECK(rg_sv_changes_ids(nrs[i]));
+    }
+    /* Their neighbours by number pass. */
+    int others[] = {SYS_getuid, SYS_geteuid, SYS_getresuid, SYS_getgroups,
+                    SYS_setsid, SYS_getsid,  SYS_setpgid};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        struct seccomp_data d = call(others[i], 0x401000);
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+        CHECK(!rg_sv_changes_ids(others[i]));
+    }
+}
+
 TEST(the_trampoline_is_trusted_only_in_hybrid_mode)
 {
     struct seccomp_data d = call(SYS_openat, RG_TRAMPOLINE_IP);
@@ -189,6 +210,7 @@ int main(void)
 {
     RUN(guarded_calls_go_to_the_supervisor);
     RUN(other_calls_pass);
+    RUN(calls_that_change_ids_go_to_the_supervisor_even_from_the_trampoline);
     RUN(the_trampoline_is_trusted_only_in_hybrid_mode);
     RUN(other_entry_points_are_refused);
     RUN(unseen_openers_are_refused);

@@ -4,8 +4,10 @@
 #include "cli/pick.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +20,11 @@
 #include "core/settings.h"
 #include "os/members.h"
 #include "os/session.h"
-bool rg_session_owner_alive(const struct rg_header *h)
-{
-    /* EPERM: the pid exists, owned by someone else, so a reused pid. That is
-     * rare and errs on the side of keeping the table, which is harmless. */
-    return h->creator_pid > 0 && (kill(h->creator_pid, 0) == 0 || errno == EPERM);
-}
+/* EPERM: the pid exists, owned by someone else, so a reused pid. That is
+ * rare and errs on the side of keeping the table, which is harmless. */
+static bool creator_alive(int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
+
+bool rg_session_owner_alive(const struct rg_header *h) { return creator_alive(h->creator_pid); }
 
 bool rg_session_running(const char *path, const struct rg_header *h)
 {
@@ -158,17 +159,39 @@ struct running_ids {
     void *arg;
 };
 
+/* The session a table at path belongs to, as the journal names it, and
+ * its creator, from the header's leading fields: the same in every version
+ * of the table, so a session made by another readguard (an upgrade while
+ * it ran) is still named. Nothing is mapped. False when path is not a
+ * table of this user's. */
+static bool table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *creator)
+{
+    char h[offsetof(struct rg_header, created_ns) + sizeof(int64_t)];
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+              pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h &&
+              memcmp(h + offsetof(struct rg_header, magic), RG_MAGIC, sizeof RG_MAGIC - 1) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (!ok)
+        return false;
+    int64_t created;
+    memcpy(&created, h + offsetof(struct rg_header, created_ns), sizeof created);
+    memcpy(creator, h + offsetof(struct rg_header, creator_pid), sizeof *creator);
+    rg_journal_id(id, created, *creator);
+    return true;
+}
+
 static void running_id(const char *path, void *arg)
 {
     struct running_ids *r = arg;
-    struct rg_table t;
-    if (rg_session_attach(path, &t))
-        return;
     char id[RG_JOURNAL_ID_MAX];
-    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
-    bool running = rg_session_running(path, t.hdr);
-    rg_session_detach(&t);
-    if (running)
+    int32_t creator;
+    struct stat st;
+    if (table_session(path, id, &creator) &&
+        (creator_alive(creator) ||
+         (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino))))
         r->fn(id, r->arg);
 }
 
@@ -219,14 +242,11 @@ static void mapped_id(struct mapped *m, const char *line)
     /* Only a regular file is opened to be asked: a device mapped so (a
      * GPU's, a sound card's) may act on an open. */
     struct stat now;
-    struct rg_table t;
-    if (lstat(path, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev ||
-        now.st_ino != st.st_ino || rg_session_attach(path, &t))
-        return;
     char id[RG_JOURNAL_ID_MAX];
-    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
-    rg_session_detach(&t);
-    m->r->fn(id, m->r->arg);
+    int32_t creator;
+    if (lstat(path, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == st.st_dev &&
+        now.st_ino == st.st_ino && table_session(path, id, &creator))
+        m->r->fn(id, m->r->arg);
 }
 
 /* Every process of a session that has made a guarded call maps its table,

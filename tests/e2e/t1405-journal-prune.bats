@@ -289,3 +289,34 @@ hold_prune() {
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" 'a content'
 }
+
+@test "t1405.15 a prune leaves a session still running whose table another version of readguard made" {
+	mkfile a.txt 'a content'
+	# The session's processes attached before its table's version changes,
+	# as when readguard is upgraded under a running agent. Bounded.
+	"$RG" run --log "$LOG" -- sh -c 'rm a.txt && exec python3 -c "
+import os, time
+open(\"started\", \"w\").close()
+for i in range(600):
+    if os.path.exists(\"go\"):
+        break
+    time.sleep(0.05)
+"' &
+	local running=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	assert_file_exist started
+	local table
+	table=$(ls "$READGUARD_DIR"/readguard-*)
+	printf '\013\000\000\000' | dd of="$table" bs=1 seek=8 conv=notrunc status=none
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
+	: >go
+	wait "$running"
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" 'a content'
+}

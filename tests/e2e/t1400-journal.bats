@@ -1188,3 +1188,47 @@ late"
 	run ls -A
 	assert_output a.txt
 }
+
+# sid FILE: the session that kept the newest version of FILE.
+sid() {
+	"$RG" history --json "$W/$1" | sed -n 's/^{"session":"\([^"]*\)".*/\1/p' | tail -n 1
+}
+
+@test "t1400.119 undo --session of a file only other sessions kept names that session, not 'no session'" {
+	mkfile a.txt a-old
+	mkfile b.txt b-old
+	rg rm a.txt
+	local a_sid
+	a_sid=$(sid a.txt)
+	rg rm b.txt
+	run --separate-stderr "$RG" undo --session "$a_sid" b.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'b.txt': session $a_sid kept no version of it (other sessions did: see 'readguard history b.txt')"
+	assert_file_not_exist b.txt
+}
+
+@test "t1400.120 diff --session of a file only other sessions kept names that session, exit 1" {
+	mkfile a.txt a-old
+	mkfile b.txt b-old
+	rg rm a.txt
+	local a_sid
+	a_sid=$(sid a.txt)
+	rg rm b.txt
+	run --separate-stderr "$RG" diff --session "$a_sid" b.txt
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "readguard: diff: 'b.txt': session $a_sid kept no version of it (other sessions did: see 'readguard history b.txt')"
+}
+
+@test "t1400.121 history --session of a file only other sessions kept says none in that session" {
+	mkfile a.txt a-old
+	mkfile b.txt b-old
+	rg rm a.txt
+	local a_sid
+	a_sid=$(sid a.txt)
+	rg rm b.txt
+	run --separate-stderr "$RG" history --session "$a_sid" b.txt
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no saved versions of 'b.txt' in session $a_sid"
+}

@@ -43,6 +43,12 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
                file, file);
         return RG_EXIT_NO;
     }
+    if (!first && only && rg_jlist_first_change(l, NULL, abs)) {
+        rg_err("diff: '%s': session %s kept no version of it (other sessions did: see "
+               "'readguard history %s')",
+               file, only, file);
+        return RG_EXIT_NO;
+    }
     if (!first) {
         rg_err("diff: '%s': no session kept a version of it%s", file,
                rg_journal_none_why(abs, true));

@@ -165,6 +165,9 @@ int rg_cmd_history(int argc, char **argv)
             rg_err("history: no saved versions of '%s', but some under it, a directory that is "
                    "gone: 'readguard history %s/'",
                    arg, arg);
+        else if (id[0]) /* only S's records were read: other sessions' are not the answer */
+            rg_err("history: no saved versions %s '%s' in session %s",
+                   files[i].dir ? "under" : "of", arg, id);
         else
             rg_err("history: no saved versions %s '%s'%s", files[i].dir ? "under" : "of", arg,
                    files[i].dir ? "" : rg_journal_none_why(files[i].abs, false));

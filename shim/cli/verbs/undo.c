@@ -226,6 +226,10 @@ static int undo_one(struct undo *u, const char *only, const char *file)
             rg_err("undo: '%s' is a directory: undo takes files ('readguard history %s' lists "
                    "those kept under it; 'undo --all' restores a session's files)",
                    file, file);
+        else if (only && rg_jlist_first_change(&u->l, NULL, abs))
+            rg_err("undo: '%s': session %s kept no version of it (other sessions did: see "
+                   "'readguard history %s')",
+                   file, only, file);
         else
             rg_err("undo: '%s': no session kept a version of it (see 'readguard history')%s", file,
                    rg_journal_none_why(abs, true));

@@ -132,6 +132,13 @@ done
 # A preloaded library that does nothing: the floor of the start-up rows.
 printf 'int rg_bench_empty;\n' >"$work/empty.c"
 "${CC:-cc}" -shared -fPIC -O2 -o "$work/libempty.so" "$work/empty.c" 2>/dev/null || rm -f "$work/libempty.so"
+# The floor of the shim's start-up above that: a library with the shim's
+# imports, bound alike to the same versions, and no code (made from the
+# shim's relocations, scripts/dev/startup-floor.sh), preloaded with the two
+# variables of a session (see guarded()), which ld.so's start-up reads too.
+"$top/scripts/dev/startup-floor.sh" "$SHIM" "$work/libstartfloor.so" ||
+    log "start-up: no floor library (above); its rows say not run"
+startfloor() { env LD_PRELOAD="$work/libstartfloor.so" READGUARD_SESSION="$1" UV_USE_IO_URING=0 "${@:2}"; }
 
 # Instructions per call (user space: libc and the shim, not the kernel).
 cg_count() { # OUTFILE WORKLOAD: instructions per iteration in OUTFILE's loop
@@ -182,6 +189,7 @@ if have valgrind; then
     if [ -f "$work/libempty.so" ]; then
         loop_count env LD_PRELOAD="$work/libempty.so" >"$res/true_loop_empty.ir_bare"
         cp "$res/true_loop.ir_rg" "$res/true_loop_empty.ir_rg"
+        [ ! -f "$work/libstartfloor.so" ] || loop_count startfloor "$ltab" >"$res/true_loop_empty.ir_floor"
     fi
     rm -f "$ltab"
 fi
@@ -425,10 +433,14 @@ for i in range(int(sys.argv[2])):
     counted grep_r "$tree_files" file
     macro true_loop true "bash -c 'for i in \$(seq $loop); do /bin/true; done'"
     # The same against a preloaded library that does nothing: what loading
-    # one more object costs, which no shim can go below.
+    # one more object costs, which no shim can go below; and in the same
+    # rounds the floor of the shim's imports (startfloor()).
     if [ -f "$work/libempty.so" ]; then
+        sf=()
+        [ ! -f "$work/libstartfloor.so" ] ||
+            sf=("LD_PRELOAD=$work/libstartfloor.so READGUARD_SESSION=$mtab UV_USE_IO_URING=0")
         macro true_loop_empty true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
-            "$rounds" "LD_PRELOAD=$work/libempty.so"
+            "$rounds" "LD_PRELOAD=$work/libempty.so" "${sf[@]}"
     fi
     if have autoconf; then
         gen_configure "$mac/conf" "$conf_checks"
@@ -519,12 +531,36 @@ row() {
             return
         fi
         a=$(median "$res/$name.bare") b=$(median "$res/$name.$base")
+        ia=$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.c$base")" \
+            'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')
+        if [ -f "$res/$name.ir_$base" ] && [ -f "$res/$name.ir_bare" ]; then
+            ia="$ia; $(cat "$res/$name.ir_bare") / $(cat "$res/$name.ir_$base") (+$(($(cat "$res/$name.ir_$base") - $(cat "$res/$name.ir_bare")))) instructions per iteration"
+        fi
         printf '| %s | %s | %s | **%s×** | %s | - | - |\n' "$label" \
             "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
-            "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" \
-            "$(awk -v a="$(median "$res/$name.cbare")" -v b="$(median "$res/$name.c$base")" \
-                'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')"
+            "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" "$ia"
+        return
+        ;;
+    overfloor) # macro NAME guarded against its floor (the bare column); TARGET: instructions above it
+        if [ ! -f "$res/$name.floor" ]; then
+            printf '| %s | n/a | n/a | n/a | n/a | ≤ +%s instructions | not run |\n' "$label" "$target"
+            return
+        fi
+        a=$(median "$res/$name.floor") b=$(median "$res/$name.rg")
+        ia=$(awk -v a="$(median "$res/$name.cfloor")" -v b="$(median "$res/$name.crg")" \
+            'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')
+        ok=-
+        if [ -f "$res/$name.ir_floor" ] && [ -f "$res/$name.ir_rg" ]; then
+            ia="$ia; $(cat "$res/$name.ir_floor") / $(cat "$res/$name.ir_rg") (+$(($(cat "$res/$name.ir_rg") - $(cat "$res/$name.ir_floor")))) instructions per iteration"
+            ok=$(($(cat "$res/$name.ir_rg") - $(cat "$res/$name.ir_floor") <= target))
+            ok=$([ "$ok" = 1 ] && echo met || echo missed)
+        fi
+        printf '| %s | %s | %s | **%s×** | %s | ≤ +%s instructions | %s |\n' "$label" \
+            "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
+            "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
+            "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" "$ia" \
+            "$(awk -v n="$target" 'BEGIN {printf(n >= 1000 ? "%d,%03d" : "%d", n / 1000, n % 1000)}')" "$ok"
         return
         ;;
     floor) # the bare cost of workload BASE plus the system calls the shim adds, against BASE
@@ -608,6 +644,8 @@ table() {
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
     row "bash loop of $loop /bin/true" macro true_loop "≤ 1.05"
     row "the same against an empty preloaded library (bare column: that library)" macro true_loop_empty "≤ 1.02"
+    row "floor of start-up: a library with the shim's imports and symbol versions and no code, with the session's two variables, against the empty library (generated: scripts/dev/startup-floor.sh; measured)" mfloor true_loop_empty -
+    row "the shim against that floor (bare column: the floor; target: the shim's own instructions per command)" overfloor true_loop_empty 3000
     row "the same under readguard run --supervise (a session of its own)" macro true_loop_supervise "≤ 1.20"
     row "floor of --supervise: the same under a plain readguard run, no supervisor (measured)" mfloor true_loop_supervise -
     row "floor of --supervise with its round trips: that plain run, each open the filter sends answered at once by a listener that judges nothing (rgnotify, measured)" mfloor true_loop_supervise - floor2

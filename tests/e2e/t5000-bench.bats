@@ -105,6 +105,40 @@ assert_micro_lines() {
 	assert_output ""
 }
 
+# "TYPE NAME@VERSION" of each import LIB binds: what ld.so links at its load.
+imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}' | sort; }
+
+@test "startup-floor.sh makes a library with the shim's imports, versions and libraries" {
+	run --separate-stderr "$TOP/scripts/dev/startup-floor.sh" "$SHIM" "$W/floor.so"
+	assert_success
+	assert_equal "$(imports "$W/floor.so")" "$(imports "$SHIM")"
+	# environ among them: the one variable the shim links, looked up at load.
+	imports "$SHIM" | grep -q '_GLOB_DAT environ@GLIBC_'
+	assert_equal "$(readelf -VW "$W/floor.so" | awk '/Name: GLIBC/ {print $3}' | sort)" \
+		"$(readelf -VW "$SHIM" | awk '/Name: GLIBC/ {print $3}' | sort)"
+	assert_equal "$(readelf -dW "$W/floor.so" | grep NEEDED | awk '{print $NF}')" \
+		"$(readelf -dW "$SHIM" | grep NEEDED | awk '{print $NF}')"
+}
+
+@test "startup-floor.sh's library runs no code when preloaded" {
+	"$TOP/scripts/dev/startup-floor.sh" "$SHIM" "$W/floor.so"
+	# No constructor, destructor or C start files.
+	run readelf -dW "$W/floor.so"
+	refute_output --regexp '\((INIT|FINI|INIT_ARRAY|FINI_ARRAY|PREINIT_ARRAY)\)'
+	run env LD_PRELOAD="$W/floor.so" sh -c 'echo loaded'
+	assert_success
+	assert_output loaded
+}
+
+@test "startup-floor.sh fails on a file that is not a library, and on no arguments" {
+	run --separate-stderr "$TOP/scripts/dev/startup-floor.sh" "$W/none.so" "$W/floor.so"
+	assert_failure
+	assert_file_not_exists "$W/floor.so"
+	run --separate-stderr "$TOP/scripts/dev/startup-floor.sh"
+	assert_failure 2
+	assert_equal "$stderr" "usage: $TOP/scripts/dev/startup-floor.sh SHIM OUT.so"
+}
+
 @test "librgfloor keeps each removed file by a link and one index record, as the journal does" {
 	mkdir -p "$W/j/objects"
 	printf one >"$W/a"
@@ -238,7 +272,8 @@ assert_micro_lines() {
 		"the same under readguard run --supervise" "floor of --supervise: the same under a plain readguard run" \
 		"floor of --supervise with its round trips" \
 		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run" \
-		"floor of --strict with its round trips"; do
+		"floor of --strict with its round trips" \
+		"floor of start-up: a library with the shim's imports" "the shim against that floor"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

@@ -1232,3 +1232,25 @@ sid() {
 	assert_output ""
 	assert_equal "$stderr" "readguard: history: no saved versions of 'b.txt' in session $a_sid"
 }
+
+@test "t1400.122 undo of a file changed after an undo names the undo, not a session the user never ran" {
+	repo
+	rg git reset -q --hard
+	"$RG" undo a.txt 2>/dev/null
+	external_write a.txt 'written after the undo'
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	[[ $stderr =~ ^"readguard: undo: 'a.txt': it changed after the undo "[0-9]+-[0-9]+" last wrote it; --force restores it anyway (its content now is kept)"$ ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(cat a.txt)" 'written after the undo'
+}
+
+@test "t1400.123 diff after an undo labels the old side as before the undo" {
+	repo
+	rg git reset -q --hard
+	"$RG" undo a.txt 2>/dev/null
+	run "$RG" diff a.txt
+	assert_failure 1
+	assert_line --index 0 --regexp '^--- a.txt \(before the undo [0-9]+-[0-9]+\)$'
+	assert_line --index 1 '+++ a.txt'
+}

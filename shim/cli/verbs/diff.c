@@ -69,7 +69,9 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         return RG_EXIT_TROUBLE;
     }
     rg_jstore_object(obj, sizeof obj, dir, first->object);
-    snprintf(old_label, sizeof old_label, "%s (before session %s)", file, first->session);
+    /* An undo is a session of its own, one the user never ran by that name. */
+    snprintf(old_label, sizeof old_label, "%s (before %s %s)", file,
+             strcmp(first->op, "undo") == 0 ? "the undo" : "session", first->session);
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
     const char *new_label = now == abs ? file : now; /* a removal, as git shows one */
     fflush(stdout);

@@ -212,6 +212,13 @@ static int commit(const char *dir, const char *tmp, const char *abs, const char 
     return RG_EXIT_TROUBLE;
 }
 
+/* An undo is a session of its own; its id alone would send the user
+ * looking for a session they never ran. */
+static const char *who(const struct rg_jrec *r)
+{
+    return strcmp(r->op, "undo") == 0 ? "the undo" : "session";
+}
+
 static int undo_one(struct undo *u, const char *only, const char *file)
 {
     char abs[PATH_MAX];
@@ -242,19 +249,19 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     }
     if (!u->force && changed_since(u, first->session, abs)) {
         if (already_restored(u->dir, first, abs)) {
-            fprintf(stderr, "readguard: '%s' is already as it was before session %s changed it\n",
-                    file, first->session);
+            fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n", file,
+                    who(first), first->session);
             return RG_EXIT_OK;
         }
         struct stat st;
         if (lstat(abs, &st) != 0)
-            rg_err("undo: '%s': it was removed or renamed after session %s last wrote it; "
+            rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                    "--force recreates it anyway",
-                   file, first->session);
+                   file, who(first), first->session);
         else
-            rg_err("undo: '%s': it changed after session %s last wrote it; --force restores it "
+            rg_err("undo: '%s': it changed after %s %s last wrote it; --force restores it "
                    "anyway (its content now is kept)",
-                   file, first->session);
+                   file, who(first), first->session);
         return RG_EXIT_NO;
     }
     char tmp[PATH_MAX + 64];
@@ -279,11 +286,8 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     rg_jstore_end(u->dir, u->self, abs);
     if (rc >= 0)
         return rc;
-    /* An undo is a session of its own; its id alone would send the user
-     * looking for a session they never ran. */
-    bool was_undo = strcmp(first->op, "undo") == 0;
-    fprintf(stderr, "readguard: restored '%s' as it was before %s%s changed it\n", file,
-            was_undo ? "the undo " : "session ", first->session);
+    fprintf(stderr, "readguard: restored '%s' as it was before %s %s changed it\n", file,
+            who(first), first->session);
     return RG_EXIT_OK;
 }
 

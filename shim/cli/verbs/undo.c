@@ -274,7 +274,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
                "again)",
                file);
-        return RG_EXIT_TROUBLE;
+        return RG_EXIT_NO; /* not restored, as when it changed before undo looked */
     }
     if (r < 0) {
         unlink(tmp);

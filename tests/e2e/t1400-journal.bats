@@ -1256,3 +1256,21 @@ sid() {
 	assert_line --index 0 --regexp '^--- a.txt \(before the undo [0-9]+-[0-9]+\)$'
 	assert_line --index 1 '+++ a.txt'
 }
+
+@test "t1400.124 undo of a removed file whose name is a directory now says so, --force too, exit 1" {
+	mkfile a.txt original
+	rg rm a.txt
+	mkdir a.txt
+	touch a.txt/inside
+	local f
+	for f in "" --force; do
+		run --separate-stderr "$RG" undo $f a.txt
+		assert_failure 1
+		[[ $stderr =~ ^"readguard: undo: 'a.txt' is a directory now, not the file session "[0-9]+-[0-9]+" changed: move it away, then undo again"$ ]] ||
+			fail "undo $f: $stderr"
+	done
+	assert_file_exist a.txt/inside
+	rm -r a.txt
+	"$RG" undo a.txt 2>/dev/null
+	assert_equal "$(cat a.txt)" original
+}

@@ -247,6 +247,14 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                first->session, first->unsaved ? first->unsaved : "?");
         return RG_EXIT_NO;
     }
+    /* No exchange or rename puts a file over a directory: --force cannot either. */
+    struct stat now;
+    if (lstat(abs, &now) == 0 && S_ISDIR(now.st_mode)) {
+        rg_err("undo: '%s' is a directory now, not the file %s %s changed: move it away, then "
+               "undo again",
+               file, who(first), first->session);
+        return RG_EXIT_NO;
+    }
     if (!u->force && changed_since(u, first->session, abs)) {
         if (already_restored(u->dir, first, abs)) {
             fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n", file,

@@ -26,8 +26,9 @@ static const char history_usage[] =
     "                       the session's id added as 'id' (and 'session')\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 if\n"
-    "the journal cannot be read.\n";
+    "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 on\n"
+    "bad usage, a --session that names no session, or a journal that cannot be\n"
+    "read.\n";
 
 /* 9, "9 B"; 4096, "4.0 KiB": sizes are read by people here (--json has
  * the bytes). */

@@ -1116,13 +1116,13 @@ release() {
 	wait "$1"
 }
 
-@test "t1400.114 a process holding the file open for writing across undo finds its later writes beside it, and undo names the process" {
+@test "t1400.114 a process holding the file open for writing across undo finds its later writes beside it, and undo says it restored the file and names the process" {
 	hold_open '>>' 'echo late >&3'
 	run --separate-stderr "$RG" undo a.txt
 	release "$holder"
 	assert_failure 1
 	assert_equal "$(cat a.txt)" old
-	assert_regex "$stderr" "^readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing: it stays at '$W/\.a\.txt\.rg-undo-[0-9]+', where that process's writes from now on go \(remove it once the process is done\)$"
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': restored, but process $holder \\(bash\\) still has the file undo replaced open for writing: it stays at '$W/\.a\.txt\.rg-undo-[0-9]+', where that process's writes from now on go \(remove it once the process is done\)$"
 	assert_equal "$(cat .a.txt.rg-undo-*)" "current
 late"
 }
@@ -1162,7 +1162,7 @@ late"
 	run --separate-stderr "$RG" undo a.txt
 	release "$mapper"
 	assert_failure 1
-	assert_regex "$stderr" "^readguard: undo: 'a.txt': a process \(another user's, or a shared memory map\) still has the file undo replaced open for writing: it stays at "
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': restored, but a process \(another user's, or a shared memory map\) still has the file undo replaced open for writing: it stays at "
 	assert_equal "$(cat a.txt)" old
 	assert_equal "$(cat .a.txt.rg-undo-*)" LATEMAP
 }
@@ -1173,7 +1173,7 @@ late"
 	run --separate-stderr strace -o /dev/null -e trace=fcntl -e inject=fcntl:error=EACCES "$RG" undo a.txt
 	release "$holder"
 	assert_failure 1
-	assert_regex "$stderr" "^readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing"
+	assert_regex "$stderr" "^readguard: undo: 'a.txt': restored, but process $holder \\(bash\\) still has the file undo replaced open for writing"
 	assert_equal "$(cat .a.txt.rg-undo-*)" "current
 late"
 }
@@ -1186,7 +1186,7 @@ late"
 	release "$holder"
 	assert_failure 1
 	assert_equal "$(cat a.txt)" old
-	assert_equal "$stderr" "readguard: undo: 'a.txt': process $holder still has the file undo replaced open for writing, and this filesystem cannot exchange two files: what it writes from now on is lost"
+	assert_equal "$stderr" "readguard: undo: 'a.txt': restored, but process $holder (bash) still has the file undo replaced open for writing, and this filesystem cannot exchange two files: what it writes from now on is lost"
 	run ls -A
 	assert_output a.txt
 }

@@ -164,6 +164,27 @@ static int stage(const char *dir, const struct rg_jrec *r, const char *abs, cons
     return rc == 0 ? 0 : -1;
 }
 
+/* "process 123 (python3)": a pid alone sends the user to ps(1), and the
+ * process may be gone by then. */
+static void name_writer(char *out, size_t cap, int32_t pid)
+{
+    if (pid <= 0) {
+        snprintf(out, cap, "a process (another user's, or a shared memory map)");
+        return;
+    }
+    char path[64], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (f && fgets(comm, sizeof comm, f))
+        comm[strcspn(comm, "\n")] = '\0';
+    if (f)
+        fclose(f);
+    if (comm[0])
+        snprintf(out, cap, "process %d (%s)", (int)pid, comm);
+    else
+        snprintf(out, cap, "process %d", (int)pid);
+}
+
 /* Says what undo found where it restored file (jswap.h): an exit status,
  * or -1 when there is nothing to say. */
 static int tell_displaced(const char *file, const char *tmp, const struct rg_jswap *d)
@@ -181,18 +202,18 @@ static int tell_displaced(const char *file, const char *tmp, const struct rg_jsw
                "that write left cannot be kept in the journal (%s), nor left beside it: the "
                "filesystem cannot exchange two files",
                file, strerror(d->unkept));
-    char who[64] = "a process (another user's, or a shared memory map)";
-    if (d->writer > 0)
-        snprintf(who, sizeof who, "process %d", (int)d->writer);
+    char holder[96];
+    name_writer(holder, sizeof holder, d->writer);
+    /* Exit 1 alone would read as "not restored": the file was. */
     if (d->writer && d->left)
-        rg_err("undo: '%s': %s still has the file undo replaced open for writing: it stays at "
-               "'%s', where that process's writes from now on go (remove it once the process is "
-               "done)",
-               file, who, tmp);
+        rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing: "
+               "it stays at '%s', where that process's writes from now on go (remove it once the "
+               "process is done)",
+               file, holder, tmp);
     else if (d->writer)
-        rg_err("undo: '%s': %s still has the file undo replaced open for writing, and this "
-               "filesystem cannot exchange two files: what it writes from now on is lost",
-               file, who);
+        rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing, "
+               "and this filesystem cannot exchange two files: what it writes from now on is lost",
+               file, holder);
     if (d->caught && d->unkept)
         return RG_EXIT_TROUBLE;
     return d->caught || d->writer ? RG_EXIT_NO : -1;

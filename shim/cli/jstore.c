@@ -47,6 +47,15 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
         }
         return 0;
     }
+    /* history, diff and undo take an ended session's id already: the hint
+     * pick.c gives other verbs, to come here with the id, would go round. */
+    struct stat st;
+    if (session && !rg_journal_is_id(session) && lstat(session, &st) != 0 && errno == ENOENT) {
+        rg_err("session '%s': no such table, nor a session id (as 'readguard history' prints "
+               "them)",
+               session);
+        return -1;
+    }
     const char *env = getenv(RG_ENV_SESSION);
     const char *named = session ? ref.table : env && *env ? env : NULL;
     struct rg_cli_session s;

@@ -1274,3 +1274,15 @@ sid() {
 	"$RG" undo a.txt 2>/dev/null
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1400.125 undo, diff and history --session naming neither a table nor an id say so in one line, exit 2" {
+	mkfile a.txt original
+	rg rm a.txt
+	local verb
+	for verb in undo diff history; do
+		run --separate-stderr "$RG" "$verb" --session nope a.txt
+		assert_failure 2
+		assert_equal "$stderr" "readguard: session 'nope': no such table, nor a session id (as 'readguard history' prints them)"
+	done
+	assert_file_not_exist a.txt
+}

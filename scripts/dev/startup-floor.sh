@@ -11,7 +11,8 @@
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 SHIM OUT.so" >&2; exit 2; }
 shim=$1 out=$2
-src=${out%.so}.c
+src=$(mktemp "${TMPDIR:-/tmp}/startup-floor.XXXXXX.c")
+trap 'rm -f "$src"' EXIT
 
 # "TYPE NAME@VERSION" for each relocation of LIB against an imported
 # symbol: a function's lazy slot, a variable's address looked up at load.

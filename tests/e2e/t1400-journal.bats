@@ -1286,3 +1286,18 @@ sid() {
 	done
 	assert_file_not_exist a.txt
 }
+
+@test "t1400.126 undo of a file another program replaced by a symbolic link does not claim --force keeps the link" {
+	mkfile a.txt original
+	mkfile b.txt target
+	rg rm a.txt
+	ln -s b.txt a.txt
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	[[ $stderr =~ ^"readguard: undo: 'a.txt': it is a symbolic link now, made after session "[0-9]+-[0-9]+" last wrote it; --force replaces it anyway (the link is not kept)"$ ]] ||
+		fail "stderr: $stderr"
+	assert_link_exist a.txt
+	"$RG" undo --force a.txt 2>/dev/null
+	assert_equal "$(cat a.txt)" original
+	assert_equal "$(cat b.txt)" target
+}

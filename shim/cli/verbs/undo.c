@@ -287,6 +287,10 @@ static int undo_one(struct undo *u, const char *only, const char *file)
             rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                    "--force recreates it anyway",
                    file, who(first), first->session);
+        else if (S_ISLNK(st.st_mode)) /* the journal keeps regular files' bytes only */
+            rg_err("undo: '%s': it is a symbolic link now, made after %s %s last wrote it; "
+                   "--force replaces it anyway (the link is not kept)",
+                   file, who(first), first->session);
         else
             rg_err("undo: '%s': it changed after %s %s last wrote it; --force restores it "
                    "anyway (its content now is kept)",

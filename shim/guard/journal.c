@@ -23,7 +23,7 @@ static inline bool own_bytes(struct rg_ctx *c, const struct stat *st)
     if (!e)
         return false;
     struct rg_record r = rg_entry_load(&c->table, e);
-    return rg_journal_owns(&r, r.writers == 1 && rg_pid_holds(r.writer_pid, e->dev, e->ino), st);
+    return rg_journal_owns(&r, r.writers > 0 && rg_pid_holds(r.writer_pid, e->dev, e->ino), st);
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to

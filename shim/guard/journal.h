@@ -31,12 +31,16 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
  * writer does): the first writer kept the old bytes before it counted
  * itself a writer (and before it truncated), so concurrent writers keep
  * them once. Two that both look before either counts keep the same object,
- * stored once. The entry names only the last writer; with more counted,
- * one that is gone leaves others writing. */
+ * stored once. The entry names only the last writer, and only it is
+ * believed: a count left by writers killed with the file open (kill -9
+ * runs no close) never comes down, and taken as writers at work it would
+ * make every later version the session's own, another program's too.
+ * Where the one named has let go while others write, the bytes are kept
+ * again: a copy more, never a version lost. */
 static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
                                    const struct stat *st)
 {
-    if (r->writers > 1 || (r->writers == 1 && writer_alive))
+    if (r->writers > 0 && writer_alive)
         return true;
     int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
     return r->written && r->found && r->mtime_ns == mtime && r->size == st->st_size;

@@ -20,3 +20,16 @@ load helper
 	run pgrep -f "rgthreads spin w[0-9] $BATS_TEST_TMPDIR/"
 	assert_failure
 }
+
+@test "t3200.03 writers of a file killed while they held it do not stop the journal keeping a version another program wrote" {
+	mkfile f original
+	# Two writers killed with the file open leave their counts in the
+	# session; another program writes it; the session reads and overwrites.
+	local s="$W/agent.rgs"
+	"$RG" run --session "$s" --keep --log "$LOG" -- bash -c \
+		'cat f >/dev/null; for i in 1 2; do (exec 3>>f && kill -9 $BASHPID); done; true' 2>/dev/null
+	external_write f external
+	"$RG" run --session "$s" --keep -- bash -c 'cat f >/dev/null && echo mine >f'
+	assert_equal "$(cat f)" mine
+	assert_file_exist "$XDG_STATE_HOME/readguard/journal/objects/$(sha256sum <<<external | cut -d' ' -f1)"
+}

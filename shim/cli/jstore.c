@@ -342,12 +342,25 @@ void rg_jstore_close_session(const char *dir, const char *id)
     rg_jlist_free(&l);
 }
 
+bool rg_names_dir(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 0 && file[n - 1] == '/';
+}
+
 bool rg_journal_abs(const char *file, char *out, size_t cap)
 {
     char buf[PATH_MAX], cwd[PATH_MAX], real[PATH_MAX];
     struct stat st;
+    size_t n = strlen(file);
+    /* "" (an unset variable) is not the cwd, and "f/" is not f: they name no
+     * file, and would restore or list the wrong one. */
+    if (n == 0)
+        return false;
     if (lstat(file, &st) == 0 && !S_ISLNK(st.st_mode) && realpath(file, real))
         return (size_t)snprintf(out, cap, "%s", real) < cap;
+    if (rg_names_dir(file))
+        return false;
     if (!getcwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
         return false;
     /* Gone, or a symlink: resolve its directory, keep its name. */

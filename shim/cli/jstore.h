@@ -110,8 +110,11 @@ int rg_jstore_end(const char *dir, const char *id, const char *abs);
 void rg_jstore_close_session(const char *dir, const char *id);
 
 /* The absolute path the shim would have recorded for FILE, which may be
- * gone: symlinks in its directory resolved, relative to the cwd. */
+ * gone: symlinks in its directory resolved, relative to the cwd. False for
+ * "" and for a name ending in '/' that is no directory now. */
 bool rg_journal_abs(const char *file, char *out, size_t cap);
+/* Does FILE end in '/', the name of a directory, there or gone? */
+bool rg_names_dir(const char *file);
 
 /* The name a version's bytes hash to: its object's, or, for a linked name
  * settled since, the one its symbolic link leads to (read into target).

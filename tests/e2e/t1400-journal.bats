@@ -1301,3 +1301,28 @@ sid() {
 	assert_equal "$(cat a.txt)" original
 	assert_equal "$(cat b.txt)" target
 }
+
+# "$FILE" with FILE unset: not the current directory.
+@test "t1400.127 undo, diff and history of an empty name say it is not a usable path, exit 2" {
+	mkfile a.txt original
+	rg rm a.txt
+	local verb
+	for verb in undo diff history; do
+		run --separate-stderr "$RG" "$verb" ''
+		assert_failure 2
+		assert_equal "$stderr" "readguard: $verb: '': not a usable path"
+	done
+	assert_file_not_exist a.txt
+}
+
+@test "t1400.128 undo of a kept file's name with a trailing slash restores nothing: it names a directory" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
+	run --separate-stderr "$RG" undo a.txt/
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'a.txt/' names a directory: undo takes files ('readguard history a.txt/' lists those kept under it; 'undo --all' restores a session's files)"
+	assert_equal "$(cat a.txt)" x
+	run --separate-stderr "$RG" diff a.txt/
+	assert_failure 1
+	assert_output ""
+}

@@ -32,6 +32,12 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
 {
     char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
     if (!rg_journal_abs(file, abs, sizeof abs)) {
+        if (rg_names_dir(file)) {
+            rg_err("diff: '%s' names a directory: diff takes files ('readguard history %s' "
+                   "lists those kept under it)",
+                   file, file);
+            return RG_EXIT_NO;
+        }
         rg_err("diff: '%s': not a usable path", file);
         return RG_EXIT_TROUBLE;
     }

@@ -244,6 +244,12 @@ static int undo_one(struct undo *u, const char *only, const char *file)
 {
     char abs[PATH_MAX];
     if (!rg_journal_abs(file, abs, sizeof abs)) {
+        if (rg_names_dir(file)) {
+            rg_err("undo: '%s' names a directory: undo takes files ('readguard history %s' "
+                   "lists those kept under it; 'undo --all' restores a session's files)",
+                   file, file);
+            return RG_EXIT_NO;
+        }
         rg_err("undo: '%s': not a usable path", file);
         return RG_EXIT_TROUBLE;
     }

@@ -87,7 +87,7 @@ void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool 
  * nothing), for a hook outside the critical section. False: ask rg_ask.
  * *facts: what the look found, for the journal's question. */
 bool rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f,
-                           struct rg_facts *facts);
+                           int fd, struct rg_facts *facts);
 
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.
  * Logs a refusal or warning; returns the action to carry out. */

@@ -23,6 +23,6 @@ void rg_ctx_use_table(struct rg_ctx *c)
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e)
 {
     struct rg_facts f;
-    rg_facts_load(c, e, &f);
+    rg_facts_load(c, e, &f, -1);
     return f;
 }

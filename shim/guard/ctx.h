@@ -122,10 +122,19 @@ void rg_ctx_use_table(struct rg_ctx *c);
  * file: the policy, the record read once, and whether the session's last
  * writer of the file still holds it. */
 struct rg_facts rg_facts_for(struct rg_ctx *c, const struct rg_entry *e);
+/* Does writer, the session's last writer of (dev, ino), hold it for
+ * writing? fd: the descriptor this process opened to judge (or -1), not
+ * counted when the writer named is this process: it would always be. */
+static inline bool rg_writer_holds(int32_t writer, uint64_t dev, uint64_t ino, int fd)
+{
+    return rg_pid_holds(writer, dev, ino, fd >= 0 && writer == (int32_t)rg_sys_getpid() ? fd : -1);
+}
+
 /* The same into *f, which a judgement's loop fills in place (no copy of
- * the whole struct per look). Inline: every judged write loads them. */
+ * the whole struct per look); fd as rg_writer_holds'. Inline: every judged
+ * write loads them. */
 static inline __attribute__((always_inline)) void
-rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f)
+rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f, int fd)
 {
     /* Field by field, not "= (struct rg_facts){...}": that cleared the
      * whole struct, record included, before the record was loaded over it. */
@@ -145,7 +154,7 @@ rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f)
     f->journal_max_file = c->table.hdr ? c->table.hdr->journal_max_file : 0;
     f->rec = rg_entry_load(&c->table, e);
     if (f->rec.writers > 0)
-        f->writer_alive = rg_pid_holds(f->rec.writer_pid, e->dev, e->ino);
+        f->writer_alive = rg_writer_holds(f->rec.writer_pid, e->dev, e->ino, fd);
     if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
         f->table = RG_TABLE_FULL;
 }

@@ -15,15 +15,17 @@
 #include "os/errname.h"
 #include "os/procfd.h"
 #include "os/sys.h"
-/* rg_journal_owns of the file's entry as it is now. Inline: keep() asks
- * for every allowed write judged inside. */
-static inline bool own_bytes(struct rg_ctx *c, const struct stat *st)
+/* rg_journal_owns of the file's entry as it is now; fd: the descriptor
+ * being judged (or -1), which says nothing of a writer at work. Inline:
+ * keep() asks for every allowed write judged inside. */
+static inline bool own_bytes(struct rg_ctx *c, const struct stat *st, int fd)
 {
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)
         return false;
     struct rg_record r = rg_entry_load(&c->table, e);
-    return rg_journal_owns(&r, r.writers > 0 && rg_pid_holds(r.writer_pid, e->dev, e->ino), st);
+    return rg_journal_owns(&r, r.writers > 0 && rg_writer_holds(r.writer_pid, e->dev, e->ino, fd),
+                           st);
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to
@@ -192,7 +194,7 @@ static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req
                                   bool moved_ok, struct given given, int *out)
 {
     *out = 0;
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st)) {
+    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st, fd)) {
         if (given.fd >= 0)
             rg_sys_close(given.fd);
         return act;

@@ -46,7 +46,7 @@ static bool writer_holds(struct rg_ctx *c, const struct rg_meta_file *mf,
 {
     if (!mf->path && rec->writer_pid == rg_ctx_pid(c))
         return true;
-    return rg_pid_holds(rec->writer_pid, f->dev, f->ino);
+    return rg_pid_holds(rec->writer_pid, f->dev, f->ino, -1);
 }
 
 /* Does the session know these bytes (as st, filled here, has them): its

@@ -154,7 +154,7 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
     /* rg_guard_opened_write's test of what to keep, for an allowed write:
      * on the record the judgement loaded, not loaded again. */
     struct rg_facts facts;
-    if (!fresh && (!rg_ask_allows_at_once(c, req, &f, &facts) ||
+    if (!fresh && (!rg_ask_allows_at_once(c, req, &f, fd, &facts) ||
                    (f.regular && !rg_journal_keeps_nothing(c, &w->st, &facts))))
         return false;
     w->fd = allowed(c, req, fd, &w->st, &f, fresh);

@@ -4,7 +4,16 @@
 #include <sys/stat.h>
 
 #include "os/sys.h"
-bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
+/* Is d_name the number skip? */
+static bool is_fd(const char *name, int skip)
+{
+    int n = 0;
+    for (; *name >= '0' && *name <= '9' && n < 100000000; name++)
+        n = n * 10 + (*name - '0');
+    return !*name && n == skip;
+}
+
+bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip)
 {
     char dir[64], buf[4096];
     if (pid <= 0)
@@ -18,9 +27,15 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino)
     while (!held && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
         for (long off = 0; off < n && !held;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            struct stat st;
-            held = d->d_name[0] != '.' && rg_sys_fstatat(dfd, d->d_name, &st, 0) == 0 &&
-                   st.st_ino == ino && st.st_dev == dev;
+            struct stat st, link;
+            /* Open for writing: the link's own mode is the descriptor's
+             * access (S_IWUSR for a writer). A descriptor only read from
+             * says nothing of a count left by a writer killed meanwhile. */
+            held = d->d_name[0] != '.' && !(skip >= 0 && is_fd(d->d_name, skip)) &&
+                   rg_sys_fstatat(dfd, d->d_name, &st, 0) == 0 && st.st_ino == ino &&
+                   st.st_dev == dev &&
+                   rg_sys_fstatat(dfd, d->d_name, &link, AT_SYMLINK_NOFOLLOW) == 0 &&
+                   (link.st_mode & S_IWUSR);
             off += d->d_reclen;
         }
     }

@@ -6,11 +6,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Does process pid have (dev, ino) open right now? A writer count can go
- * stale (a process killed, or exec'd, while holding a descriptor), and a
- * stale count must never hide an external change; so the count is only
- * believed while its last writer still holds the file. Costs a directory
- * scan, but only for a write that would otherwise be refused. */
-bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino);
+/* Does process pid have (dev, ino) open for writing right now? A writer
+ * count can go stale (a process killed, or exec'd, while holding a
+ * descriptor), and a stale count must never hide an external change; so
+ * the count is only believed while its last writer still holds the file
+ * for writing (one it only reads from could not be the writer at work).
+ * Costs a directory scan, but only for a write that would otherwise be
+ * refused. skip (or -1): a descriptor of pid's not to count, the one this
+ * process opened to judge: it holds the file for writing, but only to ask
+ * whether it may. */
+bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip);
 
 #endif

@@ -106,7 +106,7 @@ static bool still_held(const struct rg_sv_held *h, const struct held_fd *f)
 {
     if (f->there >= 0 && syscall(SYS_kcmp, f->holder, h->self, KCMP_FILE, f->there, f->fd) == 0)
         return true;
-    return rg_pid_holds(f->holder, f->dev, f->ino);
+    return rg_pid_holds(f->holder, f->dev, f->ino, -1);
 }
 
 size_t rg_sv_held_settle(struct rg_sv_held *h)

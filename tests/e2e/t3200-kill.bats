@@ -33,3 +33,24 @@ load helper
 	assert_equal "$(cat f)" mine
 	assert_file_exist "$XDG_STATE_HOME/readguard/journal/objects/$(sha256sum <<<external | cut -d' ' -f1)"
 }
+
+@test "t3200.04 a writer killed with a file open, and the last writer holding it only to read, do not let the session overwrite another program's change unread" {
+	mkfile f original
+	# Bounded: a test that fails before the go leaves no session behind.
+	"$RG" run --log "$LOG" -- bash -c 'cat f >/dev/null
+		(exec 4>>f && kill -9 $BASHPID)
+		exec 3>>f 5<f 3>&-
+		: >started
+		for i in $(seq 600); do [ -e go ] && break; sleep 0.05; done
+		echo mine >f' 2>"$W/err" &
+	local running=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	assert_file_exist started
+	external_write f external
+	: >go
+	wait "$running" || true
+	assert_equal "$(cat f)" external
+}

@@ -36,15 +36,20 @@ static bool unknown_since(struct rg_ctx *c, const struct stat *seen)
     return rec.writers == 0 && (!rec.found || rec.ctime_ns < f.ctime_ns);
 }
 
-/* Does the session's last writer of the file still hold it? A call made
- * through a descriptor of this process (tar and cp -p set each file's times
- * and mode through the descriptor they wrote it by) answers itself: look()
- * has just found the file behind it, which is what a scan of /proc/PID/fd
- * would find, at the cost of a stat per open descriptor. */
+/* Does the session's last writer of the file still hold it for writing? A
+ * call made through a writable descriptor of this process (tar and cp -p
+ * set each file's times and mode through the descriptor they wrote it by)
+ * answers itself: look() has just found the file behind it, which is what
+ * a scan of /proc/PID/fd would find, at the cost of a stat per open
+ * descriptor. */
 static bool writer_holds(struct rg_ctx *c, const struct rg_meta_file *mf,
                          const struct rg_record *rec, const struct rg_file *f)
 {
-    if (!mf->path && rec->writer_pid == rg_ctx_pid(c))
+    /* Only a descriptor open for writing, as the scan counts: one only
+     * read from says nothing of a count a killed writer left. */
+    int fl = mf->path ? -1 : fcntl(mf->dirfd, F_GETFL);
+    if (fl >= 0 && !(fl & O_PATH) && (fl & O_ACCMODE) != O_RDONLY &&
+        rec->writer_pid == rg_ctx_pid(c))
         return true;
     return rg_pid_holds(rec->writer_pid, f->dev, f->ino, -1);
 }

@@ -54,3 +54,36 @@ load helper
 	wait "$running" || true
 	assert_equal "$(cat f)" external
 }
+
+@test "t3200.05 the named writer setting a file's times through a descriptor it only reads from does not make another program's change known" {
+	mkfile f original
+	# A writer killed with f open leaves its count; the last writer keeps
+	# f open only to read, and sets its times through that descriptor
+	# after another program changed it. Bounded.
+	"$RG" run --log "$LOG" -- bash -c 'cat f >/dev/null
+		(exec 4>>f && kill -9 $BASHPID)
+		exec python3 -c "
+import os, time
+w = open(\"f\", \"a\"); r = open(\"f\"); w.close()
+open(\"started\", \"w\").close()
+for i in range(600):
+    if os.path.exists(\"go\"):
+        break
+    time.sleep(0.05)
+os.utime(r.fileno())
+try:
+    open(\"f\", \"w\").write(\"mine\")
+except PermissionError:
+    pass
+"' 2>"$W/err" &
+	local running=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	assert_file_exist started
+	external_write f external
+	: >go
+	wait "$running" || true
+	assert_equal "$(cat f)" external
+}

@@ -10,12 +10,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jrestore.h"
 #include "cli/jstore.h"
-#include "cli/jswap.h"
 #include "cli/pick.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
-#include "core/sha256.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/sys.h"
@@ -99,140 +98,6 @@ static bool already_restored(const char *dir, const struct rg_jrec *r, const cha
     return same;
 }
 
-static int mkparents(const char *abs)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", abs);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return 0;
-}
-
-/* Copies the kept bytes from src to dst, and checks them against their
- * name: nothing in the journal is fsync'd, so a power cut can leave part
- * of a copy under the name of the whole. 0, -1 (errno) or 1 (damaged). */
-static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst)
-{
-    char target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
-    int e = rg_jstore_hash_copy(src, dst, got);
-    if (e < 0)
-        return errno = -e, -1;
-    const char *want = rg_jstore_content_name(dir, r, target);
-    return want && strcmp(want, got) != 0;
-}
-
-/* Writes the kept bytes beside abs, into tmp, to be put in place once the
- * content abs has now is kept: a reader sees the old file or the restored
- * one, never half of it. */
-static int stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
-                 char *tmp, size_t cap)
-{
-    char obj[PATH_MAX + 80];
-    rg_jstore_object(obj, sizeof obj, dir, r->object);
-    int src = open(obj, O_RDONLY | O_CLOEXEC);
-    if (src < 0) {
-        rg_err("undo: '%s': the kept version is missing from the journal (%s)", file,
-               strerror(errno));
-        return -1;
-    }
-    if (mkparents(abs) < 0) {
-        rg_err("undo: '%s': cannot recreate its directory: %s", file, strerror(errno));
-        close(src);
-        return -1;
-    }
-    const char *slash = strrchr(abs, '/');
-    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", (int)(slash - abs), abs, slash + 1, (int)getpid());
-    int dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
-    int rc = dst < 0 ? -1 : copy_checked(dir, r, src, dst);
-    int e = errno;
-    close(src);
-    if (dst >= 0 && (fchmod(dst, r->mode & 07777) != 0 || close(dst) != 0) && rc == 0)
-        rc = -1, e = errno;
-    if (rc != 0 && dst >= 0)
-        unlink(tmp);
-    if (rc > 0)
-        rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
-               "name: part of a copy a power cut cut short?); not restoring",
-               file);
-    else if (rc < 0)
-        rg_err("undo: '%s': %s", file, strerror(e));
-    return rc == 0 ? 0 : -1;
-}
-
-/* "process 123 (python3)": a pid alone sends the user to ps(1), and the
- * process may be gone by then. */
-static void name_writer(char *out, size_t cap, int32_t pid)
-{
-    if (pid <= 0) {
-        snprintf(out, cap, "a process (another user's, or a shared memory map)");
-        return;
-    }
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-    FILE *f = fopen(path, "re");
-    if (f && fgets(comm, sizeof comm, f))
-        comm[strcspn(comm, "\n")] = '\0';
-    if (f)
-        fclose(f);
-    if (comm[0])
-        snprintf(out, cap, "process %d (%s)", (int)pid, comm);
-    else
-        snprintf(out, cap, "process %d", (int)pid);
-}
-
-/* Says what undo found where it restored file (jswap.h): an exit status,
- * or -1 when there is nothing to say. */
-static int tell_displaced(const char *file, const char *tmp, const struct rg_jswap *d)
-{
-    if (d->caught && !d->unkept)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
-               "that write left are kept in the journal ('readguard undo %s' brings them back)",
-               file, file);
-    else if (d->caught && d->left)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, but the bytes "
-               "that write left cannot be kept in the journal (%s); they are in '%s'",
-               file, strerror(d->unkept), tmp);
-    else if (d->caught)
-        rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
-               "that write left cannot be kept in the journal (%s), nor left beside it: the "
-               "filesystem cannot exchange two files",
-               file, strerror(d->unkept));
-    char holder[96];
-    name_writer(holder, sizeof holder, d->writer);
-    /* Exit 1 alone would read as "not restored": the file was. */
-    if (d->writer && d->left)
-        rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing: "
-               "it stays at '%s', where that process's writes from now on go (remove it once the "
-               "process is done)",
-               file, holder, tmp);
-    else if (d->writer)
-        rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing, "
-               "and this filesystem cannot exchange two files: what it writes from now on is lost",
-               file, holder);
-    if (d->caught && d->unkept)
-        return RG_EXIT_TROUBLE;
-    return d->caught || d->writer ? RG_EXIT_NO : -1;
-}
-
-/* Puts the staged version in place; an exit status, or -1 when restored
- * with nothing to say. */
-static int commit(const char *dir, const char *tmp, const char *abs, const char *file,
-                  const struct rg_jkept *kept)
-{
-    struct rg_jswap d;
-    int r = rg_jswap_restore(dir, tmp, abs, kept, &d);
-    if (r == 0)
-        return tell_displaced(file, tmp, &d);
-    rg_err("undo: '%s': %s", file, strerror(-r));
-    unlink(tmp);
-    return RG_EXIT_TROUBLE;
-}
-
 /* An undo is a session of its own; its id alone would send the user
  * looking for a session they never ran. */
 static const char *who(const struct rg_jrec *r)
@@ -304,7 +169,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         return RG_EXIT_NO;
     }
     char tmp[PATH_MAX + 64];
-    if (stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
+    if (rg_jrestore_stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
         return RG_EXIT_TROUBLE;
     struct rg_jkept kept;
     int r = rg_jstore_keep(u->dir, u->self, abs, "undo", &kept);
@@ -321,7 +186,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                strerror(-r));
         return RG_EXIT_TROUBLE;
     }
-    int rc = commit(u->dir, tmp, abs, file, &kept);
+    int rc = rg_jrestore_commit(u->dir, tmp, abs, file, &kept);
     rg_jstore_end(u->dir, u->self, abs);
     if (rc >= 0)
         return rc;

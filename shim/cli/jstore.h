@@ -1,6 +1,7 @@
-/* The journal as the CLI sees it (layout in ../jrecord.h): reading every
- * session's records back, keeping a file's bytes before undo replaces them,
- * and the "end" records that say how a session left each file it changed. */
+/* The journal as the CLI sees it (layout in ../jrecord.h; which one a verb
+ * reads: jpick.h): reading every session's records back, keeping a file's
+ * bytes before undo replaces them, and the "end" records that say how a
+ * session left each file it changed. */
 #ifndef RG_JSTORE_H
 #define RG_JSTORE_H
 
@@ -47,22 +48,6 @@ bool rg_jrec_is_save(const struct rg_jrec *r);
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs);
 
-/* The journal directory and, with --session, that session's id: from the
- * session table if one is named (--session, else $READGUARD_SESSION), else
- * the default under $XDG_STATE_HOME. --session is resolved as every verb
- * resolves it (pick.h); an id whose table is gone (the session ended) is
- * looked for in the default journal. id is "" when not restricted.
- * Returns -1 after reporting. */
-int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
-
-/* Why the journal may hold nothing of abs, as a clause to end "no session
- * kept a version of it" with: written once, so undo, diff and history say
- * it alike. A session with --no-journal over abs whose table is still
- * there is named; else a file that is gone was most likely moved to a new
- * name, which destroys nothing and so keeps nothing (no record says so).
- * Else, for a file that is there, the general reason, or "" unless always. */
-const char *rg_journal_none_why(const char *abs, bool always);
-
 /* What rg_jstore_keep kept: the file's state, and its bytes by name. */
 struct rg_jkept {
     struct stat st; /* st_mode 0: nothing was kept (no regular file there) */
@@ -108,13 +93,6 @@ int rg_jstore_end(const char *dir, const char *id, const char *abs);
 
 /* Appends an "end" record for each path session id changed. */
 void rg_jstore_close_session(const char *dir, const char *id);
-
-/* The absolute path the shim would have recorded for FILE, which may be
- * gone: symlinks in its directory resolved, relative to the cwd. False for
- * "" and for a name ending in '/' that is no directory now. */
-bool rg_journal_abs(const char *file, char *out, size_t cap);
-/* Does FILE end in '/', the name of a directory, there or gone? */
-bool rg_names_dir(const char *file);
 
 /* The name a version's bytes hash to: its object's, or, for a linked name
  * settled since, the one its symbolic link leads to (read into target).

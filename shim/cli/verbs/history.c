@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jpick.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
 #include "cli/verbs.h"

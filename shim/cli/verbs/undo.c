@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jpick.h"
 #include "cli/jrestore.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"

@@ -1,0 +1,152 @@
+/* Which journal a verb reads, the name it knows a file by, and why it
+ * holds nothing of one: what history, diff and undo share before they read
+ * a record. */
+#include "cli/jpick.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/pick.h"
+#include "core/jrecord.h"
+#include "core/settings.h"
+#include "core/text.h"
+#include "os/session.h"
+
+static void no_journal_note(const struct rg_header *h)
+{
+    if (!(h->flags & RG_POLICY_NO_JOURNAL))
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
+    rg_err("note: session %s runs with --no-journal: it keeps nothing in the journal, and "
+           "what it changes cannot be undone",
+           id);
+}
+
+int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap)
+{
+    id[0] = '\0';
+    struct rg_session_ref ref = {0};
+    if (session)
+        rg_session_resolve(session, &ref);
+    if (session && !ref.table) {
+        /* An ended session's table is gone; its id names it in the journal. */
+        snprintf(id, idcap, "%s", ref.id);
+        rg_session_default_journal(dir, cap);
+        if (!dir[0]) {
+            rg_err("no journal: neither XDG_STATE_HOME nor HOME is an absolute path");
+            return -1;
+        }
+        return 0;
+    }
+    /* history, diff and undo take an ended session's id already: the hint
+     * pick.c gives other verbs, to come here with the id, would go round. */
+    struct stat st;
+    if (session && !rg_journal_is_id(session) && lstat(session, &st) != 0 && errno == ENOENT) {
+        rg_err("session '%s': no such table, nor a session id (as 'readguard history' prints "
+               "them)",
+               session);
+        return -1;
+    }
+    const char *env = getenv(RG_ENV_SESSION);
+    const char *named = session ? ref.table : env && *env ? env : NULL;
+    struct rg_cli_session s;
+    if (named && rg_pick_session(named, &s) == 0) {
+        snprintf(dir, cap, "%s", s.table.hdr->journal_dir);
+        no_journal_note(s.table.hdr);
+        if (session) {
+            char jid[RG_JOURNAL_ID_MAX];
+            rg_journal_id(jid, s.table.hdr->created_ns, s.table.hdr->creator_pid);
+            snprintf(id, idcap, "%s", jid);
+        }
+        rg_drop_session(&s);
+    } else if (session) {
+        return -1; /* rg_pick_session said why */
+    } else {
+        rg_session_default_journal(dir, cap);
+    }
+    if (!dir[0]) {
+        rg_err("no journal: neither XDG_STATE_HOME nor HOME is an absolute path");
+        return -1;
+    }
+    return 0;
+}
+
+/* The newest session of this user's with --no-journal that has abs under
+ * a root: its table is still in the table directories (running, or left
+ * behind), so it is known without a record. */
+struct unjournaled {
+    const char *abs;
+    int64_t created_ns;
+    char id[RG_JOURNAL_ID_MAX];
+};
+
+static void unjournaled_over(const char *path, void *arg)
+{
+    struct unjournaled *u = arg;
+    struct rg_table t;
+    if (rg_session_attach(path, &t))
+        return;
+    const struct rg_header *h = t.hdr;
+    bool over = false;
+    for (const char *r = rg_table_root(h, NULL); r && !over; r = rg_table_root(h, r))
+        over = rg_path_under(u->abs, r);
+    if (over && (h->flags & RG_POLICY_NO_JOURNAL) && h->created_ns > u->created_ns) {
+        u->created_ns = h->created_ns;
+        rg_journal_id(u->id, h->created_ns, h->creator_pid);
+    }
+    rg_session_detach(&t);
+}
+
+const char *rg_journal_none_why(const char *abs, bool always)
+{
+    static char why[256];
+    struct unjournaled u = {abs, 0, ""};
+    rg_each_session_file(unjournaled_over, &u);
+    struct stat st;
+    if (u.id[0])
+        snprintf(why, sizeof why, "; session %s, run with --no-journal over it, keeps nothing",
+                 u.id);
+    else if (lstat(abs, &st) != 0)
+        return "; it is not there now: a file moved to a new name is not kept, as nothing "
+               "was lost (look for it under its new name), nor one removed by a session run "
+               "with --no-journal";
+    else
+        return always ? "; a session run with --no-journal keeps nothing" : "";
+    return why;
+}
+
+bool rg_names_dir(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 0 && file[n - 1] == '/';
+}
+
+bool rg_journal_abs(const char *file, char *out, size_t cap)
+{
+    char buf[PATH_MAX], cwd[PATH_MAX], real[PATH_MAX];
+    struct stat st;
+    size_t n = strlen(file);
+    /* "" (an unset variable) is not the cwd, and "f/" is not f: they name no
+     * file, and would restore or list the wrong one. */
+    if (n == 0)
+        return false;
+    if (lstat(file, &st) == 0 && !S_ISLNK(st.st_mode) && realpath(file, real))
+        return (size_t)snprintf(out, cap, "%s", real) < cap;
+    if (rg_names_dir(file))
+        return false;
+    if (!getcwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
+        return false;
+    /* Gone, or a symlink: resolve its directory, keep its name. */
+    char *slash = strrchr(buf, '/');
+    *slash = '\0';
+    const char *parent = buf[0] ? buf : "/";
+    if (!realpath(parent, real))
+        snprintf(real, sizeof real, "%s", parent);
+    return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
+}

@@ -1,0 +1,30 @@
+#ifndef RG_JPICK_H
+#define RG_JPICK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The journal directory and, with --session, that session's id: from the
+ * session table if one is named (--session, else $READGUARD_SESSION), else
+ * the default under $XDG_STATE_HOME. --session is resolved as every verb
+ * resolves it (pick.h); an id whose table is gone (the session ended) is
+ * looked for in the default journal. id is "" when not restricted.
+ * Returns -1 after reporting. */
+int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t idcap);
+
+/* Why the journal may hold nothing of abs, as a clause to end "no session
+ * kept a version of it" with: written once, so undo, diff and history say
+ * it alike. A session with --no-journal over abs whose table is still
+ * there is named; else a file that is gone was most likely moved to a new
+ * name, which destroys nothing and so keeps nothing (no record says so).
+ * Else, for a file that is there, the general reason, or "" unless always. */
+const char *rg_journal_none_why(const char *abs, bool always);
+
+/* The absolute path the shim would have recorded for FILE, which may be
+ * gone: symlinks in its directory resolved, relative to the cwd. False for
+ * "" and for a name ending in '/' that is no directory now. */
+bool rg_journal_abs(const char *file, char *out, size_t cap);
+/* Does FILE end in '/', the name of a directory, there or gone? */
+bool rg_names_dir(const char *file);
+
+#endif

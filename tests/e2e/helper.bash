@@ -298,6 +298,17 @@ obj = json.loads(lines[int(sys.argv[2]) - 1])
 print(json.dumps(obj[sys.argv[3]], ensure_ascii=False))' "$LOG" "$1" "$2"
 }
 
+# await_file FILE: waits up to ten seconds for FILE, which a background
+# process makes once it is ready, and fails the test if it never comes.
+await_file() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "$1 never appeared"
+}
+
 # Paused sessions: bg_session PHASE1 PHASE2 [readguard-run-options...]
 # starts `readguard run` in the background on a bash script that runs
 # PHASE1, then waits until the test calls bg_finish, then runs PHASE2.

@@ -228,17 +228,16 @@ hold_prune() {
 	assert_equal "$(cat c.txt)" old
 }
 
-@test "t1405.12 a prune over READGUARD_JOURNAL_MAX leaves a session that is still running, whose removal undo brings back" {
+# spares_running_session [RUN-OPTION...]: a session still running removed a
+# file; another run's prune over READGUARD_JOURNAL_MAX must leave its
+# version, which undo then brings back. Bounded: a test that fails before
+# the go leaves no session behind.
+spares_running_session() {
 	mkfile a.txt 'a content'
-	# Bounded: a test that fails before the go leaves no session behind.
-	"$RG" run --log "$LOG" -- sh -c 'rm a.txt && : >started &&
+	"$RG" run "$@" --log "$LOG" -- sh -c 'rm a.txt && : >started &&
 		for i in $(seq 600); do [ -e go ] && break; sleep 0.05; done' &
-	local running=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
-	assert_file_exist started
+	local running=$!
+	await_file started
 	mkfile b.txt 'b content'
 	rg rm b.txt
 	stale_stamp
@@ -247,6 +246,10 @@ hold_prune() {
 	wait "$running"
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" 'a content'
+}
+
+@test "t1405.12 a prune over READGUARD_JOURNAL_MAX leaves a session that is still running, whose removal undo brings back" {
+	spares_running_session
 }
 
 @test "t1405.13 a prune that cannot read a kept session's index removes none of its versions" {
@@ -268,26 +271,9 @@ hold_prune() {
 }
 
 @test "t1405.14 a prune over READGUARD_JOURNAL_MAX leaves a named session that is still running, whose removal undo brings back" {
-	mkfile a.txt 'a content'
 	# A named session's table lives where its user put it, not where the
-	# prune lists tables. Bounded: a test that fails before the go leaves
-	# no session behind.
-	"$RG" run --session "$W/agent.rgs" --log "$LOG" -- sh -c 'rm a.txt && : >started &&
-		for i in $(seq 600); do [ -e go ] && break; sleep 0.05; done' &
-	local running=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
-	assert_file_exist started
-	mkfile b.txt 'b content'
-	rg rm b.txt
-	stale_stamp
-	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
-	: >go
-	wait "$running"
-	"$RG" undo a.txt
-	assert_equal "$(cat a.txt)" 'a content'
+	# prune lists tables.
+	spares_running_session --session "$W/agent.rgs"
 }
 
 @test "t1405.15 a prune leaves a session still running whose table another version of readguard made" {
@@ -302,12 +288,8 @@ for i in range(600):
         break
     time.sleep(0.05)
 "' &
-	local running=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
-	assert_file_exist started
+	local running=$!
+	await_file started
 	local table
 	table=$(ls "$READGUARD_DIR"/readguard-*)
 	printf '\013\000\000\000' | dd of="$table" bs=1 seek=8 conv=notrunc status=none

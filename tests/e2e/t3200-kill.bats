@@ -43,12 +43,8 @@ load helper
 		: >started
 		for i in $(seq 600); do [ -e go ] && break; sleep 0.05; done
 		echo mine >f' 2>"$W/err" &
-	local running=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
-	assert_file_exist started
+	local running=$!
+	await_file started
 	external_write f external
 	: >go
 	wait "$running" || true
@@ -76,12 +72,8 @@ try:
 except PermissionError:
     pass
 "' 2>"$W/err" &
-	local running=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
-	assert_file_exist started
+	local running=$!
+	await_file started
 	external_write f external
 	: >go
 	wait "$running" || true

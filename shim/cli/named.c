@@ -59,7 +59,7 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
     }
     if (absolute(ref.table, out, cap) < 0)
         return -1;
-    for (int tries = 0; tries < 2; tries++) {
+    for (int tries = 0; tries < 3; tries++) {
         struct rg_table t;
         const char *why = rg_session_attach(out, &t);
         if (!why) {
@@ -69,7 +69,10 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
             set_owner(out, owner, true);
             return 0;
         }
-        if (access(out, F_OK) == 0 || errno != ENOENT) {
+        bool there = access(out, F_OK) == 0;
+        if (there && tries == 0)
+            continue; /* another launcher made it since the attach looked */
+        if (there || errno != ENOENT) {
             rg_err("--session '%s': %s", out, why);
             return -1;
         }

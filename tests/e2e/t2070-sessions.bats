@@ -436,3 +436,24 @@ sid() {
 	assert_equal "$stderr" "readguard: --session '1795468256807933359-12987': no table of this user's has that session id (the session has ended); to create a session table of that name here, give './1795468256807933359-12987'"
 	assert_not_exist "$W/1795468256807933359-12987"
 }
+
+@test "t2070.44 a launcher that finds no named session, and then its table made by another, joins it" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	# The first launcher's look finds nothing, and is held there while a
+	# second launcher creates the table: t2070.25's race, made certain.
+	strace -o st -P "$TABLES/race" -e trace=openat -e inject=openat:delay_exit=2000000:when=1 \
+		"$RG" run --session "$TABLES/race" --keep -- true 2>err &
+	local first=$!
+	await_file st
+	local i
+	for ((i = 0; i < 200; i++)); do
+		grep -q ENOENT st && break
+		sleep 0.05
+	done
+	grep -q ENOENT st || fail "the first launcher never looked: $(cat st)"
+	"$RG" run --session "$TABLES/race" --keep -- true
+	wait "$first"
+	assert_equal "$(cat err)" ""
+	run "$RG" status --session "$TABLES/race"
+	assert_success
+}

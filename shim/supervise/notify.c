@@ -196,7 +196,7 @@ static void *reap(void *arg)
     return NULL;
 }
 
-static int spawn(void *(*fn)(void *), void *arg)
+int rg_sv_spawn(void *(*fn)(void *), void *arg)
 {
     pthread_t th;
     pthread_attr_t attr;
@@ -234,7 +234,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         return -ENOMEM;
     rg_sv_ids_own(own);
     struct rg_sv_turn *turn = rg_sv_turn_new();
-    int r = turn ? spawn(reap, held) : -ENOMEM;
+    int r = turn ? rg_sv_spawn(reap, held) : -ENOMEM;
     for (int i = 0; r == 0 && i < nthreads; i++) {
         struct worker *w = calloc(1, sizeof *w);
         if (!w) {
@@ -252,7 +252,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
                             ? sizes.seccomp_notif
                             : sizeof(struct seccomp_notif);
-        r = spawn(work, w);
+        r = rg_sv_spawn(work, w);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return r;

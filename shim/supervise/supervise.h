@@ -139,6 +139,8 @@ struct rg_sv_call {
 /* Starts the handler threads on the listener, plus the reaper. Returns 0 or
  * -errno. The threads live until the process exits. */
 int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads);
+/* Starts fn(arg) on a detached thread of readguard's: 0, or -errno. */
+int rg_sv_spawn(void *(*fn)(void *), void *arg);
 
 /* Fills in call->target's thread group and umask (from /proc/TID/status)
  * if not done yet. 0 or -errno. */

@@ -8,7 +8,6 @@
  * hold up the rest of the tree, so a watchdog takes the turn from it and
  * passes it to an idle thread; the slow thread, once done, goes idle. */
 #include <errno.h>
-#include <pthread.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -97,13 +96,7 @@ struct rg_sv_turn *rg_sv_turn_new(void)
         return NULL;
     sem_init(&t->free, 0, 1);
     sem_init(&t->wake, 0, 0);
-    pthread_t th;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int r = pthread_create(&th, &attr, watch, t);
-    pthread_attr_destroy(&attr);
-    if (r != 0) {
+    if (rg_sv_spawn(watch, t) != 0) {
         free(t);
         return NULL;
     }

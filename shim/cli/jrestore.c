@@ -57,8 +57,13 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         return -1;
     }
     const char *slash = strrchr(abs, '/');
-    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", (int)(slash - abs), abs, slash + 1, (int)getpid());
+    int dir_len = (int)(slash - abs), pid = (int)getpid();
+    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", dir_len, abs, slash + 1, pid);
     int dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
+    if (dst < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
+        snprintf(tmp, cap, "%.*s/.rg-undo-%d", dir_len, abs, pid);
+        dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
+    }
     int rc = dst < 0 ? -1 : copy_checked(dir, r, src, dst);
     int e = errno;
     close(src);

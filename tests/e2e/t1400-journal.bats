@@ -1326,3 +1326,15 @@ sid() {
 	assert_failure 1
 	assert_output ""
 }
+
+# The staged copy's name adds to the file's: a name near NAME_MAX has no room.
+@test "t1400.129 undo restores a file whose name is as long as a name can be" {
+	local n
+	n=$(printf 'a%.0s' {1..255})
+	mkfile "$n" original
+	rgsh "cat $n >/dev/null; echo x >$n"
+	run --separate-stderr "$RG" undo "$n"
+	assert_success
+	assert_equal "$(cat "$n")" original
+	assert_equal "$(ls -A | wc -l)" 1
+}

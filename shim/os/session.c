@@ -153,6 +153,7 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
     size_t size = rg_table_file_size(s->capacity);
     const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
     int fd = -ENOSPC;
+    bool named = false;
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs && fd < 0; i++) {
         if (!dirs[i] || !*dirs[i])
             continue;
@@ -161,11 +162,15 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
             continue;
         rg_session_prune(dirs[i]);
         fd = create_in(dirs[i], size, path, cap);
-        if (i == 0)
+        named = i == 0;
+        if (named)
             break;
     }
+    /* The variable, when it chose the directory: else a typo in it reads
+     * as a fault of readguard's. */
     if (fd < 0) {
-        snprintf(err, errcap, "cannot create a session table of %zu MiB: %s", size >> 20,
+        snprintf(err, errcap, "cannot create a session table of %zu MiB%s%s%s: %s", size >> 20,
+                 named ? " in " RG_ENV_DIR " '" : "", named ? dirs[0] : "", named ? "'" : "",
                  strerror(-fd));
         return fd;
     }

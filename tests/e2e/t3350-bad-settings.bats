@@ -203,3 +203,9 @@ run_rejects() {
 @test "t3350.19 run: a --capacity with an unknown suffix is refused naming the suffixes it takes" {
 	run_rejects "--capacity '10G': expected a number of files from 16 to 67108864 (k and M count thousands and millions)" --capacity 10G
 }
+
+@test "t3350.20 run with a READGUARD_DIR that does not exist names the variable and the directory" {
+	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR/none" "$RG" run -- true
+	assert_failure 125
+	assert_equal "$stderr" "readguard: cannot create a session table of 80 MiB in READGUARD_DIR '$BATS_TEST_TMPDIR/none': No such file or directory"
+}

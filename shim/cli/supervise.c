@@ -5,6 +5,7 @@
 #include "cli/supervise.h"
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -37,8 +38,15 @@ static int attach(int level, const char *session)
      * moment after the fork. exec makes the command dumpable again. */
     prctl(PR_SET_DUMPABLE, 0);
     struct stat st;
-    if (level != RG_SUPERVISE_STRICT)
+    if (level != RG_SUPERVISE_STRICT) {
+        /* The library in each process of the tree opens the table for
+         * writing to attach it: bookkeeping, not a file of the user's,
+         * even where READGUARD_DIR puts it under a root. By its real path,
+         * as the supervisor finds a call's. */
+        if (!realpath(session, proto.session_path))
+            snprintf(proto.session_path, sizeof proto.session_path, "%s", session);
         return 0;
+    }
     if (stat(session, &st) != 0) {
         rg_err("cannot examine the session table: %s", strerror(errno));
         return -1;

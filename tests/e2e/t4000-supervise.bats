@@ -615,3 +615,15 @@ stuck_call() { # MODE DIR
 	assert_equal "$stderr" "readguard: refused to write 'unread': it has not been read in this session. Read it first, then retry."
 	assert_equal "$left" unread
 }
+
+# The table is the session's bookkeeping wherever READGUARD_DIR puts it: the
+# library of each program of the tree opens it for writing to attach it.
+@test "t4000.58 --supervise with the tables under the root: a program's library attaches the table, and its write of a file read goes through" {
+	export READGUARD_DIR="$W/tables"
+	mkdir "$READGUARD_DIR"
+	mkfile f original
+	run --separate-stderr sv bash -c 'cat f >/dev/null && cp /dev/null f'
+	assert_success
+	refute_refused
+	assert_content f ''
+}

@@ -52,9 +52,15 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     unsigned char rnd[8];
     if (rg_sys_getrandom(rnd, sizeof rnd) != (long)sizeof rnd)
         return -EIO;
-    int n = snprintf(path, cap, "%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", dir,
-                     (unsigned)rg_sys_geteuid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5],
-                     rnd[6], rnd[7]);
+    /* Absolute: every process of the session is handed this path, and one
+     * in another directory would find no table by a relative one, and fail
+     * closed for its own directory only. */
+    char cwd[PATH_MAX] = "";
+    if (dir[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return -errno;
+    int n = snprintf(path, cap, "%s%s%s/readguard-%u-%02x%02x%02x%02x%02x%02x%02x%02x", cwd,
+                     cwd[0] && cwd[1] ? "/" : "", dir, (unsigned)rg_sys_geteuid(), rnd[0], rnd[1],
+                     rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
     return create_sized(path, size);

@@ -209,3 +209,15 @@ run_rejects() {
 	assert_failure 125
 	assert_equal "$stderr" "readguard: cannot create a session table of 80 MiB in READGUARD_DIR '$BATS_TEST_TMPDIR/none': No such file or directory"
 }
+
+# The table's path is handed to every process of the session: one taken
+# from a relative READGUARD_DIR names nothing from another directory.
+@test "t3350.21 a relative READGUARD_DIR: a process in a subdirectory stays in the session, and its blind write is refused" {
+	mkdir tables sub
+	mkfile f original
+	snapshot f
+	run --separate-stderr env READGUARD_DIR=tables "$RG" run -- bash -c 'cd sub && "$T/rgprobe" open ../f O_WRONLY'
+	assert_output 'err EACCES'
+	[[ $stderr == *"refused to write '../f': it has not been read in this session"* ]] || fail "$stderr"
+	assert_unchanged f
+}

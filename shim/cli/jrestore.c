@@ -40,6 +40,20 @@ static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int d
     return want && strcmp(want, got) != 0;
 }
 
+/* A new file beside abs, named in tmp, for the version to restore. */
+static int open_beside(const char *abs, mode_t mode, char *tmp, size_t cap)
+{
+    const char *slash = strrchr(abs, '/');
+    int dir_len = (int)(slash - abs), pid = (int)getpid();
+    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", dir_len, abs, slash + 1, pid);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
+        snprintf(tmp, cap, "%.*s/.rg-undo-%d", dir_len, abs, pid);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    }
+    return fd;
+}
+
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
                       char *tmp, size_t cap)
 {
@@ -56,20 +70,25 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         close(src);
         return -1;
     }
-    const char *slash = strrchr(abs, '/');
-    int dir_len = (int)(slash - abs), pid = (int)getpid();
-    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", dir_len, abs, slash + 1, pid);
-    int dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
-    if (dst < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
-        snprintf(tmp, cap, "%.*s/.rg-undo-%d", dir_len, abs, pid);
-        dst = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, r->mode & 07777);
+    int dst = open_beside(abs, r->mode & 07777, tmp, cap);
+    if (dst < 0) {
+        /* The file may well be writable where its directory is not: say
+         * which of the two undo needed. */
+        int dir_len = (int)(strrchr(abs, '/') - abs);
+        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s", file,
+               dir_len ? dir_len : 1, abs, strerror(errno));
+        close(src);
+        return -1;
     }
-    int rc = dst < 0 ? -1 : copy_checked(dir, r, src, dst);
+    int rc = copy_checked(dir, r, src, dst);
     int e = errno;
     close(src);
-    if (dst >= 0 && (fchmod(dst, r->mode & 07777) != 0 || close(dst) != 0) && rc == 0)
-        rc = -1, e = errno;
-    if (rc != 0 && dst >= 0)
+    int fe = fchmod(dst, r->mode & 07777) == 0 ? 0 : errno;
+    if (close(dst) != 0 && fe == 0)
+        fe = errno;
+    if (fe && rc == 0)
+        rc = -1, e = fe;
+    if (rc != 0)
         unlink(tmp);
     if (rc > 0)
         rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "

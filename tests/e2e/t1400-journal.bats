@@ -1338,3 +1338,18 @@ sid() {
 	assert_equal "$(cat "$n")" original
 	assert_equal "$(ls -A | wc -l)" 1
 }
+
+# chattr +i: a directory where even root can make no file, around a file
+# that stays writable.
+@test "t1400.130 undo in a directory where no file can be made names the directory, and restores nothing" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for chattr +i"
+	mkdir d
+	mkfile d/f original
+	rgsh 'cat d/f >/dev/null; echo x >d/f'
+	chattr +i d 2>/dev/null || skip "chattr +i does not work here"
+	run --separate-stderr "$RG" undo d/f
+	chattr -i d
+	assert_failure 2
+	assert_equal "$stderr" "readguard: undo: 'd/f': cannot write the version to restore beside it, in '$W/d': Operation not permitted"
+	assert_equal "$(cat d/f)" x
+}

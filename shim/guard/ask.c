@@ -83,23 +83,6 @@ bool rg_wait_restamp(const struct rg_record *r, int look)
     return true;
 }
 
-/* The facts as they stand, and the policy's answer to them: lock-free
- * loads and the pure policy, nothing looked up that it may ask for. */
-static inline __attribute__((always_inline)) struct rg_decision
-first_look(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
-           struct rg_facts *facts)
-{
-    rg_facts_load(c, rg_entry_of_write(c, f->dev, f->ino, false), facts, fd);
-    facts->sealed = rg_ctx_sealed(c, f->dev, f->ino);
-    return rg_decide(req, f, facts);
-}
-
-bool rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f,
-                           int fd, struct rg_facts *facts)
-{
-    return first_look(c, req, f, fd, facts).action == RG_ALLOW;
-}
-
 /* Asks the policy, working out the scope only when the answer depends on it,
  * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
@@ -114,7 +97,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
     abs[0] = '\0';
     for (int look = 0;; look++) {
-        d = first_look(c, req, f, fd, &facts);
+        d = rg_ask_first_look(c, req, f, fd, &facts);
         if (d.action == RG_ALLOW) /* the common answer: nothing more to ask */
             return RG_ALLOW;
         if (d.action == RG_NEED_HASH) {

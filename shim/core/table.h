@@ -233,6 +233,25 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
  * clock was a tenth of its cost. */
 bool rg_entry_stamp_clock(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                           bool own_write, int64_t (*clock)(void));
+/* Does e record st as the session's own bytes already, with nothing
+ * rg_entry_stamp_clock(own_write) would change: the current generation
+ * marked written, the same ctime, mtime and size, no scan to take over, no
+ * hash to put and no read TTL to renew? That call then returns false at its
+ * first test and touches nothing, so the restamp at the close of a
+ * write-open that wrote nothing (every close of a file rewritten in place
+ * but once) skips it: inline, one load of gen as stamp() makes. */
+static inline bool rg_entry_own_as_is(const struct rg_table *t, const struct rg_entry *e,
+                                      const struct rg_stamp *st)
+{
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    return (cur & RG_GEN_MASK) == gen && (cur & RG_GEN_WRITE) && !st->hash &&
+           t->hdr->read_ttl_ns <= 0 && !((had & RG_READER_SCAN) && had != st->reader) &&
+           atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
+           atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+           atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+}
 /* Is st already what e records, in the current generation, with no read TTL
  * to renew and no scan that a look or a write would take over? Then
  * rg_entry_stamp would change nothing, and a re-read of an unchanged file

@@ -43,7 +43,10 @@ restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, in
         if (looks > 0 && !raced && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
             was.size == now.size)
             break;
-        uint32_t mine = rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns) ? 2 : 0;
+        uint32_t mine = !rg_entry_own_as_is(&c->table, e, &now) &&
+                                rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns)
+                            ? 2
+                            : 0;
         uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
         raced = (before & 1u) || after - before != mine;
         if (!raced && rg_entry_writers(e) <= (uint32_t)counted)

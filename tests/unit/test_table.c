@@ -742,6 +742,53 @@ TEST(restamp_of_an_unchanged_file_reads_no_clock)
     drop(&f);
 }
 
+/* The restamp's shortcut answers yes only where rg_entry_stamp_clock would
+ * change nothing: the entry's bytes after it are the same, byte for byte. */
+static bool own_as_is_and_stamp_changes_nothing(struct fixture *f, struct rg_entry *e,
+                                                const struct rg_stamp *st)
+{
+    if (!rg_entry_own_as_is(&f->t, e, st))
+        return false;
+    struct rg_entry was;
+    memcpy(&was, e, sizeof was);
+    clock_reads = 0;
+    bool changed = rg_entry_stamp_clock(&f->t, e, st, true, counting_clock);
+    return !changed && clock_reads == 0 && memcmp(&was, e, sizeof was) == 0;
+}
+
+TEST(own_as_is_holds_for_the_session_own_unchanged_bytes)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    rg_entry_stamp(&f.t, e, &own, true, 7001);
+    CHECK(own_as_is_and_stamp_changes_nothing(&f, e, &own));
+    drop(&f);
+}
+
+TEST(own_as_is_fails_where_the_restamp_has_work)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
+    CHECK(!rg_entry_own_as_is(&f.t, e, &own)); /* never recorded */
+    rg_entry_stamp(&f.t, e, &own, false, 7001);
+    CHECK(!rg_entry_own_as_is(&f.t, e, &own)); /* a read's stamp: to be marked */
+    rg_entry_stamp(&f.t, e, &own, true, 7002);
+    CHECK(!rg_entry_own_as_is(&f.t, e, &tie)); /* other bytes */
+    struct rg_stamp hashed = own;
+    hashed.hash = 5;
+    CHECK(!rg_entry_own_as_is(&f.t, e, &hashed)); /* a hash to put */
+    atomic_fetch_or(&e->reader, RG_READER_SCAN);
+    CHECK(!rg_entry_own_as_is(&f.t, e, &own)); /* a scan to take over */
+    atomic_fetch_and(&e->reader, ~RG_READER_SCAN);
+    CHECK(rg_entry_own_as_is(&f.t, e, &own));
+    f.t.hdr->read_ttl_ns = 1000;
+    CHECK(!rg_entry_own_as_is(&f.t, e, &own)); /* a read TTL to renew */
+    f.t.hdr->read_ttl_ns = 0;
+    atomic_fetch_add(&f.t.hdr->generation, 1);
+    CHECK(!rg_entry_own_as_is(&f.t, e, &own)); /* reset since */
+    drop(&f);
+}
+
 TEST(restamp_of_a_changed_file_stamps_the_clock_read_once)
 {
     struct fixture f = make_table(16, false);
@@ -1666,6 +1713,8 @@ int main(void)
     RUN(stamp_with_same_ctime_and_new_size_replaces);
     RUN(own_write_stamp_is_found);
     RUN(restamp_of_an_unchanged_file_reads_no_clock);
+    RUN(own_as_is_holds_for_the_session_own_unchanged_bytes);
+    RUN(own_as_is_fails_where_the_restamp_has_work);
     RUN(restamp_of_a_changed_file_stamps_the_clock_read_once);
     RUN(restamp_under_a_read_ttl_reads_the_clock_to_renew);
     RUN(read_tying_with_own_write_within_a_tick_is_dropped);

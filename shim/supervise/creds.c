@@ -4,7 +4,8 @@
  * write through readguard what it could not itself. Credentials are per
  * thread in the kernel, so the handler thread takes the caller's file-system
  * uid and gid and its groups for the call (raw system calls: glibc would
- * apply setgroups to every thread) and gives them back afterwards. The
+ * apply setgroups to every thread) and gives them back afterwards; a root
+ * caller that shed capabilities gets the file ones lowered to its own. The
  * common case, a caller with readguard's own ids, costs one stat, and
  * nothing when readguard is an unprivileged user (rg_sv_ids_own). */
 #include <errno.h>
@@ -90,8 +91,40 @@ void rg_sv_ids_own(struct rg_sv_ids *own)
     own->gid = getegid();
     own->uniform = getresuid(&ru, &eu, &su) == 0 && getresgid(&rg, &eg, &sg) == 0 && ru == eu &&
                    su == eu && rg == eg && sg == eg;
-    own->whole_tree = own->uniform && syscall(SYS_capget, &h, caps) == 0 &&
-                      caps[0].permitted == 0 && caps[1].permitted == 0;
+    bool got = syscall(SYS_capget, &h, caps) == 0;
+    own->caps = got ? (uint64_t)caps[1].effective << 32 | caps[0].effective : 0;
+    own->whole_tree = own->uniform && got && caps[0].permitted == 0 && caps[1].permitted == 0;
+}
+
+/* The capabilities that override a file's owner and mode, the kernel's
+ * CAP_FS_MASK: a caller without them must not have them through readguard.
+ * The others stay readguard's own (reading the caller's memory needs
+ * CAP_SYS_PTRACE, whatever the caller has). */
+#define CAP_BIT(c) ((uint64_t)1 << (c))
+#define FS_CAPS                                                                      \
+    (CAP_BIT(CAP_CHOWN) | CAP_BIT(CAP_DAC_OVERRIDE) | CAP_BIT(CAP_DAC_READ_SEARCH) | \
+     CAP_BIT(CAP_FOWNER) | CAP_BIT(CAP_FSETID) | CAP_BIT(CAP_MKNOD) |                \
+     CAP_BIT(CAP_LINUX_IMMUTABLE) | CAP_BIT(CAP_MAC_OVERRIDE))
+
+/* The effective capabilities /proc/TID/status shows, or ~0 (all: nothing
+ * to lower) where it cannot be read. */
+static uint64_t caps_of(const char *status)
+{
+    const char *p = strstr(status, "\nCapEff:");
+    return p ? strtoull(p + 8, NULL, 16) : ~(uint64_t)0;
+}
+
+/* Sets this thread's effective capabilities (capset acts on the calling
+ * thread alone) to eff, within what it may have. */
+static bool cap_to(uint64_t eff)
+{
+    struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct d[2];
+    if (syscall(SYS_capget, &h, d) != 0)
+        return false;
+    d[0].effective = d[0].permitted & (uint32_t)eff;
+    d[1].effective = d[1].permitted & (uint32_t)(eff >> 32);
+    return syscall(SYS_capset, &h, d) == 0;
 }
 
 /* Each id argument -1 (kept) or the id all of them already are. */
@@ -132,11 +165,13 @@ int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
 {
     struct stat st;
     char path[64], status[4096];
-    c->switched = false;
+    c->switched = c->capped = false;
     if (own->whole_tree || !atomic_load(&own->moved))
         return 0;
     snprintf(path, sizeof path, "/proc/%d", (int)t->tid);
-    if (stat(path, &st) == 0 && st.st_uid == own->uid && st.st_gid == own->gid)
+    /* Our own ids are no answer where we have capabilities the caller may
+     * have dropped. */
+    if (!own->caps && stat(path, &st) == 0 && st.st_uid == own->uid && st.st_gid == own->gid)
         return 0;
     int r = load_status(t->tid, status, sizeof status);
     if (r < 0)
@@ -146,23 +181,32 @@ int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
     int n = groups_of(status, groups, RG_SV_GROUPS_MAX);
     if (uid < 0 || gid < 0)
         return -ESRCH;
-    if ((uid_t)uid == own->uid && (gid_t)gid == own->gid)
-        return 0; /* a non-dumpable process of our own user */
-    c->uid = own->uid;
-    c->gid = own->gid;
-    c->ngroups = getgroups(RG_SV_GROUPS_MAX, c->groups);
-    c->switched = true;
-    if (c->ngroups < 0 || !switch_to((uid_t)uid, (gid_t)gid, groups, n)) {
+    if ((uid_t)uid != own->uid || (gid_t)gid != own->gid) {
+        c->uid = own->uid;
+        c->gid = own->gid;
+        c->ngroups = getgroups(RG_SV_GROUPS_MAX, c->groups);
+        c->switched = true;
+        if (c->ngroups < 0 || !switch_to((uid_t)uid, (gid_t)gid, groups, n)) {
+            rg_sv_creds_leave(c);
+            return -EACCES; /* readguard cannot act as that user: refuse */
+        }
+    }
+    /* After the ids, which need CAP_SETUID and CAP_SETGID to change. */
+    uint64_t caps = caps_of(status) | ~FS_CAPS;
+    c->caps = own->caps;
+    if ((own->caps & ~caps) && !(c->capped = cap_to(own->caps & caps))) {
         rg_sv_creds_leave(c);
-        return -EACCES; /* readguard cannot act as that user: refuse */
+        return -EACCES; /* nor with that caller's capabilities */
     }
     return 0;
 }
 
 void rg_sv_creds_leave(struct rg_sv_creds *c)
 {
-    if (!c->switched)
-        return;
-    switch_to(c->uid, c->gid, c->groups, c->ngroups < 0 ? 0 : c->ngroups);
+    if (c->capped) /* first: the ids need them to change back */
+        cap_to(c->caps);
+    c->capped = false;
+    if (c->switched)
+        switch_to(c->uid, c->gid, c->groups, c->ngroups < 0 ? 0 : c->ngroups);
     c->switched = false;
 }

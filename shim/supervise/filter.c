@@ -1,7 +1,7 @@
 /* The seccomp filter of a supervised tree. Guarded calls go to the
- * supervisor, and so do the calls that change ids, to be noted and let
- * run; calls that would let a process see or write files unseen are
- * refused outright:
+ * supervisor, and so do the calls that change ids or lower capabilities,
+ * to be noted and let run; calls that would let a process see or write
+ * files unseen are refused outright:
  * - io_uring opens files without a system call seccomp could see;
  * - open_by_handle_at opens an inode without a path (and needs no write
  *   check to succeed);
@@ -24,6 +24,7 @@
 #include <linux/filter.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "os/sys.h"
@@ -48,17 +49,19 @@ static const long guarded[] = {
  * (under no_new_privs an exec changes none), and the supervisor need not
  * look at each caller's (creds.c). Checked before the trampoline's
  * exception, which the library never needs for them. */
-static const long id_calls[] = {SYS_setuid,    SYS_setgid,    SYS_setreuid,
-                                SYS_setregid,  SYS_setgroups, SYS_setresuid,
-                                SYS_setresgid, SYS_setfsuid,  SYS_setfsgid};
+static const long id_calls[] = {SYS_setuid,    SYS_setgid,    SYS_setreuid,  SYS_setregid,
+                                SYS_setgroups, SYS_setresuid, SYS_setresgid, SYS_setfsuid,
+                                SYS_setfsgid,  SYS_capset};
 #define NIDS (sizeof id_calls / sizeof *id_calls)
 
+/* prctl is trapped only for what lowers a root process's capabilities at
+ * its next exec (filter: caps_at_exec). */
 bool rg_sv_changes_ids(long nr)
 {
     for (size_t i = 0; i < NIDS; i++)
         if (id_calls[i] == nr)
             return true;
-    return false;
+    return nr == SYS_prctl;
 }
 #define LD(off) (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define RET(v) (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, (v))
@@ -100,6 +103,23 @@ static size_t id_changes(struct sock_filter *out)
         out[n++] = JEQ((unsigned)id_calls[i], (unsigned char)(NIDS - 1 - i),
                        (unsigned char)(i == NIDS - 1));
     out[n++] = RET(SECCOMP_RET_USER_NOTIF);
+    return n;
+}
+
+/* Expects the call's number loaded; continues past its last instruction
+ * with it still loaded. A root process that drops capabilities from its
+ * bounding set, or sets SECBIT_NOROOT, has fewer after its next exec, and
+ * readguard, acting for it, must then have fewer too (creds.c); any other
+ * prctl passes. */
+static size_t caps_at_exec(struct sock_filter *out)
+{
+    size_t n = 0;
+    out[n++] = JEQ(SYS_prctl, 0, 5);
+    out[n++] = LD(offsetof(struct seccomp_data, args[0]));
+    out[n++] = JEQ(PR_CAPBSET_DROP, 1, 0);
+    out[n++] = JEQ(PR_SET_SECUREBITS, 0, 1);
+    out[n++] = RET(SECCOMP_RET_USER_NOTIF);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
     return n;
 }
 
@@ -148,6 +168,7 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     out[n++] = FAIL(EPERM);
     out[n++] = RET(SECCOMP_RET_ALLOW);
     n += id_changes(out + n);
+    n += caps_at_exec(out + n);
     if (level == RG_SV_STRICT)
         n += namespaces(out + n);
     size_t at = n++;

@@ -74,6 +74,8 @@ bool rg_sv_tree_proc(const char *path);
 #define RG_SV_GROUPS_MAX 256
 struct rg_sv_creds {
     bool switched;
+    bool capped;   /* this thread's capabilities lowered to the caller's */
+    uint64_t caps; /* and readguard's own, to give back */
     uid_t uid;
     gid_t gid;
     int ngroups;
@@ -90,6 +92,10 @@ struct rg_sv_ids {
     bool whole_tree;
     /* Its real, effective and saved ids are one uid and one gid. */
     bool uniform;
+    /* Its effective capabilities, the most a caller can have that counts:
+     * a caller with fewer (a root process that dropped some) gets them
+     * lowered to its own for the call. */
+    uint64_t caps;
     /* A process of the tree may have other ids now (a call that changes
      * them, filter.c): from then on each caller's are looked at. */
     _Atomic bool moved;

@@ -627,3 +627,22 @@ stuck_call() { # MODE DIR
 	refute_refused
 	assert_content f ''
 }
+
+@test "t4000.59 --strict: a root process that dropped its capabilities cannot read or write through the supervisor what it could not itself" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop capabilities"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	printf 'secret\n' >secret
+	chown 65534:65534 secret
+	chmod 0600 secret
+	snapshot secret
+	drop="setpriv --bounding-set=-all --inh-caps=-all"
+	run $drop "$STATIC" read secret
+	assert_output 'err EACCES'
+	run --separate-stderr strict $drop "$STATIC" read secret
+	assert_output 'err EACCES'
+	run --separate-stderr strict $drop "$STATIC" write secret x
+	assert_output 'err EACCES'
+	assert_unchanged secret
+	run --separate-stderr strict "$STATIC" read secret
+	assert_success
+}

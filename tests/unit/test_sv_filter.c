@@ -15,6 +15,7 @@ int main(void)
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include "check.h"
@@ -93,6 +94,31 @@ TEST(calls_that_change_ids_go_to_the_supervisor_even_from_the_trampoline)
         CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
         CHECK(!rg_sv_changes_ids(others[i]));
     }
+}
+
+TEST(calls_that_lower_capabilities_go_to_the_supervisor_other_prctls_pass)
+{
+    struct seccomp_data d = call(SYS_capset, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    CHECK(rg_sv_changes_ids(SYS_capset));
+    int lowering[] = {PR_CAPBSET_DROP, PR_SET_SECUREBITS};
+    for (size_t i = 0; i < sizeof lowering / sizeof *lowering; i++) {
+        d = call(SYS_prctl, 0x401000);
+        d.args[0] = (uint64_t)lowering[i];
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), NOTIFY);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    }
+    CHECK(rg_sv_changes_ids(SYS_prctl));
+    int others[] = {PR_SET_NAME, PR_GET_SECUREBITS, PR_CAPBSET_READ, PR_SET_NO_NEW_PRIVS};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        d = call(SYS_prctl, 0x401000);
+        d.args[0] = (uint64_t)others[i];
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+    }
+    d = call(SYS_capget, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
 }
 
 TEST(the_trampoline_is_trusted_only_in_hybrid_mode)
@@ -211,6 +237,7 @@ int main(void)
     RUN(guarded_calls_go_to_the_supervisor);
     RUN(other_calls_pass);
     RUN(calls_that_change_ids_go_to_the_supervisor_even_from_the_trampoline);
+    RUN(calls_that_lower_capabilities_go_to_the_supervisor_other_prctls_pass);
     RUN(the_trampoline_is_trusted_only_in_hybrid_mode);
     RUN(other_entry_points_are_refused);
     RUN(unseen_openers_are_refused);

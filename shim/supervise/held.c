@@ -21,6 +21,9 @@
 #include "os/clock.h"
 #include "os/procfd.h"
 #include "supervise/supervise.h"
+/* How long a holder that closed its copy and lives on goes unsettled. */
+#define RG_SV_HELD_TICK_MS 2
+
 struct held_fd {
     int fd;
     int pidfd; /* readable once the holder has exited */
@@ -125,6 +128,8 @@ size_t rg_sv_held_settle(struct rg_sv_held *h)
     return left;
 }
 
+int rg_sv_held_wake(const struct rg_sv_held *h) { return h->wake; }
+
 void rg_sv_held_wait(struct rg_sv_held *h, int ms)
 {
     struct pollfd p[64] = {{.fd = h->wake, .events = POLLIN}};
@@ -136,7 +141,9 @@ void rg_sv_held_wait(struct rg_sv_held *h, int ms)
     bool idle = h->n == 0;
     pthread_mutex_unlock(&h->lock);
     /* With nothing held, only an addition can change anything. */
-    if (poll(p, n, idle ? -1 : ms) > 0 && (p[0].revents & POLLIN)) {
+    if (!idle && (ms < 0 || ms > RG_SV_HELD_TICK_MS))
+        ms = RG_SV_HELD_TICK_MS;
+    if (poll(p, n, ms) > 0 && (p[0].revents & POLLIN)) {
         uint64_t v;
         if (read(h->wake, &v, sizeof v) < 0)
             return;

@@ -1,7 +1,7 @@
 /* The notification loop: several handler threads take turns on the one
  * listener (so a parallel build does not queue behind one slow open), each
  * with its own context sharing the session's table, plus the reaper that
- * settles held write descriptors. */
+ * settles held write descriptors and watches the turn. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -186,12 +186,19 @@ static void *work(void *arg)
     return NULL;
 }
 
+struct keeper {
+    struct rg_sv_held *held;
+    struct rg_sv_turn *turn;
+};
+
+/* The reaper settles held copies, and is the turn's watchdog: one thread
+ * waking every 2 ms while calls come or copies are held, not two. */
 static void *reap(void *arg)
 {
-    struct rg_sv_held *h = arg;
+    struct keeper *k = arg;
     for (;;) {
-        rg_sv_held_settle(h);
-        rg_sv_held_wait(h, 2);
+        rg_sv_held_settle(k->held);
+        rg_sv_held_wait(k->held, rg_sv_turn_watch(k->turn));
     }
     return NULL;
 }
@@ -233,8 +240,17 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     if (!own)
         return -ENOMEM;
     rg_sv_ids_own(own);
-    struct rg_sv_turn *turn = rg_sv_turn_new();
-    int r = turn ? rg_sv_spawn(reap, held) : -ENOMEM;
+    struct rg_sv_turn *turn = rg_sv_turn_new(rg_sv_held_wake(held));
+    struct keeper *keeper = malloc(sizeof *keeper);
+    int r = turn && keeper ? 0 : -ENOMEM;
+    if (r == 0) {
+        *keeper = (struct keeper){held, turn};
+        r = rg_sv_spawn(reap, keeper);
+    }
+    if (r != 0) {
+        free(keeper);
+        free(turn);
+    }
     for (int i = 0; r == 0 && i < nthreads; i++) {
         struct worker *w = calloc(1, sizeof *w);
         if (!w) {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/jrecord.h"
@@ -61,6 +62,16 @@ static const char *verb(const struct rg_request *req)
     }
 }
 
+/* Is fd the very file the refusal protects? A process that closed stderr
+ * gets its next descriptor as 2, and the one the shim opens a file on to
+ * judge it is then 2 too: the line would be written into that file. */
+static bool is_the_file(int fd, const struct rg_file *f)
+{
+    struct stat st;
+    return f && f->exists && rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino;
+}
+
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
@@ -72,7 +83,10 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_reason_text(line + n, sizeof line - n - 1, r, c->table.hdr ? c->table.hdr->capacity : 0,
                         c->problem);
     line[n++] = '\n';
-    ssize_t w = RG_PAUSED(write(rg_log_err_fd(c), line, n));
+    int fd = rg_log_err_fd(c);
+    if (is_the_file(fd, r->file))
+        return;
+    ssize_t w = RG_PAUSED(write(fd, line, n));
     (void)w;
 }
 

@@ -794,3 +794,14 @@ probe_after_read() {
 	refute_refused
 	assert_unchanged f src
 }
+
+# With stderr closed, the descriptor the shim opens the file on to judge it
+# is 2: the refusal line must not be written into the file it protects.
+@test "t0200.77 a refused write-open by a process with stderr closed leaves the file byte-identical" {
+	mkfile f original
+	snapshot f
+	run rgsh 'exec 2>&-; "$T/rgprobe" open f O_WRONLY'
+	assert_output 'err EACCES'
+	assert_unchanged f
+	assert_equal "$(log_count)" 1
+}

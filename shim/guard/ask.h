@@ -82,28 +82,38 @@ bool rg_wait_restamp(const struct rg_record *r, int look);
  * 0, which matches no record. */
 void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow);
 
-/* The facts as they stand, and the policy's answer to them: lock-free
- * loads and the pure policy, nothing looked up that it may ask for. Inline
- * in rg_ask's loop and in every allowed write's judgement at once. */
+/* The facts of f, whose entry is e (or NULL), as they stand, and the
+ * policy's answer to them: lock-free loads and the pure policy, nothing
+ * looked up that it may ask for. Inline in rg_ask's loop and in every
+ * allowed write's judgement at once. */
+static inline __attribute__((always_inline)) struct rg_decision
+rg_ask_look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
+               struct rg_entry *e, struct rg_facts *facts)
+{
+    rg_facts_load(c, e, facts, fd);
+    facts->sealed = rg_ctx_sealed(c, f->dev, f->ino);
+    return rg_decide(req, f, facts);
+}
+/* The same, finding f's entry e (rg_entry_of_write, not added). */
 static inline __attribute__((always_inline)) struct rg_decision
 rg_ask_first_look(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
                   struct rg_facts *facts)
 {
-    rg_facts_load(c, rg_entry_of_write(c, f->dev, f->ino, false), facts, fd);
-    facts->sealed = rg_ctx_sealed(c, f->dev, f->ino);
-    return rg_decide(req, f, facts);
+    return rg_ask_look_at(c, req, f, fd, rg_entry_of_write(c, f->dev, f->ino, false), facts);
 }
 
 /* Does the policy allow f's write at its first look, as rg_ask would
  * answer at once? Reentrant (lock-free loads, the pure policy; it logs
  * nothing), for a hook outside the critical section. False: ask rg_ask.
- * *facts: what the look found, for the journal's question. Inline: a call
- * of its own cost every allowed write a frame and six saved registers. */
+ * *facts: what the look found, for the journal's question; e: f's entry
+ * (rg_entry_of_write, not added), which the caller then counts its writer
+ * on without finding it again. Inline: a call of its own cost every
+ * allowed write a frame and six saved registers. */
 static inline __attribute__((always_inline)) bool
 rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f,
-                      int fd, struct rg_facts *facts)
+                      int fd, struct rg_entry *e, struct rg_facts *facts)
 {
-    return rg_ask_first_look(c, req, f, fd, facts).action == RG_ALLOW;
+    return rg_ask_look_at(c, req, f, fd, e, facts).action == RG_ALLOW;
 }
 
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.

@@ -8,20 +8,28 @@
 #include "guard/restamp.h"
 #include "guard/sysopen.h"
 #include "os/sys.h"
-/* Inline: every allowed write counts its writer here. */
+/* Inline: every allowed write counts its writer here. e: the file's entry
+ * as the judgement found it, or NULL to find it (added if new). */
 static inline __attribute__((always_inline)) void
-note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
+note_write_entry(struct rg_ctx *c, int fd, const struct stat *st, void *stream, struct rg_entry *e)
 {
     if (fd < 0 || !S_ISREG(st->st_mode))
         return;
     struct rg_file f = {.dev = st->st_dev, .ino = st->st_ino};
-    struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
+    if (!e)
+        e = rg_entry_of_write(c, f.dev, f.ino, true);
     int32_t pid = rg_ctx_pid(c);
     if (e)
         rg_entry_writer_open(e, pid);
     if (c->table.hdr)
         atomic_fetch_add_explicit(&c->table.hdr->writes_allowed, 1, memory_order_relaxed);
     rg_fd_track(c, fd, f.dev, f.ino, pid, stream);
+}
+
+static inline __attribute__((always_inline)) void
+note_write_stat(struct rg_ctx *c, int fd, const struct stat *st, void *stream)
+{
+    note_write_entry(c, fd, st, stream, NULL);
 }
 
 void rg_note_write(struct rg_ctx *c, int fd, void *stream)
@@ -123,12 +131,11 @@ void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
 
 /* An allowed write: counted as a writer, then truncated. Inline in both
  * halves' callers. */
-static inline __attribute__((always_inline)) int allowed(struct rg_ctx *c,
-                                                         const struct rg_request *req, int fd,
-                                                         const struct stat *st,
-                                                         const struct rg_file *f, bool fresh)
+static inline __attribute__((always_inline)) int
+allowed(struct rg_ctx *c, const struct rg_request *req, int fd, const struct stat *st,
+        const struct rg_file *f, bool fresh, struct rg_entry *e)
 {
-    note_write_stat(c, fd, st, NULL);
+    note_write_entry(c, fd, st, NULL, e);
     if (!fresh && (req->flags & O_TRUNC) && f->regular)
         fd = truncate_opened(c, req, fd, f);
     return fd;
@@ -154,10 +161,14 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
     /* rg_guard_opened_write's test of what to keep, for an allowed write:
      * on the record the judgement loaded, not loaded again. */
     struct rg_facts facts;
-    if (!fresh && (!rg_ask_allows_at_once(c, req, &f, fd, &facts) ||
-                   (f.regular && !rg_journal_keeps_nothing(c, &w->st, &facts))))
-        return false;
-    w->fd = allowed(c, req, fd, &w->st, &f, fresh);
+    struct rg_entry *e = NULL;
+    if (!fresh) {
+        e = rg_entry_of_write(c, f.dev, f.ino, false);
+        if (!rg_ask_allows_at_once(c, req, &f, fd, e, &facts) ||
+            (f.regular && !rg_journal_keeps_nothing(c, &w->st, &facts)))
+            return false;
+    }
+    w->fd = allowed(c, req, fd, &w->st, &f, fresh, e);
     return true;
 }
 
@@ -195,5 +206,5 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
         forget(c, &f);
         return fd;
     }
-    return allowed(c, req, fd, &st, &f, fresh);
+    return allowed(c, req, fd, &st, &f, fresh, NULL);
 }

@@ -75,6 +75,19 @@ static inline bool rg_fd_peek(struct rg_ctx *c, int fd, struct rg_fdslot *out)
     atomic_store_explicit(&out->ino, ino, memory_order_relaxed);
     return true;
 }
+/* rg_fd_take of the slot rg_fd_peek copied into out: one compare-and-swap
+ * empties it if it still holds out's file, the copy made; else, the slot
+ * having moved since, rg_fd_take. A close peeks first (whose descriptor
+ * is it?), and taking it then cost a second copy. */
+static inline bool rg_fd_take_peeked(struct rg_ctx *c, int fd, struct rg_fdslot *out)
+{
+    uint64_t ino = atomic_load_explicit(&out->ino, memory_order_relaxed);
+    if (fd >= 0 && fd < RG_FDMAP_SIZE &&
+        atomic_compare_exchange_strong_explicit(&c->fds[fd].ino, &ino, 0, memory_order_acq_rel,
+                                                memory_order_relaxed))
+        return true;
+    return rg_fd_take(c, fd, out);
+}
 void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);
 /* One past the highest descriptor below RG_FDMAP_SIZE ever tracked: scans
  * stop there, so a process that tracked nothing touches none of the map

@@ -116,7 +116,7 @@ void rg_note_close(struct rg_ctx *c, int fd)
         /* What the process itself opened is its own to let go of, even
          * in its parent's memory. */
         if (c->actor || s.opener == me || map_is_mine(c, me)) {
-            if (rg_fd_take(c, fd, &s))
+            if (rg_fd_take_peeked(c, fd, &s))
                 restamp_as(c, fd, &s, true, me);
         } else {
             restamp_as(c, fd, &s, false, me);

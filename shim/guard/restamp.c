@@ -8,6 +8,15 @@
 #include "guard/fdmap.h"
 #include "os/clock.h"
 #include "os/sys.h"
+/* Does st show what the restamp's last look, was, saw? Out of line: only a
+ * second look asks, and inline its tests were made at every first one. */
+__attribute__((noinline, cold)) static bool looked_the_same(const struct rg_stamp *was,
+                                                            const struct stat *st)
+{
+    struct rg_stamp now = rg_stamp_of(st);
+    return was->mtime_ns == now.mtime_ns && was->ctime_ns == now.ctime_ns && was->size == now.size;
+}
+
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. Inline, for the close of every allowed write. */
 static inline __attribute__((always_inline)) void
@@ -38,11 +47,9 @@ restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, in
         uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
         if (rg_sys_fstat(fd, &st) != 0 || st.st_ino != f.ino || st.st_dev != f.dev)
             break;
-        struct rg_stamp was = now;
-        now = rg_stamp_of(&st);
-        if (looks > 0 && !raced && was.mtime_ns == now.mtime_ns && was.ctime_ns == now.ctime_ns &&
-            was.size == now.size)
+        if (looks > 0 && !raced && looked_the_same(&now, &st))
             break;
+        now = rg_stamp_of(&st);
         uint32_t mine = !rg_entry_own_as_is(&c->table, e, &now) &&
                                 rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns)
                             ? 2

@@ -126,10 +126,16 @@ int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct st
         st->st_mode = 0;
         return fd;
     }
+    rg_guard_opened_read_stat(c, req, fd, st);
+    return fd;
+}
+
+void rg_guard_opened_read_stat(struct rg_ctx *c, const struct rg_request *req, int fd,
+                               const struct stat *st)
+{
     if (!rg_flags_write(req->flags) && may_be_read(c, fd, req->flags) && S_ISREG(st->st_mode) &&
         !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
         stamp(c, st, fd, req);
-    return fd;
 }
 
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)

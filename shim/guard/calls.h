@@ -27,6 +27,11 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
  * a read is recorded from that one fstat, where a caller that needs the
  * stat too (the supervisor) would make a second. */
 int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st);
+/* Its record alone, of a read-mode open made and stated (st) already: for
+ * the supervisor, which records some reads once the caller holds the
+ * descriptor (supervise/open.c). */
+void rg_guard_opened_read_stat(struct rg_ctx *c, const struct rg_request *req, int fd,
+                               const struct stat *st);
 /* The same open, unchecked: for calls that re-enter the shim. */
 int rg_open_unguarded(const struct rg_request *req);
 /* The same, by a thread outside the critical section (the read path), where

@@ -132,8 +132,10 @@ static bool forbidden(const struct rg_sv_call *call, int fd, const struct stat *
 }
 
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
- * (an EMFILE there must leave the file as it was), then the answer goes. */
-static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a, bool trunc)
+ * (an EMFILE there must leave the file as it was), then the answer goes.
+ * read: a read recorded only once installed (plain_read), stated st. */
+static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a, bool trunc,
+                      const struct rg_request *read, const struct stat *st)
 {
     struct rg_fdslot slot;
     /* A touch stand-in (read-only, see guard/calls.c) is no writer. */
@@ -146,6 +148,8 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     } else if (there < 0) {
         rg_sv_reply(call, there);
     }
+    if (read && there >= 0)
+        rg_guard_opened_read_stat(call->ctx, read, fd, st);
     if (writer && there >= 0) {
         rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there);
         return;
@@ -166,12 +170,50 @@ static bool touch_shaped(int flags)
            !(flags & (O_TRUNC | O_APPEND));
 }
 
-/* The look before a blocking open: -ENOENT, or whether path is a FIFO. */
-static int fifo_look(int dfd, const char *path, int flags)
+enum look { LOOK_OTHER, LOOK_FIFO, LOOK_REGULAR };
+
+/* The look before a blocking open: -ENOENT, or what path is (enum look). */
+static int look_at(int dfd, const char *path, int flags)
 {
     struct stat st;
     int r = rg_sys_fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
-    return r == -ENOENT ? r : r == 0 && S_ISFIFO(st.st_mode);
+    if (r == -ENOENT)
+        return r;
+    if (r != 0)
+        return LOOK_OTHER;
+    return S_ISFIFO(st.st_mode) ? LOOK_FIFO : S_ISREG(st.st_mode) ? LOOK_REGULAR : LOOK_OTHER;
+}
+
+/* Most of the opens a build makes that find a file: a read-only open of
+ * what the look found a regular file. It is opened as the caller asked,
+ * without our O_NONBLOCK (which a regular file ignores), so nothing is
+ * taken off again (an fcntl per open). The file may be replaced by a FIFO
+ * or a device between the look and the open: then this handler waits in
+ * the open as the caller's own open would, and the watchdog passes the turn
+ * on (turn.c), as for any call that stalls. */
+static bool plain_read(const struct open_args *a, int look)
+{
+    return look == LOOK_REGULAR && (a->flags & O_ACCMODE) == O_RDONLY &&
+           !rg_flags_write(a->flags) && !(a->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)));
+}
+
+/* The open of a plain read (or none), made before the notification id is
+ * checked: nothing is recorded until ADDFD has installed the descriptor,
+ * and ADDFD succeeds only while the call is pending, which proves, as the
+ * id's check did, that the caller lived from its call until then and so
+ * that the path, cwd and descriptor read from /proc/TID were its own. A
+ * read-only open of a regular file changes nothing, so an open made for a
+ * caller that died (or a tid reused meanwhile) is closed unseen. The
+ * record lands after the caller has its descriptor, before this handler
+ * takes the next call: a call of the tree that races it is one that got
+ * past the turn after a stall, and it finds the read unrecorded yet, a
+ * refusal, never a write let through. */
+static int open_stated(const struct rg_request *req, struct stat *st)
+{
+    int fd = rg_open_unguarded(req);
+    if (fd < 0 || rg_sys_fstat(fd, st) != 0)
+        st->st_mode = 0;
+    return fd;
 }
 
 /* Most of a compiler's opens are probes of include and library directories
@@ -209,6 +251,22 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     /* Our open must never block (a FIFO without its other end), nor make a
      * tty the supervisor's own, nor leak into a child of the supervisor. */
     bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
+    uint64_t resolve = own_proc ? 0 : RESOLVE_NO_MAGICLINKS;
+    /* A blocking read-open looks for a FIFO first too: a non-blocking reader
+     * of ours would let a writer in and out before the reader it stands for
+     * opened, leaving that reader waiting for a writer already gone. */
+    bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
+    int look = (!nonblock || reads) && !(a->flags & O_NONBLOCK) ? look_at(dfd, path, a->flags)
+                                                                : LOOK_OTHER;
+    if (answered_missing(call, look, a->flags, dfd))
+        return;
+    if (look == LOOK_FIFO && rg_sv_fifo_wait(call, dfd, path, a->flags, resolve, -1)) {
+        if (dfd >= 0)
+            rg_sys_close(dfd);
+        return; /* answered by the FIFO's own thread */
+    }
+    bool plain = plain_read(a, look);
+    nonblock = nonblock && !plain;
     struct rg_request req = {
         RG_OP_OPEN,
         a->call,
@@ -216,30 +274,21 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         path,
         flags | (nonblock ? O_NONBLOCK : 0),
         a->mode & ~call->target.umask & 07777,
-        own_proc ? 0 : RESOLVE_NO_MAGICLINKS,
+        resolve,
         0,
         NULL,
         NULL,
     };
-    /* A blocking read-open looks for a FIFO first too: a non-blocking reader
-     * of ours would let a writer in and out before the reader it stands for
-     * opened, leaving that reader waiting for a writer already gone. */
-    bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
-    int look =
-        (!nonblock || reads) && !(a->flags & O_NONBLOCK) ? fifo_look(dfd, path, a->flags) : 0;
-    if (answered_missing(call, look, a->flags, dfd))
-        return;
-    if (look == 1 && rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, -1)) {
-        if (dfd >= 0)
-            rg_sys_close(dfd);
-        return; /* answered by the FIFO's own thread */
-    }
     if (writes)
         rg_sv_held_settle(call->held);
     /* One fstat, the guard's, for the record and every test below: the
-     * descriptor's inode cannot change. */
+     * descriptor's inode cannot change. A plain read of a path that does
+     * not reach the caller's /proc entries is recorded once installed. */
+    bool later = plain && resolve;
     struct stat st;
-    int fd = rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &req, &st) : -ESRCH;
+    int fd = later                     ? open_stated(&req, &st)
+             : rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &req, &st)
+                                       : -ESRCH;
     bool stated = fd >= 0 && st.st_mode != 0;
     bool fifo_read = stated && (a->flags & O_ACCMODE) == O_RDONLY && S_ISFIFO(st.st_mode);
     if ((fifo_read || fd == -ENXIO) && nonblock &&
@@ -263,7 +312,7 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     if (nonblock)
         fcntl(fd, F_SETFL, a->flags);
     bool trunc = late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
-    hand_over(call, fd, a, trunc);
+    hand_over(call, fd, a, trunc, later && stated ? &req : NULL, &st);
 }
 
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)

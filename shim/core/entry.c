@@ -8,16 +8,50 @@
  * caller's second look clears), never a wrong allow. */
 #include "core/table.h"
 #include <sched.h>
+#include <time.h>
 
-/* A stamper waits this many yields for another to finish before taking the
- * entry over: bounded because one killed mid-stamp never finishes, and long
- * because one taken over while only preempted goes on to store its fields
- * late, over the newer stamp (its hash stays out: stamp_end). 64 yields
- * passed in microseconds on a loaded machine and took over live stampers
- * (1 run in 50 of test_table_threads under load); 1024 outlast a time
- * slice, and cost a stamper that meets a killed one, once, well under a
- * millisecond idle and up to a second or two on a loaded machine. */
-#define STAMP_WAITS 1024
+/* A stamper waits for another to finish before taking the entry over:
+ * bounded, because one killed mid-stamp never finishes, and long, because
+ * one taken over while only preempted goes on to store its fields late,
+ * over the newer stamp, and the session then refuses its own next write as
+ * changed. A count of yields was no bound in time: 1024 of them passed in a
+ * millisecond or two while the holder, preempted on a loaded machine, got
+ * the CPU back 7-20 ms later (t0500, 1 run in 30 under load). So the wait
+ * yields a while, then sleeps, until STAMP_WAIT_NS have passed: a stamper
+ * that meets a killed one waits that long, once. */
+#define STAMP_SPINS 1024
+#define STAMP_WAIT_NS 1000000000LL
+#define STAMP_NAP_NS 50000L
+
+struct stamp_wait {
+    int spins;
+    int64_t deadline_ns;
+};
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* One more moment for a stamp under way. False once the time is up. Not
+ * inlined: only a stamper that meets another gets here. */
+static __attribute__((noinline)) bool stamp_wait(struct stamp_wait *w)
+{
+    if (w->spins < STAMP_SPINS) {
+        w->spins++;
+        sched_yield();
+        return true;
+    }
+    int64_t now = monotonic_ns();
+    if (w->deadline_ns == 0)
+        w->deadline_ns = now + STAMP_WAIT_NS;
+    if (now >= w->deadline_ns)
+        return false;
+    nanosleep(&(struct timespec){0, STAMP_NAP_NS}, NULL);
+    return true;
+}
 
 /* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
  * Says whether another stamp landed since the caller loaded `seen`, or one
@@ -29,17 +63,16 @@
 static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
 {
     uint64_t cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-    for (int waits = 0;;) {
+    for (struct stamp_wait w = {0, 0};;) {
         uint32_t n = rg_stamps_of(cur);
-        if (n != rg_stamps_of(seen) && ((n ^ rg_stamps_of(seen)) != 1u || waits == STAMP_WAITS))
+        bool held = n & 1u, waiting = held && stamp_wait(&w);
+        if (n != rg_stamps_of(seen) && ((n ^ rg_stamps_of(seen)) != 1u || (held && !waiting)))
             *raced = true;
-        if ((n & 1u) && waits < STAMP_WAITS) {
-            waits++;
-            sched_yield();
+        if (waiting) {
             cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
             continue;
         }
-        uint64_t mine = rg_hash_stamps(rg_hash_of(cur), (n & 1u) ? n + 2 : n + 1);
+        uint64_t mine = rg_hash_stamps(rg_hash_of(cur), held ? n + 2 : n + 1);
         if (atomic_compare_exchange_weak_explicit(&e->hash_stamps, &cur, mine, memory_order_acq_rel,
                                                   memory_order_acquire))
             return mine;
@@ -47,7 +80,7 @@ static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
 }
 
 /* Puts hash with the release. Fails harmlessly when another took the entry
- * over after STAMP_WAITS: the lock is then theirs to end, and this hash,
+ * over after STAMP_WAIT_NS: the lock is then theirs to end, and this hash,
  * of bytes their stamp may not describe, stays out. */
 static void stamp_end(struct rg_entry *e, uint64_t mine, uint32_t hash)
 {
@@ -79,11 +112,23 @@ static void renew(struct rg_entry *e, uint64_t seen, uint32_t hash, int64_t now_
                                             memory_order_release, memory_order_relaxed);
 }
 
-static bool stamp_is_older(const struct rg_table *t, const struct rg_entry *e, int64_t ctime_ns)
+/* Does a stamp that raced with another lose to what e now holds? An older
+ * one does, and so does a read that ties with a write's stamp within a
+ * tick: it may have looked in the middle of that write (new times, old
+ * size), and stored after the writer's restamp it would stand. */
+static bool stamp_loses(const struct rg_table *t, const struct rg_entry *e,
+                        const struct rg_stamp *st, bool own_write, int64_t now_ns)
 {
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    return (atomic_load_explicit(&e->gen, memory_order_acquire) & RG_GEN_MASK) == gen &&
-           ctime_ns < atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+    uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
+    if ((cur & RG_GEN_MASK) != gen)
+        return false;
+    int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+    if (st->ctime_ns != ctime)
+        return st->ctime_ns < ctime;
+    bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+    return !own_write && !same && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS;
 }
 
 static void hand_over(struct rg_entry *e, uint32_t reader)
@@ -105,12 +150,17 @@ static __attribute__((noinline)) void take_over_if_recorded(const struct rg_tabl
                                                             const struct rg_stamp *st,
                                                             uint32_t mark)
 {
-    for (int tries = 0; tries < STAMP_WAITS; tries++) {
+    struct stamp_wait w = {0, 0};
+    for (int lost = 0; lost < STAMP_SPINS;) {
         uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-        if (rg_stamps_of(seen) & 1u)
-            sched_yield();
-        else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader, mark))
+        if (rg_stamps_of(seen) & 1u) {
+            if (!stamp_wait(&w))
+                return;
+        } else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader, mark)) {
             return;
+        } else {
+            lost++;
+        }
     }
 }
 
@@ -206,7 +256,7 @@ static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t
     uint64_t mine = stamp_begin(e, seen, &raced);
     if (raced) {
         reader &= ~RG_READER_SCAN;
-        if (stamp_is_older(t, e, st->ctime_ns)) {
+        if (stamp_loses(t, e, st, own_write, now_ns)) {
             stamp_end(e, mine, rg_hash_of(mine));
             return false;
         }
@@ -251,19 +301,23 @@ void rg_entry_mark_kept(const struct rg_table *t, struct rg_entry *e, const stru
      * if any stamp began since the check's look. After a bounded wait for
      * a stamp under way, nothing is marked: the bytes are kept again,
      * never lost. */
-    for (int tries = 0; tries < STAMP_WAITS; tries++) {
+    struct stamp_wait w = {0, 0};
+    for (int lost = 0; lost < STAMP_SPINS;) {
         uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
         uint32_t n = rg_stamps_of(seen);
         uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
         if (n & 1u) {
-            sched_yield();
+            if (!stamp_wait(&w))
+                return;
             continue;
         }
         if (!rg_entry_holds(t, e, st))
             return;
         if (!atomic_compare_exchange_strong_explicit(&e->hash_stamps, &seen, held,
-                                                     memory_order_acq_rel, memory_order_relaxed))
+                                                     memory_order_acq_rel, memory_order_relaxed)) {
+            lost++;
             continue;
+        }
         atomic_fetch_or_explicit(&e->gen, RG_GEN_WRITE, memory_order_release);
         atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, seen, memory_order_release,
                                                 memory_order_relaxed);

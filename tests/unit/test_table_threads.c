@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "check.h"
 #include "core/table.h"
@@ -404,6 +405,48 @@ TEST(kept_marks_racing_with_reads_mark_only_the_version_kept)
     teardown();
 }
 
+/* A stamper that lost the CPU while holding the entry (a loaded machine
+ * keeps it off for milliseconds) is waited for, not taken over: taken over,
+ * it stores its older fields late, over the newer stamp, and the session
+ * then refuses its own next write as changed. The holder here takes the
+ * stamp lock as stamp_begin does, and keeps it 30 ms, far longer than
+ * the yields a stamper spins before it sleeps. */
+static _Atomic int held;
+
+static void *hold_then_stamp(void *arg)
+{
+    struct rg_entry *e = arg;
+    atomic_fetch_add(&e->hash_stamps, 1); /* odd: held */
+    atomic_store(&held, 1);
+    nanosleep(&(struct timespec){0, 30000000}, NULL);
+    atomic_store(&e->mtime_ns, 2);
+    atomic_store(&e->size, 2);
+    atomic_store(&e->ctime_ns, 2);
+    atomic_fetch_add(&e->hash_stamps, 1); /* even: released */
+    return NULL;
+}
+
+TEST(stamper_preempted_mid_stamp_is_waited_for_not_overwritten_late)
+{
+    setup();
+    struct rg_entry *e = rg_table_find_or_add(&table, 6, 1);
+    struct rg_stamp old = {.mtime_ns = 1, .ctime_ns = 1, .size = 1};
+    struct rg_stamp newer = {.mtime_ns = 3, .ctime_ns = 3, .size = 3};
+    rg_entry_stamp(&table, e, &old, true, 1);
+    atomic_store(&held, 0);
+    pthread_t th;
+    CHECK_EQ_INT(pthread_create(&th, NULL, hold_then_stamp, e), 0);
+    while (!atomic_load(&held))
+        sched_yield();
+    CHECK(rg_entry_stamp(&table, e, &newer, true, 3));
+    pthread_join(th, NULL);
+    struct rg_record r = rg_entry_load(&table, e);
+    CHECK_EQ_INT(r.ctime_ns, 3);
+    CHECK_EQ_INT(r.size, 3);
+    CHECK_EQ_INT(rg_stamps_of(atomic_load(&e->hash_stamps)) & 1u, 0);
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
@@ -414,5 +457,6 @@ int main(void)
     RUN(rereads_racing_with_a_scanner_take_over_only_the_version_they_read);
     RUN(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote);
     RUN(kept_marks_racing_with_reads_mark_only_the_version_kept);
+    RUN(stamper_preempted_mid_stamp_is_waited_for_not_overwritten_late);
     return check_done();
 }

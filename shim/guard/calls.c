@@ -76,8 +76,6 @@ static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const 
     }
 }
 
-void rg_note_own(struct rg_ctx *c, const struct stat *st) { stamp(c, st, -1, NULL); }
-
 static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follow)
 {
     struct stat st;

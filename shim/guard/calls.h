@@ -57,8 +57,5 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);
 
 /* Records a read-mode open of fd already made by the program itself. */
 void rg_note_read(struct rg_ctx *c, int fd, int flags);
-/* Records st as the file after the session's own act on it (a rename's
- * carry; guard/rename.c). */
-void rg_note_own(struct rg_ctx *c, const struct stat *st);
 
 #endif

@@ -11,6 +11,7 @@
 #include "guard/journal.h"
 #include "guard/meta.h"
 #include "guard/names.h"
+#include "guard/restamp.h"
 #include "guard/scope.h"
 #include "os/sys.h"
 
@@ -110,13 +111,13 @@ static int renamed_over(struct rg_ctx *c, int held, int olddirfd, const char *ol
 }
 
 /* The rename changed the inode's ctime: record it, if the session knew the
- * inode as it was, under the name it now has. */
+ * inode as it was, under the name it now has. Looked at as a writer's close
+ * looks (guard/restamp.h): a sibling may be writing it through that name
+ * already, and one look in the middle of its write() would stand. */
 static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char *path)
 {
-    struct stat st;
-    if (m->known && rg_sys_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        st.st_ino == m->ino && st.st_dev == m->dev)
-        rg_note_own(c, &st);
+    if (m->known)
+        rg_restamp_renamed(c, m->e, dirfd, path, m->dev, m->ino);
 }
 
 /* Each name of a rename is anchored on a descriptor of its own

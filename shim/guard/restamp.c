@@ -17,50 +17,77 @@ __attribute__((noinline, cold)) static bool looked_the_same(const struct rg_stam
     return was->mtime_ns == now.mtime_ns && was->ctime_ns == now.ctime_ns && was->size == now.size;
 }
 
+/* Where a restamp looks at the file: through the descriptor that wrote it,
+ * or, after a rename, by the name it now has (fd then its directory). */
+struct own_look {
+    int fd;
+    const char *path;
+    uint64_t dev, ino;
+};
+
+static inline __attribute__((always_inline)) bool look_own(const struct own_look *l,
+                                                           struct stat *st)
+{
+    int r =
+        l->path ? rg_sys_fstatat(l->fd, l->path, st, AT_SYMLINK_NOFOLLOW) : rg_sys_fstat(l->fd, st);
+    return r == 0 && st->st_ino == l->ino && st->st_dev == l->dev;
+}
+
+/* Records the file as l finds it as the session's own, even over a stamp a
+ * sibling's read recorded first: it makes the bytes the session's own. A
+ * sibling's write() sets the times before the size, so a look in the middle
+ * of it pairs the new times with the old size; stamped after the sibling's
+ * own restamp, that look would stand (same ctime), and the session refuse
+ * the file as changed until a read a tick later. A second look that
+ * disagrees is stamped over it; only a sibling counted as writing (beyond
+ * the caller's own count, mine) can tear one, so alone, one look does. A
+ * stamp of another that began after our look and landed before ours (a
+ * sibling's restamp, or a signal handler's on this very thread) leaves
+ * ours, older, over it: the count of stamps moved by more than ours tells,
+ * and the file is looked at again. */
+static inline __attribute__((always_inline)) void
+settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint32_t mine)
+{
+    struct stat st;
+    struct rg_stamp now = {0};
+    bool raced = false;
+    for (int looks = 0; looks < 3; looks++) {
+        uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+        if (!look_own(l, &st))
+            break;
+        if (looks > 0 && !raced && looked_the_same(&now, &st))
+            break;
+        now = rg_stamp_of(&st);
+        uint32_t ours = !rg_entry_own_as_is(&c->table, e, &now) &&
+                                rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns)
+                            ? 2
+                            : 0;
+        uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+        raced = (before & 1u) || after - before != ours;
+        if (!raced && rg_entry_writers(e) <= mine)
+            break;
+    }
+}
+
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. Inline, for the close of every allowed write. */
 static inline __attribute__((always_inline)) void
 restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, int32_t me)
 {
-    struct stat st;
-    struct rg_file f = {.dev = s->dev, .ino = atomic_load(&s->ino)};
-    struct rg_entry *e = rg_entry_of_write(c, f.dev, f.ino, true);
-    if (!e)
-        return;
-    struct rg_stamp now = {0};
-    if (s->opener == RG_OPENER_STANDIN)
+    struct own_look l = {fd, NULL, s->dev, atomic_load(&s->ino)};
+    struct rg_entry *e = rg_entry_of_write(c, l.dev, l.ino, true);
+    if (!e || s->opener == RG_OPENER_STANDIN)
         return;
     bool counted = release && s->opener && s->opener == (me ? me : rg_ctx_pid(c));
-    /* Even over a stamp a sibling's read recorded first: it makes the bytes
-     * the session's own. A sibling's write() sets the times before the
-     * size, so a look in the middle of it pairs the new times with the old
-     * size; stamped after the sibling's own restamp, that look would stand
-     * (same ctime), and the session refuse the file as changed until a read
-     * a tick later. A second look that disagrees is stamped over it; only a
-     * sibling counted as writing can tear one, so alone, one look does. */
-    /* A stamp of another that began after our look and landed before ours
-     * (a signal handler's, on this very thread, takes the entry over from
-     * ours mid-store) leaves ours, older, over it: the count of stamps
-     * moved by more than ours tells, and the file is looked at again. */
-    bool raced = false;
-    for (int looks = 0; looks < 3; looks++) {
-        uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-        if (rg_sys_fstat(fd, &st) != 0 || st.st_ino != f.ino || st.st_dev != f.dev)
-            break;
-        if (looks > 0 && !raced && looked_the_same(&now, &st))
-            break;
-        now = rg_stamp_of(&st);
-        uint32_t mine = !rg_entry_own_as_is(&c->table, e, &now) &&
-                                rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns)
-                            ? 2
-                            : 0;
-        uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-        raced = (before & 1u) || after - before != mine;
-        if (!raced && rg_entry_writers(e) <= (uint32_t)counted)
-            break;
-    }
+    settle_own(c, e, &l, counted);
     if (counted)
         rg_entry_writer_close(e);
+}
+
+void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, int dirfd, const char *path,
+                        uint64_t dev, uint64_t ino)
+{
+    settle_own(c, e, &(struct own_look){dirfd, path, dev, ino}, 1);
 }
 
 static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int fd,

@@ -14,6 +14,11 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last);
 /* Before exec: restamp descriptors that exec is about to close. Touches no
  * process-local state a vfork parent shares. */
 void rg_note_exec(struct rg_ctx *c);
+/* A rename of the session's (counted as its act on e) gave the file of
+ * dev and ino the name path: records it as the session's own, as
+ * rg_note_close does a write. */
+void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, int dirfd, const char *path,
+                        uint64_t dev, uint64_t ino);
 /* The process is exiting: restamp everything it still holds. */
 void rg_restamp_at_exit(struct rg_ctx *c);
 /* What rg_note_close does for an untracked descriptor 0-2, on table t:

@@ -67,6 +67,20 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
     return true;
 }
 
+/* Looks a would-be refusal takes at most: a file that many siblings keep
+ * rewriting can move under a few in a row. */
+#define RG_LOOKS_MAX 16
+
+/* A hash that failed (the file shrank under it: a sibling truncating it
+ * to write) says nothing of the bytes: it is taken again. */
+static bool retake_failed_hash(struct rg_file *f)
+{
+    if (!f->hashed || f->hash != 0)
+        return false;
+    f->hashed = false;
+    return true;
+}
+
 /* Only a new name for an unread guarded file pays for this path's room. */
 static enum rg_scope new_scope(struct rg_ctx *c, const struct rg_request *req)
 {
@@ -119,17 +133,21 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             d = rg_decide(req, f, &facts);
         }
         /* Writers still counted may be about to restamp: give them a moment
-         * (rg_restamp_pause_ns: up to a second in all). The entry names only the last writer, so
-         * when it has closed but another is still writing, the policy sees
-         * no live writer, and only the wait tells that one from a writer
-         * killed mid-write, whose count never comes down. A sibling's scan
-         * that read the writer's bytes before its restamp is waited for so
-         * too: the restamp makes them the session's own. */
-        bool writing = facts.rec.writers > 0;
-        if (!rg_refusal_may_clear(d.reason, facts.rec.writers) ||
-            (writing ? !rg_wait_restamp(&facts.rec, look) : look == 3))
+         * (rg_restamp_pause_ns: up to a second in all). The entry names only
+         * the last writer, so when it has closed but another is still
+         * writing, the policy sees no live writer, and only the wait tells
+         * that one from a writer killed mid-write, whose count never comes
+         * down. A sibling's scan that read the writer's bytes before its
+         * restamp is waited for so too: the restamp makes them the
+         * session's own. */
+        if (!rg_refusal_may_clear(d.reason, facts.rec.writers))
             break;
-        if (!look_again(req, f, fd, follow) && !writing)
+        bool waited = facts.rec.writers > 0 && rg_wait_restamp(&facts.rec, look);
+        /* Final only once a fresh look agrees with the one judged: the
+         * record may have overtaken it (a sibling restamped or renamed the
+         * file after our fstat, and we lost the CPU in between). */
+        if (look == RG_LOOKS_MAX ||
+            (!look_again(req, f, fd, follow) && !waited && !retake_failed_hash(f)))
             break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE) {

@@ -17,23 +17,18 @@
  * changed. A count of yields was no bound in time: 1024 of them passed in a
  * millisecond or two while the holder, preempted on a loaded machine, got
  * the CPU back 7-20 ms later (t0500, 1 run in 30 under load). So the wait
- * yields a while, then sleeps, until STAMP_WAIT_NS have passed: a stamper
+ * yields a while, then naps, until a second at least has passed: a stamper
  * that meets a killed one waits that long, once. */
 #define STAMP_SPINS 1024
-#define STAMP_WAIT_NS 1000000000LL
 #define STAMP_NAP_NS 50000L
+/* Naps counted, not a clock read: clock_gettime would cost the library a
+ * symbol version (t0020.07), and a nap lasts at least what it asks. */
+#define STAMP_NAPS (1000000000L / STAMP_NAP_NS)
 
 struct stamp_wait {
     int spins;
-    int64_t deadline_ns;
+    long naps;
 };
-
-static int64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* One more moment for a stamp under way. False once the time is up. Not
  * inlined: only a stamper that meets another gets here. */
@@ -44,11 +39,9 @@ static __attribute__((noinline)) bool stamp_wait(struct stamp_wait *w)
         sched_yield();
         return true;
     }
-    int64_t now = monotonic_ns();
-    if (w->deadline_ns == 0)
-        w->deadline_ns = now + STAMP_WAIT_NS;
-    if (now >= w->deadline_ns)
+    if (w->naps == STAMP_NAPS)
         return false;
+    w->naps++;
     nanosleep(&(struct timespec){0, STAMP_NAP_NS}, NULL);
     return true;
 }
@@ -80,7 +73,7 @@ static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
 }
 
 /* Puts hash with the release. Fails harmlessly when another took the entry
- * over after STAMP_WAIT_NS: the lock is then theirs to end, and this hash,
+ * over after its wait: the lock is then theirs to end, and this hash,
  * of bytes their stamp may not describe, stays out. */
 static void stamp_end(struct rg_entry *e, uint64_t mine, uint32_t hash)
 {

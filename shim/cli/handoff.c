@@ -47,7 +47,7 @@ char **rg_handoff_env(const char *file)
     const char *sv = getenv(RG_ENV_SUPERVISED);
     if (!guarded && !(sv && *sv)) {
         struct rg_unguarded u = {path, "execvp", "readguard", t.kind, t.dev, t.ino};
-        rg_unguarded_notice(NULL, need.session, &u);
+        rg_unguarded_notice(NULL, need.session, &u, STDERR_FILENO);
     }
     if (rg_envp_complete(environ, &need))
         return environ;

@@ -80,6 +80,11 @@ struct rg_ctx {
     size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
     char session_path[PATH_MAX];
     _Atomic int log_warned;
+    /* The file this process itself write-opened onto descriptor 2 (ino 0:
+     * none), as an open does while stderr is closed: that file is data, no
+     * place for the shim's lines (guard/log.c). */
+    _Atomic uint64_t err_data_ino;
+    uint64_t err_data_dev;
     _Atomic int journal_warned; /* said once that old bytes were not kept */
     /* Entry number + 1 of the file the last write was judged, counted or
      * restamped on (rg_entry_of_write); 0: none. */

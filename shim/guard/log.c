@@ -13,6 +13,29 @@
 #include "os/libcvar.h"
 #include "os/logfile.h"
 #include "os/sys.h"
+void rg_log_stderr_opened(struct rg_ctx *c, uint64_t dev, uint64_t ino)
+{
+    c->err_data_dev = dev;
+    atomic_store_explicit(&c->err_data_ino, ino, memory_order_release);
+}
+
+void rg_log_stderr_given(struct rg_ctx *c)
+{
+    atomic_store_explicit(&c->err_data_ino, 0, memory_order_relaxed);
+}
+
+/* Is descriptor 2 the data file the process opened onto it? A stderr the
+ * parent or the process itself redirected (`2>f`, dup2) is opened on
+ * another descriptor and dup'd onto 2, so it is never marked; once the
+ * marked file is closed, 2 is another inode, or that same file again. */
+static bool stderr_is_data(const struct rg_ctx *c)
+{
+    uint64_t ino = atomic_load_explicit(&c->err_data_ino, memory_order_acquire);
+    struct stat st;
+    return ino != 0 && rg_sys_fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+           (uint64_t)st.st_ino == ino && (uint64_t)st.st_dev == c->err_data_dev;
+}
+
 /* Who the decision was for: the supervisor speaks for the process it traps,
  * on that process's stderr (fetched only when there is something to say),
  * under its pid and name. */
@@ -20,7 +43,7 @@ int rg_log_err_fd(const struct rg_ctx *c)
 {
     struct rg_actor *a = c->actor;
     if (!a)
-        return STDERR_FILENO;
+        return stderr_is_data(c) ? -1 : STDERR_FILENO;
     if (a->err_fd < 0) {
         int pidfd = (int)rg_syscall6(SYS_pidfd_open, a->pid, 0, 0, 0, 0, 0);
         if (pidfd >= 0) {
@@ -84,7 +107,7 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
                         c->problem);
     line[n++] = '\n';
     int fd = rg_log_err_fd(c);
-    if (is_the_file(fd, r->file))
+    if (fd < 0 || is_the_file(fd, r->file))
         return;
     ssize_t w = RG_PAUSED(write(fd, line, n));
     (void)w;
@@ -132,7 +155,8 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
                              "unaffected. Give --log or READGUARD_LOG a file that can be "
                              "written, or set XDG_STATE_HOME to a directory that can.\n",
                              log, name ? name : "short write");
-            ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
+            int efd = rg_log_err_fd(c);
+            ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
             (void)w; /* stderr failing too leaves nowhere to say so */
         }
     }
@@ -168,6 +192,7 @@ void rg_log_table_full(struct rg_ctx *c)
                      "are not recorded, so writes to those files will be refused. Start the "
                      "session with a larger --capacity.\n",
                      c->table.hdr->capacity);
-    ssize_t w = m > 0 ? write(rg_log_err_fd(c), msg, (size_t)m) : 0;
+    int efd = rg_log_err_fd(c);
+    ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w; /* stderr failing too leaves nowhere to say so */
 }

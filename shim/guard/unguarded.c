@@ -59,15 +59,15 @@ static const char *reason_name(enum rg_prog kind)
     }
 }
 
-static void tell(const struct rg_header *h, const struct rg_unguarded *u)
+static void tell(const struct rg_header *h, const struct rg_unguarded *u, int err_fd)
 {
     char line[PATH_MAX + 256];
     int n = snprintf(line, sizeof line,
                      "readguard: '%s' runs unguarded: %s; 'readguard run --supervise' guards "
                      "it.\n",
                      u->path, why(u->kind));
-    if (n > 0) {
-        ssize_t w = write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line);
+    if (n > 0 && err_fd >= 0) {
+        ssize_t w = write(err_fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line);
         (void)w;
     }
     if (!h->log_path[0] || memchr(h->log_path, '\0', sizeof h->log_path) == NULL)
@@ -120,7 +120,7 @@ static struct rg_header *map_header(const char *session_path)
 }
 
 void rg_unguarded_notice(struct rg_header *h, const char *session_path,
-                         const struct rg_unguarded *u)
+                         const struct rg_unguarded *u, int err_fd)
 {
     struct rg_header *mapped = NULL;
     if (!h && session_path && *session_path)
@@ -128,7 +128,7 @@ void rg_unguarded_notice(struct rg_header *h, const char *session_path,
     if (!h)
         return; /* no session to keep the once-only promise in: stay quiet */
     if (rg_unguarded_first(h, u->dev, u->ino))
-        tell(h, u);
+        tell(h, u, err_fd);
     if (mapped)
         munmap(mapped, RG_HEADER_SIZE);
 }

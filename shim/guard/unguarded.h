@@ -24,9 +24,9 @@ struct rg_unguarded {
     uint64_t dev, ino;
 };
 
-/* Says so, once per session. h is the session's mapped header, or NULL to
- * map session_path's for the moment. */
+/* Says so, once per session, on err_fd (-1: only in the log). h is the
+ * session's mapped header, or NULL to map session_path's for the moment. */
 void rg_unguarded_notice(struct rg_header *h, const char *session_path,
-                         const struct rg_unguarded *u);
+                         const struct rg_unguarded *u, int err_fd);
 
 #endif

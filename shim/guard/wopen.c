@@ -5,9 +5,19 @@
 #include "guard/ask.h"
 #include "guard/fdmap.h"
 #include "guard/journal.h"
+#include "guard/log.h"
 #include "guard/restamp.h"
 #include "guard/sysopen.h"
 #include "os/sys.h"
+/* A write the process opened onto descriptor 2 (stderr was closed) is its
+ * data; the supervisor's descriptors are its own, never the target's. */
+static inline __attribute__((always_inline)) void note_on_stderr(struct rg_ctx *c, int fd,
+                                                                 const struct stat *st)
+{
+    if (__builtin_expect(fd == STDERR_FILENO, 0) && !c->actor)
+        rg_log_stderr_opened(c, st->st_dev, st->st_ino);
+}
+
 /* Inline: every allowed write counts its writer here. e: the file's entry
  * as the judgement found it, or NULL to find it (added if new). */
 static inline __attribute__((always_inline)) void
@@ -15,6 +25,7 @@ note_write_entry(struct rg_ctx *c, int fd, const struct stat *st, void *stream, 
 {
     if (fd < 0 || !S_ISREG(st->st_mode))
         return;
+    note_on_stderr(c, fd, st);
     struct rg_file f = {.dev = st->st_dev, .ino = st->st_ino};
     if (!e)
         e = rg_entry_of_write(c, f.dev, f.ino, true);
@@ -204,6 +215,7 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
     }
     if (act == RG_ALLOW_UNTRACKED) {
         forget(c, &f);
+        note_on_stderr(c, fd, &st);
         return fd;
     }
     return allowed(c, req, fd, &st, &f, fresh, NULL);

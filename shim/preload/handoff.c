@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/hot.h"
 #include "core/preload_list.h"
 #include "core/settings.h"
 #include "guard/ctx.h"
+#include "guard/log.h"
 #include "guard/unguarded.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
@@ -220,5 +222,5 @@ RG_START_TEXT void rg_exec_choose(const struct rg_exec_env *x, const struct rg_c
     struct rg_unguarded u = {
         path && *path ? path : "(a descriptor)", call, rg_libc_progname(), t->kind, t->dev, t->ino};
     rg_unguarded_notice(c && c->table_state != RG_TABLE_BROKEN ? c->table.hdr : NULL, need->session,
-                        &u);
+                        &u, c ? rg_log_err_fd(c) : STDERR_FILENO);
 }

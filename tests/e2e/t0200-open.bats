@@ -805,3 +805,97 @@ probe_after_read() {
 	assert_unchanged f
 	assert_equal "$(log_count)" 1
 }
+
+# stderr_lands PLACE: a python that puts "data" on descriptor 2 (PLACE
+# "open": closes stderr and opens it, which lands on 2; "dup": opens it on
+# 3 and dup2s it onto 2, as `exec 2>data` redirects stderr), writes a line
+# to it, then write-opens the unread f.
+stderr_lands() {
+	rgsh "exec \"\$PY3\" -c '
+import os
+if \"$1\" == \"open\":
+    os.close(2)
+fd = os.open(\"data\", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+if \"$1\" == \"dup\":
+    os.dup2(fd, 2)
+    os.close(fd)
+    fd = 2
+assert fd == 2, fd
+os.write(fd, b\"mine\\n\")
+try:
+    os.open(\"f\", os.O_WRONLY)
+    print(\"ok\")
+except PermissionError:
+    print(\"err EACCES\")
+'"
+}
+
+# A process that closed stderr and opened a data file, which got
+# descriptor 2: that file is data, and the refusal line would corrupt it.
+@test "t0200.78 a refusal line is not written into a data file the process opened onto descriptor 2" {
+	mkfile f original
+	snapshot f
+	run stderr_lands open
+	assert_output 'err EACCES'
+	assert_equal "$(cat data)" mine
+	assert_unchanged f
+	assert_equal "$(log_count)" 1
+}
+
+# The same file dup2'd onto 2 is a stderr redirected, as a shell does it.
+@test "t0200.79 a refusal line still goes to a file the process redirected its stderr to" {
+	mkfile f original
+	snapshot f
+	run stderr_lands dup
+	assert_output 'err EACCES'
+	assert_equal "$(head -n1 data)" mine
+	grep -q "^readguard: refused to write 'f': $MSG_UNREAD" data || fail "no refusal line in data: $(cat data)"
+	assert_unchanged f
+}
+
+# The parent's `2>err` opens err for the child: a stderr given, not data.
+@test "t0200.80 a refusal line still goes to a stderr the parent redirected to a file" {
+	mkfile f original
+	snapshot f
+	run rgsh '"$T/rgprobe" open f O_WRONLY 2>err'
+	assert_output 'err EACCES'
+	grep -q "^readguard: refused to write 'f': $MSG_UNREAD" err || fail "no refusal line in err: $(cat err)"
+	assert_unchanged f
+}
+
+# The notice about an unguarded program comes from the process that execs
+# it, with descriptor 2 still its data file.
+@test "t0200.81 the unguarded-program notice is not written into a data file opened onto descriptor 2" {
+	run rgsh "exec \"\$PY3\" -c '
+import os
+os.close(2)
+assert os.open(\"data\", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644) == 2
+os.write(2, b\"mine\\n\")
+os.execv(\"$T/rgstatic\", [\"rgstatic\", \"read\", \"data\"])
+'"
+	assert_output ok
+	assert_equal "$(cat data)" mine
+	assert_equal "$(log_field 1 decision)" '"unguarded"'
+}
+
+# freopen(path, "w", stderr) opens onto 2 itself, and is a redirect all
+# the same: the refusal line goes to the new stderr.
+@test "t0200.82 a refusal line still goes to a file freopen made stderr" {
+	mkfile f original
+	snapshot f
+	run rgsh "exec \"\$PY3\" -c '
+import ctypes, os
+libc = ctypes.CDLL(None)
+libc.freopen.restype = ctypes.c_void_p
+libc.freopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
+assert libc.freopen(b\"err\", b\"w\", ctypes.c_void_p.in_dll(libc, \"stderr\"))
+try:
+    os.open(\"f\", os.O_WRONLY)
+    print(\"ok\")
+except PermissionError:
+    print(\"err EACCES\")
+'"
+	assert_output 'err EACCES'
+	grep -q "^readguard: refused to write 'f': $MSG_UNREAD" err || fail "no refusal line in err: $(cat err)"
+	assert_unchanged f
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guard/log.h"
 #include "preload/hook.h"
 #include "preload/hooks/open.h"
 /* fdopen() cannot apply a ",ccs=" conversion, so those streams are checked by
@@ -157,9 +158,12 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     }
     FILE *fp = RG_PAUSED(real(path, mode, stream));
     if (fp && mode && rg_fopen_flags(mode, &flags)) {
-        if (rg_flags_write(flags))
+        if (rg_flags_write(flags)) {
             rg_note_write(c, fileno(fp), fp);
-        else
+            /* freopen keeps the stream's descriptor: this one was on 2. */
+            if (fileno(fp) == STDERR_FILENO)
+                rg_log_stderr_given(c);
+        } else
             rg_note_read(c, fileno(fp), flags);
     }
     rg_leave();

@@ -106,9 +106,11 @@ static void renew(struct rg_entry *e, uint64_t seen, uint32_t hash, int64_t now_
 }
 
 /* Does a stamp that raced with another lose to what e now holds? An older
- * one does, and so does a read that ties with a write's stamp within a
- * tick: it may have looked in the middle of that write (new times, old
- * size), and stored after the writer's restamp it would stand. */
+ * one does; so does one the other already stored, whose own-write mark and
+ * reader a full stamp would wipe (the next torn read would then stand);
+ * and so does a read that ties with a write's stamp within a tick: it may
+ * have looked in the middle of that write (new times, old size), and
+ * stored after the writer's restamp it would stand. */
 static bool stamp_loses(const struct rg_table *t, const struct rg_entry *e,
                         const struct rg_stamp *st, bool own_write, int64_t now_ns)
 {
@@ -121,15 +123,14 @@ static bool stamp_loses(const struct rg_table *t, const struct rg_entry *e,
         return st->ctime_ns < ctime;
     bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
                 atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
-    return !own_write && !same && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS;
+    return same || (!own_write && (cur & RG_GEN_WRITE) && now_ns - ctime < RG_TICK_NS);
 }
 
 static void hand_over(struct rg_entry *e, uint32_t reader)
 {
-    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    /* Only a scan gives way, to a view or to another scanner. */
-    while ((cur & RG_READER_SCAN) && cur != reader &&
-           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, reader, memory_order_relaxed,
+    uint32_t cur = atomic_load_explicit(&e->reader, memory_order_relaxed), next;
+    while ((next = rg_reader_after(cur, reader)) != cur &&
+           !atomic_compare_exchange_weak_explicit(&e->reader, &cur, next, memory_order_relaxed,
                                                   memory_order_relaxed))
         ;
 }
@@ -338,7 +339,12 @@ bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader, uint
     hand_over(e, reader);
     if (mark)
         atomic_fetch_or_explicit(&e->gen, mark, memory_order_release);
-    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, seen, memory_order_release,
+    /* The session's own write drops a read's hash of this stamp: that read
+     * may have looked in the middle of the write, and its hash of other
+     * bytes would then vouch against the session's own (t0500, traced). A
+     * full stamp of a write carries no hash either. */
+    uint64_t done = mark & RG_GEN_WRITE ? rg_hash_stamps(0, n) : seen;
+    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, done, memory_order_release,
                                             memory_order_relaxed);
     return true;
 }

@@ -285,7 +285,8 @@ void rg_entry_mark_kept(const struct rg_table *t, struct rg_entry *e, const stru
 /* A read st that rg_entry_stamp left unrecorded, and that found e holding
  * its very stamp: a view takes over a scan (the file has now been looked
  * at), a scan takes over another process's scan (the last scanner is the
- * one about to write), and nothing takes over a view. A read dropped as
+ * one about to write), and a view by another process makes the entry the
+ * session's (rg_reader_after); no scan takes over a view. A read dropped as
  * older than e, or tied with a write, saw other bytes: it takes nothing. */
 void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st);
 /* rg_entry_reread's hand-over of e to reader, and an own write's (which
@@ -294,6 +295,17 @@ void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct 
  * or write. Says whether it was made (or there was nothing to take over).
  * Apart so the race it closes can be tested step by step. */
 bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader, uint32_t mark);
+/* Does an entry read by had give way to a re-read of its very stamp by
+ * reader? A scan gives way to a view or to another scanner; a view by one
+ * process to a view by another, and then belongs to no process (0): each
+ * of them looked, and one that turns out to be scanning later
+ * (rg_entry_downgrade) must not take the other's look with it. */
+static inline uint32_t rg_reader_after(uint32_t had, uint32_t reader)
+{
+    if (had == reader || (!(had & RG_READER_SCAN) && (had == 0 || (reader & RG_READER_SCAN))))
+        return had;
+    return had & RG_READER_SCAN ? reader : 0;
+}
 /* Turns this process's own view of e into a scan, unless a view by anyone
  * else has replaced it since. */
 void rg_entry_downgrade(struct rg_entry *e, int32_t pid);

@@ -66,10 +66,11 @@ static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const 
         if (by)
             rg_namehint_note(c, by, e);
     } else if (e) {
-        /* A scan gives way to a look or a write; the common case, a
-         * scanner's own re-read, is left as it is without a call. */
+        /* A scan gives way to a look or a write, a view to another's view
+         * (core/table.h); the common case, a re-read by the reader it
+         * already names, is left as it is without a call. */
         uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
-        if ((had & RG_READER_SCAN) && had != now.reader)
+        if (rg_reader_after(had, now.reader) != had)
             rg_entry_reread(&c->table, e, &now);
     } else if (c->table_state == RG_TABLE_OK) {
         rg_log_table_full(c);

@@ -17,6 +17,10 @@ __attribute__((noinline, cold)) static bool looked_the_same(const struct rg_stam
     return was->mtime_ns == now.mtime_ns && was->ctime_ns == now.ctime_ns && was->size == now.size;
 }
 
+/* Looks a restamp takes at most: a sibling rewriting the file again and
+ * again (O_TRUNC, then write) can tear three in a row (t0500, traced). */
+#define RESTAMP_LOOKS 8
+
 /* Where a restamp looks at the file: through the descriptor that wrote it,
  * or, after a rename, by the name it now has (fd then its directory). */
 struct own_look {
@@ -51,7 +55,7 @@ settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint3
     struct stat st;
     struct rg_stamp now = {0};
     bool raced = false;
-    for (int looks = 0; looks < 3; looks++) {
+    for (int looks = 0; looks < RESTAMP_LOOKS; looks++) {
         uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
         if (!look_own(l, &st))
             break;

@@ -71,11 +71,11 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
  * rewriting can move under a few in a row. */
 #define RG_LOOKS_MAX 16
 
-/* Does the look pair the record's very times with another size? No file
- * rests so (a size change moves mtime): a truncate is under way, which
- * sets the size before the times, and it is waited for a moment rather
- * than taken for a change (t0500, traced). */
-static bool mid_truncate(const struct rg_file *f, const struct rg_record *r)
+/* Waits a moment if the look pairs the record's very times with another
+ * size, and says whether it did. No file rests so (a size change moves
+ * mtime): a truncate is under way, which sets the size before the times,
+ * and is not to be taken for a change (t0500, traced). */
+static bool wait_mid_truncate(const struct rg_file *f, const struct rg_record *r)
 {
     if (!r->found || r->size == f->size || r->mtime_ns != f->mtime_ns || r->ctime_ns != f->ctime_ns)
         return false;
@@ -154,8 +154,8 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
          * session's own. */
         if (!rg_refusal_may_clear(d.reason, facts.rec.writers))
             break;
-        bool waited =
-            facts.rec.writers > 0 ? rg_wait_restamp(&facts.rec, look) : mid_truncate(f, &facts.rec);
+        bool waited = facts.rec.writers > 0 ? rg_wait_restamp(&facts.rec, look)
+                                            : wait_mid_truncate(f, &facts.rec);
         /* Final only once a fresh look agrees with the one judged: the
          * record may have overtaken it (a sibling restamped or renamed the
          * file after our fstat, and we lost the CPU in between). */

@@ -451,8 +451,14 @@ for i in range(int(sys.argv[2])):
     fi
     if have autoconf; then
         gen_configure "$mac/conf" "$conf_checks"
+        # Its floors, as the start-up rows' (a process is most of what a
+        # check costs): the empty library, then the floor of the shim's
+        # imports; both or neither, so each keeps its name.
+        cf=()
+        [ ! -f "$work/libempty.so" ] || [ ! -f "$sfloor" ] ||
+            cf=("LD_PRELOAD=$work/libempty.so" "LD_PRELOAD=$sfloor READGUARD_SESSION=$mtab UV_USE_IO_URING=0")
         macro configure "sh -c 'cd $mac/conf && rm -f config.cache config.status config.log config.h'" \
-            "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds"
+            "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds" "" "${cf[@]}"
         counted configure "$conf_checks" check
     fi
     if "$PY" -c 'import pytest' 2>/dev/null; then
@@ -547,6 +553,22 @@ row() {
             "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" "$ia"
+        return
+        ;;
+    vsfloor) # macro NAME guarded against its floor BASE (the bare column); TARGET: that ratio
+        base=${5:-floor}
+        if [ ! -f "$res/$name.$base" ]; then
+            printf '| %s | n/a | n/a | n/a | n/a | %s× | not run |\n' "$label" "$target"
+            return
+        fi
+        a=$(median "$res/$name.$base") b=$(median "$res/$name.rg")
+        ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')
+        ia=$(awk -v a="$(median "$res/$name.c$base")" -v b="$(median "$res/$name.crg")" \
+            'BEGIN {printf "cpu %.3fx", (a > 0 ? b / a : 0)}')
+        ok=$(awk -v r="$ratio" -v t="${target#≤ }" 'BEGIN {print (r <= t + 0 ? "met" : "missed")}')
+        printf '| %s | %s | %s | **%s×** | %s | %s× | %s |\n' "$label" \
+            "$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')" \
+            "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" "$ratio" "$ia" "$target" "$ok"
         return
         ;;
     overfloor) # macro NAME guarded against its floor (the bare column); TARGET: instructions above it
@@ -660,6 +682,9 @@ table() {
     row "floor of --strict: the same under a plain readguard run, no supervisor (measured)" mfloor make_j2_strict -
     row "floor of --strict with its round trips: bare, every open sent to a listener that lets it through at once, no library (rgnotify, measured)" mfloor make_j2_strict - floor2
     row "./configure (autoconf), $conf_checks checks" macro configure "≤ 1.05"
+    row "floor of configure: an empty preloaded library, no shim (measured)" mfloor configure -
+    row "floor of configure: a library with the shim's imports and symbol versions and no code, with the session's two variables (generated: scripts/dev/startup-floor.sh; measured)" mfloor configure - floor2
+    row "configure against that floor (bare column: the floor; target: within 5%)" vsfloor configure "≤ 1.05" floor2
     row "pytest, $py_tests tests" macro pytest "≤ 1.05"
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"

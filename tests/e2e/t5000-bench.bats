@@ -263,7 +263,9 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 		"6. rename over an allowed file" "7. stat + lstat + access" \
 		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
 		"tar -x" "bash loop of 5 /bin/true" "the same against an empty preloaded library" \
-		"3b. floor of 3, measured" "./configure (autoconf), 4 checks" "pytest, 5 tests" \
+		"3b. floor of 3, measured" "./configure (autoconf), 4 checks" "floor of configure: an empty preloaded library" \
+		"floor of configure: a library with the shim's imports" "configure against that floor" \
+		"pytest, 5 tests" \
 		"npm install, 3 local packages" "6a. first overwrite of a read 4 KiB file" \
 		"git checkout between branches differing in 100 files" "git switch, 200 files" \
 		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \

@@ -328,3 +328,22 @@ const char *rg_table_root(const struct rg_header *h, const char *prev)
         i++;
     return i < h->nroots ? next : NULL;
 }
+
+void rg_table_roots_list(const struct rg_header *h, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
+        size_t n = strlen(r);
+        if (strchr(r, ':') || o + (o > 0) + n >= cap) {
+            o = 0;
+            break;
+        }
+        if (o > 0)
+            out[o++] = ':';
+        memcpy(out + o, r, n);
+        o += n;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+}

@@ -403,4 +403,11 @@ void rg_table_reset(struct rg_table *t);
 /* Iterates the roots stored in the header. */
 const char *rg_table_root(const struct rg_header *h, const char *prev);
 
+/* The roots as READGUARD_ROOTS lists them, for a process of the session
+ * that finds no table to attach (it was removed, say) and must not then
+ * guard less than the session did: separated by colons, or "/" when a
+ * root's name holds a colon, when there is none, or when the list does not
+ * fit in cap (at least 2). */
+void rg_table_roots_list(const struct rg_header *h, char *out, size_t cap);
+
 #endif

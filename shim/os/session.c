@@ -294,6 +294,17 @@ void rg_session_detach(struct rg_table *t)
     t->hdr = NULL;
 }
 
+const char *rg_session_roots_list(const char *path, char *out, size_t cap)
+{
+    struct rg_table t;
+    const char *why = rg_session_attach(path, &t);
+    if (why)
+        return why;
+    rg_table_roots_list(t.hdr, out, cap);
+    rg_session_detach(&t);
+    return NULL;
+}
+
 void rg_session_default_log(const char *table_path, char *out, size_t cap)
 {
     const char *name = strrchr(table_path, '/');

@@ -20,7 +20,7 @@ ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
 root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
-nested-warn nested-trampoline nested-mark ns-bind dir-swap-race"
+table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -254,6 +254,11 @@ m[at + 1:at + 2] = b\"X\"
 "; bash -c "echo PWN >f"'
 		;;
 	table-truncate) esc_session "$mode" "$ESC_TABLE"'; truncate -s 0 "$T"; echo PWN >f' ;;
+	table-rm)
+		# The table removed, then a new process writes outside its own
+		# directory but under the root.
+		esc_session "$mode" "$ESC_TABLE"'; cd sub && rm -f "$T"; bash -c "echo PWN >../f"'
+		;;
 	nested-warn) esc_session "$mode" '"$RG" run --mode warn -- bash -c "echo PWN >f"' ;;
 	nested-trampoline)
 		# A session of the tree's own, whose library says its calls are

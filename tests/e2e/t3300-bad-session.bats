@@ -135,3 +135,32 @@ fails_closed() {
 	assert_equal "$status" 125
 	[[ $stderr == *"it is not a regular file"* ]] || fail "$stderr"
 }
+
+# removed_then_write VICTIM ROOT-OPTION...: a session of `readguard run`
+# whose tree goes to $W/sub, removes its own table, and then has a new
+# process overwrite the unread VICTIM, under a root but not under $W/sub.
+removed_then_write() {
+	local victim=$1
+	shift
+	mkdir -p "$W/sub" "${victim%/*}"
+	mkfile "$victim" original
+	snapshot "$victim"
+	run --separate-stderr timeout 20 env VICTIM="$victim" "$RG" run "$@" -- bash -c '
+		cd sub && rm -- "$READGUARD_SESSION" && bash -c "echo x >\"\$VICTIM\""'
+	[ "$status" -ne 124 ] || fail "the session hung"
+	assert_equal "$(count_rg_lines)" 1
+	[[ $stderr == "readguard: refused to write '$victim': the session table is unusable (it does not exist"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_unchanged "$victim"
+}
+
+@test "t3300.15 a table removed mid-session: a process started after guards the session's roots, not only its directory" {
+	removed_then_write "$W/other/unread.txt" --root "$W"
+}
+
+# Split at its colon, "$D/r:$D/r" would name $D/r twice, which exists.
+@test "t3300.16 a table removed mid-session whose root has a colon in its name: every file is guarded" {
+	local D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/r" "$D/r:$D/r"
+	removed_then_write "$D/r:$D/r/unread.txt" --root "$W" --root "$D/r:$D/r"
+}

@@ -97,6 +97,20 @@ teardown() {
 	refused strict table-mmap
 }
 
+@test "t6000.27 a process started after the table is removed guards the session's roots, not its directory (preload)" {
+	refused preload table-rm
+}
+
+@test "t6000.28 a process started after the table is removed guards the session's roots, not its directory (--supervise)" {
+	refused supervise table-rm
+}
+
+@test "t6000.29 removing the table is refused, and the write after it too (--strict)" {
+	refused strict table-rm
+	grep -q "refused to remove '.*readguard-.*': it is this session's own table" "$ESC/out" ||
+		fail "the removal was not refused with the reason: $(cat "$ESC/out")"
+}
+
 @test "t6000.14 truncating the table is refused, says why, and the session goes on (--strict)" {
 	esc_setup
 	esc_session strict "$ESC_TABLE"'; truncate -s 0 "$T"; echo "truncate=$?"

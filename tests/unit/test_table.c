@@ -1247,6 +1247,57 @@ TEST(roots_single_slash)
     munmap(map, size);
 }
 
+/* A table whose roots are the given ones, for rg_table_roots_list. */
+static void *table_with_roots(const char *const *roots, size_t n)
+{
+    size_t size = rg_table_file_size(16);
+    void *map = map_anon(size, false);
+    struct rg_settings s = {
+        .mode = RG_MODE_ENFORCE, .capacity = 16, .log_path = LOG, .roots = roots, .nroots = n};
+    CHECK_EQ_INT(rg_table_format(map, size, &s, UID, 1, 1), 0);
+    return map;
+}
+
+TEST(roots_list_joins_with_colons)
+{
+    void *map = table_with_roots(roots_ab, 2);
+    char out[16];
+    rg_table_roots_list(map, out, sizeof out);
+    CHECK_EQ_STR(out, "/a:/b");
+    munmap(map, rg_table_file_size(16));
+}
+
+/* Split at its colon, "/x:/y" would name /x and /y instead. */
+TEST(roots_list_is_slash_when_a_root_has_a_colon)
+{
+    const char *roots[] = {"/a", "/x:/y"};
+    void *map = table_with_roots(roots, 2);
+    char out[16];
+    rg_table_roots_list(map, out, sizeof out);
+    CHECK_EQ_STR(out, "/");
+    munmap(map, rg_table_file_size(16));
+}
+
+TEST(roots_list_is_slash_when_it_does_not_fit)
+{
+    void *map = table_with_roots(roots_ab, 2);
+    char exact[6], short_by_one[5];
+    rg_table_roots_list(map, exact, sizeof exact);
+    CHECK_EQ_STR(exact, "/a:/b");
+    rg_table_roots_list(map, short_by_one, sizeof short_by_one);
+    CHECK_EQ_STR(short_by_one, "/");
+    munmap(map, rg_table_file_size(16));
+}
+
+TEST(roots_list_is_slash_without_roots)
+{
+    void *map = table_with_roots(NULL, 0);
+    char out[16];
+    rg_table_roots_list(map, out, sizeof out);
+    CHECK_EQ_STR(out, "/");
+    munmap(map, rg_table_file_size(16));
+}
+
 TEST(roots_none)
 {
     size_t size = rg_table_file_size(16);
@@ -1809,6 +1860,10 @@ int main(void)
     RUN(roots_iterate_in_order);
     RUN(roots_single_slash);
     RUN(roots_none);
+    RUN(roots_list_joins_with_colons);
+    RUN(roots_list_is_slash_when_a_root_has_a_colon);
+    RUN(roots_list_is_slash_when_it_does_not_fit);
+    RUN(roots_list_is_slash_without_roots);
     RUN(concurrent_adds_from_processes_publish_each_key_once);
     return check_done();
 }

@@ -202,7 +202,10 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
         fresh = true;
     bool follow = !(req->flags & O_NOFOLLOW);
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
-    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && act != RG_ALLOW_UNTRACKED)
+    /* An append let through unread is kept too: its holder can take
+     * O_APPEND off (fcntl F_SETFL), ftruncate or punch holes through the
+     * very descriptor, and nothing would see that. */
+    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY)
         act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
                               &st, act, NULL);
     if (act == RG_REFUSE || act == RG_READ_ONLY) {

@@ -237,3 +237,31 @@ assert s["allow_append"] is True and s["guard_unlink"] is False, s
 assert s["read_ttl_ns"] == 0 and s["default_ignores"] is False, s
 assert s["ignores"] == [{"rule": "x/", "applies": "every root"}], s["ignores"]' "$output"
 }
+
+# An O_APPEND descriptor is append-only only while its holder wants it so:
+# fcntl(F_SETFL) takes O_APPEND off, ftruncate cuts the file. What
+# --allow-append lets through keeps the old bytes first.
+@test "t1100.26 bytes overwritten through an --allow-append descriptor after F_SETFL come back by undo" {
+	mkfile log.txt "first line of the log"
+	run --separate-stderr rgo --allow-append -- 'python3 -c "
+import fcntl, os
+fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+fcntl.fcntl(fd, fcntl.F_SETFL, 0)
+os.pwrite(fd, b\"OVERWRITTEN\", 0)"'
+	assert_success
+	assert_content log.txt "OVERWRITTENof the log"
+	run "$RG" undo log.txt
+	assert_success
+	assert_content log.txt "first line of the log"
+}
+
+@test "t1100.27 bytes cut by ftruncate through an --allow-append descriptor come back by undo" {
+	mkfile log.txt "first line of the log"
+	run --separate-stderr rgo --allow-append -- \
+		'python3 -c "import os; os.ftruncate(os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND), 0)"'
+	assert_success
+	assert_content log.txt ""
+	run "$RG" undo log.txt
+	assert_success
+	assert_content log.txt "first line of the log"
+}

@@ -16,11 +16,13 @@
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-static int64_t num(const struct rg_jobject *o, const char *k)
+static int64_t num_or(const struct rg_jobject *o, const char *k, int64_t none)
 {
     const char *v = rg_jsonl_get(o, k);
-    return v ? strtoll(v, NULL, 10) : 0;
+    return v ? strtoll(v, NULL, 10) : none;
 }
+
+static int64_t num(const struct rg_jobject *o, const char *k) { return num_or(o, k, 0); }
 
 /* The path's bytes: "path_bytes" where it is not UTF-8 (core/jrecord.h). */
 static char *record_path(const struct rg_jobject *o)
@@ -81,6 +83,9 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
         .dev = (uint64_t)num(&o, "dev"),
         .ino = (uint64_t)num(&o, "ino"),
         .mode = (uint32_t)num(&o, "mode"),
+        /* Not 0 where absent: that would hand the file to root. */
+        .uid = num_or(&o, "uid", -1),
+        .gid = num_or(&o, "gid", -1),
         .exists = ex && strcmp(ex, "true") == 0,
     };
 }

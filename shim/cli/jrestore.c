@@ -54,6 +54,20 @@ static int open_beside(const char *abs, mode_t mode, char *tmp, size_t cap)
     return fd;
 }
 
+/* Gives the staged fd the owner and group the journal kept, where this
+ * process may: root may give any; a user only a group it is in, to a file
+ * of its own, which is the one case worth a second try. Where it may not
+ * (EPERM, or an id this namespace cannot map: EINVAL), the file stays
+ * the undoer's, as any file it makes is. 0, or -1 (errno). */
+static int give_owner(int fd, const struct rg_jrec *r)
+{
+    uid_t uid = r->uid < 0 ? (uid_t)-1 : (uid_t)r->uid;
+    gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
+    if (fchown(fd, uid, gid) == 0 || (errno == EPERM && fchown(fd, (uid_t)-1, gid) == 0))
+        return 0;
+    return errno == EPERM || errno == EINVAL ? 0 : -1;
+}
+
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
                       char *tmp, size_t cap)
 {
@@ -70,7 +84,9 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         close(src);
         return -1;
     }
-    int dst = open_beside(abs, r->mode & 07777, tmp, cap);
+    /* Private until it is whole and its owner's: root's staged copy of a
+     * set-id file would otherwise be root's, runnable, for a while. */
+    int dst = open_beside(abs, 0600, tmp, cap);
     if (dst < 0) {
         /* The file may well be writable where its directory is not: say
          * which of the two undo needed. */
@@ -83,7 +99,8 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
     int rc = copy_checked(dir, r, src, dst);
     int e = errno;
     close(src);
-    int fe = fchmod(dst, r->mode & 07777) == 0 ? 0 : errno;
+    /* The owner first: a chown clears the set-id bits the mode may hold. */
+    int fe = give_owner(dst, r) == 0 && fchmod(dst, r->mode & 07777) == 0 ? 0 : errno;
     if (close(dst) != 0 && fe == 0)
         fe = errno;
     if (fe && rc == 0)

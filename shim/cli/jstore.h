@@ -22,6 +22,7 @@ struct rg_jrec {
     int64_t time_ns, mtime_ns, size;
     uint64_t dev, ino;
     uint32_t mode;
+    int64_t uid, gid; /* -1: not recorded */
     bool exists;
 };
 

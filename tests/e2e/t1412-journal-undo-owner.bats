@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# What undo puts back besides the bytes: a file's owner and group, as the
+# journal kept them, where the user who undoes may set them (root undoing
+# another user's file); where it may not, the file is restored as before,
+# owned by whoever undoes it, with nothing said.
+
+load helper
+load cli_helper
+load escape
+
+# Sessions here run as uid 65534, which cannot run a build tree under a
+# private directory: use a copy (escape.bash).
+setup_file() {
+	esc_setup_file
+}
+
+teardown_file() {
+	esc_drop_rg_copy
+}
+
+setup() {
+	common_setup
+	cli_setup
+	D=
+}
+
+teardown() {
+	[ -z "$D" ] || rm -rf "$D"
+	common_teardown
+}
+
+# nobody_tree: $D/proj, a directory of uid 65534's, with that user's state
+# directory and tables beside it; skips where it cannot.
+nobody_tree() {
+	[ "$(id -u)" = 0 ] || skip "needs root to undo another user's file"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	esc_drop env "$RG" --version >/dev/null 2>&1 ||
+		skip "uid 65534 cannot run $RG from this build tree (a private directory)"
+	D=$(mktemp -d /tmp/rg-t1412.XXXXXX)
+	chmod 0755 "$D"
+	mkdir -p "$D/proj" "$D/state" "$D/tables"
+	chown -R 65534:65534 "$D/proj" "$D/state" "$D/tables"
+}
+
+# as_nobody SCRIPT: SCRIPT as uid 65534, in $D/proj, in a session of that
+# user's unless SCRIPT is run with NOSESSION=1.
+as_nobody() {
+	local session=("$RG" run --)
+	[ -z "${NOSESSION:-}" ] || session=()
+	(cd "$D/proj" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION XDG_STATE_HOME="$D/state" \
+		READGUARD_DIR="$D/tables" XDG_RUNTIME_DIR= "${session[@]}" bash -c "$1") ||
+		fail "as uid 65534: $1"
+}
+
+# undo_as ROOT|NOBODY FILE: `run --separate-stderr readguard undo FILE`, by
+# root or uid 65534, with uid 65534's journal, in $D/proj.
+undo_as() {
+	local drop=()
+	[ "$1" = root ] || drop=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	cd "$D/proj" || fail "no $D/proj"
+	run --separate-stderr "${drop[@]}" env XDG_STATE_HOME="$D/state" READGUARD_DIR="$D/tables" \
+		"$RG" undo "$2"
+}
+
+@test "t1412.01 root undoes another user's overwritten file: its owner, group and mode come back" {
+	nobody_tree
+	NOSESSION=1 as_nobody 'printf "old\n" >f && chmod 0640 f && touch -d "2 hours ago" f'
+	as_nobody 'cat f >/dev/null && printf "new\n" >f'
+	undo_as root f
+	assert_success
+	assert_equal "$(cat "$D/proj/f")" old
+	assert_equal "$(stat -c '%u:%g %a' "$D/proj/f")" '65534:65534 640'
+}
+
+@test "t1412.02 root undoes another user's removed file: it is recreated with its owner and group" {
+	nobody_tree
+	NOSESSION=1 as_nobody 'printf "old\n" >f && chmod 0600 f'
+	as_nobody 'rm f'
+	undo_as root f
+	assert_success
+	assert_equal "$(cat "$D/proj/f")" old
+	assert_equal "$(stat -c '%u:%g %a' "$D/proj/f")" '65534:65534 600'
+}
+
+@test "t1412.03 a user undoing a file of a group it is not in restores it as its own, saying nothing more" {
+	nobody_tree
+	NOSESSION=1 as_nobody 'printf "old\n" >f && chmod 0664 f'
+	chgrp 0 "$D/proj/f"
+	as_nobody 'cat f >/dev/null && printf "new\n" >f'
+	undo_as nobody f
+	assert_success
+	assert_regex "$stderr" "^readguard: restored 'f' as it was before session [0-9]+-[0-9]+ changed it$"
+	assert_equal "$(cat "$D/proj/f")" old
+	assert_equal "$(stat -c '%u:%g %a' "$D/proj/f")" '65534:65534 664'
+}

@@ -66,14 +66,14 @@ setup() {
 	[[ $stderr == *"unexpected argument 'stray'"* ]] || fail "$stderr"
 }
 
-@test "t2060.07 eval of readguard end removes the session and unsets the variables" {
+@test "t2060.07 eval of readguard end removes the session and unsets the variables env set" {
 	run --separate-stderr bash -c '
 		eval "$("$RG" env)"; s=$READGUARD_SESSION
 		eval "$("$RG" end)" || exit 9
 		[ -e "$s" ] && exit 8
-		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}]"'
+		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}] [${READGUARD_ROOTS-unset}]"'
 	assert_success
-	assert_output '[unset] [unset]'
+	assert_output '[unset] [unset] [unset]'
 }
 
 @test "t2060.08 end keeps the other entries of LD_PRELOAD" {
@@ -117,4 +117,18 @@ Try 'readguard env --help'."
 	assert_output ''
 	[ -f "$S" ] || fail "end removed the running session's table $S"
 	[[ $stderr == *"--session"* ]] || fail "$stderr"
+}
+
+@test "t2060.14 a child of an env shell that finds the table removed still guards the session's roots" {
+	mkdir sub other
+	mkfile other/unread.txt original
+	snapshot "$W/other/unread.txt"
+	run --separate-stderr bash -c '
+		eval "$("$RG" env --root "$W")" || exit 9
+		cd sub && rm -- "$READGUARD_SESSION" && sh -c "echo x >\"\$W/other/unread.txt\""'
+	assert_failure
+	assert_equal "$(count_rg_lines)" 1
+	[[ $stderr == "readguard: refused to write '$W/other/unread.txt': the session table is unusable (it does not exist"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_unchanged "$W/other/unread.txt"
 }

@@ -24,6 +24,7 @@ static const char env_usage[] =
     "children join it:\n"
     "  export LD_PRELOAD=.../libreadguard.so\n"
     "  export READGUARD_SESSION=/dev/shm/readguard-UID-...\n"
+    "  export READGUARD_ROOTS=ROOT[:ROOT]...\n"
     "The shell itself is not guarded (it is already running); every command it\n"
     "starts is. The session lives while the shell does; end it with\n"
     "  eval \"$(readguard end)\"\n"
@@ -42,7 +43,7 @@ static const char env_usage[] =
 static const char end_usage[] =
     "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
-    "readguard out of LD_PRELOAD and unset READGUARD_SESSION.\n"
+    "readguard out of LD_PRELOAD and unset READGUARD_SESSION and READGUARD_ROOTS.\n"
     "\n" RG_SESSION_HELP "; default:\n"
     "                       $READGUARD_SESSION (never another running session)\n"
     "  -h, --help           show this help and exit\n"
@@ -100,6 +101,7 @@ static void unpreload(void)
     else
         puts("unset LD_PRELOAD;");
     puts("unset " RG_ENV_SESSION ";");
+    puts("unset " RG_ENV_ROOTS ";");
 }
 
 /* Takes --pid out of argv, leaving run's options for run's parser. */
@@ -177,12 +179,23 @@ int rg_cmd_env(int argc, char **argv)
         t.hdr->creator_pid = owner;
         rg_session_detach(&t);
     }
+    /* The roots go along with the table: a child that finds the table
+     * removed then still guards them all, not just its working directory. */
+    char roots[PATH_MAX];
+    const char *why = rg_session_roots_list(path, roots, sizeof roots);
+    if (why) {
+        rg_err("env: session '%s': %s", path, why);
+        if (!named)
+            unlink(path);
+        return RG_EXIT_FAILURE;
+    }
     /* A shell that already joined a session must not load the shim twice. */
     char old[PATH_MAX * 4];
     size_t n = without_shim(getenv("LD_PRELOAD"), old, sizeof old);
     snprintf(preload, sizeof preload, "%s%s%s", shim, n ? ":" : "", old);
     export("LD_PRELOAD", preload);
     export(RG_ENV_SESSION, path);
+    export(RG_ENV_ROOTS, roots);
     return RG_EXIT_OK;
 }
 

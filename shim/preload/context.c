@@ -58,6 +58,7 @@ static struct {
     char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */
     char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
     char env_owner[48];
+    char env_roots[PATH_MAX + 32];
     pthread_once_t fork_handlers;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
 
@@ -195,6 +196,11 @@ static void start_session(struct rg_ctx *c)
     rg_xenv_set_session(&self.exec_env, c->session_path);
     export_var(self.env_session, sizeof self.env_session, RG_ENV_SESSION, c->session_path);
     export_var(self.env_owner, sizeof self.env_owner, RG_ENV_OWNER, pid);
+    /* Absolute, and set when it was not: a child that finds the table
+     * removed falls back on these, not on its own working directory. */
+    char roots[PATH_MAX];
+    rg_table_roots_list(c->table.hdr, roots, sizeof roots);
+    export_var(self.env_roots, sizeof self.env_roots, RG_ENV_ROOTS, roots);
     /* Node's libuv would open files through io_uring, unseen by the shim.
      * Only here: the environment of a process that joins is left alone
      * before main() (bash's own setenv would lose the rest of it). */

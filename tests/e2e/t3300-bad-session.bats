@@ -136,8 +136,8 @@ fails_closed() {
 	[[ $stderr == *"it is not a regular file"* ]] || fail "$stderr"
 }
 
-# removed_then_write VICTIM ROOT-OPTION...: a session of `readguard run`
-# whose tree goes to $W/sub, removes its own table, and then has a new
+# removed_then_write VICTIM LAUNCHER...: a session that LAUNCHER starts in
+# $W, whose tree goes to $W/sub, removes its own table, and then has a new
 # process overwrite the unread VICTIM, under a root but not under $W/sub.
 removed_then_write() {
 	local victim=$1
@@ -145,7 +145,7 @@ removed_then_write() {
 	mkdir -p "$W/sub" "${victim%/*}"
 	mkfile "$victim" original
 	snapshot "$victim"
-	run --separate-stderr timeout 20 env VICTIM="$victim" "$RG" run "$@" -- bash -c '
+	run --separate-stderr timeout 20 env VICTIM="$victim" "$@" bash -c '
 		cd sub && rm -- "$READGUARD_SESSION" && bash -c "echo x >\"\$VICTIM\""'
 	[ "$status" -ne 124 ] || fail "the session hung"
 	assert_equal "$(count_rg_lines)" 1
@@ -155,12 +155,16 @@ removed_then_write() {
 }
 
 @test "t3300.15 a table removed mid-session: a process started after guards the session's roots, not only its directory" {
-	removed_then_write "$W/other/unread.txt" --root "$W"
+	removed_then_write "$W/other/unread.txt" "$RG" run --root "$W" --
 }
 
 # Split at its colon, "$D/r:$D/r" would name $D/r twice, which exists.
 @test "t3300.16 a table removed mid-session whose root has a colon in its name: every file is guarded" {
 	local D=$BATS_TEST_TMPDIR
 	mkdir -p "$D/r" "$D/r:$D/r"
-	removed_then_write "$D/r:$D/r/unread.txt" --root "$W" --root "$D/r:$D/r"
+	removed_then_write "$D/r:$D/r/unread.txt" "$RG" run --root "$W" --root "$D/r:$D/r" --
+}
+
+@test "t3300.17 a table removed mid-session that a preloaded process started: its root stays guarded" {
+	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM"
 }

@@ -16,10 +16,12 @@ static void linked_name(char *out, size_t cap, const char *objects, const struct
 /* The link to, made through rg_guard_meta: the link moves the ctime of a
  * file that still has the user's name, so a file the session knew stays
  * known, or a sibling about to write it finds it changed (guard/meta.h).
- * k->st was taken before the decision: a record older than it is of a
- * file gone since (git checkout replaces files it never read, on inode
- * numbers the table may still hold), and needs no look again; any other
- * gets one, as a sibling may have restamped the file meanwhile. */
+ * k->st was taken before the decision, by the same descriptor: a record
+ * older than it is of a file gone since (git checkout replaces files it
+ * never read, on inode numbers the table may still hold), and one of its
+ * very stamp with no writer of the session counted is of the file as it
+ * is; neither needs a look again. Any other gets one, as a sibling may
+ * have restamped the file meanwhile. */
 static long link_as(struct rg_jkeep *k, int pfd, const char *from, const char *to)
 {
     struct rg_meta_file f = {pfd, NULL, 0};

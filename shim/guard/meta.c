@@ -18,22 +18,43 @@ static bool look(const struct rg_meta_file *f, struct stat *st)
     return r == 0 && S_ISREG(st->st_mode);
 }
 
-/* Is the session's record, if any, of a state of the file from before
- * seen, the caller's own look, with no writer of the session left to
- * restamp it? Then a look now cannot match it either, as ctime only moves
- * forward (core/policy.h), and known() would answer no after its fstat.
- * That is git checkout's common case, an inode number the table still
- * holds from a file removed earlier: it spares a second fstat per file. */
-static bool unknown_since(struct rg_ctx *c, const struct stat *seen)
+/* What the session's record says of the file as seen, the caller's own
+ * look at it (the journal's fstat of the descriptor the call goes by), with
+ * no writer or act of the session counted on it since, as none can then be
+ * about to restamp it:
+ * - SEEN_UNKNOWN: no record of that state, so a look now cannot match one
+ *   either, as ctime only moves forward (core/policy.h); git checkout's
+ *   common case, an inode number the table still holds from a file removed
+ *   earlier;
+ * - SEEN_KNOWN: a record of that very stamp, which a look now could only
+ *   confirm: a sibling's change since would still be counted, or would
+ *   have restamped it with a later ctime. Another program's change since
+ *   is what the look after the call tells (only_meta), as it tells one
+ *   made between a fresh look and the call; the call moves ctime itself,
+ *   so only a change of mtime or size was ever told apart there. A file
+ *   the session read before it is replaced: git checkout's racily clean
+ *   files, an editor's save over the file it opened;
+ * - SEEN_LOOK: anything else, which a fresh look decides.
+ * Each of the first two spares an fstat of the file per replaced file. */
+enum seen_says { SEEN_UNKNOWN, SEEN_KNOWN, SEEN_LOOK };
+
+static enum seen_says seen_says(struct rg_ctx *c, const struct stat *seen, struct rg_entry **e,
+                                struct rg_record *rec)
 {
     if (!S_ISREG(seen->st_mode))
-        return true;
+        return SEEN_UNKNOWN;
     struct rg_file f = rg_file_of(seen);
-    struct rg_entry *e = rg_entry_for(c, &f, false);
-    if (!e)
-        return true;
-    struct rg_record rec = rg_entry_load(&c->table, e);
-    return rec.writers == 0 && (!rec.found || rec.ctime_ns < f.ctime_ns);
+    *e = rg_entry_for(c, &f, false);
+    if (!*e)
+        return SEEN_UNKNOWN;
+    *rec = rg_entry_load(&c->table, *e);
+    if (rec->writers > 0)
+        return SEEN_LOOK;
+    if (!rec->found || rec->ctime_ns < f.ctime_ns)
+        return SEEN_UNKNOWN;
+    return rec->mtime_ns == f.mtime_ns && rec->ctime_ns == f.ctime_ns && rec->size == f.size
+               ? SEEN_KNOWN
+               : SEEN_LOOK;
 }
 
 /* Does the session's last writer of the file still hold it for writing? A
@@ -64,8 +85,11 @@ static bool known(struct rg_ctx *c, const struct rg_meta_file *mf, const struct 
                   struct stat *st, struct rg_entry **e, struct rg_record *rec, bool *writing)
 {
     *writing = false;
-    if (seen && unknown_since(c, seen))
-        return false;
+    enum seen_says says = seen ? seen_says(c, seen, e, rec) : SEEN_LOOK;
+    if (says == SEEN_KNOWN)
+        *st = *seen;
+    if (says != SEEN_LOOK)
+        return says == SEEN_KNOWN;
     struct rg_file f;
     for (int n = 0;; n++) {
         if (!look(mf, st))

@@ -214,3 +214,37 @@ as_nobody() {
 	refute_output --partial "refused"
 	assert_equal "$text" "$(printf 'original\nappended')"
 }
+
+@test "t1410.14 an unlink that fails leaves a file another program changed after the read changed" {
+	sticky_setup 100000
+	# The session reads the file, another program rewrites it with the same
+	# size and puts its mtime back (only ctime tells), then the session's
+	# unlink links it, fails and drops the link: the record of the read
+	# must not be taken for the file as the link found it. An old mtime: a
+	# read within its tick would hash the bytes, which would tell instead.
+	touch -d '2 hours ago' "$D/sticky/a.txt"
+	(
+		cd "$D" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env XDG_STATE_HOME="$D/state" READGUARD_DIR="$D/tables" XDG_RUNTIME_DIR= \
+			"$RG" run -- bash -c 'cat sticky/a.txt >/dev/null; : >sticky/read
+				while [ ! -e sticky/go ]; do sleep 0.05; done
+				rm -f sticky/a.txt; echo appended >>sticky/a.txt'
+	) >"$D/out" 2>&1 &
+	local bg=$! m n tries=0
+	until [ -e "$D/sticky/read" ] || [ $((tries += 1)) -gt 200 ]; do sleep 0.05; done
+	m=$(stat -c %.9Y "$D/sticky/a.txt")
+	n=$(stat -c %s "$D/sticky/a.txt")
+	head -c "$n" /dev/zero | tr '\0' X 1<>"$D/sticky/a.txt"
+	touch -d "@$m" "$D/sticky/a.txt"
+	: >"$D/sticky/go"
+	status=0
+	wait "$bg" || status=$?
+	output=$(cat "$D/out")
+	local tail
+	tail=$(tail -c 9 "$D/sticky/a.txt")
+	rm -rf "$D"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	assert_output --partial "refused"
+	assert_equal "$tail" XXXXXXXXX
+}

@@ -10,22 +10,9 @@
 
 #include "cli/cli.h"
 #include "cli/jrestore.h"
+#include "cli/jspot.h"
 #include "cli/jswap.h"
 #include "core/sha256.h"
-
-static int mkparents(const char *abs)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", abs);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return 0;
-}
 
 /* Copies the kept bytes from src to dst, and checks them against their
  * name: nothing in the journal is fsync'd, so a power cut can leave part
@@ -38,20 +25,6 @@ static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int d
         return errno = -e, -1;
     const char *want = rg_jstore_content_name(dir, r, target);
     return want && strcmp(want, got) != 0;
-}
-
-/* A new file beside abs, named in tmp, for the version to restore. */
-static int open_beside(const char *abs, mode_t mode, char *tmp, size_t cap)
-{
-    const char *slash = strrchr(abs, '/');
-    int dir_len = (int)(slash - abs), pid = (int)getpid();
-    snprintf(tmp, cap, "%.*s/.%s.rg-undo-%d", dir_len, abs, slash + 1, pid);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
-        snprintf(tmp, cap, "%.*s/.rg-undo-%d", dir_len, abs, pid);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    }
-    return fd;
 }
 
 /* Gives the staged fd the owner and group the journal kept, where this
@@ -68,8 +41,30 @@ static int give_owner(int fd, const struct rg_jrec *r)
     return errno == EPERM || errno == EINVAL ? 0 : -1;
 }
 
+/* Opens the directory abs lies in, recreating it if need be, into spot:
+ * 0, or an exit status once told. A symbolic link on the way is a tree
+ * changed since the session (the journal records real paths): undo does
+ * not follow it, as that is how a hostile tree leads it elsewhere. */
+static int open_spot(struct rg_jspot *spot, const char *abs, const char *file)
+{
+    int e = rg_jspot_open(spot, abs, true);
+    if (e == 0)
+        return 0;
+    int len = (int)spot->bad;
+    if (e == -ELOOP)
+        rg_err("undo: '%s': '%.*s' on its way is a symbolic link now, not the directory the "
+               "session changed it in: undo does not follow it",
+               file, len, abs);
+    else if (e == -EINVAL)
+        rg_err("undo: '%s': not a usable path", file);
+    else
+        rg_err("undo: '%s': cannot recreate its directory '%.*s': %s", file, len, abs,
+               strerror(-e));
+    return e == -ELOOP || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
+}
+
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
-                      char *tmp, size_t cap)
+                      struct rg_jspot *spot)
 {
     char obj[PATH_MAX + 80];
     rg_jstore_object(obj, sizeof obj, dir, r->object);
@@ -77,26 +72,28 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
     if (src < 0) {
         rg_err("undo: '%s': the kept version is missing from the journal (%s)", file,
                strerror(errno));
-        return -1;
+        *spot = (struct rg_jspot){.dir = -1};
+        return RG_EXIT_TROUBLE;
     }
-    if (mkparents(abs) < 0) {
-        rg_err("undo: '%s': cannot recreate its directory: %s", file, strerror(errno));
+    int rc = open_spot(spot, abs, file);
+    if (rc != 0) {
         close(src);
-        return -1;
+        return rc;
     }
     /* Private until it is whole and its owner's: root's staged copy of a
      * set-id file would otherwise be root's, runnable, for a while. */
-    int dst = open_beside(abs, 0600, tmp, cap);
+    int dst = rg_jspot_create_tmp(spot, abs);
     if (dst < 0) {
         /* The file may well be writable where its directory is not: say
          * which of the two undo needed. */
-        int dir_len = (int)(strrchr(abs, '/') - abs);
+        int dir_len = (int)(spot->name - 1 - abs);
         rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s", file,
                dir_len ? dir_len : 1, abs, strerror(errno));
         close(src);
-        return -1;
+        rg_jspot_close(spot);
+        return RG_EXIT_TROUBLE;
     }
-    int rc = copy_checked(dir, r, src, dst);
+    rc = copy_checked(dir, r, src, dst);
     int e = errno;
     close(src);
     /* The owner first: a chown clears the set-id bits the mode may hold. */
@@ -105,15 +102,17 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         fe = errno;
     if (fe && rc == 0)
         rc = -1, e = fe;
-    if (rc != 0)
-        unlink(tmp);
     if (rc > 0)
         rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
                "name: part of a copy a power cut cut short?); not restoring",
                file);
     else if (rc < 0)
         rg_err("undo: '%s': %s", file, strerror(e));
-    return rc == 0 ? 0 : -1;
+    if (rc == 0)
+        return 0;
+    rg_jspot_drop_tmp(spot);
+    rg_jspot_close(spot);
+    return RG_EXIT_TROUBLE;
 }
 
 /* "process 123 (python3)": a pid alone sends the user to ps(1), and the
@@ -171,14 +170,14 @@ static int tell_displaced(const char *file, const char *tmp, const struct rg_jsw
     return d->caught || d->writer ? RG_EXIT_NO : -1;
 }
 
-int rg_jrestore_commit(const char *dir, const char *tmp, const char *abs, const char *file,
+int rg_jrestore_commit(const char *dir, struct rg_jspot *spot, const char *abs, const char *file,
                        const struct rg_jkept *kept)
 {
     struct rg_jswap d;
-    int r = rg_jswap_restore(dir, tmp, abs, kept, &d);
+    int r = rg_jswap_restore(dir, spot, abs, kept, &d);
     if (r == 0)
-        return tell_displaced(file, tmp, &d);
+        return tell_displaced(file, spot->shown, &d);
     rg_err("undo: '%s': %s", file, strerror(-r));
-    unlink(tmp);
+    rg_jspot_drop_tmp(spot);
     return RG_EXIT_TROUBLE;
 }

@@ -159,13 +159,13 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     return r;
 }
 
-int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
-                   struct rg_jkept *kept)
+int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
+                      const char *op, struct rg_jkept *kept)
 {
     struct stat st, now;
     if (kept)
         kept->st.st_mode = 0;
-    int fd = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    int fd = openat(at, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return errno == ENOENT || errno == ELOOP ? 0 : -errno;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -177,7 +177,8 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
     close(fd);
     /* A write that landed during the copy is in no version: say so before
      * anything names the copy (undo then leaves the file alone). */
-    if (r == 0 && (lstat(abs, &now) != 0 || !rg_jstore_same_state(&st, &now)))
+    if (r == 0 &&
+        (fstatat(at, name, &now, AT_SYMLINK_NOFOLLOW) != 0 || !rg_jstore_same_state(&st, &now)))
         r = -EAGAIN;
     if (r < 0)
         return r;
@@ -186,6 +187,12 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
         memcpy(kept->hex, hex, sizeof hex);
     }
     return keep_record(dir, id, abs, op, &st, hex);
+}
+
+int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
+                   struct rg_jkept *kept)
+{
+    return rg_jstore_keep_at(dir, id, AT_FDCWD, abs, abs, op, kept);
 }
 
 int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op)
@@ -205,14 +212,19 @@ bool rg_jstore_same_state(const struct stat *a, const struct stat *b)
            a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-int rg_jstore_end(const char *dir, const char *id, const char *abs)
+int rg_jstore_end_at(const char *dir, const char *id, int at, const char *name, const char *abs)
 {
     struct stat st;
     struct rg_jrecord rec;
-    bool there = lstat(abs, &st) == 0;
+    bool there = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
     record_of(&rec, "end", abs, there ? &st : NULL);
     rec.unsaved = "end";
     return append(dir, id, &rec);
+}
+
+int rg_jstore_end(const char *dir, const char *id, const char *abs)
+{
+    return rg_jstore_end_at(dir, id, AT_FDCWD, abs, abs);
 }
 
 void rg_jstore_close_session(const char *dir, const char *id)

@@ -61,6 +61,10 @@ struct rg_jkept {
  * unless NULL, says what was kept. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
                    struct rg_jkept *kept);
+/* The same, of the file name in directory at (abs is then its path, for
+ * the record alone). */
+int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
+                      const char *op, struct rg_jkept *kept);
 
 /* Keeps the bytes of the open regular file fd, from its offset, as session
  * id's version of abs. 0, or -errno. */
@@ -91,6 +95,8 @@ void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name);
 
 /* Appends session id's "end" record for abs: how the file is now. */
 int rg_jstore_end(const char *dir, const char *id, const char *abs);
+/* The same, of the file name in directory at, recorded as abs. */
+int rg_jstore_end_at(const char *dir, const char *id, int at, const char *name, const char *abs);
 
 /* Appends an "end" record for each path session id changed. */
 void rg_jstore_close_session(const char *dir, const char *id);

@@ -30,11 +30,11 @@ static bool same_file(const struct rg_jkept *kept, const struct stat *now, int f
  * replaces held open across it, so an in-place write before the rename is
  * still seen. A file that replaces abs between that open and the rename is
  * the one write this cannot see. */
-static int rename_over(const char *tmp, const char *abs, int *old)
+static int rename_over(const struct rg_jspot *s, int *old)
 {
-    *old = open(abs, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, 0) == 0 ||
-        (errno == ENOSYS && rename(tmp, abs) == 0))
+    *old = openat(s->dir, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (renameat2(s->dir, s->tmp, s->dir, s->name, 0) == 0 ||
+        (errno == ENOSYS && renameat(s->dir, s->tmp, s->dir, s->name) == 0))
         return 0;
     int e = -errno;
     if (*old >= 0)
@@ -43,34 +43,34 @@ static int rename_over(const char *tmp, const char *abs, int *old)
     return e;
 }
 
-/* Puts tmp at abs; *old is what it displaced, open (-1: nothing), and
- * *named whether that is still at tmp. 0, or -errno. */
-static int put_in_place(const char *tmp, const char *abs, int *old, bool *named)
+/* Puts s->tmp at s->name; *old is what it displaced, open (-1: nothing),
+ * and *named whether that is still at s->tmp. 0, or -errno. */
+static int put_in_place(const struct rg_jspot *s, int *old, bool *named)
 {
     *old = -1;
     *named = false;
     for (int tries = 0; tries < 3; tries++) {
-        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_EXCHANGE) == 0) {
+        if (renameat2(s->dir, s->tmp, s->dir, s->name, RENAME_EXCHANGE) == 0) {
             struct stat st;
-            if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (fstatat(s->dir, s->tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
                 /* A directory made at abs meanwhile: put it back. */
-                renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_EXCHANGE);
+                renameat2(s->dir, s->tmp, s->dir, s->name, RENAME_EXCHANGE);
                 return -EISDIR;
             }
             *named = true;
-            *old = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+            *old = openat(s->dir, s->tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
             return 0;
         }
         if (errno == EINVAL || errno == ENOSYS)
-            return rename_over(tmp, abs, old);
+            return rename_over(s, old);
         if (errno != ENOENT)
             return -errno;
         /* Nothing at abs: recreated, unless a file appeared meanwhile,
          * which is then exchanged like any other. */
-        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, abs, RENAME_NOREPLACE) == 0)
+        if (renameat2(s->dir, s->tmp, s->dir, s->name, RENAME_NOREPLACE) == 0)
             return 0;
         if (errno == EINVAL || errno == ENOSYS)
-            return rename_over(tmp, abs, old);
+            return rename_over(s, old);
         if (errno != EEXIST)
             return -errno;
     }
@@ -80,7 +80,7 @@ static int put_in_place(const char *tmp, const char *abs, int *old, bool *named)
 /* Keeps the bytes a write left in the displaced file, open in old (-1:
  * it could not be opened, for why), as the newest session's version of
  * abs. 0, or -errno. */
-static int keep_caught(const char *dir, const char *abs, int old, int why)
+static int keep_caught(const char *dir, const struct rg_jspot *s, const char *abs, int old, int why)
 {
     if (old < 0)
         return -why;
@@ -88,48 +88,51 @@ static int keep_caught(const char *dir, const char *abs, int old, int why)
     rg_journal_id(id, rg_now_ns(), (int32_t)getpid());
     int e = rg_jstore_keep_fd(dir, id, abs, old, "undo");
     if (e == 0)
-        rg_jstore_end(dir, id, abs);
+        rg_jstore_end_at(dir, id, s->dir, s->name, abs);
     return e;
 }
 
 /* After a rename fallback, the bytes a write left that the journal could
- * not take have no name but old: copied to tmp, beside the file. */
-static bool leave_beside(int old, const char *tmp)
+ * not take have no name but old: copied to s->tmp, beside the file. */
+static bool leave_beside(int old, const struct rg_jspot *s)
 {
     char hex[RG_SHA256_HEX];
-    int dst = old < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int dst = old < 0 ? -1
+                      : openat(s->dir, s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                               0600);
     if (dst < 0)
         return false;
     bool ok = lseek(old, 0, SEEK_SET) == 0 && rg_jstore_hash_copy(old, dst, hex) == 0;
     if (close(dst) != 0 || !ok) {
-        unlink(tmp);
+        unlinkat(s->dir, s->tmp, 0);
         return false;
     }
     return true;
 }
 
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept,
-                     struct rg_jswap *out)
+int rg_jswap_restore(const char *dir, const struct rg_jspot *s, const char *abs,
+                     const struct rg_jkept *kept, struct rg_jswap *out)
 {
     int old;
     bool named;
     *out = (struct rg_jswap){0};
-    int r = put_in_place(tmp, abs, &old, &named);
+    int r = put_in_place(s, &old, &named);
     if (r < 0)
         return r;
     int why = errno; /* of the open of what was displaced, when it failed */
     struct stat now;
-    bool seen = named ? lstat(tmp, &now) == 0 : old >= 0 && fstat(old, &now) == 0;
+    bool seen = named ? fstatat(s->dir, s->tmp, &now, AT_SYMLINK_NOFOLLOW) == 0
+                      : old >= 0 && fstat(old, &now) == 0;
     bool reg = seen && S_ISREG(now.st_mode);
     /* Looked for before the bytes are: a process that writes after that
      * look holds the file now. */
     out->writer = reg && old >= 0 ? rg_writer_of(old) : 0;
     out->caught = reg && !same_file(kept, &now, old);
-    out->unkept = out->caught ? -keep_caught(dir, abs, old, why) : 0;
-    out->left = named ? out->unkept || out->writer : out->unkept && leave_beside(old, tmp);
+    out->unkept = out->caught ? -keep_caught(dir, s, abs, old, why) : 0;
+    out->left = named ? out->unkept || out->writer : out->unkept && leave_beside(old, s);
     if (old >= 0)
         close(old);
     if (named && !out->left)
-        unlink(tmp);
+        unlinkat(s->dir, s->tmp, 0);
     return 0;
 }

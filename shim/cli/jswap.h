@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/jspot.h"
 #include "cli/jstore.h"
 
 /* What the restore displaced, once the restored version is in place. */
@@ -24,10 +25,10 @@ struct rg_jswap {
                        one that cannot be named) */
 };
 
-/* Moves the restored file tmp to abs, in journal dir; kept is what undo
- * kept of abs. 0, with out filled, or -errno when abs was left as it was
- * (tmp then still there). */
-int rg_jswap_restore(const char *dir, const char *tmp, const char *abs, const struct rg_jkept *kept,
-                     struct rg_jswap *out);
+/* Moves the restored file s->tmp to s->name, the file abs, in journal
+ * dir; kept is what undo kept of abs. 0, with out filled, or -errno when
+ * abs was left as it was (s->tmp then still there). */
+int rg_jswap_restore(const char *dir, const struct rg_jspot *s, const char *abs,
+                     const struct rg_jkept *kept, struct rg_jswap *out);
 
 #endif

@@ -956,10 +956,11 @@ damage_kept_version() {
 
 # hold_undo_restore INJECT...: a.txt is "old", overwritten by a session with
 # "current"; `readguard undo a.txt` runs in the background (undoer) under
-# strace, its renames of a.txt held 3 s as they enter (INJECT adds to
-# that); the test waits until undo has kept a.txt's content now, so the
-# write it makes next lands between that look and the restore. strace's
-# own lines go to $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
+# strace, its renames of a.txt (by path, or in its directory, where undo
+# acts) held 3 s as they enter (INJECT adds to that); the test waits until
+# undo has kept a.txt's content now, so the write it makes next lands
+# between that look and the restore. strace's own lines go to
+# $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
 hold_undo_restore() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	mkfile a.txt old
@@ -967,7 +968,7 @@ hold_undo_restore() {
 	local abs i inject=(-e "inject=rename,renameat,renameat2:delay_enter=3000000:when=1")
 	abs=$(realpath a.txt)
 	[ $# = 0 ] || inject=(-e "inject=$1")
-	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$abs" -e trace=rename,renameat,renameat2 "${inject[@]}" \
+	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 "${inject[@]}" \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	undoer=$!
 	for ((i = 0; i < 200; i++)); do
@@ -982,7 +983,7 @@ hold_undo_restore() {
 assert_renamed_after_einval() {
 	run grep -c 'RENAME_EXCHANGE.*EINVAL.*(INJECTED)' "$BATS_TEST_TMPDIR/strace"
 	assert_output 1
-	run grep -c '^[0-9]* *renameat(.*/a.txt") = 0$' "$BATS_TEST_TMPDIR/strace"
+	run grep -c '^[0-9]* *renameat(.*[/"]a.txt") = 0$' "$BATS_TEST_TMPDIR/strace"
 	assert_output 1
 }
 
@@ -1031,7 +1032,7 @@ assert_renamed_after_einval() {
 	rg rm a.txt
 	local abs i
 	abs=$(realpath -m a.txt)
-	strace -f -o /dev/null -P "$abs" -e trace=rename,renameat,renameat2 \
+	strace -f -o /dev/null -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 \
 		-e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	undoer=$!
@@ -1181,7 +1182,7 @@ late"
 @test "t1400.118 where the file system cannot exchange, undo says that a process still writing the replaced file writes to no name" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	hold_open '>>' 'echo late >&3'
-	run --separate-stderr strace -o /dev/null -P "$W/a.txt" -e trace=renameat2 \
+	run --separate-stderr strace -o /dev/null -P "$W/a.txt" -P "$W" -e trace=renameat2 \
 		-e inject=renameat2:error=EINVAL:when=1 "$RG" undo a.txt
 	release "$holder"
 	assert_failure 1

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/jpick.h"
 #include "cli/jrestore.h"
+#include "cli/jspot.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
 #include "cli/verbs.h"
@@ -106,6 +107,31 @@ static const char *who(const struct rg_jrec *r)
     return strcmp(r->op, "undo") == 0 ? "the undo" : "session";
 }
 
+/* Keeps what abs has now, then puts the version staged in spot in its
+ * place, every step in spot's directory: an exit status, or -1 when
+ * restored with nothing to say. */
+static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const char *file)
+{
+    struct rg_jkept kept;
+    int r = rg_jstore_keep_at(u->dir, u->self, spot->dir, spot->name, abs, "undo", &kept);
+    if (r == -EAGAIN) {
+        rg_jspot_drop_tmp(spot);
+        rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
+               "again)",
+               file);
+        return RG_EXIT_NO; /* not restored, as when it changed before undo looked */
+    }
+    if (r < 0) {
+        rg_jspot_drop_tmp(spot);
+        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,
+               strerror(-r));
+        return RG_EXIT_TROUBLE;
+    }
+    int rc = rg_jrestore_commit(u->dir, spot, abs, file, &kept);
+    rg_jstore_end_at(u->dir, u->self, spot->dir, spot->name, abs);
+    return rc;
+}
+
 static int undo_one(struct undo *u, const char *only, const char *file)
 {
     char abs[PATH_MAX];
@@ -169,26 +195,12 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                    file, who(first), first->session);
         return RG_EXIT_NO;
     }
-    char tmp[PATH_MAX + 64];
-    if (rg_jrestore_stage(u->dir, first, abs, file, tmp, sizeof tmp) < 0)
-        return RG_EXIT_TROUBLE;
-    struct rg_jkept kept;
-    int r = rg_jstore_keep(u->dir, u->self, abs, "undo", &kept);
-    if (r == -EAGAIN) {
-        unlink(tmp);
-        rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
-               "again)",
-               file);
-        return RG_EXIT_NO; /* not restored, as when it changed before undo looked */
-    }
-    if (r < 0) {
-        unlink(tmp);
-        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,
-               strerror(-r));
-        return RG_EXIT_TROUBLE;
-    }
-    int rc = rg_jrestore_commit(u->dir, tmp, abs, file, &kept);
-    rg_jstore_end(u->dir, u->self, abs);
+    struct rg_jspot spot;
+    int rc = rg_jrestore_stage(u->dir, first, abs, file, &spot);
+    if (rc != 0)
+        return rc;
+    rc = restore(u, &spot, abs, file);
+    rg_jspot_close(&spot);
     if (rc >= 0)
         return rc;
     fprintf(stderr, "readguard: restored '%s' as it was before %s %s changed it\n", file,

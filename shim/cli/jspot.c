@@ -1,0 +1,97 @@
+#include "cli/jspot.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DIR_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+static bool dotted(const char *name, size_t n)
+{
+    return n == 0 || (n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* One step down from at to its directory comp, made first if missing and
+ * make. An fd, or -errno (-ELOOP: comp is a symbolic link). */
+static int step(int at, const char *comp, bool make)
+{
+    int fd = openat(at, comp, DIR_FLAGS);
+    if (fd < 0 && errno == ENOENT && make && (mkdirat(at, comp, 0777) == 0 || errno == EEXIST))
+        fd = openat(at, comp, DIR_FLAGS);
+    if (fd >= 0)
+        return fd;
+    int e = errno;
+    struct stat st;
+    /* O_PATH|O_NOFOLLOW opens a link itself; O_DIRECTORY then refuses it
+     * as ENOTDIR, which says nothing of why. */
+    if (e == ENOTDIR && fstatat(at, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        e = ELOOP;
+    return -e;
+}
+
+int rg_jspot_open(struct rg_jspot *s, const char *abs, bool make)
+{
+    const char *slash = strrchr(abs, '/');
+    *s = (struct rg_jspot){.dir = -1, .name = slash ? slash + 1 : abs};
+    if (abs[0] != '/' || dotted(s->name, strlen(s->name)))
+        return -EINVAL;
+    int fd = open("/", DIR_FLAGS);
+    if (fd < 0)
+        return -errno;
+    for (const char *p = abs + 1; p <= slash; p = strchr(p, '/') + 1) {
+        char comp[NAME_MAX + 1];
+        size_t n = (size_t)(strchr(p, '/') - p);
+        int next = dotted(p, n) ? -EINVAL : n > NAME_MAX ? -ENAMETOOLONG : 0;
+        if (next == 0) {
+            memcpy(comp, p, n);
+            comp[n] = '\0';
+            next = step(fd, comp, make);
+        }
+        close(fd);
+        if (next < 0) {
+            s->bad = (size_t)(p - abs) + n;
+            return next;
+        }
+        fd = next;
+    }
+    s->dir = fd;
+    return 0;
+}
+
+static int create_named(struct rg_jspot *s, const char *abs)
+{
+    int dir_len = (int)(s->name - 1 - abs);
+    snprintf(s->shown, sizeof s->shown, "%.*s/%s", dir_len, abs, s->tmp);
+    /* O_EXCL refuses any name there, a planted link included. */
+    return openat(s->dir, s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs)
+{
+    int pid = (int)getpid();
+    int n = snprintf(s->tmp, sizeof s->tmp, ".%s.rg-undo-%d", s->name, pid);
+    int fd = n > NAME_MAX ? (errno = ENAMETOOLONG, -1) : create_named(s, abs);
+    if (fd < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
+        snprintf(s->tmp, sizeof s->tmp, ".rg-undo-%d", pid);
+        fd = create_named(s, abs);
+    }
+    if (fd < 0)
+        s->tmp[0] = '\0';
+    return fd;
+}
+
+void rg_jspot_drop_tmp(struct rg_jspot *s)
+{
+    if (s->dir >= 0 && s->tmp[0])
+        unlinkat(s->dir, s->tmp, 0);
+    s->tmp[0] = '\0';
+}
+
+void rg_jspot_close(struct rg_jspot *s)
+{
+    if (s->dir >= 0)
+        close(s->dir);
+    s->dir = -1;
+}

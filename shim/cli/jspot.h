@@ -1,0 +1,40 @@
+/* Where undo restores a file: the directory the journal names, reached
+ * from / without following a symbolic link and opened once, and the names
+ * undo acts on in it. Every step (stage, keep, exchange, look, clean up)
+ * is taken relative to that one descriptor, so a tree that swaps a
+ * directory for a link, before undo or between two of its steps, cannot
+ * lead any step into another directory: root's undo of a user's file
+ * would otherwise write where that user points. */
+#ifndef RG_JSPOT_H
+#define RG_JSPOT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rg_jspot {
+    int dir;                   /* O_PATH on the file's directory; -1: none */
+    const char *name;          /* the file's name in it (within abs) */
+    char tmp[NAME_MAX + 32];   /* the staged version's name in it; "": none */
+    char shown[PATH_MAX + 64]; /* tmp as a path, for messages */
+    size_t bad;                /* on failure: abs's prefix that failed */
+};
+
+/* Opens the directory of abs, an absolute path, into s, making the
+ * directories missing on the way if make. 0, or -errno: -ELOOP when a
+ * directory on the way is a symbolic link; -EINVAL for a path with an
+ * empty, "." or ".." name (no shim records one). s->bad then says how
+ * much of abs names what failed. */
+int rg_jspot_open(struct rg_jspot *s, const char *abs, bool make);
+
+/* Names s->tmp, the staged version's name beside the file, and opens it
+ * new (never through a link), mode 0600, for writing. An fd, or -1
+ * (errno). */
+int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs);
+
+/* Removes s->tmp, if staged. */
+void rg_jspot_drop_tmp(struct rg_jspot *s);
+
+void rg_jspot_close(struct rg_jspot *s);
+
+#endif

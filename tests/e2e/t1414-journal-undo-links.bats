@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# undo in a tree that turns hostile: it restores a file in the directory the
+# journal names, reached without following a symbolic link, and opened once
+# for every step, so a directory swapped for a link, before undo or while it
+# runs, never leads a restore into another directory (root's undo of a
+# user's tree would write where that user points).
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+}
+
+@test "t1414.01 undo --all does not recreate a removed file's directories through a symbolic link" {
+	mkdir -p sub/deep elsewhere
+	mkfile sub/deep/f old
+	rg rm -r sub/deep
+	mv sub sub.away
+	ln -s elsewhere sub
+	run --separate-stderr "$RG" undo --all
+	assert_failure 1
+	assert_equal "$(ls -A elsewhere)" ''
+	assert_equal "$(ls -A sub.away)" ''
+	assert_regex "$stderr" "readguard: undo: '$W/sub/deep/f': '$W/sub' on its way is a symbolic link now, not the directory the session changed it in: undo does not follow it$"
+}
+
+@test "t1414.02 a directory swapped for a symbolic link while undo restores leads no step of it elsewhere" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir sub elsewhere
+	mkfile sub/f old
+	rgsh 'cat sub/f >/dev/null && echo current >sub/f'
+	# The restore is held as it enters, by the file's path or its directory's.
+	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$W/sub/f" -P "$W/sub" -e trace=rename,renameat,renameat2 \
+		-e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
+		"$RG" undo sub/f 2>"$BATS_TEST_TMPDIR/undo.err" &
+	local undoer=$! i staged
+	for ((i = 0; i < 200; i++)); do
+		grep -qs '"op":"undo"' "$J/sessions/"*.jsonl && break
+		sleep 0.02
+	done
+	staged=$(cd sub && compgen -G '.f.rg-undo-*') || fail "nothing staged: $(cat "$BATS_TEST_TMPDIR/undo.err")"
+	# The hostile tree: sub is now a link to a directory with a file of
+	# its choosing at the staged name, beside a victim.
+	printf 'victim\n' >elsewhere/f
+	printf 'planted\n' >"elsewhere/$staged"
+	mv sub sub.away
+	ln -s elsewhere sub
+	kill -0 "$undoer" || fail "undo was done before the tree changed: its restore was not held"
+	local status=0
+	wait "$undoer" || status=$?
+	grep -q 'RENAME_EXCHANGE) = 0 (DELAYED)$' "$BATS_TEST_TMPDIR/strace" || fail "no held exchange"
+	assert_equal "$(cat elsewhere/f)" victim
+	assert_equal "$(cat "elsewhere/$staged")" planted
+	assert_equal "$(cat sub.away/f)" old
+	assert_equal "$status" 0
+}

@@ -515,3 +515,16 @@ tiers_project() {
 	run --separate-stderr "$RG" hook claude-code
 	assert_failure 2
 }
+
+@test "t2120.61 a Bash tool command that removes the table still guards the whole root, not its directory" {
+	mkdir sub other
+	mkfile other/unread.txt old
+	snapshot "$W/other/unread.txt"
+	hook SessionStart >/dev/null
+	run --separate-stderr bash_tool 'cd sub && rm -- "$READGUARD_SESSION" && sh -c "echo x >../other/unread.txt"'
+	assert_failure
+	assert_equal "$(count_rg_lines)" 1
+	[[ $stderr == *"refused to write '../other/unread.txt': the session table is unusable (it does not exist"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_unchanged "$W/other/unread.txt"
+}

@@ -147,11 +147,20 @@ static void sh_quote(FILE *f, const char *s)
  * the shell that has been replaced does not do it again. */
 static int write_env_file(const char *env_file, const char *table, const char *shim)
 {
+    /* The roots go along with the table: a command that finds the table
+     * removed then still guards them all, not just its working directory.
+     * A table unusable already leaves every file guarded, as its commands
+     * will say. */
+    char roots[PATH_MAX];
+    if (rg_session_roots_list(table, roots, sizeof roots))
+        snprintf(roots, sizeof roots, "/");
     FILE *f = fopen(env_file, "a");
     if (!f)
         return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
     fputs("export " RG_ENV_SESSION "=", f);
     sh_quote(f, table);
+    fputs("\nexport " RG_ENV_ROOTS "=", f);
+    sh_quote(f, roots);
     fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
     sh_quote(f, shim);
     fputs("*) ;; *) export LD_PRELOAD=", f);

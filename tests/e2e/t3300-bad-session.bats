@@ -136,22 +136,30 @@ fails_closed() {
 	[[ $stderr == *"it is not a regular file"* ]] || fail "$stderr"
 }
 
-# removed_then_write VICTIM LAUNCHER...: a session that LAUNCHER starts in
-# $W, whose tree goes to $W/sub, removes its own table, and then has a new
-# process overwrite the unread VICTIM, under a root but not under $W/sub.
-removed_then_write() {
-	local victim=$1
-	shift
+# replaced_then_write VICTIM ACT REASON LAUNCHER...: a session that
+# LAUNCHER starts in $W, whose tree goes to $W/sub, does ACT to its own
+# table, and then has a new process overwrite the unread VICTIM, under a
+# root but not under $W/sub: refused, the table unusable for REASON.
+replaced_then_write() {
+	local victim=$1 act=$2 reason=$3
+	shift 3
 	mkdir -p "$W/sub" "${victim%/*}"
 	mkfile "$victim" original
 	snapshot "$victim"
-	run --separate-stderr timeout 20 env VICTIM="$victim" "$@" bash -c '
-		cd sub && rm -- "$READGUARD_SESSION" && bash -c "echo x >\"\$VICTIM\""'
+	run --separate-stderr timeout 20 env VICTIM="$victim" "$@" bash -c "
+		cd sub && $act"' && bash -c "echo x >\"\$VICTIM\""'
 	[ "$status" -ne 124 ] || fail "the session hung"
 	assert_equal "$(count_rg_lines)" 1
-	[[ $stderr == "readguard: refused to write '$victim': the session table is unusable (it does not exist"* ]] ||
+	[[ $stderr == "readguard: refused to write '$victim': the session table is unusable ($reason"* ]] ||
 		fail "stderr lacks the refusal with its reason: $stderr"
 	assert_unchanged "$victim"
+}
+
+# removed_then_write VICTIM LAUNCHER...: the same, the table removed.
+removed_then_write() {
+	local victim=$1
+	shift
+	replaced_then_write "$victim" 'rm -- "$READGUARD_SESSION"' "it does not exist" "$@"
 }
 
 @test "t3300.15 a table removed mid-session: a process started after guards the session's roots, not only its directory" {
@@ -167,4 +175,10 @@ removed_then_write() {
 
 @test "t3300.17 a table removed mid-session that a preloaded process started: its root stays guarded" {
 	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM"
+}
+
+@test "t3300.18 a table replaced mid-session by random bytes: the session's roots stay guarded, 'wrong magic'" {
+	replaced_then_write "$W/other/unread.txt" \
+		'rm -- "$READGUARD_SESSION" && head -c 200000 /dev/urandom >"$READGUARD_SESSION"' \
+		"it is not a readguard session table (wrong magic)" "$RG" run --root "$W" --
 }

@@ -44,6 +44,8 @@ struct rg_file {
     enum rg_unkept unkept;      /* the journal tried to keep its bytes, and could not */
     int unkept_err;             /* the errno of that, or 0 */
     const char *unkept_errname; /* its name (ENOSPC), or NULL */
+    bool in_journal;            /* in the session's journal, which a --strict tree may not
+                                   change (sealed, as the table) */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it
@@ -60,8 +62,8 @@ struct rg_facts {
     int64_t read_ttl_ns;      /* 0: reads never expire */
     int64_t now_ns;           /* wall clock, needed only with a read TTL */
     int64_t journal_max_file; /* the journal's per-file cap, for the reason text */
-    bool sealed;              /* the session's own table, under --strict: the tree's to
-                                 neither read nor change, whatever the call */
+    bool sealed;              /* the session's own table or journal, under --strict: the
+                                 tree's to neither read nor change, whatever the call */
 };
 
 enum rg_action {

@@ -96,6 +96,12 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      (int)(rec->reader & RG_READER_PID_MASK));
         break;
     case RG_WHY_SEALED:
+        if (r->file && r->file->in_journal) {
+            n = snprintf(buf, cap,
+                         "it is this session's journal, which keeps what the session removes "
+                         "and overwrites: a --strict tree may not change it.");
+            break;
+        }
         n = snprintf(buf, cap,
                      "it is this session's own table, which a --strict tree may neither open "
                      "nor change. Steer the session from outside it (readguard mark --session).");

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/syscall.h"
+#include "guard/anchor.h"
 #include "guard/calls.h"
 #include "guard/dircache.h"
 #include "guard/fdmap.h"
@@ -129,6 +130,20 @@ static bool supervisors_own(int fd, const struct stat *st)
 static bool forbidden(const struct rg_sv_call *call, int fd, const struct stat *st)
 {
     return st && (supervisors_own(fd, st) || rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino));
+}
+
+/* Under --strict, would this write or create reach the session's journal
+ * (jseal.c)? Judged on the directory the name is in, before anything is
+ * created there; the descriptor is judged again once open, for a final
+ * symbolic link that led there. */
+static bool into_journal(const struct rg_sv_call *call, int dfd, const char *path, uint64_t resolve)
+{
+    static _Thread_local struct rg_anchor at;
+    if (!call->ctx->sealed_ino || rg_anchor_at(&at, dfd, path, resolve) != 0)
+        return false;
+    bool in = rg_sv_in_journal(call->ctx, at.dirfd, at.name);
+    rg_anchor_drop(&at);
+    return in;
 }
 
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
@@ -279,6 +294,13 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         NULL,
         NULL,
     };
+    bool changes = writes || (a->flags & O_CREAT);
+    if (changes && into_journal(call, dfd, path, resolve)) {
+        rg_sv_reply(call, rg_sv_journal_refuse(call, &req, NULL));
+        if (dfd >= 0)
+            rg_sys_close(dfd);
+        return;
+    }
     if (writes)
         rg_sv_held_settle(call->held);
     /* One fstat, the guard's, for the record and every test below: the
@@ -300,6 +322,10 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         rg_note_close(call->ctx, fd);
         rg_sys_close(fd);
         fd = -EACCES;
+    } else if (fd >= 0 && changes && call->ctx->sealed_ino && rg_sv_fd_in_journal(call->ctx, fd)) {
+        rg_note_close(call->ctx, fd);
+        rg_sys_close(fd);
+        fd = rg_sv_journal_refuse(call, &req, stated ? &st : NULL);
     }
     if (fd < 0) {
         if (fd != -EINPROGRESS)

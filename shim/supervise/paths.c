@@ -58,17 +58,22 @@ static void drop(struct named *n)
 }
 
 /* Renaming or removing the sealed table would take it from the processes
- * outside the tree that steer the session by its name. req names it. */
-static int removes_sealed(struct rg_ctx *c, const struct rg_request *req)
+ * outside the tree that steer the session by its name; doing so to the
+ * journal, the versions undo brings back. req names it. */
+static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req)
 {
+    struct rg_ctx *c = call->ctx;
     struct stat st;
+    if (!c->sealed_ino)
+        return 0;
     /* req->path is the anchor's name, set whenever anchoring succeeded; the
      * analyzer does not see rg_anchor_at write the per-thread name. */
-    if (!c->sealed_ino ||
+    bool there =
         fstatat(req->dirfd, req->path, &st, /* NOLINT(clang-analyzer-core.NonNullParamChecker) */
-                AT_SYMLINK_NOFOLLOW) != 0)
-        return 0;
-    return rg_ask_sealed(c, req, &st);
+                AT_SYMLINK_NOFOLLOW) == 0;
+    if (rg_sv_in_journal(c, req->dirfd, req->path))
+        return rg_sv_journal_refuse(call, req, there ? &st : NULL);
+    return there ? rg_ask_sealed(c, req, &st) : 0;
 }
 
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
@@ -88,7 +93,9 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
     struct rg_request old = {RG_OP_RENAME, sc->name, from.at.dirfd, from.at.name, 0, 0, 0, 0,
                              NULL,         from.raw};
     if (r == 0)
-        r = removes_sealed(call->ctx, &old);
+        r = removes_sealed(call, &old);
+    if (r == 0 && rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name))
+        r = rg_sv_journal_refuse(call, &req, NULL);
     if (r == 0) {
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call)
@@ -106,11 +113,17 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
     int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
     if (r == 0)
         r = name_of(call, sc->path, sc->dirfd, &to);
+    if (r == 0)
+        r = anchor(&to);
     if (r == 0) {
         struct rg_request req = {RG_OP_LINK, sc->name, from.dfd, from.path, 0,
                                  0,          0,        to.dfd,   to.path,   NULL};
-        rg_sv_held_settle(call->held);
-        r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, &req, sc->flags) : -ESRCH;
+        if (rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name)) {
+            r = rg_sv_journal_refuse(call, &req, NULL);
+        } else {
+            rg_sv_held_settle(call->held);
+            r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, &req, sc->flags) : -ESRCH;
+        }
     }
     drop(&from);
     drop(&to);
@@ -128,7 +141,7 @@ void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
     struct rg_request req = {RG_OP_UNLINK, sc->name, n.at.dirfd, n.at.name, O_WRONLY, 0, 0, 0,
                              NULL,         n.raw};
     if (r == 0)
-        r = removes_sealed(call->ctx, &req);
+        r = removes_sealed(call, &req);
     if (r == 0) {
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;
@@ -161,9 +174,10 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
             : S_ISDIR(st.st_mode)  ? -EISDIR
             : !S_ISREG(st.st_mode) ? -EINVAL
                                    : 0;
+    struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL, NULL};
+    if (r == 0 && rg_sv_fd_in_journal(call->ctx, fd))
+        r = rg_sv_journal_refuse(call, &req, &st);
     if (r == 0) {
-        struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0,
-                                 NULL,           NULL};
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);
         enum rg_action act = rg_ask(call->ctx, &req, &f, fd, true);

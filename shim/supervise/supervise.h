@@ -70,6 +70,22 @@ int32_t rg_sv_proc_pid(const char *path);
  * itself, and they lead nowhere readguard's own would. */
 bool rg_sv_tree_proc(const char *path);
 
+/* --- jseal.c: the journal, out of a --strict tree's reach ----------------- */
+struct rg_sv_call;
+struct rg_request;
+struct stat;
+/* Under --strict, is name in dirfd (an anchored name, or an absolute path)
+ * in the session's journal, or a directory that holds it? Always false
+ * under --supervise. */
+bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name);
+/* The same, of the file open on fd. */
+bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd);
+/* Refuses req on a journal file (st: what the name holds, or NULL), as the
+ * guard refuses a call on the sealed table: the line and the log entry say
+ * why. Returns -EACCES. */
+int rg_sv_journal_refuse(struct rg_sv_call *call, const struct rg_request *req,
+                         const struct stat *st);
+
 /* --- creds.c: acting with the caller's rights ----------------------------- */
 #define RG_SV_GROUPS_MAX 256
 struct rg_sv_creds {

@@ -83,6 +83,38 @@ teardown() {
 	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
 }
 
+# The journal is what makes a removal undoable: a tree that may remove files
+# must not be able to remove, cut or move what keeps them. JOURNAL_ATTACK
+# runs after 'rm f'; f must still come back.
+journal_attacked() {
+	esc_setup
+	esc_session strict 'rm f
+		J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		'"$1" --session "$ESC/tables/s" --keep || true
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
+	grep -q "it is this session's journal" "$ESC/out" ||
+		fail "the attack was not refused with the reason: $(cat "$ESC/out")"
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
+@test "t6000.30 removing the journal is refused, so a removed file still comes back (--strict)" {
+	journal_attacked 'rm -rf "$J"'
+}
+
+@test "t6000.31 emptying the journal's records is refused (--strict)" {
+	journal_attacked 'for i in "$J"/sessions/*; do : >"$i"; done'
+}
+
+@test "t6000.32 moving the journal out of its place is refused (--strict)" {
+	journal_attacked 'mv "$J" "$OUT/j" || mv "$J/objects" "$OUT/o"'
+}
+
+@test "t6000.33 a kept version cannot be overwritten in the journal (--strict)" {
+	journal_attacked 'for i in "$J"/objects/*; do echo PWN >"$i"; done'
+}
+
 # --- the session's state: out of a --strict tree's reach ---------------------
 
 @test "t6000.11 readguard mark from inside the tree cannot unlock a file (--strict)" {

@@ -76,6 +76,17 @@ TEST(sealed_sentence_says_to_steer_from_outside)
     CHECK(strstr(reason_for(RG_WHY_SEALED, false), "from outside it") != NULL);
 }
 
+TEST(sealed_journal_sentence_names_the_journal_not_the_table)
+{
+    static char buf[512];
+    struct rg_file kept = {.exists = true, .regular = true, .in_journal = true};
+    struct rg_facts facts = {.sealed = true};
+    struct rg_report r = {&req, "f", "/w/f", &kept, &facts, {RG_REFUSE, RG_WHY_SEALED}, NULL, NULL};
+    rg_reason_text(buf, sizeof buf, &r, 16, NULL);
+    CHECK(strstr(buf, "this session's journal") != NULL);
+    CHECK(strstr(buf, "table") == NULL);
+}
+
 TEST(scanned_sentence_names_the_scanner)
 {
     CHECK_EQ_STR(scanned_by("grep"),
@@ -264,6 +275,7 @@ int main(void)
     RUN(no_table_sentence_names_the_problem);
     RUN(reason_text_is_cut_to_the_buffer);
     RUN(sealed_sentence_says_to_steer_from_outside);
+    RUN(sealed_journal_sentence_names_the_journal_not_the_table);
     RUN(scanned_sentence_names_the_scanner);
     RUN(scanned_sentence_without_a_name_says_so);
     RUN(log_line_has_every_field_in_order);

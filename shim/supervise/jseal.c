@@ -1,0 +1,72 @@
+/* Under --strict the session's journal is out of the tree's reach, as its
+ * table is. The journal is what makes a removal undoable, which is why a
+ * --strict tree may remove files it never read: a tree that could also
+ * remove, cut, move or rewrite what keeps them could destroy a file for
+ * good in two steps. The supervisor keeps versions with its own calls,
+ * which the filter never sees; only the tree's are judged here. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/text.h"
+#include "guard/ask.h"
+#include "supervise/supervise.h"
+static const char *journal_of(const struct rg_ctx *c)
+{
+    return c->sealed_ino && c->table.hdr ? c->table.hdr->journal_dir : "";
+}
+
+/* Is path in the journal, or a directory that holds it (moving one moves
+ * the journal away from where the session keeps and undo looks)? */
+static bool touches(const char *path, const char *journal)
+{
+    return rg_path_under(path, journal) || rg_path_under(journal, path);
+}
+
+/* The path of descriptor fd, in out (PATH_MAX): false if it has none. */
+static bool path_of(int fd, char *out)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, PATH_MAX - 1);
+    if (n <= 0 || out[0] != '/')
+        return false;
+    out[n] = '\0';
+    return true;
+}
+
+bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name)
+{
+    const char *journal = journal_of(c);
+    char path[PATH_MAX];
+    if (!journal[0])
+        return false;
+    if (name[0] == '/')
+        return touches(name, journal);
+    if (dirfd < 0 || !path_of(dirfd, path))
+        return false;
+    size_t n = strlen(path);
+    if (n + 1 + strlen(name) >= sizeof path)
+        return false;
+    snprintf(path + n, sizeof path - n, "%s%s", n > 1 ? "/" : "", name);
+    return touches(path, journal);
+}
+
+bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd)
+{
+    const char *journal = journal_of(c);
+    char path[PATH_MAX];
+    return journal[0] && path_of(fd, path) && touches(path, journal);
+}
+
+int rg_sv_journal_refuse(struct rg_sv_call *call, const struct rg_request *req,
+                         const struct stat *st)
+{
+    struct rg_file f = {.in_journal = true};
+    if (st && st->st_mode)
+        f = rg_file_of(st), f.in_journal = true;
+    rg_ask(call->ctx, req, &f, -1, false);
+    return -EACCES;
+}

@@ -159,9 +159,11 @@ int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t leng
     int r = rg_ask_path_stat(c, req, true, &st);
     if (r < 0)
         return r;
-    if (st.st_mode != 0 && length < st.st_size &&
-        rg_journal_keep(c, req, "truncate", -1, true, &st, r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) ==
-            RG_REFUSE)
+    /* Kept whatever the length: a truncate that loses no byte (growing the
+     * file, or to its own size) still makes its bytes the session's own,
+     * over which the journal keeps nothing more. */
+    if (st.st_mode != 0 && rg_journal_keep(c, req, "truncate", -1, true, &st,
+                                           r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)
         return -EACCES;
     r = rg_sys_truncate(req->path, length);
     if (r == 0)
@@ -189,7 +191,7 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
     struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL, NULL};
     struct rg_file f = rg_file_of(&st);
     enum rg_action act = rg_ask(c, &req, &f, fd, true);
-    if (act != RG_REFUSE && length < st.st_size)
+    if (act != RG_REFUSE) /* whatever the length, as rg_guard_truncate */
         act = rg_journal_keep(c, &req, "truncate", fd, true, &st, act, NULL);
     if (act == RG_REFUSE)
         return -EACCES;

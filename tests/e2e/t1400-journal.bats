@@ -1354,3 +1354,24 @@ sid() {
 	assert_equal "$stderr" "readguard: undo: 'd/f': cannot write the version to restore beside it, in '$W/d': Operation not permitted"
 	assert_equal "$(cat d/f)" x
 }
+
+# A truncate that loses no byte still makes the file the session's own, and
+# the journal keeps nothing over the session's own bytes: it must keep them
+# before such a truncate too.
+@test "t1400.131 a file grown by truncate, then cut, comes back by undo" {
+	mkfile a.txt original
+	rg python3 -c 'import os; open("a.txt").read(); os.truncate("a.txt", 1000); os.truncate("a.txt", 0)'
+	assert_equal "$(stat -c %s a.txt)" 0
+	run "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.132 a file truncated to its own size, then overwritten, comes back by undo" {
+	mkfile a.txt original
+	rg python3 -c 'import os; open("a.txt").read(); os.truncate("a.txt", 9); open("a.txt", "w").write("new\n")'
+	assert_equal "$(cat a.txt)" new
+	run "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}

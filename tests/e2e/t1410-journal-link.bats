@@ -248,3 +248,14 @@ as_nobody() {
 	assert_output --partial "refused"
 	assert_equal "$tail" XXXXXXXXX
 }
+
+@test "t1410.15 --strict: a file grown by truncate, then cut, comes back by undo" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile a.txt original
+	run "$RG" run --strict --log "$LOG" -- \
+		python3 -c 'import os; open("a.txt").read(); os.truncate("a.txt", 1000); os.truncate("a.txt", 0)'
+	assert_success
+	assert_equal "$(stat -c %s a.txt)" 0
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}

@@ -13,8 +13,13 @@ void rg_ctx_use_table(struct rg_ctx *c)
     c->read_ttl_ns = h->read_ttl_ns;
     c->ignores = h->ignores;
     c->ignores_len = h->ignores_len;
-    rg_tiercache_reset(&c->tiers); /* kept under another table's rules */
-    rg_jpaths_reset(&c->jpaths);
+    /* Kept under another table's rules. A process's first table finds
+     * them empty, on pages it need not fault in to say so. */
+    if (c->caches_used) {
+        rg_tiercache_reset(&c->tiers);
+        rg_jpaths_reset(&c->jpaths);
+    }
+    c->caches_used = true;
     for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;
          r = rg_table_root(h, r))
         rg_ctx_add_root(c, r);

@@ -76,6 +76,15 @@ struct rg_ctx {
     const char *ignores; /* the ignore rules, in the mapped header */
     size_t ignores_len;
     size_t nroots;
+    /* Whether tiers and jpaths may hold another table's answers: a fresh
+     * process's are empty, and left untouched (below). */
+    bool caches_used;
+    struct rg_overflow *overflow; /* read at every exit (rg_fd_take_each) */
+    struct rg_gitcache *git;      /* NULL until a write asks git (gitrules.h) */
+    _Atomic int git_lock;
+    struct rg_actor *actor;          /* NULL in the shim: the process itself */
+    uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
+                                        may touch; 0: none (the shim, --supervise) */
     const char *roots[RG_MAX_ROOTS];
     size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
     char session_path[PATH_MAX];
@@ -94,15 +103,12 @@ struct rg_ctx {
      * are found without probing the shared index (rg_entry_of_read). */
     _Atomic uint32_t read_hints[RG_READ_HINTS];
     struct rg_fdslot fds[RG_FDMAP_SIZE];
-    struct rg_overflow *overflow;
+    /* Last, the caches of pages a short process never touches: ld.so
+     * leaves .bss untouched until written, and each page written costs
+     * every process a fault. */
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
-    struct rg_gitcache *git;                      /* NULL until a write asks git (gitrules.h) */
-    _Atomic int git_lock;
-    struct rg_tiercache tiers;       /* the last directory's tier (guard/tiercache.h) */
-    struct rg_actor *actor;          /* NULL in the shim: the process itself */
-    uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
-                                        may touch; 0: none (the shim, --supervise) */
-    struct rg_jpaths jpaths; /* the journal's paths, once a version is kept (guard/jpaths.h) */
+    struct rg_tiercache tiers; /* the last directory's tier (guard/tiercache.h) */
+    struct rg_jpaths jpaths;   /* the journal's paths, once a version is kept (guard/jpaths.h) */
 };
 
 /* Is dev/ino the file of c's table, sealed from the tree (--strict)? */

@@ -40,6 +40,7 @@ static struct {
     /* READGUARD_OWNER as the process started, or NULL (owner_from_env). */
     bool started;
     const char *start_owner;
+    int32_t owner_pid; /* set when this process created the session */
     /* What execs re-inject (preload/handoff.h). Written before main() runs,
      * or by the thread that creates the session, and only read after that. */
     struct rg_exec_env exec_env;
@@ -52,7 +53,6 @@ static struct {
      * ever finish. */
     _Alignas(64) _Atomic int init_lock;
     struct rg_ctx ctx;
-    int32_t owner_pid;                 /* set when this process created the session */
     char fallback_roots[PATH_MAX];     /* roots when there is no table */
     char problem[320];                 /* room for a problem worded at run time */
     char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */

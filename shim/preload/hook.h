@@ -48,18 +48,20 @@
 /* The next definition of a libc function, looked up on first use: hooks can
  * run before any constructor, from another library's constructor. Found
  * without the loader's lock where the walk can tell (os/nextsym.h): a
- * forked child may have that lock held by a thread it does not have. */
-#define RG_REAL(name)                                         \
-    ({                                                        \
-        static void *real_;                                   \
-        void *p_ = __atomic_load_n(&real_, __ATOMIC_RELAXED); \
-        if (!p_) {                                            \
-            p_ = rg_next_func(#name);                         \
-            if (!p_)                                          \
-                p_ = dlsym(RTLD_NEXT, #name);                 \
-            __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);   \
-        }                                                     \
-        (__typeof__(&(name)))p_;                              \
+ * forked child may have that lock held by a thread it does not have.
+ * Kept in .data, on the page ld.so has written anyway: in .bss they would
+ * lie past the context, a page fault of their own in every process. */
+#define RG_REAL(name)                                                        \
+    ({                                                                       \
+        static void *real_ __attribute__((section(".data.rg_real"))) = NULL; \
+        void *p_ = __atomic_load_n(&real_, __ATOMIC_RELAXED);                \
+        if (!p_) {                                                           \
+            p_ = rg_next_func(#name);                                        \
+            if (!p_)                                                         \
+                p_ = dlsym(RTLD_NEXT, #name);                                \
+            __atomic_store_n(&real_, p_, __ATOMIC_RELAXED);                  \
+        }                                                                    \
+        (__typeof__(&(name)))p_;                                             \
     })
 
 /* The mode argument of an open-like variadic call, read only when the flags

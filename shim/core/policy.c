@@ -93,6 +93,10 @@ struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file 
     /* A tree that could edit its own table could unlock any file. */
     if (facts->sealed)
         return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
+    /* Removing it is not refused: `readguard end` does that, and a process
+     * that then finds no table fails closed under the session's roots. */
+    if (facts->own_table && writes && req->op != RG_OP_UNLINK)
+        return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
     if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
         return allow;
     /* Creating a file loses nothing; neither does writing to a pipe or tty,

@@ -64,6 +64,8 @@ struct rg_facts {
     int64_t journal_max_file; /* the journal's per-file cap, for the reason text */
     bool sealed;              /* the session's own table or journal, under --strict: the
                                  tree's to neither read nor change, whatever the call */
+    bool own_table;           /* the session's own table, to a preloaded process: cut
+                                 short, it would raise SIGBUS in every process mapping it */
 };
 
 enum rg_action {

@@ -103,8 +103,9 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
             break;
         }
         n = snprintf(buf, cap,
-                     "it is this session's own table, which a --strict tree may neither open "
-                     "nor change. Steer the session from outside it (readguard mark --session).");
+                     "it is this session's own table, which its processes may not change (nor "
+                     "open, under --strict). Steer the session from outside it (readguard mark "
+                     "--session).");
         break;
     case RG_WHY_UNKEPT: n = unkept_text(buf, cap, r); break;
     case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;

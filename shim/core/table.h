@@ -174,6 +174,7 @@ struct rg_table {
     struct rg_entry *entries;
     _Atomic uint64_t *names; /* index_slots / 2 of them */
     size_t map_size;
+    uint64_t dev, ino; /* the file's, as it was attached (os/session.c) */
 };
 
 /* What a decision needs to know about an entry, read once. */

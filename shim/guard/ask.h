@@ -92,6 +92,7 @@ rg_ask_look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_f
 {
     rg_facts_load(c, e, facts, fd);
     facts->sealed = rg_ctx_sealed(c, f->dev, f->ino) || f->in_journal;
+    facts->own_table = rg_ctx_own_table(c, f->dev, f->ino);
     return rg_decide(req, f, facts);
 }
 /* The same, finding f's entry e (rg_entry_of_write, not added). */

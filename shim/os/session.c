@@ -284,6 +284,8 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         return why;
     }
     rg_table_bind(t, map, size);
+    t->dev = st.st_dev;
+    t->ino = st.st_ino;
     return NULL;
 }
 

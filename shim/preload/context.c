@@ -130,7 +130,14 @@ static void fail_closed(struct rg_ctx *c, const char *why)
     }
 }
 
-static void use_table(struct rg_ctx *c) { rg_ctx_use_table(c); }
+/* The shim's hooks never write the table's own file: cut short in place,
+ * it would raise SIGBUS in every process of the session that maps it. */
+static void use_table(struct rg_ctx *c)
+{
+    rg_ctx_use_table(c);
+    c->own_dev = c->table.dev;
+    c->own_ino = c->table.ino;
+}
 
 /* Exports name=value. A shell's own setenv (bash has one) binds a shell
  * variable that its start-up import of main()'s envp then overwrites when

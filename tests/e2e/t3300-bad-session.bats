@@ -182,3 +182,18 @@ removed_then_write() {
 		'rm -- "$READGUARD_SESSION" && head -c 200000 /dev/urandom >"$READGUARD_SESSION"' \
 		"it is not a readguard session table (wrong magic)" "$RG" run --root "$W" --
 }
+
+# A shared mapping past the end of its file raises SIGBUS: a table cut
+# short in place would kill every process of the session that touches it.
+@test "t3300.19 the session's own processes cannot truncate its table: refused, and none of them crashes" {
+	mkfile f original
+	run --separate-stderr timeout 20 "$RG" run -- bash -c 'cat f >/dev/null
+		truncate -s 0 "$READGUARD_SESSION"; echo "truncate=$?"
+		: >"$READGUARD_SESSION"; echo "redirect=$?"
+		cat f >/dev/null; echo "cat=$?"; echo new >f; echo "write=$?"'
+	assert_success
+	assert_equal "${lines[*]}" "truncate=1 redirect=1 cat=0 write=0"
+	[[ $stderr == *"readguard: refused to write '$READGUARD_DIR/readguard-"*"': it is this session's own table"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_content f new
+}

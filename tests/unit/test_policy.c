@@ -38,6 +38,7 @@ struct policy_case {
     bool scanned;            /* the record's read was a scan (by pid 777) */
     enum rg_lineage lineage; /* of the writer to that scanner */
     bool sealed;             /* the session's own table, under --strict */
+    bool own_table;          /* the session's own table, to a preloaded process */
     enum rg_unkept unkept;   /* the journal tried to keep the bytes, and could not */
     enum rg_action want;
     enum rg_reason why;
@@ -368,6 +369,14 @@ static const struct policy_case cases[] = {
      .sealed = true, REFUSE(SEALED)},
     {"sealed_table_rename_in_warn_mode_is_refused", .op = RG_OP_RENAME, FREE, WARN_MODE,
      .sealed = true, REFUSE(SEALED)},
+    {"own_table_write_open_is_refused", OPEN(O_WRONLY | O_TRUNC), FREE, .own_table = true,
+     REFUSE(SEALED)},
+    {"own_table_truncate_in_warn_mode_is_refused", .op = RG_OP_TRUNCATE, .flags = O_WRONLY, FREE,
+     WARN_MODE, .own_table = true, REFUSE(SEALED)},
+    {"own_table_rename_onto_is_refused", .op = RG_OP_RENAME, FREE, .own_table = true,
+     REFUSE(SEALED)},
+    {"own_table_read_is_allowed", OPEN(O_RDONLY), FREE, .own_table = true, ALLOW},
+    {"own_table_removal_is_allowed", UNLINK, FREE, UNLINK_KNOB, .own_table = true, ALLOW},
 };
 
 static const struct policy_case *current;
@@ -431,6 +440,7 @@ TEST(decide_case)
         .read_ttl_ns = c->ttl,
         .now_ns = read_ns + c->read_age,
         .sealed = c->sealed,
+        .own_table = c->own_table,
     };
     struct rg_decision d = rg_decide(&req, &file, &facts);
     CHECK_EQ_STR(action_name(d.action), action_name(c->want));

@@ -118,13 +118,18 @@ static const char *env_roots(struct rg_ctx *c)
 }
 
 /* A process without a usable table refuses writes under its roots; when
- * even those are unknown, everything is under the one root "/". */
-static void fail_closed(struct rg_ctx *c, const char *why)
+ * even those are unknown, everything is under the one root "/". One that
+ * was to join a session (joining) takes them from READGUARD_ROOTS, which
+ * every launcher sets to the session's, never from its own directory: with
+ * the variable lost (an environment passed on in part), that may be far
+ * less than the session guarded. */
+static void fail_closed(struct rg_ctx *c, const char *why, bool joining)
 {
     c->table_state = RG_TABLE_BROKEN;
     c->problem = why;
     c->mode = RG_MODE_ENFORCE;
-    if (env_roots(c)) {
+    const char *env = getenv(RG_ENV_ROOTS);
+    if ((joining && !(env && *env)) || env_roots(c)) {
         c->nroots = 0;
         rg_ctx_add_root(c, "/");
     }
@@ -164,12 +169,12 @@ static void start_session(struct rg_ctx *c)
     char log[RG_LOG_PATH_MAX];
     const char *bad_settings = rg_env_settings(&s, log);
     if (bad_settings) {
-        fail_closed(c, bad_settings);
+        fail_closed(c, bad_settings, false);
         return;
     }
     const char *bad_roots = env_roots(c);
     if (bad_roots) {
-        fail_closed(c, bad_roots);
+        fail_closed(c, bad_roots, false);
         return;
     }
     s.roots = c->roots;
@@ -178,7 +183,7 @@ static void start_session(struct rg_ctx *c)
     struct rg_ignore_list ign = {rules, sizeof rules, 0, 0};
     if (rg_session_ignores(&ign, &s, NULL, 0, err, sizeof err) < 0) {
         c->nroots = 0;
-        fail_closed(c, "the .readguardignore files cannot be used");
+        fail_closed(c, "the .readguardignore files cannot be used", false);
         return;
     }
     s.ignores = ign.buf;
@@ -187,13 +192,13 @@ static void start_session(struct rg_ctx *c)
     if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
         c->nroots = 0;
         snprintf(self.problem, sizeof self.problem, "no session table could be created: %s", err);
-        fail_closed(c, self.problem);
+        fail_closed(c, self.problem, false);
         return;
     }
     c->nroots = 0;
     const char *why = rg_session_attach(c->session_path, &c->table);
     if (why) {
-        fail_closed(c, why);
+        fail_closed(c, why, false);
         return;
     }
     use_table(c);
@@ -247,7 +252,7 @@ static void init(struct rg_ctx *c)
     c->session_path[i] = '\0';
     const char *why = rg_session_attach(path, &c->table);
     if (why) {
-        fail_closed(c, why);
+        fail_closed(c, why, true);
         return;
     }
     use_table(c);

@@ -20,7 +20,8 @@ with open(sys.argv[1], "r+b") as f:
     f.write(eval(sys.argv[3]))' "$1" "$2" "$3" || fail "cannot patch $1"
 }
 
-# fails_closed SESSION REASON: with READGUARD_SESSION=SESSION, a preloaded
+# fails_closed SESSION REASON: with READGUARD_SESSION=SESSION and the root
+# $W in READGUARD_ROOTS (as every launcher exports it), a preloaded
 # process can read f, create new.txt and overwrite the unread
 # $OUT/outside.txt, while the write-open of the unread f is refused, once,
 # with REASON in the message, and f keeps its bytes and mtime.
@@ -29,7 +30,7 @@ fails_closed() {
 	mkfile f original
 	mkfile "$OUT/outside.txt" outside
 	snapshot f
-	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$session" \
+	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$session" READGUARD_ROOTS="$W" \
 		bash -c '"$T/rgprobe" read f; "$T/rgprobe" open f O_WRONLY
 			"$T/rgprobe" write new.txt created; "$T/rgprobe" write "$OUT/outside.txt" replaced'
 	[ "$status" -ne 124 ] || fail "the preloaded process hung"
@@ -196,4 +197,18 @@ removed_then_write() {
 	[[ $stderr == *"readguard: refused to write '$READGUARD_DIR/readguard-"*"': it is this session's own table"* ]] ||
 		fail "stderr lacks the refusal with its reason: $stderr"
 	assert_content f new
+}
+
+# The environment passed on in part (a program that copies some variables,
+# an exec that put only the session back): its own directory may be far
+# less than the session guarded.
+@test "t3300.20 an unusable table and no READGUARD_ROOTS: every existing file is guarded, not only the directory" {
+	mkfile "$OUT/outside.txt" outside
+	snapshot "$OUT/outside.txt"
+	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$BATS_TEST_TMPDIR/gone" \
+		bash -c '"$T/rgprobe" write "$OUT/outside.txt" replaced; "$T/rgprobe" write "$OUT/new.txt" created'
+	assert_equal "${lines[*]}" "err EACCES ok"
+	[[ $stderr == "readguard: refused to write '$OUT/outside.txt': the session table is unusable (it does not exist"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_unchanged "$OUT/outside.txt"
 }

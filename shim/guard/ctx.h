@@ -98,6 +98,9 @@ struct rg_ctx {
     _Atomic uint64_t err_data_ino;
     uint64_t err_data_dev;
     _Atomic int journal_warned; /* said once that old bytes were not kept */
+    /* The file last kept for an append --allow-append let through
+     * (wopen.c), so that a process appending again does not copy it again. */
+    _Atomic uint64_t append_dev, append_ino;
     /* Entry number + 1 of the file the last write was judged, counted or
      * restamped on (rg_entry_of_write); 0: none. */
     _Atomic uint32_t write_hint;

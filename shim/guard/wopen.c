@@ -124,6 +124,12 @@ static void forget(struct rg_ctx *c, const struct rg_file *f)
         rg_entry_forget(e);
 }
 
+static bool appended_before(struct rg_ctx *c, const struct rg_file *f)
+{
+    return atomic_load_explicit(&c->append_ino, memory_order_relaxed) == f->ino &&
+           atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev;
+}
+
 void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
 {
     /* Field by field: a compound literal would clear st on every write. */
@@ -204,8 +210,11 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
     /* An append let through unread is kept too: its holder can take
      * O_APPEND off (fcntl F_SETFL), ftruncate or punch holes through the
-     * very descriptor, and nothing would see that. */
-    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY)
+     * very descriptor, and nothing would see that. Once per process: its
+     * later appends would keep a longer copy each time, and what it
+     * destroys past the first is mostly its own appends. */
+    bool appended = act == RG_ALLOW_UNTRACKED && appended_before(c, &f);
+    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended)
         act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
                               &st, act, NULL);
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
@@ -217,6 +226,8 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
         return fd;
     }
     if (act == RG_ALLOW_UNTRACKED) {
+        atomic_store_explicit(&c->append_dev, f.dev, memory_order_relaxed);
+        atomic_store_explicit(&c->append_ino, f.ino, memory_order_relaxed);
         forget(c, &f);
         note_on_stderr(c, fd, &st);
         return fd;

@@ -265,3 +265,14 @@ os.pwrite(fd, b\"OVERWRITTEN\", 0)"'
 	assert_success
 	assert_content log.txt "first line of the log"
 }
+
+@test "t1100.28 a process appending again under --allow-append keeps the file once" {
+	mkfile log.txt first
+	run --separate-stderr rgo --allow-append -- 'for i in 1 2 3 4; do echo "line $i" >> log.txt; done'
+	assert_success
+	run find "$XDG_STATE_HOME/readguard/journal/objects" -type f
+	assert_equal "${#lines[@]}" 1
+	run "$RG" undo log.txt
+	assert_success
+	assert_content log.txt first
+}

@@ -16,6 +16,7 @@
 #include "core/table.h"
 #include "guard/jpaths.h"
 #include "guard/scan.h"
+#include "guard/spawndir.h"
 #include "guard/tiercache.h"
 #include "os/clock.h"
 #include "os/procfd.h"
@@ -115,6 +116,7 @@ struct rg_ctx {
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
     struct rg_tiercache tiers; /* the last directory's tier (guard/tiercache.h) */
     struct rg_jpaths jpaths;   /* the journal's paths, once a version is kept (guard/jpaths.h) */
+    struct rg_spawn_dirs spawn_dirs; /* where spawned children's queued opens run */
 };
 
 /* Is dev/ino the file of c's table, sealed from the tree (--strict)? */

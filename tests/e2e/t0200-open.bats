@@ -899,3 +899,64 @@ except PermissionError:
 	grep -q "^readguard: refused to write 'f': $MSG_UNREAD" err || fail "no refusal line in err: $(cat err)"
 	assert_unchanged f
 }
+
+# spawn_after_chdir HOW DIR FILE: python3 queues a chdir to DIR (HOW:
+# addchdir_np, addfchdir_np, or reset: addchdir_np, then the object
+# destroyed and initialised again), then an open of FILE (relative) onto the
+# child's stdout, O_WRONLY|O_TRUNC, and spawns echo. Prints the error of the
+# queueing, or the child's status.
+spawn_after_chdir() {
+	python3 - "$@" <<'PY'
+import ctypes, os, sys
+how, where, name = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+libc = ctypes.CDLL(None, use_errno=True)
+fa = ctypes.create_string_buffer(256)
+libc.posix_spawn_file_actions_init(fa)
+if how == "addfchdir_np":
+    r = libc.posix_spawn_file_actions_addfchdir_np(fa, os.open(where, os.O_RDONLY | os.O_DIRECTORY))
+else:
+    r = libc.posix_spawn_file_actions_addchdir_np(fa, where)
+if how == "reset":
+    libc.posix_spawn_file_actions_destroy(fa)
+    libc.posix_spawn_file_actions_init(fa)
+assert r == 0, r
+r = libc.posix_spawn_file_actions_addopen(fa, 1, name, os.O_WRONLY | os.O_TRUNC, 0o644)
+if r:
+    print("addopen", os.strerror(r)); sys.exit(1)
+pid = ctypes.c_int()
+argv = (ctypes.c_char_p * 3)(b"echo", b"SPAWNED", None)
+r = libc.posix_spawn(ctypes.byref(pid), b"/bin/echo", fa, None, argv, None)
+assert r == 0, r
+print("status", os.waitpid(pid.value, 0)[1])
+PY
+}
+
+@test "t0200.83 an open queued after a queued chdir is judged where the spawned child makes it" {
+	mkfile f original
+	mkdir -p "$OUT"
+	snapshot f
+	run --separate-stderr rgsh "cd '$OUT' && $(declare -f spawn_after_chdir); spawn_after_chdir addchdir_np '$W' f"
+	assert_failure
+	assert_output "addopen Permission denied"
+	assert_unchanged f
+}
+
+@test "t0200.84 an open queued after a queued fchdir is judged where the spawned child makes it" {
+	mkfile f original
+	mkdir -p "$OUT"
+	snapshot f
+	run --separate-stderr rgsh "cd '$OUT' && $(declare -f spawn_after_chdir); spawn_after_chdir addfchdir_np '$W' f"
+	assert_failure
+	assert_output "addopen Permission denied"
+	assert_unchanged f
+}
+
+@test "t0200.85 file actions destroyed and initialised again forget their queued chdir" {
+	mkfile f original
+	mkdir -p sub
+	snapshot f
+	run --separate-stderr rgsh "$(declare -f spawn_after_chdir); spawn_after_chdir reset sub f"
+	assert_failure
+	assert_output "addopen Permission denied"
+	assert_unchanged f
+}

@@ -8,7 +8,7 @@ load helper
 	run --separate-stderr rg "$T/rgerrno" success
 	assert_success
 	refute_output --partial FAIL
-	[ "$(grep -c ' ok$' <<<"$output")" -eq 44 ] || fail "expected 44 calls: $output"
+	[ "$(grep -c ' ok$' <<<"$output")" -eq 46 ] || fail "expected 46 calls: $output"
 	refute_refused
 }
 

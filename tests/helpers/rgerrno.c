@@ -165,6 +165,14 @@ static void success(void)
     int r = posix_spawn_file_actions_addopen(&fa, 1, "a", O_WRONLY | O_TRUNC, 0644);
     report("posix_spawn_file_actions_addopen", r == 0 && errno == SENTINEL, r, errno);
     SUCCEED("posix_spawn", spawn_true(&fa));
+    errno = SENTINEL;
+    r = posix_spawn_file_actions_addchdir_np(&fa, ".");
+    report("posix_spawn_file_actions_addchdir_np", r == 0 && errno == SENTINEL, r, errno);
+    int dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    errno = SENTINEL;
+    r = posix_spawn_file_actions_addfchdir_np(&fa, dir);
+    report("posix_spawn_file_actions_addfchdir_np", r == 0 && errno == SENTINEL, r, errno);
+    close(dir);
     posix_spawn_file_actions_destroy(&fa);
     SUCCEED("system", system("true"));
     FILE *p = NULL;

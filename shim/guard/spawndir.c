@@ -1,0 +1,90 @@
+#include "guard/spawndir.h"
+#include <errno.h>
+#include <unistd.h>
+
+#include "core/text.h"
+static void lock(struct rg_spawn_dirs *d)
+{
+    while (atomic_exchange_explicit(&d->lock, 1, memory_order_acquire))
+        ;
+}
+
+static void unlock(struct rg_spawn_dirs *d)
+{
+    atomic_store_explicit(&d->lock, 0, memory_order_release);
+}
+
+static int find(const struct rg_spawn_dirs *d, const void *fa)
+{
+    for (int i = 0; i < RG_SPAWN_DIRS; i++)
+        if (d->slot[i].fa == fa)
+            return i;
+    return -1;
+}
+
+/* base + "/" + rel into out (PATH_MAX), as the kernel will walk it: not
+ * folded, since ".." after a symbolic link is the link target's parent.
+ * False if it does not fit. */
+static bool join(const char *base, const char *rel, char *out)
+{
+    return rg_concat(out, PATH_MAX, base, "/", rel);
+}
+
+/* Where fa's child goes: out (PATH_MAX) from path or fd, seen from the
+ * slot i fa already holds (or -1). */
+static int target(const struct rg_spawn_dirs *d, int i, const char *path, int fd, char *out)
+{
+    char base[PATH_MAX];
+    if (!path) {
+        char link[RG_FD_LINK_MAX];
+        rg_fd_link(link, fd);
+        ssize_t n = readlink(link, out, PATH_MAX - 1);
+        if (n <= 0 || out[0] != '/')
+            return -EBADF;
+        out[n] = '\0';
+        return 0;
+    }
+    if (path[0] == '/')
+        return rg_concat(out, PATH_MAX, path) ? 0 : -ENAMETOOLONG;
+    if (i >= 0)
+        rg_concat(base, sizeof base, d->slot[i].dir);
+    else if (!getcwd(base, sizeof base))
+        return -errno;
+    return join(base, path, out) ? 0 : -ENAMETOOLONG;
+}
+
+int rg_spawn_dir_set(struct rg_spawn_dirs *d, const void *fa, const char *path, int fd)
+{
+    char dir[PATH_MAX];
+    lock(d);
+    int i = find(d, fa);
+    int r = target(d, i, path, fd, dir);
+    if (r == 0 && i < 0 && (i = find(d, NULL)) < 0)
+        r = -ENOMEM;
+    if (r == 0) {
+        d->slot[i].fa = fa;
+        rg_concat(d->slot[i].dir, sizeof d->slot[i].dir, dir);
+    }
+    unlock(d);
+    return r;
+}
+
+void rg_spawn_dir_drop(struct rg_spawn_dirs *d, const void *fa)
+{
+    lock(d);
+    int i = find(d, fa);
+    if (i >= 0)
+        d->slot[i].fa = NULL;
+    unlock(d);
+}
+
+bool rg_spawn_dir_path(struct rg_spawn_dirs *d, const void *fa, const char *path, char *out)
+{
+    if (path[0] == '/')
+        return false;
+    lock(d);
+    int i = find(d, fa);
+    bool r = i >= 0 && join(d->slot[i].dir, path, out);
+    unlock(d);
+    return r;
+}

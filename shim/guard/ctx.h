@@ -62,7 +62,8 @@ struct rg_ctx {
      * never touched; the parent pays one for each it writes at its next
      * fork. */
     _Atomic int overflow_lock;
-    _Atomic int fds_used; /* one past the highest fds[] slot ever used */
+    _Atomic int spawn_dirs_lock; /* of spawn_dirs (below), held over a fork as this one is */
+    _Atomic int fds_used;        /* one past the highest fds[] slot ever used */
     /* The process whose memory this is (0: not known yet, as in a forked
      * child): a vfork child runs in its parent's, fds[] included, and must
      * not take the slots of descriptors it closes only in its own table. */

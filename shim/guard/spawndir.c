@@ -3,16 +3,13 @@
 #include <unistd.h>
 
 #include "core/text.h"
-static void lock(struct rg_spawn_dirs *d)
+static void take(_Atomic int *lock)
 {
-    while (atomic_exchange_explicit(&d->lock, 1, memory_order_acquire))
+    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
         ;
 }
 
-static void unlock(struct rg_spawn_dirs *d)
-{
-    atomic_store_explicit(&d->lock, 0, memory_order_release);
-}
+static void give(_Atomic int *lock) { atomic_store_explicit(lock, 0, memory_order_release); }
 
 static int find(const struct rg_spawn_dirs *d, const void *fa)
 {
@@ -53,10 +50,11 @@ static int target(const struct rg_spawn_dirs *d, int i, const char *path, int fd
     return join(base, path, out) ? 0 : -ENAMETOOLONG;
 }
 
-int rg_spawn_dir_set(struct rg_spawn_dirs *d, const void *fa, const char *path, int fd)
+int rg_spawn_dir_set(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa, const char *path,
+                     int fd)
 {
     char dir[PATH_MAX];
-    lock(d);
+    take(lock);
     int i = find(d, fa);
     int r = target(d, i, path, fd, dir);
     if (r == 0 && i < 0 && (i = find(d, NULL)) < 0)
@@ -65,26 +63,27 @@ int rg_spawn_dir_set(struct rg_spawn_dirs *d, const void *fa, const char *path, 
         d->slot[i].fa = fa;
         rg_concat(d->slot[i].dir, sizeof d->slot[i].dir, dir);
     }
-    unlock(d);
+    give(lock);
     return r;
 }
 
-void rg_spawn_dir_drop(struct rg_spawn_dirs *d, const void *fa)
+void rg_spawn_dir_drop(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa)
 {
-    lock(d);
+    take(lock);
     int i = find(d, fa);
     if (i >= 0)
         d->slot[i].fa = NULL;
-    unlock(d);
+    give(lock);
 }
 
-bool rg_spawn_dir_path(struct rg_spawn_dirs *d, const void *fa, const char *path, char *out)
+bool rg_spawn_dir_path(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa, const char *path,
+                       char *out)
 {
     if (path[0] == '/')
         return false;
-    lock(d);
+    take(lock);
     int i = find(d, fa);
     bool r = i >= 0 && join(d->slot[i].dir, path, out);
-    unlock(d);
+    give(lock);
     return r;
 }

@@ -14,8 +14,10 @@
 
 #define RG_SPAWN_DIRS 8
 
+/* Guarded by a lock the caller keeps where a fork's handlers take it
+ * (guard/ctx.h): the slots lie in pages a process that never spawns with
+ * a chdir never touches. */
 struct rg_spawn_dirs {
-    _Atomic int lock;
     struct {
         const void *fa; /* NULL: free */
         char dir[PATH_MAX];
@@ -27,12 +29,14 @@ struct rg_spawn_dirs {
  * NULL. 0, or -ENOMEM when every slot holds another object (the chdir is
  * then not queued: an open after it could not be judged), -ENAMETOOLONG,
  * or -EBADF for an fd with no directory. */
-int rg_spawn_dir_set(struct rg_spawn_dirs *d, const void *fa, const char *path, int fd);
+int rg_spawn_dir_set(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa, const char *path,
+                     int fd);
 /* fa is initialised again or destroyed: it holds no chdir any more. */
-void rg_spawn_dir_drop(struct rg_spawn_dirs *d, const void *fa);
+void rg_spawn_dir_drop(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa);
 /* The path fa's child opens for the relative path, in out (PATH_MAX):
  * false when path is absolute or fa holds no chdir (path is then opened
  * from the working directory, as judged). */
-bool rg_spawn_dir_path(struct rg_spawn_dirs *d, const void *fa, const char *path, char *out);
+bool rg_spawn_dir_path(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa, const char *path,
+                       char *out);
 
 #endif

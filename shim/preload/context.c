@@ -291,8 +291,10 @@ static void before_fork(void)
 {
     rg_exec_cache_share();
     lock(&self.init_lock);
-    if (ready_locked())
+    if (ready_locked()) {
         lock(&self.ctx.overflow_lock);
+        lock(&self.ctx.spawn_dirs_lock);
+    }
 }
 
 /* Only the locks before_fork took: a shell that forks for every command and
@@ -300,8 +302,10 @@ static void before_fork(void)
  * copy-on-write fault in the parent and again in the child). */
 RG_START_TEXT static void after_fork(void)
 {
-    if (ready_locked())
+    if (ready_locked()) {
+        unlock(&self.ctx.spawn_dirs_lock);
         unlock(&self.ctx.overflow_lock);
+    }
     unlock(&self.init_lock);
 }
 

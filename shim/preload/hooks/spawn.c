@@ -13,7 +13,7 @@ static int check_addopen(const char *call, const posix_spawn_file_actions_t *fa,
     struct rg_ctx *c = rg_enter();
     if (c) {
         char there[PATH_MAX];
-        if (rg_spawn_dir_path(&c->spawn_dirs, fa, path, there))
+        if (rg_spawn_dir_path(&c->spawn_dirs_lock, &c->spawn_dirs, fa, path, there))
             path = there;
         struct rg_request req = {
             RG_OP_SPAWN_OPEN, call, AT_FDCWD, path, flags, mode, 0, 0, NULL, NULL};
@@ -35,7 +35,7 @@ static int note_chdir(const posix_spawn_file_actions_t *fa, const char *path, in
     int saved = errno, r = 0;
     struct rg_ctx *c = rg_enter();
     if (c) {
-        r = -rg_spawn_dir_set(&c->spawn_dirs, fa, path, fd);
+        r = -rg_spawn_dir_set(&c->spawn_dirs_lock, &c->spawn_dirs, fa, path, fd);
         rg_leave();
     }
     errno = saved;
@@ -47,7 +47,7 @@ static void forget_chdir(const posix_spawn_file_actions_t *fa)
     int saved = errno;
     struct rg_ctx *c = rg_enter();
     if (c) {
-        rg_spawn_dir_drop(&c->spawn_dirs, fa);
+        rg_spawn_dir_drop(&c->spawn_dirs_lock, &c->spawn_dirs, fa);
         rg_leave();
     }
     errno = saved;

@@ -100,17 +100,22 @@ median() { # FILE: median of the numbers in FILE, one a line
         else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# A kept session whose root is $2, at $tabs.$1; prints its path.
+# A kept session whose root is $2, at $tabs.$1 (its root in $tabs.$1.roots);
+# prints its path.
 session() {
     local tab=$tabs.$1
     "$RG" run --keep --session "$tab" --root "$2" --log "$work/$1.log" -- true
+    printf '%s' "$2" >"$tab.roots"
     echo "$tab"
 }
-# CMD... run inside an existing session: how a guarded shell's commands run,
-# with what `readguard run` exports (shim/cli/verbs/run.c). UV_USE_IO_URING=0
-# too: without it every exec the shell makes rebuilds the environment to add
-# it, which no real session does (about 3 page faults a command more).
-guarded() { env LD_PRELOAD="$SHIM" READGUARD_SESSION="$1" UV_USE_IO_URING=0 "${@:2}"; }
+# The variables a guarded shell's commands carry in session TAB: what
+# `readguard run` exports (shim/cli/verbs/run.c). UV_USE_IO_URING=0 too:
+# without it every exec the shell makes rebuilds the environment to add it,
+# which no real session does (about 3 page faults a command more).
+session_env() { echo "READGUARD_SESSION=$1 READGUARD_ROOTS=$(cat "$1.roots") UV_USE_IO_URING=0"; }
+# CMD... run inside an existing session, as a guarded shell's commands run.
+# shellcheck disable=SC2046 # the variables, one word each
+guarded() { env LD_PRELOAD="$SHIM" $(session_env "$1") "${@:2}"; }
 
 # --- micro: per call, in one process ----------------------------------------
 micro_names="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_journaled stat"
@@ -145,7 +150,8 @@ sfloor=$sfloor$(printf '%*s' $((${#SHIM} - ${#sfloor} - 3)) '' | tr ' ' f).so
 [ "${#sfloor}" = "${#SHIM}" ] || sfloor=$work/libstartfloor.so
 "$top/scripts/dev/startup-floor.sh" "$SHIM" "$sfloor" ||
     log "start-up: no floor library (above); its rows say not run"
-startfloor() { env LD_PRELOAD="$sfloor" READGUARD_SESSION="$1" UV_USE_IO_URING=0 "${@:2}"; }
+# shellcheck disable=SC2046 # the variables, one word each
+startfloor() { env LD_PRELOAD="$sfloor" $(session_env "$1") "${@:2}"; }
 
 # Instructions per call (user space: libc and the shim, not the kernel).
 cg_count() { # OUTFILE WORKLOAD: instructions per iteration in OUTFILE's loop
@@ -367,7 +373,7 @@ for i in range(int(sys.argv[2])):
     # one call) is a prefix of its own, such as a supervised readguard run.
     macro() {
         local name=$1 prep=$2 cmd=$3 n=${4:-$rounds} r k f kinds="bare rg cbare crg"
-        local cmds=("env ${5:-} $cmd" "${GUARD:-env LD_PRELOAD=$SHIM READGUARD_SESSION=$mtab UV_USE_IO_URING=0} $cmd")
+        local cmds=("env ${5:-} $cmd" "${GUARD:-env LD_PRELOAD=$SHIM $(session_env "$mtab")} $cmd")
         past_budget "$name" && return
         log "macro: $name"
         printf '%s' "$prep" >"$work/$name.prep"
@@ -413,7 +419,8 @@ for i in range(int(sys.argv[2])):
             # A fixed hash seed: Python's random one moves its counts by more
             # than the shim adds to them.
             set -- env PYTHONHASHSEED=0
-            [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" READGUARD_SESSION="$mtab" UV_USE_IO_URING=0
+            # shellcheck disable=SC2046 # the variables, one word each
+            [ $side = bare ] || set -- "$@" LD_PRELOAD="$SHIM" $(session_env "$mtab")
             "$@" valgrind --tool=callgrind --trace-children=yes --child-silent-after-fork=yes \
                 --callgrind-out-file="$work/cgm.%p" \
                 sh -c "$cmd" >/dev/null 2>"$work/cg-macro.err" || {
@@ -445,7 +452,7 @@ for i in range(int(sys.argv[2])):
     if [ -f "$work/libempty.so" ]; then
         sf=()
         [ ! -f "$sfloor" ] ||
-            sf=("LD_PRELOAD=$sfloor READGUARD_SESSION=$mtab UV_USE_IO_URING=0")
+            sf=("LD_PRELOAD=$sfloor $(session_env "$mtab")")
         macro true_loop_empty true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
             "$rounds" "LD_PRELOAD=$work/libempty.so" "${sf[@]}"
     fi
@@ -456,7 +463,7 @@ for i in range(int(sys.argv[2])):
         # imports; both or neither, so each keeps its name.
         cf=()
         [ ! -f "$work/libempty.so" ] || [ ! -f "$sfloor" ] ||
-            cf=("LD_PRELOAD=$work/libempty.so" "LD_PRELOAD=$sfloor READGUARD_SESSION=$mtab UV_USE_IO_URING=0")
+            cf=("LD_PRELOAD=$work/libempty.so" "LD_PRELOAD=$sfloor $(session_env "$mtab")")
         macro configure "sh -c 'cd $mac/conf && rm -f config.cache config.status config.log config.h'" \
             "sh -c 'cd $mac/conf && ./configure -q'" "$heavy_rounds" "" "${cf[@]}"
         counted configure "$conf_checks" check
@@ -673,7 +680,7 @@ table() {
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
     row "bash loop of $loop /bin/true" macro true_loop "≤ 1.05"
     row "the same against an empty preloaded library (bare column: that library)" macro true_loop_empty "≤ 1.02"
-    row "floor of start-up: a library with the shim's imports and symbol versions and no code, with the session's two variables, against the empty library (generated: scripts/dev/startup-floor.sh; measured)" mfloor true_loop_empty -
+    row "floor of start-up: a library with the shim's imports and symbol versions and no code, with the session's variables, against the empty library (generated: scripts/dev/startup-floor.sh; measured)" mfloor true_loop_empty -
     row "the shim against that floor (bare column: the floor; target: the shim's own instructions per command)" overfloor true_loop_empty 3000
     row "the same under readguard run --supervise (a session of its own)" macro true_loop_supervise "≤ 1.20"
     row "floor of --supervise: the same under a plain readguard run, no supervisor (measured)" mfloor true_loop_supervise -
@@ -683,7 +690,7 @@ table() {
     row "floor of --strict with its round trips: bare, every open sent to a listener that lets it through at once, no library (rgnotify, measured)" mfloor make_j2_strict - floor2
     row "./configure (autoconf), $conf_checks checks" macro configure "≤ 1.05"
     row "floor of configure: an empty preloaded library, no shim (measured)" mfloor configure -
-    row "floor of configure: a library with the shim's imports and symbol versions and no code, with the session's two variables (generated: scripts/dev/startup-floor.sh; measured)" mfloor configure - floor2
+    row "floor of configure: a library with the shim's imports and symbol versions and no code, with the session's variables (generated: scripts/dev/startup-floor.sh; measured)" mfloor configure - floor2
     row "configure against that floor (bare column: the floor; target: within 5%)" vsfloor configure "≤ 1.05" floor2
     row "pytest, $py_tests tests" macro pytest "≤ 1.05"
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"

@@ -14,7 +14,7 @@ static void give(_Atomic int *lock) { atomic_store_explicit(lock, 0, memory_orde
 static int find(const struct rg_spawn_dirs *d, const void *fa)
 {
     for (int i = 0; i < RG_SPAWN_DIRS; i++)
-        if (d->slot[i].fa == fa)
+        if (d->fa[i] == fa)
             return i;
     return -1;
 }
@@ -44,7 +44,7 @@ static int target(const struct rg_spawn_dirs *d, int i, const char *path, int fd
     if (path[0] == '/')
         return rg_concat(out, PATH_MAX, path) ? 0 : -ENAMETOOLONG;
     if (i >= 0)
-        rg_concat(base, sizeof base, d->slot[i].dir);
+        rg_concat(base, sizeof base, d->dir[i]);
     else if (!getcwd(base, sizeof base))
         return -errno;
     return join(base, path, out) ? 0 : -ENAMETOOLONG;
@@ -60,8 +60,8 @@ int rg_spawn_dir_set(_Atomic int *lock, struct rg_spawn_dirs *d, const void *fa,
     if (r == 0 && i < 0 && (i = find(d, NULL)) < 0)
         r = -ENOMEM;
     if (r == 0) {
-        d->slot[i].fa = fa;
-        rg_concat(d->slot[i].dir, sizeof d->slot[i].dir, dir);
+        d->fa[i] = fa;
+        rg_concat(d->dir[i], sizeof d->dir[i], dir);
     }
     give(lock);
     return r;
@@ -72,7 +72,7 @@ void rg_spawn_dir_drop(_Atomic int *lock, struct rg_spawn_dirs *d, const void *f
     take(lock);
     int i = find(d, fa);
     if (i >= 0)
-        d->slot[i].fa = NULL;
+        d->fa[i] = NULL;
     give(lock);
 }
 
@@ -83,7 +83,7 @@ bool rg_spawn_dir_path(_Atomic int *lock, struct rg_spawn_dirs *d, const void *f
         return false;
     take(lock);
     int i = find(d, fa);
-    bool r = i >= 0 && join(d->slot[i].dir, path, out);
+    bool r = i >= 0 && join(d->dir[i], path, out);
     give(lock);
     return r;
 }

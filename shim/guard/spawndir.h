@@ -18,10 +18,10 @@
  * (guard/ctx.h): the slots lie in pages a process that never spawns with
  * a chdir never touches. */
 struct rg_spawn_dirs {
-    struct {
-        const void *fa; /* NULL: free */
-        char dir[PATH_MAX];
-    } slot[RG_SPAWN_DIRS];
+    /* Apart, so that a look for an object (every init and destroy of one)
+     * reads one line, not a page per slot. */
+    const void *fa[RG_SPAWN_DIRS]; /* NULL: a free slot */
+    char dir[RG_SPAWN_DIRS][PATH_MAX];
 };
 
 /* fa's child changes to path (relative to where fa's earlier chdir led, or

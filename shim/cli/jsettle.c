@@ -13,10 +13,10 @@
 /* Links linked to obj, or claims the version there already (same bytes):
  * a prune may be removing it, unnamed and old, as this names it. One the
  * prune took meanwhile is linked again. 0, or -errno. */
-static int link_or_claim(const char *linked, const char *obj)
+static int link_or_claim(const char *linked, const char *obj, int64_t size)
 {
     for (int tries = 0;; tries++) {
-        int e = link(linked, obj) == 0 ? 0 : errno == EEXIST ? rg_jstore_claim(obj) : -errno;
+        int e = link(linked, obj) == 0 ? 0 : errno == EEXIST ? rg_jstore_claim(obj, size) : -errno;
         if (e != -ENOENT || tries == 2)
             return e;
     }
@@ -49,7 +49,7 @@ static int name_by_content(const char *dir, const char *linked, char hex[RG_SHA2
          * goes by it. */
         bool ok = (fchmod(fd, 0600) == 0 || errno == EPERM) &&
                   (futimens(fd, NULL) == 0 || errno == EPERM);
-        r = ok ? link_or_claim(linked, obj) : -errno;
+        r = ok ? link_or_claim(linked, obj, st.st_size) : -errno;
     }
     close(fd);
     return r;

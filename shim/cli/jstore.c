@@ -1,6 +1,7 @@
 #include "cli/jstore.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,12 +89,23 @@ void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
     snprintf(out, cap, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, name);
 }
 
-int rg_jstore_claim(const char *obj)
+int rg_jstore_claim(const char *obj, int64_t size)
 {
     struct stat st;
-    return utimensat(AT_FDCWD, obj, NULL, AT_SYMLINK_NOFOLLOW) == 0 && lstat(obj, &st) == 0
-               ? 0
-               : -errno;
+    if (utimensat(AT_FDCWD, obj, NULL, AT_SYMLINK_NOFOLLOW) != 0 || lstat(obj, &st) != 0)
+        return -errno;
+    if (S_ISREG(st.st_mode) && st.st_size == size)
+        return 0;
+    /* Anything else under the name would stand in for the version (a
+     * symbolic link or a file a tree planted, a copy cut short): it is
+     * moved aside, under a dot name no record names, and stored again. */
+    char aside[PATH_MAX + 32];
+    const char *base = strrchr(obj, '/');
+    int dir = base ? (int)(base - obj) + 1 : 0;
+    if (snprintf(aside, sizeof aside, "%.*s.aside-%d-%s", dir, obj, (int)getpid(), obj + dir) >=
+        (int)sizeof aside)
+        return -ENAMETOOLONG;
+    return rename(obj, aside) == 0 ? -ENOENT : -errno;
 }
 
 int rg_jstore_write_all(int fd, const char *buf, size_t n)
@@ -141,6 +153,10 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     if (dst < 0)
         return -errno;
     r = rg_jstore_hash_copy(src, dst, hex);
+    struct stat copied;
+    if (r == 0 && fstat(dst, &copied) != 0)
+        r = -errno;
+    int64_t size = r == 0 ? copied.st_size : 0;
     close(dst);
     snprintf(obj, sizeof obj, "%s/%s", objects, hex);
     /* A version kept already is claimed, as the shim does (guard/jcopy.c):
@@ -149,7 +165,7 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     for (int tries = 0; r == 0; tries++) {
         if (renameat2(AT_FDCWD, tmp, AT_FDCWD, obj, RENAME_NOREPLACE) == 0)
             return 0;
-        int e = errno == EEXIST ? rg_jstore_claim(obj) : -errno;
+        int e = errno == EEXIST ? rg_jstore_claim(obj, size) : -errno;
         if (e == 0)
             break;
         if (e != -ENOENT || tries == 2)

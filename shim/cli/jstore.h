@@ -82,11 +82,13 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
  * failed. */
 int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX]);
 
-/* Claims the kept object obj for a record about to name it, as the shim
- * does (guard/jcopy.c): its mtime made new, then seen still there. A prune
- * moves aside and removes only what is old by then. 0, or -errno (-ENOENT:
- * a prune took it meanwhile; store it again). */
-int rg_jstore_claim(const char *obj);
+/* Claims the kept object obj, of size bytes, for a record about to name
+ * it, as the shim does (guard/jcopy.c): its mtime made new, then seen
+ * still there, a regular file of that size. A prune moves aside and
+ * removes only what is old by then. 0, or -errno (-ENOENT: a prune took
+ * it meanwhile, or it was no such file and is moved aside; store it
+ * again). */
+int rg_jstore_claim(const char *obj, int64_t size);
 
 /* The path of object name in journal dir: under its own name, or under the
  * name a prune killed while judging it left it (RG_JOURNAL_ASIDE), or a

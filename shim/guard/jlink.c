@@ -36,6 +36,13 @@ static long link_as(struct rg_jkeep *k, int pfd, const char *from, const char *t
     return rg_guard_meta_seen(k->c, &f, &call, k->st);
 }
 
+static bool same_inode(const char *path, const struct stat *st)
+{
+    struct stat there;
+    return rg_sys_fstatat(AT_FDCWD, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+           there.st_ino == st->st_ino && there.st_dev == st->st_dev;
+}
+
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 {
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
@@ -50,8 +57,10 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
         r = link_as(k, pfd, from, to);
     /* Another process of the session keeps the same inode in the same state:
-     * one name for both. */
-    return r == 0 || r == -EEXIST ? 0 : (int)r;
+     * one name for both. Only that: the name is foreseeable (device, inode
+     * and ctime, which stat shows), and whatever else a tree put there
+     * would stand in for the file. The caller then copies it. */
+    return r == 0 || (r == -EEXIST && same_inode(to, k->st)) ? 0 : (int)r;
 }
 
 void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st)

@@ -115,6 +115,43 @@ journal_attacked() {
 	journal_attacked 'for i in "$J"/objects/*; do echo PWN >"$i"; done'
 }
 
+@test "t6000.34 a name planted where the journal would keep a removed file does not stand in for it (--strict)" {
+	esc_setup
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		mkdir -p "$J/objects"
+		ln -s /nonexistent "$J/objects/$(stat -c "ino-%d-%i-" f)$(python3 -c "import os; print(os.stat(\"f\").st_ctime_ns)")"
+		rm f' --session "$ESC/tables/s" --keep || true
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
+@test "t6000.35 a name planted where the journal would store a version by content does not stand in for it (--strict)" {
+	esc_setup
+	# A symbolic link as long as f's bytes, under the name of their SHA-256.
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		mkdir -p "$J/objects"
+		ln -s /nonexist "$J/objects/$(sha256sum <f | cut -d" " -f1)"
+		cat f >/dev/null && echo PWN >f' --session "$ESC/tables/s" --keep || true
+	[ "$(cat "$ESC/root/f")" = PWN ] || fail "f was not overwritten: $(cat "$ESC/out")"
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
+@test "t6000.36 a name planted where a removed file's version is named when the run ends does not replace it (--strict)" {
+	esc_setup
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		mkdir -p "$J/objects"
+		ln -s /nonexistent "$J/objects/$(sha256sum <f | cut -d" " -f1)"
+		rm f' --session "$ESC/tables/s" --keep || true
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
 # --- the session's state: out of a --strict tree's reach ---------------------
 
 @test "t6000.11 readguard mark from inside the tree cannot unlock a file (--strict)" {

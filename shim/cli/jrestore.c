@@ -75,6 +75,19 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         *spot = (struct rg_jspot){.dir = -1};
         return RG_EXIT_TROUBLE;
     }
+    /* A kept inode not yet named by its bytes (jsettle.h) that a
+     * descriptor left open on the removed file wrote to since (as far as
+     * its size tells). */
+    struct stat st;
+    if (rg_jobject_is_linked(r->object) && lstat(obj, &st) == 0 && S_ISREG(st.st_mode) &&
+        !rg_jstore_kept_as_recorded(r, &st)) {
+        rg_err("undo: '%s': the kept version was written to after it was kept (through a "
+               "descriptor left open on the removed file); not restoring",
+               file);
+        close(src);
+        *spot = (struct rg_jspot){.dir = -1};
+        return RG_EXIT_TROUBLE;
+    }
     int rc = open_spot(spot, abs, file);
     if (rc != 0) {
         close(src);

@@ -55,13 +55,17 @@ static int name_by_content(const char *dir, const char *linked, char hex[RG_SHA2
     return r;
 }
 
-/* objects/ino-... becomes a symlink to objects/HEX, in one rename. */
-static void settle_one(const char *dir, const char *name)
+/* objects/ino-... becomes a symlink to objects/HEX, in one rename. An
+ * inode written to since it was kept (through a descriptor still open on
+ * the removed file) is left as it is, under the record it no longer
+ * matches: named by its new bytes, undo would restore them as the old. */
+static void settle_one(const char *dir, const struct rg_jrec *r)
 {
     char linked[PATH_MAX + 128], tmp[PATH_MAX + 64], hex[RG_SHA256_HEX];
-    snprintf(linked, sizeof linked, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
+    snprintf(linked, sizeof linked, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, r->object);
     struct stat st;
-    if (lstat(linked, &st) != 0 || !S_ISREG(st.st_mode) || name_by_content(dir, linked, hex) != 0)
+    if (lstat(linked, &st) != 0 || !S_ISREG(st.st_mode) || !rg_jstore_kept_as_recorded(r, &st) ||
+        name_by_content(dir, linked, hex) != 0)
         return;
     snprintf(tmp, sizeof tmp, "%s/" RG_JOURNAL_OBJECTS "/.settle-%d", dir, (int)getpid());
     unlink(tmp);
@@ -73,7 +77,7 @@ void rg_jsettle(const char *dir, const struct rg_jlist *l)
 {
     for (size_t i = 0; i < l->n; i++)
         if (l->r[i].object && rg_jobject_is_linked(l->r[i].object))
-            settle_one(dir, l->r[i].object);
+            settle_one(dir, &l->r[i]);
 }
 
 void rg_jsettle_session(const char *dir, const char *id)

@@ -258,6 +258,11 @@ void rg_jstore_close_session(const char *dir, const char *id)
     rg_jlist_free(&l);
 }
 
+bool rg_jstore_kept_as_recorded(const struct rg_jrec *r, const struct stat *st)
+{
+    return !r->exists || st->st_size == r->size;
+}
+
 const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
                                    char target[RG_JOURNAL_OBJECT_MAX])
 {

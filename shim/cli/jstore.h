@@ -32,6 +32,12 @@ struct rg_jlist {
     size_t unread; /* indexes that could not be read whole */
 };
 
+/* Does st, an inode the journal kept by a link, still have the size r
+ * recorded when it was kept? Not its mtime: naming the inode by its bytes
+ * sets that (jsettle.c), and a kill can stop it there. So a write that
+ * keeps the size goes unseen. */
+bool rg_jstore_kept_as_recorded(const struct rg_jrec *r, const struct stat *st);
+
 /* Writes all n bytes of buf to fd: 0, or -errno. */
 int rg_jstore_write_all(int fd, const char *buf, size_t n);
 

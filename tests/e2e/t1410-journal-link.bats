@@ -259,3 +259,32 @@ as_nobody() {
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" original
 }
+
+# The kept version is the removed file's inode: a descriptor left open on it
+# still writes to it. Undo must not restore those bytes as the old ones
+# (it tells by the size: a write that keeps it goes unseen).
+write_through_open_fd() {
+	python3 -c 'import os
+fd = os.open("a.txt", os.O_RDONLY); os.unlink("a.txt")
+w = os.open("/proc/self/fd/%d" % fd, os.O_WRONLY | os.O_TRUNC); os.write(w, b"CORRUPTED, longer")'
+}
+
+@test "t1410.16 a kept inode written to after the run ended is not restored as the old version" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	rg bash -c "$(declare -f write_through_open_fd); write_through_open_fd"
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure
+	assert_equal "$stderr" "readguard: undo: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file); not restoring"
+	assert_file_not_exists a.txt
+	assert_equal "$(find "$J/objects" -type f -exec grep -l CORRUPTED {} + | wc -l)" 1
+}
+
+@test "t1410.17 a kept inode written to during the session is not restored as the old version" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	rgsh "$(declare -f write_through_open_fd); write_through_open_fd; '$RG' undo a.txt 2>'$OUT/err'; echo \$? >'$OUT/rc'"
+	assert_equal "$(cat "$OUT/rc")" 2
+	assert_equal "$(cat "$OUT/err")" "readguard: undo: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file); not restoring"
+	assert_file_not_exists a.txt
+}

@@ -87,9 +87,9 @@ struct rg_ctx {
     struct rg_actor *actor;          /* NULL in the shim: the process itself */
     uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
                                         may touch; 0: none (the shim, --supervise) */
-    uint64_t own_dev, own_ino;       /* the table's own file, which the shim's hooks never
-                                        write or truncate; 0: none (the supervisor, whose
-                                        tree's libraries open it to attach it) */
+    bool table_kept_whole; /* the shim's hooks never write or truncate the table's own file
+                              (table.dev, table.ino); false in the supervisor, whose tree's
+                              libraries open it to attach it */
     const char *roots[RG_MAX_ROOTS];
     size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
     char session_path[PATH_MAX];
@@ -129,7 +129,7 @@ static inline bool rg_ctx_sealed(const struct rg_ctx *c, uint64_t dev, uint64_t 
 /* Is dev/ino the file of c's table, which a hooked call may not change? */
 static inline bool rg_ctx_own_table(const struct rg_ctx *c, uint64_t dev, uint64_t ino)
 {
-    return c->own_ino && ino == c->own_ino && dev == c->own_dev;
+    return c->table_kept_whole && ino == c->table.ino && dev == c->table.dev;
 }
 
 /* Adds a root (absolute, canonical) if there is room. */

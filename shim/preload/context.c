@@ -140,8 +140,7 @@ static void fail_closed(struct rg_ctx *c, const char *why, bool joining)
 static void use_table(struct rg_ctx *c)
 {
     rg_ctx_use_table(c);
-    c->own_dev = c->table.dev;
-    c->own_ino = c->table.ino;
+    c->table_kept_whole = true;
 }
 
 /* Exports name=value. A shell's own setenv (bash has one) binds a shell

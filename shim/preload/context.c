@@ -3,26 +3,20 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/envp.h"
 #include "core/hot.h"
 #include "core/settings.h"
-#include "core/text.h"
 #include "guard/critical.h"
 #include "guard/restamp.h"
-#include "guard/unguarded.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
 #include "os/nextsym.h"
-#include "os/session.h"
 #include "os/symver.h"
 #include "os/sys.h"
-#include "preload/envsettings.h"
+#include "preload/attach.h"
 #include "preload/handoff.h"
 #include "preload/stdfds.h"
 
@@ -53,12 +47,7 @@ static struct {
      * ever finish. */
     _Alignas(64) _Atomic int init_lock;
     struct rg_ctx ctx;
-    char fallback_roots[PATH_MAX];     /* roots when there is no table */
-    char problem[320];                 /* room for a problem worded at run time */
-    char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */
-    char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
-    char env_owner[48];
-    char env_roots[PATH_MAX + 32];
+    struct rg_attach_room room; /* what the context and environ point into */
     pthread_once_t fork_handlers;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
 
@@ -73,150 +62,6 @@ static void lock(_Atomic int *l)
 }
 
 static void unlock(_Atomic int *l) { atomic_store_explicit(l, 0, memory_order_release); }
-
-/* Roots from READGUARD_ROOTS, or the working directory when it is unset or
- * empty. NULL, or why the variable cannot be used: a list that is cut short,
- * names nothing, or names what is no directory (a typo, more often than
- * not) would leave directories unguarded that the user meant. */
-static const char *env_roots(struct rg_ctx *c)
-{
-    const char *env = getenv(RG_ENV_ROOTS);
-    char cwd[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, "/");
-    if (!env || !*env)
-        env = cwd;
-    c->nroots = 0;
-    size_t o = 0;
-    for (const char *p = env; *p;) {
-        const char *e = strchrnul(p, ':');
-        size_t n = (size_t)(e - p);
-        if (n >= sizeof one)
-            return "READGUARD_ROOTS names a directory longer than PATH_MAX";
-        if (n > 0) {
-            memcpy(one, p, n);
-            one[n] = '\0';
-            struct stat st;
-            if (!realpath(one, abs) || rg_sys_fstatat(AT_FDCWD, abs, &st, 0) != 0 ||
-                !S_ISDIR(st.st_mode)) {
-                char shown[PATH_MAX];
-                rg_line_escape(shown, sizeof shown, one);
-                snprintf(self.roots_problem, sizeof self.roots_problem,
-                         "READGUARD_ROOTS names '%s', which is no existing directory", shown);
-                return self.roots_problem;
-            }
-            size_t len = strlen(abs) + 1;
-            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof self.fallback_roots)
-                return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
-            memcpy(self.fallback_roots + o, abs, len);
-            rg_ctx_add_root(c, self.fallback_roots + o);
-            o += len;
-        }
-        p = *e ? e + 1 : e;
-    }
-    return c->nroots ? NULL : "READGUARD_ROOTS names no directory";
-}
-
-/* A process without a usable table refuses writes under its roots; when
- * even those are unknown, everything is under the one root "/". One that
- * was to join a session (joining) takes them from READGUARD_ROOTS, which
- * every launcher sets to the session's, never from its own directory: with
- * the variable lost (an environment passed on in part), that may be far
- * less than the session guarded. */
-static void fail_closed(struct rg_ctx *c, const char *why, bool joining)
-{
-    c->table_state = RG_TABLE_BROKEN;
-    c->problem = why;
-    c->mode = RG_MODE_ENFORCE;
-    const char *env = getenv(RG_ENV_ROOTS);
-    if ((joining && !(env && *env)) || env_roots(c)) {
-        c->nroots = 0;
-        rg_ctx_add_root(c, "/");
-    }
-}
-
-/* The shim's hooks never write the table's own file: cut short in place,
- * it would raise SIGBUS in every process of the session that maps it. */
-static void use_table(struct rg_ctx *c)
-{
-    rg_ctx_use_table(c);
-    c->table_kept_whole = true;
-}
-
-/* Exports name=value. A shell's own setenv (bash has one) binds a shell
- * variable that its start-up import of main()'s envp then overwrites when
- * the name is already there, empty (READGUARD_SESSION=): so an existing
- * entry is also replaced in place, in the array main() receives. */
-static void export_var(char *entry, size_t cap, const char *name, const char *value)
-{
-    size_t n = strlen(name);
-    snprintf(entry, cap, "%s=%s", name, value);
-    for (char **e = rg_libc_environ(); e && *e; e++)
-        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
-            *e = entry;
-    setenv(name, value, 1);
-}
-
-/* A process preloaded without a session starts one, and exports it so its
- * children join. Settings come from the environment. */
-static void start_session(struct rg_ctx *c)
-{
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
-                            .capacity = RG_DEFAULT_CAPACITY,
-                            .scan_files = RG_DEFAULT_SCAN_FILES,
-                            .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
-    char log[RG_LOG_PATH_MAX];
-    const char *bad_settings = rg_env_settings(&s, log);
-    if (bad_settings) {
-        fail_closed(c, bad_settings, false);
-        return;
-    }
-    const char *bad_roots = env_roots(c);
-    if (bad_roots) {
-        fail_closed(c, bad_roots, false);
-        return;
-    }
-    s.roots = c->roots;
-    s.nroots = c->nroots;
-    char err[256], rules[RG_IGNORES_MAX];
-    struct rg_ignore_list ign = {rules, sizeof rules, 0, 0};
-    if (rg_session_ignores(&ign, &s, NULL, 0, err, sizeof err) < 0) {
-        c->nroots = 0;
-        fail_closed(c, "the .readguardignore files cannot be used", false);
-        return;
-    }
-    s.ignores = ign.buf;
-    s.ignores_len = ign.len;
-    s.nignores = ign.count;
-    if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
-        c->nroots = 0;
-        snprintf(self.problem, sizeof self.problem, "no session table could be created: %s", err);
-        fail_closed(c, self.problem, false);
-        return;
-    }
-    c->nroots = 0;
-    const char *why = rg_session_attach(c->session_path, &c->table);
-    if (why) {
-        fail_closed(c, why, false);
-        return;
-    }
-    use_table(c);
-    self.owner_pid = (int32_t)rg_sys_getpid();
-    char pid[16];
-    snprintf(pid, sizeof pid, "%d", (int)self.owner_pid);
-    rg_xenv_set_session(&self.exec_env, c->session_path);
-    export_var(self.env_session, sizeof self.env_session, RG_ENV_SESSION, c->session_path);
-    export_var(self.env_owner, sizeof self.env_owner, RG_ENV_OWNER, pid);
-    /* Absolute, and set when it was not: a child that finds the table
-     * removed falls back on these, not on its own working directory. */
-    char roots[PATH_MAX];
-    rg_table_roots_list(c->table.hdr, roots, sizeof roots);
-    export_var(self.env_roots, sizeof self.env_roots, RG_ENV_ROOTS, roots);
-    /* Node's libuv would open files through io_uring, unseen by the shim.
-     * Only here: the environment of a process that joins is left alone
-     * before main() (bash's own setenv would lose the rest of it). */
-    setenv("UV_USE_IO_URING", "0", 1);
-}
 
 /* The creator of a session may exec (a shell runs its last command that
  * way); the pid survives exec, so the new image still owns the session.
@@ -240,22 +85,10 @@ RG_START_TEXT static int32_t owner_from_env(void)
 static void init(struct rg_ctx *c)
 {
     const char *path = getenv(RG_ENV_SESSION);
-    if (!path || !*path) {
-        start_session(c);
-        return;
-    }
-    /* Not snprintf: one libc function less to bind on the first hook. */
-    size_t i = 0;
-    for (; i + 1 < sizeof c->session_path && path[i]; i++)
-        c->session_path[i] = path[i];
-    c->session_path[i] = '\0';
-    const char *why = rg_session_attach(path, &c->table);
-    if (why) {
-        fail_closed(c, why, true);
-        return;
-    }
-    use_table(c);
-    self.owner_pid = owner_from_env();
+    if (!path || !*path)
+        self.owner_pid = rg_attach_new(c, &self.room, &self.exec_env);
+    else if (rg_attach_joined(c, &self.room, path))
+        self.owner_pid = owner_from_env();
 }
 
 struct rg_ctx *rg_enter_first(void)

@@ -1,0 +1,174 @@
+#include "preload/attach.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/settings.h"
+#include "core/text.h"
+#include "os/libcvar.h"
+#include "os/session.h"
+#include "os/sys.h"
+#include "preload/envsettings.h"
+
+/* Roots from READGUARD_ROOTS, or the working directory when it is unset or
+ * empty. NULL, or why the variable cannot be used: a list that is cut short,
+ * names nothing, or names what is no directory (a typo, more often than
+ * not) would leave directories unguarded that the user meant. */
+static const char *env_roots(struct rg_ctx *c, struct rg_attach_room *room)
+{
+    const char *env = getenv(RG_ENV_ROOTS);
+    char cwd[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
+    if (!env || !*env)
+        env = cwd;
+    c->nroots = 0;
+    size_t o = 0;
+    for (const char *p = env; *p;) {
+        const char *e = strchrnul(p, ':');
+        size_t n = (size_t)(e - p);
+        if (n >= sizeof one)
+            return "READGUARD_ROOTS names a directory longer than PATH_MAX";
+        if (n > 0) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            struct stat st;
+            if (!realpath(one, abs) || rg_sys_fstatat(AT_FDCWD, abs, &st, 0) != 0 ||
+                !S_ISDIR(st.st_mode)) {
+                char shown[PATH_MAX];
+                rg_line_escape(shown, sizeof shown, one);
+                snprintf(room->roots_problem, sizeof room->roots_problem,
+                         "READGUARD_ROOTS names '%s', which is no existing directory", shown);
+                return room->roots_problem;
+            }
+            size_t len = strlen(abs) + 1;
+            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof room->fallback_roots)
+                return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
+            memcpy(room->fallback_roots + o, abs, len);
+            rg_ctx_add_root(c, room->fallback_roots + o);
+            o += len;
+        }
+        p = *e ? e + 1 : e;
+    }
+    return c->nroots ? NULL : "READGUARD_ROOTS names no directory";
+}
+
+/* A process without a usable table refuses writes under its roots; when
+ * even those are unknown, everything is under the one root "/". One that
+ * was to join a session (joining) takes them from READGUARD_ROOTS, which
+ * every launcher sets to the session's, never from its own directory: with
+ * the variable lost (an environment passed on in part), that may be far
+ * less than the session guarded. */
+static void fail_closed(struct rg_ctx *c, struct rg_attach_room *room, const char *why,
+                        bool joining)
+{
+    c->table_state = RG_TABLE_BROKEN;
+    c->problem = why;
+    c->mode = RG_MODE_ENFORCE;
+    const char *env = getenv(RG_ENV_ROOTS);
+    if ((joining && !(env && *env)) || env_roots(c, room)) {
+        c->nroots = 0;
+        rg_ctx_add_root(c, "/");
+    }
+}
+
+/* The shim's hooks never write the table's own file: cut short in place,
+ * it would raise SIGBUS in every process of the session that maps it. */
+static void use_table(struct rg_ctx *c)
+{
+    rg_ctx_use_table(c);
+    c->table_kept_whole = true;
+}
+
+/* Exports name=value. A shell's own setenv (bash has one) binds a shell
+ * variable that its start-up import of main()'s envp then overwrites when
+ * the name is already there, empty (READGUARD_SESSION=): so an existing
+ * entry is also replaced in place, in the array main() receives. */
+static void export_var(char *entry, size_t cap, const char *name, const char *value)
+{
+    size_t n = strlen(name);
+    snprintf(entry, cap, "%s=%s", name, value);
+    for (char **e = rg_libc_environ(); e && *e; e++)
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+            *e = entry;
+    setenv(name, value, 1);
+}
+
+/* A process preloaded without a session starts one, and exports it so its
+ * children join. Settings come from the environment. */
+int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe)
+{
+    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
+                            .capacity = RG_DEFAULT_CAPACITY,
+                            .scan_files = RG_DEFAULT_SCAN_FILES,
+                            .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
+    char log[RG_LOG_PATH_MAX];
+    const char *bad_settings = rg_env_settings(&s, log);
+    if (bad_settings) {
+        fail_closed(c, room, bad_settings, false);
+        return 0;
+    }
+    const char *bad_roots = env_roots(c, room);
+    if (bad_roots) {
+        fail_closed(c, room, bad_roots, false);
+        return 0;
+    }
+    s.roots = c->roots;
+    s.nroots = c->nroots;
+    char err[256], rules[RG_IGNORES_MAX];
+    struct rg_ignore_list ign = {rules, sizeof rules, 0, 0};
+    if (rg_session_ignores(&ign, &s, NULL, 0, err, sizeof err) < 0) {
+        c->nroots = 0;
+        fail_closed(c, room, "the .readguardignore files cannot be used", false);
+        return 0;
+    }
+    s.ignores = ign.buf;
+    s.ignores_len = ign.len;
+    s.nignores = ign.count;
+    if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
+        c->nroots = 0;
+        snprintf(room->problem, sizeof room->problem, "no session table could be created: %s", err);
+        fail_closed(c, room, room->problem, false);
+        return 0;
+    }
+    c->nroots = 0;
+    const char *why = rg_session_attach(c->session_path, &c->table);
+    if (why) {
+        fail_closed(c, room, why, false);
+        return 0;
+    }
+    use_table(c);
+    int32_t owner = (int32_t)rg_sys_getpid();
+    char pid[16];
+    snprintf(pid, sizeof pid, "%d", (int)owner);
+    rg_xenv_set_session(xe, c->session_path);
+    export_var(room->env_session, sizeof room->env_session, RG_ENV_SESSION, c->session_path);
+    export_var(room->env_owner, sizeof room->env_owner, RG_ENV_OWNER, pid);
+    /* Absolute, and set when it was not: a child that finds the table
+     * removed falls back on these, not on its own working directory. */
+    char roots[PATH_MAX];
+    rg_table_roots_list(c->table.hdr, roots, sizeof roots);
+    export_var(room->env_roots, sizeof room->env_roots, RG_ENV_ROOTS, roots);
+    /* Node's libuv would open files through io_uring, unseen by the shim.
+     * Only here: the environment of a process that joins is left alone
+     * before main() (bash's own setenv would lose the rest of it). */
+    setenv("UV_USE_IO_URING", "0", 1);
+    return owner;
+}
+
+bool rg_attach_joined(struct rg_ctx *c, struct rg_attach_room *room, const char *path)
+{
+    /* Not snprintf: one libc function less to bind on the first hook. */
+    size_t i = 0;
+    for (; i + 1 < sizeof c->session_path && path[i]; i++)
+        c->session_path[i] = path[i];
+    c->session_path[i] = '\0';
+    const char *why = rg_session_attach(path, &c->table);
+    if (why) {
+        fail_closed(c, room, why, true);
+        return false;
+    }
+    use_table(c);
+    return true;
+}

@@ -1,0 +1,33 @@
+/* How a process gets its table: it joins the session its environment names,
+ * starts one of its own when none is named, or, with no usable table, fails
+ * closed over the session's roots. */
+#ifndef RG_ATTACH_H
+#define RG_ATTACH_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "guard/ctx.h"
+#include "preload/handoff.h"
+
+/* Room that outlives the call: the context points into it (the roots, the
+ * problem) and so does environ (the exported variables). */
+struct rg_attach_room {
+    char fallback_roots[PATH_MAX];     /* roots when there is no table */
+    char problem[320];                 /* a problem worded at run time */
+    char roots_problem[PATH_MAX + 80]; /* a root of READGUARD_ROOTS that is no directory */
+    char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
+    char env_owner[48];
+    char env_roots[PATH_MAX + 32];
+};
+
+/* Joins the session whose table is at path; false when it failed closed. */
+bool rg_attach_joined(struct rg_ctx *c, struct rg_attach_room *room, const char *path);
+
+/* Creates a session with settings from the environment, attaches it and
+ * exports it (and what an exec re-injects, xe) so that children join. The
+ * pid of this process, its owner, or 0 when it failed closed instead. */
+int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe);
+
+#endif

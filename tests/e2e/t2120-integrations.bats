@@ -273,6 +273,14 @@ bash_tool() {
 	[[ $stderr == *"CLAUDE_ENV_FILE is not set"* ]] || fail "$stderr"
 }
 
+@test "t2120.62 an unwritable CLAUDE_ENV_FILE is reported, and the model is not told files are guarded" {
+	export CLAUDE_ENV_FILE="$BATS_TEST_TMPDIR/no-such-dir/claude.env"
+	run --separate-stderr hook SessionStart
+	assert_success
+	assert_output ""
+	[[ $stderr == *"cannot write \$CLAUDE_ENV_FILE"* ]] || fail "$stderr"
+}
+
 @test "t2120.23 a hook input without a usable session id is reported, not fatal" {
 	run --separate-stderr hook SessionStart '{"session_id":"../../etc","cwd":"/"}'
 	assert_success

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/ccenv.h"
 #include "cli/cli.h"
 #include "cli/jsonl.h"
 #include "cli/jsonout.h"
@@ -129,52 +130,6 @@ static bool table_path(struct hook_input *in)
     return n > 0 && n < (int)sizeof in->table;
 }
 
-/* 'text', with each ' written as '\'' */
-static void sh_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++)
-        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
-    fputc('\'', f);
-}
-
-/* What Claude Code pastes into each Bash tool command. The exports reach
- * the command's children. The shell running the command has already
- * started without the shim, so it is replaced, same pid, by one that has
- * it, and that runs the whole command line again: Claude Code waits on the
- * same process, reads the same output and exit status, and finds the cwd
- * and environment it saves at the end of the line. $$ survives exec, so
- * the shell that has been replaced does not do it again. */
-static int write_env_file(const char *env_file, const char *table, const char *shim)
-{
-    /* The roots go along with the table: a command that finds the table
-     * removed then still guards them all, not just its working directory.
-     * A table unusable already leaves every file guarded, as its commands
-     * will say. */
-    char roots[PATH_MAX];
-    if (rg_session_roots_list(table, roots, sizeof roots))
-        snprintf(roots, sizeof roots, "/");
-    FILE *f = fopen(env_file, "a");
-    if (!f)
-        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
-    fputs("export " RG_ENV_SESSION "=", f);
-    sh_quote(f, table);
-    fputs("\nexport " RG_ENV_ROOTS "=", f);
-    sh_quote(f, roots);
-    fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
-    sh_quote(f, shim);
-    fputs("*) ;; *) export LD_PRELOAD=", f);
-    sh_quote(f, shim);
-    fputs("\"${LD_PRELOAD:+:$LD_PRELOAD}\" ;; esac\n"
-          "if [ -n \"${BASH_EXECUTION_STRING-}\" ] && [ \"${READGUARD_SHELL-}\" != \"$$\" ]; "
-          "then export READGUARD_SHELL=$$; "
-          "exec \"$BASH\" -c \"$BASH_EXECUTION_STRING\" \"$0\" \"$@\"; fi\n",
-          f);
-    if (fclose(f) != 0)
-        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
-    return 0;
-}
-
 static int reset(const char *table)
 {
     struct rg_table t;
@@ -213,8 +168,8 @@ static int session_start(struct hook_input *in, int argc, char **argv)
         return trouble("could not start the session '%s'", in->table);
     if (strcmp(in->source, "clear") == 0 || strcmp(in->source, "compact") == 0)
         reset(table);
-    if (write_env_file(env_file, table, shim) != 0)
-        return 0;
+    if (rg_ccenv_write(env_file, table, shim) != 0)
+        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
     /* Claude Code adds SessionStart's output to the model's context. */
     printf("Files under %s are guarded by readguard. Writing an existing file that you have "
            "not read in this session (with the Read tool or a shell command), or that changed "

@@ -1,0 +1,43 @@
+#include "cli/ccenv.h"
+#include <limits.h>
+#include <stdio.h>
+
+#include "core/settings.h"
+#include "os/session.h"
+
+/* 'text', with each ' written as '\'' */
+static void sh_quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++)
+        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
+    fputc('\'', f);
+}
+
+int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
+{
+    /* The roots go along with the table: a command that finds the table
+     * removed then still guards them all, not just its working directory.
+     * A table unusable already leaves every file guarded, as its commands
+     * will say. */
+    char roots[PATH_MAX];
+    if (rg_session_roots_list(table, roots, sizeof roots))
+        snprintf(roots, sizeof roots, "/");
+    FILE *f = fopen(env_file, "a");
+    if (!f)
+        return -1;
+    fputs("export " RG_ENV_SESSION "=", f);
+    sh_quote(f, table);
+    fputs("\nexport " RG_ENV_ROOTS "=", f);
+    sh_quote(f, roots);
+    fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
+    sh_quote(f, shim);
+    fputs("*) ;; *) export LD_PRELOAD=", f);
+    sh_quote(f, shim);
+    fputs("\"${LD_PRELOAD:+:$LD_PRELOAD}\" ;; esac\n"
+          "if [ -n \"${BASH_EXECUTION_STRING-}\" ] && [ \"${READGUARD_SHELL-}\" != \"$$\" ]; "
+          "then export READGUARD_SHELL=$$; "
+          "exec \"$BASH\" -c \"$BASH_EXECUTION_STRING\" \"$0\" \"$@\"; fi\n",
+          f);
+    return fclose(f) == 0 ? 0 : -1;
+}

@@ -18,7 +18,11 @@
  *       counting the writer of a file the open created, nor around the
  *       restamp at close, which are lock-free), and the getcwd and getpid
  *       of the journal's record; after a write-mode open fstat and getpid,
- *       and before the close of that descriptor getpid and fstat (row 3b).
+ *       and before the close of that descriptor getpid and fstat (row 3b);
+ *       without RG_FLOOR_JOURNAL, before each unlink of a file the look
+ *       that tells whether the journal must keep it: an O_PATH open, its
+ *       fstat and close (the session's own files, as npm's temporary ones,
+ *       need nothing kept), inside the mask pair.
  *
  * Unset, each hook is the raw system call and nothing else. */
 #include <errno.h>
@@ -127,21 +131,34 @@ static bool keep(int dirfd, const char *path, char *to, size_t cap)
     return linked;
 }
 
+/* What the journal's judgement of an unlink costs when it keeps nothing. */
+static void look(int dirfd, const char *path)
+{
+    int fd = (int)syscall(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    struct stat st;
+    if (fd < 0)
+        return;
+    syscall(SYS_fstat, fd, &st);
+    syscall(SYS_close, fd);
+}
+
 static int floor_unlink(int dirfd, const char *path, int flags)
 {
     int saved = errno;
     char to[PATH_MAX + 64];
     sigset_t old;
     bool dir = flags & AT_REMOVEDIR;
-    if (journal && !dir)
+    if ((journal || shim) && !dir)
         mask(&old);
+    if (!journal && shim && !dir)
+        look(dirfd, path);
     bool linked = journal && !dir && keep(dirfd, path, to, sizeof to);
     errno = saved;
     long r = syscall(SYS_unlinkat, dirfd, path, flags);
     saved = errno;
     if (r != 0 && linked)
         syscall(SYS_unlinkat, AT_FDCWD, to, 0);
-    if (journal && !dir)
+    if ((journal || shim) && !dir)
         unmask(&old);
     errno = saved;
     return (int)r;

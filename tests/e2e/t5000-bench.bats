@@ -211,6 +211,20 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 2 ]
 }
 
+@test "librgfloor with RG_FLOOR_SHIM looks at a file before its unlink, inside a mask pair" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	printf one >"$W/a"
+	printf one >"$W/b"
+	local calls=rt_sigprocmask,openat,fstat,close
+	strace -f -e trace=$calls -o "$W/bare.tr" rm "$W/a"
+	strace -f -e trace=$calls -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_SHIM=1 rm "$W/b"
+	[ ! -e "$W/b" ]
+	# The journal's look: an O_PATH open of the file, its fstat and close.
+	grep -q "O_PATH) = [0-9]" "$W/floor.tr"
+	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 2 ]
+	[ $(($(grep -c 'fstat(' "$W/floor.tr") - $(grep -c 'fstat(' "$W/bare.tr"))) -eq 1 ]
+}
+
 @test "rgnotify sends each open to its listener and lets it through" {
 	printf one >"$W/a"
 	run env RG_NOTIFY_COUNT="$W/n1" "$NOTIFY" cat "$W/a"

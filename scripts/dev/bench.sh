@@ -10,7 +10,8 @@
 #              scripts/dev/bench-notes.md) to FILE instead of the table to stdout
 #   RG_BENCH_BUDGET=SECONDS  start no macro workload after that long: the rows
 #              not run say so (a loaded machine can take an hour)
-#   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure, pytest and npm install
+#   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure and pytest
+#   RG_BENCH_NPM_ROUNDS=N    rounds of npm install (a round runs it 4 times)
 #   RG_BENCH_CG_MACRO="grep_r pytest ..."  the macro rows to count under
 #              callgrind (default: grep -r, git switch and checkout, pytest,
 #              npm install, configure;
@@ -49,12 +50,15 @@ smoke) set -- 1    200         50       200   4      4       100      5    1000 
 esac
 # The process-heavy rows: configure checks, pytest tests, npm packages, and
 # their rounds (each takes seconds to a minute on a loaded 2-core machine).
+# npm install takes about 2 s a run, and how often V8 collects its heap moves
+# a run's time by more than the shim does (see the notes): more rounds.
 case $level in
-full) conf_checks=100 py_tests=300 npm_pkgs=200 heavy_rounds=3 ;;
-quick) conf_checks=50 py_tests=100 npm_pkgs=50 heavy_rounds=3 ;;
-smoke) conf_checks=4 py_tests=5 npm_pkgs=3 heavy_rounds=1 ;;
+full) conf_checks=100 py_tests=300 npm_pkgs=200 heavy_rounds=3 npm_rounds=9 ;;
+quick) conf_checks=50 py_tests=100 npm_pkgs=50 heavy_rounds=3 npm_rounds=5 ;;
+smoke) conf_checks=4 py_tests=5 npm_pkgs=3 heavy_rounds=1 npm_rounds=1 ;;
 esac
 heavy_rounds=${RG_BENCH_HEAVY_ROUNDS:-$heavy_rounds}
+npm_rounds=${RG_BENCH_NPM_ROUNDS:-$npm_rounds}
 rounds=$1 iters=$2 cg_iters=$3 tree_files=$4 c_files=$5 py_files=$6 tar_files=$7 loop=$8
 sizes="$9 ${10} ${11}" small=$9 large=${11}
 # Under valgrind every process costs a fraction of a second: the smoke run
@@ -400,6 +404,29 @@ for i in range(int(sys.argv[2])):
         done
         for k in $kinds; do mv "$res/$name.all.$k" "$res/$name.$k"; done
     }
+    # FILE...: the instructions callgrind counted in the shim's own code (its
+    # functions' self cost; not the libc calls it makes), every file summed.
+    # Node's runs differ by more than the shim's count between two runs of
+    # the same side (when V8 collects its heap), so this is that row's
+    # steady measure. Object names are defined once, "ob=(N) path", then
+    # used as "ob=(N)"; a cost line right after "calls=" is a callee's.
+    shim_ir() {
+        awk -v so="/${SHIM##*/}" '
+            FNR == 1 { in_so = call = 0 }
+            /^c?ob=/ {
+                s = substr($0, index($0, "=") + 1)
+                if (match(s, /^\([0-9]+\)/)) {
+                    id = substr(s, 1, RLENGTH); rest = substr(s, RLENGTH + 1); sub(/^ /, "", rest)
+                    if (rest != "") obj[id] = rest
+                    s = obj[id]
+                }
+                if (/^ob=/) in_so = substr(s, length(s) - length(so) + 1) == so
+                next
+            }
+            /^calls=/ { call = 1; next }
+            /^[0-9+*-]/ { if (!call && in_so) t += $NF; call = 0 }
+            END { print t + 0 }' "$@"
+    }
     # NAME UNITS UNIT: the user-space instructions of one run of the row's
     # command, every process of it counted, bare then guarded: the steady
     # measure beside the timed row (callgrind's counts barely move between
@@ -431,6 +458,7 @@ for i in range(int(sys.argv[2])):
             t=0
             for f in "$work"/cgm.*; do t=$((t + $(awk '/^totals:/ {print $2}' "$f"))); done
             echo "$t" >"$res/$name.irt_$side"
+            [ $side = bare ] || shim_ir "$work"/cgm.* >"$res/$name.irshim"
         done
         echo "$units" >"$res/$name.ir_units"
     }
@@ -475,12 +503,17 @@ for i in range(int(sys.argv[2])):
     fi
     if have npm; then
         gen_npm "$mac/npm" "$npm_pkgs"
-        # Each side its own npm cache: npm appends to the index files of a
-        # cache, and the guarded session would rightly refuse appends to
-        # files the bare run wrote and it never read.
+        # Each side its own npm cache (RG_NPM_CACHE names a floor's): npm
+        # appends to the index files of a cache, and the guarded session
+        # would rightly refuse appends to files the bare run wrote and it
+        # never read. Its floors (one node process: start-up is not its
+        # cost): every system call the shim adds (tests/bench/rgfloor.c),
+        # with the variable a session sets; then an empty preloaded library.
+        nf=("LD_PRELOAD=$FLOOR RG_FLOOR_READ=1 RG_FLOOR_SHIM=1 UV_USE_IO_URING=0 RG_NPM_CACHE=floor")
+        [ ! -f "$work/libempty.so" ] || nf+=("LD_PRELOAD=$work/libempty.so RG_NPM_CACHE=empty")
         macro npm_install "rm -rf $mac/npm/app/node_modules $mac/npm/app/package-lock.json" \
-            "sh -c 'c=bare; [ -z \"\${READGUARD_SESSION:-}\" ] || c=rg; exec npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache-\$c --loglevel=error'" \
-            "$heavy_rounds"
+            "sh -c 'c=\${RG_NPM_CACHE:-bare}; [ -z \"\${READGUARD_SESSION:-}\" ] || c=rg; exec npm install --prefix $mac/npm/app --offline --no-audit --no-fund --ignore-scripts --cache $mac/npm/cache-\$c --loglevel=error'" \
+            "$npm_rounds" "" "${nf[@]}"
         counted npm_install "$npm_pkgs" package
     fi
     macro make_j2 "make -s -C $mac/c clean" "make -s -j2 -C $mac/c"
@@ -623,6 +656,9 @@ row() {
                 -v n="$(cut -d' ' -f1 "$res/$name.ir_units")" -v u="$(cut -d' ' -f2 "$res/$name.ir_units")" \
                 'BEGIN {printf "%.1fM / %.1fM instructions, %+.2fM (%+.1f%%; %+.0f per %s, start-up included)",
                     a / 1e6, b / 1e6, (b - a) / 1e6, (b - a) * 100 / a, (b - a) / n, u}')"
+            [ ! -f "$res/$name.irshim" ] || ia="$ia$(awk -v t="$(cat "$res/$name.irshim")" \
+                -v n="$(cut -d' ' -f1 "$res/$name.ir_units")" -v u="$(cut -d' ' -f2 "$res/$name.ir_units")" \
+                'BEGIN {printf ", of which the shim'"'"'s own code %.2fM (%.0f per %s)", t / 1e6, t / n, u}')"
         fi
         a=$(awk -v x="$a" 'BEGIN {printf "%.1f ms", x * 1000}')
         b=$(awk -v x="$(median "$res/$name.rg")" 'BEGIN {printf "%.1f ms", x * 1000}')
@@ -694,6 +730,9 @@ table() {
     row "configure against that floor (bare column: the floor; target: within 5%)" vsfloor configure "≤ 1.05" floor2
     row "pytest, $py_tests tests" macro pytest "≤ 1.05"
     row "npm install, $npm_pkgs local packages" macro npm_install "≤ 1.05"
+    row "floor of npm install: an empty preloaded library, no shim (measured)" mfloor npm_install - floor2
+    row "floor of npm install: every system call the shim adds (an fstat per read-mode open; fstat and getpid at a write-open and its close; the look before an unlink, in a mask pair), no shim (rgfloor, measured)" mfloor npm_install -
+    row "npm install against that floor (bare column: the floor; target: within 5%)" vsfloor npm_install "≤ 1.05" floor
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
     row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, index open/write/close, close), no shim (measured)" mfloor git_checkout -
     row "floor of git checkout, every system call the shim adds: the journal's, the masks, getcwd, getpid, the new file's write path, an fstat per read; no shim (measured)" mfloor git_checkout - floor2
@@ -748,7 +787,7 @@ if [ -n "$out" ]; then
         echo "Median of $rounds interleaved rounds (bare, guarded, bare, ...); micro: $iters calls per"
         echo "round in one process; macro: one run per round by \`hyperfine -N --runs 1\`, after a"
         echo "warm-up round, inside one kept session (as a guarded shell's commands run); the"
-        echo "process-heavy rows (configure, pytest, npm install) are the median of $heavy_rounds rounds."
+        echo "process-heavy rows (configure, pytest) are the median of $heavy_rounds rounds, npm install of $npm_rounds."
         echo "Load average when the run began: $load_at_start, when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (the machine has $(nproc) CPUs)."
         if [ -n "$skipped" ]; then
             echo "**Not run, past the time budget (RG_BENCH_BUDGET=$RG_BENCH_BUDGET s):$skipped.**"

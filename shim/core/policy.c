@@ -2,48 +2,18 @@
 #include <fcntl.h>
 
 #include "core/content.h"
-/* Is the file what the session recorded? Its stamp says so when mtime,
- * ctime and size all match: a user can put mtime back (touch -d, cp -p,
- * rsync -t, tar -x) but not ctime. Where the stamp cannot be trusted and the
- * record holds a hash of the bytes, the bytes decide: a racy record (a change
- * in the read's own tick keeps the whole stamp), and a file hashed whole
- * whose stamp moved but whose size did not (touch, chmod, a checkout or sync
- * of the same bytes). A larger file whose ctime moved counts as changed: a
- * hash of its first bytes cannot vouch for the rest. */
-static inline enum rg_stamp_match record_match(const struct rg_file *f, const struct rg_record *r)
-{
-    if (!r->found || r->size != f->size)
-        return RG_STAMP_DIFFERS;
-    bool same_stamp = r->mtime_ns == f->mtime_ns && r->ctime_ns == f->ctime_ns;
-    bool bytes_decide =
-        r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns) : r->size <= RG_HASH_MAX);
-    if (!bytes_decide)
-        return same_stamp ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
-    if (!f->hashed)
-        return RG_STAMP_ASK_BYTES;
-    return f->hash == r->hash ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
-}
-
-/* The decision's own copy is inline: every judged write asks it. */
+/* The decision's own copy is inline (policy.h): every judged write asks it. */
 enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r)
 {
-    return record_match(f, r);
+    return rg_record_match_at(f, r);
 }
 
 static bool stamp_matches(const struct rg_file *f, const struct rg_record *r)
 {
-    return record_match(f, r) == RG_STAMP_MATCHES;
+    return rg_record_match_at(f, r) == RG_STAMP_MATCHES;
 }
 
-static bool expired(const struct rg_facts *facts)
-{
-    return facts->read_ttl_ns > 0 && facts->now_ns - facts->rec.read_ns > facts->read_ttl_ns;
-}
-
-bool rg_record_scanned(const struct rg_record *r)
-{
-    return r->found && (r->reader & RG_READER_SCAN);
-}
+static bool expired(const struct rg_facts *facts) { return rg_read_expired(facts); }
 
 static enum rg_reason why_refused(const struct rg_file *file, const struct rg_facts *facts)
 {
@@ -83,35 +53,14 @@ static enum rg_action softened(const struct rg_request *req, const struct rg_fac
     return req->op == RG_OP_OPEN && touch_shaped(req->flags) ? RG_READ_ONLY : RG_REFUSE;
 }
 
-struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
-                             const struct rg_facts *facts)
+struct rg_decision rg_decide_rest(const struct rg_request *req, const struct rg_file *file,
+                                  const struct rg_facts *facts, enum rg_stamp_match m)
 {
     struct rg_decision allow = {RG_ALLOW, RG_WHY_OK};
-    bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
-    bool writes = !opens || rg_flags_write(req->flags);
-
-    /* A tree that could edit its own table could unlock any file. */
-    if (facts->sealed)
-        return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
-    /* Removing it is not refused: `readguard end` does that, and a process
-     * that then finds no table fails closed under the session's roots. */
-    if (facts->own_table && writes && req->op != RG_OP_UNLINK)
-        return (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
-    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
-        return allow;
-    /* Creating a file loses nothing; neither does writing to a pipe or tty,
-     * or to a file that lost its last name while open (replaced by a rename,
-     * removed): no name can show its bytes again, so nothing visible is
-     * lost, and the session's own rename is what unnamed it, often as not. */
-    if (!writes || !file->exists || !file->regular || file->unnamed)
-        return allow;
     if (facts->table != RG_TABLE_BROKEN) {
-        enum rg_stamp_match m = record_match(file, &facts->rec);
         if (m == RG_STAMP_ASK_BYTES)
             return (struct rg_decision){RG_NEED_HASH, RG_WHY_OK};
         bool counts = m == RG_STAMP_MATCHES && !expired(facts);
-        if (counts && !rg_record_scanned(&facts->rec))
-            return allow;
         /* Another process of this session is writing it right now: the stamp
          * is moving under our feet, and that is the session's own doing. */
         if (facts->rec.writers > 0 && facts->writer_alive)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/content.h"
 #include "core/request.h"
 #include "core/table.h"
 enum rg_scope {
@@ -100,12 +101,96 @@ struct rg_decision {
     enum rg_reason reason;
 };
 
+/* Is f what the session recorded in r? RG_STAMP_ASK_BYTES: mtime, ctime or the
+ * tick cannot tell, and r holds a hash that can; ask again with f hashed. */
+enum rg_stamp_match { RG_STAMP_MATCHES, RG_STAMP_DIFFERS, RG_STAMP_ASK_BYTES };
+enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r);
+
+/* The same, inline, for the decision. The stamp says so when mtime, ctime
+ * and size all match: a user can put mtime back (touch -d, cp -p, rsync -t,
+ * tar -x) but not ctime. Where the stamp cannot be trusted and the record
+ * holds a hash of the bytes, the bytes decide: a racy record (a change in
+ * the read's own tick keeps the whole stamp), and a file hashed whole whose
+ * stamp moved but whose size did not (touch, chmod, a checkout or sync of
+ * the same bytes). A larger file whose ctime moved counts as changed: a
+ * hash of its first bytes cannot vouch for the rest. */
+static inline enum rg_stamp_match rg_record_match_at(const struct rg_file *f,
+                                                     const struct rg_record *r)
+{
+    if (!r->found || r->size != f->size)
+        return RG_STAMP_DIFFERS;
+    bool same_stamp = r->mtime_ns == f->mtime_ns && r->ctime_ns == f->ctime_ns;
+    bool bytes_decide =
+        r->hash && (same_stamp ? rg_stamp_racy(r->mtime_ns, r->read_ns) : r->size <= RG_HASH_MAX);
+    if (!bytes_decide)
+        return same_stamp ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
+    if (!f->hashed)
+        return RG_STAMP_ASK_BYTES;
+    return f->hash == r->hash ? RG_STAMP_MATCHES : RG_STAMP_DIFFERS;
+}
+
 /* Was the record's read a scan by a process other than the writer's line?
  * Only the lineage fact tells; rg_decide asks for it. */
-bool rg_record_scanned(const struct rg_record *r);
+static inline bool rg_record_scanned(const struct rg_record *r)
+{
+    return r->found && (r->reader & RG_READER_SCAN);
+}
 
-struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
-                             const struct rg_facts *facts);
+/* Has the read outlived the session's --read-ttl? */
+static inline bool rg_read_expired(const struct rg_facts *facts)
+{
+    return facts->read_ttl_ns > 0 && facts->now_ns - facts->rec.read_ns > facts->read_ttl_ns;
+}
+
+/* rg_decide past its first answers, m being the record's match (anything,
+ * if the table is broken): where a write is refused, or asks for more. */
+struct rg_decision rg_decide_rest(const struct rg_request *req, const struct rg_file *file,
+                                  const struct rg_facts *facts, enum rg_stamp_match m);
+
+/* The decision's head: the answers the file and the record give alone,
+ * which is every allowed write's. true with *d set when it answers; false
+ * with *m (the record's match, anything if the table is broken) when
+ * rg_decide_rest must go on. Inline, and apart, so that a hook asking only
+ * "allowed at once?" builds no facts in memory for a call. */
+static inline __attribute__((always_inline)) bool
+rg_decide_head(const struct rg_request *req, const struct rg_file *file,
+               const struct rg_facts *facts, struct rg_decision *d, enum rg_stamp_match *m)
+{
+    bool opens = req->op == RG_OP_OPEN || req->op == RG_OP_SPAWN_OPEN;
+    bool writes = !opens || rg_flags_write(req->flags);
+    *d = (struct rg_decision){RG_ALLOW, RG_WHY_OK};
+    /* A tree that could edit its own table could unlock any file. Removing
+     * it is not refused: `readguard end` does that, and a process that then
+     * finds no table fails closed under the session's roots. */
+    if (facts->sealed || (facts->own_table && writes && req->op != RG_OP_UNLINK)) {
+        *d = (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
+        return true;
+    }
+    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
+        return true;
+    /* Creating a file loses nothing; neither does writing to a pipe or tty,
+     * or to a file that lost its last name while open (replaced by a rename,
+     * removed): no name can show its bytes again, so nothing visible is
+     * lost, and the session's own rename is what unnamed it, often as not. */
+    if (!writes || !file->exists || !file->regular || file->unnamed)
+        return true;
+    *m = RG_STAMP_DIFFERS;
+    if (facts->table == RG_TABLE_BROKEN)
+        return false;
+    *m = rg_record_match_at(file, &facts->rec);
+    return *m == RG_STAMP_MATCHES && !rg_read_expired(facts) && !rg_record_scanned(&facts->rec);
+}
+
+/* The decision: may this write happen? */
+static inline struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
+                                           const struct rg_facts *facts)
+{
+    struct rg_decision d;
+    enum rg_stamp_match m;
+    if (rg_decide_head(req, file, facts, &d, &m))
+        return d;
+    return rg_decide_rest(req, file, facts, m);
+}
 
 const char *rg_reason_name(enum rg_reason r);
 
@@ -130,10 +215,5 @@ static inline bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers)
 #define RG_RESTAMP_STEP_NS 50000000LL
 #define RG_RESTAMP_WAIT_NS 1000000000LL
 int64_t rg_restamp_pause_ns(int look);
-
-/* Is f what the session recorded in r? RG_STAMP_ASK_BYTES: mtime, ctime or the
- * tick cannot tell, and r holds a hash that can; ask again with f hashed. */
-enum rg_stamp_match { RG_STAMP_MATCHES, RG_STAMP_DIFFERS, RG_STAMP_ASK_BYTES };
-enum rg_stamp_match rg_record_match(const struct rg_file *f, const struct rg_record *r);
 
 #endif

@@ -82,17 +82,24 @@ bool rg_wait_restamp(const struct rg_record *r, int look);
  * 0, which matches no record. */
 void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow);
 
-/* The facts of f, whose entry is e (or NULL), as they stand, and the
- * policy's answer to them: lock-free loads and the pure policy, nothing
- * looked up that it may ask for. Inline in rg_ask's loop and in every
- * allowed write's judgement at once. */
-static inline __attribute__((always_inline)) struct rg_decision
-rg_ask_look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
-               struct rg_entry *e, struct rg_facts *facts)
+/* The facts of f, whose entry is e (or NULL), as they stand: lock-free
+ * loads, nothing looked up that the policy may ask for. */
+static inline __attribute__((always_inline)) void rg_ask_facts(struct rg_ctx *c,
+                                                               const struct rg_file *f, int fd,
+                                                               struct rg_entry *e,
+                                                               struct rg_facts *facts)
 {
     rg_facts_load(c, e, facts, fd);
     facts->sealed = rg_ctx_sealed(c, f->dev, f->ino) || f->in_journal;
     facts->own_table = rg_ctx_own_table(c, f->dev, f->ino);
+}
+
+/* The same, and the pure policy's answer to them. Inline in rg_ask's loop. */
+static inline __attribute__((always_inline)) struct rg_decision
+rg_ask_look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
+               struct rg_entry *e, struct rg_facts *facts)
+{
+    rg_ask_facts(c, f, fd, e, facts);
     return rg_decide(req, f, facts);
 }
 /* The same, finding f's entry e (rg_entry_of_write, not added). */
@@ -104,17 +111,20 @@ rg_ask_first_look(struct rg_ctx *c, const struct rg_request *req, const struct r
 }
 
 /* Does the policy allow f's write at its first look, as rg_ask would
- * answer at once? Reentrant (lock-free loads, the pure policy; it logs
- * nothing), for a hook outside the critical section. False: ask rg_ask.
- * *facts: what the look found, for the journal's question; e: f's entry
- * (rg_entry_of_write, not added), which the caller then counts its writer
- * on without finding it again. Inline: a call of its own cost every
- * allowed write a frame and six saved registers. */
+ * answer at once? Reentrant (lock-free loads, the pure policy's head; it
+ * logs nothing), for a hook outside the critical section. False: ask
+ * rg_ask, which decides in full. *facts: what the look found, for the
+ * journal's question; e: f's entry (rg_entry_of_write, not added), which
+ * the caller then counts its writer on without finding it again. Inline,
+ * as rg_decide_head is: f and *facts then stay in registers. */
 static inline __attribute__((always_inline)) bool
 rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f,
                       int fd, struct rg_entry *e, struct rg_facts *facts)
 {
-    return rg_ask_look_at(c, req, f, fd, e, facts).action == RG_ALLOW;
+    struct rg_decision d;
+    enum rg_stamp_match m;
+    rg_ask_facts(c, f, fd, e, facts);
+    return rg_decide_head(req, f, facts, &d, &m) && d.action == RG_ALLOW;
 }
 
 /* f: the target now; fd: a descriptor on it, or -1 to look the path up.

@@ -74,8 +74,8 @@ static int open_untruncated(const struct rg_request *req, bool *fresh, bool *may
 
 /* O_TRUNC, applied only once the check has passed, and only once fd counts
  * as a writer: a sibling must never see the emptied file and no writer. */
-static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int fd,
-                           const struct rg_file *f)
+static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int fd, uint64_t dev,
+                           uint64_t ino)
 {
     if ((req->flags & O_ACCMODE) != O_RDONLY) {
         int r = rg_sys_ftruncate(fd, 0);
@@ -89,7 +89,7 @@ static int truncate_opened(struct rg_ctx *c, const struct rg_request *req, int f
      * way the program asked and keep it only if it is the file we checked. */
     int fd2 = rg_open_paused(req, req->flags & ~O_CREAT);
     struct stat st;
-    if (fd2 >= 0 && (rg_sys_fstat(fd2, &st) != 0 || st.st_ino != f->ino || st.st_dev != f->dev)) {
+    if (fd2 >= 0 && (rg_sys_fstat(fd2, &st) != 0 || st.st_ino != ino || st.st_dev != dev)) {
         rg_sys_close(fd2);
         fd2 = -EAGAIN;
     }
@@ -154,7 +154,7 @@ allowed(struct rg_ctx *c, const struct rg_request *req, int fd, const struct sta
 {
     note_write_entry(c, fd, st, NULL, e);
     if (!fresh && (req->flags & O_TRUNC) && f->regular)
-        fd = truncate_opened(c, req, fd, f);
+        fd = truncate_opened(c, req, fd, f->dev, f->ino);
     return fd;
 }
 

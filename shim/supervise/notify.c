@@ -81,10 +81,9 @@ int rg_sv_need_target(struct rg_sv_call *call)
 
 static void dispatch(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    if (rg_sv_refuse_ns(call))
-        return;
-    if (!sc) {
-        rg_sv_reply(call, -ENOSYS);
+    if (!sc) { /* no guarded call: a namespace to refuse, or unknown */
+        if (!rg_sv_refuse_ns(call))
+            rg_sv_reply(call, -ENOSYS);
         return;
     }
     switch (sc->op) {
@@ -107,35 +106,26 @@ static struct rg_sv_call call_of(struct worker *w, struct seccomp_notif *req)
                                .target = {(int32_t)req->pid, 0, 022}};
 }
 
-/* Most of what a dynamic loader opens is answered at once, before the
- * caller's credentials, or anything else in /proc, are looked at. */
-static bool answered_at_once(struct worker *w, struct seccomp_notif *req)
-{
-    struct rg_sv_call call = call_of(w, req);
-    struct rg_syscall sc;
-    uint64_t args[6];
-    memcpy(args, req->data.args, sizeof args);
-    return rg_syscall_decode(req->data.nr, args, &sc) && sc.op == RG_OP_OPEN &&
-           rg_sv_open_continues(&call, &sc);
-}
-
+/* The call is decoded once. Most of what a dynamic loader opens is
+ * answered at once, before the caller's credentials, or anything else in
+ * /proc, are looked at. */
 static void handle(struct worker *w, struct seccomp_notif *req)
 {
-    if (rg_sv_changes_ids(req->data.nr)) {
-        /* Noted before the call can run: a caller whose ids it changed
-         * traps after it, and is looked at. */
-        rg_sv_ids_note(w->own, req->data.nr, (const uint64_t *)req->data.args);
-        rg_sv_continue(&(struct rg_sv_call){.listener = w->listener, .req = req});
-        return;
-    }
-    if (answered_at_once(w, req))
-        return;
-    struct rg_actor actor = {.err_fd = -1};
     struct rg_sv_call call = call_of(w, req);
     struct rg_syscall sc;
     uint64_t args[6];
     memcpy(args, req->data.args, sizeof args);
     bool known = rg_syscall_decode(req->data.nr, args, &sc);
+    if (!known && rg_sv_changes_ids(req->data.nr)) {
+        /* Noted before the call can run: a caller whose ids it changed
+         * traps after it, and is looked at. */
+        rg_sv_ids_note(w->own, req->data.nr, (const uint64_t *)req->data.args);
+        rg_sv_continue(&call);
+        return;
+    }
+    if (known && sc.op == RG_OP_OPEN && rg_sv_open_continues(&call, &sc))
+        return;
+    struct rg_actor actor = {.err_fd = -1};
     actor.pid = actor.tid = call.target.tid;
     w->ctx.actor = &actor;
     struct rg_sv_creds creds;

@@ -6,7 +6,6 @@
  * which the filter never sees; only the tree's are judged here. */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,8 +27,8 @@ static bool touches(const char *path, const char *journal)
 /* The path of descriptor fd, in out (PATH_MAX): false if it has none. */
 static bool path_of(int fd, char *out)
 {
-    char link[64];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    char link[RG_FD_LINK_MAX];
+    rg_fd_link(link, fd);
     ssize_t n = readlink(link, out, PATH_MAX - 1);
     if (n <= 0 || out[0] != '/')
         return false;
@@ -48,10 +47,7 @@ bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name)
     if (dirfd < 0 || !path_of(dirfd, path))
         return false;
     size_t n = strlen(path);
-    if (n + 1 + strlen(name) >= sizeof path)
-        return false;
-    snprintf(path + n, sizeof path - n, "%s%s", n > 1 ? "/" : "", name);
-    return touches(path, journal);
+    return rg_concat(path + n, sizeof path - n, n > 1 ? "/" : "", name) && touches(path, journal);
 }
 
 bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd)

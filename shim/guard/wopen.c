@@ -130,7 +130,7 @@ static bool appended_before(struct rg_ctx *c, const struct rg_file *f)
            atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev;
 }
 
-void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
+void rg_open_write_made(const struct rg_request *req, struct rg_write_open *w)
 {
     /* Field by field: a compound literal would clear st on every write. */
     w->fd = -1;

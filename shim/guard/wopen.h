@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 
 #include "core/request.h"
+#include "guard/critical.h"
 #include "guard/ctx.h"
+#include "guard/sysopen.h"
 struct rg_write_open {
     int fd;           /* the descriptor, or -errno */
     bool created;     /* O_CREAT|O_EXCL or O_TMPFILE: nothing was there to judge */
@@ -22,7 +24,22 @@ struct rg_write_open {
     bool stated;      /* st holds fd's fstat (rg_guard_write_at_once) */
     struct stat st;
 };
-void rg_open_write(const struct rg_request *req, struct rg_write_open *w);
+/* rg_open_write's every case but the common one. */
+void rg_open_write_made(const struct rg_request *req, struct rg_write_open *w);
+/* Opens req's target as the judgement needs it: untruncated, and created
+ * only where nothing was there (w->fresh). Inline: a write without O_CREAT
+ * made outside the critical section, nearly every editor's and tool's
+ * overwrite, is the open itself, with no pause to take and nothing to
+ * create. */
+static inline void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
+{
+    if (!(req->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))) && !rg_crit_inside()) {
+        w->created = w->fresh = w->maybe_fresh = w->stated = false;
+        w->fd = rg_open_now(req, req->flags & ~O_TRUNC);
+        return;
+    }
+    rg_open_write_made(req, w);
+}
 /* The common write, judged and carried out outside the critical section:
  * an existing file (fd below RG_FDMAP_SIZE) the policy allows at first look,
  * whose old bytes the journal need not keep (the session's own), or one the

@@ -12,19 +12,25 @@
  *       the descriptor's close; the link is dropped if the unlink fails.
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
  *       one fstat, what recording a read needs (row 1a).
+ *   RG_FLOOR_ROOT=DIR     with RG_FLOOR_READ: no fstat after the open of an
+ *       absolute path outside DIR, whose read the shim does not record
+ *       (row 2; npm's own modules). A relative path counts as inside.
  *   RG_FLOOR_SHIM=1       the other system calls the shim makes around
- *       these: the write hooks' signal masks (a pair around the unlink's
- *       work and a write-open's judgement: guard/critical.c; none around
- *       counting the writer of a file the open created, nor around the
- *       restamp at close, which are lock-free), and the getcwd and getpid
- *       of the journal's record; after a write-mode open fstat and getpid,
- *       and before the close of that descriptor getpid and fstat (row 3b);
+ *       these: the unlink's signal mask pair (guard/critical.c; an allowed
+ *       write-open is judged and counted lock-free, guard/wopen.c, and so
+ *       is the restamp at its close: only a write the shim may refuse or
+ *       the journal keeps is judged inside a mask, and a floor has none),
+ *       and the getcwd and getpid of the journal's record; after a
+ *       write-mode open fstat and getpid, and before the close of that
+ *       descriptor getpid and fstat (row 3b), also when the close is
+ *       syscall(SYS_close), as libuv (node) makes it;
  *       without RG_FLOOR_JOURNAL, before each unlink of a file the look
  *       that tells whether the journal must keep it: an O_PATH open, its
  *       fstat and close (the session's own files, as npm's temporary ones,
  *       need nothing kept), inside the mask pair.
  *
  * Unset, each hook is the raw system call and nothing else. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -33,14 +39,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* libc's syscall(), for the library's own raw calls: the exported
+ * syscall() below would take them back (a preloaded library's calls of
+ * its own exported names bind to them). */
+typedef long (*syscall_fn)(long, ...);
+static syscall_fn libc_syscall(void)
+{
+    static syscall_fn next;
+    syscall_fn f = __atomic_load_n(&next, __ATOMIC_RELAXED);
+    if (!f) {
+        f = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+        __atomic_store_n(&next, f, __ATOMIC_RELAXED);
+    }
+    return f;
+}
+#define sys (libc_syscall())
+
 static char objects[PATH_MAX], index_path[PATH_MAX];
 static bool journal, reads, shim;
+static const char *root;
+static size_t root_len;
 /* What a write hook's critical section blocks: all but the synchronous
  * signals, as shim/guard/critical.c does. */
 static sigset_t hook_set;
@@ -54,6 +79,11 @@ __attribute__((constructor)) static void floor_init(void)
     journal = j && *j && snprintf(objects, sizeof objects, "%s/objects", j) < (int)sizeof objects &&
               snprintf(index_path, sizeof index_path, "%s/index.jsonl", j) < (int)sizeof index_path;
     reads = r && *r == '1';
+    root = getenv("RG_FLOOR_ROOT");
+    if (root && *root)
+        root_len = strlen(root);
+    while (root_len > 1 && root[root_len - 1] == '/')
+        root_len--;
     const char *h = getenv("RG_FLOOR_SHIM");
     shim = h && *h == '1';
     static const int sync_signals[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS};
@@ -84,62 +114,62 @@ static void append(const char *path, const struct stat *st, const char *object)
                      path, (unsigned long)st->st_dev, (unsigned long)st->st_ino, st->st_mode,
                      (long)st->st_size, (long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
                      object);
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, index_path,
-                          O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    int fd =
+        (int)sys(SYS_openat, AT_FDCWD, index_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
     if (n > 0 && (size_t)n < sizeof line)
-        (void)syscall(SYS_write, fd, line, (size_t)n);
-    syscall(SYS_close, fd);
+        (void)sys(SYS_write, fd, line, (size_t)n);
+    sys(SYS_close, fd);
 }
 
 /* As the journal links: by the descriptor itself (Linux 6.10 and later),
  * else through /proc. */
 static long link_fd(int fd, const char *to)
 {
-    long r = syscall(SYS_linkat, fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
+    long r = sys(SYS_linkat, fd, "", AT_FDCWD, to, AT_EMPTY_PATH);
     if (r == 0 || errno != ENOENT)
         return r;
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    return syscall(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW);
+    return sys(SYS_linkat, AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW);
 }
 
 /* Gives the file a second name in objects/; returns true if it did (and
  * to holds that name). */
 static bool keep(int dirfd, const char *path, char *to, size_t cap)
 {
-    int fd = (int)syscall(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    int fd = (int)sys(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     struct stat st;
     bool linked = false;
     if (fd < 0)
         return false;
-    if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1) {
+    if (sys(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1) {
         int n = snprintf(to, cap, "%s/ino-%lu-%lu-%ld", objects, (unsigned long)st.st_dev,
                          (unsigned long)st.st_ino,
                          (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
         char cwd[PATH_MAX];
         if (shim)
-            syscall(SYS_getcwd, cwd, sizeof cwd);
+            sys(SYS_getcwd, cwd, sizeof cwd);
         linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;
         if (linked && shim)
-            syscall(SYS_getpid);
+            sys(SYS_getpid);
         if (linked)
             append(path, &st, to);
     }
-    syscall(SYS_close, fd);
+    sys(SYS_close, fd);
     return linked;
 }
 
 /* What the journal's judgement of an unlink costs when it keeps nothing. */
 static void look(int dirfd, const char *path)
 {
-    int fd = (int)syscall(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    int fd = (int)sys(SYS_openat, dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     struct stat st;
     if (fd < 0)
         return;
-    syscall(SYS_fstat, fd, &st);
-    syscall(SYS_close, fd);
+    sys(SYS_fstat, fd, &st);
+    sys(SYS_close, fd);
 }
 
 static int floor_unlink(int dirfd, const char *path, int flags)
@@ -154,10 +184,10 @@ static int floor_unlink(int dirfd, const char *path, int flags)
         look(dirfd, path);
     bool linked = journal && !dir && keep(dirfd, path, to, sizeof to);
     errno = saved;
-    long r = syscall(SYS_unlinkat, dirfd, path, flags);
+    long r = sys(SYS_unlinkat, dirfd, path, flags);
     saved = errno;
     if (r != 0 && linked)
-        syscall(SYS_unlinkat, AT_FDCWD, to, 0);
+        sys(SYS_unlinkat, AT_FDCWD, to, 0);
     if ((journal || shim) && !dir)
         unmask(&old);
     errno = saved;
@@ -177,29 +207,29 @@ EXPORT int remove(const char *path)
     if (r == 0 || errno != EISDIR)
         return r;
     errno = saved;
-    return (int)syscall(SYS_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+    return (int)sys(SYS_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+}
+
+/* Would the shim record a read of path? Lexically, as its root test. */
+static bool recorded(const char *path)
+{
+    return !root_len || path[0] != '/' ||
+           (strncmp(path, root, root_len) == 0 && (path[root_len] == '/' || !path[root_len]));
 }
 
 static int floor_open(int dirfd, const char *path, int flags, mode_t mode)
 {
-    int fd = (int)syscall(SYS_openat, dirfd, path, flags, mode);
+    int fd = (int)sys(SYS_openat, dirfd, path, flags, mode);
     if (fd < 0 || (flags & (O_DIRECTORY | O_PATH)))
         return fd;
     int saved = errno;
     struct stat st;
-    sigset_t old;
     if ((flags & O_ACCMODE) == O_RDONLY) {
-        if (reads)
-            syscall(SYS_fstat, fd, &st);
+        if (reads && recorded(path))
+            sys(SYS_fstat, fd, &st);
     } else if (shim && fd < MAX_FD) {
-        bool created = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
-                       (flags & __O_TMPFILE) == __O_TMPFILE;
-        if (!created)
-            mask(&old);
-        syscall(SYS_fstat, fd, &st);
-        syscall(SYS_getpid);
-        if (!created)
-            unmask(&old);
+        sys(SYS_fstat, fd, &st);
+        sys(SYS_getpid);
         __atomic_fetch_or(&written[fd / 8], (unsigned char)(1u << fd % 8), __ATOMIC_RELAXED);
     }
     errno = saved;
@@ -252,11 +282,11 @@ EXPORT int close(int fd)
             (1u << fd % 8)) {
         int saved = errno;
         struct stat st;
-        syscall(SYS_getpid);
-        syscall(SYS_fstat, fd, &st);
+        sys(SYS_getpid);
+        sys(SYS_fstat, fd, &st);
         errno = saved;
     }
-    return (int)syscall(SYS_close, fd);
+    return (int)sys(SYS_close, fd);
 }
 
 /* _FORTIFY_SOURCE's opens (git's reads), which take no mode. */
@@ -272,4 +302,20 @@ EXPORT int __openat_2(int dirfd, const char *path, int flags)
 EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
     return floor_open(dirfd, path, flags, 0);
+}
+
+/* libuv (node) ends its descriptors with syscall(SYS_close), which the shim
+ * restamps as a close; every other number goes to the kernel as it came.
+ * As glibc's syscall(), six arguments are read whatever the call takes. */
+EXPORT long syscall(long nr, ...)
+{
+    va_list ap;
+    long a[6];
+    va_start(ap, nr);
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    if (nr == SYS_close)
+        return close((int)a[0]);
+    return sys(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -193,7 +193,22 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	[ $(($(grep -c fstat "$W/floor.tr") - $(grep -c fstat "$W/bare.tr"))) -eq 1 ]
 }
 
-@test "librgfloor with RG_FLOOR_SHIM makes fstat and getpid at a write-open and at its close, and a mask pair where the open is judged" {
+@test "librgfloor with RG_FLOOR_ROOT makes no fstat after a read-mode open of an absolute path outside it" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir -p "$W/in" "$W/inner"
+	printf one >"$W/in/a"
+	printf two >"$W/inner/b"
+	run strace -e trace=openat,fstat -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_READ=1 \
+		RG_FLOOR_ROOT="$W/in/" cat "$W/in/a" "$W/inner/b"
+	assert_output onetwo
+	# Its fstat follows the open of a, none that of b (a sibling whose
+	# name starts alike).
+	run awk '/^openat/ && /"[^"]*\/(in\/a|inner\/b)"/ { f = $0 ~ /in\/a"/ ? "a" : "b"; next }
+		f && /^fstat/ { print f } { f = "" }' "$W/floor.tr"
+	assert_output a
+}
+
+@test "librgfloor with RG_FLOOR_SHIM makes fstat and getpid at a write-open and at its close, and no mask" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	printf one >"$W/a"
 	local calls=rt_sigprocmask,fstat,getpid
@@ -205,10 +220,28 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 0 ]
 	[ $(($(grep -c getpid "$W/floor.tr") - $(grep -c getpid "$W/bare.tr"))) -eq 2 ]
 	[ $(($(grep -c 'fstat(' "$W/floor.tr") - $(grep -c 'fstat(' "$W/bare.tr"))) -eq 2 ]
-	# Over an existing file (O_TRUNC) the open is judged, inside a mask pair.
+	# Over an existing file (O_TRUNC) too: the shim judges an allowed
+	# write lock-free, and masks signals only for one it may refuse or keep.
 	strace -f -e trace=$calls -o "$W/bare.tr" cp "$W/a" "$W/b"
 	strace -f -e trace=$calls -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_SHIM=1 cp "$W/a" "$W/c"
-	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 2 ]
+	[ $(($(grep -c rt_sigprocmask "$W/floor.tr") - $(grep -c rt_sigprocmask "$W/bare.tr"))) -eq 0 ]
+	[ $(($(grep -c getpid "$W/floor.tr") - $(grep -c getpid "$W/bare.tr"))) -eq 2 ]
+}
+
+@test "librgfloor with RG_FLOOR_SHIM counts the close of a write made by syscall(SYS_close), as libuv's" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	[ "$(uname -m)" = x86_64 ] || skip "SYS_close is 3 on x86_64 only"
+	local py='import ctypes, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
+os.write(fd, b"one")
+sys.exit(ctypes.CDLL(None).syscall(3, fd))'
+	run strace -e trace=openat,getpid,fstat,close -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_SHIM=1 python3 -c "$py" "$W/b"
+	assert_success
+	assert_equal "$(cat "$W/b")" one
+	# From the write-open to its close: fstat and getpid at the open, then
+	# getpid and fstat before the close (python makes none in between).
+	run awk -v b="\"$W/b\"" 'index($0, b) { on = 1 } on { sub(/\(.*/, ""); print } on && /^close/ { exit }' "$W/floor.tr"
+	assert_output "$(printf '%s\n' openat fstat getpid getpid fstat close)"
 }
 
 @test "librgfloor with RG_FLOOR_SHIM looks at a file before its unlink, inside a mask pair" {

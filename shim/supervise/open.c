@@ -304,9 +304,12 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     if (writes)
         rg_sv_held_settle(call->held);
     /* One fstat, the guard's, for the record and every test below: the
-     * descriptor's inode cannot change. A plain read of a path that does
-     * not reach the caller's /proc entries is recorded once installed. */
-    bool later = plain && resolve;
+     * descriptor's inode cannot change. Under --strict a plain read of a
+     * path that does not reach the caller's /proc entries is recorded once
+     * installed: every call of the tree waits for this handler. Under
+     * --supervise the library's calls do not, and a write-open the
+     * caller's parent makes once it exits could come before the record. */
+    bool later = plain && resolve && call->level == RG_SV_STRICT;
     struct stat st;
     int fd = later                     ? open_stated(&req, &st)
              : rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &req, &st)

@@ -8,10 +8,9 @@
 #include "guard/fdmap.h"
 #include "os/clock.h"
 #include "os/sys.h"
-/* Does st show what the restamp's last look, was, saw? Out of line: only a
- * second look asks, and inline its tests were made at every first one. */
-__attribute__((noinline, cold)) static bool looked_the_same(const struct rg_stamp *was,
-                                                            const struct stat *st)
+/* Does st show what the restamp's last look, was, saw? Only a second look
+ * asks (settle_again). */
+static bool looked_the_same(const struct rg_stamp *was, const struct stat *st)
 {
     struct rg_stamp now = rg_stamp_of(st);
     return was->mtime_ns == now.mtime_ns && was->ctime_ns == now.ctime_ns && was->size == now.size;
@@ -37,6 +36,40 @@ static inline __attribute__((always_inline)) bool look_own(const struct own_look
     return r == 0 && st->st_ino == l->ino && st->st_dev == l->dev;
 }
 
+/* Stamps now, one look's, as the session's own unless e has it so already;
+ * true when the look raced another stamp (before: the count of stamps
+ * loaded before the look). */
+static inline __attribute__((always_inline)) bool
+stamp_look(struct rg_ctx *c, struct rg_entry *e, const struct rg_stamp *now, uint32_t before)
+{
+    uint32_t ours = !rg_entry_own_as_is(&c->table, e, now) &&
+                            rg_entry_stamp_clock(&c->table, e, now, true, rg_now_ns)
+                        ? 2
+                        : 0;
+    uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+    return (before & 1u) || after - before != ours;
+}
+
+/* settle_own's looks after the first, whose stamp was now: out of line, as
+ * only a sibling writing beside us, or a stamp racing ours, asks for one. */
+__attribute__((noinline, cold)) static void settle_again(struct rg_ctx *c, struct rg_entry *e,
+                                                         const struct own_look *l, uint32_t mine,
+                                                         struct rg_stamp now, bool raced)
+{
+    struct stat st;
+    for (int looks = 1; looks < RESTAMP_LOOKS; looks++) {
+        uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+        if (!look_own(l, &st))
+            break;
+        if (!raced && looked_the_same(&now, &st))
+            break;
+        now = rg_stamp_of(&st);
+        raced = stamp_look(c, e, &now, before);
+        if (!raced && rg_entry_writers(e) <= mine)
+            break;
+    }
+}
+
 /* Records the file as l finds it as the session's own, even over a stamp a
  * sibling's read recorded first: it makes the bytes the session's own. A
  * sibling's write() sets the times before the size, so a look in the middle
@@ -48,29 +81,20 @@ static inline __attribute__((always_inline)) bool look_own(const struct own_look
  * stamp of another that began after our look and landed before ours (a
  * sibling's restamp, or a signal handler's on this very thread) leaves
  * ours, older, over it: the count of stamps moved by more than ours tells,
- * and the file is looked at again. */
+ * and the file is looked at again. The first look is inline, its stamp in
+ * registers: it is the only one nearly every close makes. */
 static inline __attribute__((always_inline)) void
 settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint32_t mine)
 {
     struct stat st;
-    struct rg_stamp now = {0};
-    bool raced = false;
-    for (int looks = 0; looks < RESTAMP_LOOKS; looks++) {
-        uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-        if (!look_own(l, &st))
-            break;
-        if (looks > 0 && !raced && looked_the_same(&now, &st))
-            break;
-        now = rg_stamp_of(&st);
-        uint32_t ours = !rg_entry_own_as_is(&c->table, e, &now) &&
-                                rg_entry_stamp_clock(&c->table, e, &now, true, rg_now_ns)
-                            ? 2
-                            : 0;
-        uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-        raced = (before & 1u) || after - before != ours;
-        if (!raced && rg_entry_writers(e) <= mine)
-            break;
-    }
+    uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
+    if (!look_own(l, &st))
+        return;
+    struct rg_stamp now = rg_stamp_of(&st);
+    bool raced = stamp_look(c, e, &now, before);
+    if (!raced && rg_entry_writers(e) <= mine)
+        return;
+    settle_again(c, e, l, mine, now, raced);
 }
 
 /* The session's own write is done: what the file looks like now is what the
@@ -146,7 +170,8 @@ static bool map_is_mine(struct rg_ctx *c, int32_t me)
     return pid == me;
 }
 
-void rg_note_close(struct rg_ctx *c, int fd)
+/* Inline in both of its callers below. */
+static inline __attribute__((always_inline)) void note_close(struct rg_ctx *c, int fd)
 {
     struct rg_fdslot s;
     if (rg_fd_peek(c, fd, &s)) {
@@ -161,6 +186,21 @@ void rg_note_close(struct rg_ctx *c, int fd)
         }
     } else if (fd >= 0 && fd <= 2) /* coreutils fclose(stdout) before exit */
         restamp_inherited(c, fd);
+}
+
+void rg_note_close(struct rg_ctx *c, int fd) { note_close(c, fd); }
+
+int rg_close_noted(struct rg_ctx *c, int fd)
+{
+    int saved = errno;
+    note_close(c, fd);
+    long r = rg_sys_close(fd);
+    if (r < 0) {
+        errno = (int)-r;
+        return -1;
+    }
+    errno = saved;
+    return (int)r;
 }
 
 void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)

@@ -7,6 +7,10 @@
 #include "guard/ctx.h"
 /* fd is about to be closed. */
 void rg_note_close(struct rg_ctx *c, int fd);
+/* rg_note_close, then the close itself, as close(2) answers (-1 and errno
+ * on failure; errno kept on success): the end of every allowed write, in
+ * one frame. */
+int rg_close_noted(struct rg_ctx *c, int fd);
 /* newfd is about to become a copy of oldfd (dup2, dup3). */
 void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd);
 /* Descriptors first to last are about to be closed. */

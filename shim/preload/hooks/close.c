@@ -5,30 +5,36 @@
 
 #include "preload/hook.h"
 #include "preload/hooks/close.h"
-/* Out of line: the idle close below then saves no registers. */
-__attribute__((noinline)) static int close_tracked(int fd)
+/* A tracked descriptor, or 0-2, closed by a thread that enters (or is
+ * inside already, or before the process is set up). */
+__attribute__((noinline)) static int close_entered(int fd)
 {
     int saved = errno;
     /* 0-2 of a process not set up: restamped, if at all, without it.
      * Above 2 the hook's rg_fd_idle was the same question. */
     if (fd <= 2 && !rg_fd_needs_ctx(fd, NULL))
         return (int)rg_result(rg_sys_close(fd), saved);
+    struct rg_ctx *c = rg_enter();
+    if (c) {
+        rg_note_close(c, fd);
+        rg_leave();
+    }
+    return (int)rg_result(rg_sys_close(fd), saved);
+}
+
+/* Out of line, and a tail call either way, so that neither it nor the idle
+ * close below saves a register. */
+__attribute__((noinline)) static int close_tracked(int fd)
+{
     struct rg_ctx *c;
     /* A write's end in the fast slots: taking the slot and restamping the
      * file are reentrant (lock-free, and a stamp's wait for another is
      * bounded), as a read's record is, so they run outside, without two
      * signal-mask calls. A thread inside is the shim calling itself: it
      * passes straight through, as rg_enter would make it. */
-    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_crit_inside() && (c = rg_ready())) {
-        rg_note_close(c, fd);
-        return (int)rg_result(rg_sys_close(fd), saved);
-    }
-    c = rg_enter();
-    if (c) {
-        rg_note_close(c, fd);
-        rg_leave();
-    }
-    return (int)rg_result(rg_sys_close(fd), saved);
+    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_crit_inside() && (c = rg_ready()))
+        return rg_close_noted(c, fd);
+    return close_entered(fd);
 }
 
 int rg_hook_close(int fd)

@@ -191,3 +191,16 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
     }
     return first;
 }
+
+const struct rg_jrec *rg_jlist_copy_of(const struct rg_jlist *l, const struct rg_jrec *linked)
+{
+    if (!linked->object || !rg_jobject_is_linked(linked->object))
+        return NULL;
+    for (const struct rg_jrec *r = linked + 1; r < l->r + l->n; r++)
+        if (strcmp(r->session, linked->session) == 0 && rg_jrec_is_save(r) && r->object &&
+            rg_jobject_valid(r->object) && !rg_jobject_is_linked(r->object) &&
+            r->dev == linked->dev && r->ino == linked->ino && r->size == linked->size &&
+            r->mtime_ns == linked->mtime_ns)
+            return r;
+    return NULL;
+}

@@ -16,15 +16,39 @@
 
 /* Copies the kept bytes from src to dst, and checks them against their
  * name: nothing in the journal is fsync'd, so a power cut can leave part
- * of a copy under the name of the whole. 0, -1 (errno) or 1 (damaged). */
-static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst)
+ * of a copy under the name of the whole. An inode kept by a link and not
+ * yet named by content (inode, as fstat'd before, else NULL) has no name
+ * to check against: it is checked to be as it was before the copy, which
+ * a write during it would move (jstore.h). 0, -1 (errno), 1 (damaged) or
+ * 2 (written to). */
+static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst,
+                        const struct stat *inode)
 {
     char target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
+    struct stat now;
     int e = rg_jstore_hash_copy(src, dst, got);
     if (e < 0)
         return errno = -e, -1;
+    if (inode)
+        return fstat(src, &now) != 0 ? -1 : rg_jstore_same_state(inode, &now) ? 0 : 2;
     const char *want = rg_jstore_content_name(dir, r, target);
     return want && strcmp(want, got) != 0;
+}
+
+/* Is the version at src, opened from obj, kept by a link and not yet named
+ * by content? Then *inode is its state, which must be as it was kept: a
+ * descriptor left open on the removed file still writes to it. 1 (as
+ * kept), 2 (written to since), 0 (not such a version) or -1 (errno). */
+static int check_inode(const char *dir, const struct rg_jrec *r, const char *obj, int src,
+                       struct stat *inode)
+{
+    struct stat st;
+    if (!rg_jobject_is_linked(r->object) || lstat(obj, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (fstat(src, inode) != 0)
+        return -1;
+    int kept = rg_jstore_kept_unchanged(dir, r, src, inode);
+    return kept < 0 ? -1 : kept ? 1 : 2;
 }
 
 /* Gives the staged fd the owner and group the journal kept, where this
@@ -75,15 +99,13 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         *spot = (struct rg_jspot){.dir = -1};
         return RG_EXIT_TROUBLE;
     }
-    /* A kept inode not yet named by its bytes (jsettle.h) that a
-     * descriptor left open on the removed file wrote to since (as far as
-     * its size tells). */
-    struct stat st;
-    if (rg_jobject_is_linked(r->object) && lstat(obj, &st) == 0 && S_ISREG(st.st_mode) &&
-        !rg_jstore_kept_as_recorded(r, &st)) {
-        rg_err("undo: '%s': the kept version was written to after it was kept (through a "
-               "descriptor left open on the removed file); not restoring",
-               file);
+    struct stat inode;
+    int linked = check_inode(dir, r, obj, src, &inode);
+    if (linked == 2 || linked < 0) {
+        if (linked == 2)
+            rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
+        else
+            rg_err("undo: '%s': %s", file, strerror(errno));
         close(src);
         *spot = (struct rg_jspot){.dir = -1};
         return RG_EXIT_TROUBLE;
@@ -106,7 +128,7 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         rg_jspot_close(spot);
         return RG_EXIT_TROUBLE;
     }
-    rc = copy_checked(dir, r, src, dst);
+    rc = copy_checked(dir, r, src, dst, linked ? &inode : NULL);
     int e = errno;
     close(src);
     /* The owner first: a chown clears the set-id bits the mode may hold. */
@@ -115,7 +137,11 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         fe = errno;
     if (fe && rc == 0)
         rc = -1, e = fe;
-    if (rc > 0)
+    if (rc == 2)
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
+    else if (rc > 0 && rg_jobject_is_linked(r->object))
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN_OR_DAMAGED "; not restoring", file);
+    else if (rc > 0)
         rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
                "name: part of a copy a power cut cut short?); not restoring",
                file);

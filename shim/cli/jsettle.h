@@ -9,12 +9,15 @@
 #define RG_JSETTLE_H
 
 #include "cli/jstore.h"
-/* Settles every linked version that l's records name, in journal dir.
+/* Settles every linked version that l's records name, in journal dir,
+ * which the caller holds locked as a prune does (a flock of dir, jprune.c).
  * Best effort: what cannot be settled now stays a whole file under its
- * linked name, and is tried again next time. */
+ * linked name, and is tried again next time; one written to since it was
+ * kept stays so for good. */
 void rg_jsettle(const char *dir, const struct rg_jlist *l);
 
-/* The same for session id's records, read from dir: when a run ends. */
+/* The same for session id's records, read from dir, under that lock: when
+ * a run ends. Nothing, while a prune holds it. */
 void rg_jsettle_session(const char *dir, const char *id);
 
 #endif

@@ -258,9 +258,39 @@ void rg_jstore_close_session(const char *dir, const char *id)
     rg_jlist_free(&l);
 }
 
-bool rg_jstore_kept_as_recorded(const struct rg_jrec *r, const struct stat *st)
+static int64_t stamp_ns(const struct timespec *t)
 {
-    return !r->exists || st->st_size == r->size;
+    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+bool rg_jstore_stamp_kept(const struct rg_jrec *r, const struct stat *st)
+{
+    return !r->exists || (st->st_size == r->size && stamp_ns(&st->st_mtim) == r->mtime_ns);
+}
+
+bool rg_jstore_named_by(const char *dir, const char *hex, const struct stat *st)
+{
+    char obj[PATH_MAX + 80];
+    struct stat o;
+    rg_jstore_object(obj, sizeof obj, dir, hex);
+    return lstat(obj, &o) == 0 && o.st_ino == st->st_ino && o.st_dev == st->st_dev;
+}
+
+int rg_jstore_kept_unchanged(const char *dir, const struct rg_jrec *r, int fd,
+                             const struct stat *st)
+{
+    if (rg_jstore_stamp_kept(r, st))
+        return 1;
+    /* Named by content, it has a second name. */
+    if (st->st_nlink < 2)
+        return 0;
+    char hex[RG_SHA256_HEX];
+    int e = rg_jstore_hash_copy(fd, -1, hex);
+    if (e < 0)
+        return errno = -e, -1;
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        return -1;
+    return rg_jstore_named_by(dir, hex, st);
 }
 
 const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
@@ -281,12 +311,20 @@ int rg_jstore_intact(const char *dir, const struct rg_jrec *r)
 {
     char obj[PATH_MAX + 80], target[RG_JOURNAL_OBJECT_MAX], got[RG_SHA256_HEX];
     const char *want = rg_jstore_content_name(dir, r, target);
-    if (!want)
-        return 1;
     rg_jstore_object(obj, sizeof obj, dir, r->object);
+    struct stat st;
+    bool inode =
+        !want && rg_jobject_is_linked(r->object) && lstat(obj, &st) == 0 && S_ISREG(st.st_mode);
+    if (!want && !inode)
+        return 1;
     int fd = open(obj, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    if (inode) {
+        int kept = fstat(fd, &st) == 0 ? rg_jstore_kept_unchanged(dir, r, fd, &st) : -1;
+        close(fd);
+        return kept;
+    }
     int e = rg_jstore_hash_copy(fd, -1, got);
     close(fd);
     if (e < 0)

@@ -32,11 +32,39 @@ struct rg_jlist {
     size_t unread; /* indexes that could not be read whole */
 };
 
-/* Does st, an inode the journal kept by a link, still have the size r
- * recorded when it was kept? Not its mtime: naming the inode by its bytes
- * sets that (jsettle.c), and a kill can stop it there. So a write that
- * keeps the size goes unseen. */
-bool rg_jstore_kept_as_recorded(const struct rg_jrec *r, const struct stat *st);
+/* The journal keeps a file that loses its last name by a link to its
+ * inode (guard/jlink.h), and a descriptor left open on the file (another
+ * process's, /proc/self/fd/N) still writes to it. These tell a kept inode
+ * as it was kept from one written to since. */
+
+/* What undo and diff say of a version kept by a link that is not as it was
+ * kept: not yet named by content, or named and no longer matching it. */
+#define RG_JSTORE_WRITTEN                                                                   \
+    "the kept version was written to after it was kept (through a descriptor left open on " \
+    "the removed file)"
+#define RG_JSTORE_WRITTEN_OR_DAMAGED                                                       \
+    "the kept version's bytes no longer match their name: it was written to after it was " \
+    "kept (through a descriptor left open on the removed file), or a power cut damaged it"
+
+/* Does st, an inode kept for r, have the size and mtime r recorded when it
+ * was kept? A write moves the mtime, which only the file's owner can set
+ * back, and which the journal's own steps leave alone until the inode is
+ * named by content (jsettle.c). Blind to a write in the very clock tick of
+ * the file's last change before it was kept, which kernels before 6.13
+ * (coarse timestamps) allow. */
+bool rg_jstore_stamp_kept(const struct rg_jrec *r, const struct stat *st);
+
+/* Is st the inode of objects/hex (or of what a prune set aside for it)? */
+bool rg_jstore_named_by(const char *dir, const char *hex, const struct stat *st);
+
+/* Is the inode open at fd (fstat'd as st), kept for r and not yet named by
+ * content, as it was kept? Its stamp as recorded, or, where that moved,
+ * the object its bytes hash to being this very inode: a settle named it,
+ * having checked it, and was stopped (kill -9) before its last step, then
+ * a claim of that object (a copy of the same bytes) moved the mtime. Reads
+ * fd only then, and puts its offset back. 1, 0, or -1 (errno). */
+int rg_jstore_kept_unchanged(const char *dir, const struct rg_jrec *r, int fd,
+                             const struct stat *st);
 
 /* Writes all n bytes of buf to fd: 0, or -errno. */
 int rg_jstore_write_all(int fd, const char *buf, size_t n);
@@ -54,6 +82,16 @@ bool rg_jrec_is_save(const struct rg_jrec *r);
  * and its first change: the version undo restores. NULL if none did. */
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs);
+
+/* A copy of the inode that linked, a record of l, kept by a link, in the
+ * state it was kept in: a later record of the same session, of the same
+ * device, inode, size and mtime (rg_jstore_stamp_kept), whose bytes were
+ * copied. A process of the session that writes the removed file through a
+ * descriptor left open on it makes one (the shim keeps it before the
+ * write). The journal's link holds the inode (unless a prune meanwhile
+ * found its bytes kept already), so no other file has its number, let
+ * alone with that size and mtime to the nanosecond. NULL if none. */
+const struct rg_jrec *rg_jlist_copy_of(const struct rg_jlist *l, const struct rg_jrec *linked);
 
 /* What rg_jstore_keep kept: the file's state, and its bytes by name. */
 struct rg_jkept {
@@ -118,7 +156,9 @@ const char *rg_jstore_content_name(const char *dir, const struct rg_jrec *r,
 
 /* Do r's kept bytes still hash to their name? Nothing in the journal is
  * fsync'd, so a power cut can leave part of a copy under the name of the
- * whole. 1 (or nothing to check), 0 (damaged) or -1 (errno). */
+ * whole. A version kept by a link and not yet named by content has no
+ * name to check: it must be as it was kept (rg_jstore_kept_unchanged).
+ * 1, 0 (damaged, or written to) or -1 (errno). */
 int rg_jstore_intact(const char *dir, const struct rg_jrec *r);
 
 #endif

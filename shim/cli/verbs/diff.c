@@ -32,6 +32,7 @@ static const char diff_usage[] =
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
 {
     char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
+    char target[RG_JOURNAL_OBJECT_MAX];
     if (!rg_journal_abs(file, abs, sizeof abs)) {
         if (rg_names_dir(file)) {
             rg_err("diff: '%s' names a directory: diff takes files ('readguard history %s' "
@@ -65,9 +66,18 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         rg_err("diff: '%s': its old bytes were not kept", file);
         return RG_EXIT_NO;
     }
-    int intact = rg_jstore_intact(dir, first);
+    /* As undo does: a copy of a kept inode as it was kept, if there is one. */
+    struct rg_jrec from = *first;
+    const struct rg_jrec *copy = rg_jlist_copy_of(l, first);
+    if (copy)
+        from.object = copy->object;
+    int intact = rg_jstore_intact(dir, &from);
     if (intact <= 0) {
-        if (intact == 0)
+        if (intact == 0 && rg_jobject_is_linked(from.object))
+            rg_err("diff: '%s': %s; undo refuses it too", file,
+                   rg_jstore_content_name(dir, &from, target) ? RG_JSTORE_WRITTEN_OR_DAMAGED
+                                                              : RG_JSTORE_WRITTEN);
+        else if (intact == 0)
             rg_err("diff: '%s': the kept version is damaged (its bytes no longer match their "
                    "name: part of a copy a power cut cut short?); undo refuses it too",
                    file);
@@ -75,7 +85,7 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
             rg_err("diff: '%s': the kept version cannot be read: %s", file, strerror(errno));
         return RG_EXIT_TROUBLE;
     }
-    rg_jstore_object(obj, sizeof obj, dir, first->object);
+    rg_jstore_object(obj, sizeof obj, dir, from.object);
     /* An undo is a session of its own, one the user never ran by that name. */
     snprintf(old_label, sizeof old_label, "%s (before %s %s)", file,
              strcmp(first->op, "undo") == 0 ? "the undo" : "session", first->session);

@@ -166,6 +166,12 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                first->session, first->unsaved ? first->unsaved : "?");
         return RG_EXIT_NO;
     }
+    /* The kept inode may have been written to since; a copy of it as it was
+     * kept cannot have been. */
+    struct rg_jrec from = *first;
+    const struct rg_jrec *copy = rg_jlist_copy_of(&u->l, first);
+    if (copy)
+        from.object = copy->object;
     /* No exchange or rename puts a file over a directory: --force cannot either. */
     struct stat now;
     if (lstat(abs, &now) == 0 && S_ISDIR(now.st_mode)) {
@@ -175,7 +181,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         return RG_EXIT_NO;
     }
     if (!u->force && changed_since(u, first->session, abs)) {
-        if (already_restored(u->dir, first, abs)) {
+        if (already_restored(u->dir, &from, abs)) {
             fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n", file,
                     who(first), first->session);
             return RG_EXIT_OK;
@@ -196,7 +202,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
         return RG_EXIT_NO;
     }
     struct rg_jspot spot;
-    int rc = rg_jrestore_stage(u->dir, first, abs, file, &spot);
+    int rc = rg_jrestore_stage(u->dir, &from, abs, file, &spot);
     if (rc != 0)
         return rc;
     rc = restore(u, &spot, abs, file);

@@ -20,8 +20,11 @@ static int absolute(const char *path, char *out, size_t cap)
     snprintf(dir, sizeof dir, "%s", path);
     snprintf(base, sizeof base, "%s", path);
     const char *name = basename(base);
-    if (!realpath(dirname(dir), real)) {
-        rg_err("--session '%s': %s", path, strerror(errno));
+    const char *parent = dirname(dir);
+    if (!realpath(parent, real)) {
+        /* As --log does: the user must make the directory, so name it. */
+        rg_err("--session '%s': the directory '%s' %s", path, parent,
+               errno == ENOENT ? "does not exist" : strerror(errno));
         return -1;
     }
     if (!*name || strcmp(name, "/") == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||

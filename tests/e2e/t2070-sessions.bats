@@ -144,10 +144,10 @@ assert o["state"] == "broken" and "wrong magic" in o["problem"], o
 	assert_content notatable precious
 }
 
-@test "t2070.14 run --session in a missing directory exits 125" {
+@test "t2070.14 run --session in a missing directory exits 125, naming the directory" {
 	run --separate-stderr "$RG" run --session no/such/dir/t -- true
 	assert_equal "$status" 125
-	[[ $stderr == *"--session 'no/such/dir/t': No such file or directory"* ]] || fail "$stderr"
+	[[ $stderr == *"--session 'no/such/dir/t': the directory 'no/such/dir' does not exist"* ]] || fail "$stderr"
 }
 
 @test "t2070.18 run --session joining with settings warns, naming the options the table overrides" {

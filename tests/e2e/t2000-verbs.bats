@@ -124,3 +124,10 @@ Try 'readguard --help'."
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "readguard: history: option '-s' requires an argument, not the '--' that ends the options"
 }
+
+@test "t2000.39 undo with neither a file nor --all exits 2, pointing to both" {
+	run --separate-stderr "$RG" undo
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: undo: no file given: name the files to restore, or give --all for every file the last session changed under this directory"
+	assert_equal "${stderr_lines[1]}" "Try 'readguard undo --help'."
+}

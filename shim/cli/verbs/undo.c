@@ -303,7 +303,9 @@ int rg_cmd_undo(int argc, char **argv)
             return rg_verb_usage_error(&v);
     }
     if (all != (optind >= argc)) {
-        rg_err(all ? "undo: --all takes no FILE" : "undo: no file given");
+        rg_err(all ? "undo: --all takes no FILE"
+                   : "undo: no file given: name the files to restore, or give --all for every "
+                     "file the last session changed under this directory");
         return rg_verb_usage_error(&v);
     }
     char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];

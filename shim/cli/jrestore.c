@@ -65,13 +65,16 @@ static int give_owner(int fd, const struct rg_jrec *r)
     return errno == EPERM || errno == EINVAL ? 0 : -1;
 }
 
-/* Opens the directory abs lies in, recreating it if need be, into spot:
+/* Opens the directory abs lies in, recreating it if need be (owned as r's
+ * file was, where undo may: jspot.h), into spot:
  * 0, or an exit status once told. A symbolic link on the way is a tree
  * changed since the session (the journal records real paths): undo does
  * not follow it, as that is how a hostile tree leads it elsewhere. */
-static int open_spot(struct rg_jspot *spot, const char *abs, const char *file)
+static int open_spot(struct rg_jspot *spot, const struct rg_jrec *r, const char *abs,
+                     const char *file)
 {
-    int e = rg_jspot_open(spot, abs, true);
+    struct rg_jspot_owner owner = {r->uid, r->gid};
+    int e = rg_jspot_open(spot, abs, &owner);
     if (e == 0)
         return 0;
     int len = (int)spot->bad;
@@ -110,7 +113,7 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         *spot = (struct rg_jspot){.dir = -1};
         return RG_EXIT_TROUBLE;
     }
-    int rc = open_spot(spot, abs, file);
+    int rc = open_spot(spot, r, abs, file);
     if (rc != 0) {
         close(src);
         return rc;

@@ -13,13 +13,33 @@ static bool dotted(const char *name, size_t n)
     return n == 0 || (n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.');
 }
 
+/* Gives the directory fd, just made, make's owner and group, as far as
+ * this process may; failing that, it stays as made. Only a directory of
+ * this process's own: a tree that swapped another in between the mkdir
+ * and the open does not get it given away. */
+static void give_dir(int fd, const struct rg_jspot_owner *make)
+{
+    uid_t uid = make->uid < 0 ? (uid_t)-1 : (uid_t)make->uid;
+    gid_t gid = make->gid < 0 ? (gid_t)-1 : (gid_t)make->gid;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid())
+        return;
+    if (fchownat(fd, "", uid, gid, AT_EMPTY_PATH) != 0 && errno == EPERM)
+        (void)fchownat(fd, "", (uid_t)-1, gid, AT_EMPTY_PATH);
+}
+
 /* One step down from at to its directory comp, made first if missing and
  * make. An fd, or -errno (-ELOOP: comp is a symbolic link). */
-static int step(int at, const char *comp, bool make)
+static int step(int at, const char *comp, const struct rg_jspot_owner *make)
 {
     int fd = openat(at, comp, DIR_FLAGS);
-    if (fd < 0 && errno == ENOENT && make && (mkdirat(at, comp, 0777) == 0 || errno == EEXIST))
-        fd = openat(at, comp, DIR_FLAGS);
+    if (fd < 0 && errno == ENOENT && make) {
+        bool made = mkdirat(at, comp, 0777) == 0;
+        if (made || errno == EEXIST)
+            fd = openat(at, comp, DIR_FLAGS);
+        if (made && fd >= 0)
+            give_dir(fd, make);
+    }
     if (fd >= 0)
         return fd;
     int e = errno;
@@ -31,7 +51,7 @@ static int step(int at, const char *comp, bool make)
     return -e;
 }
 
-int rg_jspot_open(struct rg_jspot *s, const char *abs, bool make)
+int rg_jspot_open(struct rg_jspot *s, const char *abs, const struct rg_jspot_owner *make)
 {
     const char *slash = strrchr(abs, '/');
     *s = (struct rg_jspot){.dir = -1, .name = slash ? slash + 1 : abs};

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct rg_jspot {
     int dir;                   /* O_PATH on the file's directory; -1: none */
@@ -20,12 +21,22 @@ struct rg_jspot {
     size_t bad;                /* on failure: abs's prefix that failed */
 };
 
+/* The owner and group to give the directories rg_jspot_open makes: the
+ * restored file's, as the journal kept them (-1: not kept). A directory
+ * that a session removed with the file was, most likely, its owner's (a
+ * user's tree that root's agent cleaned up); one left root's would keep
+ * that user out of it. Given where the maker may give them (root; a user
+ * only a group it is in), else the maker's, as any directory it makes. */
+struct rg_jspot_owner {
+    int64_t uid, gid;
+};
+
 /* Opens the directory of abs, an absolute path, into s, making the
- * directories missing on the way if make. 0, or -errno: -ELOOP when a
- * directory on the way is a symbolic link; -EINVAL for a path with an
- * empty, "." or ".." name (no shim records one). s->bad then says how
- * much of abs names what failed. */
-int rg_jspot_open(struct rg_jspot *s, const char *abs, bool make);
+ * directories missing on the way, owned as make says, unless make is NULL.
+ * 0, or -errno: -ELOOP when a directory on the way is a symbolic link;
+ * -EINVAL for a path with an empty, "." or ".." name (no shim records
+ * one). s->bad then says how much of abs names what failed. */
+int rg_jspot_open(struct rg_jspot *s, const char *abs, const struct rg_jspot_owner *make);
 
 /* Names s->tmp, the staged version's name beside the file, and opens it
  * new (never through a link), mode 0600, for writing. An fd, or -1

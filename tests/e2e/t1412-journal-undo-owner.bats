@@ -93,3 +93,23 @@ undo_as() {
 	assert_equal "$(cat "$D/proj/f")" old
 	assert_equal "$(stat -c '%u:%g %a' "$D/proj/f")" '65534:65534 664'
 }
+
+@test "t1412.04 root undoes another user's file removed with its directories: they are recreated with its owner and group" {
+	nobody_tree
+	NOSESSION=1 as_nobody 'mkdir -p sub/deep && printf "old\n" >sub/deep/f'
+	as_nobody 'rm -r sub'
+	undo_as root sub/deep/f
+	assert_success
+	assert_equal "$(cat "$D/proj/sub/deep/f")" old
+	assert_equal "$(stat -c '%u:%g' "$D/proj/sub" "$D/proj/sub/deep")" "$(printf '65534:65534\n65534:65534')"
+}
+
+@test "t1412.05 root's undo gives the file's owner only the directories it recreates: one still there keeps its own" {
+	nobody_tree
+	mkdir -m 0777 "$D/proj/sub"
+	NOSESSION=1 as_nobody 'mkdir sub/deep && printf "old\n" >sub/deep/f'
+	as_nobody 'rm -r sub/deep'
+	undo_as root sub/deep/f
+	assert_success
+	assert_equal "$(stat -c '%u:%g' "$D/proj/sub" "$D/proj/sub/deep")" "$(printf '0:0\n65534:65534')"
+}

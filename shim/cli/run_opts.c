@@ -40,7 +40,7 @@ static const char run_usage[] =
     "                       relative to each root); repeatable, and wins over the\n"
     "                       defaults and .readguardignore\n"
     "      --no-default-ignores  guard build outputs, VCS internals and /tmp too\n"
-    "                       (see README: Ignore rules)\n"
+    "                       (see readguard(1), IGNORE RULES)\n"
     "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
     "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
     "      --no-journal     do not keep the old bytes of files the session changes\n"

@@ -69,6 +69,12 @@ open(sys.argv[1], "wb").write(h)' elf32
 	assert_output --partial "./bunfake: a Bun executable"
 }
 
+@test "t2080.20 doctor's Bun finding points to the man page's INTEGRATIONS, which is installed" {
+	fake_section .bun bunfake
+	run --separate-stderr "$RG" doctor ./bunfake
+	assert_output --partial "use its hooks: see INTEGRATIONS in readguard(1)"
+}
+
 @test "t2080.08 doctor finds a program that imports io_uring" {
 	printf 'int io_uring_queue_init(unsigned e, void *r, unsigned f){return 0;}\n' >uring.c
 	cc -shared -fPIC -Wl,-soname,liburing.so.2 -o liburing.so uring.c

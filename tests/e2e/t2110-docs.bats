@@ -248,3 +248,14 @@ section() {
 	[[ $examples != *"readguard run -- claude"* ]] || fail "$examples"
 	[[ $examples == *"INTEGRATIONS"* ]] || fail "$examples"
 }
+
+@test "t2110.20 no verb's --help sends the reader to the README, which make install does not install" {
+	local verbs verb bad=
+	verbs=$("$RG" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
+		on && /^  [a-z]/ { print $1 }')
+	[ -n "$verbs" ] || fail "no verbs found in readguard --help"
+	for verb in $verbs; do
+		"$RG" "$verb" --help | grep -q README && bad+=" $verb"
+	done
+	[ -z "$bad" ] || fail "--help naming README:$bad"
+}

@@ -221,7 +221,7 @@ static void check_elf64(const char *path, const struct image *m)
         finding(path,
                 "a Bun executable: Bun makes most system calls itself on Linux, so its "
                 "reads are not seen, while some of its writes (rename) are checked and "
-                "may be refused (for Claude Code, use its hooks: see the README)",
+                "may be refused (for Claude Code, use its hooks: see INTEGRATIONS in readguard(1))",
                 supervise);
     if (t.uring)
         finding(path,

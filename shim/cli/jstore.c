@@ -272,8 +272,15 @@ bool rg_jstore_named_by(const char *dir, const char *hex, const struct stat *st)
 {
     char obj[PATH_MAX + 80];
     struct stat o;
-    rg_jstore_object(obj, sizeof obj, dir, hex);
-    return lstat(obj, &o) == 0 && o.st_ino == st->st_ino && o.st_dev == st->st_dev;
+    /* Not rg_jstore_object: where the name is free, as it is for most a
+     * settle names, two looks, not three. */
+    snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, hex);
+    int r = lstat(obj, &o);
+    if (r != 0 && errno == ENOENT) {
+        snprintf(obj, sizeof obj, "%s/" RG_JOURNAL_OBJECTS "/" RG_JOURNAL_ASIDE "%s", dir, hex);
+        r = lstat(obj, &o);
+    }
+    return r == 0 && o.st_ino == st->st_ino && o.st_dev == st->st_dev;
 }
 
 int rg_jstore_kept_unchanged(const char *dir, const struct rg_jrec *r, int fd,

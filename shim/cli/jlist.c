@@ -192,15 +192,39 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
     return first;
 }
 
+/* Is copy a copy of the inode that linked kept by a link, in the state it
+ * was kept in? */
+static bool copies(const struct rg_jrec *copy, const struct rg_jrec *linked)
+{
+    return strcmp(copy->session, linked->session) == 0 && rg_jrec_is_save(copy) && copy->object &&
+           rg_jobject_valid(copy->object) && !rg_jobject_is_linked(copy->object) &&
+           copy->dev == linked->dev && copy->ino == linked->ino && copy->size == linked->size &&
+           copy->mtime_ns == linked->mtime_ns;
+}
+
+static bool kept_by_link(const struct rg_jrec *r)
+{
+    return rg_jrec_is_save(r) && r->object && rg_jobject_is_linked(r->object);
+}
+
 const struct rg_jrec *rg_jlist_copy_of(const struct rg_jlist *l, const struct rg_jrec *linked)
 {
-    if (!linked->object || !rg_jobject_is_linked(linked->object))
+    if (!kept_by_link(linked))
         return NULL;
     for (const struct rg_jrec *r = linked + 1; r < l->r + l->n; r++)
-        if (strcmp(r->session, linked->session) == 0 && rg_jrec_is_save(r) && r->object &&
-            rg_jobject_valid(r->object) && !rg_jobject_is_linked(r->object) &&
-            r->dev == linked->dev && r->ino == linked->ino && r->size == linked->size &&
-            r->mtime_ns == linked->mtime_ns)
+        if (copies(r, linked))
             return r;
     return NULL;
+}
+
+bool rg_jlist_copy_only(const struct rg_jlist *l, const struct rg_jrec *r)
+{
+    static const char unnamed[] = " (deleted)";
+    size_t n = strlen(r->path);
+    if (n < sizeof unnamed || strcmp(r->path + n - (sizeof unnamed - 1), unnamed) != 0)
+        return false;
+    for (const struct rg_jrec *linked = l->r; linked < r; linked++)
+        if (kept_by_link(linked) && copies(r, linked))
+            return true;
+    return false;
 }

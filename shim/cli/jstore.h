@@ -93,6 +93,12 @@ const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char
  * alone with that size and mtime to the nanosecond. NULL if none. */
 const struct rg_jrec *rg_jlist_copy_of(const struct rg_jlist *l, const struct rg_jrec *linked);
 
+/* Is r, a record of l, only such a copy, under the name the kernel gives a
+ * removed file ("/path (deleted)", how /proc/self/fd/N reads)? Undo of the
+ * removed file's own record restores its bytes; --all must not also
+ * recreate them under that name. */
+bool rg_jlist_copy_only(const struct rg_jlist *l, const struct rg_jrec *r);
+
 /* What rg_jstore_keep kept: the file's state, and its bytes by name. */
 struct rg_jkept {
     struct stat st; /* st_mode 0: nothing was kept (no regular file there) */

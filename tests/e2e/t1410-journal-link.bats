@@ -345,6 +345,16 @@ written_same_size() {
 	echo "readguard: undo: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file); not restoring"
 }
 
+@test "t1410.26 undo --all restores a removed file the session wrote through a descriptor left open on it, and makes no 'a.txt (deleted)'" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	rgsh "$(same_size_through_fd 'rm a.txt')"
+	run --separate-stderr "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt)" original
+	assert_file_not_exists "a.txt (deleted)"
+}
+
 @test "t1410.21 a kept inode named by its bytes, then written to the same size, is not restored as the old version" {
 	mkdir -p "$J/objects"
 	removed_under_writer

@@ -238,7 +238,7 @@ static bool first_of_file(const struct undo *u, size_t i, const char *sid, const
 {
     const struct rg_jrec *r = &u->l.r[i];
     if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 ||
-        (here && !rg_path_under(r->path, here)))
+        (here && !rg_path_under(r->path, here)) || rg_jlist_copy_only(&u->l, r))
         return false;
     for (size_t j = 0; j < i; j++)
         if (rg_jrec_is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&

@@ -12,6 +12,12 @@
 #define RG_ENV_ROOTS "READGUARD_ROOTS"
 #define RG_ENV_MODE "READGUARD_MODE"
 #define RG_ENV_LOG "READGUARD_LOG"
+/* The log of the session a process joins, set by whoever starts it, for a
+ * process that finds no usable table (whose header names the log) to log
+ * its refusals in. Not READGUARD_LOG: that one is the log of a session yet
+ * to start (a nested run's, a preloaded process's without a session), and
+ * would send theirs to this session's log. */
+#define RG_ENV_SESSION_LOG "READGUARD_SESSION_LOG"
 #define RG_ENV_DIR "READGUARD_DIR"
 #define RG_ENV_CAPACITY "READGUARD_CAPACITY"
 #define RG_ENV_OWNER "READGUARD_OWNER"

@@ -93,6 +93,10 @@ struct rg_ctx {
     const char *roots[RG_MAX_ROOTS];
     size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
     char session_path[PATH_MAX];
+    /* Where a process without a usable table logs (its header names the
+     * session's log): the log its session's launcher passed on
+     * (preload/attach.c), or NULL. */
+    const char *lost_log;
     _Atomic int log_warned;
     /* The file this process itself write-opened onto descriptor 2 (ino 0:
      * none), as an open does while stderr is closed: that file is data, no

@@ -115,12 +115,15 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 
 static void json_line(const struct rg_report *r, const struct rg_ctx *c)
 {
-    const char *log = c->table.hdr ? c->table.hdr->log_path : "";
-    if (!log[0])
+    /* Without a table, the session's log as its launcher passed it on; the
+     * session's id is in the header, so the line goes without one. */
+    const char *log = c->table.hdr ? c->table.hdr->log_path : c->lost_log;
+    if (!log || !log[0])
         return;
     const struct rg_record *rec = &r->facts->rec;
-    char sid[RG_JOURNAL_ID_MAX];
-    rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
+    char sid[RG_JOURNAL_ID_MAX] = "";
+    if (c->table.hdr)
+        rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)actor_pid(c),

@@ -54,18 +54,34 @@ static const char *env_roots(struct rg_ctx *c, struct rg_attach_room *room)
     return c->nroots ? NULL : "READGUARD_ROOTS names no directory";
 }
 
+/* The log of the session a process was to join, which the table's header
+ * would have named, from READGUARD_SESSION_LOG: copied, as the process may
+ * change its environment. Only an absolute path, the same file from every
+ * directory; NULL when there is none. */
+static const char *lost_log(struct rg_attach_room *room)
+{
+    const char *env = getenv(RG_ENV_SESSION_LOG);
+    if (!env || env[0] != '/')
+        return NULL;
+    int n = snprintf(room->lost_log, sizeof room->lost_log, "%s", env);
+    return n > 0 && (size_t)n < sizeof room->lost_log ? room->lost_log : NULL;
+}
+
 /* A process without a usable table refuses writes under its roots; when
  * even those are unknown, everything is under the one root "/". One that
  * was to join a session (joining) takes them from READGUARD_ROOTS, which
  * every launcher sets to the session's, never from its own directory: with
  * the variable lost (an environment passed on in part), that may be far
- * less than the session guarded. */
+ * less than the session guarded. It logs its refusals in the session's
+ * log, as it would with the table; one that was to start a session has no
+ * log yet. */
 static void fail_closed(struct rg_ctx *c, struct rg_attach_room *room, const char *why,
                         bool joining)
 {
     c->table_state = RG_TABLE_BROKEN;
     c->problem = why;
     c->mode = RG_MODE_ENFORCE;
+    c->lost_log = joining ? lost_log(room) : NULL;
     const char *env = getenv(RG_ENV_ROOTS);
     if ((joining && !(env && *env)) || env_roots(c, room)) {
         c->nroots = 0;

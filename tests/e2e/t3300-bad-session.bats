@@ -212,3 +212,25 @@ removed_then_write() {
 		fail "stderr lacks the refusal with its reason: $stderr"
 	assert_unchanged "$OUT/outside.txt"
 }
+
+# The log's name is in the table's header: a process that finds no table
+# takes it from READGUARD_SESSION_LOG, which every launcher sets.
+@test "t3300.21 an unusable table: the refusal is logged where READGUARD_SESSION_LOG names, naming no session" {
+	mkfile f original
+	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$BATS_TEST_TMPDIR/gone" \
+		READGUARD_ROOTS="$W" READGUARD_SESSION_LOG="$LOG" bash -c 'echo new >f'
+	assert_failure
+	assert_equal "$(count_rg_lines)" 1
+	assert_lost_refusal "$LOG" "$W/f"
+}
+
+# Relative, it would name another file in each directory a process runs in.
+@test "t3300.22 an unusable table and a relative READGUARD_SESSION_LOG: refused, and nothing is logged" {
+	mkfile f original
+	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$BATS_TEST_TMPDIR/gone" \
+		READGUARD_ROOTS="$W" READGUARD_SESSION_LOG=rel.log bash -c 'echo new >f'
+	assert_failure
+	assert_equal "$(count_rg_lines)" 1
+	assert_not_exists rel.log
+	assert_content f original
+}

@@ -20,8 +20,8 @@ int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
      * removed then still guards them all, not just its working directory.
      * A table unusable already leaves every file guarded, as its commands
      * will say. */
-    char roots[PATH_MAX];
-    if (rg_session_roots_list(table, roots, sizeof roots))
+    char roots[PATH_MAX], log[RG_LOG_PATH_MAX];
+    if (rg_session_fallback(table, roots, sizeof roots, log, sizeof log))
         snprintf(roots, sizeof roots, "/");
     FILE *f = fopen(env_file, "a");
     if (!f)

@@ -296,13 +296,16 @@ void rg_session_detach(struct rg_table *t)
     t->hdr = NULL;
 }
 
-const char *rg_session_roots_list(const char *path, char *out, size_t cap)
+const char *rg_session_fallback(const char *path, char *roots, size_t rcap, char *log, size_t lcap)
 {
     struct rg_table t;
     const char *why = rg_session_attach(path, &t);
     if (why)
         return why;
-    rg_table_roots_list(t.hdr, out, cap);
+    rg_table_roots_list(t.hdr, roots, rcap);
+    int n = snprintf(log, lcap, "%s", t.hdr->log_path);
+    if (n < 0 || (size_t)n >= lcap || log[0] != '/')
+        log[0] = '\0';
     rg_session_detach(&t);
     return NULL;
 }

@@ -30,10 +30,12 @@ const char *rg_session_attach(const char *path, struct rg_table *t);
 
 void rg_session_detach(struct rg_table *t);
 
-/* The roots of the table at path as READGUARD_ROOTS lists them
- * (rg_table_roots_list), for the session's processes to fall back on when
- * they find no table; NULL on success, else why the table is unusable. */
-const char *rg_session_roots_list(const char *path, char *out, size_t cap);
+/* What the session's processes fall back on when they find no table at
+ * path (it was removed, say): its roots as READGUARD_ROOTS lists them
+ * (rg_table_roots_list), and its log, absolute, or "" when it has none or
+ * it does not fit in lcap. NULL on success, else why the table is
+ * unusable. */
+const char *rg_session_fallback(const char *path, char *roots, size_t rcap, char *log, size_t lcap);
 
 /* The default log of a session whose table is at table_path. */
 void rg_session_default_log(const char *table_path, char *out, size_t cap);

@@ -234,3 +234,30 @@ removed_then_write() {
 	assert_not_exists rel.log
 	assert_content f original
 }
+
+@test "t3300.23 a table removed mid-session: the refusal is logged in run's --log" {
+	removed_then_write "$W/other/unread.txt" "$RG" run --log "$LOG" --root "$W" --
+	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+}
+
+@test "t3300.24 a table removed mid-session: the refusal is logged in the session's default log" {
+	removed_then_write "$W/other/unread.txt" "$RG" run --root "$W" --
+	local logs=("$XDG_STATE_HOME"/readguard/*.log)
+	[ "${#logs[@]}" -eq 1 ] && [ -e "${logs[0]}" ] || fail "not one default log: ${logs[*]}"
+	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt"
+}
+
+@test "t3300.25 a table replaced mid-session by random bytes: the refusal is logged in the session's log" {
+	replaced_then_write "$W/other/unread.txt" \
+		'rm -- "$READGUARD_SESSION" && head -c 200000 /dev/urandom >"$READGUARD_SESSION"' \
+		"it is not a readguard session table (wrong magic)" "$RG" run --log "$LOG" --root "$W" --
+	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+}
+
+@test "t3300.26 readguard log reads the line of a process that found its table removed" {
+	removed_then_write "$W/other/unread.txt" "$RG" run --log "$LOG" --root "$W" --
+	run --separate-stderr "$RG" run --log "$LOG" -- "$RG" log
+	assert_success
+	[[ $output == *" refused open '$W/other/unread.txt': the session table was unusable"* ]] ||
+		fail "readguard log does not show the refusal: $output"
+}

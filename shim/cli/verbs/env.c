@@ -181,8 +181,8 @@ int rg_cmd_env(int argc, char **argv)
     }
     /* The roots go along with the table: a child that finds the table
      * removed then still guards them all, not just its working directory. */
-    char roots[PATH_MAX];
-    const char *why = rg_session_roots_list(path, roots, sizeof roots);
+    char roots[PATH_MAX], log[RG_LOG_PATH_MAX];
+    const char *why = rg_session_fallback(path, roots, sizeof roots, log, sizeof log);
     if (why) {
         rg_err("env: session '%s': %s", path, why);
         if (!named)

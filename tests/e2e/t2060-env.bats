@@ -71,9 +71,10 @@ setup() {
 		eval "$("$RG" env)"; s=$READGUARD_SESSION
 		eval "$("$RG" end)" || exit 9
 		[ -e "$s" ] && exit 8
-		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}] [${READGUARD_ROOTS-unset}]"'
+		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}] [${READGUARD_ROOTS-unset}]" \
+			"[${READGUARD_SESSION_LOG-unset}]"'
 	assert_success
-	assert_output '[unset] [unset] [unset]'
+	assert_output '[unset] [unset] [unset] [unset]'
 }
 
 @test "t2060.08 end keeps the other entries of LD_PRELOAD" {
@@ -131,4 +132,15 @@ Try 'readguard env --help'."
 	[[ $stderr == "readguard: refused to write '$W/other/unread.txt': the session table is unusable (it does not exist"* ]] ||
 		fail "stderr lacks the refusal with its reason: $stderr"
 	assert_unchanged "$W/other/unread.txt"
+}
+
+@test "t2060.15 a child of an env shell that finds the table removed logs its refusal in the session's log" {
+	mkdir sub other
+	mkfile other/unread.txt original
+	run --separate-stderr bash -c '
+		eval "$("$RG" env --root "$W" --log "$LOG")" || exit 9
+		cd sub && rm -- "$READGUARD_SESSION" && sh -c "echo x >\"\$W/other/unread.txt\""'
+	assert_failure
+	assert_equal "$(count_rg_lines)" 1
+	assert_lost_refusal "$LOG" "$W/other/unread.txt"
 }

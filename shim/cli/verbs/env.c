@@ -25,6 +25,7 @@ static const char env_usage[] =
     "  export LD_PRELOAD=.../libreadguard.so\n"
     "  export READGUARD_SESSION=/dev/shm/readguard-UID-...\n"
     "  export READGUARD_ROOTS=ROOT[:ROOT]...\n"
+    "  export READGUARD_SESSION_LOG=LOG\n"
     "The shell itself is not guarded (it is already running); every command it\n"
     "starts is. The session lives while the shell does; end it with\n"
     "  eval \"$(readguard end)\"\n"
@@ -43,7 +44,8 @@ static const char env_usage[] =
 static const char end_usage[] =
     "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
-    "readguard out of LD_PRELOAD and unset READGUARD_SESSION and READGUARD_ROOTS.\n"
+    "readguard out of LD_PRELOAD and unset READGUARD_SESSION, READGUARD_ROOTS and\n"
+    "READGUARD_SESSION_LOG.\n"
     "\n" RG_SESSION_HELP "; default:\n"
     "                       $READGUARD_SESSION (never another running session)\n"
     "  -h, --help           show this help and exit\n"
@@ -102,6 +104,7 @@ static void unpreload(void)
         puts("unset LD_PRELOAD;");
     puts("unset " RG_ENV_SESSION ";");
     puts("unset " RG_ENV_ROOTS ";");
+    puts("unset " RG_ENV_SESSION_LOG ";");
 }
 
 /* Takes --pid out of argv, leaving run's options for run's parser. */
@@ -179,8 +182,9 @@ int rg_cmd_env(int argc, char **argv)
         t.hdr->creator_pid = owner;
         rg_session_detach(&t);
     }
-    /* The roots go along with the table: a child that finds the table
-     * removed then still guards them all, not just its working directory. */
+    /* The roots and the log go along with the table: a child that finds
+     * the table removed then still guards them all, not just its working
+     * directory, and logs what it refuses. */
     char roots[PATH_MAX], log[RG_LOG_PATH_MAX];
     const char *why = rg_session_fallback(path, roots, sizeof roots, log, sizeof log);
     if (why) {
@@ -196,6 +200,7 @@ int rg_cmd_env(int argc, char **argv)
     export("LD_PRELOAD", preload);
     export(RG_ENV_SESSION, path);
     export(RG_ENV_ROOTS, roots);
+    export(RG_ENV_SESSION_LOG, log);
     return RG_EXIT_OK;
 }
 

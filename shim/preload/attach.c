@@ -166,6 +166,10 @@ int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_e
     char roots[PATH_MAX];
     rg_table_roots_list(c->table.hdr, roots, sizeof roots);
     export_var(room->env_roots, sizeof room->env_roots, RG_ENV_ROOTS, roots);
+    /* And the log, for a child that finds the table removed to log in. */
+    const char *log_path = c->table.hdr->log_path;
+    export_var(room->env_log, sizeof room->env_log, RG_ENV_SESSION_LOG,
+               log_path[0] == '/' ? log_path : "");
     /* Node's libuv would open files through io_uring, unseen by the shim.
      * Only here: the environment of a process that joins is left alone
      * before main() (bash's own setenv would lose the rest of it). */

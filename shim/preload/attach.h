@@ -20,6 +20,7 @@ struct rg_attach_room {
     char env_session[PATH_MAX + 32];   /* READGUARD_SESSION=..., see export_var() */
     char env_owner[48];
     char env_roots[PATH_MAX + 32];
+    char env_log[RG_LOG_PATH_MAX + 32];
     char lost_log[RG_LOG_PATH_MAX]; /* the session's log when there is no table */
 };
 

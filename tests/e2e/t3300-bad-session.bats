@@ -261,3 +261,17 @@ removed_then_write() {
 	[[ $output == *" refused open '$W/other/unread.txt': the session table was unusable"* ]] ||
 		fail "readguard log does not show the refusal: $output"
 }
+
+@test "t3300.27 a table removed mid-session that a preloaded process started: the refusal is logged in its READGUARD_LOG" {
+	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM" READGUARD_LOG="$LOG"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+}
+
+# Its children join its session: an outer session's log, inherited, is not
+# theirs.
+@test "t3300.28 a preloaded process that starts a session passes its own log on, not an outer session's" {
+	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM" READGUARD_LOG="$LOG" \
+		READGUARD_SESSION_LOG="$OUT/outer.log"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+	assert_not_exists "$OUT/outer.log"
+}

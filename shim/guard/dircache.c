@@ -7,13 +7,23 @@
 #include "core/content.h"
 #include "core/text.h"
 #include "os/sys.h"
+/* Absolute, with no "//", "." or ".." component. A name that only starts
+ * with a dot is plain: toolchains live in ~/.pyenv, ~/.nvm, ~/.cargo, and a
+ * read recorded there also counts towards a scan's pace. */
 static bool lexically_plain(const char *path, size_t n)
 {
     if (n == 0 || path[0] != '/')
         return false;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (path[i] == '/' && (path[i + 1] == '/' || path[i + 1] == '.'))
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (path[i] != '/')
+            continue;
+        size_t dots = 0;
+        while (dots < 2 && i + 1 + dots < n && path[i + 1 + dots] == '.')
+            dots++;
+        bool only_dots = i + 1 + dots >= n || path[i + 1 + dots] == '/';
+        if (path[i + 1] == '/' || (dots > 0 && only_dots))
             return false;
+    }
     return true;
 }
 

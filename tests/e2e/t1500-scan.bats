@@ -412,3 +412,16 @@ grep -r zzz src >/dev/null"
 	assert_success
 	assert_content src/f7.c PWN
 }
+
+# A toolchain in a hidden directory outside the roots (~/.pyenv, ~/.nvm):
+# its modules are no files of the project, and count towards no scan.
+@test "t1500.32 a script reading its modules from a hidden directory outside the roots is no scanner" {
+	mkfile a.txt old
+	mkdir -p "$BATS_TEST_TMPDIR/.tool/lib"
+	for i in $(seq 1 20); do echo "x = $i" >"$BATS_TEST_TMPDIR/.tool/lib/m$i.py"; done
+	run --separate-stderr rgsh "python3 -c 'import sys
+for i in range(1, 21): open(sys.argv[1] + \"/m%d.py\" % i).read()
+open(\"a.txt\").read()' '$BATS_TEST_TMPDIR/.tool/lib'; echo new > a.txt"
+	assert_success
+	assert_content a.txt new
+}

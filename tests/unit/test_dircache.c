@@ -82,6 +82,21 @@ TEST(a_directory_never_takes_its_neighbours_answer)
     }
 }
 
+/* A hidden directory (~/.pyenv, ~/.cache, ~/.nvm) is a plain name: the
+ * toolchains there are read as often as /usr's. "." and ".." components
+ * are what is not plain. */
+TEST(a_hidden_directory_outside_the_roots_is_outside)
+{
+    const char *r = root;
+    use_roots(&r, 1);
+    CHECK(outside(".hidden/f"));
+    CHECK(outside(".hidden/..x/f")); /* a name starting with two dots */
+    CHECK(!outside(".hidden/./f"));
+    CHECK(!outside(".hidden/../out/f"));
+    CHECK(!outside(".hidden//f"));
+    CHECK(!outside("root/.hidden/f")); /* under the root */
+}
+
 int main(void)
 {
     if (!mkdtemp(top))
@@ -91,8 +106,12 @@ int main(void)
     mkpath("out", false);
     mkpath("ln", true);
     mkpath("rootx", false);
+    mkpath(".hidden", false);
+    mkpath(".hidden/..x", false);
+    mkpath("root/.hidden", false);
     RUN(reads_under_the_root_or_its_links_are_not_outside);
     RUN(a_directory_never_takes_its_neighbours_answer);
+    RUN(a_hidden_directory_outside_the_roots_is_outside);
     char p[512];
     snprintf(p, sizeof p, "%s/ln", top);
     unlink(p);
@@ -100,6 +119,11 @@ int main(void)
     rmdir(p);
     snprintf(p, sizeof p, "%s/rootx", top);
     rmdir(p);
+    static const char *const hidden[] = {".hidden/..x", ".hidden", "root/.hidden"};
+    for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++) {
+        snprintf(p, sizeof p, "%s/%s", top, hidden[i]);
+        rmdir(p);
+    }
     rmdir(root);
     rmdir(top);
     return check_done();

@@ -10,12 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 rg="$top/build/readguard"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-i=0
-while [ $i -lt 40 ]; do
-    printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint f%d(const char *s) { char b[64]; snprintf(b, sizeof b, "%%s%d", s); return (int)strlen(b) + atoi(s); }\n' $i $i >"$work/f$i.c"
-    i=$((i + 1))
-done
-printf 'SRC := $(wildcard f*.c)\nall: $(SRC:.c=.o)\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\nclean:\n\trm -f *.o\n' >"$work/Makefile"
+"$top/scripts/dev/gen-cproject.sh" "$work" 40
 
 # One clean build under PREFIX...: "wall cpu" in seconds, cpu being the
 # user + system time of the whole tree, readguard and its supervisor

@@ -19,13 +19,7 @@ command -v strace >/dev/null || {
 }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/c"
-i=0
-while [ $i -lt "$files" ]; do
-    printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint f%d(const char *s) { char b[64]; snprintf(b, sizeof b, "%%s%d", s); return (int)strlen(b) + atoi(s); }\n' $i $i >"$work/c/f$i.c"
-    i=$((i + 1))
-done
-printf 'SRC := $(wildcard f*.c)\nall: $(SRC:.c=.o)\n%%.o: %%.c\n\t$(CC) -O1 -c -o $@ $<\nclean:\n\trm -f *.o\n' >"$work/c/Makefile"
+"$top/scripts/dev/gen-cproject.sh" "$work/c" "$files"
 
 # One clean build, held back until TOOL... -p PID has attached to readguard
 # (its handler threads exist once it has the listener).

@@ -7,6 +7,7 @@
 #include "core/ignore.h"
 #include "core/request.h"
 #include "core/text.h"
+#include "guard/cachedir.h"
 #include "guard/gitrules.h"
 #include "guard/tiercache.h"
 #include "os/sys.h"
@@ -43,21 +44,33 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
            (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
 }
 
-/* With several roots, the one that protects it most decides. Asking git
- * decides between guarded and journaled where readguard's rules do not. */
-static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_git)
+/* Where readguard's rules do not decide, the project's do: what git ignores
+ * or a cache tag marks is journaled. A tag counts up to the innermost root,
+ * the one that protects most. */
+static bool project_journals(struct rg_ctx *c, const char *abs, size_t inner)
+{
+    return rg_git_ignores(c, abs) || rg_cachedir_tagged(abs, c->roots[inner]);
+}
+
+/* With several roots, the one that protects it most decides. Asking the
+ * project decides between guarded and journaled where readguard's rules
+ * do not. */
+static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_project)
 {
     enum rg_tier tier = RG_TIER_FREE;
+    size_t inner = c->nroots;
     for (size_t i = 0; i < c->nroots && tier != RG_TIER_GUARD; i++) {
         if (!rg_path_under(abs, c->roots[i]))
             continue;
+        if (inner == c->nroots || c->root_len[i] > c->root_len[inner])
+            inner = i;
         struct rg_rules r = {c->ignores, c->ignores_len, c->roots[i], (unsigned)i};
         enum rg_tier t = rg_tiercache_tier(&c->tiers, &r, abs);
         if (t > tier)
             tier = t;
     }
     if (tier == RG_TIER_NONE)
-        tier = ask_git && rg_git_ignores(c, abs) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
+        tier = ask_project && project_journals(c, abs, inner) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
     return tier == RG_TIER_FREE      ? RG_SCOPE_FREE
            : tier == RG_TIER_JOURNAL ? RG_SCOPE_JOURNALED
                                      : RG_SCOPE_GUARDED;
@@ -74,7 +87,7 @@ static bool locate_path(int dirfd, const char *path, char *abs, size_t cap)
 }
 
 enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
-                              bool ask_git, char *abs, size_t cap)
+                              bool ask_project, char *abs, size_t cap)
 {
     bool found = fd >= 0 && fd_path(fd, abs, cap);
     if (!found && path) {
@@ -88,7 +101,7 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
         snprintf(abs, cap, "%s", path ? path : "?");
         return RG_SCOPE_GUARDED; /* cannot tell where it is: guard it */
     }
-    return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, ask_git);
+    return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, ask_project);
 }
 
 enum rg_scope rg_scope_locate_plain(struct rg_ctx *c, int dirfd, const char *path, int fd,

@@ -12,11 +12,12 @@
 #include "guard/ctx.h"
 /* fd: a descriptor on the target, or -1 to look the path up (following a
  * final symlink only if follow). abs receives the absolute path, for the log.
- * Which tier a guarded path is in costs asking git (gitrules.h); without
- * ask_git, a path no rule of readguard's decides is RG_SCOPE_GUARDED, which
- * is all the journal needs to know. */
+ * Which tier a guarded path is in costs asking the project: git
+ * (gitrules.h) and its cache tags (cachedir.h); without ask_project, a path
+ * no rule of readguard's decides is RG_SCOPE_GUARDED, which is all the
+ * journal needs to know. */
 enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,
-                              bool ask_git, char *abs, size_t cap);
+                              bool ask_project, char *abs, size_t cap);
 
 /* The same, without asking git, for a path that names no symbolic link on
  * its way (opened with RESOLVE_NO_SYMLINKS, not following a final one):
@@ -27,11 +28,11 @@ enum rg_scope rg_scope_locate_plain(struct rg_ctx *c, int dirfd, const char *pat
                                     char *abs, size_t cap);
 
 /* The scope a new name dirfd/path would have (for a link, or the
- * destination of a rename), from its directory's real path, git asked; dir:
- * the name is a directory's, guarded where a file in it would be. A name
- * the call itself cannot take (its directory missing, dirfd closed, too
- * long) counts as guarded, so that the call fails with its own errno; one
- * that cannot be located otherwise counts as outside. */
+ * destination of a rename), from its directory's real path, the project
+ * asked; dir: the name is a directory's, guarded where a file in it would
+ * be. A name the call itself cannot take (its directory missing, dirfd
+ * closed, too long) counts as guarded, so that the call fails with its own
+ * errno; one that cannot be located otherwise counts as outside. */
 enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bool dir, char *abs,
                                size_t cap);
 /* The scope of the directory dirfd/path: guarded where a file in it would

@@ -144,3 +144,84 @@ Try 'readguard env --help'."
 	assert_equal "$(count_rg_lines)" 1
 	assert_lost_refusal "$LOG" "$W/other/unread.txt"
 }
+
+# running_sessions: how many sessions of this test's table directory run.
+running_sessions() {
+	"$RG" sessions | grep -c ' running ' || true
+}
+
+@test "t2060.16 env twice in one shell keeps one session" {
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)" || exit 9; first=$READGUARD_SESSION
+		eval "$("$RG" env)" || exit 8
+		[ "$READGUARD_SESSION" = "$first" ] || exit 7
+		"$RG" sessions'
+	assert_success
+	assert_equal "$(grep -c ' running ' <<<"$output")" 1
+}
+
+@test "t2060.17 env in a shell in a running session names it and how to end it" {
+	new_session
+	id=$("$RG" status --session "$S" | sed -n 's/^id  *//p')
+	READGUARD_SESSION=$S run --separate-stderr "$RG" env --pid $$
+	assert_success
+	assert_equal "$stderr" "readguard: env: this shell is in session $id already ('readguard end' ends it first)"
+	assert_line --index 1 "export READGUARD_SESSION='$S';"
+	assert_equal "$(running_sessions)" 1
+}
+
+@test "t2060.18 env whose READGUARD_SESSION table was removed says so and starts a new one" {
+	new_session
+	old=$S
+	rm -- "$old"
+	READGUARD_SESSION=$old run --separate-stderr "$RG" env --pid $$
+	assert_success
+	[[ $stderr == "readguard: env: READGUARD_SESSION names '$old', which is not a usable session ("*"): starting a new one" ]] ||
+		fail "$stderr"
+	refute_line --index 1 "export READGUARD_SESSION='$old';"
+	assert_equal "$(running_sessions)" 1
+}
+
+@test "t2060.19 env whose READGUARD_SESSION has ended says so and starts a new one" {
+	dead_session "$TABLES/kept"
+	READGUARD_SESSION=$TABLES/kept run --separate-stderr "$RG" env --pid $$
+	assert_success
+	[[ $stderr == "readguard: env: READGUARD_SESSION names session "*", which has ended: starting a new one" ]] ||
+		fail "$stderr"
+	refute_line --index 1 "export READGUARD_SESSION='$TABLES/kept';"
+	assert_equal "$(running_sessions)" 1
+}
+
+@test "t2060.20 env with other options in a running session says they are not applied and prints nothing" {
+	mkdir r
+	new_session
+	READGUARD_SESSION=$S run --separate-stderr "$RG" env --pid $$ --root r --mode warn
+	assert_equal "$status" 125
+	assert_output ''
+	[[ $stderr == *"this shell is in session "*" already, which keeps its own settings: --root, --mode not applied"*"'readguard end' ends it first"* ]] ||
+		fail "$stderr"
+	assert_equal "$(running_sessions)" 1
+}
+
+@test "t2060.21 env with another --pid in a running session says it is not applied" {
+	new_session
+	sleep 60 &
+	other=$!
+	READGUARD_SESSION=$S run --separate-stderr "$RG" env --pid $other
+	kill $other
+	assert_equal "$status" 125
+	assert_output ''
+	[[ $stderr == *"already, which keeps its own settings: --pid not applied"* ]] || fail "$stderr"
+}
+
+@test "t2060.22 env after end in the same shell starts a new session" {
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)" || exit 9; first=$READGUARD_SESSION
+		eval "$("$RG" end)" || exit 8
+		eval "$("$RG" env)" || exit 7
+		[ -f "$READGUARD_SESSION" ] && [ "$READGUARD_SESSION" != "$first" ] || exit 6
+		"$RG" sessions'
+	assert_success
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -c ' running ' <<<"$output")" 1
+}

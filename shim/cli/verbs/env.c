@@ -16,6 +16,7 @@
 #include "cli/pick.h"
 #include "cli/run_opts.h"
 #include "cli/shim_path.h"
+#include "core/jrecord.h"
 #include "core/settings.h"
 #include "os/session.h"
 static const char env_usage[] =
@@ -38,6 +39,10 @@ static const char env_usage[] =
     "      --pid PID        the process whose life is the session's (default: the\n"
     "                       parent of readguard, i.e. the shell that runs eval)\n"
     "  -h, --help           show this help and exit\n"
+    "\n"
+    "In a shell whose READGUARD_SESSION names a running session, env starts no\n"
+    "other: it says so and prints that session's commands again (exit status 0),\n"
+    "or, given options that would set up a new session, prints nothing (125).\n"
     "\n"
     "Exit status: 0, or 125 if no session could be started.\n";
 
@@ -107,8 +112,39 @@ static void unpreload(void)
     puts("unset " RG_ENV_SESSION_LOG ";");
 }
 
+/* Is this shell in a session already, one a second env would leave running
+ * beside the new one (where 'readguard end' could not reach it, and where
+ * the verbs run elsewhere would find two)? Its path goes to path, its id to
+ * id and its owner's pid to owner. A READGUARD_SESSION that names no usable,
+ * running session of this user does not count, but is reported: the new
+ * session replaces it. */
+static bool in_session(char *path, size_t cap, char id[RG_JOURNAL_ID_MAX], int32_t *owner)
+{
+    const char *env = getenv(RG_ENV_SESSION);
+    if (!env || !*env)
+        return false;
+    struct rg_table t;
+    const char *why = rg_session_attach(env, &t);
+    if (why) {
+        rg_err("env: READGUARD_SESSION names '%s', which is not a usable session (%s): "
+               "starting a new one",
+               env, why);
+        return false;
+    }
+    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
+    *owner = t.hdr->creator_pid;
+    bool running = rg_session_running(env, t.hdr);
+    rg_session_detach(&t);
+    if (!running) {
+        rg_err("env: READGUARD_SESSION names session %s, which has ended: starting a new one", id);
+        return false;
+    }
+    snprintf(path, cap, "%s", env);
+    return true;
+}
+
 /* Takes --pid out of argv, leaving run's options for run's parser. */
-static int take_pid(int *argc, char **argv, int32_t *pid)
+static int take_pid(int *argc, char **argv, int32_t *pid, bool *given)
 {
     int o = 1;
     for (int i = 1; i < *argc; i++) {
@@ -137,59 +173,24 @@ static int take_pid(int *argc, char **argv, int32_t *pid)
             return -1;
         }
         *pid = (int32_t)v;
+        *given = true;
     }
     *argc = o;
     return 0;
 }
 
-int rg_cmd_env(int argc, char **argv)
+/* Prints the commands that make the shell's children join the session at
+ * path; made: this env made its table, which a failure then removes. */
+static int print_exports(const char *path, const char *shim, bool made)
 {
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(env_usage, stdout);
-            return RG_EXIT_OK;
-        }
-    int32_t owner = (int32_t)getppid();
-    if (take_pid(&argc, argv, &owner) < 0)
-        return RG_EXIT_FAILURE;
-    const char *named = NULL;
-    const char *given = NULL;
-    const struct rg_settings *s = rg_run_settings(argc, argv, &named, &given);
-    char preload[PATH_MAX * 5], shim[PATH_MAX], path[PATH_MAX], err[512];
-    if (!s)
-        return RG_EXIT_FAILURE;
-    if (rg_preload_path(shim, sizeof shim) < 0) {
-        rg_err("env: cannot find libreadguard.so next to the readguard binary or in ../lib/");
-        return RG_EXIT_FAILURE;
-    }
-    if (named) {
-        int made = rg_session_open_named(named, s, owner, path, sizeof path);
-        if (made < 0)
-            return RG_EXIT_FAILURE;
-        if (made == 0)
-            rg_run_warn_joined(path, given);
-    } else if (rg_session_create(s, path, sizeof path, err, sizeof err) < 0) {
-        rg_err("env: %s", err);
-        return RG_EXIT_FAILURE;
-    } else {
-        struct rg_table t;
-        const char *why = rg_session_attach(path, &t);
-        if (why) {
-            rg_err("env: session '%s': %s", path, why);
-            unlink(path);
-            return RG_EXIT_FAILURE;
-        }
-        t.hdr->creator_pid = owner;
-        rg_session_detach(&t);
-    }
     /* The roots and the log go along with the table: a child that finds
      * the table removed then still guards them all, not just its working
      * directory, and logs what it refuses. */
-    char roots[PATH_MAX], log[RG_LOG_PATH_MAX];
+    char roots[PATH_MAX], log[RG_LOG_PATH_MAX], preload[PATH_MAX * 5];
     const char *why = rg_session_fallback(path, roots, sizeof roots, log, sizeof log);
     if (why) {
         rg_err("env: session '%s': %s", path, why);
-        if (!named)
+        if (made)
             unlink(path);
         return RG_EXIT_FAILURE;
     }
@@ -202,6 +203,94 @@ int rg_cmd_env(int argc, char **argv)
     export(RG_ENV_ROOTS, roots);
     export(RG_ENV_SESSION_LOG, log);
     return RG_EXIT_OK;
+}
+
+/* "--mode, --log" + opt */
+static void add_opt(char *list, size_t cap, const char *opt)
+{
+    size_t n = strlen(list);
+    snprintf(list + n, cap - n, "%s%s", n ? ", " : "", opt);
+}
+
+/* The shell is in a session already. Without options, env again is harmless
+ * (a profile sourced twice): the same session's commands once more. With
+ * options that would set up a session, printing the running one's would
+ * drop them unsaid, and starting another would strand the first. */
+static int stay(const char *path, const char *id, const char *shim, const char *given,
+                const char *named, bool pid_given)
+{
+    char opts[600];
+    snprintf(opts, sizeof opts, "%s", given);
+    if (named)
+        add_opt(opts, sizeof opts, "--session");
+    if (pid_given)
+        add_opt(opts, sizeof opts, "--pid");
+    if (!*opts) {
+        rg_err("env: this shell is in session %s already ('readguard end' ends it first)", id);
+        return print_exports(path, shim, false);
+    }
+    rg_err("env: this shell is in session %s already, which keeps its own settings: %s not "
+           "applied, and no new session started ('readguard end' ends it first)",
+           id, opts);
+    return RG_EXIT_FAILURE;
+}
+
+/* A new session with settings s, or the one at --session named; its path
+ * goes to path. Returns 1 if it made the table, 0 if it joined, -1. */
+static int start(const struct rg_settings *s, const char *named, const char *given, int32_t owner,
+                 char *path, size_t cap)
+{
+    char err[512];
+    if (named) {
+        int made = rg_session_open_named(named, s, owner, path, cap);
+        if (made == 0)
+            rg_run_warn_joined(path, given);
+        return made;
+    }
+    if (rg_session_create(s, path, cap, err, sizeof err) < 0) {
+        rg_err("env: %s", err);
+        return -1;
+    }
+    struct rg_table t;
+    const char *why = rg_session_attach(path, &t);
+    if (why) {
+        rg_err("env: session '%s': %s", path, why);
+        unlink(path);
+        return -1;
+    }
+    t.hdr->creator_pid = owner;
+    rg_session_detach(&t);
+    return 1;
+}
+
+int rg_cmd_env(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(env_usage, stdout);
+            return RG_EXIT_OK;
+        }
+    int32_t owner = (int32_t)getppid();
+    bool pid_given = false;
+    if (take_pid(&argc, argv, &owner, &pid_given) < 0)
+        return RG_EXIT_FAILURE;
+    const char *named = NULL;
+    const char *given = NULL;
+    const struct rg_settings *s = rg_run_settings(argc, argv, &named, &given);
+    char shim[PATH_MAX], path[PATH_MAX], id[RG_JOURNAL_ID_MAX];
+    if (!s)
+        return RG_EXIT_FAILURE;
+    if (rg_preload_path(shim, sizeof shim) < 0) {
+        rg_err("env: cannot find libreadguard.so next to the readguard binary or in ../lib/");
+        return RG_EXIT_FAILURE;
+    }
+    int32_t now = 0;
+    if (in_session(path, sizeof path, id, &now))
+        return stay(path, id, shim, given ? given : "", named, pid_given && owner != now);
+    int made = start(s, named, given, owner, path, sizeof path);
+    if (made < 0)
+        return RG_EXIT_FAILURE;
+    return print_exports(path, shim, made == 1 && !named);
 }
 
 int rg_cmd_end(int argc, char **argv)

@@ -214,7 +214,27 @@ running_sessions() {
 	[[ $stderr == *"already, which keeps its own settings: --pid not applied"* ]] || fail "$stderr"
 }
 
-@test "t2060.22 env after end in the same shell starts a new session" {
+@test "t2060.22 env with --session naming the shell's own session prints it again" {
+	new_session
+	id=$("$RG" status --session "$S" | sed -n 's/^id  *//p')
+	READGUARD_SESSION=$S run --separate-stderr "$RG" env --session "$id"
+	assert_success
+	assert_line --index 1 "export READGUARD_SESSION='$S';"
+	[[ $stderr == "readguard: env: this shell is in session $id already ('readguard end' ends it first)" ]] ||
+		fail "$stderr"
+}
+
+@test "t2060.23 env with --session naming another session says it is not applied" {
+	new_session
+	mine=$S
+	new_session
+	READGUARD_SESSION=$mine run --separate-stderr "$RG" env --session "$S"
+	assert_equal "$status" 125
+	assert_output ''
+	[[ $stderr == *"already, which keeps its own settings: --session not applied"* ]] || fail "$stderr"
+}
+
+@test "t2060.24 env after end in the same shell starts a new session" {
 	run --separate-stderr bash -c '
 		eval "$("$RG" env)" || exit 9; first=$READGUARD_SESSION
 		eval "$("$RG" end)" || exit 8

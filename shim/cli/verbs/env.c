@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -217,11 +218,11 @@ static void add_opt(char *list, size_t cap, const char *opt)
  * options that would set up a session, printing the running one's would
  * drop them unsaid, and starting another would strand the first. */
 static int stay(const char *path, const char *id, const char *shim, const char *given,
-                const char *named, bool pid_given)
+                bool named_other, bool pid_given)
 {
     char opts[600];
     snprintf(opts, sizeof opts, "%s", given);
-    if (named)
+    if (named_other)
         add_opt(opts, sizeof opts, "--session");
     if (pid_given)
         add_opt(opts, sizeof opts, "--pid");
@@ -233,6 +234,16 @@ static int stay(const char *path, const char *id, const char *shim, const char *
            "applied, and no new session started ('readguard end' ends it first)",
            id, opts);
     return RG_EXIT_FAILURE;
+}
+
+/* Does --session named (a path or an id) name the table at path? */
+static bool names_table(const char *named, const char *path)
+{
+    struct rg_session_ref ref;
+    struct stat a, b;
+    rg_session_resolve(named, &ref);
+    return ref.table && stat(ref.table, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
 }
 
 /* A new session with settings s, or the one at --session named; its path
@@ -286,7 +297,8 @@ int rg_cmd_env(int argc, char **argv)
     }
     int32_t now = 0;
     if (in_session(path, sizeof path, id, &now))
-        return stay(path, id, shim, given ? given : "", named, pid_given && owner != now);
+        return stay(path, id, shim, given ? given : "", named && !names_table(named, path),
+                    pid_given && owner != now);
     int made = start(s, named, given, owner, path, sizeof path);
     if (made < 0)
         return RG_EXIT_FAILURE;

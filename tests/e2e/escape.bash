@@ -26,6 +26,14 @@ esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
+# esc_undo_restores_f: undo, as the victim, of the session's change to f
+# succeeds and brings back its ORIGINAL bytes.
+esc_undo_restores_f() {
+	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
+		fail "undo failed: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+}
+
 # esc_reachable_rg: points RG at a readguard that uid 65534 can run. A build
 # tree under a private directory (mktemp -d is 0700) cannot be: a session
 # would then fail to start, and a vector would look refused when it never

@@ -78,9 +78,7 @@ teardown() {
 	esc_setup
 	esc_session strict 'rm f' --session "$ESC/tables/s" --keep || fail "rm failed: $(cat "$ESC/out")"
 	[ ! -e "$ESC/root/f" ] || fail "f was not removed"
-	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
-		fail "undo failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
 }
 
 # The journal is what makes a removal undoable: a tree that may remove files
@@ -94,9 +92,7 @@ journal_attacked() {
 	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
 	grep -q "it is this session's journal" "$ESC/out" ||
 		fail "the attack was not refused with the reason: $(cat "$ESC/out")"
-	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
-		fail "undo failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
 }
 
 @test "t6000.30 removing the journal is refused, so a removed file still comes back (--strict)" {
@@ -122,9 +118,7 @@ journal_attacked() {
 		ln -s /nonexistent "$J/objects/$(stat -c "ino-%d-%i-" f)$(python3 -c "import os; print(os.stat(\"f\").st_ctime_ns)")"
 		rm f' --session "$ESC/tables/s" --keep || true
 	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
-	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
-		fail "undo failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
 }
 
 @test "t6000.35 a name planted where the journal would store a version by content does not stand in for it (--strict)" {
@@ -135,9 +129,7 @@ journal_attacked() {
 		ln -s /nonexist "$J/objects/$(sha256sum <f | cut -d" " -f1)"
 		cat f >/dev/null && echo PWN >f' --session "$ESC/tables/s" --keep || true
 	[ "$(cat "$ESC/root/f")" = PWN ] || fail "f was not overwritten: $(cat "$ESC/out")"
-	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
-		fail "undo failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
 }
 
 @test "t6000.36 a name planted where a removed file's version is named when the run ends does not replace it (--strict)" {
@@ -147,9 +139,7 @@ journal_attacked() {
 		ln -s /nonexistent "$J/objects/$(sha256sum <f | cut -d" " -f1)"
 		rm f' --session "$ESC/tables/s" --keep || true
 	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
-	esc_drop "$RG" undo --session "$ESC/tables/s" "$ESC/root/f" >>"$ESC/out" 2>&1 ||
-		fail "undo failed: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
 }
 
 # --- the session's state: out of a --strict tree's reach ---------------------

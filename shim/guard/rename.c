@@ -130,86 +130,130 @@ static bool same_dir(int a, int b)
                       sa.st_dev == sb.st_dev);
 }
 
+/* One rename, judged and retried by the steps below. */
+struct renaming {
+    const struct rg_request *req; /* the new name */
+    struct rg_request old;        /* the old name */
+    unsigned flags;
+    int targets; /* the names whose files it replaces: 1, or 2 (RENAME_EXCHANGE) */
+    enum rg_scope dst_scope;
+    struct moved from, onto;
+    struct stat dst; /* what the new name held when judged; st_mode 0: nothing */
+    bool linked;     /* dst kept by a link, which a failed rename takes back */
+};
+
+/* What moves gets a new name: outside guarded scope, that is a write.
+ * Judged once: the names do not change between tries. */
+static int judge_names(struct rg_ctx *c, const struct renaming *j)
+{
+    const struct rg_request *req = j->req;
+    struct rg_request name = {RG_OP_LINK, req->call, j->old.dirfd, j->old.path, 0,
+                              0,          0,         req->dirfd,   req->path,   NULL};
+    int r;
+    if (!j->from.known && (r = rg_guard_new_name(c, &name)) < 0)
+        return r;
+    struct rg_request back = {RG_OP_LINK, req->call, req->dirfd,   req->path,   0,
+                              0,          0,         j->old.dirfd, j->old.path, NULL};
+    if (j->targets == 2 && !j->onto.known && (r = rg_guard_new_name(c, &back)) < 0)
+        return r;
+    return 0;
+}
+
+/* Judges the files the names hold now and keeps what the rename replaces:
+ * 0, a refusal, or -ESTALE while stale_again: a sibling renamed another
+ * file over the target since it was judged, so judge that one. */
+static int judge_files(struct rg_ctx *c, struct renaming *j, bool stale_again)
+{
+    struct stat src = {0};
+    j->dst = (struct stat){0};
+    j->linked = false;
+    int dst_kept = 0, src_kept = 0;
+    if (j->targets >= 1 && (dst_kept = rg_ask_path_in(c, j->req, false, &j->dst, j->dst_scope)) < 0)
+        return dst_kept;
+    if (j->targets == 2 && (src_kept = rg_ask_path_stat(c, &j->old, false, &src)) < 0)
+        return src_kept;
+    int kept = j->dst.st_mode != 0
+                   ? rg_journal_keep_replaced(c, j->req, j->targets == 2 ? "exchange" : "rename",
+                                              &j->dst, dst_kept ? RG_ALLOW_KEPT : RG_ALLOW)
+                   : 0;
+    if ((kept == -ESTALE && stale_again) || kept == -EACCES)
+        return kept;
+    j->linked = kept == 1;
+    if (src.st_mode != 0 &&
+        rg_journal_keep(c, &j->old, "exchange", -1, false, &src,
+                        src_kept ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE) {
+        if (j->linked)
+            rg_journal_unkeep(c, j->req, &j->dst);
+        return -EACCES;
+    }
+    return 0;
+}
+
+/* The rename, once judged. *again: a file appeared at the destination
+ * that was free when judged (RENAME_NOREPLACE, for the first tries). */
+static int rename_judged(struct rg_ctx *c, struct renaming *j, bool noreplace, bool *again)
+{
+    bool exists = j->dst.st_mode != 0;
+    unsigned f = j->flags | (j->targets == 1 && !exists && noreplace ? RENAME_NOREPLACE : 0);
+    int held = j->targets == 1 && exists ? hold_replaced(c, j->req, &j->dst) : -1;
+    /* Only now: the journal's question "are these bytes the session's
+     * own?" must not take this rename for a writer that kept them. */
+    act_begin(&j->from);
+    act_begin(&j->onto);
+    int r = renamed_over(c, held, j->old.dirfd, j->old.path, j->req, f);
+    *again = r == -EEXIST && f != j->flags;
+    if (r == -EINVAL && f != j->flags) /* a filesystem without RENAME_NOREPLACE */
+        r = renamed_over(c, held, j->old.dirfd, j->old.path, j->req, j->flags);
+    if (held >= 0)
+        rg_sys_close(held);
+    if (*again) {
+        act_end(&j->from);
+        act_end(&j->onto);
+    }
+    return r;
+}
+
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags)
 {
-    int targets = rg_rename_targets(flags), r;
-    struct rg_request old = *req;
-    old.dirfd = olddirfd;
-    old.path = oldpath;
-    old.shown = NULL;
-    struct moved from = known_at(c, olddirfd, oldpath), onto = {false, 0, 0, NULL};
-    if (targets == 2)
-        onto = known_at(c, req->dirfd, req->path);
-    /* What moves gets a new name: outside guarded scope, that is a write. */
-    struct rg_request name = {RG_OP_LINK, req->call, olddirfd,   oldpath,   0,
-                              0,          0,         req->dirfd, req->path, NULL};
-    if (!from.known && (r = rg_guard_new_name(c, &name)) < 0)
+    struct renaming j = {
+        .req = req, .old = *req, .flags = flags, .targets = rg_rename_targets(flags)};
+    j.old.dirfd = olddirfd;
+    j.old.path = oldpath;
+    j.old.shown = NULL;
+    j.from = known_at(c, olddirfd, oldpath);
+    j.onto =
+        j.targets == 2 ? known_at(c, req->dirfd, req->path) : (struct moved){false, 0, 0, NULL};
+    int r = judge_names(c, &j);
+    if (r < 0)
         return r;
-    struct rg_request back = {RG_OP_LINK, req->call, req->dirfd, req->path, 0,
-                              0,          0,         olddirfd,   oldpath,   NULL};
-    if (targets == 2 && !onto.known && (r = rg_guard_new_name(c, &back)) < 0)
-        return r;
-    enum rg_scope dst_scope =
-        targets == 1 && rg_backup_name(oldpath, req->path) && same_dir(olddirfd, req->dirfd)
-            ? rg_scope_backup(c, from.known, olddirfd, oldpath, req->path)
+    j.dst_scope =
+        j.targets == 1 && rg_backup_name(oldpath, req->path) && same_dir(olddirfd, req->dirfd)
+            ? rg_scope_backup(c, j.from.known, olddirfd, oldpath, req->path)
             : RG_SCOPE_UNKNOWN;
-    struct stat dst = {0};
-    bool linked = false;
-    for (int tries = 0, moved = 0;; tries++) {
-        struct stat src = {0};
-        dst = (struct stat){0};
-        int dst_kept = 0, src_kept = 0;
-        if (targets >= 1 && (dst_kept = rg_ask_path_in(c, req, false, &dst, dst_scope)) < 0)
-            return dst_kept;
-        if (targets == 2 && (src_kept = rg_ask_path_stat(c, &old, false, &src)) < 0)
-            return src_kept;
-        bool exists = dst.st_mode != 0;
-        int kept = exists ? rg_journal_keep_replaced(c, req, targets == 2 ? "exchange" : "rename",
-                                                     &dst, dst_kept ? RG_ALLOW_KEPT : RG_ALLOW)
-                          : 0;
-        /* A sibling renamed another file over the target since it was
-         * judged: judge that one (a few times, then as before). */
-        if (kept == -ESTALE && moved++ < 8) {
-            tries--;
+    /* The destination was free when judged: keep it so, or a file that
+     * appears meanwhile would be replaced unchecked (a few tries, then as
+     * before). */
+    bool again;
+    int tries = 0, stale = 0;
+    do {
+        r = judge_files(c, &j, stale < 8);
+        if (r == -ESTALE) {
+            stale++;
+            again = true;
             continue;
         }
-        if (kept == -EACCES)
-            return kept;
-        linked = kept == 1;
-        if (src.st_mode != 0 &&
-            rg_journal_keep(c, &old, "exchange", -1, false, &src,
-                            src_kept ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE) {
-            if (linked)
-                rg_journal_unkeep(c, req, &dst);
-            return -EACCES;
-        }
-        /* The destination was free when checked: keep it so, or a file that
-         * appears meanwhile would be replaced unchecked. */
-        unsigned f = flags | (targets == 1 && !exists && tries < 3 ? RENAME_NOREPLACE : 0);
-        int held = targets == 1 && exists ? hold_replaced(c, req, &dst) : -1;
-        /* Only now: the journal's question "are these bytes the session's
-         * own?" must not take this rename for a writer that kept them. */
-        act_begin(&from);
-        act_begin(&onto);
-        r = renamed_over(c, held, olddirfd, oldpath, req, f);
-        bool again = r == -EEXIST && f != flags;
-        if (r == -EINVAL && f != flags) /* a filesystem without RENAME_NOREPLACE */
-            r = renamed_over(c, held, olddirfd, oldpath, req, flags);
-        if (held >= 0)
-            rg_sys_close(held);
-        if (!again)
-            break;
-        act_end(&from);
-        act_end(&onto);
-    }
-    if (r < 0 && linked)
-        rg_journal_unkeep(c, req, &dst);
+        if (r < 0)
+            return r;
+        r = rename_judged(c, &j, tries++ < 3, &again);
+    } while (again);
+    if (r < 0 && j.linked)
+        rg_journal_unkeep(c, req, &j.dst);
     if (r == 0) {
-        carry(c, &from, req->dirfd, req->path);
-        carry(c, &onto, olddirfd, oldpath);
+        carry(c, &j.from, req->dirfd, req->path);
+        carry(c, &j.onto, olddirfd, oldpath);
     }
-    act_end(&from);
-    act_end(&onto);
+    act_end(&j.from);
+    act_end(&j.onto);
     return r;
 }

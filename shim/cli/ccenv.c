@@ -16,14 +16,15 @@ static void sh_quote(FILE *f, const char *s)
 
 int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
 {
-    /* The roots and the log go along with the table: a command that finds
-     * the table removed then still guards them all, not just its working
-     * directory, and logs what it refuses. A table unusable already leaves
-     * every file guarded, as its commands will say; it names no log. */
-    char roots[PATH_MAX], log[RG_LOG_PATH_MAX];
-    if (rg_session_fallback(table, roots, sizeof roots, log, sizeof log)) {
-        snprintf(roots, sizeof roots, "/");
-        log[0] = '\0';
+    /* The roots, the log and the id go along with the table: a command
+     * that finds the table removed then still guards them all, not just its
+     * working directory, and logs what it refuses under the session's id. A
+     * table unusable already leaves every file guarded, as its commands will
+     * say; it names no log and no id. */
+    struct rg_fallback fb;
+    if (rg_session_fallback(table, &fb)) {
+        snprintf(fb.roots, sizeof fb.roots, "/");
+        fb.log[0] = fb.id[0] = '\0';
     }
     FILE *f = fopen(env_file, "a");
     if (!f)
@@ -31,9 +32,11 @@ int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
     fputs("export " RG_ENV_SESSION "=", f);
     sh_quote(f, table);
     fputs("\nexport " RG_ENV_ROOTS "=", f);
-    sh_quote(f, roots);
+    sh_quote(f, fb.roots);
     fputs("\nexport " RG_ENV_SESSION_LOG "=", f);
-    sh_quote(f, log);
+    sh_quote(f, fb.log);
+    fputs("\nexport " RG_ENV_SESSION_ID "=", f);
+    sh_quote(f, fb.id);
     fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
     sh_quote(f, shim);
     fputs("*) ;; *) export LD_PRELOAD=", f);

@@ -18,6 +18,11 @@
  * to start (a nested run's, a preloaded process's without a session), and
  * would send theirs to this session's log. */
 #define RG_ENV_SESSION_LOG "READGUARD_SESSION_LOG"
+/* The id of that session, set beside it, so that such a process's lines
+ * name the session as every other line of the log does ('readguard log
+ * --session ID' finds an ended session's lines by it). It labels lines and
+ * nothing else: a value that is not an id is left out. */
+#define RG_ENV_SESSION_ID "READGUARD_SESSION_ID"
 #define RG_ENV_DIR "READGUARD_DIR"
 #define RG_ENV_CAPACITY "READGUARD_CAPACITY"
 #define RG_ENV_OWNER "READGUARD_OWNER"

@@ -97,6 +97,7 @@ struct rg_ctx {
      * session's log): the log its session's launcher passed on
      * (preload/attach.c), or NULL. */
     const char *lost_log;
+    const char *lost_id; /* and that session's id, or NULL */
     _Atomic int log_warned;
     /* The file this process itself write-opened onto descriptor 2 (ino 0:
      * none), as an open does while stderr is closed: that file is data, no

@@ -115,8 +115,8 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 
 static void json_line(const struct rg_report *r, const struct rg_ctx *c)
 {
-    /* Without a table, the session's log as its launcher passed it on; the
-     * session's id is in the header, so the line goes without one. */
+    /* Without a table, the session's log and id as its launcher passed
+     * them on. */
     const char *log = c->table.hdr ? c->table.hdr->log_path : c->lost_log;
     if (!log || !log[0])
         return;
@@ -124,6 +124,8 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     char sid[RG_JOURNAL_ID_MAX] = "";
     if (c->table.hdr)
         rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
+    else if (c->lost_id)
+        memcpy(sid, c->lost_id, strlen(c->lost_id) + 1);
     struct rg_log_line l = {
         .time_ns = rg_now_ns(),
         .pid = (int)actor_pid(c),

@@ -296,16 +296,17 @@ void rg_session_detach(struct rg_table *t)
     t->hdr = NULL;
 }
 
-const char *rg_session_fallback(const char *path, char *roots, size_t rcap, char *log, size_t lcap)
+const char *rg_session_fallback(const char *path, struct rg_fallback *f)
 {
     struct rg_table t;
     const char *why = rg_session_attach(path, &t);
     if (why)
         return why;
-    rg_table_roots_list(t.hdr, roots, rcap);
-    int n = snprintf(log, lcap, "%s", t.hdr->log_path);
-    if (n < 0 || (size_t)n >= lcap || log[0] != '/')
-        log[0] = '\0';
+    rg_table_roots_list(t.hdr, f->roots, sizeof f->roots);
+    int n = snprintf(f->log, sizeof f->log, "%s", t.hdr->log_path);
+    if (n < 0 || (size_t)n >= sizeof f->log || f->log[0] != '/')
+        f->log[0] = '\0';
+    rg_journal_id(f->id, t.hdr->created_ns, t.hdr->creator_pid);
     rg_session_detach(&t);
     return NULL;
 }

@@ -4,9 +4,11 @@
 #ifndef RG_SESSION_H
 #define RG_SESSION_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "core/ignore.h"
+#include "core/jrecord.h"
 #include "core/table.h"
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.
@@ -31,11 +33,18 @@ const char *rg_session_attach(const char *path, struct rg_table *t);
 void rg_session_detach(struct rg_table *t);
 
 /* What the session's processes fall back on when they find no table at
- * path (it was removed, say): its roots as READGUARD_ROOTS lists them
- * (rg_table_roots_list), and its log, absolute, or "" when it has none or
- * it does not fit in lcap. NULL on success, else why the table is
+ * its path (it was removed, say): its roots as READGUARD_ROOTS lists them
+ * (rg_table_roots_list), its log, absolute, or "" when it has none or it
+ * does not fit, and its id, which names the session in the log's lines. */
+struct rg_fallback {
+    char roots[PATH_MAX];
+    char log[RG_LOG_PATH_MAX];
+    char id[RG_JOURNAL_ID_MAX];
+};
+
+/* Fills f from the table at path. NULL on success, else why the table is
  * unusable. */
-const char *rg_session_fallback(const char *path, char *roots, size_t rcap, char *log, size_t lcap);
+const char *rg_session_fallback(const char *path, struct rg_fallback *f);
 
 /* The default log of a session whose table is at table_path. */
 void rg_session_default_log(const char *table_path, char *out, size_t cap);

@@ -67,14 +67,27 @@ static const char *lost_log(struct rg_attach_room *room)
     return n > 0 && (size_t)n < sizeof room->lost_log ? room->lost_log : NULL;
 }
 
+/* The id of that session, from READGUARD_SESSION_ID: copied, like the log.
+ * Anyone may set it, so it only labels the lines; what is not an id (a
+ * quote in it would forge members of the line) is left out. */
+static const char *lost_id(struct rg_attach_room *room)
+{
+    const char *env = getenv(RG_ENV_SESSION_ID);
+    if (!env || strnlen(env, sizeof room->lost_id) == sizeof room->lost_id ||
+        !rg_journal_is_id(env))
+        return NULL;
+    memcpy(room->lost_id, env, strlen(env) + 1);
+    return room->lost_id;
+}
+
 /* A process without a usable table refuses writes under its roots; when
  * even those are unknown, everything is under the one root "/". One that
  * was to join a session (joining) takes them from READGUARD_ROOTS, which
  * every launcher sets to the session's, never from its own directory: with
  * the variable lost (an environment passed on in part), that may be far
  * less than the session guarded. It logs its refusals in the session's
- * log, as it would with the table; one that was to start a session has no
- * log yet. */
+ * log under its id, as it would with the table; one that was to start a
+ * session has no log yet. */
 static void fail_closed(struct rg_ctx *c, struct rg_attach_room *room, const char *why,
                         bool joining)
 {
@@ -82,6 +95,7 @@ static void fail_closed(struct rg_ctx *c, struct rg_attach_room *room, const cha
     c->problem = why;
     c->mode = RG_MODE_ENFORCE;
     c->lost_log = joining ? lost_log(room) : NULL;
+    c->lost_id = joining ? lost_id(room) : NULL;
     const char *env = getenv(RG_ENV_ROOTS);
     if ((joining && !(env && *env)) || env_roots(c, room)) {
         c->nroots = 0;
@@ -166,10 +180,14 @@ int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_e
     char roots[PATH_MAX];
     rg_table_roots_list(c->table.hdr, roots, sizeof roots);
     export_var(room->env_roots, sizeof room->env_roots, RG_ENV_ROOTS, roots);
-    /* And the log, for a child that finds the table removed to log in. */
+    /* And the log and the id, for a child that finds the table removed to
+     * log in. */
     const char *log_path = c->table.hdr->log_path;
     export_var(room->env_log, sizeof room->env_log, RG_ENV_SESSION_LOG,
                log_path[0] == '/' ? log_path : "");
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, c->table.hdr->created_ns, c->table.hdr->creator_pid);
+    export_var(room->env_id, sizeof room->env_id, RG_ENV_SESSION_ID, id);
     /* Node's libuv would open files through io_uring, unseen by the shim.
      * Only here: the environment of a process that joins is left alone
      * before main() (bash's own setenv would lose the rest of it). */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/jrecord.h"
 #include "guard/ctx.h"
 #include "preload/handoff.h"
 
@@ -21,7 +22,9 @@ struct rg_attach_room {
     char env_owner[48];
     char env_roots[PATH_MAX + 32];
     char env_log[RG_LOG_PATH_MAX + 32];
-    char lost_log[RG_LOG_PATH_MAX]; /* the session's log when there is no table */
+    char env_id[RG_JOURNAL_ID_MAX + 32];
+    char lost_log[RG_LOG_PATH_MAX];  /* the session's log when there is no table */
+    char lost_id[RG_JOURNAL_ID_MAX]; /* and its id */
 };
 
 /* Joins the session whose table is at path; false when it failed closed. */

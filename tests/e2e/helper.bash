@@ -63,7 +63,7 @@ common_setup() {
 	[ -x "$RG" ] || fail "$RG not built (run make)"
 	[ -f "$SHIM" ] || fail "$SHIM not built (run make)"
 	unset LD_PRELOAD READGUARD_SESSION READGUARD_ROOTS READGUARD_MODE READGUARD_LOG \
-		READGUARD_CAPACITY READGUARD_OWNER READGUARD_SESSION_LOG
+		READGUARD_CAPACITY READGUARD_OWNER READGUARD_SESSION_LOG READGUARD_SESSION_ID
 	# Session tables are made in, and looked for only in, READGUARD_DIR
 	# (never in /dev/shm itself, $XDG_RUNTIME_DIR or /tmp, where other runs'
 	# are). It is on tmpfs, as tables are by default: on ext4 a table costs
@@ -284,22 +284,29 @@ EOF
 $(cat -v "$LOG")"
 }
 
-# assert_lost_refusal LOGFILE PATH: LOGFILE holds one line, the refusal of a
-# write to PATH by a process that found its session's table unusable: it
-# names no session, as only the table knows the session's id.
+# assert_lost_refusal LOGFILE PATH [ID]: LOGFILE holds one line, the refusal
+# of a write to PATH by a process that found its session's table unusable,
+# naming the session ID as its launcher passed it on (none without ID).
 assert_lost_refusal() {
 	[ -s "$1" ] || fail "log $1 is missing or empty"
 	local out
-	out=$("$PY3" - "$1" "$2" 2>&1 <<'EOF'
+	out=$("$PY3" - "$1" "$2" "${3-}" 2>&1 <<'EOF'
 import json, sys
 lines = open(sys.argv[1], 'rb').read().decode('utf-8').split('\n')
 assert lines[-1] == '' and len(lines) == 2, 'not one line'
 o = json.loads(lines[0])
 assert (o['decision'], o['reason'], o['path']) == ('refuse', 'no-table', sys.argv[2]), o
-assert 'session' not in o, o
+assert o.get('session', '') == sys.argv[3], 'session %r, not %r' % (o.get('session'), sys.argv[3])
 EOF
 ) || fail "log $1 lacks the refusal of $2: $out
 $(cat -v "$1")"
+}
+
+# status_id FILE: the session id in FILE, which 'readguard status --json'
+# wrote.
+status_id() {
+	"$PY3" -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$1" ||
+		fail "no session id in $1: $(cat "$1")"
 }
 
 # log_count: number of lines in $LOG (0 if it does not exist).

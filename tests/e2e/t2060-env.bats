@@ -72,9 +72,9 @@ setup() {
 		eval "$("$RG" end)" || exit 9
 		[ -e "$s" ] && exit 8
 		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}] [${READGUARD_ROOTS-unset}]" \
-			"[${READGUARD_SESSION_LOG-unset}]"'
+			"[${READGUARD_SESSION_LOG-unset}] [${READGUARD_SESSION_ID-unset}]"'
 	assert_success
-	assert_output '[unset] [unset] [unset] [unset]'
+	assert_output '[unset] [unset] [unset] [unset] [unset]'
 }
 
 @test "t2060.08 end keeps the other entries of LD_PRELOAD" {
@@ -134,15 +134,16 @@ Try 'readguard env --help'."
 	assert_unchanged "$W/other/unread.txt"
 }
 
-@test "t2060.15 a child of an env shell that finds the table removed logs its refusal in the session's log" {
+@test "t2060.15 a child of an env shell that finds the table removed logs its refusal in the session's log, under its id" {
 	mkdir sub other
 	mkfile other/unread.txt original
 	run --separate-stderr bash -c '
 		eval "$("$RG" env --root "$W" --log "$LOG")" || exit 9
+		"$RG" status --json >"$OUT/status.json" || exit 8
 		cd sub && rm -- "$READGUARD_SESSION" && sh -c "echo x >\"\$W/other/unread.txt\""'
 	assert_failure
 	assert_equal "$(count_rg_lines)" 1
-	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
 
 # running_sessions: how many sessions of this test's table directory run.

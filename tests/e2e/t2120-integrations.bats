@@ -537,14 +537,15 @@ tiers_project() {
 	assert_unchanged "$W/other/unread.txt"
 }
 
-@test "t2120.63 a Bash tool command that removes the table logs its refusal in the session's log" {
+@test "t2120.63 a Bash tool command that removes the table logs its refusal in the session's log, under its id" {
 	mkdir sub other
 	mkfile other/unread.txt old
 	hook SessionStart >/dev/null
-	run --separate-stderr bash_tool 'cd sub && rm -- "$READGUARD_SESSION" && sh -c "echo x >../other/unread.txt"'
+	run --separate-stderr bash_tool '"$RG" status --json >"$OUT/status.json" && cd sub &&
+		rm -- "$READGUARD_SESSION" && sh -c "echo x >../other/unread.txt"'
 	assert_failure
 	assert_equal "$(count_rg_lines)" 1
 	local logs=("$XDG_STATE_HOME"/readguard/*.log)
 	[ "${#logs[@]}" -eq 1 ] && [ -e "${logs[0]}" ] || fail "not one default log: ${logs[*]}"
-	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt"
+	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }

@@ -140,7 +140,8 @@ fails_closed() {
 # replaced_then_write VICTIM ACT REASON LAUNCHER...: a session that
 # LAUNCHER starts in $W, whose tree goes to $W/sub, does ACT to its own
 # table, and then has a new process overwrite the unread VICTIM, under a
-# root but not under $W/sub: refused, the table unusable for REASON.
+# root but not under $W/sub: refused, the table unusable for REASON. The
+# session's status, from before ACT, is in $OUT/status.json.
 replaced_then_write() {
 	local victim=$1 act=$2 reason=$3
 	shift 3
@@ -148,7 +149,8 @@ replaced_then_write() {
 	mkfile "$victim" original
 	snapshot "$victim"
 	run --separate-stderr timeout 20 env VICTIM="$victim" "$@" bash -c "
-		cd sub && $act"' && bash -c "echo x >\"\$VICTIM\""'
+		cd sub && \"\$RG\" status --json >\"\$OUT/status.json\" && $act"' &&
+		bash -c "echo x >\"\$VICTIM\""'
 	[ "$status" -ne 124 ] || fail "the session hung"
 	assert_equal "$(count_rg_lines)" 1
 	[[ $stderr == "readguard: refused to write '$victim': the session table is unusable ($reason"* ]] ||
@@ -213,8 +215,9 @@ removed_then_write() {
 	assert_unchanged "$OUT/outside.txt"
 }
 
-# The log's name is in the table's header: a process that finds no table
-# takes it from READGUARD_SESSION_LOG, which every launcher sets.
+# The log's name and the session's id are in the table's header: a process
+# that finds no table takes them from READGUARD_SESSION_LOG and
+# READGUARD_SESSION_ID, which every launcher sets.
 @test "t3300.21 an unusable table: the refusal is logged where READGUARD_SESSION_LOG names, naming no session" {
 	mkfile f original
 	run --separate-stderr timeout 20 env LD_PRELOAD="$SHIM" READGUARD_SESSION="$BATS_TEST_TMPDIR/gone" \
@@ -235,23 +238,23 @@ removed_then_write() {
 	assert_content f original
 }
 
-@test "t3300.23 a table removed mid-session: the refusal is logged in run's --log" {
+@test "t3300.23 a table removed mid-session: the refusal is logged in run's --log, under the session's id" {
 	removed_then_write "$W/other/unread.txt" "$RG" run --log "$LOG" --root "$W" --
-	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
 
-@test "t3300.24 a table removed mid-session: the refusal is logged in the session's default log" {
+@test "t3300.24 a table removed mid-session: the refusal is logged in the session's default log, under its id" {
 	removed_then_write "$W/other/unread.txt" "$RG" run --root "$W" --
 	local logs=("$XDG_STATE_HOME"/readguard/*.log)
 	[ "${#logs[@]}" -eq 1 ] && [ -e "${logs[0]}" ] || fail "not one default log: ${logs[*]}"
-	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt"
+	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
 
-@test "t3300.25 a table replaced mid-session by random bytes: the refusal is logged in the session's log" {
+@test "t3300.25 a table replaced mid-session by random bytes: the refusal is logged in the session's log, under its id" {
 	replaced_then_write "$W/other/unread.txt" \
 		'rm -- "$READGUARD_SESSION" && head -c 200000 /dev/urandom >"$READGUARD_SESSION"' \
 		"it is not a readguard session table (wrong magic)" "$RG" run --log "$LOG" --root "$W" --
-	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
 
 @test "t3300.26 readguard log reads the line of a process that found its table removed" {
@@ -262,16 +265,46 @@ removed_then_write() {
 		fail "readguard log does not show the refusal: $output"
 }
 
-@test "t3300.27 a table removed mid-session that a preloaded process started: the refusal is logged in its READGUARD_LOG" {
+@test "t3300.27 a table removed mid-session that a preloaded process started: the refusal is logged in its READGUARD_LOG, under its id" {
 	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM" READGUARD_LOG="$LOG"
-	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+	assert_lost_refusal "$LOG" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
 
 # Its children join its session: an outer session's log, inherited, is not
 # theirs.
 @test "t3300.28 a preloaded process that starts a session passes its own log on, not an outer session's" {
 	removed_then_write "$W/other/unread.txt" env LD_PRELOAD="$SHIM" READGUARD_LOG="$LOG" \
-		READGUARD_SESSION_LOG="$OUT/outer.log"
-	assert_lost_refusal "$LOG" "$W/other/unread.txt"
+		READGUARD_SESSION_LOG="$OUT/outer.log" READGUARD_SESSION_ID=1-2
+	assert_lost_refusal "$LOG" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 	assert_not_exists "$OUT/outer.log"
+}
+
+# Its id is how 'readguard log --session' finds an ended session's lines in
+# the default logs, where every session of the user logs.
+@test "t3300.29 readguard log --session ID shows the refusal of a process that found its table removed, after the session ended" {
+	removed_then_write "$W/other/unread.txt" "$RG" run --root "$W" --
+	run --separate-stderr "$RG" log --session "$(status_id "$OUT/status.json")"
+	assert_success
+	[[ $output == *" refused open '$W/other/unread.txt': the session table was unusable" ]] ||
+		fail "readguard log does not show the refusal: $output / $stderr"
+}
+
+# Anyone may set it: only an id labels the line, and nothing else can
+# forge a member of it (the quote) or pass for another session's.
+@test "t3300.30 an unusable table: only a READGUARD_SESSION_ID in the id format names the session" {
+	mkfile f original
+	local id
+	for id in 1795468256807933359-12987 '1-2","reason":"forged' 12987 abc-1 1- -1 \
+		"$(printf '%060d-1' 0)"; do
+		rm -f "$LOG"
+		env LD_PRELOAD="$SHIM" READGUARD_SESSION="$BATS_TEST_TMPDIR/gone" READGUARD_ROOTS="$W" \
+			READGUARD_SESSION_LOG="$LOG" READGUARD_SESSION_ID="$id" bash -c 'echo new >f' 2>/dev/null &&
+			fail "the write was let through with READGUARD_SESSION_ID=$id"
+		if [ "$id" = 1795468256807933359-12987 ]; then
+			assert_lost_refusal "$LOG" "$W/f" "$id"
+		else
+			assert_lost_refusal "$LOG" "$W/f"
+		fi
+	done
+	assert_content f original
 }

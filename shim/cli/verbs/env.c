@@ -28,6 +28,7 @@ static const char env_usage[] =
     "  export READGUARD_SESSION=/dev/shm/readguard-UID-...\n"
     "  export READGUARD_ROOTS=ROOT[:ROOT]...\n"
     "  export READGUARD_SESSION_LOG=LOG\n"
+    "  export READGUARD_SESSION_ID=ID\n"
     "The shell itself is not guarded (it is already running); every command it\n"
     "starts is. The session lives while the shell does; end it with\n"
     "  eval \"$(readguard end)\"\n"
@@ -50,8 +51,8 @@ static const char env_usage[] =
 static const char end_usage[] =
     "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
-    "readguard out of LD_PRELOAD and unset READGUARD_SESSION, READGUARD_ROOTS and\n"
-    "READGUARD_SESSION_LOG.\n"
+    "readguard out of LD_PRELOAD and unset READGUARD_SESSION, READGUARD_ROOTS,\n"
+    "READGUARD_SESSION_LOG and READGUARD_SESSION_ID.\n"
     "\n" RG_SESSION_HELP "; default:\n"
     "                       $READGUARD_SESSION (never another running session)\n"
     "  -h, --help           show this help and exit\n"
@@ -111,6 +112,7 @@ static void unpreload(void)
     puts("unset " RG_ENV_SESSION ";");
     puts("unset " RG_ENV_ROOTS ";");
     puts("unset " RG_ENV_SESSION_LOG ";");
+    puts("unset " RG_ENV_SESSION_ID ";");
 }
 
 /* Is this shell in a session already, one a second env would leave running
@@ -184,11 +186,12 @@ static int take_pid(int *argc, char **argv, int32_t *pid, bool *given)
  * path; made: this env made its table, which a failure then removes. */
 static int print_exports(const char *path, const char *shim, bool made)
 {
-    /* The roots and the log go along with the table: a child that finds
-     * the table removed then still guards them all, not just its working
-     * directory, and logs what it refuses. */
-    char roots[PATH_MAX], log[RG_LOG_PATH_MAX], preload[PATH_MAX * 5];
-    const char *why = rg_session_fallback(path, roots, sizeof roots, log, sizeof log);
+    /* The roots, the log and the id go along with the table: a child that
+     * finds the table removed then still guards them all, not just its
+     * working directory, and logs what it refuses under the session's id. */
+    char preload[PATH_MAX * 5];
+    struct rg_fallback fb;
+    const char *why = rg_session_fallback(path, &fb);
     if (why) {
         rg_err("env: session '%s': %s", path, why);
         if (made)
@@ -201,8 +204,9 @@ static int print_exports(const char *path, const char *shim, bool made)
     snprintf(preload, sizeof preload, "%s%s%s", shim, n ? ":" : "", old);
     export("LD_PRELOAD", preload);
     export(RG_ENV_SESSION, path);
-    export(RG_ENV_ROOTS, roots);
-    export(RG_ENV_SESSION_LOG, log);
+    export(RG_ENV_ROOTS, fb.roots);
+    export(RG_ENV_SESSION_LOG, fb.log);
+    export(RG_ENV_SESSION_ID, fb.id);
     return RG_EXIT_OK;
 }
 

@@ -26,12 +26,14 @@
 
 /* A --strict tree gets no library and no session: every guarded call is
  * the supervisor's to answer, and the table is sealed from it (a library
- * could not attach it). Otherwise the roots and the log go along with the
- * table: a process that finds the table removed then still guards them
- * all, not just its working directory, and logs what it refuses. */
+ * could not attach it). Otherwise the roots, the log and the id go along
+ * with the table: a process that finds the table removed then still guards
+ * them all, not just its working directory, and logs what it refuses under
+ * the session's id. */
 static int export_env(const char *session, bool strict)
 {
-    char shim[PATH_MAX], preload[PATH_MAX * 2], roots[PATH_MAX], log[RG_LOG_PATH_MAX];
+    char shim[PATH_MAX], preload[PATH_MAX * 2];
+    struct rg_fallback fb;
     if (strict) {
         unsetenv(RG_ENV_SESSION);
         return 0;
@@ -41,7 +43,7 @@ static int export_env(const char *session, bool strict)
                "../lib/readguard/");
         return -1;
     }
-    const char *why = rg_session_fallback(session, roots, sizeof roots, log, sizeof log);
+    const char *why = rg_session_fallback(session, &fb);
     if (why) {
         rg_err("session '%s': %s", session, why);
         return -1;
@@ -53,8 +55,8 @@ static int export_env(const char *session, bool strict)
         snprintf(preload, sizeof preload, "%s", shim);
     /* Node's libuv would open files through io_uring, unseen by the shim. */
     if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv(RG_ENV_SESSION, session, 1) != 0 ||
-        setenv(RG_ENV_ROOTS, roots, 1) != 0 || setenv(RG_ENV_SESSION_LOG, log, 1) != 0 ||
-        setenv("UV_USE_IO_URING", "0", 1) != 0) {
+        setenv(RG_ENV_ROOTS, fb.roots, 1) != 0 || setenv(RG_ENV_SESSION_LOG, fb.log, 1) != 0 ||
+        setenv(RG_ENV_SESSION_ID, fb.id, 1) != 0 || setenv("UV_USE_IO_URING", "0", 1) != 0) {
         rg_err("cannot set the environment: %s", strerror(errno));
         return -1;
     }

@@ -7,7 +7,7 @@
 #include "core/ignore.h"
 #include "core/request.h"
 #include "core/text.h"
-#include "guard/cachedir.h"
+#include "guard/dirmark.h"
 #include "guard/gitrules.h"
 #include "guard/tiercache.h"
 #include "os/sys.h"
@@ -44,12 +44,13 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
            (c->table.hdr && strcmp(abs, c->table.hdr->log_path) == 0);
 }
 
-/* Where readguard's rules do not decide, the project's do: what git ignores
- * or a cache tag marks is journaled. A tag counts up to the innermost root,
+/* Where readguard's rules do not decide, the project's do: what git
+ * ignores, and what its tools marked as theirs (a cache tag, a virtual
+ * environment), are journaled. A marker counts up to the innermost root,
  * the one that protects most. */
 static bool project_journals(struct rg_ctx *c, const char *abs, size_t inner)
 {
-    return rg_git_ignores(c, abs) || rg_cachedir_tagged(abs, c->roots[inner]);
+    return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]);
 }
 
 /* With several roots, the one that protects it most decides. Asking the

@@ -145,6 +145,12 @@ static inline long rg_sys_read(int fd, void *buf, size_t len)
     return rg_sys3(SYS_read, fd, (long)buf, (long)len);
 }
 
+/* pread(2): the count, or -errno; the descriptor's offset is left alone. */
+static inline long rg_sys_pread(int fd, void *buf, size_t len, off_t off)
+{
+    return rg_syscall4(SYS_pread64, fd, (long)buf, (long)len, (long)off);
+}
+
 /* Reads until len bytes are in or the file ends, retrying EINTR: the
  * count, or -errno. */
 static inline long rg_sys_read_full(int fd, void *buf, size_t len)

@@ -1,0 +1,56 @@
+#include "core/toolmark.h"
+#include <string.h>
+
+static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f06886806bc55";
+
+const struct rg_dirmark rg_dirmarks[] = {
+    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR},
+    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV},
+};
+const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
+
+bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
+{
+    switch (m->kind) {
+    case RG_DIRMARK_CACHEDIR: return rg_cachedir_signed(head, n);
+    case RG_DIRMARK_PYVENV: return rg_pyvenv_configures(head, n);
+    }
+    return false;
+}
+
+bool rg_cachedir_signed(const char *head, size_t n)
+{
+    return n >= sizeof cachedir_signature - 1 &&
+           memcmp(head, cachedir_signature, sizeof cachedir_signature - 1) == 0;
+}
+
+static bool blank(char ch) { return ch == ' ' || ch == '\t'; }
+
+/* Does the line at head[i, n) have the key "home"? */
+static bool home_line(const char *head, size_t i, size_t n)
+{
+    while (i < n && blank(head[i]))
+        i++;
+    static const char key[] = "home";
+    for (size_t k = 0; k < sizeof key - 1; k++, i++)
+        if (i >= n || (head[i] | 0x20) != key[k])
+            return false;
+    while (i < n && blank(head[i]))
+        i++;
+    return i < n && head[i] == '=';
+}
+
+bool rg_pyvenv_configures(const char *head, size_t n)
+{
+    if (memchr(head, '\0', n))
+        return false;
+    for (size_t i = 0; i < n;) {
+        if (home_line(head, i, n))
+            return true;
+        const char *nl = memchr(head + i, '\n', n - i);
+        if (!nl)
+            break;
+        i = (size_t)(nl - head) + 1;
+    }
+    return false;
+}

@@ -1,0 +1,42 @@
+/* How a project's tools mark what they own, told from a file's first bytes:
+ * a directory marked by a file in it (a cache tag, a Python virtual
+ * environment's configuration). Outside a git work tree no ignore rule says
+ * these are the tools', and they are what a second session rewrites first
+ * (readguard(1), IGNORE RULES). Pure: works on bytes the caller read. */
+#ifndef RG_TOOLMARK_H
+#define RG_TOOLMARK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rg_dirmark_kind { RG_DIRMARK_CACHEDIR, RG_DIRMARK_PYVENV };
+
+/* A file that marks its directory, and everything below, as a tool's. No
+ * pointer in it: each would be a relocation in every process (t0020). */
+struct rg_dirmark {
+    char name[16];             /* the file's name, after its directory's slash */
+    unsigned short head;       /* how many of its first bytes tell */
+    enum rg_dirmark_kind kind; /* which of the tests below they pass */
+};
+
+/* Every directory marker, written once here. */
+extern const struct rg_dirmark rg_dirmarks[];
+extern const size_t rg_ndirmarks;
+
+/* The most bytes any marker reads. */
+#define RG_DIRMARK_HEAD_MAX 512
+
+/* Do n first bytes of m's file (n up to m->head) say what m says? */
+bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n);
+
+/* The Cache Directory Tagging Specification (https://bford.info/cachedir/):
+ * CACHEDIR.TAG begins with its 43-byte signature (pytest, cargo). */
+bool rg_cachedir_signed(const char *head, size_t n);
+
+/* A virtual environment's pyvenv.cfg (python3 -m venv, virtualenv, uv):
+ * a text of "key = value" lines, one of which has the key "home", as
+ * CPython reads it (the key case-insensitive, blanks around it). All write
+ * it first; a NUL byte says it is no text. */
+bool rg_pyvenv_configures(const char *head, size_t n);
+
+#endif

@@ -1,0 +1,45 @@
+#include "guard/dirmark.h"
+#include <limits.h>
+#include <string.h>
+
+#include "core/toolmark.h"
+#include "guard/filehead.h"
+/* Any other file of a marker's name (a link, a FIFO, a device, a file of
+ * other bytes) marks nothing: only a regular file is opened, and only the
+ * bytes the marker needs are read. */
+static bool marked_by(const char *dir, size_t n, const struct rg_dirmark *m)
+{
+    char p[PATH_MAX];
+    char head[RG_DIRMARK_HEAD_MAX];
+    size_t name = strlen(m->name);
+    if (n + 1 + name + 1 > sizeof p)
+        return false;
+    memcpy(p, dir, n);
+    p[n] = '/';
+    memcpy(p + n + 1, m->name, name + 1);
+    long got = rg_file_head(p, head, m->head < sizeof head ? m->head : sizeof head);
+    return got > 0 && rg_dirmark_says(m, head, (size_t)got);
+}
+
+static bool marked(const char *dir, size_t n)
+{
+    for (size_t i = 0; i < rg_ndirmarks; i++)
+        if (marked_by(dir, n, &rg_dirmarks[i]))
+            return true;
+    return false;
+}
+
+bool rg_dirmark_marked(const char *abs, const char *root)
+{
+    /* The root "/" is the directory "" before a slash. */
+    size_t stop = strcmp(root, "/") == 0 ? 0 : strlen(root);
+    size_t n = strlen(abs);
+    while (n > 0 && abs[n - 1] != '/')
+        n--;
+    /* abs[0, n) ends in the slash after each directory, from abs's up. */
+    for (; n > stop; n--) {
+        if (abs[n - 1] == '/' && marked(abs, n - 1))
+            return true;
+    }
+    return false;
+}

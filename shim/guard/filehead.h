@@ -1,0 +1,21 @@
+/* The first bytes of a file, read to tell what it is (toolmark.h) while a
+ * write to it is being judged. Never a read of anything but a regular
+ * file: opening a FIFO may block, opening a device may act. The raw system
+ * calls are not hooked, so the read is not the session's: it unlocks
+ * nothing. */
+#ifndef RG_FILEHEAD_H
+#define RG_FILEHEAD_H
+
+#include <stddef.h>
+
+/* Up to cap of the first bytes of the regular file at path (absolute), not
+ * following a final symbolic link: the count, or -1 when it is no regular
+ * file or cannot be read. */
+long rg_file_head(const char *path, char *buf, size_t cap);
+
+/* The same through fd, when fd is a regular file open for reading (pread:
+ * its offset is left alone); -1 otherwise (write-only, O_PATH, not a
+ * regular file), and the caller reads by path. */
+long rg_fd_head(int fd, char *buf, size_t cap);
+
+#endif

@@ -2,6 +2,7 @@
 #include <string.h>
 
 static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f06886806bc55";
+static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
 
 const struct rg_dirmark rg_dirmarks[] = {
     {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR},
@@ -53,4 +54,21 @@ bool rg_pyvenv_configures(const char *head, size_t n)
         i = (size_t)(nl - head) + 1;
     }
     return false;
+}
+
+bool rg_sqlite_header(const char *head, size_t n)
+{
+    return n >= RG_SQLITE_HEAD && memcmp(head, sqlite_header, RG_SQLITE_HEAD) == 0;
+}
+
+size_t rg_sqlite_companion(const char *path)
+{
+    static const char suffixes[][sizeof "-journal"] = {"-wal", "-shm", "-journal"};
+    size_t len = strlen(path);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t s = strlen(suffixes[i]);
+        if (len > s && memcmp(path + len - s, suffixes[i], s) == 0 && path[len - s - 1] != '/')
+            return len - s;
+    }
+    return 0;
 }

@@ -1,6 +1,7 @@
 /* How a project's tools mark what they own, told from a file's first bytes:
  * a directory marked by a file in it (a cache tag, a Python virtual
- * environment's configuration). Outside a git work tree no ignore rule says
+ * environment's configuration), and an SQLite database with the files its
+ * library keeps beside it. Outside a git work tree no ignore rule says
  * these are the tools', and they are what a second session rewrites first
  * (readguard(1), IGNORE RULES). Pure: works on bytes the caller read. */
 #ifndef RG_TOOLMARK_H
@@ -38,5 +39,14 @@ bool rg_cachedir_signed(const char *head, size_t n);
  * CPython reads it (the key case-insensitive, blanks around it). All write
  * it first; a NUL byte says it is no text. */
 bool rg_pyvenv_configures(const char *head, size_t n);
+
+/* The bytes an SQLite database begins with: "SQLite format 3" and a NUL. */
+#define RG_SQLITE_HEAD 16
+bool rg_sqlite_header(const char *head, size_t n);
+
+/* When path names a file SQLite keeps beside the database NAME (NAME-wal,
+ * NAME-shm, NAME-journal), the length of NAME; else 0. NAME's last
+ * component is never empty. */
+size_t rg_sqlite_companion(const char *path);
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "guard/dirmark.h"
 #include "guard/gitrules.h"
+#include "guard/sqlitedb.h"
 #include "guard/tiercache.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
@@ -45,18 +46,19 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
 }
 
 /* Where readguard's rules do not decide, the project's do: what git
- * ignores, and what its tools marked as theirs (a cache tag, a virtual
- * environment), are journaled. A marker counts up to the innermost root,
- * the one that protects most. */
-static bool project_journals(struct rg_ctx *c, const char *abs, size_t inner)
+ * ignores, what its tools marked as theirs (a cache tag, a virtual
+ * environment) and an SQLite database are journaled. A marker counts up to
+ * the innermost root, the one that protects most. fd: on abs, or -1. */
+static bool project_journals(struct rg_ctx *c, const char *abs, int fd, size_t inner)
 {
-    return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]);
+    return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]) ||
+           rg_sqlitedb_owned(abs, fd);
 }
 
 /* With several roots, the one that protects it most decides. Asking the
  * project decides between guarded and journaled where readguard's rules
  * do not. */
-static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_project)
+static enum rg_scope classify(struct rg_ctx *c, const char *abs, int fd, bool ask_project)
 {
     enum rg_tier tier = RG_TIER_FREE;
     size_t inner = c->nroots;
@@ -71,7 +73,7 @@ static enum rg_scope classify(struct rg_ctx *c, const char *abs, bool ask_projec
             tier = t;
     }
     if (tier == RG_TIER_NONE)
-        tier = ask_project && project_journals(c, abs, inner) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
+        tier = ask_project && project_journals(c, abs, fd, inner) ? RG_TIER_JOURNAL : RG_TIER_GUARD;
     return tier == RG_TIER_FREE      ? RG_SCOPE_FREE
            : tier == RG_TIER_JOURNAL ? RG_SCOPE_JOURNALED
                                      : RG_SCOPE_GUARDED;
@@ -102,14 +104,14 @@ enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int
         snprintf(abs, cap, "%s", path ? path : "?");
         return RG_SCOPE_GUARDED; /* cannot tell where it is: guard it */
     }
-    return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, ask_project);
+    return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, fd, ask_project);
 }
 
 enum rg_scope rg_scope_locate_plain(struct rg_ctx *c, int dirfd, const char *path, int fd,
                                     char *abs, size_t cap)
 {
     if ((path[0] == '/' || dirfd == AT_FDCWD) && lexical_path(dirfd, path, abs, cap))
-        return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, false);
+        return is_session_file(c, abs) ? RG_SCOPE_FREE : classify(c, abs, -1, false);
     return rg_scope_locate(c, dirfd, path, fd, false, false, abs, cap);
 }
 
@@ -124,7 +126,7 @@ static enum rg_scope classify_dir(struct rg_ctx *c, char *abs, size_t cap)
     if (n + 3 > cap)
         return RG_SCOPE_GUARDED;
     memcpy(abs + n, "/\x01", 3);
-    enum rg_scope s = classify(c, abs, true);
+    enum rg_scope s = classify(c, abs, -1, true);
     abs[n] = '\0';
     return s;
 }
@@ -173,7 +175,7 @@ enum rg_scope rg_scope_of_name(struct rg_ctx *c, int dirfd, const char *path, bo
     /* Unlocated, the new name counts as outside: a refusal, never a hole. */
     if (!found && !lexical_path(dirfd, path, abs, cap))
         return RG_SCOPE_FREE;
-    return dir ? classify_dir(c, abs, cap) : classify(c, abs, true);
+    return dir ? classify_dir(c, abs, cap) : classify(c, abs, -1, true);
 }
 
 enum rg_scope rg_scope_backup(struct rg_ctx *c, bool known, int dirfd, const char *from,

@@ -13,7 +13,8 @@
 /* fd: a descriptor on the target, or -1 to look the path up (following a
  * final symlink only if follow). abs receives the absolute path, for the log.
  * Which tier a guarded path is in costs asking the project: git
- * (gitrules.h) and the directories its tools marked (dirmark.h); without
+ * (gitrules.h), the directories its tools marked (dirmark.h) and its
+ * SQLite databases (sqlitedb.h, read through fd when it can be); without
  * ask_project, a path no rule of readguard's decides is RG_SCOPE_GUARDED,
  * which is all the journal needs to know. */
 enum rg_scope rg_scope_locate(struct rg_ctx *c, int dirfd, const char *path, int fd, bool follow,

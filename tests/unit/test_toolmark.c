@@ -1,5 +1,6 @@
-/* Unit tests for core/toolmark.c: what a cache tag and a virtual
- * environment's pyvenv.cfg look like in their first bytes. */
+/* Unit tests for core/toolmark.c: what a cache tag, a virtual environment's
+ * pyvenv.cfg and an SQLite database look like in their first bytes, and
+ * which names are an SQLite database's companions. */
 #include <string.h>
 
 #include "check.h"
@@ -19,7 +20,8 @@ TEST(cachedir_signature_begins_the_tag)
 
 TEST(pyvenv_python3_venv_writes_home_first)
 {
-    CHECK(venv("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n"));
+    CHECK(venv("home = /usr/bin\ninclude-system-site-packages = false\nversion = "
+               "3.11.2\n"));
 }
 
 TEST(pyvenv_home_on_a_later_line_blanks_and_case_as_cpython_reads_them)
@@ -64,6 +66,34 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK(!rg_dirmark_says(&rg_dirmarks[0], "home = /usr/bin\n", 16));
 }
 
+TEST(sqlite_header_is_sixteen_bytes_with_its_nul)
+{
+    static const char db[] = "SQLite format 3\0\x10\x00\x01\x01";
+    CHECK(rg_sqlite_header(db, sizeof db - 1));
+    CHECK(rg_sqlite_header(db, 16));
+    CHECK(!rg_sqlite_header(db, 15));
+    CHECK(!rg_sqlite_header("SQLite format 3 and more", 24));
+    CHECK(!rg_sqlite_header("SQLite format 2\0", 16));
+}
+
+TEST(sqlite_companions_name_their_database)
+{
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.db-wal"), strlen("/p/app.db"));
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.db-shm"), strlen("/p/app.db"));
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.db-journal"), strlen("/p/app.db"));
+    CHECK_EQ_INT(rg_sqlite_companion("/p/x-wal"), strlen("/p/x"));
+}
+
+TEST(sqlite_companion_needs_a_name_before_its_suffix)
+{
+    CHECK_EQ_INT(rg_sqlite_companion("/p/-wal"), 0);
+    CHECK_EQ_INT(rg_sqlite_companion("-wal"), 0);
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.db"), 0);
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.db-wal.bak"), 0);
+    CHECK_EQ_INT(rg_sqlite_companion("/p/app.dbwal"), 0);
+    CHECK_EQ_INT(rg_sqlite_companion(""), 0);
+}
+
 int main(void)
 {
     RUN(cachedir_signature_begins_the_tag);
@@ -72,5 +102,8 @@ int main(void)
     RUN(pyvenv_without_a_home_key_is_no_venv);
     RUN(pyvenv_with_a_nul_byte_is_no_text);
     RUN(dirmarks_name_each_marker_once_within_the_head_bound);
+    RUN(sqlite_header_is_sixteen_bytes_with_its_nul);
+    RUN(sqlite_companions_name_their_database);
+    RUN(sqlite_companion_needs_a_name_before_its_suffix);
     return check_done();
 }

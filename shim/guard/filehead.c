@@ -9,6 +9,9 @@ long rg_fd_head(int fd, char *buf, size_t cap)
     struct stat st;
     if (fd < 0 || rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
+    /* A shorter file is read whole without a last read to find its end. */
+    if ((off_t)cap > st.st_size)
+        cap = (size_t)st.st_size;
     size_t got = 0;
     while (got < cap) {
         long n = rg_sys_pread(fd, buf + got, cap - got, (off_t)got);

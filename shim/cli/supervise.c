@@ -21,6 +21,8 @@
 #include "supervise/supervise.h"
 /* The supervisor's context, made before the tree exists. */
 static struct rg_ctx proto;
+/* The supervisor, once started; zeroes until then. */
+static struct rg_sv sv_started;
 
 /* Attached before the fork, so that no process of the tree can have put
  * another file at the path yet. Under --strict the table's own file is
@@ -112,7 +114,7 @@ static int start(int listener, enum rg_sv_level level)
         rg_err("cannot guard the session table's mapping: %s", strerror(errno));
         return -1;
     }
-    int r = rg_sv_start(listener, level, &proto, threads());
+    int r = rg_sv_start(listener, level, &proto, threads(), &sv_started);
     if (r < 0)
         rg_err("cannot start the supervisor: %s", strerror(-r));
     return r;
@@ -134,3 +136,5 @@ int rg_supervise_parent(int level, int sv[2], pid_t child)
     waitpid(child, NULL, 0);
     return -1;
 }
+
+void rg_supervise_finish(void) { rg_sv_finish(&sv_started); }

@@ -11,5 +11,10 @@ enum { RG_SUPERVISE_NONE, RG_SUPERVISE_HYBRID, RG_SUPERVISE_STRICT };
 int rg_supervise_prepare(int level, int sv[2], const char *session);
 void rg_supervise_child(int level, int sv[2]);
 int rg_supervise_parent(int level, int sv[2], pid_t child);
+/* The tree has exited: restamps the files it wrote through descriptors the
+ * supervisor handed it, as the supervisor's reaper thread would a moment
+ * later, so that the session's table knows them as the tree left them
+ * before the run ends (a kept session's next write of them is its own). */
+void rg_supervise_finish(void);
 
 #endif

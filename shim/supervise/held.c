@@ -4,8 +4,9 @@
  * it keeps its own copy of each descriptor, counted as a writer for the
  * target, and settles it once the target no longer holds the file: that is
  * checked before every supervised write is judged, at once when the holder
- * exits (the common case: a tool writes and exits), and every few
- * milliseconds by the reaper otherwise (a close or an exec). Settling restamps the file from the
+ * exits (the common case: a tool writes and exits), every few
+ * milliseconds by the reaper otherwise (a close or an exec), and once more
+ * when the tree has exited (rg_sv_finish), before the run ends. Settling restamps the file from the
  * copy, as the shim would at close, and drops the writer count. Meanwhile the session's own
  * processes may write the file (the writer is alive), exactly as while a shim process holds a write
  * descriptor. */

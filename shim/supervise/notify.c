@@ -19,6 +19,10 @@
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; older headers lack it */
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
+/* How long the end of a run waits for the calls still being carried out:
+ * tens of microseconds each, unless one is stalled, which must not keep
+ * the run from ending. */
+#define RG_SV_FINISH_MS 1000
 #endif
 struct worker {
     int listener;
@@ -204,7 +208,8 @@ int rg_sv_spawn(void *(*fn)(void *), void *arg)
     return -r;
 }
 
-int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads)
+int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads,
+                struct rg_sv *sv)
 {
     struct seccomp_notif_sizes sizes;
     if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0)
@@ -237,6 +242,8 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
         *keeper = (struct keeper){held, turn};
         r = rg_sv_spawn(reap, keeper);
     }
+    if (r == 0)
+        *sv = (struct rg_sv){held, turn};
     if (r != 0) {
         free(keeper);
         free(turn);
@@ -262,4 +269,12 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return r;
+}
+
+void rg_sv_finish(const struct rg_sv *sv)
+{
+    if (!sv->turn)
+        return; /* never started */
+    rg_sv_turn_drain(sv->turn, RG_SV_FINISH_MS);
+    rg_sv_held_settle(sv->held);
 }

@@ -160,9 +160,21 @@ struct rg_sv_call {
     struct rg_ctx *ctx; /* this handler thread's own context */
     struct rg_sv_target target;
 };
-/* Starts the handler threads on the listener, plus the reaper. Returns 0 or
- * -errno. The threads live until the process exits. */
-int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads);
+/* A supervisor started: what rg_sv_finish needs. */
+struct rg_sv {
+    struct rg_sv_held *held;
+    struct rg_sv_turn *turn;
+};
+/* Starts the handler threads on the listener, plus the reaper, and fills
+ * sv. Returns 0 or -errno. The threads live until the process exits. */
+int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads,
+                struct rg_sv *sv);
+/* The tree has exited: waits for the calls still being carried out (a
+ * handler answers before it records the read or holds the copy of the
+ * write it answered), for RG_SV_FINISH_MS at most (a call stalled on a hung
+ * file system), then settles every copy still held, as the reaper would a
+ * moment later: the run may end, and the process with it, before either. */
+void rg_sv_finish(const struct rg_sv *sv);
 /* Starts fn(arg) on a detached thread of readguard's: 0, or -errno. */
 int rg_sv_spawn(void *(*fn)(void *), void *arg);
 
@@ -199,6 +211,9 @@ void rg_sv_turn_give(struct rg_sv_turn *t);
  * watchdog passed the turn on. */
 void rg_sv_turn_begin(struct rg_sv_turn *t, uint32_t me);
 bool rg_sv_turn_end(struct rg_sv_turn *t, uint32_t me);
+/* Waits until no call is between its begin and its end, for ms at most.
+ * False if one still is. */
+bool rg_sv_turn_drain(struct rg_sv_turn *t, int ms);
 /* The watchdog's look, made by one thread each time it wakes: passes the
  * turn on from a call that has gone on a whole tick. Returns how many ms
  * until the next look, or -1 to doze until a call begins. */

@@ -16,6 +16,7 @@
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "os/clock.h"
@@ -31,6 +32,7 @@ struct rg_sv_turn {
     int wake;               /* eventfd the watchdog's thread waits on while it dozes */
     _Atomic uint32_t busy;  /* the holder's number while it carries out a call, else 0 */
     _Atomic uint64_t calls; /* calls begun, so a stall is the same call seen twice */
+    _Atomic uint32_t going; /* calls begun and not ended, stalled ones too */
     _Atomic bool asleep;    /* the watchdog dozes: the next begin wakes it */
     /* The watchdog's own, at its last look: one thread reads and writes them. */
     uint32_t who;
@@ -52,6 +54,7 @@ void rg_sv_turn_give(struct rg_sv_turn *t) { sem_post(&t->free); }
 void rg_sv_turn_begin(struct rg_sv_turn *t, uint32_t me)
 {
     atomic_fetch_add(&t->calls, 1);
+    atomic_fetch_add(&t->going, 1);
     atomic_store(&t->busy, me);
     if (atomic_load(&t->asleep) && atomic_exchange(&t->asleep, false)) {
         uint64_t one = 1;
@@ -63,7 +66,20 @@ void rg_sv_turn_begin(struct rg_sv_turn *t, uint32_t me)
 bool rg_sv_turn_end(struct rg_sv_turn *t, uint32_t me)
 {
     uint32_t expect = me;
-    return atomic_compare_exchange_strong(&t->busy, &expect, 0);
+    bool kept = atomic_compare_exchange_strong(&t->busy, &expect, 0);
+    atomic_fetch_sub(&t->going, 1);
+    return kept;
+}
+
+bool rg_sv_turn_drain(struct rg_sv_turn *t, int ms)
+{
+    int64_t until = rg_clock_ns(CLOCK_MONOTONIC) + (int64_t)ms * 1000000;
+    while (atomic_load(&t->going) != 0) {
+        if (rg_clock_ns(CLOCK_MONOTONIC) >= until)
+            return false;
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    return true;
 }
 
 static void look(struct rg_sv_turn *t, int64_t now)

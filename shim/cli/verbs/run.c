@@ -135,6 +135,7 @@ int rg_cmd_run(int argc, char **argv)
         return RG_EXIT_FAILURE;
     }
     int status = rg_tree_wait(pid);
+    rg_supervise_finish();
     end_session(session, kept);
     return status;
 }

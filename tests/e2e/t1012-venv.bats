@@ -201,3 +201,19 @@ include-system-site-packages = false'
 	assert_success
 	assert_content d/data old
 }
+
+@test "t1012.13 --strict: a FIFO named pyvenv.cfg unlocks nothing, and stalls no write" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	control
+	mkdir env
+	mkfifo env/pyvenv.cfg
+	mkfile env/data old
+	snapshot env/data
+	# The supervisor opening the FIFO would wait for a writer: timeout
+	# tells a hang.
+	run --separate-stderr timeout 30 "$RG" run --strict --log "$LOG" -- bash -c '
+		"$1" write env/data x; "$1" write venv/data new' bash "$T/rgstatic"
+	assert_refused env/data unread
+	assert_unchanged env/data
+	assert_content venv/data new
+}

@@ -171,3 +171,17 @@ second"
 	assert_success
 	assert_content notes-journal old
 }
+
+@test "t1013.11 --strict: a file named x-wal beside a symbolic link to a database stays guarded" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	db real.db
+	ln -s real.db x
+	mkfile x-wal old
+	mkfile real.db-wal old
+	snapshot x-wal
+	run --separate-stderr "$RG" run --strict --log "$LOG" -- bash -c '
+		"$1" write x-wal gone; "$1" write real.db-wal new' bash "$T/rgstatic"
+	assert_refused x-wal unread
+	assert_unchanged x-wal
+	assert_content real.db-wal new
+}

@@ -21,7 +21,8 @@
 struct moved {
     bool known;
     uint64_t dev, ino;
-    struct rg_entry *e; /* the record, when known */
+    struct rg_entry *e;   /* the entry, when known */
+    struct rg_record was; /* its record, when known */
 };
 
 /* Is f what r recorded? A read within a tick of the file's last change
@@ -44,7 +45,7 @@ static bool recorded(int dirfd, const char *path, struct rg_file *f, const struc
 static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
 {
     struct stat st;
-    struct moved m = {false, 0, 0, NULL};
+    struct moved m = {0};
     for (int n = 0;
          rg_sys_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode); n++) {
         struct rg_file f = rg_file_of(&st);
@@ -57,6 +58,7 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
          * very bytes where the stamp cannot tell. */
         m.known = recorded(dirfd, path, &f, &r);
         m.e = m.known ? e : NULL;
+        m.was = r;
         if (m.known || !rg_wait_restamp(&r, n))
             break;
     }
@@ -117,7 +119,7 @@ static int renamed_over(struct rg_ctx *c, int held, int olddirfd, const char *ol
 static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char *path)
 {
     if (m->known)
-        rg_restamp_renamed(c, m->e, dirfd, path, m->dev, m->ino);
+        rg_restamp_renamed(c, m->e, &m->was, dirfd, path, m->dev, m->ino);
 }
 
 /* Each name of a rename is anchored on a descriptor of its own
@@ -222,8 +224,7 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
     j.old.path = oldpath;
     j.old.shown = NULL;
     j.from = known_at(c, olddirfd, oldpath);
-    j.onto =
-        j.targets == 2 ? known_at(c, req->dirfd, req->path) : (struct moved){false, 0, 0, NULL};
+    j.onto = j.targets == 2 ? known_at(c, req->dirfd, req->path) : (struct moved){0};
     int r = judge_names(c, &j);
     if (r < 0)
         return r;

@@ -112,10 +112,33 @@ restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, in
         rg_entry_writer_close(e);
 }
 
-void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, int dirfd, const char *path,
-                        uint64_t dev, uint64_t ino)
+/* A rename moves a read as the read it was: the same reader (a scan stays
+ * a scan), time and hash, for the bytes are the same. Stamped as the
+ * session's own write, the bytes would be taken for the session's, and the
+ * journal would keep nothing before their first change (`cat f; mv f g;
+ * rm g` lost f), and a scanner's rename would unlock the file for all. A
+ * sibling waits for this stamp (the rename is counted as an act on e), so
+ * one look does. */
+static void carry_read(struct rg_ctx *c, struct rg_entry *e, const struct rg_record *was,
+                       const struct own_look *l)
 {
-    settle_own(c, e, &(struct own_look){dirfd, path, dev, ino}, 1);
+    struct stat st;
+    if (!look_own(l, &st))
+        return;
+    struct rg_stamp now = rg_stamp_of(&st);
+    now.reader = was->reader;
+    now.hash = was->hash;
+    rg_entry_stamp(&c->table, e, &now, false, was->read_ns);
+}
+
+void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, const struct rg_record *was,
+                        int dirfd, const char *path, uint64_t dev, uint64_t ino)
+{
+    struct own_look l = {dirfd, path, dev, ino};
+    if (was->written)
+        settle_own(c, e, &l, 1);
+    else
+        carry_read(c, e, was, &l);
 }
 
 static inline __attribute__((always_inline)) void restamp(struct rg_ctx *c, int fd,

@@ -19,10 +19,11 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last);
  * process-local state a vfork parent shares. */
 void rg_note_exec(struct rg_ctx *c);
 /* A rename of the session's (counted as its act on e) gave the file of
- * dev and ino the name path: records it as the session's own, as
- * rg_note_close does a write. */
-void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, int dirfd, const char *path,
-                        uint64_t dev, uint64_t ino);
+ * dev and ino the name path: records it as what the session knew, was (its
+ * record before the rename): the session's own write as rg_note_close
+ * records one, or the read it was. */
+void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, const struct rg_record *was,
+                        int dirfd, const char *path, uint64_t dev, uint64_t ino);
 /* The process is exiting: restamp everything it still holds. */
 void rg_restamp_at_exit(struct rg_ctx *c);
 /* What rg_note_close does for an untracked descriptor 0-2, on table t:

@@ -1375,3 +1375,30 @@ sid() {
 	assert_success
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1400.133 a file read, renamed and then removed comes back by undo under its new name" {
+	mkfile a.txt original
+	rg sh -c 'cat a.txt >/dev/null && mv a.txt b.txt && rm b.txt'
+	assert_not_exists b.txt
+	run "$RG" undo b.txt
+	assert_success
+	assert_equal "$(cat b.txt)" original
+}
+
+@test "t1400.134 a file read, renamed and then overwritten comes back by undo" {
+	mkfile a.txt original
+	rg sh -c 'cat a.txt >/dev/null && mv a.txt b.txt && echo new >b.txt'
+	assert_equal "$(cat b.txt)" new
+	run "$RG" undo b.txt
+	assert_success
+	assert_equal "$(cat b.txt)" original
+}
+
+@test "t1400.135 under --supervise, a file read, renamed and then removed comes back by undo" {
+	mkfile a.txt original
+	run "$RG" run --supervise -- sh -c 'cat a.txt >/dev/null && mv a.txt b.txt && rm b.txt'
+	assert_success
+	run "$RG" undo b.txt
+	assert_success
+	assert_equal "$(cat b.txt)" original
+}

@@ -425,3 +425,17 @@ open(\"a.txt\").read()' '$BATS_TEST_TMPDIR/.tool/lib'; echo new > a.txt"
 	assert_success
 	assert_content a.txt new
 }
+
+@test "t1500.33 a scanner's rename of a file it only scanned does not unlock it" {
+	tree 20
+	cat >scan.py <<-'PY'
+		import os
+		for i in range(1, 21):
+		    open("src/f%d.c" % i).read()
+		os.rename("src/f7.c", "src/g7.c")
+	PY
+	run --separate-stderr rgsh "python3 scan.py; echo PWN > src/g7.c"
+	assert_failure
+	assert_scanned src/g7.c python3
+	assert_file_contains src/g7.c zzz
+}

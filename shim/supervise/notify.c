@@ -19,11 +19,11 @@
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; older headers lack it */
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
+#endif
 /* How long the end of a run waits for the calls still being carried out:
  * tens of microseconds each, unless one is stalled, which must not keep
  * the run from ending. */
 #define RG_SV_FINISH_MS 1000
-#endif
 struct worker {
     int listener;
     enum rg_sv_level level;

@@ -180,16 +180,22 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 
 /* Judges a path that is not open: the destination of a rename, the target of
  * truncate or of a spawned child's open. A missing path is a new file. */
-int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
-                   enum rg_scope scope)
+enum rg_action rg_ask_path_act(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                               struct stat *st, enum rg_scope scope)
 {
     if (rg_sys_fstatat(req->dirfd, req->path, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
         st->st_mode = 0;
-        return 0; /* missing, or an error the real call will report itself */
+        return RG_ALLOW; /* missing, or an error the real call will report itself */
     }
     struct rg_file f = rg_file_of(st);
     f.scope = scope;
-    enum rg_action a = rg_ask(c, req, &f, -1, follow);
+    return rg_ask(c, req, &f, -1, follow);
+}
+
+int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
+                   enum rg_scope scope)
+{
+    enum rg_action a = rg_ask_path_act(c, req, follow, st, scope);
     return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
 }
 

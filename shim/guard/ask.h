@@ -150,5 +150,8 @@ int rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct sta
  * rule: guard/calls.c), or RG_SCOPE_UNKNOWN to work it out if needed. */
 int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
                    enum rg_scope scope);
+/* rg_ask_path_stat's answer itself (RG_ALLOW for nothing there). */
+enum rg_action rg_ask_path_act(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                               struct stat *st, enum rg_scope scope);
 
 #endif

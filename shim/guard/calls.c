@@ -237,14 +237,21 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
         return 0;
     bool follow = !(req->flags & O_NOFOLLOW);
     struct stat st;
-    int r = rg_ask_path_stat(c, req, follow, &st);
-    if (r < 0)
-        return r;
+    enum rg_action act = rg_ask_path_act(c, req, follow, &st, RG_SCOPE_UNKNOWN);
+    if (act == RG_REFUSE)
+        return -EACCES;
     /* The open is the C library's own, which no hook sees: its old bytes
      * are kept now, or a journaled file is refused as rg_guard_open would. */
     if (st.st_mode != 0 && S_ISREG(st.st_mode) &&
         rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", -1, follow, &st,
-                        r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)
+                        act == RG_ALLOW_KEPT ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)
         return -EACCES;
-    return 0;
+    if (act != RG_ALLOW_UNTRACKED)
+        return 0;
+    /* As the guarded open of an unread append: no record may stay. */
+    struct rg_file f = rg_file_of(&st);
+    struct rg_entry *e = rg_entry_for(c, &f, false);
+    if (e)
+        rg_entry_forget(e);
+    return RG_CHECKED_UNREAD;
 }

@@ -52,8 +52,11 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
 int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags);
 /* Checks an open that the C library makes unseen (a spawned child's file
  * action, freopen, fopen with ",ccs="), and keeps the file's old bytes
- * first, as a guarded open does; 0 or -EACCES. */
+ * first, as a guarded open does; 0, -EACCES, or RG_CHECKED_UNREAD: an
+ * append --allow-append lets through unread, whose descriptor the caller
+ * must not note as a write (it would make the file the session's). */
 int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req);
+#define RG_CHECKED_UNREAD 1
 
 /* Records a read-mode open of fd already made by the program itself. */
 void rg_note_read(struct rg_ctx *c, int fd, int flags);

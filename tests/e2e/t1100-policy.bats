@@ -276,3 +276,22 @@ os.pwrite(fd, b\"OVERWRITTEN\", 0)"'
 	assert_success
 	assert_content log.txt first
 }
+
+# freopen and fopen ",ccs=" are opened by the C library itself, after a
+# check by path: what --allow-append lets through there is no write of the
+# session's either.
+@test "t1100.29 a freopen append let through by --allow-append does not make the file writable" {
+	mkfile log.txt first
+	run --separate-stderr rgo --allow-append -- '"$T/rgprobe" freopen log.txt a; echo blind > log.txt'
+	assert_failure
+	assert_refused log.txt unread
+	assert_content log.txt first
+}
+
+@test "t1100.30 an fopen ccs append let through by --allow-append does not make the file writable" {
+	mkfile log.txt first
+	run --separate-stderr rgo --allow-append -- '"$T/rgprobe" fopen log.txt "a,ccs=UTF-8"; echo blind > log.txt'
+	assert_failure
+	assert_refused log.txt unread
+	assert_content log.txt first
+}

@@ -19,7 +19,7 @@ static FILE *open_ccs_stream(struct rg_ctx *c, const struct rg_request *req, con
         return NULL;
     }
     FILE *fp = RG_PAUSED(real(req->path, mode));
-    if (fp)
+    if (fp && r != RG_CHECKED_UNREAD)
         rg_note_write(c, fileno(fp), fp);
     return fp;
 }
@@ -140,7 +140,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     struct rg_ctx *c = rg_enter();
     if (!c)
         return real(path, mode, stream);
-    int oldfd = fileno(stream);
+    int oldfd = fileno(stream), checked = 0;
     struct rg_fdslot s;
     if (oldfd >= 0 && rg_fd_peek(c, oldfd, &s)) {
         RG_PAUSED(fflush(stream));
@@ -148,18 +148,19 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     }
     if (path && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
         struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
-        int r = rg_guard_check_path(c, &req);
-        if (r < 0) {
+        checked = rg_guard_check_path(c, &req);
+        if (checked < 0) {
             rg_leave();
             close_stream(stream); /* freopen closes the stream when it fails */
-            errno = -r;
+            errno = -checked;
             return NULL;
         }
     }
     FILE *fp = RG_PAUSED(real(path, mode, stream));
     if (fp && mode && rg_fopen_flags(mode, &flags)) {
         if (rg_flags_write(flags)) {
-            rg_note_write(c, fileno(fp), fp);
+            if (checked != RG_CHECKED_UNREAD)
+                rg_note_write(c, fileno(fp), fp);
             /* freopen keeps the stream's descriptor: this one was on 2. */
             if (fileno(fp) == STDERR_FILENO)
                 rg_log_stderr_given(c);

@@ -278,6 +278,32 @@ static inline bool rg_entry_unchanged(const struct rg_table *t, const struct rg_
     return t->hdr->read_ttl_ns == 0 && rg_entry_records(t, e, st);
 }
 void rg_entry_forget(struct rg_entry *e);
+
+/* The append stamp. --allow-append lets an unread file be appended to, and
+ * the journal keeps its bytes first; that must not make the file known, so
+ * no record of it may stay. What the entry holds instead is the stamp of
+ * the bytes the journal kept, or that the session's appends made of them
+ * since, so that the next process appending need not keep them again. Not
+ * a record: gen stays 0, which no generation ever is, so no decision,
+ * restamp or take-over can take it for a read or a write of the session's.
+ * read_ns holds rg_append_mark(pid of the last process to append) instead
+ * of a time, and the hash half a check of the fields (rg_append_check): a
+ * forgotten read (read_ns a time) and a stamp torn by a racing one (the
+ * check fails) never pass for one. */
+static inline int64_t rg_append_mark(int32_t pid) { return -1 - (int64_t)pid; }
+uint32_t rg_append_check(const struct rg_stamp *st, int64_t mark);
+/* Does e hold the append stamp of st, whoever appended? */
+bool rg_entry_appended_as(const struct rg_entry *e, const struct rg_stamp *st);
+/* pid is about to append to the file as st describes it, its bytes as the
+ * journal keeps them: drops e's record (as rg_entry_forget) and leaves the
+ * append stamp of st, unless it holds a newer one already. */
+void rg_entry_append_begin(struct rg_entry *e, const struct rg_stamp *st, int32_t pid);
+/* pid has let go of a descriptor it appended through, and the file is as
+ * st says: if e holds pid's append stamp still, and st only grew from it,
+ * st becomes it. Another process's append in between, a record, a shorter
+ * file or a stamp under way leave e as it is: the next append keeps the
+ * bytes again, a copy more, never one lost. */
+void rg_entry_append_end(struct rg_entry *e, const struct rg_stamp *st, int32_t pid);
 /* The journal has kept the bytes e records as st: they become as good as
  * the session's own (RG_GEN_WRITE), so an open for writing that changes
  * nothing does not keep them again. Only if e still holds st: a scan, or

@@ -39,6 +39,9 @@ struct rg_fdslot {
  * times (touch): never a writer, never restamped; ftruncate on it is refused
  * with the reason. */
 #define RG_OPENER_STANDIN (-1)
+/* A descriptor --allow-append let through unread: never a writer, never
+ * restamped; its let-go moves the append stamp on (core/table.h). */
+#define RG_OPENER_APPEND (-2)
 
 #define RG_DIRCACHE_SLOTS 1024
 #define RG_READ_HINTS 256

@@ -145,6 +145,9 @@ static enum rg_scope locate(struct rg_jkeep *k, int where, bool follow, struct g
                            sizeof k->abs);
 }
 
+/* keep()'s *out: kept by a link (1), and kept at all. */
+#define KEPT 2
+
 /* keep() once the bytes need keeping. Out of line: its 12 KiB of paths and
  * saved registers are for the first write of a file only, not for every
  * allowed write, which stops at keep()'s first test. */
@@ -182,13 +185,14 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
         rg_sys_close(src);
     if (why != RG_UNKEPT_NONE)
         act = unkept(&k, fd, follow, act, why, err, &linked);
-    *out = linked;
+    *out = linked | (why == RG_UNKEPT_NONE ? KEPT : 0);
     return act;
 }
 
 /* rg_journal_keep, and rg_journal_keep_replaced where moved_ok. given.fd
- * is closed here. *out: 1 when kept by a link, -ESTALE (nothing kept or
- * logged) when moved_ok and the path names another file by now, else 0. */
+ * is closed here. *out: -ESTALE (nothing kept or logged) when moved_ok and
+ * the path names another file by now, else 1 when kept by a link, ored
+ * with KEPT when kept at all. */
 static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req, const char *op,
                                   int fd, bool follow, const struct stat *st, enum rg_action act,
                                   bool moved_ok, struct given given, int *out)
@@ -209,7 +213,17 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
     int out;
     act = keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false}, &out);
     if (linked)
-        *linked = out == 1;
+        *linked = out & 1;
+    return act;
+}
+
+enum rg_action rg_journal_keep_append(struct rg_ctx *c, const struct rg_request *req, int fd,
+                                      bool follow, const struct stat *st, enum rg_action act,
+                                      bool *kept)
+{
+    int out;
+    act = keep(c, req, "write", fd, follow, st, act, false, (struct given){-1, false}, &out);
+    *kept = out & KEPT;
     return act;
 }
 
@@ -241,7 +255,7 @@ enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request 
 {
     int out;
     act = keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain}, &out);
-    *linked = out == 1;
+    *linked = out & 1;
     return act;
 }
 
@@ -250,7 +264,7 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
 {
     int out;
     act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false}, &out);
-    return act == RG_REFUSE ? -EACCES : out;
+    return act == RG_REFUSE ? -EACCES : out < 0 ? out : out & 1;
 }
 
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)

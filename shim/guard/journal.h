@@ -74,6 +74,12 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                int fd, bool follow, const struct stat *st, enum rg_action act,
                                bool *linked);
 
+/* rg_journal_keep, for an append --allow-append lets through: *kept says
+ * the file's bytes are in the journal now, kept by this call. */
+enum rg_action rg_journal_keep_append(struct rg_ctx *c, const struct rg_request *req, int fd,
+                                      bool follow, const struct stat *st, enum rg_action act,
+                                      bool *kept);
+
 /* The file dirfd/path names itself, not a final symlink's target, opened
  * O_PATH (enough to judge it and to link it) and its fstat in *st: one open
  * for both the policy and the journal, who then see the same inode. *plain:

@@ -97,14 +97,35 @@ settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint3
     settle_again(c, e, l, mine, now, raced);
 }
 
+/* An append --allow-append let through is let go of: its bytes, on top of
+ * what the journal kept, move the append stamp on (core/table.h). Never a
+ * restamp: the file stays unread. */
+static __attribute__((noinline, cold)) void append_let_go(struct rg_ctx *c, int fd,
+                                                          const struct rg_fdslot *s, int32_t me)
+{
+    struct stat st;
+    uint64_t ino = atomic_load(&s->ino);
+    if (rg_sys_fstat(fd, &st) != 0 || st.st_ino != ino || st.st_dev != s->dev)
+        return;
+    struct rg_entry *e = rg_entry_of_write(c, s->dev, ino, false);
+    struct rg_stamp now = rg_stamp_of(&st);
+    if (e)
+        rg_entry_append_end(e, &now, me ? me : rg_ctx_pid(c));
+}
+
 /* The session's own write is done: what the file looks like now is what the
  * session knows it to be. Inline, for the close of every allowed write. */
 static inline __attribute__((always_inline)) void
 restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, int32_t me)
 {
+    if (__builtin_expect(s->opener < 0, 0)) { /* a stand-in or an unread append: no writer */
+        if (s->opener == RG_OPENER_APPEND)
+            append_let_go(c, fd, s, me);
+        return;
+    }
     struct own_look l = {fd, NULL, s->dev, atomic_load(&s->ino)};
     struct rg_entry *e = rg_entry_of_write(c, l.dev, l.ino, true);
-    if (!e || s->opener == RG_OPENER_STANDIN)
+    if (!e)
         return;
     bool counted = release && s->opener && s->opener == (me ? me : rg_ctx_pid(c));
     settle_own(c, e, &l, counted);
@@ -169,6 +190,11 @@ void rg_restamp_inherited(struct rg_table *t, int fd)
     struct rg_stamp now = rg_stamp_of(&st);
     if (e && (rec.found || rec.writers > 0))
         rg_entry_stamp(t, e, &now, true, rg_now_ns_raw());
+    /* `cmd >> f` with --allow-append: the shell's child opened f for this
+     * process, which appended and now lets it go. Only pid's own append
+     * stamp moves on, so the descriptor is its own (exec keeps the pid). */
+    else if (e && (fl & O_APPEND))
+        rg_entry_append_end(e, &now, (int32_t)rg_sys_getpid());
 }
 
 static void restamp_inherited(struct rg_ctx *c, int fd)
@@ -234,8 +260,8 @@ void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd)
     rg_note_close(c, newfd);
     if (!rg_fd_peek(c, oldfd, &s))
         return;
-    if (s.opener == RG_OPENER_STANDIN) {
-        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), RG_OPENER_STANDIN, NULL);
+    if (s.opener < 0) { /* a stand-in or an unread append: its copy is the same */
+        rg_fd_track(c, newfd, s.dev, atomic_load(&s.ino), s.opener, NULL);
         return;
     }
     /* A copy is a writer of its own: `cmd >> f` opens f, dup2s it onto 1 and

@@ -115,19 +115,46 @@ static int reopen_read_only(const struct rg_request *req, const struct rg_file *
     return fd;
 }
 
-/* A write let through without a read (--allow-append) must not leave a stale
- * record behind that a restamp of an inherited descriptor would revive. */
-static void forget(struct rg_ctx *c, const struct rg_file *f)
-{
-    struct rg_entry *e = rg_entry_for(c, f, false);
-    if (e)
-        rg_entry_forget(e);
-}
-
+/* Did this process append to f before? Not asked for the supervisor, whose
+ * context serves every process it traps: there it would be "did any" and
+ * pass over another program's change in between, which the append stamp
+ * sees. */
 static bool appended_before(struct rg_ctx *c, const struct rg_file *f)
 {
-    return atomic_load_explicit(&c->append_ino, memory_order_relaxed) == f->ino &&
+    return !c->actor && atomic_load_explicit(&c->append_ino, memory_order_relaxed) == f->ino &&
            atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev;
+}
+
+/* Is the file as st describes it what the journal kept for an earlier
+ * append of the session's, or what its appends made of that since (the
+ * append stamp, core/table.h)? Then this append need not keep it again. */
+static bool append_kept(struct rg_ctx *c, const struct rg_file *f, const struct stat *st)
+{
+    struct rg_entry *e = rg_entry_for(c, f, false);
+    struct rg_stamp now = rg_stamp_of(st);
+    return e && rg_entry_appended_as(e, &now);
+}
+
+/* A write let through without a read (--allow-append) must not leave a
+ * record behind: the file stays unread, and a stale record would be revived
+ * by a restamp of an inherited descriptor. Where the journal holds the
+ * file's bytes (kept: by this append, or by an earlier one whose stamp the
+ * file still has) the entry gets the append stamp instead, and fd a slot
+ * that moves it on when let go (guard/restamp.c), so that the session's
+ * next process to append keeps nothing more. */
+static void untracked(struct rg_ctx *c, int fd, const struct rg_file *f, const struct stat *st,
+                      bool kept)
+{
+    struct rg_entry *e = rg_entry_for(c, f, kept);
+    if (!e)
+        return;
+    if (!kept) {
+        rg_entry_forget(e);
+        return;
+    }
+    struct rg_stamp now = rg_stamp_of(st);
+    rg_entry_append_begin(e, &now, rg_ctx_pid(c));
+    rg_fd_track(c, fd, f->dev, f->ino, RG_OPENER_APPEND, NULL);
 }
 
 void rg_open_write_made(const struct rg_request *req, struct rg_write_open *w)
@@ -210,13 +237,20 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
     /* An append let through unread is kept too: its holder can take
      * O_APPEND off (fcntl F_SETFL), ftruncate or punch holes through the
-     * very descriptor, and nothing would see that. Once per process: its
-     * later appends would keep a longer copy each time, and what it
-     * destroys past the first is mostly its own appends. */
-    bool appended = act == RG_ALLOW_UNTRACKED && appended_before(c, &f);
-    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended)
-        act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
-                              &st, act, NULL);
+     * very descriptor, and nothing would see that. Once per session while
+     * only its appends change the file (the append stamp), and once per
+     * process: its later appends would keep a longer copy each time, and
+     * what it destroys past the first is mostly its own appends. */
+    bool unread_append = act == RG_ALLOW_UNTRACKED;
+    bool kept = unread_append && !fresh && f.regular && append_kept(c, &f, &st);
+    bool appended = kept || (unread_append && appended_before(c, &f));
+    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended) {
+        if (unread_append)
+            act = rg_journal_keep_append(c, req, fd, follow, &st, act, &kept);
+        else
+            act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
+                                  &st, act, NULL);
+    }
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
         rg_sys_close(fd);
         if (act == RG_REFUSE)
@@ -228,7 +262,7 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
     if (act == RG_ALLOW_UNTRACKED) {
         atomic_store_explicit(&c->append_dev, f.dev, memory_order_relaxed);
         atomic_store_explicit(&c->append_ino, f.ino, memory_order_relaxed);
-        forget(c, &f);
+        untracked(c, fd, &f, &st, kept);
         note_on_stderr(c, fd, &st);
         return fd;
     }

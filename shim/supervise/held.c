@@ -30,7 +30,8 @@ struct held_fd {
     int pidfd; /* readable once the holder has exited */
     uint64_t dev, ino;
     int32_t holder;
-    int there; /* its number in the holder, as ADDFD gave it */
+    int there;   /* its number in the holder, as ADDFD gave it */
+    bool append; /* an unread append (rg_sv_held_add) */
 };
 
 struct rg_sv_held {
@@ -55,7 +56,7 @@ struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c)
 }
 
 void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder,
-                    int there)
+                    int there, bool append)
 {
     pthread_mutex_lock(&h->lock);
     if (h->n == h->cap) {
@@ -68,7 +69,7 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
     }
     int pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
     if (h->n < h->cap) {
-        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there};
+        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there, append};
     } else {
         close(fd); /* out of memory: the count goes stale, and stale counts are not believed */
         if (pidfd >= 0)
@@ -83,7 +84,8 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
 static void release(struct rg_sv_held *h, const struct held_fd *f)
 {
     struct rg_table *t = &h->ctx->table;
-    struct rg_entry *e = rg_table_find_or_add(t, f->dev, f->ino);
+    struct rg_entry *e =
+        f->append ? rg_table_find(t, f->dev, f->ino) : rg_table_find_or_add(t, f->dev, f->ino);
     struct stat st;
     if (e && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode)) {
         struct rg_stamp now = {
@@ -91,9 +93,12 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
             .ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
             .size = st.st_size,
         };
-        rg_entry_stamp(t, e, &now, true, rg_now_ns());
+        if (f->append)
+            rg_entry_append_end(e, &now, f->holder);
+        else
+            rg_entry_stamp(t, e, &now, true, rg_now_ns());
     }
-    if (e)
+    if (e && !f->append)
         rg_entry_writer_close(e);
     close(f->fd);
     if (f->pidfd >= 0)

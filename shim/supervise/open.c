@@ -153,8 +153,12 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
                       const struct rg_request *read, const struct stat *st)
 {
     struct rg_fdslot slot;
-    /* A touch stand-in (read-only, see guard/calls.c) is no writer. */
-    bool writer = rg_fd_take(call->ctx, fd, &slot) && slot.opener != RG_OPENER_STANDIN;
+    /* A touch stand-in (read-only, see guard/calls.c) is no writer, nor is
+     * an append --allow-append let through unread: held, its let-go moves
+     * the append stamp on, as the shim's does (guard/restamp.c). */
+    bool taken = rg_fd_take(call->ctx, fd, &slot);
+    bool writer = taken && slot.opener >= 0;
+    bool append = taken && slot.opener == RG_OPENER_APPEND;
     bool cloexec = a->flags & O_CLOEXEC;
     int there = rg_sv_addfd(call, fd, cloexec, !trunc);
     if (there >= 0 && trunc) {
@@ -165,8 +169,8 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     }
     if (read && there >= 0)
         rg_guard_opened_read_stat(call->ctx, read, fd, st);
-    if (writer && there >= 0) {
-        rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there);
+    if ((writer || append) && there >= 0) {
+        rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there, append);
         return;
     }
     if (writer) {

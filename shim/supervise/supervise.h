@@ -133,9 +133,11 @@ void rg_sv_creds_leave(struct rg_sv_creds *c);
  * no longer holds the file: it cannot see the target's close. */
 struct rg_sv_held;
 struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c);
-/* there: the descriptor's number in the holder. */
+/* there: the descriptor's number in the holder. append: an append
+ * --allow-append let through unread, no writer: its release moves the
+ * append stamp on (core/table.h), and restamps nothing. */
 void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder,
-                    int there);
+                    int there, bool append);
 /* Releases every copy whose holder let go of its file; run before a
  * supervised write is judged, and by the reaper thread. Returns how many
  * copies are still held. */

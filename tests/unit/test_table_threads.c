@@ -447,6 +447,53 @@ TEST(stamper_preempted_mid_stamp_is_waited_for_not_overwritten_late)
     teardown();
 }
 
+/* Appenders (--allow-append) racing with a reader on one file: thread 0
+ * records reads of even sizes, the others leave append stamps of odd sizes
+ * and move them on. An append stamp is never a record: a record loaded
+ * whole always has a read's size, and no lock is left held. */
+static _Atomic int64_t version;
+
+static void *read_or_append(void *arg)
+{
+    int t = (int)(long)arg;
+    struct rg_entry *e = rg_table_find_or_add(&table, 10, 1);
+    for (int i = 0; i < ROUNDS && e; i++) {
+        int64_t v = atomic_fetch_add(&version, 2) + 2;
+        if (t == 0) {
+            struct rg_stamp st = {.mtime_ns = v, .ctime_ns = v, .size = v};
+            rg_entry_stamp(&table, e, &st, false, v);
+            struct rg_record r = rg_entry_load(&table, e);
+            if (r.found && r.mtime_ns == r.size && r.ctime_ns == r.size && (r.size & 1))
+                atomic_fetch_add(&wrong, 1);
+            continue;
+        }
+        struct rg_stamp st = {.mtime_ns = v + 1, .ctime_ns = v + 1, .size = v + 1};
+        rg_entry_append_begin(e, &st, t);
+        if (rg_entry_appended_as(e, &st) && rg_entry_load(&table, e).found)
+            atomic_fetch_add(&wrong, 1);
+        struct rg_stamp grown = {.mtime_ns = v + 3, .ctime_ns = v + 3, .size = v + 3};
+        rg_entry_append_end(e, &grown, t);
+    }
+    return NULL;
+}
+
+TEST(appenders_racing_with_a_reader_never_make_a_record)
+{
+    setup();
+    atomic_store(&wrong, 0);
+    atomic_store(&version, 0);
+    CHECK_EQ_INT(run_threads(read_or_append), THREADS);
+    CHECK_EQ_INT(atomic_load(&wrong), 0);
+    struct rg_entry *e = rg_table_find(&table, 10, 1);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_EQ_INT(rg_stamps_of(atomic_load(&e->hash_stamps)) & 1u, 0);
+        struct rg_record r = rg_entry_load(&table, e);
+        CHECK(!r.found || !(r.size & 1));
+    }
+    teardown();
+}
+
 int main(void)
 {
     RUN(distinct_keys_from_many_threads_each_get_one_entry);
@@ -458,5 +505,6 @@ int main(void)
     RUN(own_write_restamps_racing_with_a_scanner_mark_only_the_version_they_wrote);
     RUN(kept_marks_racing_with_reads_mark_only_the_version_kept);
     RUN(stamper_preempted_mid_stamp_is_waited_for_not_overwritten_late);
+    RUN(appenders_racing_with_a_reader_never_make_a_record);
     return check_done();
 }

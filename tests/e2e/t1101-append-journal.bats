@@ -1,0 +1,219 @@
+#!/usr/bin/env bats
+# --allow-append and the journal: an unread file that a session's processes
+# append to, each a process of its own, is kept once; and the mark that says
+# so never counts as a read.
+
+load helper
+
+rgo() { # rgo OPTION... -- SCRIPT: a bash script in a session with options
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	"$RG" run --log "$LOG" "${opts[@]}" -- bash -c "$2"
+}
+
+# versions FILE: how many versions of FILE the journal holds.
+versions() {
+	"$RG" history --json "$1" | grep -c '"op"'
+}
+
+# A log of 20,000 lines, never read by the session.
+mklog() {
+	seq 20000 >log.txt
+	make_old log.txt
+}
+
+APPEND20='for i in $(seq 20); do /bin/echo "x$i" >> log.txt; done'
+
+@test "t1101.01 twenty appends by twenty processes keep one version" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20"
+	assert_success
+	refute_refused
+	assert_equal "$(versions log.txt)" 1
+	assert_equal "$(wc -l <log.txt)" 20020
+}
+
+@test "t1101.02 undo after twenty appends by twenty processes brings the original back" {
+	mklog
+	seq 20000 >want.txt
+	rgo --allow-append -- "$APPEND20"
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.03 appends by python processes keep one version" {
+	mklog
+	run --separate-stderr rgo --allow-append -- \
+		'for i in 1 2 3; do python3 -c "open(\"log.txt\", \"a\").write(\"py\\n\")"; done'
+	assert_success
+	assert_equal "$(versions log.txt)" 1
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" pypypy
+}
+
+@test "t1101.04 a change by a program outside the session between appends keeps the file again" {
+	mklog
+	bg_session 'for i in 1 2 3; do /bin/echo a >> log.txt; done' \
+		'for i in 1 2 3; do /bin/echo b >> log.txt; done' --allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	# The second version is what the outside program left.
+	run "$RG" history --json log.txt
+	[[ ${lines[1]} == *'"size":18,'* ]] || fail "second version: ${lines[1]}"
+}
+
+@test "t1101.05 undo after an outside change between appends restores the content before the session's first change" {
+	mklog
+	seq 20000 >want.txt
+	bg_session '/bin/echo a >> log.txt' '/bin/echo b >> log.txt' --allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_success
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.06 an append after another process cut the file through its append descriptor keeps it again" {
+	mklog
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt
+python3 -c "import os; os.ftruncate(os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND), 3)"
+/bin/echo b >> log.txt'
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	assert_equal "$(head -c 5 log.txt | tr '\n' .)" 1.2b.
+}
+
+@test "t1101.07 an appender killed by SIGKILL leaves the next append keeping the file again" {
+	mklog
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt
+python3 -c "
+import os, signal
+os.write(os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND), b\"k\\n\")
+os.kill(os.getpid(), signal.SIGKILL)"
+/bin/echo b >> log.txt'
+	assert_equal "$(versions log.txt)" 2
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" akb
+}
+
+@test "t1101.08 after appends by other processes, a truncating write of the unread file is still refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20; echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(wc -l <log.txt)" 20020
+}
+
+@test "t1101.09 after appends by other processes, truncate -s0 of the unread file is still refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20; truncate -s0 log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(wc -l <log.txt)" 20020
+}
+
+@test "t1101.10 after appends by other processes, a python r+ write of the unread file is still refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20"'
+python3 -c "
+f = open(\"log.txt\", \"r+\")
+f.write(\"OVERWRITE\")"'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(head -n 1 log.txt)" 1
+}
+
+@test "t1101.11 after appends, chmod and touch of the unread file do not make a blind write possible" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20"'
+chmod 600 log.txt; touch log.txt; /bin/echo c >> log.txt
+echo y > log.txt'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 1 log.txt)" c
+}
+
+@test "t1101.12 after appends by other processes, a blind write in a later process of the same session is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20"'
+python3 -c "open(\"log.txt\", \"w\").write(\"blind\")"'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(wc -l <log.txt)" 20020
+}
+
+@test "t1101.13 two processes appending at once lose no line and undo brings the original back" {
+	mklog
+	seq 20000 >want.txt
+	run --separate-stderr rgo --allow-append -- '
+(for i in $(seq 30); do /bin/echo p >> log.txt; done) &
+(for i in $(seq 30); do /bin/echo q >> log.txt; done) &
+wait'
+	assert_success
+	assert_equal "$(grep -c '^[pq]$' log.txt)" 60
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.14 an append by a child, then by the shell itself, keeps one version" {
+	mklog
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt; echo b >> log.txt; echo c >> log.txt'
+	assert_success
+	assert_equal "$(versions log.txt)" 1
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" abc
+}
+
+@test "t1101.15 --no-journal: appends by other processes keep nothing and a blind write is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append --no-journal -- "$APPEND20; echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	run --separate-stderr "$RG" history --json log.txt
+	assert_output ""
+}
+
+# Skips the test, with the kernel's reason, where supervised mode cannot run.
+require_supervisor() {
+	local out
+	out=$("$RG" run --supervise -- true 2>&1) && return 0
+	case $out in
+	*"lacks"*) skip "supervised mode unavailable: $out" ;;
+	*) fail "readguard run --supervise -- true failed: $out" ;;
+	esac
+}
+
+@test "t1101.16 --supervise: appends by five static processes keep one version" {
+	require_supervisor
+	mklog
+	run --separate-stderr rgo --supervise --allow-append -- \
+		'for i in 1 2 3 4 5; do "$T/rgstatic" append log.txt "s$i"; done'
+	assert_success
+	refute_refused
+	assert_equal "$(versions log.txt)" 1
+	assert_equal "$(tail -c 10 log.txt)" s1s2s3s4s5
+}
+
+@test "t1101.17 --supervise: after a static program's appends, its blind write is still refused" {
+	require_supervisor
+	mklog
+	run --separate-stderr rgo --supervise --allow-append -- \
+		'for i in 1 2 3; do "$T/rgstatic" append log.txt "s$i"; done; "$T/rgstatic" write log.txt blind'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -c 6 log.txt)" s1s2s3
+}
+
+@test "t1101.18 --supervise: a change outside the session between static appends keeps the file again" {
+	require_supervisor
+	mklog
+	bg_session '"$T/rgstatic" append log.txt a' '"$T/rgstatic" append log.txt b' --supervise --allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	assert_content log.txt "rewritten outside
+b"
+}

@@ -242,19 +242,82 @@ static void stamp_and_unlock(const char *stamp, int lock)
     close(lock); /* after the stamp: a waiter then sees it fresh */
 }
 
+/* The sessions of l (sorted by session), each with its index's size on
+ * disk, added to *total; *n of them. */
+static struct sess *sessions_of(const struct rg_jlist *l, const char *dir, size_t *n,
+                                int64_t *total)
+{
+    char p[PATH_MAX + 300];
+    struct stat st;
+    struct sess *s = NULL;
+    *n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (*n && strcmp(s[*n - 1].id, l->r[i].session) == 0)
+            continue;
+        if (*n)
+            s[*n - 1].to = i;
+        struct sess *more = realloc(s, (*n + 1) * sizeof *s);
+        if (!more)
+            abort();
+        s = more;
+        struct sess *t = &s[(*n)++];
+        *t = (struct sess){.id = l->r[i].session,
+                           .from = i,
+                           .to = l->n,
+                           .start_ns = strtoll(l->r[i].session, NULL, 10)};
+        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, t->id);
+        t->bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;
+        *total += t->bytes;
+    }
+    return s;
+}
+
+/* Drops the index of each session past the age or size limit, oldest
+ * first, never a running one nor the most recent, and uncounts the
+ * versions it held. */
+static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess *s, size_t n,
+                          struct obj **objs, int64_t now, int64_t *total)
+{
+    char p[PATH_MAX + 300];
+    int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
+    int64_t days = rg_prune_days();
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (s[i].running || (now - s[i].start_ns <= days * 86400 * 1000000000LL && *total <= max))
+            continue;
+        s[i].drop = true;
+        *total -= s[i].bytes;
+        count_refs(objs, l, s[i].from, s[i].to, dir, -1, total);
+        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[i].id);
+        unlink(p);
+    }
+}
+
+/* Freed through their own list: the hash's links go with HASH_CLEAR. */
+static void free_objs(struct obj *objs)
+{
+    struct obj *o, *tmp;
+    for (o = objs; o; o = tmp) {
+        tmp = o->hh.next;
+        o->next = tmp;
+    }
+    struct obj *all = objs;
+    HASH_CLEAR(hh, objs);
+    for (o = all; o; o = tmp) {
+        tmp = o->next;
+        free(o);
+    }
+}
+
 void rg_jstore_prune(const char *dir, bool now_please)
 {
-    char stamp[PATH_MAX + 16], p[PATH_MAX + 300];
+    char stamp[PATH_MAX + 16];
     snprintf(stamp, sizeof stamp, "%s/.pruned", dir);
-    struct stat st;
     int64_t now = rg_now_ns();
     if (!now_please && pruned_lately(stamp, now))
         return;
     int lock = claim(dir, stamp, now_please);
     if (lock < 0)
         return;
-    int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
-    int64_t days = rg_prune_days();
     struct rg_jlist l = {0};
     /* An index it cannot read names versions it would take for no one's:
      * nothing is removed until every index reads (the stamp still waits an
@@ -268,53 +331,17 @@ void rg_jstore_prune(const char *dir, bool now_please)
         return;
     }
     rg_jsettle(dir, &l);
-    struct sess *s = NULL;
-    size_t n = 0;
+    size_t n;
     int64_t total = 0;
-    for (size_t i = 0; i < l.n; i++) {
-        if (n && strcmp(s[n - 1].id, l.r[i].session) == 0)
-            continue;
-        if (n)
-            s[n - 1].to = i;
-        struct sess *more = realloc(s, (n + 1) * sizeof *s);
-        if (!more)
-            abort();
-        s = more;
-        s[n] = (struct sess){.id = l.r[i].session,
-                             .from = i,
-                             .to = l.n,
-                             .start_ns = strtoll(l.r[i].session, NULL, 10)};
-        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[n].id);
-        s[n].bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;
-        total += s[n].bytes;
-        n++;
-    }
-    struct obj *objs = NULL, *o, *tmp;
+    struct sess *s = sessions_of(&l, dir, &n, &total);
+    struct obj *objs = NULL;
     for (size_t i = 0; i < n; i++)
         count_refs(&objs, &l, s[i].from, s[i].to, dir, +1, &total);
     struct marking running = {s, n};
     rg_each_running_id(mark_running, &running);
-    for (size_t i = 0; i + 1 < n; i++) { /* never the most recent */
-        if (s[i].running || (now - s[i].start_ns <= days * 86400 * 1000000000LL && total <= max))
-            continue;
-        s[i].drop = true;
-        total -= s[i].bytes;
-        count_refs(&objs, &l, s[i].from, s[i].to, dir, -1, &total);
-        snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[i].id);
-        unlink(p);
-    }
+    drop_sessions(dir, &l, s, n, &objs, now, &total);
     sweep(dir, objs, now);
-    /* Freed through their own list: the hash's links go with HASH_CLEAR. */
-    for (o = objs; o; o = tmp) {
-        tmp = o->hh.next;
-        o->next = tmp;
-    }
-    struct obj *all = objs;
-    HASH_CLEAR(hh, objs);
-    for (o = all; o; o = tmp) {
-        tmp = o->next;
-        free(o);
-    }
+    free_objs(objs);
     free(s);
     rg_jlist_free(&l);
     stamp_and_unlock(stamp, lock);

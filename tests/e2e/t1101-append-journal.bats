@@ -217,3 +217,18 @@ require_supervisor() {
 	assert_content log.txt "rewritten outside
 b"
 }
+
+@test "t1101.19 --strict: a change outside the session between appends keeps the file again" {
+	require_supervisor
+	mklog
+	bg_session 'for i in 1 2; do /bin/echo a >> log.txt; done' \
+		'for i in 1 2; do /bin/echo b >> log.txt; done; echo y > log.txt' --strict --allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(versions log.txt)" 2
+	assert_content log.txt "rewritten outside
+b
+b"
+}

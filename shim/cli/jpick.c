@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jstore.h"
 #include "cli/pick.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
@@ -149,4 +150,44 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
     if (!realpath(parent, real))
         snprintf(real, sizeof real, "%s", parent);
     return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
+}
+
+/* What VERB takes, for a name of a directory: undo's --all takes more. */
+static void takes_files(const char *verb, const char *file, const char *what)
+{
+    bool undo = strcmp(verb, "undo") == 0;
+    rg_err("%s: '%s' %s: %s takes files ('readguard history %s' lists those kept under it%s)", verb,
+           file, what, verb, file, undo ? "; 'undo --all' restores a session's files" : "");
+}
+
+const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char *verb,
+                                            const char *only, const char *file, char *abs, int *rc)
+{
+    *rc = RG_EXIT_NO;
+    if (!rg_journal_abs(file, abs, PATH_MAX)) {
+        if (rg_names_dir(file)) {
+            takes_files(verb, file, "names a directory");
+            return NULL;
+        }
+        rg_err("%s: '%s': not a usable path", verb, file);
+        *rc = RG_EXIT_TROUBLE;
+        return NULL;
+    }
+    const struct rg_jrec *first = rg_jlist_first_change(l, only, abs);
+    struct stat st;
+    if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
+        takes_files(verb, file, "is a directory");
+    else if (!first && only && rg_jlist_first_change(l, NULL, abs))
+        rg_err("%s: '%s': session %s kept no version of it (other sessions did: see "
+               "'readguard history %s')",
+               verb, file, only, file);
+    else if (!first)
+        rg_err("%s: '%s': no session kept a version of it (see 'readguard history')%s", verb, file,
+               rg_journal_none_why(abs, true));
+    else if (!first->object)
+        rg_err("%s: '%s': session %s changed it, but its old bytes were not kept (%s)", verb, file,
+               first->session, first->unsaved ? first->unsaved : "?");
+    else
+        return first;
+    return NULL;
 }

@@ -27,4 +27,13 @@ bool rg_journal_abs(const char *file, char *out, size_t cap);
 /* Does FILE end in '/', the name of a directory, there or gone? */
 bool rg_names_dir(const char *file);
 
+struct rg_jlist;
+struct rg_jrec;
+/* The change of FILE whose kept version VERB ("undo", "diff") starts from:
+ * the first by session ONLY, or by the most recent session that changed
+ * it; abs (PATH_MAX bytes) gets the path it is known by. NULL after saying
+ * why there is none, with *rc the exit status: undo and diff refuse alike. */
+const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char *verb,
+                                            const char *only, const char *file, char *abs, int *rc);
+
 #endif

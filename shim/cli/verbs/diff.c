@@ -33,39 +33,11 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
 {
     char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
     char target[RG_JOURNAL_OBJECT_MAX];
-    if (!rg_journal_abs(file, abs, sizeof abs)) {
-        if (rg_names_dir(file)) {
-            rg_err("diff: '%s' names a directory: diff takes files ('readguard history %s' "
-                   "lists those kept under it)",
-                   file, file);
-            return RG_EXIT_NO;
-        }
-        rg_err("diff: '%s': not a usable path", file);
-        return RG_EXIT_TROUBLE;
-    }
-    const struct rg_jrec *first = rg_jlist_first_change(l, only, abs);
+    int rc;
+    const struct rg_jrec *first = rg_journal_version_of(l, "diff", only, file, abs, &rc);
+    if (!first)
+        return rc;
     struct stat st;
-    if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) {
-        rg_err("diff: '%s' is a directory: diff takes files ('readguard history %s' lists "
-               "those kept under it)",
-               file, file);
-        return RG_EXIT_NO;
-    }
-    if (!first && only && rg_jlist_first_change(l, NULL, abs)) {
-        rg_err("diff: '%s': session %s kept no version of it (other sessions did: see "
-               "'readguard history %s')",
-               file, only, file);
-        return RG_EXIT_NO;
-    }
-    if (!first) {
-        rg_err("diff: '%s': no session kept a version of it%s", file,
-               rg_journal_none_why(abs, true));
-        return RG_EXIT_NO;
-    }
-    if (!first->object) {
-        rg_err("diff: '%s': its old bytes were not kept", file);
-        return RG_EXIT_NO;
-    }
     /* As undo does: a copy of a kept inode as it was kept, if there is one. */
     struct rg_jrec from = *first;
     const struct rg_jrec *copy = rg_jlist_copy_of(l, first);

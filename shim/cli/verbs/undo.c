@@ -132,37 +132,6 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
     return rc;
 }
 
-/* FILE is not a path undo can use: why, as an exit status. */
-static int unusable(const char *file)
-{
-    if (rg_names_dir(file)) {
-        rg_err("undo: '%s' names a directory: undo takes files ('readguard history %s' "
-               "lists those kept under it; 'undo --all' restores a session's files)",
-               file, file);
-        return RG_EXIT_NO;
-    }
-    rg_err("undo: '%s': not a usable path", file);
-    return RG_EXIT_TROUBLE;
-}
-
-/* No session (or not ONLY) kept a version of abs: says where to look. */
-static int nothing_kept(const struct undo *u, const char *only, const char *abs, const char *file)
-{
-    struct stat st;
-    if (stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
-        rg_err("undo: '%s' is a directory: undo takes files ('readguard history %s' lists "
-               "those kept under it; 'undo --all' restores a session's files)",
-               file, file);
-    else if (only && rg_jlist_first_change(&u->l, NULL, abs))
-        rg_err("undo: '%s': session %s kept no version of it (other sessions did: see "
-               "'readguard history %s')",
-               file, only, file);
-    else
-        rg_err("undo: '%s': no session kept a version of it (see 'readguard history')%s", file,
-               rg_journal_none_why(abs, true));
-    return RG_EXIT_NO;
-}
-
 /* abs changed after first's session last wrote it, and there is no
  * --force: done already, or what --force would do instead. */
 static int changed_after(const struct undo *u, const struct rg_jrec *first,
@@ -192,16 +161,10 @@ static int changed_after(const struct undo *u, const struct rg_jrec *first,
 static int undo_one(struct undo *u, const char *only, const char *file)
 {
     char abs[PATH_MAX];
-    if (!rg_journal_abs(file, abs, sizeof abs))
-        return unusable(file);
-    const struct rg_jrec *first = rg_jlist_first_change(&u->l, only, abs);
+    int rc;
+    const struct rg_jrec *first = rg_journal_version_of(&u->l, "undo", only, file, abs, &rc);
     if (!first)
-        return nothing_kept(u, only, abs, file);
-    if (!first->object) {
-        rg_err("undo: '%s': session %s changed it, but its old bytes were not kept (%s)", file,
-               first->session, first->unsaved ? first->unsaved : "?");
-        return RG_EXIT_NO;
-    }
+        return rc;
     /* The kept inode may have been written to since; a copy of it as it was
      * kept cannot have been. */
     struct rg_jrec from = *first;
@@ -219,7 +182,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (!u->force && changed_since(u, first->session, abs))
         return changed_after(u, first, &from, abs, file);
     struct rg_jspot spot;
-    int rc = rg_jrestore_stage(u->dir, &from, abs, file, &spot);
+    rc = rg_jrestore_stage(u->dir, &from, abs, file, &spot);
     if (rc != 0)
         return rc;
     rc = restore(u, &spot, abs, file);

@@ -5,10 +5,13 @@
 #include "core/text.h"
 #include "core/wildmatch.h"
 /* Outputs of builds and package managers, VCS internals and editor swap
- * files: written by tools, never hand-written data, and regenerated at will. */
+ * files: written by tools, never hand-written data, and regenerated at will.
+ * autom4te.cache/ is autoconf's, which rewrites its requests file in place
+ * unread (autoreconf, and make's regenerate rules). */
 const char rg_default_ignores[][RG_DEFAULT_RULE_MAX] = {
-    ".git/",         ".hg/",    ".svn/",  "*.o",   "*.a",     "*.so",  "*.pyc", "__pycache__/",
-    "node_modules/", "target/", "build/", "dist/", ".cache/", "*.swp", "",
+    ".git/",   ".hg/",         ".svn/",           "*.o",     "*.a",    "*.so",
+    "*.pyc",   "__pycache__/", "node_modules/",   "target/", "build/", "dist/",
+    ".cache/", "*.swp",        "autom4te.cache/", "",
 };
 
 /* Kernel and scratch file systems. They are skipped only below a root that

@@ -124,6 +124,7 @@ TEST(defaults_ignore_vcs_build_and_cache_outputs)
     CHECK(ign("/r/build/out"));
     CHECK(ign("/r/src/target/debug/app"));
     CHECK(ign("/r/.src.c.swp"));
+    CHECK(ign("/r/autom4te.cache/requests"));
 }
 
 TEST(defaults_guard_sources)
@@ -134,6 +135,7 @@ TEST(defaults_guard_sources)
     CHECK(!ign("/r/mybuild/x"));
     CHECK(!ign("/r/.gitignore"));
     CHECK(!ign("/r/x.so.txt"));
+    CHECK(!ign("/r/configure.ac"));
 }
 
 TEST(dir_only_pattern_does_not_match_a_file)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# A second session in an autoconf project that is no git work tree (a
+# release tarball, a project never put in git): what autoreconf and
+# ./configure rewrite in place, unread, each time they run must not be
+# refused, while the project's own sources stay guarded.
+#
+# The tools are Debian's (scripts/dev/install-deps.sh test installs them);
+# a test whose tool is missing is skipped, never passed.
+
+load helper
+
+setup() {
+	common_setup
+	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
+	export PATH="/usr/bin:/bin:$PATH"
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME MAKEFLAGS CONFIG_SITE
+	mkdir -p "$HOME"
+	LOG="$OUT/readguard.log"
+	# What would make these journaled anyway, were it there.
+	run git -C "$W" rev-parse --is-inside-work-tree
+	assert_failure
+}
+
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || skip "$t is not installed (scripts/dev/install-deps.sh test)"
+	done
+}
+
+# A small autoconf project with a config header, bootstrapped once by
+# autoreconf in a first session.
+autoconf_project() {
+	need autoreconf aclocal autoheader cc make
+	printf '%s\n' 'AC_INIT([demo], [1.0])' 'AC_CONFIG_HEADERS([config.h])' 'AC_PROG_CC' \
+		'AC_CHECK_HEADERS([unistd.h])' 'AC_CONFIG_FILES([Makefile])' 'AC_OUTPUT' >configure.ac
+	printf '%s\n' 'CC = @CC@' 'demo: main.c config.h' '	$(CC) -o $@ main.c' >Makefile.in
+	printf '#include "config.h"\nint main(void) { return 0; }\n' >main.c
+	"$RG" run --log "$LOG" -- autoreconf -i 2>/dev/null || fail "autoreconf failed"
+	[ -f autom4te.cache/requests ] || fail "autoreconf left no autom4te.cache/requests"
+}
+
+@test "t1016.01 autoreconf run again in a second session rewrites its autom4te.cache" {
+	autoconf_project
+	run --separate-stderr "$RG" run --log "$LOG" -- autoreconf -i
+	refute_refused
+	assert_success
+}
+
+@test "t1016.02 a blind write to configure.ac beside autom4te.cache is still refused" {
+	autoconf_project
+	snapshot configure.ac
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo "AC_INIT" >configure.ac'
+	assert_failure
+	assert_refused configure.ac unread
+	assert_unchanged configure.ac
+}

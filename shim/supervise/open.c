@@ -235,6 +235,64 @@ static int open_stated(const struct rg_request *req, struct stat *st)
     return fd;
 }
 
+/* The call was answered by another thread (a FIFO's), or before any open
+ * of ours: nothing more to reply. */
+#define ANSWERED (-EINPROGRESS)
+
+/* One open carried out for the caller: how, decided from its flags and
+ * one look at the path before anything is opened. */
+struct opening {
+    const struct open_args *a;
+    const char *path;
+    int dfd;
+    int look;
+    bool writes, changes, late_trunc, nonblock, plain, later;
+    struct rg_request req;
+};
+
+static void plan(struct opening *o, const struct rg_sv_call *call, const struct open_args *a,
+                 const char *path, int dfd, bool own_proc)
+{
+    *o = (struct opening){.a = a, .path = path, .dfd = dfd};
+    o->writes = rg_flags_write(a->flags);
+    o->changes = o->writes || (a->flags & O_CREAT);
+    /* O_TRUNC waits until the descriptor is installed, unless the policy
+     * would read the flags differently without it (--allow-append). */
+    o->late_trunc = o->writes && (a->flags & O_TRUNC) && !(a->flags & O_APPEND) &&
+                    (a->flags & O_ACCMODE) != O_RDONLY;
+    int flags = (a->flags | O_CLOEXEC | O_NOCTTY) & ~(o->late_trunc ? O_TRUNC : 0);
+    /* Our open must never block (a FIFO without its other end), nor make a
+     * tty the supervisor's own, nor leak into a child of the supervisor. */
+    bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
+    /* A blocking read-open looks for a FIFO first too: a non-blocking reader
+     * of ours would let a writer in and out before the reader it stands for
+     * opened, leaving that reader waiting for a writer already gone. */
+    bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
+    o->look = (!nonblock || reads) && !(a->flags & O_NONBLOCK) ? look_at(dfd, path, a->flags)
+                                                               : LOOK_OTHER;
+    o->plain = plain_read(a, o->look);
+    o->nonblock = nonblock && !o->plain;
+    uint64_t resolve = own_proc ? 0 : RESOLVE_NO_MAGICLINKS;
+    /* Under --strict a plain read of a path that does not reach the
+     * caller's /proc entries is recorded once installed: every call of the
+     * tree waits for this handler. Under --supervise the library's calls do
+     * not, and a write-open the caller's parent makes once it exits could
+     * come before the record. */
+    o->later = o->plain && resolve && call->level == RG_SV_STRICT;
+    o->req = (struct rg_request){
+        RG_OP_OPEN,
+        a->call,
+        dfd,
+        path,
+        flags | (o->nonblock ? O_NONBLOCK : 0),
+        a->mode & ~call->target.umask & 07777,
+        resolve,
+        0,
+        NULL,
+        NULL,
+    };
+}
+
 /* Most of a compiler's opens are probes of include and library directories
  * for a file that is not there. When the look finds nothing and the open
  * cannot create, that is the answer, with the caller's rights: nothing is
@@ -242,15 +300,54 @@ static int open_stated(const struct rg_request *req, struct stat *st)
  * answer to a notification no longer pending goes nowhere), nor the open
  * made. A file made meanwhile is a file made after the call, as without
  * readguard. (Where our open would have refused a /proc magic link on the
- * way, ELOOP, the caller gets ENOENT: nothing is opened either way.) */
-static bool answered_missing(const struct rg_sv_call *call, int look, int flags, int dfd)
+ * way, ELOOP, the caller gets ENOENT: nothing is opened either way.) A
+ * blocking open of a FIFO is answered by the FIFO's own thread. */
+static bool answered_by_look(const struct rg_sv_call *call, const struct opening *o)
 {
-    if (look != -ENOENT || (flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))))
-        return false;
-    rg_sv_reply(call, -ENOENT);
-    if (dfd >= 0)
-        rg_sys_close(dfd);
-    return true;
+    const struct open_args *a = o->a;
+    if (o->look == -ENOENT && !(a->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)))) {
+        rg_sv_reply(call, -ENOENT);
+        return true;
+    }
+    return o->look == LOOK_FIFO &&
+           rg_sv_fifo_wait(call, o->dfd, o->path, a->flags, o->req.resolve, -1);
+}
+
+/* Our open, judged by the guard: the descriptor, ANSWERED, or -errno.
+ * *st: its one fstat, the guard's, for the record and every test after
+ * (the descriptor's inode cannot change); st_mode 0 when there is none. */
+static int open_judged(struct rg_sv_call *call, struct opening *o, struct stat *st)
+{
+    st->st_mode = 0;
+    if (o->changes && into_journal(call, o->dfd, o->path, o->req.resolve))
+        return rg_sv_journal_refuse(call, &o->req, NULL);
+    if (o->writes)
+        rg_sv_held_settle(call->held);
+    int fd = o->later                  ? open_stated(&o->req, st)
+             : rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &o->req, st)
+                                       : -ESRCH;
+    bool fifo_read = fd >= 0 && (o->a->flags & O_ACCMODE) == O_RDONLY && S_ISFIFO(st->st_mode);
+    if ((fifo_read || fd == -ENXIO) && o->nonblock &&
+        rg_sv_fifo_wait(call, o->dfd, o->path, o->a->flags, o->req.resolve, fd))
+        return ANSWERED;
+    return fd;
+}
+
+/* What the caller must not be handed, though the guard let it open: the
+ * supervisor's own files, and under --strict the journal for a change. */
+static int checked(struct rg_sv_call *call, struct opening *o, int fd, const struct stat *st)
+{
+    const struct stat *known = st->st_mode ? st : NULL;
+    int r = fd;
+    if (forbidden(call, fd, known))
+        r = -EACCES;
+    else if (o->changes && call->ctx->sealed_ino && rg_sv_fd_in_journal(call->ctx, fd))
+        r = rg_sv_journal_refuse(call, &o->req, known);
+    if (r != fd) {
+        rg_note_close(call->ctx, fd);
+        rg_sys_close(fd);
+    }
+    return r;
 }
 
 static void open_for(struct rg_sv_call *call, const struct open_args *a, const char *path,
@@ -261,91 +358,27 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
         rg_sv_reply(call, dfd);
         return;
     }
-    bool writes = rg_flags_write(a->flags);
-    /* O_TRUNC waits until the descriptor is installed, unless the policy
-     * would read the flags differently without it (--allow-append). */
-    bool late_trunc = writes && (a->flags & O_TRUNC) && !(a->flags & O_APPEND) &&
-                      (a->flags & O_ACCMODE) != O_RDONLY;
-    int flags = (a->flags | O_CLOEXEC | O_NOCTTY) & ~(late_trunc ? O_TRUNC : 0);
-    /* Our open must never block (a FIFO without its other end), nor make a
-     * tty the supervisor's own, nor leak into a child of the supervisor. */
-    bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
-    uint64_t resolve = own_proc ? 0 : RESOLVE_NO_MAGICLINKS;
-    /* A blocking read-open looks for a FIFO first too: a non-blocking reader
-     * of ours would let a writer in and out before the reader it stands for
-     * opened, leaving that reader waiting for a writer already gone. */
-    bool reads = (a->flags & O_ACCMODE) == O_RDONLY;
-    int look = (!nonblock || reads) && !(a->flags & O_NONBLOCK) ? look_at(dfd, path, a->flags)
-                                                                : LOOK_OTHER;
-    if (answered_missing(call, look, a->flags, dfd))
-        return;
-    if (look == LOOK_FIFO && rg_sv_fifo_wait(call, dfd, path, a->flags, resolve, -1)) {
-        if (dfd >= 0)
-            rg_sys_close(dfd);
-        return; /* answered by the FIFO's own thread */
-    }
-    bool plain = plain_read(a, look);
-    nonblock = nonblock && !plain;
-    struct rg_request req = {
-        RG_OP_OPEN,
-        a->call,
-        dfd,
-        path,
-        flags | (nonblock ? O_NONBLOCK : 0),
-        a->mode & ~call->target.umask & 07777,
-        resolve,
-        0,
-        NULL,
-        NULL,
-    };
-    bool changes = writes || (a->flags & O_CREAT);
-    if (changes && into_journal(call, dfd, path, resolve)) {
-        rg_sv_reply(call, rg_sv_journal_refuse(call, &req, NULL));
-        if (dfd >= 0)
-            rg_sys_close(dfd);
-        return;
-    }
-    if (writes)
-        rg_sv_held_settle(call->held);
-    /* One fstat, the guard's, for the record and every test below: the
-     * descriptor's inode cannot change. Under --strict a plain read of a
-     * path that does not reach the caller's /proc entries is recorded once
-     * installed: every call of the tree waits for this handler. Under
-     * --supervise the library's calls do not, and a write-open the
-     * caller's parent makes once it exits could come before the record. */
-    bool later = plain && resolve && call->level == RG_SV_STRICT;
+    struct opening o;
     struct stat st;
-    int fd = later                     ? open_stated(&req, &st)
-             : rg_sv_still_valid(call) ? rg_guard_open_stat(call->ctx, &req, &st)
-                                       : -ESRCH;
-    bool stated = fd >= 0 && st.st_mode != 0;
-    bool fifo_read = stated && (a->flags & O_ACCMODE) == O_RDONLY && S_ISFIFO(st.st_mode);
-    if ((fifo_read || fd == -ENXIO) && nonblock &&
-        rg_sv_fifo_wait(call, dfd, path, a->flags, req.resolve, fd))
-        fd = -EINPROGRESS; /* answered by the FIFO's own thread */
+    plan(&o, call, a, path, dfd, own_proc);
+    int fd = answered_by_look(call, &o) ? ANSWERED : open_judged(call, &o, &st);
     if (dfd >= 0)
         rg_sys_close(dfd);
-    if (fd >= 0 && forbidden(call, fd, stated ? &st : NULL)) {
-        rg_note_close(call->ctx, fd);
-        rg_sys_close(fd);
-        fd = -EACCES;
-    } else if (fd >= 0 && changes && call->ctx->sealed_ino && rg_sv_fd_in_journal(call->ctx, fd)) {
-        rg_note_close(call->ctx, fd);
-        rg_sys_close(fd);
-        fd = rg_sv_journal_refuse(call, &req, stated ? &st : NULL);
-    }
+    if (fd >= 0)
+        fd = checked(call, &o, fd, &st);
     if (fd < 0) {
-        if (fd != -EINPROGRESS)
+        if (fd != ANSWERED)
             rg_sv_reply(call, fd);
         return;
     }
     /* F_SETFL changes only the status flags (O_APPEND, O_NONBLOCK...), so
      * the caller's own are what the description holds without ours: no
      * F_GETFL needed. */
-    if (nonblock)
+    if (o.nonblock)
         fcntl(fd, F_SETFL, a->flags);
-    bool trunc = late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
-    hand_over(call, fd, a, trunc, later && stated ? &req : NULL, &st);
+    bool stated = st.st_mode != 0;
+    bool trunc = o.late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
+    hand_over(call, fd, a, trunc, o.later && stated ? &o.req : NULL, &st);
 }
 
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)

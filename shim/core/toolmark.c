@@ -2,11 +2,15 @@
 #include <string.h>
 
 static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f06886806bc55";
+static const char cmake_cache_line[] = "# This is the CMakeCache file.";
 static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
 
 const struct rg_dirmark rg_dirmarks[] = {
-    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR},
-    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV},
+    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, ""},
+    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV, ""},
+    /* cmake -B . in the source directory puts its cache beside the
+     * project's CMakeLists.txt, and the sources stay guarded. */
+    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "CMakeLists.txt"},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -15,6 +19,7 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     switch (m->kind) {
     case RG_DIRMARK_CACHEDIR: return rg_cachedir_signed(head, n);
     case RG_DIRMARK_PYVENV: return rg_pyvenv_configures(head, n);
+    case RG_DIRMARK_CMAKE: return rg_cmake_cache(head, n);
     }
     return false;
 }
@@ -54,6 +59,12 @@ bool rg_pyvenv_configures(const char *head, size_t n)
         i = (size_t)(nl - head) + 1;
     }
     return false;
+}
+
+bool rg_cmake_cache(const char *head, size_t n)
+{
+    return n >= sizeof cmake_cache_line - 1 &&
+           memcmp(head, cmake_cache_line, sizeof cmake_cache_line - 1) == 0;
 }
 
 bool rg_sqlite_header(const char *head, size_t n)

@@ -1,16 +1,16 @@
 /* How a project's tools mark what they own, told from a file's first bytes:
  * a directory marked by a file in it (a cache tag, a Python virtual
- * environment's configuration), and an SQLite database with the files its
- * library keeps beside it. Outside a git work tree no ignore rule says
- * these are the tools', and they are what a second session rewrites first
- * (readguard(1), IGNORE RULES). Pure: works on bytes the caller read. */
+ * environment's configuration, a CMake build tree's cache), and an SQLite database with the files
+ * its library keeps beside it. Outside a git work tree no ignore rule says these are the tools',
+ * and they are what a second session rewrites first (readguard(1), IGNORE RULES). Pure: works on
+ * bytes the caller read. */
 #ifndef RG_TOOLMARK_H
 #define RG_TOOLMARK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum rg_dirmark_kind { RG_DIRMARK_CACHEDIR, RG_DIRMARK_PYVENV };
+enum rg_dirmark_kind { RG_DIRMARK_CACHEDIR, RG_DIRMARK_PYVENV, RG_DIRMARK_CMAKE };
 
 /* A file that marks its directory, and everything below, as a tool's. No
  * pointer in it: each would be a relocation in every process (t0020). */
@@ -18,6 +18,9 @@ struct rg_dirmark {
     char name[16];             /* the file's name, after its directory's slash */
     unsigned short head;       /* how many of its first bytes tell */
     enum rg_dirmark_kind kind; /* which of the tests below they pass */
+    /* A name that, beside the marker, says the directory holds sources as
+     * well (an in-source build): the marker marks nothing then. */
+    char unless[16];
 };
 
 /* Every directory marker, written once here. */
@@ -39,6 +42,9 @@ bool rg_cachedir_signed(const char *head, size_t n);
  * CPython reads it (the key case-insensitive, blanks around it). All write
  * it first; a NUL byte says it is no text. */
 bool rg_pyvenv_configures(const char *head, size_t n);
+
+/* A CMake build tree's CMakeCache.txt: cmake writes this line first. */
+bool rg_cmake_cache(const char *head, size_t n);
 
 /* The bytes an SQLite database begins with: "SQLite format 3" and a NUL. */
 #define RG_SQLITE_HEAD 16

@@ -1,9 +1,33 @@
 #include "guard/dirmark.h"
+#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/toolmark.h"
 #include "guard/filehead.h"
+#include "os/sys.h"
+/* p = dir[0, n) "/" name; false when it does not fit. */
+static bool join(char p[PATH_MAX], const char *dir, size_t n, const char *name)
+{
+    size_t len = strlen(name);
+    if (n + 1 + len + 1 > PATH_MAX)
+        return false;
+    memcpy(p, dir, n);
+    p[n] = '/';
+    memcpy(p + n + 1, name, len + 1);
+    return true;
+}
+
+/* Anything of that name counts, even a dangling link: a name only ever
+ * takes a marker's word away. */
+static bool present(const char *dir, size_t n, const char *name)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    return join(p, dir, n, name) && rg_sys_fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* Any other file of a marker's name (a link, a FIFO, a device, a file of
  * other bytes) marks nothing: only a regular file is opened, and only the
  * bytes the marker needs are read. */
@@ -11,14 +35,11 @@ static bool marked_by(const char *dir, size_t n, const struct rg_dirmark *m)
 {
     char p[PATH_MAX];
     char head[RG_DIRMARK_HEAD_MAX];
-    size_t name = strlen(m->name);
-    if (n + 1 + name + 1 > sizeof p)
+    if (!join(p, dir, n, m->name))
         return false;
-    memcpy(p, dir, n);
-    p[n] = '/';
-    memcpy(p + n + 1, m->name, name + 1);
     long got = rg_file_head(p, head, m->head < sizeof head ? m->head : sizeof head);
-    return got > 0 && rg_dirmark_says(m, head, (size_t)got);
+    return got > 0 && rg_dirmark_says(m, head, (size_t)got) &&
+           !(m->unless[0] && present(dir, n, m->unless));
 }
 
 static bool marked(const char *dir, size_t n)

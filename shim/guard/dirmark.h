@@ -2,7 +2,8 @@
  * writes into the directory it makes says so (core/toolmark.h lists them):
  * a CACHEDIR.TAG beginning with the Cache Directory Tagging
  * Specification's signature (pytest's .pytest_cache, cargo's target/), a
- * Python virtual environment's pyvenv.cfg. Outside a git work tree no
+ * Python virtual environment's pyvenv.cfg, a CMake build tree's
+ * CMakeCache.txt (where no CMakeLists.txt is beside it). Outside a git work tree no
  * ignore rule says so, and these are what a second session rewrites first;
  * they are journaled (readguard(1), IGNORE RULES), never free: a cache or
  * an environment may be the only copy of something.

@@ -51,9 +51,11 @@ TEST(pyvenv_with_a_nul_byte_is_no_text)
 
 TEST(dirmarks_name_each_marker_once_within_the_head_bound)
 {
-    CHECK_EQ_INT(rg_ndirmarks, 2);
+    CHECK_EQ_INT(rg_ndirmarks, 3);
     CHECK_EQ_STR(rg_dirmarks[0].name, "CACHEDIR.TAG");
     CHECK_EQ_STR(rg_dirmarks[1].name, "pyvenv.cfg");
+    CHECK_EQ_STR(rg_dirmarks[2].name, "CMakeCache.txt");
+    CHECK_EQ_STR(rg_dirmarks[2].unless, "CMakeLists.txt");
     for (size_t i = 0; i < rg_ndirmarks; i++) {
         CHECK(rg_dirmarks[i].head <= RG_DIRMARK_HEAD_MAX);
         CHECK(!strchr(rg_dirmarks[i].name, '/'));
@@ -64,6 +66,18 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK(!rg_dirmark_says(&rg_dirmarks[1], sig, strlen(sig)));
     CHECK(rg_dirmark_says(&rg_dirmarks[1], "home = /usr/bin\n", 16));
     CHECK(!rg_dirmark_says(&rg_dirmarks[0], "home = /usr/bin\n", 16));
+}
+
+TEST(cmake_cache_begins_with_cmakes_first_line)
+{
+    const char *cache = "# This is the CMakeCache file.\n# For build in directory: /p/b\n";
+    CHECK(rg_cmake_cache(cache, strlen(cache)));
+    CHECK(rg_dirmark_says(&rg_dirmarks[2], cache, rg_dirmarks[2].head));
+    CHECK(!rg_cmake_cache(cache, 29)); /* cut short */
+    const char *late = "\n# This is the CMakeCache file.";
+    CHECK(!rg_cmake_cache(late, strlen(late)));
+    const char *other = "# This is the CMakeCache file!";
+    CHECK(!rg_cmake_cache(other, strlen(other)));
 }
 
 TEST(sqlite_header_is_sixteen_bytes_with_its_nul)
@@ -102,6 +116,7 @@ int main(void)
     RUN(pyvenv_without_a_home_key_is_no_venv);
     RUN(pyvenv_with_a_nul_byte_is_no_text);
     RUN(dirmarks_name_each_marker_once_within_the_head_bound);
+    RUN(cmake_cache_begins_with_cmakes_first_line);
     RUN(sqlite_header_is_sixteen_bytes_with_its_nul);
     RUN(sqlite_companions_name_their_database);
     RUN(sqlite_companion_needs_a_name_before_its_suffix);

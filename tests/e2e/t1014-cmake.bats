@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# The journaled tier outside git: a CMake build tree, the directory whose
+# regular CMakeCache.txt begins with the line cmake writes first, is
+# journaled from its top down, as a CACHEDIR.TAG's directory is (t1011),
+# whatever the tree is called (_build, cmake-build-debug, out: build/ is a
+# default ignore rule already). A cache beside a CMakeLists.txt (an
+# in-source build) marks nothing. Each test runs in a project that is no
+# git work tree; the tools are Debian's (scripts/dev/install-deps.sh test
+# installs them), and a test whose tool is missing is skipped.
+
+load helper
+
+setup() {
+	common_setup
+	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
+	export PATH="/usr/bin:/bin:$PATH"
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME MAKEFLAGS CMAKE_GENERATOR
+	mkdir -p "$HOME"
+	LOG="$OUT/readguard.log"
+	# What would make these journaled anyway, were it there.
+	run git -C "$W" rev-parse --is-inside-work-tree
+	assert_failure
+	command -v cmake >/dev/null || skip "cmake is not installed (scripts/dev/install-deps.sh test)"
+	command -v cc >/dev/null || skip "cc is not installed"
+	printf '%s\n' 'cmake_minimum_required(VERSION 3.10)' 'project(demo C)' \
+		'add_executable(demo main.c)' >CMakeLists.txt
+	printf 'int main(void) { return 0; }\n' >main.c
+}
+
+# configure_and_build DIR: one session configures the project into DIR and
+# builds it there, as a user's first session did.
+configure_and_build() {
+	"$RG" run --log "$LOG" -- bash -c 'cmake -S . -B "$1" >/dev/null && cmake --build "$1" >/dev/null' bash "$1"
+}
+
+@test "t1014.01 cmake configures and builds again into _build in a second session; the journal keeps what it rewrote" {
+	configure_and_build _build
+	make_old main.c
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'cmake -S . -B _build && cmake --build _build'
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/_build/CMakeFiles/cmake.check_cache"
+}
+
+@test "t1014.02 a blind write to a source beside the build tree is still refused" {
+	configure_and_build _build
+	snapshot main.c
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >main.c'
+	assert_failure
+	assert_refused main.c unread
+	assert_unchanged main.c
+}
+
+@test "t1014.03 an in-source build's CMakeCache.txt beside CMakeLists.txt unlocks no source" {
+	configure_and_build .
+	[ -f CMakeCache.txt ] || fail "cmake wrote no CMakeCache.txt in the source directory"
+	snapshot main.c
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >main.c'
+	assert_failure
+	assert_refused main.c unread
+	assert_unchanged main.c
+}
+
+@test "t1014.04 a CMakeCache.txt without cmake's first line unlocks nothing" {
+	mkdir _build
+	printf '# CMakeCache.txt, by hand\n' >_build/CMakeCache.txt
+	mkfile _build/notes old
+	snapshot _build/notes
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >_build/notes'
+	assert_failure
+	assert_refused _build/notes unread
+	assert_unchanged _build/notes
+}
+
+@test "t1014.05 a symbolic link named CMakeCache.txt to a real cache unlocks nothing" {
+	configure_and_build _build
+	mkdir other
+	ln -s ../_build/CMakeCache.txt other/CMakeCache.txt
+	mkfile other/notes old
+	snapshot other/notes
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >other/notes'
+	assert_failure
+	assert_refused other/notes unread
+	assert_unchanged other/notes
+}

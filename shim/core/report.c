@@ -29,46 +29,74 @@ static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
                     why);
 }
 
-size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
-                      const char *problem)
+/* Changed since the read: by mtime and size, or, with both put back
+ * (touch -d, cp -p, tar -x), by ctime alone. */
+static int changed_text(char *buf, size_t cap, const struct rg_report *r)
 {
     char read_at[RG_TIME_LEN], now[RG_TIME_LEN];
     const struct rg_record *rec = &r->facts->rec;
+    rg_format_time(rec->read_ns, read_at);
+    if (rec->mtime_ns == r->file->mtime_ns && rec->size == r->file->size) {
+        rg_format_time(r->file->ctime_ns, now);
+        return snprintf(buf, cap,
+                        "it changed since this session read it (read at %s, changed %s with "
+                        "the same mtime and size). Read it again, then retry.",
+                        read_at, now);
+    }
+    rg_format_time(r->file->mtime_ns, now);
+    return snprintf(buf, cap,
+                    "it changed since this session read it (read at %s, now modified %s, "
+                    "size %lld -> %lld). Read it again, then retry.",
+                    read_at, now, (long long)rec->size, (long long)r->file->size);
+}
+
+static int replaced_text(char *buf, size_t cap, const struct rg_report *r)
+{
+    char read_at[RG_TIME_LEN];
+    if (!r->was)
+        return snprintf(buf, cap,
+                        "it was replaced by another file since this session read it. "
+                        "Read it again, then retry.");
+    rg_format_time(r->was->read_ns, read_at);
+    return snprintf(buf, cap,
+                    "it was replaced by another file since this session read it (read at "
+                    "%s). Read it again, then retry.",
+                    read_at);
+}
+
+static int expired_text(char *buf, size_t cap, const struct rg_report *r)
+{
+    char read_at[RG_TIME_LEN];
+    rg_format_time(r->facts->rec.read_ns, read_at);
+    return snprintf(buf, cap,
+                    "this session read it at %s, longer ago than its read TTL of %.3g s. "
+                    "Read it again, then retry.",
+                    read_at, (double)r->facts->read_ttl_ns / 1e9);
+}
+
+/* The session's own files: its journal, or its table. */
+static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
+{
+    if (r->file && r->file->in_journal)
+        return snprintf(buf, cap,
+                        "it is this session's journal, which keeps what the session removes "
+                        "and overwrites: a --strict tree may not change it.");
+    return snprintf(buf, cap,
+                    "it is this session's own table, which its processes may not change (nor "
+                    "open, under --strict). Steer the session from outside it (readguard mark "
+                    "--session).");
+}
+
+size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
+                      const char *problem)
+{
     int n = 0;
     switch (r->decision.reason) {
     case RG_WHY_UNREAD:
         n = snprintf(buf, cap, "it has not been read in this session. Read it first, then retry.");
         break;
-    case RG_WHY_CHANGED:
-        rg_format_time(rec->read_ns, read_at);
-        /* mtime put back (touch -d, cp -p, tar -x): only ctime shows when. */
-        if (rec->mtime_ns == r->file->mtime_ns && rec->size == r->file->size) {
-            rg_format_time(r->file->ctime_ns, now);
-            n = snprintf(buf, cap,
-                         "it changed since this session read it (read at %s, changed %s with "
-                         "the same mtime and size). Read it again, then retry.",
-                         read_at, now);
-            break;
-        }
-        rg_format_time(r->file->mtime_ns, now);
-        n = snprintf(buf, cap,
-                     "it changed since this session read it (read at %s, now modified %s, "
-                     "size %lld -> %lld). Read it again, then retry.",
-                     read_at, now, (long long)rec->size, (long long)r->file->size);
-        break;
-    case RG_WHY_REPLACED:
-        if (!r->was) {
-            n = snprintf(buf, cap,
-                         "it was replaced by another file since this session read it. "
-                         "Read it again, then retry.");
-            break;
-        }
-        rg_format_time(r->was->read_ns, read_at);
-        n = snprintf(buf, cap,
-                     "it was replaced by another file since this session read it (read at "
-                     "%s). Read it again, then retry.",
-                     read_at);
-        break;
+    case RG_WHY_CHANGED: n = changed_text(buf, cap, r); break;
+    case RG_WHY_REPLACED: n = replaced_text(buf, cap, r); break;
     case RG_WHY_TABLE_FULL:
         n = snprintf(buf, cap,
                      "the session table is full (%u files), so this session cannot record "
@@ -81,32 +109,15 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      "new session with 'readguard run'.",
                      problem ? problem : "unknown");
         break;
-    case RG_WHY_EXPIRED:
-        rg_format_time(rec->read_ns, read_at);
-        n = snprintf(buf, cap,
-                     "this session read it at %s, longer ago than its read TTL of %.3g s. "
-                     "Read it again, then retry.",
-                     read_at, (double)r->facts->read_ttl_ns / 1e9);
-        break;
+    case RG_WHY_EXPIRED: n = expired_text(buf, cap, r); break;
     case RG_WHY_SCANNED:
         n = snprintf(buf, cap,
                      "it was only scanned by `%s` (pid %d, one of many files read at once). "
                      "Read it to write it, then retry.",
                      r->scanner && r->scanner[0] ? r->scanner : "?",
-                     (int)(rec->reader & RG_READER_PID_MASK));
+                     (int)(r->facts->rec.reader & RG_READER_PID_MASK));
         break;
-    case RG_WHY_SEALED:
-        if (r->file && r->file->in_journal) {
-            n = snprintf(buf, cap,
-                         "it is this session's journal, which keeps what the session removes "
-                         "and overwrites: a --strict tree may not change it.");
-            break;
-        }
-        n = snprintf(buf, cap,
-                     "it is this session's own table, which its processes may not change (nor "
-                     "open, under --strict). Steer the session from outside it (readguard mark "
-                     "--session).");
-        break;
+    case RG_WHY_SEALED: n = sealed_text(buf, cap, r); break;
     case RG_WHY_UNKEPT: n = unkept_text(buf, cap, r); break;
     case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;
     }

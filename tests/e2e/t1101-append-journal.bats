@@ -232,3 +232,79 @@ b"
 b
 b"
 }
+
+# Python that opens log.txt for appending, takes O_APPEND off and overwrites
+# its first bytes in place: a destructive write through an append descriptor.
+OVERWRITE='python3 -c "
+import fcntl, os
+fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_APPEND)
+os.pwrite(fd, b\"XXXXXXXX\", 0)
+os.close(fd)"'
+
+@test "t1101.20 undo after a later appender took O_APPEND off and overwrote the start brings the original back" {
+	mklog
+	seq 20000 >want.txt
+	run --separate-stderr rgo --allow-append -- "/bin/echo a >> log.txt; $OVERWRITE; /bin/echo b >> log.txt"
+	assert_success
+	assert_equal "$(head -c 8 log.txt)" XXXXXXXX
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.21 after a later appender took O_APPEND off and overwrote the start, a blind write is still refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "/bin/echo a >> log.txt; $OVERWRITE; echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(head -c 8 log.txt)" XXXXXXXX
+}
+
+@test "t1101.22 appends through a shell's exec 3>> descriptor, by the shell and its children, keep one version" {
+	mklog
+	run --separate-stderr rgo --allow-append -- 'exec 3>>log.txt
+echo s >&3; /bin/echo c >&3; python3 -c "import os; os.write(3, b\"p\\n\")"; exec 3>&-
+/bin/echo d >> log.txt'
+	assert_success
+	assert_equal "$(versions log.txt)" 1
+	assert_equal "$(tail -n 4 log.txt | tr -d '\n')" scpd
+}
+
+@test "t1101.23 after appends through a shell's exec 3>> descriptor, a truncating write is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- 'exec 3>>log.txt
+echo s >&3; /bin/echo c >&3; exec 3>&-
+echo y > log.txt'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 1 log.txt)" c
+}
+
+@test "t1101.24 a forked child's append through its parent's descriptor does not unlock a blind write" {
+	mklog
+	run --separate-stderr rgo --allow-append -- 'python3 -c "
+import os
+fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+pid = os.fork()
+if pid == 0:
+    os.write(fd, b\"child\\n\"); os.close(fd); os._exit(0)
+os.waitpid(pid, 0); os.write(fd, b\"parent\\n\"); os.close(fd)"
+echo y > log.txt'
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 2 log.txt | tr -d '\n')" childparent
+}
+
+@test "t1101.25 a write-open of an append descriptor's /proc/self/fd link is refused as not read" {
+	mklog
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt; python3 -c "
+import os
+fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+os.open(\"/proc/self/fd/%d\" % fd, os.O_WRONLY | os.O_TRUNC)"'
+	assert_failure
+	[[ $stderr == *"refused to write '/proc/self/fd/"*"has not been read in this session"* ]] ||
+		fail "no refusal: $stderr"
+	assert_equal "$(wc -l <log.txt)" 20001
+}
+

@@ -308,3 +308,35 @@ os.open(\"/proc/self/fd/%d\" % fd, os.O_WRONLY | os.O_TRUNC)"'
 	assert_equal "$(wc -l <log.txt)" 20001
 }
 
+# freopen(NULL, MODE) of a stream fopen'ed "a": the C library reopens the
+# same file with MODE through /proc/self/fd, unseen by the hooks.
+freopen_py() { # freopen_py MODE
+	printf '%s' "python3 -c \"
+import ctypes
+libc = ctypes.CDLL(None)
+libc.fopen.restype = libc.freopen.restype = ctypes.c_void_p
+libc.freopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
+libc.fputs.argtypes = libc.fclose.argtypes = None
+fp = libc.fopen(b'log.txt', b'a')
+fp = libc.freopen(None, b'$1', ctypes.c_void_p(fp))
+if not fp: raise SystemExit(ctypes.get_errno() or 13)
+libc.fputs(b'R\\\\n', ctypes.c_void_p(fp))
+libc.fclose(ctypes.c_void_p(fp))\""
+}
+
+@test "t1101.26 freopen(NULL, \"a\") of an appended stream does not make the unread file writable" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$(freopen_py a); echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 1 log.txt)" R
+}
+
+@test "t1101.27 freopen(NULL, \"w\") of an appended stream of an unread file is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$(freopen_py w)"
+	assert_failure
+	[[ $stderr == *"refused to write '/proc/self/fd/"*"has not been read in this session"* ]] ||
+		fail "no refusal: $stderr"
+	assert_equal "$(wc -l <log.txt)" 20000
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "guard/log.h"
 #include "preload/hook.h"
 #include "preload/hooks/open.h"
@@ -146,8 +147,17 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
         RG_PAUSED(fflush(stream));
         rg_note_close(c, oldfd);
     }
-    if (path && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
-        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
+    /* freopen(NULL, mode) reopens the stream's own file by its
+     * /proc/self/fd link, unseen: judged as that open, or a stream
+     * --allow-append let through unread could be reopened "w" or "r+". */
+    char link[RG_FD_LINK_MAX];
+    const char *target = path;
+    if (!path && oldfd >= 0) {
+        rg_fd_link(link, oldfd);
+        target = link;
+    }
+    if (target && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
+        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, target, flags, 0666, 0, 0, NULL, NULL};
         checked = rg_guard_check_path(c, &req);
         if (checked < 0) {
             rg_leave();

@@ -90,8 +90,11 @@ static int open_spot(struct rg_jspot *spot, const struct rg_jrec *r, const char 
     return e == -ELOOP || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
 }
 
-int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
-                      struct rg_jspot *spot)
+/* The kept version of r, open for reading, or -1 once told. *linked: it
+ * is a link to the inode itself (inode its stat), which must not have been
+ * written since (check_inode). */
+static int open_kept(const char *dir, const struct rg_jrec *r, const char *file, struct stat *inode,
+                     int *linked)
 {
     char obj[PATH_MAX + 80];
     rg_jstore_object(obj, sizeof obj, dir, r->object);
@@ -99,39 +102,25 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
     if (src < 0) {
         rg_err("undo: '%s': the kept version is missing from the journal (%s)", file,
                strerror(errno));
-        *spot = (struct rg_jspot){.dir = -1};
-        return RG_EXIT_TROUBLE;
+        return -1;
     }
-    struct stat inode;
-    int linked = check_inode(dir, r, obj, src, &inode);
-    if (linked == 2 || linked < 0) {
-        if (linked == 2)
-            rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
-        else
-            rg_err("undo: '%s': %s", file, strerror(errno));
-        close(src);
-        *spot = (struct rg_jspot){.dir = -1};
-        return RG_EXIT_TROUBLE;
-    }
-    int rc = open_spot(spot, r, abs, file);
-    if (rc != 0) {
-        close(src);
-        return rc;
-    }
-    /* Private until it is whole and its owner's: root's staged copy of a
-     * set-id file would otherwise be root's, runnable, for a while. */
-    int dst = rg_jspot_create_tmp(spot, abs);
-    if (dst < 0) {
-        /* The file may well be writable where its directory is not: say
-         * which of the two undo needed. */
-        int dir_len = (int)(spot->name - 1 - abs);
-        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s", file,
-               dir_len ? dir_len : 1, abs, strerror(errno));
-        close(src);
-        rg_jspot_close(spot);
-        return RG_EXIT_TROUBLE;
-    }
-    rc = copy_checked(dir, r, src, dst, linked ? &inode : NULL);
+    *linked = check_inode(dir, r, obj, src, inode);
+    if (*linked == 2)
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
+    else if (*linked < 0)
+        rg_err("undo: '%s': %s", file, strerror(errno));
+    else
+        return src;
+    close(src);
+    return -1;
+}
+
+/* Copies the kept version into the staged file dst, checked against its
+ * name, and gives dst r's owner and mode; closes both. 0, or -1 once told. */
+static int fill_staged(const char *dir, const struct rg_jrec *r, int src, int dst,
+                       const struct stat *inode, const char *file)
+{
+    int rc = copy_checked(dir, r, src, dst, inode);
     int e = errno;
     close(src);
     /* The owner first: a chown clears the set-id bits the mode may hold. */
@@ -150,7 +139,37 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
                file);
     else if (rc < 0)
         rg_err("undo: '%s': %s", file, strerror(e));
-    if (rc == 0)
+    return rc == 0 ? 0 : -1;
+}
+
+int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
+                      struct rg_jspot *spot)
+{
+    *spot = (struct rg_jspot){.dir = -1};
+    struct stat inode;
+    int linked;
+    int src = open_kept(dir, r, file, &inode, &linked);
+    if (src < 0)
+        return RG_EXIT_TROUBLE;
+    int rc = open_spot(spot, r, abs, file);
+    if (rc != 0) {
+        close(src);
+        return rc;
+    }
+    /* Private until it is whole and its owner's: root's staged copy of a
+     * set-id file would otherwise be root's, runnable, for a while. */
+    int dst = rg_jspot_create_tmp(spot, abs);
+    if (dst < 0) {
+        /* The file may well be writable where its directory is not: say
+         * which of the two undo needed. */
+        int dir_len = (int)(spot->name - 1 - abs);
+        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s", file,
+               dir_len ? dir_len : 1, abs, strerror(errno));
+        close(src);
+        rg_jspot_close(spot);
+        return RG_EXIT_TROUBLE;
+    }
+    if (fill_staged(dir, r, src, dst, linked ? &inode : NULL, file) == 0)
         return 0;
     rg_jspot_drop_tmp(spot);
     rg_jspot_close(spot);

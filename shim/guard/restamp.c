@@ -175,8 +175,13 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
 
 /* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
  * by a parent shell: restamp them if the session already knows the file.
- * Raw system calls only: a process that never entered the shim comes here
- * first at exit, where each libc function would be bound lazily. */
+ * Opened in the session, the open kept the old bytes and marked them the
+ * session's own (or counts a writer): they stay its own. Opened before it
+ * (`readguard run -- CMD >> file`), nothing was kept: the file stays the
+ * read it was, as of now, or the journal would take the bytes before the
+ * session's next change for its own and keep nothing of them. Raw system
+ * calls only: a process that never entered the shim comes here first at
+ * exit, where each libc function would be bound lazily. */
 void rg_restamp_inherited(struct rg_table *t, int fd)
 {
     struct stat st;
@@ -188,8 +193,10 @@ void rg_restamp_inherited(struct rg_table *t, int fd)
     struct rg_entry *e = rg_table_find(t, f.dev, f.ino);
     struct rg_record rec = rg_entry_load(t, e);
     struct rg_stamp now = rg_stamp_of(&st);
+    bool own = rec.written || rec.writers > 0;
+    now.reader = own ? 0 : rec.reader;
     if (e && (rec.found || rec.writers > 0))
-        rg_entry_stamp(t, e, &now, true, rg_now_ns_raw());
+        rg_entry_stamp(t, e, &now, own, own ? rg_now_ns_raw() : rec.read_ns);
     /* `cmd >> f` with --allow-append: the shell's child opened f for this
      * process, which appended and now lets it go. Only pid's own append
      * stamp moves on, so the descriptor is its own (exec keeps the pid). */

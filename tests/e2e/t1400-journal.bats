@@ -1402,3 +1402,12 @@ sid() {
 	assert_success
 	assert_equal "$(cat b.txt)" original
 }
+
+@test "t1400.136 a file the session's output is appended to, read and then overwritten, comes back by undo" {
+	mkfile a.txt original
+	"$RG" run --log "$LOG" -- sh -c 'cat a.txt >/dev/null; /bin/true; echo new >a.txt' >>a.txt
+	assert_equal "$(cat a.txt)" new
+	run "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}

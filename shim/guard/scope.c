@@ -7,6 +7,7 @@
 #include "core/ignore.h"
 #include "core/request.h"
 #include "core/text.h"
+#include "guard/configured.h"
 #include "guard/dirmark.h"
 #include "guard/gitrules.h"
 #include "guard/sqlitedb.h"
@@ -47,12 +48,13 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
 
 /* Where readguard's rules do not decide, the project's do: what git
  * ignores, what its tools marked as theirs (a cache tag, a virtual
- * environment) and an SQLite database are journaled. A marker counts up to
+ * environment), an SQLite database and configure's log and script are
+ * journaled. A marker counts up to
  * the innermost root, the one that protects most. fd: on abs, or -1. */
 static bool project_journals(struct rg_ctx *c, const char *abs, int fd, size_t inner)
 {
     return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]) ||
-           rg_sqlitedb_owned(abs, fd);
+           rg_sqlitedb_owned(abs, fd) || rg_configured_owned(abs, fd);
 }
 
 /* With several roots, the one that protects it most decides. Asking the

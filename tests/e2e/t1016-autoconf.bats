@@ -55,3 +55,39 @@ autoconf_project() {
 	assert_refused configure.ac unread
 	assert_unchanged configure.ac
 }
+
+# configure_once: a first session configures the project and builds it.
+configure_once() {
+	autoconf_project
+	"$RG" run --log "$LOG" -- bash -c './configure -q && make -s' || fail "the first session's build failed"
+}
+
+@test "t1016.03 ./configure run again in a second session rewrites config.log and config.status; the journal keeps them" {
+	configure_once
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c './configure -q && make -s'
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/config.log"
+	assert_output --partial "$W/config.status"
+}
+
+@test "t1016.04 a config.log configure did not write is still refused" {
+	configure_once
+	mkfile config.log 'notes kept by hand'
+	snapshot config.log
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >config.log'
+	assert_failure
+	assert_refused config.log unread
+	assert_unchanged config.log
+}
+
+@test "t1016.05 a blind write to a source beside configure's outputs is still refused" {
+	configure_once
+	snapshot main.c
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >main.c'
+	assert_failure
+	assert_refused main.c unread
+	assert_unchanged main.c
+}

@@ -109,6 +109,51 @@ bool rg_wait_restamp(const struct rg_record *r, int look)
     return true;
 }
 
+/* The policy's answer once what it asked for is worked out, in the order
+ * it asks: the bytes' hash, the reader's lineage, the file's scope, the
+ * scope of the new name. abs gets the file's path where the scope needed it. */
+static struct rg_decision answer(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                                 int fd, bool follow, struct rg_facts *facts, struct rg_decision d,
+                                 char *abs)
+{
+    if (d.action == RG_NEED_HASH) {
+        rg_take_hash(req, f, fd, follow);
+        d = rg_decide(req, f, facts);
+    }
+    if (d.action == RG_NEED_LINEAGE) {
+        int32_t reader = (int32_t)(facts->rec.reader & RG_READER_PID_MASK);
+        facts->lineage =
+            rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS : RG_LINEAGE_OTHER;
+        d = rg_decide(req, f, facts);
+    }
+    if (d.action == RG_NEED_SCOPE) {
+        f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, true, abs, PATH_MAX);
+        d = rg_decide(req, f, facts);
+    }
+    if (d.action == RG_NEED_NEW_SCOPE) {
+        f->new_scope = new_scope(c, req);
+        d = rg_decide(req, f, facts);
+    }
+    return d;
+}
+
+/* A refusal or warning, told on stderr and in the log, with what the
+ * session knows that makes it clearer: a name it read the file by, or who
+ * only scanned it. */
+static void report(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                   const struct rg_facts *facts, struct rg_decision d, const char *abs)
+{
+    struct rg_record was = {0};
+    if (d.reason == RG_WHY_UNREAD)
+        d.reason = rg_namehint_reason(c, req, abs, f, &was);
+    char scanner[16] = "";
+    if (d.reason == RG_WHY_SCANNED)
+        rg_scanner_name(c->table.hdr, (int32_t)(facts->rec.reader & RG_READER_PID_MASK), scanner);
+    struct rg_report rep = {req, req->shown ? req->shown : req->path, abs, f, facts, d, scanner,
+                            &was};
+    rg_log_decision(c, &rep);
+}
+
 /* Asks the policy, working out the scope only when the answer depends on it,
  * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
@@ -126,24 +171,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
         d = rg_ask_first_look(c, req, f, fd, &facts);
         if (d.action == RG_ALLOW) /* the common answer: nothing more to ask */
             return RG_ALLOW;
-        if (d.action == RG_NEED_HASH) {
-            rg_take_hash(req, f, fd, follow);
-            d = rg_decide(req, f, &facts);
-        }
-        if (d.action == RG_NEED_LINEAGE) {
-            int32_t reader = (int32_t)(facts.rec.reader & RG_READER_PID_MASK);
-            facts.lineage =
-                rg_descends(rg_ctx_pid(c), reader) ? RG_LINEAGE_DESCENDS : RG_LINEAGE_OTHER;
-            d = rg_decide(req, f, &facts);
-        }
-        if (d.action == RG_NEED_SCOPE) {
-            f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, true, abs, sizeof abs);
-            d = rg_decide(req, f, &facts);
-        }
-        if (d.action == RG_NEED_NEW_SCOPE) {
-            f->new_scope = new_scope(c, req);
-            d = rg_decide(req, f, &facts);
-        }
+        d = answer(c, req, f, fd, follow, &facts, d, abs);
         /* Writers still counted may be about to restamp: give them a moment
          * (rg_restamp_pause_ns: up to a second in all). The entry names only
          * the last writer, so when it has closed but another is still
@@ -163,18 +191,8 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
             (!look_again(req, f, fd, follow) && !waited && !retake_failed_hash(f)))
             break;
     }
-    if (d.action == RG_WARN || d.action == RG_REFUSE) {
-        struct rg_record was = {0};
-        if (d.reason == RG_WHY_UNREAD)
-            d.reason = rg_namehint_reason(c, req, abs, f, &was);
-        char scanner[16] = "";
-        if (d.reason == RG_WHY_SCANNED)
-            rg_scanner_name(c->table.hdr, (int32_t)(facts.rec.reader & RG_READER_PID_MASK),
-                            scanner);
-        struct rg_report rep = {
-            req, req->shown ? req->shown : req->path, abs, f, &facts, d, scanner, &was};
-        rg_log_decision(c, &rep);
-    }
+    if (d.action == RG_WARN || d.action == RG_REFUSE)
+        report(c, req, f, &facts, d, abs);
     return d.action;
 }
 

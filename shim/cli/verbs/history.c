@@ -118,6 +118,46 @@ static void unwant(struct wanted *w, size_t n)
     free(w);
 }
 
+/* FILE..., each as the journal names it; NULL once told which is not a path. */
+static struct wanted *wants(char **files, size_t n)
+{
+    struct wanted *w = calloc(n + 1, sizeof *w);
+    if (!w)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        if (!want(files[i], &w[i])) {
+            rg_err("history: '%s': not a usable path", files[i]);
+            unwant(w, n);
+            return NULL;
+        }
+    return w;
+}
+
+/* Silence would read as "the journal is empty" or "a typo": says which,
+ * for each FILE (of n) that no version was shown for, or for the whole
+ * journal (or session id) when no FILE was given and nothing was shown. */
+static void say_none(const struct rg_jlist *l, const char *id, char **args, const struct wanted *w,
+                     size_t n, size_t shown)
+{
+    if (n == 0 && shown == 0)
+        rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
+    for (size_t i = 0; i < n; i++) {
+        const char *arg = args[i];
+        if (w[i].seen)
+            continue;
+        if (!w[i].dir && was_a_dir(l, w[i].abs))
+            rg_err("history: no saved versions of '%s', but some under it, a directory that is "
+                   "gone: 'readguard history %s/'",
+                   arg, arg);
+        else if (id[0]) /* only S's records were read: other sessions' are not the answer */
+            rg_err("history: no saved versions %s '%s' in session %s", w[i].dir ? "under" : "of",
+                   arg, id);
+        else
+            rg_err("history: no saved versions %s '%s'%s", w[i].dir ? "under" : "of", arg,
+                   w[i].dir ? "" : rg_journal_none_why(w[i].abs, false));
+    }
+}
+
 int rg_cmd_history(int argc, char **argv)
 {
     static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
@@ -132,16 +172,11 @@ int rg_cmd_history(int argc, char **argv)
     char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
     if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
         return RG_EXIT_TROUBLE;
+    char **args = argv + optind;
     size_t nfiles = (size_t)(argc - optind);
-    struct wanted *files = calloc(nfiles + 1, sizeof *files);
+    struct wanted *files = wants(args, nfiles);
     if (!files)
-        abort();
-    for (size_t i = 0; i < nfiles; i++)
-        if (!want(argv[optind + (int)i], &files[i])) {
-            rg_err("history: '%s': not a usable path", argv[optind + (int)i]);
-            unwant(files, nfiles);
-            return RG_EXIT_TROUBLE;
-        }
+        return RG_EXIT_TROUBLE;
     struct rg_jlist l = {0};
     int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
     if (r < 0) {
@@ -156,24 +191,7 @@ int rg_cmd_history(int argc, char **argv)
                 printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
             print_record(&l.r[i], json);
         }
-    /* Silence would read as "the journal is empty" or "a typo": say which. */
-    if (nfiles == 0 && shown == 0)
-        rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
-    for (size_t i = 0; i < nfiles; i++) {
-        const char *arg = argv[optind + (int)i];
-        if (files[i].seen)
-            continue;
-        if (!files[i].dir && was_a_dir(&l, files[i].abs))
-            rg_err("history: no saved versions of '%s', but some under it, a directory that is "
-                   "gone: 'readguard history %s/'",
-                   arg, arg);
-        else if (id[0]) /* only S's records were read: other sessions' are not the answer */
-            rg_err("history: no saved versions %s '%s' in session %s",
-                   files[i].dir ? "under" : "of", arg, id);
-        else
-            rg_err("history: no saved versions %s '%s'%s", files[i].dir ? "under" : "of", arg,
-                   files[i].dir ? "" : rg_journal_none_why(files[i].abs, false));
-    }
+    say_none(&l, id, args, files, nfiles, shown);
     rg_jlist_free(&l);
     unwant(files, nfiles);
     return RG_EXIT_OK;

@@ -109,8 +109,11 @@ struct rg_ctx {
     uint64_t err_data_dev;
     _Atomic int journal_warned; /* said once that old bytes were not kept */
     /* The file last kept for an append --allow-append let through
-     * (wopen.c), so that a process appending again does not copy it again. */
+     * (wopen.c), so that a process appending again does not copy it again,
+     * and that process: a forked child inherits the memory, not the
+     * appends (an outside change since would pass unkept). */
     _Atomic uint64_t append_dev, append_ino;
+    _Atomic int32_t append_pid;
     /* Entry number + 1 of the file the last write was judged, counted or
      * restamped on (rg_entry_of_write); 0: none. */
     _Atomic uint32_t write_hint;

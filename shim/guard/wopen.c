@@ -118,11 +118,13 @@ static int reopen_read_only(const struct rg_request *req, const struct rg_file *
 /* Did this process append to f before? Not asked for the supervisor, whose
  * context serves every process it traps: there it would be "did any" and
  * pass over another program's change in between, which the append stamp
- * sees. */
+ * sees. Nor is a forked child (`echo a >> f` in the shell, then `cmd >> f`
+ * in its child) the process that appended. */
 static bool appended_before(struct rg_ctx *c, const struct rg_file *f)
 {
     return !c->actor && atomic_load_explicit(&c->append_ino, memory_order_relaxed) == f->ino &&
-           atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev;
+           atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev &&
+           atomic_load_explicit(&c->append_pid, memory_order_relaxed) == rg_ctx_pid(c);
 }
 
 /* Is the file as st describes it what the journal kept for an earlier
@@ -141,10 +143,15 @@ static bool append_kept(struct rg_ctx *c, const struct rg_file *f, const struct 
  * file's bytes (kept: by this append, or by an earlier one whose stamp the
  * file still has) the entry gets the append stamp instead, and fd a slot
  * that moves it on when let go (guard/restamp.c), so that the session's
- * next process to append keeps nothing more. */
+ * next process to append keeps nothing more. Either way the process
+ * remembers it appended to f (appended_before). */
 static void untracked(struct rg_ctx *c, int fd, const struct rg_file *f, const struct stat *st,
                       bool kept)
 {
+    int32_t me = rg_ctx_pid(c);
+    atomic_store_explicit(&c->append_dev, f->dev, memory_order_relaxed);
+    atomic_store_explicit(&c->append_ino, f->ino, memory_order_relaxed);
+    atomic_store_explicit(&c->append_pid, me, memory_order_relaxed);
     struct rg_entry *e = rg_entry_for(c, f, kept);
     if (!e)
         return;
@@ -153,7 +160,7 @@ static void untracked(struct rg_ctx *c, int fd, const struct rg_file *f, const s
         return;
     }
     struct rg_stamp now = rg_stamp_of(st);
-    rg_entry_append_begin(e, &now, rg_ctx_pid(c));
+    rg_entry_append_begin(e, &now, me);
     rg_fd_track(c, fd, f->dev, f->ino, RG_OPENER_APPEND, NULL);
 }
 
@@ -260,8 +267,6 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
         return fd;
     }
     if (act == RG_ALLOW_UNTRACKED) {
-        atomic_store_explicit(&c->append_dev, f.dev, memory_order_relaxed);
-        atomic_store_explicit(&c->append_ino, f.ino, memory_order_relaxed);
         untracked(c, fd, &f, &st, kept);
         note_on_stderr(c, fd, &st);
         return fd;

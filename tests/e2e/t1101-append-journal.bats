@@ -340,3 +340,15 @@ libc.fclose(ctypes.c_void_p(fp))\""
 		fail "no refusal: $stderr"
 	assert_equal "$(wc -l <log.txt)" 20000
 }
+
+@test "t1101.28 a change outside the session between the shell's own append and its child's keeps the file again" {
+	mklog
+	bg_session 'echo a >> log.txt' '/bin/echo b >> log.txt' --allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	assert_content log.txt "rewritten outside
+b"
+}
+

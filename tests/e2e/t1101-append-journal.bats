@@ -352,3 +352,78 @@ libc.fclose(ctypes.c_void_p(fp))\""
 b"
 }
 
+@test "t1101.29 after appends through a hard link, a blind write by the first name is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "ln log.txt alias.txt; /bin/echo a >> log.txt
+/bin/echo b >> alias.txt; /bin/echo c >> alias.txt; echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" abc
+}
+
+@test "t1101.30 after appends, the log renamed by the session is still unread under its new name" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20; mv log.txt moved.txt; /bin/echo m >> moved.txt
+echo y > moved.txt"
+	assert_failure
+	assert_refused moved.txt unread
+	assert_equal "$(tail -n 1 moved.txt)" m
+}
+
+@test "t1101.31 after appends, a rename of another file over the unread log is refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "$APPEND20; echo new > other.txt; mv -f other.txt log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(wc -l <log.txt)" 20020
+}
+
+@test "t1101.32 after appends and a readguard reset, a blind write is still refused" {
+	mklog
+	run --separate-stderr rgo --allow-append -- "/bin/echo a >> log.txt; \"$RG\" reset
+/bin/echo b >> log.txt; echo y > log.txt"
+	assert_failure
+	assert_refused log.txt unread
+	assert_equal "$(tail -n 2 log.txt | tr -d '\n')" ab
+}
+
+@test "t1101.33 another session's appends between this session's keep the file again" {
+	mklog
+	bg_session '/bin/echo a >> log.txt' '/bin/echo b >> log.txt' --allow-append
+	rgo --allow-append -- '/bin/echo o >> log.txt'
+	bg_finish
+	assert_success
+	assert_equal "$(versions log.txt)" 3
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" aob
+}
+
+@test "t1101.34 appends by threads of one process lose no line and undo brings the original back" {
+	mklog
+	seq 20000 >want.txt
+	run --separate-stderr rgo --allow-append -- 'python3 -c "
+import os, threading
+def go(n):
+    for i in range(20):
+        fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+        os.write(fd, b\"t%d\\n\" % n)
+        os.close(fd)
+ts = [threading.Thread(target=go, args=(n,)) for n in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]"'
+	assert_success
+	assert_equal "$(grep -c '^t[0-3]$' log.txt)" 80
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.35 --strict: undo after an appender took O_APPEND off and overwrote the start brings the original back" {
+	require_supervisor
+	mklog
+	seq 20000 >want.txt
+	run --separate-stderr rgo --strict --allow-append -- "/bin/echo a >> log.txt; $OVERWRITE; /bin/echo b >> log.txt"
+	assert_success
+	assert_equal "$(head -c 8 log.txt)" XXXXXXXX
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}

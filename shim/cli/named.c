@@ -35,13 +35,14 @@ static int absolute(const char *path, char *out, size_t cap)
     return 0;
 }
 
-static void set_owner(const char *path, int32_t owner, bool only_if_gone)
+/* Only the owner moves: the creator names the session (core/table.h). */
+static void take_over(const char *path, int32_t owner)
 {
     struct rg_table t;
     if (rg_session_attach(path, &t))
         return;
-    if (!only_if_gone || !rg_session_owner_alive(t.hdr))
-        t.hdr->creator_pid = owner;
+    if (!rg_session_owner_alive(t.hdr))
+        atomic_store(&t.hdr->owner_pid, owner);
     rg_session_detach(&t);
 }
 
@@ -69,7 +70,7 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
             /* Joined. The owner is what keeps a session alive: take the
              * role over only from one that is gone. */
             rg_session_detach(&t);
-            set_owner(out, owner, true);
+            take_over(out, owner);
             return 0;
         }
         bool there = access(out, F_OK) == 0;
@@ -80,12 +81,9 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
             return -1;
         }
         char err[512];
-        int r = rg_session_create_at(s, out, err, sizeof err);
-        if (r == 0) {
-            if (owner != (int32_t)getpid())
-                set_owner(out, owner, false);
+        int r = rg_session_create_at(s, owner, out, err, sizeof err);
+        if (r == 0)
             return 1;
-        }
         if (r != -EEXIST) { /* EEXIST: another launcher won; join it */
             rg_err("%s", err);
             return -1;

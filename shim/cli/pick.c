@@ -22,9 +22,9 @@
 #include "os/session.h"
 /* EPERM: the pid exists, owned by someone else, so a reused pid. That is
  * rare and errs on the side of keeping the table, which is harmless. */
-static bool creator_alive(int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
+static bool pid_alive(int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
 
-bool rg_session_owner_alive(const struct rg_header *h) { return creator_alive(h->creator_pid); }
+bool rg_session_owner_alive(const struct rg_header *h) { return pid_alive(rg_header_owner(h)); }
 
 bool rg_session_running(const char *path, const struct rg_header *h)
 {
@@ -91,7 +91,7 @@ static void consider(const char *path, void *arg)
         return;
     bool running = rg_session_running(path, t.hdr);
     int n = snprintf(c->list + c->len, sizeof c->list - c->len, "\n  %s (%s, pid %d)", path,
-                     running ? "running" : "ended", (int)t.hdr->creator_pid);
+                     running ? "running" : "ended", (int)rg_header_owner(t.hdr));
     if (n > 0 && c->len + (size_t)n < sizeof c->list)
         c->len += (size_t)n;
     if (running && c->running++ == 0)
@@ -160,13 +160,13 @@ struct running_ids {
 };
 
 /* The session a table at path belongs to, as the journal names it, and
- * its creator, from the header's leading fields: the same in every version
- * of the table, so a session made by another readguard (an upgrade while
- * it ran) is still named. Nothing is mapped. False when path is not a
- * table of this user's. */
-static bool table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *creator)
+ * its owner, from the header's leading fields: the id's are the same in
+ * every version of the table, so a session made by another readguard (an
+ * upgrade while it ran) is still named. Nothing is mapped. False when path
+ * is not a table of this user's. */
+static bool table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner)
 {
-    char h[offsetof(struct rg_header, created_ns) + sizeof(int64_t)];
+    char h[offsetof(struct rg_header, owner_pid) + sizeof(int32_t)];
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
@@ -177,9 +177,15 @@ static bool table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t 
     if (!ok)
         return false;
     int64_t created;
+    int32_t creator;
+    uint32_t version;
     memcpy(&created, h + offsetof(struct rg_header, created_ns), sizeof created);
-    memcpy(creator, h + offsetof(struct rg_header, creator_pid), sizeof *creator);
-    rg_journal_id(id, created, *creator);
+    memcpy(&creator, h + offsetof(struct rg_header, creator_pid), sizeof creator);
+    memcpy(&version, h + offsetof(struct rg_header, version), sizeof version);
+    rg_journal_id(id, created, creator);
+    *owner = creator; /* another version's table: its creator was its owner */
+    if (version == RG_TABLE_VERSION)
+        memcpy(owner, h + offsetof(struct rg_header, owner_pid), sizeof *owner);
     return true;
 }
 
@@ -187,10 +193,10 @@ static void running_id(const char *path, void *arg)
 {
     struct running_ids *r = arg;
     char id[RG_JOURNAL_ID_MAX];
-    int32_t creator;
+    int32_t owner;
     struct stat st;
-    if (table_session(path, id, &creator) &&
-        (creator_alive(creator) ||
+    if (table_session(path, id, &owner) &&
+        (pid_alive(owner) ||
          (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino))))
         r->fn(id, r->arg);
 }

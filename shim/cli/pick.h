@@ -43,7 +43,8 @@ void rg_drop_session(struct rg_cli_session *s);
 
 /* Is the process that owns the session alive: its creator (the preloaded
  * process that started it, the shell of `readguard env`, or the launcher
- * of `readguard run`, which the header records as creator_pid)? */
+ * of `readguard run`), or the `run --session` that took a kept session
+ * over from a gone one, which the header records as owner_pid? */
 bool rg_session_owner_alive(const struct rg_header *h);
 
 /* A session is running while its owner is, or, once the owner is gone

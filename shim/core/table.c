@@ -97,6 +97,7 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     h->index_slots = (uint32_t)index_slots_for(s->capacity);
     h->uid = uid;
     h->creator_pid = creator_pid;
+    atomic_store(&h->owner_pid, creator_pid);
     h->mode = s->mode;
     h->created_ns = now_ns;
     h->nroots = (uint32_t)s->nroots;

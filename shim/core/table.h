@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 12u
+#define RG_TABLE_VERSION 13u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -112,6 +112,9 @@ struct rg_header {
     uint32_t capacity;    /* entries */
     uint32_t index_slots; /* power of two, at least 2 * capacity */
     uint32_t uid;
+    /* The process that made the session: with created_ns, its id
+     * (rg_journal_id), which a session keeps all its life. Both lead the
+     * header in every version, so a table of another version is named. */
     int32_t creator_pid;
     uint32_t mode; /* enum rg_mode */
     int64_t created_ns;
@@ -121,6 +124,11 @@ struct rg_header {
     uint32_t nignores;
     uint32_t ignores_len;
     uint32_t scan_files; /* 0: every read is a view (no scan detection) */
+    /* The process whose life keeps the session running: its creator until
+     * a later `run --session` takes a kept session over from one gone.
+     * Apart from creator_pid, so that a take-over never renames the
+     * session (its journal, log lines and undo are found by id). */
+    _Atomic int32_t owner_pid;
     int64_t scan_window_ns;
     char log_path[RG_LOG_PATH_MAX];
     char roots[RG_ROOTS_MAX];          /* nroots absolute paths, each NUL-ended */
@@ -149,6 +157,16 @@ struct rg_header {
 /* 64 bytes: an entry is one cache line. */
 _Static_assert(sizeof(struct rg_entry) == 64, "entry layout is part of the file format");
 _Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
+_Static_assert(offsetof(struct rg_header, created_ns) == 48 &&
+                   offsetof(struct rg_header, creator_pid) == 40,
+               "the session id's fields lead the header in every version (cli/pick.c)");
+
+/* Who keeps the session running. A table of another version (an upgrade
+ * while it ran) has no owner_pid: its creator_pid served as both. */
+static inline int32_t rg_header_owner(const struct rg_header *h)
+{
+    return h->version == RG_TABLE_VERSION ? atomic_load(&h->owner_pid) : h->creator_pid;
+}
 
 struct rg_settings {
     enum rg_mode mode;

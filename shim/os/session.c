@@ -78,8 +78,8 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
         return false;
     bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                 st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
-                memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && h.creator_pid > 0 &&
-                kill(h.creator_pid, 0) != 0 && errno == ESRCH;
+                memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && rg_header_owner(&h) > 0 &&
+                kill(rg_header_owner(&h), 0) != 0 && errno == ESRCH;
     rg_sys_close(fd);
     char path[PATH_MAX];
     int n = snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -112,8 +112,8 @@ int rg_session_prune(const char *dir)
 /* Maps a new, sized table file, writes its header and closes fd. path is
  * the table's name, which names its default log; file is where it is now,
  * removed again if that fails. */
-static int format_table(int fd, size_t size, const struct rg_settings *s, const char *path,
-                        const char *file, char *err, size_t errcap)
+static int format_table(int fd, size_t size, const struct rg_settings *s, int32_t creator,
+                        const char *path, const char *file, char *err, size_t errcap)
 {
     void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     rg_sys_close(fd);
@@ -143,8 +143,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
         int64_t v = env && *env ? rg_size_parse(env) : -1;
         with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
-    int r = rg_table_format(map, size, &with_log, rg_sys_geteuid(), (int32_t)rg_sys_getpid(),
-                            rg_now_ns());
+    int r = rg_table_format(map, size, &with_log, rg_sys_geteuid(), creator, rg_now_ns());
     munmap(map, size);
     if (r < 0) {
         rg_sys_unlinkat(AT_FDCWD, file, 0);
@@ -154,7 +153,8 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, const 
     return r;
 }
 
-int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err, size_t errcap)
+int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
+                      char *err, size_t errcap)
 {
     size_t size = rg_table_file_size(s->capacity);
     const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
@@ -180,7 +180,7 @@ int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char 
                  strerror(-fd));
         return fd;
     }
-    return format_table(fd, size, s, path, path, err, errcap);
+    return format_table(fd, size, s, creator, path, path, err, errcap);
 }
 
 /* Puts a formatted table at path unless something is there already: a
@@ -198,7 +198,8 @@ static int publish(const char *tmp, const char *path)
     return r;
 }
 
-int rg_session_create_at(const struct rg_settings *s, const char *path, char *err, size_t errcap)
+int rg_session_create_at(const struct rg_settings *s, int32_t creator, const char *path, char *err,
+                         size_t errcap)
 {
     size_t size = rg_table_file_size(s->capacity);
     char tmp[PATH_MAX];
@@ -210,7 +211,7 @@ int rg_session_create_at(const struct rg_settings *s, const char *path, char *er
     if (n >= 0)
         fd = (size_t)n < sizeof tmp ? create_sized(tmp, size) : -ENAMETOOLONG;
     if (fd >= 0) {
-        int r = format_table(fd, size, s, path, tmp, err, errcap);
+        int r = format_table(fd, size, s, creator, path, tmp, err, errcap);
         if (r < 0)
             return r;
         fd = publish(tmp, path);

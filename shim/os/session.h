@@ -11,11 +11,12 @@
 #include "core/jrecord.h"
 #include "core/table.h"
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
- * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it.
- * When s->log_path is NULL the default log path is derived from the table
- * name. On failure returns -errno and a sentence in err. */
-int rg_session_create(const struct rg_settings *s, char *path, size_t cap, char *err,
-                      size_t errcap);
+ * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it,
+ * creator its first owner and, for good, the pid in its id. When
+ * s->log_path is NULL the default log path is derived from the table name.
+ * On failure returns -errno and a sentence in err. */
+int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
+                      char *err, size_t errcap);
 
 /* Removes this user's tables in dir whose session has ended: its creator
  * has exited and no process of its tree is left (os/members.h). A creator
@@ -25,7 +26,8 @@ int rg_session_prune(const char *dir);
 
 /* The same, at a path the caller chose (readguard run --session). Fails
  * with -EEXIST rather than touch an existing file. */
-int rg_session_create_at(const struct rg_settings *s, const char *path, char *err, size_t errcap);
+int rg_session_create_at(const struct rg_settings *s, int32_t creator, const char *path, char *err,
+                         size_t errcap);
 
 /* Maps an existing table read-write. NULL on success, else the reason. */
 const char *rg_session_attach(const char *path, struct rg_table *t);

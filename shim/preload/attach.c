@@ -156,7 +156,8 @@ int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_e
     s.ignores = ign.buf;
     s.ignores_len = ign.len;
     s.nignores = ign.count;
-    if (rg_session_create(&s, c->session_path, sizeof c->session_path, err, sizeof err) < 0) {
+    if (rg_session_create(&s, (int32_t)rg_sys_getpid(), c->session_path, sizeof c->session_path,
+                          err, sizeof err) < 0) {
         c->nroots = 0;
         snprintf(room->problem, sizeof room->problem, "no session table could be created: %s", err);
         fail_closed(c, room, room->problem, false);

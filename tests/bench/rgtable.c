@@ -73,7 +73,7 @@ static int session(long iters)
     double create = 0, attach = 0;
     for (long i = 0; i < iters; i++) {
         double t0 = now_ns();
-        if (rg_session_create(&s, path, sizeof path, err, sizeof err) < 0) {
+        if (rg_session_create(&s, (int32_t)getpid(), path, sizeof path, err, sizeof err) < 0) {
             fprintf(stderr, "rgtable: %s\n", err);
             return 2;
         }

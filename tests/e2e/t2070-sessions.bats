@@ -457,3 +457,49 @@ sid() {
 	run "$RG" status --session "$TABLES/race"
 	assert_success
 }
+
+# rejoined ARGS...: a kept session at $TABLES/agent that ran ARGS... (a
+# command for sh -c each) one after another, each run started after the one
+# before exited, so each later run takes the session over from a gone owner.
+rejoined() {
+	local cmd
+	for cmd in "$@"; do
+		"$RG" run --session "$TABLES/agent" --keep -- sh -c "$cmd" 2>/dev/null || true
+	done
+}
+
+@test "t2070.45 a kept named session reports the same id after a later run rejoins it" {
+	rejoined true
+	local id
+	id=$(sid "$TABLES/agent")
+	rejoined true
+	assert_equal "$(sid "$TABLES/agent")" "$id"
+}
+
+@test "t2070.46 undo --session after a rejoin restores the file the first run wrote" {
+	mkfile f old
+	rejoined 'cat f >/dev/null; echo new >f' true
+	run --separate-stderr "$RG" undo --session "$TABLES/agent" f
+	assert_success
+	assert_content f old
+}
+
+@test "t2070.47 log --session ID of a rejoined session shows the refusals of both runs" {
+	mkfile a old
+	mkfile b old
+	rejoined 'echo new >a' 'echo new >b'
+	run --separate-stderr "$RG" log --session "$(sid "$TABLES/agent")"
+	assert_success
+	assert_output --partial "refused open '$W/a'"
+	assert_output --partial "refused open '$W/b'"
+}
+
+@test "t2070.48 history lists the versions kept by both runs of a rejoined session under one session" {
+	mkfile a old
+	mkfile b old
+	rejoined 'cat a >/dev/null; echo new >a' 'cat b >/dev/null; echo new >b'
+	run --separate-stderr "$RG" history --json
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	assert_equal "$(sed -n 's/^{"session":"\([^"]*\)".*/\1/p' <<<"$output" | sort -u | wc -l)" 1
+}

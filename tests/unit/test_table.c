@@ -263,6 +263,31 @@ TEST(validate_rejects_wrong_magic)
     drop(&f);
 }
 
+TEST(a_new_table_is_owned_by_its_creator)
+{
+    struct fixture f = make_table(16, false);
+    CHECK_EQ_INT(rg_header_owner(f.t.hdr), 77);
+    drop(&f);
+}
+
+TEST(a_take_over_moves_the_owner_and_keeps_the_creator)
+{
+    struct fixture f = make_table(16, false);
+    atomic_store(&f.t.hdr->owner_pid, 88);
+    CHECK_EQ_INT(rg_header_owner(f.t.hdr), 88);
+    CHECK_EQ_INT(f.t.hdr->creator_pid, 77);
+    drop(&f);
+}
+
+TEST(a_table_of_another_version_is_owned_by_its_creator_pid)
+{
+    struct fixture f = make_table(16, false);
+    f.t.hdr->version = RG_TABLE_VERSION - 1;
+    atomic_store(&f.t.hdr->owner_pid, 0); /* padding in that version */
+    CHECK_EQ_INT(rg_header_owner(f.t.hdr), 77);
+    drop(&f);
+}
+
 TEST(validate_rejects_other_version)
 {
     struct fixture f = good_copy();
@@ -1971,6 +1996,9 @@ int main(void)
     RUN(format_rejects_log_path_too_long);
     RUN(validate_rejects_too_small);
     RUN(validate_rejects_wrong_magic);
+    RUN(a_new_table_is_owned_by_its_creator);
+    RUN(a_take_over_moves_the_owner_and_keeps_the_creator);
+    RUN(a_table_of_another_version_is_owned_by_its_creator_pid);
     RUN(validate_rejects_other_version);
     RUN(validate_rejects_other_entry_size);
     RUN(validate_rejects_other_header_size);

@@ -135,7 +135,7 @@ static bool in_session(char *path, size_t cap, char id[RG_JOURNAL_ID_MAX], int32
         return false;
     }
     rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
-    *owner = t.hdr->creator_pid;
+    *owner = rg_header_owner(t.hdr);
     bool running = rg_session_running(env, t.hdr);
     rg_session_detach(&t);
     if (!running) {
@@ -262,19 +262,10 @@ static int start(const struct rg_settings *s, const char *named, const char *giv
             rg_run_warn_joined(path, given);
         return made;
     }
-    if (rg_session_create(s, path, cap, err, sizeof err) < 0) {
+    if (rg_session_create(s, owner, path, cap, err, sizeof err) < 0) {
         rg_err("env: %s", err);
         return -1;
     }
-    struct rg_table t;
-    const char *why = rg_session_attach(path, &t);
-    if (why) {
-        rg_err("env: session '%s': %s", path, why);
-        unlink(path);
-        return -1;
-    }
-    t.hdr->creator_pid = owner;
-    rg_session_detach(&t);
     return 1;
 }
 

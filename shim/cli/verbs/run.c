@@ -102,7 +102,8 @@ int rg_cmd_run(int argc, char **argv)
     if (opts.session)
         made = rg_session_open_named(opts.session, &opts.s, (int32_t)getpid(), session,
                                      sizeof session);
-    else if (rg_session_create(&opts.s, session, sizeof session, err, sizeof err) < 0)
+    else if (rg_session_create(&opts.s, (int32_t)getpid(), session, sizeof session, err,
+                               sizeof err) < 0)
         made = -1, rg_err("%s", err);
     if (made < 0)
         return RG_EXIT_FAILURE;

@@ -57,7 +57,7 @@ static void show(const struct listing *l, const char *path, const char *state,
             char id[RG_JOURNAL_ID_MAX];
             rg_journal_id(id, h->created_ns, h->creator_pid);
             rg_jmember_str(stdout, &first, "id", id);
-            rg_jmember_int(stdout, &first, "pid", h->creator_pid);
+            rg_jmember_int(stdout, &first, "pid", rg_header_owner(h));
             rg_jmember_time(stdout, &first, "created", h->created_ns);
             rg_roots_show_json(stdout, &first, h);
         } else {
@@ -72,7 +72,7 @@ static void show(const struct listing *l, const char *path, const char *state,
     }
     char created[RG_TIME_LEN];
     rg_format_time(h->created_ns, created);
-    printf("%s  %s  pid %d  since %s  root %s%s\n", path, state, (int)h->creator_pid, created,
+    printf("%s  %s  pid %d  since %s  root %s%s\n", path, state, (int)rg_header_owner(h), created,
            h->nroots ? h->roots : "-", h->nroots > 1 ? " ..." : "");
 }
 

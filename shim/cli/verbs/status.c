@@ -61,7 +61,7 @@ static void human(const struct rg_cli_session *s)
     printf("session     %s\n", s->path);
     printf("id          %s\n", id);
     printf("state       %s (pid %d)\n", rg_session_running(s->path, h) ? "running" : "ended",
-           (int)h->creator_pid);
+           (int)rg_header_owner(h));
     printf("created     %s\n", created);
     printf("mode        %s\n", rg_mode_name((enum rg_mode)h->mode));
     const char *label = "roots";
@@ -136,7 +136,7 @@ static void json(const struct rg_cli_session *s, bool files)
      * programs that read it before "state" was added. */
     rg_jmember_str(stdout, &first, "state", running ? "running" : "ended");
     rg_jmember_bool(stdout, &first, "running", running);
-    rg_jmember_int(stdout, &first, "pid", h->creator_pid);
+    rg_jmember_int(stdout, &first, "pid", rg_header_owner(h));
     rg_jmember_time(stdout, &first, "created", h->created_ns);
     rg_jmember_str(stdout, &first, "mode", rg_mode_name((enum rg_mode)h->mode));
     rg_roots_show_json(stdout, &first, h);

@@ -503,3 +503,9 @@ rejoined() {
 	assert_equal "${#lines[@]}" 2
 	assert_equal "$(sed -n 's/^{"session":"\([^"]*\)".*/\1/p' <<<"$output" | sort -u | wc -l)" 1
 }
+
+@test "t2070.49 a run that rejoins a kept session exports the id the first run exported" {
+	rejoined 'echo "$READGUARD_SESSION_ID" >id1' 'echo "$READGUARD_SESSION_ID" >id2'
+	[ -s id1 ] || fail "the first run exported no READGUARD_SESSION_ID"
+	assert_equal "$(cat id2)" "$(cat id1)"
+}

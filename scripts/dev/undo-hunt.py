@@ -32,9 +32,11 @@ ORIG = {
     "b.txt": b"bravo b-orig\n",
     "h1": b"hotel h-orig\n",
     "sub/c.txt": b"charlie c-orig\n",
+    "b.txt~": b"bravo backup b-orig\n",
+    "a.txt.bak": b"alpha backup a-orig\n",
 }
 LINKS = {"h2": "h1"}
-NAMES = ["a.txt", "b.txt", "h1", "h2", "sub/c.txt", "n.txt", "sub/d.txt"]
+NAMES = ["a.txt", "b.txt", "h1", "h2", "sub/c.txt", "n.txt", "sub/d.txt", "b.txt~", "a.txt.bak"]
 
 PY_RENAMEAT2 = (
     "import ctypes,os,sys;l=ctypes.CDLL(None,use_errno=True);"
@@ -90,6 +92,15 @@ OPS = [
     ("cp --remove-destination {0} {1}", 2),
     ("mv -b {0} {1}", 2),
     ("perl -pi -e s/a/c/ {0}", 1),
+    ("sed -i.bak s/a/b/ {0}", 1),
+    ("perl -pi.bak -e s/a/c/ {0}", 1),
+    ("cp -b {0} {1}", 2),
+    ("cp --backup=numbered {0} {1}", 2),
+    ("ln -b {0} {1}", 2),
+    ("install -b -m 644 {0} {1}", 2),
+    ("rsync -b {0} {1}", 2),
+    ("mv -b --suffix=.bak {0} {1}", 2),
+    ("python3 -c 'import os,sys;os.replace(sys.argv[1],sys.argv[1]+\"~\")' {0}", 1),
 ]
 
 # With --git: the directory is a repository with every file committed twice,

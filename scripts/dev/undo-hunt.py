@@ -252,6 +252,7 @@ def run_one(seq, supervise, keep, out=None):
             "stderr": r.stderr.decode(errors="replace").strip(),
             "undo": u,
             "dir": top,
+            "kept": len(journal),
         }
         return lost, unrestored, info
     finally:
@@ -285,9 +286,11 @@ def main():
     outs = [a.out] if a.seq else [
         rng.choice(list(ORIG)) if rng.random() < 0.1 else None for _ in seqs
     ]
-    nlost = nunres = 0
+    nlost = nunres = nkept = versions = 0
     for seq, out in zip(seqs, outs):
         lost, unres, info = run_one(seq, a.supervise, a.keep, out)
+        nkept += info["kept"] > 0
+        versions += info["kept"]
         if lost:
             nlost += 1
             print(f"LOST {lost} :: {' ;; '.join(seq)}" + (f" (output >> {out})" if out else ""))
@@ -300,7 +303,8 @@ def main():
             if a.keep:
                 print("   dir:", info["dir"])
         sys.stdout.flush()
-    print(f"# {len(seqs)} sequences: {nlost} lost, {nunres} unrestored", file=sys.stderr)
+    print(f"# {len(seqs)} sequences ({nkept} kept something, {versions} versions): "
+          f"{nlost} lost, {nunres} unrestored", file=sys.stderr)
     return 1 if nlost else 0
 
 

@@ -1,6 +1,8 @@
-/* Is a file the config.log or config.status autoconf's configure wrote?
- * configure opens both for writing before it reads a byte, every time it
- * runs, and outside a git work tree no ignore rule says they are its. They
+/* Is a file one autoconf or its configure wrote: configure, autoheader's
+ * config.h.in, config.log, config.status, a stamp-hN? They are written
+ * over before a byte of them is read, every run (autoconf and autoheader
+ * move configure and config.h.in onto NAME~), and
+ * outside a git work tree no ignore rule says they are the tools'. They
  * are journaled (readguard(1), IGNORE RULES), never free; each is told by
  * its name and its own first lines (core/toolmark.h), never by its
  * directory: an in-source build puts them beside the sources.

@@ -91,3 +91,36 @@ configure_once() {
 	assert_refused main.c unread
 	assert_unchanged main.c
 }
+
+@test "t1016.06 autoreconf -fi run again in a second session moves configure and config.h.in onto last time's backups" {
+	autoconf_project
+	"$RG" run --log "$LOG" -- autoreconf -fi 2>/dev/null || fail "the first autoreconf -fi failed"
+	[ -f configure~ ] && [ -f config.h.in~ ] || fail "autoreconf -fi left no backups"
+	run --separate-stderr "$RG" run --log "$LOG" -- autoreconf -fi
+	refute_refused
+	assert_success
+}
+
+@test "t1016.07 a hand-written configure script is still refused" {
+	printf '#!/bin/sh\n# configure: written by hand, as many projects without autoconf do\n' >configure
+	make_old configure
+	snapshot configure
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >configure'
+	assert_failure
+	assert_refused configure unread
+	assert_unchanged configure
+}
+
+@test "t1016.08 ./configure of an automake project run again rewrites its stamp-h1" {
+	need automake
+	autoconf_project
+	sed -i 's/^AC_INIT(\[demo\], \[1.0\])$/&\nAM_INIT_AUTOMAKE([foreign])/' configure.ac
+	printf '%s\n' 'bin_PROGRAMS = demo' 'demo_SOURCES = main.c' >Makefile.am
+	rm Makefile.in
+	"$RG" run --log "$LOG" -- bash -c 'autoreconf -i && ./configure -q' >/dev/null 2>&1 ||
+		fail "the first session could not configure the automake project"
+	[ -f stamp-h1 ] || fail "configure left no stamp-h1"
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c './configure -q && make -s'
+	refute_refused
+	assert_success
+}

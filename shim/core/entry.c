@@ -371,6 +371,14 @@ bool rg_entry_appended_as(const struct rg_entry *e, const struct rg_stamp *st)
            had.mtime_ns == st->mtime_ns && had.ctime_ns == st->ctime_ns && had.size == st->size;
 }
 
+bool rg_entry_appended(const struct rg_entry *e)
+{
+    struct rg_stamp had;
+    int64_t mark;
+    return append_stamp(e, atomic_load_explicit(&e->hash_stamps, memory_order_acquire), &had,
+                        &mark);
+}
+
 /* Takes e's stamp lock if no stamp is under way, without waiting: an
  * append stamp not made is only a copy more. *seen: the word before. */
 static bool append_lock(struct rg_entry *e, uint64_t *seen, uint64_t *held)

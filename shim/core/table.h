@@ -312,6 +312,9 @@ static inline int64_t rg_append_mark(int32_t pid) { return -1 - (int64_t)pid; }
 uint32_t rg_append_check(const struct rg_stamp *st, int64_t mark);
 /* Does e hold the append stamp of st, whoever appended? */
 bool rg_entry_appended_as(const struct rg_entry *e, const struct rg_stamp *st);
+/* Does e hold an append stamp at all (readguard status: a file the session
+ * appended to unread, whose read_ns is no time)? */
+bool rg_entry_appended(const struct rg_entry *e);
 /* pid is about to append to the file as st describes it, its bytes as the
  * journal keeps them: drops e's record (as rg_entry_forget) and leaves the
  * append stamp of st, unless it holds a newer one already. */

@@ -184,3 +184,13 @@ h = json.loads(sys.argv[2].splitlines()[0])
 assert h["id"] == st["id"] == h["session"], (st, h)
 ' "$st" "$output" || fail "status: $st history: $output"
 }
+
+@test "t2020.14 status --files calls a file appended to unread 'appended', with no stamp time" {
+	mkfile log.txt old
+	run --separate-stderr "$RG" run --allow-append -- sh -c 'echo a >>log.txt
+"$1" status --files; "$1" status --json --files' sh "$RG"
+	assert_success
+	assert_line --regexp "^appended +$(stat -c '%d:%i' log.txt) .* $W/log.txt$"
+	assert_output --partial '"state":"appended",'
+	assert_output --partial '"stamped":null,'
+}

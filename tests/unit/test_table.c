@@ -1025,6 +1025,23 @@ TEST(forgotten_read_is_no_append_stamp)
     drop(&f);
 }
 
+TEST(append_stamp_is_told_from_a_forgotten_read_and_a_fresh_entry)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *a = rg_table_find_or_add(&f.t, 1, 1);
+    struct rg_entry *r = rg_table_find_or_add(&f.t, 1, 2);
+    struct rg_entry *n = rg_table_find_or_add(&f.t, 1, 3);
+    rg_entry_append_begin(a, &appended_a, 42);
+    rg_entry_stamp(&f.t, r, &appended_a, false, 7001);
+    rg_entry_forget(r);
+    CHECK(rg_entry_appended(a));
+    CHECK(!rg_entry_appended(r));
+    CHECK(!rg_entry_appended(n));
+    rg_entry_stamp(&f.t, a, &appended_b, false, 7002); /* read since: a record again */
+    CHECK(!rg_entry_appended(a));
+    drop(&f);
+}
+
 TEST(fresh_entry_is_no_append_stamp)
 {
     struct fixture f = make_table(16, false);
@@ -2090,6 +2107,7 @@ int main(void)
     RUN(append_stamp_is_no_record_of_a_read_or_a_write);
     RUN(append_begin_drops_a_read_record);
     RUN(forgotten_read_is_no_append_stamp);
+    RUN(append_stamp_is_told_from_a_forgotten_read_and_a_fresh_entry);
     RUN(fresh_entry_is_no_append_stamp);
     RUN(append_stamp_is_of_its_bytes_only);
     RUN(torn_append_stamp_is_none);

@@ -27,14 +27,15 @@ static const char usage[] =
     "A file's state is 'read' (recorded by a read), 'scanned' (only read by a scan:\n"
     "writable by the scanner and its descendants), 'written' (restamped after the\n"
     "session's own write), 'writing' (a session process holds it open for writing)\n"
-    "or 'forgotten' (by reset or forget: the session must read it again).\n"
+    "'forgotten' (by reset or forget: the session must read it again) or\n"
+    "'appended' (appended to unread, as --allow-append lets: still unread).\n"
     "Exit status: 0, or 2 if there is no usable session.\n";
 
 static const char *entry_state(const struct rg_table *t, const struct rg_entry *e)
 {
     struct rg_record r = rg_entry_load(t, e);
     if (!r.found)
-        return "forgotten";
+        return rg_entry_appended(e) ? "appended" : "forgotten";
     if (r.writers > 0)
         return "writing";
     if (atomic_load(&e->gen) & RG_GEN_WRITE)
@@ -110,7 +111,12 @@ static void json_files(const struct rg_table *t)
         rg_jmember_int(stdout, &first, "ino", (long long)w[i].ino);
         rg_jmember_time(stdout, &first, "mtime", atomic_load(&e->mtime_ns));
         rg_jmember_int(stdout, &first, "size", (long long)atomic_load(&e->size));
-        rg_jmember_time(stdout, &first, "stamped", atomic_load(&e->read_ns));
+        /* An append stamp's read_ns is a pid, not a time: no stamp to show. */
+        if (rg_entry_appended(e)) {
+            rg_jkey(stdout, &first, "stamped");
+            fputs("null", stdout);
+        } else
+            rg_jmember_time(stdout, &first, "stamped", atomic_load(&e->read_ns));
         rg_jkey(stdout, &first, "path");
         if (w[i].path)
             rg_jstr(stdout, w[i].path);

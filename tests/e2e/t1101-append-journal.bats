@@ -427,3 +427,30 @@ ts = [threading.Thread(target=go, args=(n,)) for n in range(4)]
 	assert_success
 	cmp log.txt want.txt
 }
+
+@test "t1101.36 undo after a later appender cut the log and grew it past its old size brings the original back" {
+	mklog
+	seq 20000 >want.txt
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt; python3 -c "
+import os
+fd = os.open(\"log.txt\", os.O_WRONLY | os.O_APPEND)
+os.ftruncate(fd, 0)
+os.write(fd, b\"regrown\\n\" * 20000)
+os.close(fd)"; /bin/echo b >> log.txt'
+	assert_success
+	assert_equal "$(head -n 1 log.txt)" regrown
+	run --separate-stderr "$RG" undo log.txt
+	assert_success
+	cmp log.txt want.txt
+}
+
+@test "t1101.37 a program that takes O_APPEND off its inherited stdout leaves the next append keeping the file again" {
+	mklog
+	run --separate-stderr rgo --allow-append -- '/bin/echo a >> log.txt; python3 -c "
+import fcntl, os
+fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)
+os.pwrite(1, b\"XX\", 0)" >> log.txt; /bin/echo b >> log.txt'
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	assert_equal "$(head -c 3 log.txt)" XX2
+}

@@ -105,6 +105,14 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
         close(f->pidfd);
 }
 
+/* Has the holder exited? Only its pidfd can say before the descriptor is
+ * the holder's; without one, it may still be about to get it. */
+static bool exited(const struct held_fd *f)
+{
+    struct pollfd p = {.fd = f->pidfd, .events = POLLIN};
+    return f->pidfd >= 0 && poll(&p, 1, 0) > 0;
+}
+
 /* While a tool writes, it still has the descriptor under the number it
  * got: one kcmp says so, where a look through its descriptors costs an
  * open, a getdents and a stat per descriptor (before every supervised
@@ -113,9 +121,20 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
  * open file" is all the look would have found. */
 static bool still_held(const struct rg_sv_held *h, const struct held_fd *f)
 {
+    if (f->there == RG_SV_HELD_PENDING)
+        return !exited(f);
     if (f->there >= 0 && syscall(SYS_kcmp, f->holder, h->self, KCMP_FILE, f->there, f->fd) == 0)
         return true;
     return rg_pid_holds(f->holder, f->dev, f->ino, -1);
+}
+
+void rg_sv_held_placed(struct rg_sv_held *h, int fd, int there)
+{
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->n; i++)
+        if (h->v[i].fd == fd && h->v[i].there == RG_SV_HELD_PENDING)
+            h->v[i].there = there;
+    pthread_mutex_unlock(&h->lock);
 }
 
 size_t rg_sv_held_settle(struct rg_sv_held *h)

@@ -160,7 +160,17 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     bool writer = taken && slot.opener >= 0;
     bool append = taken && slot.opener == RG_OPENER_APPEND;
     bool cloexec = a->flags & O_CLOEXEC;
+    /* An append's copy is held before the caller has the descriptor: the
+     * caller may append and exit, and the next appender's settle must find
+     * it, or the stamp would not have moved on yet and the file be kept
+     * again. A copy of its own, for the holder may die meanwhile. */
+    int early = append ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (early >= 0)
+        rg_sv_held_add(call->held, early, slot.dev, slot.ino, call->target.tgid, RG_SV_HELD_PENDING,
+                       true);
     int there = rg_sv_addfd(call, fd, cloexec, !trunc);
+    if (early >= 0)
+        rg_sv_held_placed(call->held, early, there < 0 ? -1 : there);
     if (there >= 0 && trunc) {
         int r = rg_sys_ftruncate(fd, 0);
         rg_sv_reply(call, r < 0 ? r : there);
@@ -169,7 +179,7 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     }
     if (read && there >= 0)
         rg_guard_opened_read_stat(call->ctx, read, fd, st);
-    if ((writer || append) && there >= 0) {
+    if ((writer || (append && early < 0)) && there >= 0) {
         rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there, append);
         return;
     }

@@ -138,6 +138,11 @@ struct rg_sv_held *rg_sv_held_new(struct rg_ctx *c);
  * append stamp on (core/table.h), and restamps nothing. */
 void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, int32_t holder,
                     int there, bool append);
+/* there for a copy held before the holder has the descriptor: held until
+ * rg_sv_held_placed says under which number it got it (-1: it did not), or
+ * until the holder exits. */
+#define RG_SV_HELD_PENDING (-2)
+void rg_sv_held_placed(struct rg_sv_held *h, int fd, int there);
 /* Releases every copy whose holder let go of its file; run before a
  * supervised write is judged, and by the reaper thread. Returns how many
  * copies are still held. */

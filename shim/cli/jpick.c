@@ -160,6 +160,26 @@ static void takes_files(const char *verb, const char *file, const char *what)
            file, what, verb, file, undo ? "; 'undo --all' restores a session's files" : "");
 }
 
+/* The version of file by its name as given, not resolved: the journal
+ * records real paths, and a directory on the way that is a symbolic link
+ * now (`mv sub sub2; ln -s sub2 sub`) resolves elsewhere. Found so, abs
+ * becomes that name, and undo, which follows no link on the way, says what
+ * is there instead of that nothing was kept. */
+static const struct rg_jrec *by_name_as_given(const struct rg_jlist *l, const char *only,
+                                              const char *file, char *abs)
+{
+    char cwd[PATH_MAX], given[PATH_MAX];
+    if (file[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return NULL;
+    if (!rg_path_join(given, sizeof given, file[0] == '/' ? "/" : cwd, file) ||
+        strcmp(given, abs) == 0)
+        return NULL;
+    const struct rg_jrec *r = rg_jlist_first_change(l, only, given);
+    if (r)
+        memcpy(abs, given, strlen(given) + 1);
+    return r;
+}
+
 const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char *verb,
                                             const char *only, const char *file, char *abs, int *rc)
 {
@@ -174,6 +194,8 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
         return NULL;
     }
     const struct rg_jrec *first = rg_jlist_first_change(l, only, abs);
+    if (!first)
+        first = by_name_as_given(l, only, file, abs);
     struct stat st;
     if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
         takes_files(verb, file, "is a directory");

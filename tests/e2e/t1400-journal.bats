@@ -1411,3 +1411,18 @@ sid() {
 	assert_success
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1400.137 undo of a file whose directory became a symbolic link names the link, not a missing version" {
+	mkdir sub
+	mkfile sub/c.txt original
+	rg sh -c 'cat sub/c.txt >/dev/null && echo new >sub/c.txt && mv sub sub2 && ln -s sub2 sub'
+	run "$RG" undo sub/c.txt
+	assert_failure
+	assert_output --partial "on its way is a symbolic link now"
+	refute_output --partial "no session kept"
+	assert_equal "$(cat sub2/c.txt)" new
+	rm sub && mv sub2 sub
+	run "$RG" undo sub/c.txt
+	assert_success
+	assert_equal "$(cat sub/c.txt)" original
+}

@@ -125,39 +125,72 @@ static void export_var(char *entry, size_t cap, const char *name, const char *va
     setenv(name, value, 1);
 }
 
+/* The settings of a session a preloaded process starts: the environment's,
+ * its roots and their .readguardignore rules (rules: RG_IGNORES_MAX bytes).
+ * NULL, or why there can be none. */
+static const char *new_settings(struct rg_ctx *c, struct rg_attach_room *room,
+                                struct rg_settings *s, char *log, char *rules)
+{
+    *s = (struct rg_settings){.mode = RG_MODE_ENFORCE,
+                              .capacity = RG_DEFAULT_CAPACITY,
+                              .scan_files = RG_DEFAULT_SCAN_FILES,
+                              .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
+    const char *bad = rg_env_settings(s, log);
+    if (!bad)
+        bad = env_roots(c, room);
+    if (bad)
+        return bad;
+    s->roots = c->roots;
+    s->nroots = c->nroots;
+    char err[256];
+    struct rg_ignore_list ign = {rules, RG_IGNORES_MAX, 0, 0};
+    if (rg_session_ignores(&ign, s, NULL, 0, err, sizeof err) < 0) {
+        c->nroots = 0;
+        return "the .readguardignore files cannot be used";
+    }
+    s->ignores = ign.buf;
+    s->ignores_len = ign.len;
+    s->nignores = ign.count;
+    return NULL;
+}
+
+/* The session's variables, for its children to join it by, and for a
+ * child that finds the table removed to fall back on (absolute roots, set
+ * when they were not, not its own working directory; the log and the id to
+ * log in). */
+static void export_session(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe,
+                           int32_t owner)
+{
+    char pid[16];
+    snprintf(pid, sizeof pid, "%d", (int)owner);
+    rg_xenv_set_session(xe, c->session_path);
+    export_var(room->env_session, sizeof room->env_session, RG_ENV_SESSION, c->session_path);
+    export_var(room->env_owner, sizeof room->env_owner, RG_ENV_OWNER, pid);
+    char roots[PATH_MAX];
+    rg_table_roots_list(c->table.hdr, roots, sizeof roots);
+    export_var(room->env_roots, sizeof room->env_roots, RG_ENV_ROOTS, roots);
+    const char *log_path = c->table.hdr->log_path;
+    export_var(room->env_log, sizeof room->env_log, RG_ENV_SESSION_LOG,
+               log_path[0] == '/' ? log_path : "");
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, c->table.hdr->created_ns, c->table.hdr->creator_pid);
+    export_var(room->env_id, sizeof room->env_id, RG_ENV_SESSION_ID, id);
+}
+
 /* A process preloaded without a session starts one, and exports it so its
  * children join. Settings come from the environment. */
 int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe)
 {
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE,
-                            .capacity = RG_DEFAULT_CAPACITY,
-                            .scan_files = RG_DEFAULT_SCAN_FILES,
-                            .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
-    char log[RG_LOG_PATH_MAX];
-    const char *bad_settings = rg_env_settings(&s, log);
-    if (bad_settings) {
-        fail_closed(c, room, bad_settings, false);
+    struct rg_settings s;
+    char log[RG_LOG_PATH_MAX], rules[RG_IGNORES_MAX], err[256];
+    const char *bad = new_settings(c, room, &s, log, rules);
+    if (bad) {
+        fail_closed(c, room, bad, false);
         return 0;
     }
-    const char *bad_roots = env_roots(c, room);
-    if (bad_roots) {
-        fail_closed(c, room, bad_roots, false);
-        return 0;
-    }
-    s.roots = c->roots;
-    s.nroots = c->nroots;
-    char err[256], rules[RG_IGNORES_MAX];
-    struct rg_ignore_list ign = {rules, sizeof rules, 0, 0};
-    if (rg_session_ignores(&ign, &s, NULL, 0, err, sizeof err) < 0) {
-        c->nroots = 0;
-        fail_closed(c, room, "the .readguardignore files cannot be used", false);
-        return 0;
-    }
-    s.ignores = ign.buf;
-    s.ignores_len = ign.len;
-    s.nignores = ign.count;
-    if (rg_session_create(&s, (int32_t)rg_sys_getpid(), c->session_path, sizeof c->session_path,
-                          err, sizeof err) < 0) {
+    int32_t owner = (int32_t)rg_sys_getpid();
+    if (rg_session_create(&s, owner, c->session_path, sizeof c->session_path, err, sizeof err) <
+        0) {
         c->nroots = 0;
         snprintf(room->problem, sizeof room->problem, "no session table could be created: %s", err);
         fail_closed(c, room, room->problem, false);
@@ -170,25 +203,7 @@ int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_e
         return 0;
     }
     use_table(c);
-    int32_t owner = (int32_t)rg_sys_getpid();
-    char pid[16];
-    snprintf(pid, sizeof pid, "%d", (int)owner);
-    rg_xenv_set_session(xe, c->session_path);
-    export_var(room->env_session, sizeof room->env_session, RG_ENV_SESSION, c->session_path);
-    export_var(room->env_owner, sizeof room->env_owner, RG_ENV_OWNER, pid);
-    /* Absolute, and set when it was not: a child that finds the table
-     * removed falls back on these, not on its own working directory. */
-    char roots[PATH_MAX];
-    rg_table_roots_list(c->table.hdr, roots, sizeof roots);
-    export_var(room->env_roots, sizeof room->env_roots, RG_ENV_ROOTS, roots);
-    /* And the log and the id, for a child that finds the table removed to
-     * log in. */
-    const char *log_path = c->table.hdr->log_path;
-    export_var(room->env_log, sizeof room->env_log, RG_ENV_SESSION_LOG,
-               log_path[0] == '/' ? log_path : "");
-    char id[RG_JOURNAL_ID_MAX];
-    rg_journal_id(id, c->table.hdr->created_ns, c->table.hdr->creator_pid);
-    export_var(room->env_id, sizeof room->env_id, RG_ENV_SESSION_ID, id);
+    export_session(c, room, xe, owner);
     /* Node's libuv would open files through io_uring, unseen by the shim.
      * Only here: the environment of a process that joins is left alone
      * before main() (bash's own setenv would lose the rest of it). */

@@ -454,3 +454,14 @@ os.pwrite(1, b\"XX\", 0)" >> log.txt; /bin/echo b >> log.txt'
 	assert_equal "$(versions log.txt)" 2
 	assert_equal "$(head -c 3 log.txt)" XX2
 }
+
+@test "t1101.38 an append by a program outside the session between appends keeps the file again" {
+	mklog
+	bg_session '/bin/echo a >> log.txt' '/bin/echo b >> log.txt' --allow-append
+	env -u LD_PRELOAD -u READGUARD_SESSION -u READGUARD_ROOTS -u READGUARD_MODE -u READGUARD_LOG \
+		sh -c 'echo outside >>log.txt'
+	bg_finish
+	assert_success
+	assert_equal "$(versions log.txt)" 2
+	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" aoutsideb
+}

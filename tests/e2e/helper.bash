@@ -115,6 +115,29 @@ teardown() {
 	common_teardown
 }
 
+# outside_git_setup [VAR]...: common_setup for a project that is no git
+# work tree (a release tarball, a project never put in git), with a HOME of
+# its own, the system's tools first on PATH, and VARs unset (a user's
+# settings that would change what the tools write). A git work tree around
+# $W would make what these tests write journaled anyway: it fails then.
+outside_git_setup() {
+	common_setup
+	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
+	export PATH="/usr/bin:/bin:$PATH"
+	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME "$@"
+	mkdir -p "$HOME"
+	run git -C "$W" rev-parse --is-inside-work-tree
+	assert_failure
+}
+
+# need TOOL...: skip the test (never pass it) when a tool is missing.
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || skip "$t is not installed (scripts/dev/install-deps.sh test)"
+	done
+}
+
 # rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.
 rg() {
 	"$RG" run --log "$LOG" -- "$@"

@@ -10,13 +10,7 @@ load helper
 SIG='Signature: 8a477f597d28d172789f06886806bc55'
 
 setup() {
-	common_setup
-	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
-	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME
-	mkdir -p "$HOME"
-	# What would make these journaled anyway, were it there.
-	run git -C "$W" rev-parse --is-inside-work-tree
-	assert_failure
+	outside_git_setup
 }
 
 # tag DIR [CONTENT]: DIR (made) holds a CACHEDIR.TAG with CONTENT, by

@@ -9,14 +9,7 @@
 load helper
 
 setup() {
-	common_setup
-	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
-	export PATH="/usr/bin:/bin:$PATH"
-	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME PYTHONDONTWRITEBYTECODE VIRTUAL_ENV
-	mkdir -p "$HOME"
-	# What would make these journaled anyway, were it there.
-	run git -C "$W" rev-parse --is-inside-work-tree
-	assert_failure
+	outside_git_setup PYTHONDONTWRITEBYTECODE VIRTUAL_ENV
 }
 
 need_venv() {

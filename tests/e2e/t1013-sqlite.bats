@@ -9,15 +9,8 @@
 load helper
 
 setup() {
-	common_setup
-	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
-	export PATH="/usr/bin:/bin:$PATH"
-	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME
-	mkdir -p "$HOME"
+	outside_git_setup
 	python3 -c 'import sqlite3' 2>/dev/null || skip "python3's sqlite3 module is not installed"
-	# What would make these journaled anyway, were it there.
-	run git -C "$W" rev-parse --is-inside-work-tree
-	assert_failure
 }
 
 # db FILE [wal]: FILE becomes a database holding the row "first" (in WAL

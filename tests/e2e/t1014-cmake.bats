@@ -11,17 +11,9 @@
 load helper
 
 setup() {
-	common_setup
-	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
-	export PATH="/usr/bin:/bin:$PATH"
-	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME MAKEFLAGS CMAKE_GENERATOR
-	mkdir -p "$HOME"
+	outside_git_setup MAKEFLAGS CMAKE_GENERATOR
 	LOG="$OUT/readguard.log"
-	# What would make these journaled anyway, were it there.
-	run git -C "$W" rev-parse --is-inside-work-tree
-	assert_failure
-	command -v cmake >/dev/null || skip "cmake is not installed (scripts/dev/install-deps.sh test)"
-	command -v cc >/dev/null || skip "cc is not installed"
+	need cmake cc
 	printf '%s\n' 'cmake_minimum_required(VERSION 3.10)' 'project(demo C)' \
 		'add_executable(demo main.c)' >CMakeLists.txt
 	printf 'int main(void) { return 0; }\n' >main.c

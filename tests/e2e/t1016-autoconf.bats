@@ -10,22 +10,8 @@
 load helper
 
 setup() {
-	common_setup
-	export HOME="$BATS_TEST_TMPDIR/home" GIT_CONFIG_NOSYSTEM=1
-	export PATH="/usr/bin:/bin:$PATH"
-	unset GIT_CONFIG_GLOBAL XDG_CONFIG_HOME MAKEFLAGS CONFIG_SITE
-	mkdir -p "$HOME"
+	outside_git_setup MAKEFLAGS CONFIG_SITE
 	LOG="$OUT/readguard.log"
-	# What would make these journaled anyway, were it there.
-	run git -C "$W" rev-parse --is-inside-work-tree
-	assert_failure
-}
-
-need() {
-	local t
-	for t in "$@"; do
-		command -v "$t" >/dev/null || skip "$t is not installed (scripts/dev/install-deps.sh test)"
-	done
 }
 
 # A small autoconf project with a config header, bootstrapped once by

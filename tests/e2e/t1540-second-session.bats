@@ -24,13 +24,6 @@ setup() {
 	LOG="$OUT/readguard.log"
 }
 
-need() {
-	local t
-	for t in "$@"; do
-		command -v "$t" >/dev/null || skip "$t is not installed (scripts/dev/install-deps.sh test)"
-	done
-}
-
 # project IGNORES...: $W becomes a git repository whose .gitignore holds
 # IGNORES, one per line, with everything else in $W committed.
 project() {

@@ -42,6 +42,7 @@ static const char run_usage[] =
     "      --no-default-ignores  guard build outputs, VCS internals and /tmp too\n"
     "                       (see readguard(1), IGNORE RULES)\n"
     "      --allow-append   let O_APPEND opens without O_TRUNC through unread files\n"
+    "                       (their old bytes kept first; they stay unread)\n"
     "      --guard-unlink   refuse to remove an existing file that is unread or changed\n"
     "      --no-journal     do not keep the old bytes of files the session changes\n"
     "                       (default: kept for 'readguard undo', see readguard(1))\n"

@@ -26,7 +26,7 @@ static const char usage[] =
     "\n"
     "A file's state is 'read' (recorded by a read), 'scanned' (only read by a scan:\n"
     "writable by the scanner and its descendants), 'written' (restamped after the\n"
-    "session's own write), 'writing' (a session process holds it open for writing)\n"
+    "session's own write), 'writing' (a session process holds it open for writing),\n"
     "'forgotten' (by reset or forget: the session must read it again) or\n"
     "'appended' (appended to unread, as --allow-append lets: still unread).\n"
     "Exit status: 0, or 2 if there is no usable session.\n";

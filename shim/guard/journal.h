@@ -43,7 +43,9 @@ static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
     if (r->writers > 0 && writer_alive)
         return true;
     int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-    return r->written && r->found && r->mtime_ns == mtime && r->size == st->st_size;
+    int64_t ctime = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+    return r->written && r->found && r->mtime_ns == mtime && r->size == st->st_size &&
+           r->ctime_ns == ctime;
 }
 
 /* Does rg_journal_keep find at its first test, before it looks at the

@@ -1426,3 +1426,18 @@ sid() {
 	assert_success
 	assert_equal "$(cat sub/c.txt)" original
 }
+
+@test "t1400.138 a file the session wrote, then another program rewrote at the same size and mtime, is kept before rm" {
+	mkfile a.txt original
+	S="$BATS_TEST_TMPDIR/agent"
+	"$RG" run --session "$S" --keep -- sh -c 'cat a.txt >/dev/null && echo one >a.txt'
+	# Same size, and the mtime put back: only the ctime tells.
+	mtime=$(stat -c %.9Y a.txt)
+	external_write a.txt two
+	touch -d "@$mtime" a.txt
+	"$RG" run --session "$S" -- rm a.txt
+	run "$RG" history --json a.txt
+	assert_success
+	[ "$(grep -c '"op"' <<<"$output")" = 2 ] || fail "not kept again before rm: $output"
+	grep -rqx two "$J/objects" || fail "the other program's version is in no object"
+}

@@ -2,10 +2,8 @@
  * target's name: it resolves the path from the target's cwd or dirfd, opens
  * the file itself with the shim's guard (so a write is checked on the inode
  * actually opened, never on a path the target could swap afterwards), and
- * installs the descriptor in the target. Only opens whose flags the kernel
- * reads from the same registers we checked, and that can neither write nor
- * need recording, go on to the kernel unchanged: O_PATH, read-only
- * directories, and under --supervise read-only opens outside every root. */
+ * installs the descriptor in the target. The opens that need neither a
+ * check nor a record go on to the kernel unchanged (passthrough.c). */
 #include <errno.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -17,7 +15,6 @@
 #include "core/syscall.h"
 #include "guard/anchor.h"
 #include "guard/calls.h"
-#include "guard/dircache.h"
 #include "guard/fdmap.h"
 #include "guard/restamp.h"
 #include "os/sys.h"
@@ -40,65 +37,6 @@ static int decode(const struct rg_syscall *sc, struct open_args *a)
                             .flags = sc->flags,
                             .mode = sc->mode};
     return sc->flags_in_memory ? -ENOSYS : 0;
-}
-
-static bool nothing_to_check(int flags)
-{
-    if (flags & O_PATH)
-        return true;
-    return (flags & O_DIRECTORY) && !rg_flags_write(flags) && !(flags & O_CREAT);
-}
-
-/* Opens only the caller, never the supervisor, can make anything of:
- * paths that may name the caller's own descriptors or /proc entries, which
- * the full path records as the files they reach. */
-static bool names_self(const char *path)
-{
-    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0;
-}
-
-/* The directory of an absolute path does not exist (a locale or library
- * path probed in vain), so there is nothing to record: the kernel's open
- * fails as ours would, or, if the directory appears meanwhile, makes a read
- * that goes unrecorded, as after a rewritten path. */
-static bool no_such_dir(const char *path)
-{
-    char dir[PATH_MAX];
-    size_t n = (size_t)(strrchr(path, '/') - path);
-    if (n == 0)
-        return false; /* "/" exists */
-    memcpy(dir, path, n);
-    dir[n] = '\0';
-    struct stat st;
-    return rg_sys_fstatat(AT_FDCWD, dir, &st, 0) == -ENOENT;
-}
-
-/* A read-only open (flags in registers: the kernel takes the very flags
- * checked here) of an absolute path outside every root, by the library's
- * own test (guard/dircache.h), needs no record. If another thread rewrites
- * the path before the kernel reads it again, the worst it gets is a
- * read-only descriptor on a file it may read anyway, unrecorded: a later
- * write to it is refused, never let through. */
-static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_syscall *sc)
-{
-    char path[PATH_MAX];
-    if (call->level != RG_SV_HYBRID || (sc->flags & O_ACCMODE) != O_RDONLY ||
-        (sc->flags & (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))))
-        return false;
-    if (rg_sv_read_string(&call->target, sc->path, path, sizeof path) < 0 || path[0] != '/' ||
-        names_self(path) || rg_under_a_root(call->ctx, path))
-        return false;
-    return rg_dir_outside_roots(call->ctx, path) || no_such_dir(path);
-}
-
-bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc)
-{
-    if (sc->flags_in_memory)
-        return false; /* openat2: answered ENOSYS by rg_sv_open */
-    if (!nothing_to_check(sc->flags) && !read_outside_roots(call, sc))
-        return false;
-    rg_sv_continue(call);
-    return true;
 }
 
 /* A /proc file of the supervisor itself, reached through a symlink that
@@ -404,7 +342,7 @@ void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc)
         rg_sv_reply(call, r);
         return;
     }
-    bool maybe_self = names_self(path);
+    bool maybe_self = rg_sv_names_self(path);
     if ((rg_flags_write(a.flags) || (a.flags & O_CREAT) || maybe_self) &&
         (r = rg_sv_need_target(call)) < 0) {
         rg_sv_reply(call, r);

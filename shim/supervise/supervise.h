@@ -241,6 +241,10 @@ struct rg_syscall;
  * README.md, "Reads outside the roots"). Runs before anything else is
  * looked up for the call. True when it answered. */
 bool rg_sv_open_continues(const struct rg_sv_call *call, const struct rg_syscall *sc);
+/* Paths that may name the caller's own descriptors or /proc entries:
+ * opens only the caller, never the supervisor, can make anything of (the
+ * full path records them as the files they reach). */
+bool rg_sv_names_self(const char *path);
 void rg_sv_open(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);

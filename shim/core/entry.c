@@ -373,3 +373,15 @@ void rg_entry_act_begin(struct rg_entry *e)
     } while (!atomic_compare_exchange_weak_explicit(&e->writing, &w, next, memory_order_relaxed,
                                                     memory_order_relaxed));
 }
+
+__attribute__((noinline, cold)) struct rg_record rg_entry_load_again(const struct rg_table *t,
+                                                                     const struct rg_entry *e)
+{
+    bool calm = false;
+    struct rg_record r = {0};
+    for (int tries = 0; tries < 3 && !calm; tries++) {
+        r = rg_entry_load_once(t, e, &calm);
+        calm = calm || !r.found;
+    }
+    return r;
+}

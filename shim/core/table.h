@@ -363,11 +363,11 @@ void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16]);
 /* Inline: a write reads its entry's record twice (the judgement, the
  * journal's "already kept?"), and a call returning the struct cost more
  * than the loads themselves. */
-static inline struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
+/* One lock-free load of e; *calm: no stamp landed meanwhile. */
+static inline struct rg_record rg_entry_load_once(const struct rg_table *t,
+                                                  const struct rg_entry *e, bool *calm)
 {
     struct rg_record r = {0};
-    if (!e)
-        return r;
     uint64_t before = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t gen = word & RG_GEN_MASK;
@@ -384,12 +384,28 @@ static inline struct rg_record rg_entry_load(const struct rg_table *t, const str
     r.reader = atomic_load_explicit(&e->reader, memory_order_relaxed);
     uint64_t after = atomic_load_explicit(&e->hash_stamps, memory_order_relaxed);
     r.hash = rg_hash_of(after);
+    *calm = rg_stamps_of(before) == rg_stamps_of(after);
     /* A stamp stores gen last: loaded while one was under way, the mark is
      * the last stamp's, and the fields may be the new one's, another's
      * read, which the journal would then take for the session's own bytes
      * and not keep. The mark counts only from a stamp none was storing. */
-    r.written = (word & RG_GEN_WRITE) && !(rg_stamps_of(before) & 1u) &&
-                rg_stamps_of(before) == rg_stamps_of(after);
+    r.written = (word & RG_GEN_WRITE) && !(rg_stamps_of(before) & 1u) && *calm;
+    return r;
+}
+/* A record whose fields a stamp stored while it was loaded, loaded again
+ * (entry.c): an append stamp (entry_append.c) forgets the record, then
+ * stores the fields of bytes nobody read, and a gen loaded before the
+ * forget must not vouch for them. A few times: a stamper preempted mid-way
+ * leaves the fields as the caller's second look finds them. */
+struct rg_record rg_entry_load_again(const struct rg_table *t, const struct rg_entry *e);
+static inline struct rg_record rg_entry_load(const struct rg_table *t, const struct rg_entry *e)
+{
+    if (!e)
+        return (struct rg_record){0};
+    bool calm;
+    struct rg_record r = rg_entry_load_once(t, e, &calm);
+    if (__builtin_expect(r.found && !calm, 0))
+        return rg_entry_load_again(t, e);
     return r;
 }
 /* Inline, with rg_entry_writer_close and rg_entry_writers: one

@@ -104,9 +104,24 @@ static void unjournaled_over(const char *path, void *arg)
     rg_session_detach(&t);
 }
 
+/* The name of a backup beside abs (abs~, abs.bak, abs.orig: sed -i~, mv -b,
+ * cp -b, editors), built in out; NULL when there is none. */
+static const char *backup_beside(const char *abs, char *out, size_t cap)
+{
+    static const char suffixes[][6] = {"~", ".bak", ".orig"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if ((size_t)snprintf(out, cap, "%s%s", abs, suffixes[i]) < cap && lstat(out, &st) == 0 &&
+            S_ISREG(st.st_mode))
+            return strrchr(out, '/') + 1;
+    return NULL;
+}
+
 const char *rg_journal_none_why(const char *abs, bool always)
 {
-    static char why[256];
+    static char why[NAME_MAX + 256];
+    char backup[PATH_MAX + 8];
+    const char *name;
     struct unjournaled u = {abs, 0, ""};
     rg_each_session_file(unjournaled_over, &u);
     struct stat st;
@@ -117,6 +132,12 @@ const char *rg_journal_none_why(const char *abs, bool always)
         return "; it is not there now: a file moved to a new name is not kept, as nothing "
                "was lost (look for it under its new name), nor one removed by a session run "
                "with --no-journal";
+    else if ((name = backup_beside(abs, backup, sizeof backup)))
+        /* The file was moved there, and a new one made in its place. */
+        snprintf(why, sizeof why,
+                 "; '%s' beside it may hold its old bytes: sed -i~, mv -b and editors move the "
+                 "original to a backup name, which loses nothing and so keeps nothing",
+                 name);
     else
         return always ? "; a session run with --no-journal keeps nothing" : "";
     return why;

@@ -1441,3 +1441,12 @@ sid() {
 	[ "$(grep -c '"op"' <<<"$output")" = 2 ] || fail "not kept again before rm: $output"
 	grep -rqx two "$J/objects" || fail "the other program's version is in no object"
 }
+
+@test "t1400.139 undo of a file sed -i~ replaced names the backup that holds its old bytes" {
+	mkfile a.txt original
+	rg sed -i~ s/original/new/ a.txt
+	assert_equal "$(cat a.txt~)" original
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); 'a.txt~' beside it may hold its old bytes: sed -i~, mv -b and editors move the original to a backup name, which loses nothing and so keeps nothing"
+}

@@ -543,3 +543,15 @@ replace_outside() {
 	assert_failure
 	assert_refused f unread
 }
+
+@test "t0100.52 a preloaded process in a directory with a colon in its name guards it, whole" {
+	mkdir 'a:b'
+	mkfile 'a:b/f' original
+	cd 'a:b'
+	run --separate-stderr env -u READGUARD_ROOTS LD_PRELOAD="$SHIM" bash -c 'echo new >g; echo new >f'
+	assert_failure
+	assert_refused f unread
+	[[ $stderr != *READGUARD_ROOTS* ]] || fail "blamed a variable never set: $stderr"
+	assert_content g new
+	assert_content f original
+}

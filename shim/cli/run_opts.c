@@ -213,6 +213,22 @@ void rg_run_warn_joined(const char *session, const char *given)
                session, given);
 }
 
+/* READGUARD_JOURNAL_MAX_FILE, unless --journal-max-file was given: checked
+ * as the option is, since a typo ("100MB") would quietly keep the default. */
+static int env_journal_max_file(struct rg_run_opts *o)
+{
+    const char *v = getenv(RG_ENV_JOURNAL_MAX_FILE);
+    if (o->s.journal_max_file || !v || !*v)
+        return 0;
+    if ((o->s.journal_max_file = rg_size_parse(v)) <= 0) {
+        rg_err(RG_ENV_JOURNAL_MAX_FILE " '%s': expected a positive size in bytes, with K, M "
+                                       "or G (--no-journal keeps nothing)",
+               v);
+        return -1;
+    }
+    return 0;
+}
+
 enum {
     OPT_CAPACITY = 256,
     OPT_NO_DEFAULT_IGNORES,
@@ -331,7 +347,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
     }
     if (o->s.nroots == 0 && add_root(o, ".") < 0)
         return -1;
-    if (pack_ignores(o) < 0)
+    if (env_journal_max_file(o) < 0 || pack_ignores(o) < 0)
         return -1;
     return optind;
 }

@@ -14,6 +14,9 @@ const char *rg_env_settings(struct rg_settings *s, char log[RG_LOG_PATH_MAX])
         s->mode = (enum rg_mode)rg_mode_parse(mode);
     if (cap && *cap && !(s->capacity = rg_capacity_parse(cap)))
         return "READGUARD_CAPACITY is not a number of files in range";
+    const char *jmax = getenv(RG_ENV_JOURNAL_MAX_FILE);
+    if (jmax && *jmax && (s->journal_max_file = rg_size_parse(jmax)) <= 0)
+        return "READGUARD_JOURNAL_MAX_FILE is not a positive size in bytes (K, M or G)";
     const char *path = getenv(RG_ENV_LOG);
     s->log_path = NULL;
     if (!path || !*path)

@@ -221,3 +221,23 @@ run_rejects() {
 	[[ $stderr == *"refused to write '../f': it has not been read in this session"* ]] || fail "$stderr"
 	assert_unchanged f
 }
+
+@test "t3350.22 run: a bad READGUARD_JOURNAL_MAX_FILE exits 125 as the option does, naming it" {
+	for v in abc 100MB 0 -5 "$HUGE"; do
+		run --separate-stderr env READGUARD_JOURNAL_MAX_FILE="$v" "$RG" run -- touch ran
+		assert_equal "$status" 125
+		[[ $stderr == *"READGUARD_JOURNAL_MAX_FILE '"*"': expected a positive size in bytes"* ]] ||
+			fail "for '$v': $stderr"
+		[ ! -e ran ] || fail "the command ran despite READGUARD_JOURNAL_MAX_FILE=$v"
+	done
+	run --separate-stderr env READGUARD_JOURNAL_MAX_FILE=abc "$RG" run --journal-max-file 1M -- true
+	assert_success
+}
+
+@test "t3350.23 READGUARD_JOURNAL_MAX_FILE garbage: a preloaded process fails closed naming it" {
+	for v in abc 100MB 0; do
+		preload_fails_closed "READGUARD_JOURNAL_MAX_FILE is not a positive size" \
+			READGUARD_JOURNAL_MAX_FILE="$v"
+		rm -f new.txt
+	done
+}

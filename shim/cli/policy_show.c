@@ -17,6 +17,27 @@ static const char *rule_scope(const struct rg_header *h, char scope, char *buf, 
     return "?";
 }
 
+/* The journal's directory, or NULL when the session keeps nothing. */
+static const char *journal_of(const struct rg_header *h)
+{
+    return (h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0] ? NULL : h->journal_dir;
+}
+
+/* Whether undo will have anything to restore is what a user asks status;
+ * the cap in the largest unit that states it exactly, as it was given. */
+static void journal_human(FILE *f, const struct rg_header *h)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB"};
+    long long n = h->journal_max_file;
+    int u = 0;
+    while (u < 3 && n >= 1024 && n % 1024 == 0)
+        n /= 1024, u++;
+    if (journal_of(h))
+        fprintf(f, "journal     %s (files up to %lld %s)\n", h->journal_dir, n, unit[u]);
+    else
+        fprintf(f, "journal     (off: --no-journal, nothing is kept for undo)\n");
+}
+
 void rg_policy_show_human(FILE *f, const struct rg_header *h)
 {
     fprintf(f, "knobs      %s%s%s\n", h->flags & RG_POLICY_ALLOW_APPEND ? " allow-append" : "",
@@ -31,6 +52,7 @@ void rg_policy_show_human(FILE *f, const struct rg_header *h)
                 (double)h->scan_window_ns / 1e9);
     else
         fprintf(f, "scan        (off: every read counts)\n");
+    journal_human(f, h);
     fprintf(f, "ignores     %u rules%s\n", h->nignores,
             h->flags & RG_POLICY_NO_DEFAULT_IGNORES ? ", no defaults" : "");
     char scope, buf[RG_LOG_PATH_MAX];
@@ -46,6 +68,12 @@ void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)
     rg_jmember_int(f, first, "read_ttl_ns", h->read_ttl_ns);
     rg_jmember_int(f, first, "scan_files", h->scan_files);
     rg_jmember_int(f, first, "scan_window_ns", h->scan_window_ns);
+    rg_jkey(f, first, "journal");
+    if (journal_of(h))
+        rg_jstr(f, h->journal_dir);
+    else
+        fputs("null", f);
+    rg_jmember_int(f, first, "journal_max_file", h->journal_max_file);
     rg_jmember_bool(f, first, "default_ignores", !(h->flags & RG_POLICY_NO_DEFAULT_IGNORES));
     rg_jkey(f, first, "ignores");
     fputc('[', f);

@@ -295,3 +295,25 @@ os.pwrite(fd, b\"OVERWRITTEN\", 0)"'
 	assert_refused log.txt unread
 	assert_content log.txt first
 }
+
+@test "t1100.31 readguard status says whether, where and up to what size the journal keeps files" {
+	run --separate-stderr "$RG" run --log "$LOG" --journal-max-file 2M -- "$RG" status
+	assert_success
+	assert_line "journal     $XDG_STATE_HOME/readguard/journal (files up to 2 MiB)"
+	run --separate-stderr "$RG" run --log "$LOG" --no-journal -- "$RG" status
+	assert_success
+	assert_line "journal     (off: --no-journal, nothing is kept for undo)"
+	run --separate-stderr "$RG" run --log "$LOG" --journal-max-file 1000 -- "$RG" status --json
+	assert_success
+	"$PY3" -c '
+import json, sys
+s = json.loads(sys.argv[1])
+assert s["journal"] == sys.argv[2] + "/readguard/journal", s["journal"]
+assert s["journal_max_file"] == 1000, s' "$output" "$XDG_STATE_HOME"
+	run --separate-stderr "$RG" run --log "$LOG" --no-journal -- "$RG" status --json
+	assert_success
+	"$PY3" -c '
+import json, sys
+s = json.loads(sys.argv[1])
+assert s["journal"] is None, s' "$output"
+}

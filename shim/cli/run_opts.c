@@ -64,6 +64,8 @@ static const char run_usage[] =
     "The session ends, and its table is removed, when every process of the tree\n"
     "has exited.\n";
 
+/* dir is a --root, or NULL for the default, the working directory: a user
+ * who gave no --root is told of that, not of an option never given. */
 static int add_root(struct rg_run_opts *o, const char *dir)
 {
     struct stat st;
@@ -72,12 +74,17 @@ static int add_root(struct rg_run_opts *o, const char *dir)
         rg_err("too many --root options (at most %zu)", i);
         return -1;
     }
-    if (!realpath(dir, o->root_buf[i])) {
-        rg_err("--root '%s': %s", dir, strerror(errno));
+    if (!realpath(dir ? dir : ".", o->root_buf[i])) {
+        if (dir)
+            rg_err("--root '%s': %s", dir, strerror(errno));
+        else
+            rg_err("the current directory, the default root, cannot be used (%s): "
+                   "give --root DIR",
+                   strerror(errno));
         return -1;
     }
     if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-        rg_err("--root '%s': Not a directory", dir);
+        rg_err("--root '%s': Not a directory", dir ? dir : ".");
         return -1;
     }
     o->roots[o->s.nroots++] = o->root_buf[i];
@@ -345,7 +352,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
         rg_err("run: no command given\nTry 'readguard run --help'.");
         return -1;
     }
-    if (o->s.nroots == 0 && add_root(o, ".") < 0)
+    if (o->s.nroots == 0 && add_root(o, NULL) < 0)
         return -1;
     if (env_journal_max_file(o) < 0 || pack_ignores(o) < 0)
         return -1;

@@ -241,3 +241,14 @@ run_rejects() {
 		rm -f new.txt
 	done
 }
+
+@test "t3350.24 run from a removed working directory names the default root, not an option never given" {
+	mkdir gone
+	cd gone
+	rmdir ../gone
+	run --separate-stderr "$RG" run -- true
+	assert_equal "$status" 125
+	[[ $stderr == *"the current directory, the default root, cannot be used"*"give --root DIR"* ]] ||
+		fail "$stderr"
+	[[ $stderr != *"--root '.'"* ]] || fail "$stderr"
+}

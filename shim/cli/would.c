@@ -76,6 +76,11 @@ static bool examine(const char *path, const char *call, struct rg_file *f)
 {
     struct stat st;
     *f = (struct rg_file){.scope = RG_SCOPE_UNKNOWN};
+    if (!*path) {
+        /* dirname("") is ".", which would call it a new file there. */
+        rg_err("%s: '': an empty name names no file (an open of it fails with ENOENT)", call);
+        return false;
+    }
     if (stat(path, &st) == 0) {
         f->exists = true;
         f->regular = S_ISREG(st.st_mode);

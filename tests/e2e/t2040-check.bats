@@ -225,3 +225,11 @@ shim said:  ${stderr_lines[0]}"
 	assert_success
 	assert_output "allowed to write 'made': this session wrote it last, and it has not changed since."
 }
+
+@test "t2040.19 check of an empty name exits 2: no open of it can write anything" {
+	new_session
+	run --separate-stderr "$RG" check ''
+	assert_equal "$status" 2
+	assert_output ''
+	assert_equal "$stderr" "readguard: check: '': an empty name names no file (an open of it fails with ENOENT)"
+}

@@ -231,3 +231,17 @@ except OSError as e:
 	assert_unchanged src
 	assert_equal "$(ls -A "${p%/*}")" ""
 }
+
+@test "t3400.19 log, history and status --files show a newline or tab in a name escaped, one line per entry" {
+	mkfile $'a\nb' original
+	mkfile $'c\td' original
+	run --separate-stderr rgsh 'echo x >$'"'"'a\nb'"'"'; cat $'"'"'c\td'"'"' >/dev/null; echo y >$'"'"'c\td'"'"'
+		"$RG" status --files | grep "^written"; "$RG" log'
+	assert_equal "${#lines[@]}" 2
+	[[ ${lines[0]} == *"/c\\td" ]] || fail "status --files: $output"
+	[[ ${lines[1]} == *"'$W/a\\nb': not read in this session" ]] || fail "log: $output"
+	run --separate-stderr "$RG" history
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	[[ ${lines[1]} == *"  $W/c\\td" ]] || fail "history: $output"
+}

@@ -62,7 +62,10 @@ static void print_record(const struct rg_jrec *r, bool json)
         snprintf(note, sizeof note, "  (not kept: %s)", r->unsaved ? r->unsaved : "?");
     snprintf(proc, sizeof proc, "%s[%d]", r->prog ? r->prog : "?", r->pid);
     human_size(r->size, size, sizeof size);
-    printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, r->path, note);
+    /* One row per version: a newline in a name would start a false one. */
+    char shown[4 * PATH_MAX];
+    rg_line_escape(shown, sizeof shown, r->path);
+    printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, shown, note);
 }
 
 /* What the user asked for: a file, or every file under a directory. */

@@ -18,6 +18,7 @@
 #include "cli/jstore.h"
 #include "cli/pick.h"
 #include "core/jrecord.h"
+#include "core/text.h"
 #include "os/session.h"
 static const char usage[] =
     "Usage: readguard log [--session S] [--follow] [--json]\n"
@@ -83,8 +84,11 @@ static void print_line(const char *line, bool as_json, const char *only)
     explain(&o, why, sizeof why);
     if (d && strcmp(d, "mark") == 0)
         op = NULL; /* "marked '/p'", not "marked mark '/p'" */
+    /* One line per entry, as the refusal on stderr was. */
+    char name[4 * PATH_MAX];
+    rg_line_escape(name, sizeof name, path ? path : "?");
     printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", prog ? prog : "?", pid ? pid : "?", shown,
-           op ? " " : "", op ? op : "", path ? path : "?", why);
+           op ? " " : "", op ? op : "", name, why);
 }
 
 /* Prints the complete lines that buf[0..*len) holds, keeping a partial

@@ -2,6 +2,7 @@
 #include "cli/verbs.h"
 #include <getopt.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,8 +92,11 @@ static void human_files(const struct rg_table *t)
         snprintf(id, sizeof id, "%llu:%llu", (unsigned long long)w[i].dev,
                  (unsigned long long)w[i].ino);
         rg_format_time(atomic_load(&e->mtime_ns), mt);
+        /* One row per file: a newline in a name would start a false one. */
+        char shown[4 * PATH_MAX];
+        rg_line_escape(shown, sizeof shown, w[i].path ? w[i].path : "-");
         printf("%-9s  %-20s  %-30s  %10lld  %s\n", entry_state(t, e), id, mt,
-               (long long)atomic_load(&e->size), w[i].path ? w[i].path : "-");
+               (long long)atomic_load(&e->size), shown);
     }
     rg_where_free(w, n);
 }

@@ -11,56 +11,46 @@
 #include "os/sys.h"
 #include "preload/envsettings.h"
 
-/* Adds one root named by READGUARD_ROOTS (or the working directory) at *o
- * in the room. NULL, or why it cannot be one: a name that is no directory
- * (a typo, more often than not) would leave unguarded what the user meant. */
-static const char *add_root(struct rg_ctx *c, struct rg_attach_room *room, const char *one,
-                            size_t *o)
-{
-    char abs[PATH_MAX];
-    struct stat st;
-    if (!realpath(one, abs) || rg_sys_fstatat(AT_FDCWD, abs, &st, 0) != 0 ||
-        !S_ISDIR(st.st_mode)) {
-        char shown[PATH_MAX];
-        rg_line_escape(shown, sizeof shown, one);
-        snprintf(room->roots_problem, sizeof room->roots_problem,
-                 "READGUARD_ROOTS names '%s', which is no existing directory", shown);
-        return room->roots_problem;
-    }
-    size_t len = strlen(abs) + 1;
-    if (c->nroots == RG_MAX_ROOTS || *o + len > sizeof room->fallback_roots)
-        return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
-    memcpy(room->fallback_roots + *o, abs, len);
-    rg_ctx_add_root(c, room->fallback_roots + *o);
-    *o += len;
-    return NULL;
-}
-
 /* Roots from READGUARD_ROOTS, or the working directory when it is unset or
  * empty: that one whole, as a colon in a directory's name separates
- * nothing. NULL, or why the variable cannot be used: a list that is cut
- * short or names nothing would leave directories unguarded too. */
+ * nothing. NULL, or why the variable cannot be used: a list that is cut short,
+ * names nothing, or names what is no directory (a typo, more often than
+ * not) would leave directories unguarded that the user meant. */
 static const char *env_roots(struct rg_ctx *c, struct rg_attach_room *room)
 {
     const char *env = getenv(RG_ENV_ROOTS);
-    char cwd[PATH_MAX], one[PATH_MAX];
-    size_t o = 0;
+    char cwd[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
+    bool listed = env && *env;
+    if (!listed)
+        env = cwd;
     c->nroots = 0;
-    if (!env || !*env) {
-        if (!getcwd(cwd, sizeof cwd))
-            snprintf(cwd, sizeof cwd, "/");
-        return add_root(c, room, cwd, &o);
-    }
+    size_t o = 0;
     for (const char *p = env; *p;) {
-        const char *e = strchrnul(p, ':');
+        const char *e = listed ? strchrnul(p, ':') : p + strlen(p);
         size_t n = (size_t)(e - p);
         if (n >= sizeof one)
             return "READGUARD_ROOTS names a directory longer than PATH_MAX";
-        memcpy(one, p, n);
-        one[n] = '\0';
-        const char *bad = n > 0 ? add_root(c, room, one, &o) : NULL;
-        if (bad)
-            return bad;
+        if (n > 0) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            struct stat st;
+            if (!realpath(one, abs) || rg_sys_fstatat(AT_FDCWD, abs, &st, 0) != 0 ||
+                !S_ISDIR(st.st_mode)) {
+                char shown[PATH_MAX];
+                rg_line_escape(shown, sizeof shown, one);
+                snprintf(room->roots_problem, sizeof room->roots_problem,
+                         "READGUARD_ROOTS names '%s', which is no existing directory", shown);
+                return room->roots_problem;
+            }
+            size_t len = strlen(abs) + 1;
+            if (c->nroots == RG_MAX_ROOTS || o + len > sizeof room->fallback_roots)
+                return "READGUARD_ROOTS names more directories than fit (64, 4096 bytes)";
+            memcpy(room->fallback_roots + o, abs, len);
+            rg_ctx_add_root(c, room->fallback_roots + o);
+            o += len;
+        }
         p = *e ? e + 1 : e;
     }
     return c->nroots ? NULL : "READGUARD_ROOTS names no directory";

@@ -1,8 +1,8 @@
 /* readguard status: a session's settings, counters and tracked files. */
 #include "cli/verbs.h"
 #include <getopt.h>
-#include <stdbool.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 

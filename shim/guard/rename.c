@@ -122,8 +122,9 @@ static void carry(struct rg_ctx *c, const struct moved *m, int dirfd, const char
         rg_restamp_renamed(c, m->e, &m->was, dirfd, path, m->dev, m->ino);
 }
 
-/* Each name of a rename is anchored on a descriptor of its own
- * (guard/anchor.h): the same directory is the same inode, not the same fd. */
+/* Names in one directory share its descriptor where their directory parts
+ * are spelt alike (guard/anchor.h); any other pair may still name the same
+ * directory by two descriptors: the same inode, not the same fd. */
 static bool same_dir(int a, int b)
 {
     struct stat sa, sb;

@@ -22,12 +22,21 @@ struct named {
     const char *path;
     bool own; /* rewritten to the target's /proc entries */
     int dfd;
+    int arg;             /* the target's dirfd, which dfd stands for */
+    bool borrowed;       /* dfd is another name's, which closes it */
     struct rg_anchor at; /* for a rename: the name in its directory */
 };
 
-static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
+/* first: a name of the same call whose descriptor this one takes, where it
+ * is resolved from the same dirfd of the target: one look at the target's
+ * cwd (or descriptor) for both, as the kernel resolving both at one
+ * instant, where two could tell a chdir or dup2 in between apart. */
+static int name_beside(struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n,
+                       const struct named *first)
 {
     n->dfd = -1;
+    n->borrowed = false;
+    n->arg = dirfd;
     int r = rg_sv_need_target(call);
     if (r == 0)
         r = rg_sv_read_string(&call->target, addr, n->raw, sizeof n->raw);
@@ -36,8 +45,14 @@ static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct nam
     n->own =
         rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self, sizeof n->self);
     n->path = n->own ? n->self : n->raw;
-    n->dfd = rg_sv_dirfd(&call->target, dirfd, n->path);
+    n->borrowed = first && first->dfd >= 0 && first->arg == dirfd && n->path[0] != '/';
+    n->dfd = n->borrowed ? first->dfd : rg_sv_dirfd(&call->target, dirfd, n->path);
     return n->dfd < 0 && n->dfd != AT_FDCWD ? n->dfd : 0;
+}
+
+static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct named *n)
+{
+    return name_beside(call, addr, dirfd, n, NULL);
 }
 
 /* The names are per thread and outlive the call: a name never reached this
@@ -49,10 +64,17 @@ static int anchor(struct named *n)
     return rg_anchor_at(&n->at, n->dfd, n->path, n->own ? 0 : RESOLVE_NO_MAGICLINKS);
 }
 
+/* The second name of a rename, sharing the first's directory where it may. */
+static int anchor_beside(struct named *n, const struct named *first)
+{
+    return rg_anchor_beside(&n->at, &first->at, n->dfd, n->path,
+                            n->own ? 0 : RESOLVE_NO_MAGICLINKS);
+}
+
 static void drop(struct named *n)
 {
     rg_anchor_drop(&n->at);
-    if (n->dfd >= 0)
+    if (n->dfd >= 0 && !n->borrowed)
         rg_sys_close(n->dfd);
     n->dfd = -1;
 }
@@ -83,11 +105,11 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
                 ? name_of(call, sc->oldpath, sc->olddirfd, &from)
                 : -EINVAL;
     if (r == 0)
-        r = name_of(call, sc->path, sc->dirfd, &to);
+        r = name_beside(call, sc->path, sc->dirfd, &to, &from);
     if (r == 0)
         r = anchor(&from);
     if (r == 0)
-        r = anchor(&to);
+        r = anchor_beside(&to, &from);
     struct rg_request req = {RG_OP_RENAME, sc->name, to.at.dirfd, to.at.name, 0, 0, 0, 0,
                              NULL,         to.raw};
     struct rg_request old = {RG_OP_RENAME, sc->name, from.at.dirfd, from.at.name, 0, 0, 0, 0,
@@ -102,8 +124,8 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
                 ? rg_guard_rename(call->ctx, &req, from.at.dirfd, from.at.name, (unsigned)sc->flags)
                 : -ESRCH;
     }
-    drop(&from);
     drop(&to);
+    drop(&from);
     rg_sv_reply(call, r);
 }
 

@@ -20,7 +20,7 @@ ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
 root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
-table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race"
+table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -211,6 +211,36 @@ done.set()
 PY'
 }
 
+# esc_dir_swap_same MODE: as esc_dir_swap_race, with both names of the
+# rename in the swapped directory ("b/n" onto "b/v", an atomic save's
+# shape): the two names share one anchor, which a swap between the check of
+# b/v (read) and the rename must not move onto a/v (unread).
+esc_dir_swap_same() {
+	mkdir "$ESC/root/a" "$ESC/root/b"
+	mv "$ESC/root/f" "$ESC/root/a/v"
+	echo known >"$ESC/root/b/v"
+	chown -R 65534:65534 "$ESC/root"
+	VICTIM="a/v b/v"
+	esc_session "$1" 'python3 - <<"PY"
+import ctypes, os, threading
+libc = ctypes.CDLL(None, use_errno=True)
+done = threading.Event()
+def swap():
+    while not done.is_set():
+        libc.renameat2(-100, b"a", -100, b"b", 2)
+open("b/v").read()
+threading.Thread(target=swap, daemon=True).start()
+for i in range(3000):
+    try:
+        with open("b/n", "w") as f:
+            f.write("PWN\n")
+        os.rename("b/n", "b/v")
+    except OSError:
+        pass
+done.set()
+PY'
+}
+
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
 	local mode=$1
@@ -280,6 +310,7 @@ m[at + 1:at + 2] = b\"X\"
 			mount --bind . \"\$OUT/m\" && cd \"\$OUT/m\" && echo PWN >f"'
 		;;
 	dir-swap-race) esc_dir_swap_race "$mode" ;;
+	dir-swap-same) esc_dir_swap_same "$mode" ;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
 }

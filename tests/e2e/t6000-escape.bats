@@ -238,6 +238,14 @@ os.wait()
 	refused preload dir-swap-race
 }
 
+@test "t6000.37 swapping the directory of a same-directory rename cannot redirect it onto an unread file (--strict)" {
+	refused strict dir-swap-same
+}
+
+@test "t6000.38 swapping the directory of a same-directory rename cannot redirect it onto an unread file (preload)" {
+	refused preload dir-swap-same
+}
+
 @test "t6000.22 a read file moved into a directory and back stays writable (--strict)" {
 	allowed strict 'cat f >/dev/null && mkdir -p d && mv f d/g && mv d/g ./f && mv f d/ &&
 		mv d/f f && echo OK >f' f OK

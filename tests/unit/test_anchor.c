@@ -6,10 +6,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -155,6 +157,75 @@ TEST(drop_closes_only_what_the_anchor_opened)
     CHECK(is_open(top));
 }
 
+TEST(a_second_name_in_the_same_directory_shares_the_first_descriptor)
+{
+    struct rg_anchor from, to;
+    CHECK_EQ_INT(rg_anchor_at(&from, top, "sub/f.tmp", 0), 0);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "sub//f", 0), 0);
+    CHECK_EQ_INT(to.dirfd, from.dirfd);
+    CHECK(!to.owned);
+    CHECK_EQ_STR(to.name, "f");
+    rg_anchor_drop(&to);
+    CHECK(is_open(from.dirfd)); /* the first name's to close */
+    rg_anchor_drop(&from);
+    /* "./x" and "y" name one directory: sed -i renames ./sedXXXXXX onto f. */
+    CHECK_EQ_INT(rg_anchor_at(&from, top, "./sedXYZ", 0), 0);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "f", 0), 0);
+    CHECK_EQ_INT(to.dirfd, from.dirfd);
+    CHECK_EQ_STR(to.name, "f");
+    rg_anchor_drop(&to);
+    rg_anchor_drop(&from);
+}
+
+TEST(a_second_name_elsewhere_is_anchored_on_its_own)
+{
+    struct rg_anchor from, to;
+    CHECK_EQ_INT(rg_anchor_at(&from, top, "sub/f", 0), 0);
+    /* Another directory, the same string from another dirfd, another
+     * resolve: each opened anew. */
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "f", 0), 0);
+    CHECK(to.owned && to.dirfd != from.dirfd && same_dir(to.dirfd, top));
+    rg_anchor_drop(&to);
+    int sub = openat(top, "sub", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, sub, "sub/f", 0), -ENOENT);
+    CHECK(!to.owned);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "sub/g", RESOLVE_NO_MAGICLINKS), 0);
+    CHECK(to.owned && to.dirfd != from.dirfd && same_dir(to.dirfd, sub));
+    rg_anchor_drop(&to);
+    rg_anchor_drop(&from);
+    close(sub);
+}
+
+TEST(a_second_name_fails_as_the_call_would_though_the_first_was_shared)
+{
+    struct rg_anchor from, to;
+    CHECK_EQ_INT(rg_anchor_at(&from, top, "f", 0), 0);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "", 0), -ENOENT);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, long_path(PATH_MAX), 0), -ENAMETOOLONG);
+    CHECK(!to.owned);
+    rg_anchor_drop(&from);
+}
+
+/* The directory both names are in is swapped for another between the two
+ * anchors: one descriptor keeps both names in the directory the first was
+ * resolved to, as a rename of both at one instant would find them. */
+TEST(a_directory_swapped_between_the_names_does_not_split_them)
+{
+    struct rg_anchor from, to;
+    mkdirat(top, "x", 0700);
+    mkdirat(top, "y", 0700);
+    int x = openat(top, "x", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    CHECK_EQ_INT(rg_anchor_at(&from, top, "x/n", 0), 0);
+    /* By number: musl has no renameat2 wrapper. */
+    CHECK(syscall(SYS_renameat2, top, "x", top, "y", RENAME_EXCHANGE) == 0);
+    CHECK_EQ_INT(rg_anchor_beside(&to, &from, top, "x/v", 0), 0);
+    CHECK_EQ_INT(to.dirfd, from.dirfd);
+    CHECK(same_dir(to.dirfd, x));
+    rg_anchor_drop(&to);
+    rg_anchor_drop(&from);
+    close(x);
+}
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st, (void)type, (void)ftw;
@@ -187,6 +258,10 @@ int main(void)
     RUN(a_name_ending_in_dots_keeps_its_whole_path);
     RUN(an_absolute_name_ignores_a_closed_dirfd);
     RUN(drop_closes_only_what_the_anchor_opened);
+    RUN(a_second_name_in_the_same_directory_shares_the_first_descriptor);
+    RUN(a_second_name_elsewhere_is_anchored_on_its_own);
+    RUN(a_second_name_fails_as_the_call_would_though_the_first_was_shared);
+    RUN(a_directory_swapped_between_the_names_does_not_split_them);
     close(top);
     nftw(top_path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     return check_done();

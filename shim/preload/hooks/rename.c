@@ -6,7 +6,9 @@
 #include "preload/hook.h"
 /* The names are anchored to their directories (guard/anchor.h), so the
  * rename replaces the file that was checked even if a sibling swaps
- * directories meanwhile. A NULL name is left to the kernel (EFAULT). */
+ * directories meanwhile; two names in one directory (an atomic save's
+ * "f.tmp" to "f") share its one descriptor. A NULL name is left to the
+ * kernel (EFAULT). */
 static long anchored_rename(struct rg_ctx *c, const char *call, int olddir, const char *oldpath,
                             int newdir, const char *newpath, unsigned flags)
 {
@@ -16,7 +18,7 @@ static long anchored_rename(struct rg_ctx *c, const char *call, int olddir, cons
     long r = oldpath && newpath ? rg_anchor_at(&from, olddir, oldpath, 0) : -EFAULT;
     if (r < 0)
         return oldpath && newpath ? r : rg_sys_renameat2(olddir, oldpath, newdir, newpath, flags);
-    r = rg_anchor_at(&to, newdir, newpath, 0);
+    r = rg_anchor_beside(&to, &from, newdir, newpath, 0);
     if (r == 0) {
         struct rg_request req = {RG_OP_RENAME, call, to.dirfd, to.name, 0, 0, 0, 0, NULL, newpath};
         r = rg_guard_rename(c, &req, from.dirfd, from.name, flags);

@@ -83,16 +83,16 @@ static void act_end(const struct moved *m)
 /* The file a rename over it replaces loses a name, which moves its ctime,
  * and it may live on: open in a sibling about to write it, or under another
  * name. A descriptor on it, if the session knows it, lets the rename restamp
- * it (renamed_over); -1 otherwise. */
-static int hold_replaced(struct rg_ctx *c, const struct rg_request *req, const struct stat *dst)
+ * it (renamed_over); -1 otherwise. *st: the file as the descriptor shows it. */
+static int hold_replaced(struct rg_ctx *c, const struct rg_request *req, const struct stat *dst,
+                         struct stat *st)
 {
     struct rg_file f = rg_file_of(dst);
     if (!S_ISREG(dst->st_mode) || !rg_entry_for(c, &f, false))
         return -1;
     int fd = rg_sys_openat(req->dirfd, req->path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-    struct stat st;
     if (fd >= 0 &&
-        (rg_sys_fstat(fd, &st) != 0 || st.st_ino != dst->st_ino || st.st_dev != dst->st_dev)) {
+        (rg_sys_fstat(fd, st) != 0 || st->st_ino != dst->st_ino || st->st_dev != dst->st_dev)) {
         rg_sys_close(fd);
         return -1;
     }
@@ -100,16 +100,18 @@ static int hold_replaced(struct rg_ctx *c, const struct rg_request *req, const s
 }
 
 /* The rename itself; over a file held, as the session's own change of that
- * file's metadata (guard/meta.h). */
-static int renamed_over(struct rg_ctx *c, int held, int olddirfd, const char *oldpath,
-                        const struct rg_request *req, unsigned flags)
+ * file's metadata (guard/meta.h). seen: the hold's own fstat of the
+ * descriptor meta would look by, made just before, so a record of that very
+ * stamp, or one older than it, needs no look again (rg_guard_meta_seen). */
+static int renamed_over(struct rg_ctx *c, int held, const struct stat *seen, int olddirfd,
+                        const char *oldpath, const struct rg_request *req, unsigned flags)
 {
     if (held < 0)
         return rg_sys_renameat2(olddirfd, oldpath, req->dirfd, req->path, flags);
     struct rg_meta_file f = {held, NULL, 0};
     struct rg_meta_call call = {
         SYS_renameat2, {olddirfd, (long)oldpath, req->dirfd, (long)req->path, flags}, false};
-    return (int)rg_guard_meta(c, &f, &call);
+    return (int)rg_guard_meta_seen(c, &f, &call, seen);
 }
 
 /* The rename changed the inode's ctime: record it, if the session knew the
@@ -198,15 +200,16 @@ static int rename_judged(struct rg_ctx *c, struct renaming *j, bool noreplace, b
 {
     bool exists = j->dst.st_mode != 0;
     unsigned f = j->flags | (j->targets == 1 && !exists && noreplace ? RENAME_NOREPLACE : 0);
-    int held = j->targets == 1 && exists ? hold_replaced(c, j->req, &j->dst) : -1;
+    struct stat seen;
+    int held = j->targets == 1 && exists ? hold_replaced(c, j->req, &j->dst, &seen) : -1;
     /* Only now: the journal's question "are these bytes the session's
      * own?" must not take this rename for a writer that kept them. */
     act_begin(&j->from);
     act_begin(&j->onto);
-    int r = renamed_over(c, held, j->old.dirfd, j->old.path, j->req, f);
+    int r = renamed_over(c, held, &seen, j->old.dirfd, j->old.path, j->req, f);
     *again = r == -EEXIST && f != j->flags;
     if (r == -EINVAL && f != j->flags) /* a filesystem without RENAME_NOREPLACE */
-        r = renamed_over(c, held, j->old.dirfd, j->old.path, j->req, j->flags);
+        r = renamed_over(c, held, NULL, j->old.dirfd, j->old.path, j->req, j->flags);
     if (held >= 0)
         rg_sys_close(held);
     if (*again) {

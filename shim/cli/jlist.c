@@ -176,6 +176,15 @@ void rg_jlist_free(struct rg_jlist *l)
 
 bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
 
+bool rg_jlist_kept_under(const struct rg_jlist *l, const char *abs)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (rg_jrec_is_save(&l->r[i]) && strcmp(l->r[i].path, abs) != 0 &&
+            rg_path_under(l->r[i].path, abs))
+            return true;
+    return false;
+}
+
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs)
 {

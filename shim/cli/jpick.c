@@ -173,12 +173,14 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
     return (size_t)snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < cap;
 }
 
-/* What VERB takes, for a name of a directory: undo's --all takes more. */
-static void takes_files(const char *verb, const char *file, const char *what)
+/* What VERB takes, for a name of a directory: undo's --all takes more.
+ * slash: "/" for a directory that is gone, which history lists only so. */
+static void takes_files(const char *verb, const char *file, const char *what, const char *slash)
 {
     bool undo = strcmp(verb, "undo") == 0;
-    rg_err("%s: '%s' %s: %s takes files ('readguard history %s' lists those kept under it%s)", verb,
-           file, what, verb, file, undo ? "; 'undo --all' restores a session's files" : "");
+    rg_err("%s: '%s' %s: %s takes files ('readguard history %s%s' lists those kept under it%s)",
+           verb, file, what, verb, file, slash,
+           undo ? "; 'undo --all' restores a session's files" : "");
 }
 
 /* The version of file by its name as given, not resolved: the journal
@@ -207,7 +209,7 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
     *rc = RG_EXIT_NO;
     if (!rg_journal_abs(file, abs, PATH_MAX)) {
         if (rg_names_dir(file)) {
-            takes_files(verb, file, "names a directory");
+            takes_files(verb, file, "names a directory", "");
             return NULL;
         }
         rg_err("%s: '%s': not a usable path", verb, file);
@@ -219,7 +221,9 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
         first = by_name_as_given(l, only, file, abs);
     struct stat st;
     if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
-        takes_files(verb, file, "is a directory");
+        takes_files(verb, file, "is a directory", "");
+    else if (!first && rg_jlist_kept_under(l, abs))
+        takes_files(verb, file, "was a directory, gone now", "/");
     else if (!first && only && rg_jlist_first_change(l, NULL, abs))
         rg_err("%s: '%s': session %s kept no version of it (other sessions did: see "
                "'readguard history %s')",

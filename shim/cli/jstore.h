@@ -82,6 +82,9 @@ bool rg_jrec_is_save(const struct rg_jrec *r);
  * and its first change: the version undo restores. NULL if none did. */
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs);
+/* Does l keep a version of a file under abs, not of abs itself? (A name
+ * with none of its own may be a directory that is gone: docs after rm -rf.) */
+bool rg_jlist_kept_under(const struct rg_jlist *l, const char *abs);
 
 /* A copy of the inode that linked, a record of l, kept by a link, in the
  * state it was kept in: a later record of the same session, of the same

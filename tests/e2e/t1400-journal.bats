@@ -1450,3 +1450,14 @@ sid() {
 	assert_failure 1
 	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); 'a.txt~' beside it may hold its old bytes: sed -i~, mv -b and editors move the original to a backup name, which loses nothing and so keeps nothing"
 }
+
+@test "t1400.140 undo and diff of a directory that is gone, named without its /, point to its kept files" {
+	projects
+	rm -r q
+	for verb in undo diff; do
+		run --separate-stderr "$RG" $verb q
+		assert_failure 1
+		assert_equal "$stderr" "readguard: $verb: 'q' was a directory, gone now: $verb takes files ('readguard history q/' lists those kept under it$([ $verb = undo ] && echo "; 'undo --all' restores a session's files"))"
+	done
+	assert_file_not_exist q
+}

@@ -103,17 +103,6 @@ static bool want(const char *arg, struct wanted *w)
     return (w->abs = strdup(abs)) != NULL;
 }
 
-/* A name with no versions of its own, given without the '/' that would
- * make it a directory that is gone (docs after rm -rf docs): was it one? */
-static bool was_a_dir(const struct rg_jlist *l, const char *abs)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (rg_jrec_is_save(&l->r[i]) && strcmp(l->r[i].path, abs) != 0 &&
-            rg_path_under(l->r[i].path, abs))
-            return true;
-    return false;
-}
-
 static void unwant(struct wanted *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -148,7 +137,7 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
         const char *arg = args[i];
         if (w[i].seen)
             continue;
-        if (!w[i].dir && was_a_dir(l, w[i].abs))
+        if (!w[i].dir && rg_jlist_kept_under(l, w[i].abs))
             rg_err("history: no saved versions of '%s', but some under it, a directory that is "
                    "gone: 'readguard history %s/'",
                    arg, arg);

@@ -111,8 +111,11 @@ struct rg_ctx {
     /* The file last kept for an append --allow-append let through
      * (wopen.c), so that a process appending again does not copy it again,
      * and that process: a forked child inherits the memory, not the
-     * appends (an outside change since would pass unkept). */
-    _Atomic uint64_t append_dev, append_ino;
+     * appends (an outside change since would pass unkept). append_look:
+     * the file's mtime, ctime and size as that process last left it (at
+     * its open, and at the let-go of a descriptor it appended through),
+     * in one word: another program's change since is kept again. */
+    _Atomic uint64_t append_dev, append_ino, append_look;
     _Atomic int32_t append_pid;
     /* Entry number + 1 of the file the last write was judged, counted or
      * restamped on (rg_entry_of_write); 0: none. */

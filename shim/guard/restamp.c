@@ -97,6 +97,17 @@ settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint3
     settle_again(c, e, l, mine, now, raced);
 }
 
+/* pid let go of a descriptor it appended through to the file st
+ * describes: if that is the file it last kept, what its appends made of it
+ * is what it left (ctx's append_look). */
+static void append_left(struct rg_ctx *c, const struct stat *st, int32_t pid)
+{
+    if (atomic_load_explicit(&c->append_ino, memory_order_relaxed) == st->st_ino &&
+        atomic_load_explicit(&c->append_dev, memory_order_relaxed) == st->st_dev &&
+        atomic_load_explicit(&c->append_pid, memory_order_relaxed) == pid)
+        atomic_store_explicit(&c->append_look, rg_append_look(st), memory_order_relaxed);
+}
+
 /* An append --allow-append let through is let go of: its bytes, on top of
  * what the journal kept, move the append stamp on (core/table.h). Never a
  * restamp: the file stays unread. */
@@ -109,6 +120,7 @@ static __attribute__((noinline, cold)) void append_let_go(struct rg_ctx *c, int 
         return;
     struct rg_entry *e = rg_entry_of_write(c, s->dev, ino, false);
     struct rg_stamp now = rg_stamp_of(&st);
+    append_left(c, &st, me ? me : rg_ctx_pid(c));
     if (e)
         rg_entry_append_end(e, &now, me ? me : rg_ctx_pid(c));
 }

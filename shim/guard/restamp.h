@@ -4,7 +4,20 @@
 #ifndef RG_RESTAMP_H
 #define RG_RESTAMP_H
 
+#include <stdint.h>
+#include <sys/stat.h>
+
 #include "guard/ctx.h"
+/* The file st describes as one word: ctx's append_look. */
+static inline uint64_t rg_append_look(const struct stat *st)
+{
+    uint64_t x = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
+    x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15u;
+    x ^= (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+    x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9u;
+    x ^= (uint64_t)st->st_size;
+    return (x ^ (x >> 32)) * 0x94d049bb133111ebu;
+}
 /* fd is about to be closed. */
 void rg_note_close(struct rg_ctx *c, int fd);
 /* rg_note_close, then the close itself, as close(2) answers (-1 and errno

@@ -115,16 +115,34 @@ static int reopen_read_only(const struct rg_request *req, const struct rg_file *
     return fd;
 }
 
-/* Did this process append to f before? Not asked for the supervisor, whose
- * context serves every process it traps: there it would be "did any" and
- * pass over another program's change in between, which the append stamp
- * sees. Nor is a forked child (`echo a >> f` in the shell, then `cmd >> f`
- * in its child) the process that appended. */
-static bool appended_before(struct rg_ctx *c, const struct rg_file *f)
+/* Does this process hold a descriptor open that it appends to f through?
+ * A change by another program meanwhile is taken for the session's own,
+ * as for any write. Cold: only an append whose file has no append stamp
+ * of its state comes here. */
+static __attribute__((noinline, cold)) bool holds_append(struct rg_ctx *c, const struct rg_file *f)
+{
+    for (int fd = 0; fd < RG_FDMAP_SIZE; fd++)
+        if (atomic_load_explicit(&c->fds[fd].ino, memory_order_relaxed) == f->ino &&
+            c->fds[fd].dev == (uint32_t)f->dev && c->fds[fd].opener == RG_OPENER_APPEND)
+            return true;
+    return false;
+}
+
+/* Did this process append to f before, and is the file as it left it
+ * (append_look) or still held for appending? A change by another program
+ * in between is bytes the journal never saw, which this append's
+ * descriptor could cut: it is kept. Not asked
+ * for the supervisor, whose context serves every process it traps: there
+ * it would be "did any", which the append stamp answers. Nor is a forked
+ * child (`echo a >> f` in the shell, then `cmd >> f` in its child) the
+ * process that appended. */
+static bool appended_before(struct rg_ctx *c, const struct rg_file *f, const struct stat *st)
 {
     return !c->actor && atomic_load_explicit(&c->append_ino, memory_order_relaxed) == f->ino &&
            atomic_load_explicit(&c->append_dev, memory_order_relaxed) == f->dev &&
-           atomic_load_explicit(&c->append_pid, memory_order_relaxed) == rg_ctx_pid(c);
+           atomic_load_explicit(&c->append_pid, memory_order_relaxed) == rg_ctx_pid(c) &&
+           (atomic_load_explicit(&c->append_look, memory_order_relaxed) == rg_append_look(st) ||
+            holds_append(c, f));
 }
 
 /* Is the file as st describes it what the journal kept for an earlier
@@ -149,6 +167,7 @@ static void untracked(struct rg_ctx *c, int fd, const struct rg_file *f, const s
                       bool kept)
 {
     int32_t me = rg_ctx_pid(c);
+    atomic_store_explicit(&c->append_look, rg_append_look(st), memory_order_relaxed);
     atomic_store_explicit(&c->append_dev, f->dev, memory_order_relaxed);
     atomic_store_explicit(&c->append_ino, f->ino, memory_order_relaxed);
     atomic_store_explicit(&c->append_pid, me, memory_order_relaxed);
@@ -250,7 +269,7 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
      * what it destroys past the first is mostly its own appends. */
     bool unread_append = act == RG_ALLOW_UNTRACKED;
     bool kept = unread_append && !fresh && f.regular && append_kept(c, &f, &st);
-    bool appended = kept || (unread_append && appended_before(c, &f));
+    bool appended = kept || (unread_append && appended_before(c, &f, &st));
     if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended) {
         if (unread_append)
             act = rg_journal_keep_append(c, req, fd, follow, &st, act, &kept);

@@ -465,3 +465,18 @@ os.pwrite(1, b\"XX\", 0)" >> log.txt; /bin/echo b >> log.txt'
 	assert_equal "$(versions log.txt)" 2
 	assert_equal "$(tail -n 3 log.txt | tr -d '\n')" aoutsideb
 }
+
+@test "t1101.39 a change outside the session between one process's appends, then cut through its append descriptor, is kept" {
+	mklog
+	# The shell appends, an outside program rewrites the log, the same
+	# shell appends again and a child cuts the file through that descriptor:
+	# the outside bytes were never kept unless the second append kept them.
+	bg_session 'echo a >> log.txt' 'exec 3>>log.txt; python3 -c "import os; os.ftruncate(3, 0)"' \
+		--allow-append
+	external_write log.txt "rewritten outside"
+	bg_finish
+	assert_success
+	assert_equal "$(stat -c %s log.txt)" 0
+	assert_equal "$(versions log.txt)" 2
+	"$RG" history --json log.txt | grep -q "\"size\":18," || fail "the outside bytes were not kept"
+}

@@ -12,18 +12,18 @@
 #include <uthash.h>
 
 #include "cli/cli.h"
+#include "cli/jlive.h"
 #include "cli/jsettle.h"
 #include "cli/jstore.h"
-#include "cli/pick.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
 /* Sessions older than READGUARD_JOURNAL_DAYS (default 30) are dropped, then
  * the oldest others until the journal fits in READGUARD_JOURNAL_MAX (default
- * 1G); the most recent session, and any still running, is always kept (a
- * running agent's may be asked to undo what it removed a minute ago, however
- * long ago it started). An object goes when no kept
+ * 1G); the most recent session, and any whose table is still there
+ * (jlive.h), is always kept (a running agent's may be asked to undo what
+ * it removed a minute ago, however long ago it started). An object goes when no kept
  * session names it, once it is older than a grace period: a running
  * session may have linked it and not yet appended its record. An object's
  * age is its mtime, but a version kept by a link and not yet settled has
@@ -49,7 +49,7 @@ struct sess {
     char *id;
     size_t from, to; /* its records */
     int64_t start_ns, bytes;
-    bool drop, running;
+    bool drop, running; /* running: its table is still there (jlive.h) */
 };
 
 /* Marks the session named id, if the journal holds it, as running. */
@@ -338,7 +338,7 @@ void rg_jstore_prune(const char *dir, bool now_please)
     for (size_t i = 0; i < n; i++)
         count_refs(&objs, &l, s[i].from, s[i].to, dir, +1, &total);
     struct marking running = {s, n};
-    rg_each_running_id(mark_running, &running);
+    rg_jlive_each(dir, mark_running, &running);
     drop_sessions(dir, &l, s, n, &objs, now, &total);
     sweep(dir, objs, now);
     free_objs(objs);

@@ -159,12 +159,9 @@ struct running_ids {
     void *arg;
 };
 
-/* The session a table at path belongs to, as the journal names it, and
- * its owner, from the header's leading fields: the id's are the same in
- * every version of the table, so a session made by another readguard (an
- * upgrade while it ran) is still named. Nothing is mapped. False when path
- * is not a table of this user's. */
-static bool table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner)
+/* The id's are the same in every version of the table, so a session made
+ * by another readguard (an upgrade while it ran) is still named. */
+bool rg_table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner)
 {
     char h[offsetof(struct rg_header, owner_pid) + sizeof(int32_t)];
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -195,7 +192,7 @@ static void running_id(const char *path, void *arg)
     char id[RG_JOURNAL_ID_MAX];
     int32_t owner;
     struct stat st;
-    if (table_session(path, id, &owner) &&
+    if (rg_table_session(path, id, &owner) &&
         (pid_alive(owner) ||
          (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino))))
         r->fn(id, r->arg);
@@ -251,7 +248,7 @@ static void mapped_id(struct mapped *m, const char *line)
     char id[RG_JOURNAL_ID_MAX];
     int32_t creator;
     if (lstat(path, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == st.st_dev &&
-        now.st_ino == st.st_ino && table_session(path, id, &creator))
+        now.st_ino == st.st_ino && rg_table_session(path, id, &creator))
         m->r->fn(id, m->r->arg);
 }
 

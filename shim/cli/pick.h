@@ -58,6 +58,11 @@ bool rg_session_running(const char *path, const struct rg_header *h);
  * come more than once. */
 void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg);
 
+/* The session the table at path belongs to, as the journal names it
+ * (id), and its owner, from the header's leading fields; nothing is
+ * mapped. False when path is not a table of this user's. */
+bool rg_table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner);
+
 /* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
  * and 16 hex digits? */
 bool rg_table_name(const char *name, const char *prefix);

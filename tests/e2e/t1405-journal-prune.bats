@@ -307,3 +307,42 @@ for i in range(600):
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" 'a content'
 }
+
+# between_runs_pruned: a kept named session's first run keeps a.txt by
+# a write-open that changes nothing, so its table holds a.txt's bytes as
+# kept; a newer session is kept, and a prune over READGUARD_JOURNAL_MAX
+# runs while the named session has no process. Its next run overwrites
+# a.txt: the journal must still hold the bytes from before the session.
+between_runs_pruned() {
+	mkfile a.txt 'a content'
+	"$RG" run --session "$W/agent.rgs" --keep --log "$LOG" -- sh -c 'cat a.txt >/dev/null; : >>a.txt'
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	READGUARD_JOURNAL_MAX=1 "$RG" run --log "$LOG" -- true
+	"$RG" run --session "$W/agent.rgs" --log "$LOG" -- sh -c 'echo new >a.txt'
+	run --separate-stderr "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" 'a content'
+}
+
+@test "t1405.16 a prune over READGUARD_JOURNAL_MAX leaves a named session between its runs, whose table says it kept a file" {
+	between_runs_pruned
+}
+
+@test "t1405.17 a prune leaves the named session whose run is ending, however long ago it started" {
+	mkfile a.txt 'a content'
+	"$RG" run --session "$W/agent.rgs" --keep --log "$LOG" -- true
+	# The named session started in 2001 (its id); a newer one is kept.
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(48)
+    f.write(struct.pack("<q", 10**18))' "$W/agent.rgs"
+	mkfile b.txt 'b content'
+	rg rm b.txt
+	stale_stamp
+	"$RG" run --session "$W/agent.rgs" --log "$LOG" -- rm a.txt
+	run --separate-stderr "$RG" undo a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" 'a content'
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/jlive.h"
 #include "cli/jprune.h"
 #include "cli/jsettle.h"
 #include "cli/jstore.h"
@@ -64,8 +65,10 @@ static int export_env(const char *session, bool strict)
 }
 
 /* How the session left each file it changed, so that undo can tell a later
- * change from the session's own (jstore.h). */
-static void close_journal(const char *session)
+ * change from the session's own (jstore.h). A table that outlives the run
+ * is noted first, so that no prune drops what it says the journal kept
+ * (jlive.h), this run's own prune included. */
+static void close_journal(const char *session, bool kept)
 {
     struct rg_table t;
     if (rg_session_attach(session, &t) != NULL)
@@ -74,6 +77,9 @@ static void close_journal(const char *session)
     if (!(h->flags & RG_POLICY_NO_JOURNAL) && h->journal_dir[0]) {
         char id[RG_JOURNAL_ID_MAX];
         rg_journal_id(id, h->created_ns, h->creator_pid);
+        char table[PATH_MAX];
+        if (kept && realpath(session, table))
+            rg_jlive_note(h->journal_dir, id, table);
         rg_jstore_close_session(h->journal_dir, id);
         rg_jsettle_session(h->journal_dir, id);
         rg_jstore_prune(h->journal_dir, false);
@@ -85,7 +91,7 @@ static void close_journal(const char *session)
  * Its own log is not pruned: the session is running until its table goes. */
 static void end_session(const char *session, bool kept)
 {
-    close_journal(session);
+    close_journal(session, kept);
     rg_logs_prune(false, NULL, NULL);
     if (!kept)
         unlink(session);

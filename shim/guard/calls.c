@@ -120,7 +120,15 @@ int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
 
 int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st)
 {
-    int fd = rg_flags_write(req->flags) ? rg_guard_open(c, req) : rg_open_paused(req, req->flags);
+    if (rg_flags_write(req->flags)) {
+        struct rg_write_open w;
+        rg_open_write(req, &w);
+        int fd = rg_guard_opened_write_stat(c, req, &w, st);
+        if (fd < 0)
+            st->st_mode = 0;
+        return fd;
+    }
+    int fd = rg_open_paused(req, req->flags);
     if (fd < 0 || rg_sys_fstat(fd, st) != 0) {
         st->st_mode = 0;
         return fd;

@@ -25,7 +25,8 @@ static inline void rg_guard_opened_read(struct rg_ctx *c, const struct rg_reques
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
 /* The same, and the descriptor's stat in st (st_mode 0 if there is none):
  * a read is recorded from that one fstat, where a caller that needs the
- * stat too (the supervisor) would make a second. */
+ * stat too (the supervisor) would make a second; a write's is the one it
+ * was judged on (rg_guard_opened_write_stat). */
 int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st);
 /* Its record alone, of a read-mode open made and stated (st) already: for
  * the supervisor, which records some reads once the caller holds the

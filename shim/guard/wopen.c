@@ -245,19 +245,29 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
 int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
                           const struct rg_write_open *w)
 {
+    return rg_guard_opened_write_stat(c, req, w, NULL);
+}
+
+int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
+                               const struct rg_write_open *w, struct stat *out)
+{
     int fd = w->fd;
+    struct stat mine;
+    mine.st_mode = 0;
+    struct stat *sp = out ? out : &mine;
+    sp->st_mode = 0;
     if (w->created) {
-        rg_note_write(c, fd, NULL);
+        if (fd >= 0 && rg_sys_fstat(fd, sp) == 0)
+            note_write_stat(c, fd, sp, NULL);
         return fd;
     }
     bool fresh = w->fresh;
-    struct stat st;
     if (w->stated)
-        st = w->st;
-    else if (fd < 0 || rg_sys_fstat(fd, &st) != 0)
+        *sp = w->st;
+    else if (fd < 0 || rg_sys_fstat(fd, sp) != 0)
         return fd;
-    struct rg_file f = rg_file_of(&st);
-    if (w->maybe_fresh && st.st_size == 0)
+    struct rg_file f = rg_file_of(sp);
+    if (w->maybe_fresh && sp->st_size == 0)
         fresh = true;
     bool follow = !(req->flags & O_NOFOLLOW);
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
@@ -268,14 +278,14 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
      * process: its later appends would keep a longer copy each time, and
      * what it destroys past the first is mostly its own appends. */
     bool unread_append = act == RG_ALLOW_UNTRACKED;
-    bool kept = unread_append && !fresh && f.regular && append_kept(c, &f, &st);
-    bool appended = kept || (unread_append && appended_before(c, &f, &st));
+    bool kept = unread_append && !fresh && f.regular && append_kept(c, &f, sp);
+    bool appended = kept || (unread_append && appended_before(c, &f, sp));
     if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended) {
         if (unread_append)
-            act = rg_journal_keep_append(c, req, fd, follow, &st, act, &kept);
+            act = rg_journal_keep_append(c, req, fd, follow, sp, act, &kept);
         else
             act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
-                                  &st, act, NULL);
+                                  sp, act, NULL);
     }
     if (act == RG_REFUSE || act == RG_READ_ONLY) {
         rg_sys_close(fd);
@@ -286,9 +296,9 @@ int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
         return fd;
     }
     if (act == RG_ALLOW_UNTRACKED) {
-        untracked(c, fd, &f, &st, kept);
-        note_on_stderr(c, fd, &st);
+        untracked(c, fd, &f, sp, kept);
+        note_on_stderr(c, fd, sp);
         return fd;
     }
-    return allowed(c, req, fd, &st, &f, fresh, NULL);
+    return allowed(c, req, fd, sp, &f, fresh, NULL);
 }

@@ -53,6 +53,13 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req,
                             struct rg_write_open *w);
 int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
                           const struct rg_write_open *w);
+/* The same, leaving in *st the one fstat the judgement was made on (st_mode
+ * 0 if none): the supervisor needs it after, and a second fstat of the same
+ * descriptor is a system call per write-open. Its device, inode and type
+ * are the descriptor's for good; the rest (size, mode, owner) is as judged,
+ * before any keep or truncation the judgement made. */
+int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
+                               const struct rg_write_open *w, struct stat *st);
 /* Tracks fd, opened for writing by the program itself (mkstemp, a
  * checked-then-opened stream), as the session's own writer. */
 void rg_note_write(struct rg_ctx *c, int fd, void *stream);

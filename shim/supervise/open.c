@@ -70,20 +70,6 @@ static bool forbidden(const struct rg_sv_call *call, int fd, const struct stat *
     return st && (supervisors_own(fd, st) || rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino));
 }
 
-/* Under --strict, would this write or create reach the session's journal
- * (jseal.c)? Judged on the directory the name is in, before anything is
- * created there; the descriptor is judged again once open, for a final
- * symbolic link that led there. */
-static bool into_journal(const struct rg_sv_call *call, int dfd, const char *path, uint64_t resolve)
-{
-    static _Thread_local struct rg_anchor at;
-    if (!call->ctx->sealed_ino || rg_anchor_at(&at, dfd, path, resolve) != 0)
-        return false;
-    bool in = rg_sv_in_journal(call->ctx, at.dirfd, at.name);
-    rg_anchor_drop(&at);
-    return in;
-}
-
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
  * (an EMFILE there must leave the file as it was), then the answer goes.
  * read: a read recorded only once installed (plain_read), stated st. */
@@ -261,13 +247,35 @@ static bool answered_by_look(const struct rg_sv_call *call, const struct opening
            rg_sv_fifo_wait(call, o->dfd, o->path, a->flags, o->req.resolve, -1);
 }
 
+/* Under --strict, would this write or create reach the session's journal
+ * (jseal.c)? Judged on the directory the name is in, before anything is
+ * created there; the descriptor is judged again once open, for a final
+ * symbolic link that led there. */
+static bool into_journal(const struct rg_sv_call *call, const struct opening *o)
+{
+    static _Thread_local struct rg_anchor at;
+    if (!call->ctx->sealed_ino)
+        return false;
+    /* A bare name from the caller's cwd: its directory is o->dfd itself,
+     * readguard's own descriptor of that cwd (the tree can neither move nor
+     * dup2 over it), and a directory's "." is itself: the anchor would
+     * open the very directory again, at an openat2 and a close per create. */
+    if (o->a->dirfd == AT_FDCWD && o->dfd >= 0 && !strchr(o->path, '/'))
+        return rg_sv_in_journal(call->ctx, o->dfd, o->path);
+    if (rg_anchor_at(&at, o->dfd, o->path, o->req.resolve) != 0)
+        return false;
+    bool in = rg_sv_in_journal(call->ctx, at.dirfd, at.name);
+    rg_anchor_drop(&at);
+    return in;
+}
+
 /* Our open, judged by the guard: the descriptor, ANSWERED, or -errno.
  * *st: its one fstat, the guard's, for the record and every test after
  * (the descriptor's inode cannot change); st_mode 0 when there is none. */
 static int open_judged(struct rg_sv_call *call, struct opening *o, struct stat *st)
 {
     st->st_mode = 0;
-    if (o->changes && into_journal(call, o->dfd, o->path, o->req.resolve))
+    if (o->changes && into_journal(call, o))
         return rg_sv_journal_refuse(call, &o->req, NULL);
     if (o->writes)
         rg_sv_held_settle(call->held);
@@ -325,6 +333,10 @@ static void open_for(struct rg_sv_call *call, const struct open_args *a, const c
     if (o.nonblock)
         fcntl(fd, F_SETFL, a->flags);
     bool stated = st.st_mode != 0;
+    /* A write's st is the guard's, taken before it judged (no second
+     * fstat). A file empty then holds only bytes written since by others,
+     * which a truncation at that instant, inside the caller's call, would
+     * have left as they are: skipping it is that outcome. */
     bool trunc = o.late_trunc && stated && S_ISREG(st.st_mode) && st.st_size > 0;
     hand_over(call, fd, a, trunc, o.later && stated ? &o.req : NULL, &st);
 }

@@ -111,6 +111,15 @@ journal_attacked() {
 	journal_attacked 'for i in "$J"/objects/*; do echo PWN >"$i"; done'
 }
 
+# A bare name from the cwd is judged on readguard's own descriptor of that
+# cwd (supervise/open.c), not on a second open of it.
+@test "t6000.40 writing or creating by bare name with the cwd in the journal is refused (--strict)" {
+	journal_attacked 'cd "$J/objects" && for i in *; do echo PWN >"$i"; done; echo PWN >planted'
+	# Refused before the create, not once the file was made.
+	[ ! -e "${XDG_STATE_HOME:-$ESC/.local/state}/readguard/journal/objects/planted" ] ||
+		fail "planted was created in the journal"
+}
+
 @test "t6000.34 a name planted where the journal would keep a removed file does not stand in for it (--strict)" {
 	esc_setup
 	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"

@@ -38,16 +38,40 @@ static bool path_of(int fd, char *out)
 
 bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name)
 {
+    struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
+    return rg_sv_in_journal_seen(c, &seen, dirfd, name);
+}
+
+/* A rename's two names in one directory share its one descriptor
+ * (guard/anchor.h), and the rename acts on that descriptor, never on the
+ * path read here: a second reading, made after the first and still before
+ * the rename, would catch no move the first misses, only one a moment
+ * later, while the rename is later still. And no move changes the answer:
+ * the tree's own renames into the journal, or of a directory holding it,
+ * are refused here, and it may make no mount namespace (ns.c). So one
+ * reading judges both names. seen lives for one call only, while every
+ * descriptor it may name is held open: its number cannot be reused. */
+bool rg_sv_in_journal_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
+                           const char *name)
+{
     const char *journal = journal_of(c);
-    char path[PATH_MAX];
     if (!journal[0])
         return false;
     if (name[0] == '/')
         return touches(name, journal);
-    if (dirfd < 0 || !path_of(dirfd, path))
+    if (dirfd < 0)
         return false;
-    size_t n = strlen(path);
-    return rg_concat(path + n, sizeof path - n, n > 1 ? "/" : "", name) && touches(path, journal);
+    if (seen->fd != dirfd) {
+        seen->fd = dirfd;
+        seen->named = path_of(dirfd, seen->path);
+    }
+    if (!seen->named)
+        return false;
+    size_t n = strlen(seen->path);
+    bool in = rg_concat(seen->path + n, sizeof seen->path - n, n > 1 ? "/" : "", name) &&
+              touches(seen->path, journal);
+    seen->path[n] = '\0';
+    return in;
 }
 
 bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd)

@@ -82,7 +82,8 @@ static void drop(struct named *n)
 /* Renaming or removing the sealed table would take it from the processes
  * outside the tree that steer the session by its name; doing so to the
  * journal, the versions undo brings back. req names it. */
-static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req)
+static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req,
+                          struct rg_sv_jdir *seen)
 {
     struct rg_ctx *c = call->ctx;
     struct stat st;
@@ -93,7 +94,7 @@ static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req)
     bool there =
         fstatat(req->dirfd, req->path, &st, /* NOLINT(clang-analyzer-core.NonNullParamChecker) */
                 AT_SYMLINK_NOFOLLOW) == 0;
-    if (rg_sv_in_journal(c, req->dirfd, req->path))
+    if (rg_sv_in_journal_seen(c, seen, req->dirfd, req->path))
         return rg_sv_journal_refuse(call, req, there ? &st : NULL);
     return there ? rg_ask_sealed(c, req, &st) : 0;
 }
@@ -114,9 +115,10 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
                              NULL,         to.raw};
     struct rg_request old = {RG_OP_RENAME, sc->name, from.at.dirfd, from.at.name, 0, 0, 0, 0,
                              NULL,         from.raw};
+    struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     if (r == 0)
-        r = removes_sealed(call, &old);
-    if (r == 0 && rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name))
+        r = removes_sealed(call, &old, &seen);
+    if (r == 0 && rg_sv_in_journal_seen(call->ctx, &seen, to.at.dirfd, to.at.name))
         r = rg_sv_journal_refuse(call, &req, NULL);
     if (r == 0) {
         rg_sv_held_settle(call->held);
@@ -162,8 +164,9 @@ void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = anchor(&n);
     struct rg_request req = {RG_OP_UNLINK, sc->name, n.at.dirfd, n.at.name, O_WRONLY, 0, 0, 0,
                              NULL,         n.raw};
+    struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     if (r == 0)
-        r = removes_sealed(call, &req);
+        r = removes_sealed(call, &req, &seen);
     if (r == 0) {
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call) ? rg_guard_unlink(call->ctx, &req, sc->flags) : -ESRCH;

@@ -7,6 +7,7 @@
 #ifndef RG_SUPERVISE_H
 #define RG_SUPERVISE_H
 
+#include <limits.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -78,6 +79,19 @@ struct stat;
  * in the session's journal, or a directory that holds it? Always false
  * under --supervise. */
 bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name);
+/* The same, for several names judged in one call: names in one directory
+ * (one dirfd) share one reading of its path, kept in seen (jseal.c). */
+struct rg_sv_jdir {
+    int fd; /* the directory read last, -1 before any */
+    bool named;
+    char path[PATH_MAX];
+};
+#define RG_SV_JDIR_INIT                      \
+    {                                        \
+        .fd = -1, .named = false, .path = "" \
+    }
+bool rg_sv_in_journal_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
+                           const char *name);
 /* The same, of the file open on fd. */
 bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd);
 /* Refuses req on a journal file (st: what the name holds, or NULL), as the

@@ -111,6 +111,12 @@ journal_attacked() {
 	journal_attacked 'for i in "$J"/objects/*; do echo PWN >"$i"; done'
 }
 
+# A rename's two names in one directory are judged on one reading of its
+# path (supervise/jseal.c): both are in the journal, both refused.
+@test "t6000.39 renaming a kept version within the journal's own directory is refused (--strict)" {
+	journal_attacked 'cd "$J/objects" && for i in *; do mv "$i" "$i.x" && mv "$i.x" "$i"; mv "$i" x; done'
+}
+
 # A bare name from the cwd is judged on readguard's own descriptor of that
 # cwd (supervise/open.c), not on a second open of it.
 @test "t6000.40 writing or creating by bare name with the cwd in the journal is refused (--strict)" {

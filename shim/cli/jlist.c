@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/jsonl.h"
@@ -90,9 +92,26 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
     };
 }
 
+/* An index is a regular file readguard made: a symbolic link, a FIFO or a
+ * node there is none (a --strict tree may plant those in the journal,
+ * where the filter does not see it, to have undo restore what it chose). */
+static FILE *open_index(const char *path)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1, errno = EINVAL;
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
 static int load_file(const char *path, const char *session, struct rg_jlist *l)
 {
-    FILE *f = fopen(path, "re");
+    FILE *f = open_index(path);
     if (!f)
         return -errno;
     char *line = NULL;

@@ -34,7 +34,7 @@ static int append(const char *dir, const char *id, const struct rg_jrecord *r)
     char path[PATH_MAX + 256], line[8192];
     snprintf(path, sizeof path, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, id);
     size_t n = rg_jrecord_format(line, sizeof line, r);
-    int fd = n ? rg_log_open(path) : -ENAMETOOLONG;
+    int fd = n ? rg_log_open_in(path, false) : -ENAMETOOLONG;
     if (fd < 0)
         return fd;
     int rc = write(fd, line, n) == (ssize_t)n ? 0 : -EIO;

@@ -4,6 +4,7 @@
  * mode never falls back to the preload alone. */
 #include "cli/supervise.h"
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/jrecord.h"
+#include "guard/jindex.h"
 #include "os/exec_target.h"
 #include "os/session.h"
 #include "os/sys.h"
@@ -23,6 +26,49 @@
 static struct rg_ctx proto;
 /* The supervisor, once started; zeroes until then. */
 static struct rg_sv sv_started;
+
+/* Under --strict the journal is sealed by its path, compared with the real
+ * path of what a call of the tree names. So it is made here, before the
+ * fork, with the folders versions go in (mkdir and symlink are not trapped:
+ * a link planted where one is yet to be made would keep versions where the
+ * tree may change them), and named by its real path (a symbolic link on
+ * the way, a $HOME reached through one, would leave it unsealed). Where it
+ * cannot be made, removals the tree makes are refused (guard/calls.c). */
+static void journal_pin(struct rg_header *h)
+{
+    if ((h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0])
+        return;
+    char sub[PATH_MAX], real[PATH_MAX];
+    const char *subs[] = {RG_JOURNAL_OBJECTS, RG_JOURNAL_SESSIONS};
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++)
+        if (snprintf(sub, sizeof sub, "%s/%s", h->journal_dir, subs[i]) >= (int)sizeof sub ||
+            rg_jdir_make(sub) < 0)
+            return;
+    if (realpath(h->journal_dir, real) && strlen(real) < sizeof h->journal_dir)
+        memcpy(h->journal_dir, real, strlen(real) + 1);
+}
+
+/* Under --strict the supervisor appends to the log by a path that may hold
+ * no symbolic link (os/logfile.h): a tree that planted one where the log
+ * is would have readguard append to a file the tree may not write. So the
+ * path is made real here, before the tree runs; a log named by a link
+ * that does not resolve (a pipe's /dev/stderr) is then not written. */
+static void log_pin(struct rg_header *h)
+{
+    char real[PATH_MAX], dir[PATH_MAX];
+    const char *slash = strrchr(h->log_path, '/');
+    if (!realpath(h->log_path, real)) {
+        if (!slash || slash == h->log_path)
+            return;
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - h->log_path), h->log_path);
+        size_t n = realpath(dir, real) ? strlen(real) : sizeof real;
+        if (n + strlen(slash) >= sizeof real)
+            return;
+        memcpy(real + n, slash, strlen(slash) + 1);
+    }
+    if (strlen(real) < sizeof h->log_path)
+        memcpy(h->log_path, real, strlen(real) + 1);
+}
 
 /* Attached before the fork, so that no process of the tree can have put
  * another file at the path yet. Under --strict the table's own file is
@@ -55,6 +101,8 @@ static int attach(int level, const char *session)
     }
     proto.sealed_dev = st.st_dev;
     proto.sealed_ino = st.st_ino;
+    journal_pin(proto.table.hdr);
+    log_pin(proto.table.hdr);
     return 0;
 }
 

@@ -94,8 +94,9 @@ struct rg_decision rg_decide_rest(const struct rg_request *req, const struct rg_
         return (struct rg_decision){RG_NEED_NEW_SCOPE, RG_WHY_OK};
     if (req->op == RG_OP_LINK && file->new_scope == RG_SCOPE_GUARDED)
         return allow;
+    bool unkept = journaled || file->unkept != RG_UNKEPT_NONE;
     return (struct rg_decision){softened(req, facts),
-                                journaled ? RG_WHY_UNKEPT : why_refused(file, facts)};
+                                unkept ? RG_WHY_UNKEPT : why_refused(file, facts)};
 }
 
 int64_t rg_restamp_pause_ns(int look)

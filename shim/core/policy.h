@@ -166,7 +166,10 @@ rg_decide_head(const struct rg_request *req, const struct rg_file *file,
         *d = (struct rg_decision){RG_REFUSE, RG_WHY_SEALED};
         return true;
     }
-    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK))
+    /* A removal is free while the journal keeps the file; one it could
+     * not keep, asked again (under --strict), is judged as a write. */
+    if (req->op == RG_OP_UNLINK && !(facts->policy & RG_POLICY_GUARD_UNLINK) &&
+        file->unkept == RG_UNKEPT_NONE)
         return true;
     /* Creating a file loses nothing; neither does writing to a pipe or tty,
      * or to a file that lost its last name while open (replaced by a rename,

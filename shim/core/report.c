@@ -22,6 +22,12 @@ static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
         snprintf(why, sizeof why, "the journal is full (%s)", err);
     else
         snprintf(why, sizeof why, "the journal cannot be written (%s)", err);
+    if (r->req->op == RG_OP_UNLINK && f->scope != RG_SCOPE_JOURNALED)
+        return snprintf(buf, cap,
+                        "its old bytes could not be kept in the journal: %s; under --strict a "
+                        "file is removed without a read only once they are. Read it first, "
+                        "then retry.",
+                        why);
     return snprintf(buf, cap,
                     "its old bytes could not be kept in the journal: %s; a journaled file (git "
                     "ignores it) is written without a read only once they are. Read it first, "

@@ -223,7 +223,11 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
             rg_sys_close(pfd);
         return r;
     }
-    enum rg_action act = r ? RG_ALLOW_KEPT : RG_ALLOW;
+    /* Under --strict (a sealed table) the journal is what lets the tree
+     * remove a file it never read: one it cannot keep, the decision
+     * judges again (a tree that filled the disk, or took the journal's
+     * permissions by an ACL). */
+    enum rg_action act = r || c->sealed_ino ? RG_ALLOW_KEPT : RG_ALLOW;
     bool linked = false;
     if (pfd >= 0)
         act = rg_journal_keep_opened(c, req, "unlink", pfd, plain, &st, act, &linked);

@@ -65,14 +65,15 @@ static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
     size_t n = rg_jrecord_format(line, sizeof line, r);
     if (n == 0)
         return -ENAMETOOLONG;
-    int fd = rg_log_open(path);
+    bool strict = k->c->sealed_ino;
+    int fd = rg_log_open_in(path, strict);
     /* rg_log_open makes missing directories only under this process's
      * state directory; the session's journal may be another's (a tool that
      * sets HOME), and it is made here as jcopy makes objects/. */
     char dir[RG_JPATH];
     if (fd == -ENOENT && rg_concat(dir, sizeof dir, h->journal_dir, "/", RG_JOURNAL_SESSIONS) &&
         rg_jdir_make(dir) == 0)
-        fd = rg_log_open(path);
+        fd = rg_log_open_in(path, strict);
     if (fd < 0)
         return fd;
     ssize_t w = write(fd, line, n);
@@ -114,7 +115,7 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     };
     char line[4096];
     size_t n = log[0] ? rg_log_format(line, sizeof line, &l) : 0;
-    int fd = n ? rg_log_open(log) : -1;
+    int fd = !n ? -1 : c->sealed_ino ? rg_log_open_in(log, true) : rg_log_open(log);
     if (fd >= 0) {
         ssize_t w = write(fd, line, n);
         (void)w;

@@ -146,7 +146,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     size_t n = rg_log_format(line, sizeof line, &l);
     if (n == 0)
         return;
-    int fd = rg_log_open(log);
+    int fd = c->sealed_ino ? rg_log_open_in(log, true) : rg_log_open(log);
     /* One warning per process, not per call: a full disk must not flood
      * stderr, and the decision itself never depends on the log. */
     ssize_t wrote = fd >= 0 ? write(fd, line, n) : -1;

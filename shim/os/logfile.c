@@ -1,5 +1,7 @@
 #include "os/logfile.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,24 @@ int rg_log_dir_make(const char *path)
             *p = '/';
         }
     return 0;
+}
+
+/* A kernel before openat2 (5.6) still has O_NOFOLLOW for the file itself;
+ * --strict needs 5.19, so no_links always gets openat2 there. */
+static int open_in(const char *path, bool no_links)
+{
+    int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK;
+    struct open_how how = {.flags = (unsigned)flags, .mode = 0600, .resolve = RESOLVE_NO_SYMLINKS};
+    int fd = no_links ? rg_sys_openat2(AT_FDCWD, path, &how, sizeof how) : -ENOSYS;
+    return fd == -ENOSYS ? rg_sys_openat(AT_FDCWD, path, flags, 0600) : fd;
+}
+
+int rg_log_open_in(const char *path, bool no_links)
+{
+    int fd = open_in(path, no_links);
+    if (fd != -ENOENT || rg_log_dir_make(path) < 0)
+        return fd;
+    return open_in(path, no_links);
 }
 
 int rg_log_open(const char *path)

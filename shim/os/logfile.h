@@ -10,6 +10,13 @@
  * or -errno (-ENOENT for a directory a user named that does not exist). */
 int rg_log_open(const char *path);
 
+/* rg_log_open for a file only readguard writes, which is never a symbolic
+ * link (nor, with no_links, any directory of its path): a journal index,
+ * and a --strict session's log, whose paths were made real when the
+ * session started. A tree that plants a link there means readguard's own
+ * append to land in a file of the user's that the tree may not write. */
+int rg_log_open_in(const char *path, bool no_links);
+
 /* Makes path's missing parents, 0700, if path is inside readguard's state
  * directory; -ENOENT otherwise. */
 int rg_log_dir_make(const char *path);

@@ -18,12 +18,14 @@
 #include "os/sys.h"
 #include "supervise/supervise.h"
 /* An O_PATH descriptor, in the supervisor, on the file the call names; or
- * -errno. */
-static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc)
+ * -errno. *shown: the path as the target gave it. */
+static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const char **shown)
 {
     static _Thread_local char raw[PATH_MAX], self[PATH_MAX];
+    *shown = "";
     if (!sc->path) /* fchmod, fchown, futimens: the file open on dirfd */
         return rg_sv_dirfd(&call->target, sc->dirfd, "");
+    *shown = raw;
     int r = rg_sv_read_string(&call->target, sc->path, raw, sizeof raw);
     if (r < 0)
         return r;
@@ -47,8 +49,18 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     struct stat st;
     struct timespec ts[2];
+    const char *shown = "";
     int r = rg_sv_need_target(call);
-    int fd = r < 0 ? r : file_of(call, sc);
+    int fd = r < 0 ? r : file_of(call, sc, &shown);
+    /* The journal's modes and owners are as sealed as its bytes: a tree
+     * that took its own write or search permission from it would keep
+     * the next version from being kept, or undo from reading one. */
+    if (fd >= 0 && fstat(fd, &st) == 0 && rg_sv_fd_in_journal(call->ctx, fd)) {
+        struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
+        rg_sys_close(fd);
+        rg_sv_reply(call, rg_sv_journal_refuse(call, &req, &st));
+        return;
+    }
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
             rg_sys_close(fd);

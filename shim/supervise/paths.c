@@ -3,6 +3,7 @@
  * resolved from the target's directories, so nothing the target does to its
  * memory afterwards can change what is written. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -131,6 +132,49 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
     rg_sv_reply(call, r);
 }
 
+/* The file a link is to name, as the kernel finds it: O_PATH, its last
+ * symbolic link followed with AT_SYMLINK_FOLLOW only; or -errno. */
+static int source_of(const struct named *n, int flags)
+{
+    if (!n->path[0] && (flags & AT_EMPTY_PATH)) {
+        int fd = fcntl(n->dfd, F_DUPFD_CLOEXEC, 0);
+        return fd < 0 ? -errno : fd;
+    }
+    struct open_how how = {.flags =
+                               O_PATH | O_CLOEXEC | (flags & AT_SYMLINK_FOLLOW ? 0 : O_NOFOLLOW),
+                           .resolve = n->own ? 0 : RESOLVE_NO_MAGICLINKS};
+    return rg_sys_openat2(n->dfd, n->path, &how, sizeof how);
+}
+
+/* Under --strict a kept version with a name outside the journal could be
+ * written through it: a link from the journal is refused as one into it.
+ * The link is made by name after the look, so one whose new name is not
+ * the file looked at (a symbolic link re-pointed in between) is taken
+ * back: the handler takes no other call of the tree meanwhile. */
+static int link_checked(struct rg_sv_call *call, const struct named *from, const struct named *to,
+                        const struct rg_request *req, int flags)
+{
+    struct stat src, now;
+    bool strict = call->ctx->sealed_ino, known = false;
+    int fd = strict ? source_of(from, flags) : -1;
+    if (fd >= 0 && rg_sv_fd_in_journal(call->ctx, fd)) {
+        rg_sys_close(fd);
+        return rg_sv_journal_refuse(call, req, NULL);
+    }
+    known = fd >= 0 && fstat(fd, &src) == 0;
+    if (fd >= 0)
+        rg_sys_close(fd);
+    rg_sv_held_settle(call->held);
+    int r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, req, flags) : -ESRCH;
+    if (r == 0 && strict &&
+        (!known || fstatat(to->at.dirfd, to->at.name, &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+         now.st_ino != src.st_ino || now.st_dev != src.st_dev)) {
+        rg_sys_unlinkat(to->at.dirfd, to->at.name, 0);
+        r = -EAGAIN;
+    }
+    return r;
+}
+
 void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     static _Thread_local struct named from, to;
@@ -140,14 +184,12 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
     if (r == 0)
         r = anchor(&to);
     if (r == 0) {
-        struct rg_request req = {RG_OP_LINK, sc->name, from.dfd, from.path, 0,
-                                 0,          0,        to.dfd,   to.path,   NULL};
-        if (rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name)) {
+        struct rg_request req = {RG_OP_LINK, sc->name, from.dfd,    from.path,  0,
+                                 0,          0,        to.at.dirfd, to.at.name, NULL};
+        if (rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name))
             r = rg_sv_journal_refuse(call, &req, NULL);
-        } else {
-            rg_sv_held_settle(call->held);
-            r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, &req, sc->flags) : -ESRCH;
-        }
+        else
+            r = link_checked(call, &from, &to, &req, sc->flags);
     }
     drop(&from);
     drop(&to);

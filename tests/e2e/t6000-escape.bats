@@ -83,9 +83,11 @@ teardown() {
 
 # The journal is what makes a removal undoable: a tree that may remove files
 # must not be able to remove, cut or move what keeps them. JOURNAL_ATTACK
-# runs after 'rm f'; f must still come back.
+# runs after 'rm f'; f must still come back. PREPARE, if given, runs (as
+# root) before the session.
 journal_attacked() {
 	esc_setup
+	[ -z "${2:-}" ] || eval "$2"
 	esc_session strict 'rm f
 		J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
 		'"$1" --session "$ESC/tables/s" --keep || true
@@ -155,6 +157,115 @@ journal_attacked() {
 		rm f' --session "$ESC/tables/s" --keep || true
 	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
 	esc_undo_restores_f
+}
+
+# The journal is sealed by its path: made before the tree runs, and named by
+# its real path, or a tree plants a symbolic link where it is to be made
+# (symlink and mkdir are not trapped), or finds it by another name.
+@test "t6000.37 a journal planted as a symbolic link before the first removal keeps nothing the tree can reach (--strict)" {
+	esc_setup
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		mkdir -p "$OUT/j" "$OUT/o" "$(dirname "$J")" && ln -s "$OUT/j" "$J"
+		mkdir -p "$J" && ln -s "$OUT/o" "$J/objects"
+		rm f; rm -rf "$OUT/j"/* "$OUT/o"' --session "$ESC/tables/s" --keep || true
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
+	esc_undo_restores_f
+}
+
+@test "t6000.38 a journal under a state directory reached through a symbolic link is sealed by its real path (--strict)" {
+	journal_attacked 'rm -rf "$HOME/real/state/readguard/journal"/*' \
+		'mkdir "$ESC/real" && ln -s real "$ESC/.local" && chown -h 65534:65534 "$ESC/real" "$ESC/.local"'
+}
+
+@test "t6000.39 a kept version linked out of the journal cannot be written through its new name (--strict)" {
+	journal_attacked 'ln -s "$J/objects" "$OUT/o"
+		for i in "$J"/objects/*; do
+			ln "$i" "$OUT/x"; echo PWN >"$OUT/x"
+			ln "$OUT/o/${i##*/}" "$OUT/y"; echo PWN >"$OUT/y"
+		done'
+}
+
+@test "t6000.40 the journal's permissions cannot be taken away (--strict)" {
+	journal_attacked 'chmod 0 "$J"/objects/* "$J/objects" "$J/sessions" "$J"'
+}
+
+# A journal that cannot keep a file (full, or unwritable however it came to
+# be) is no reason for a --strict tree to remove it unread.
+@test "t6000.41 a removal the journal cannot keep is refused under --strict, and allowed once the file is read" {
+	esc_setup
+	mkdir -p "$ESC/.local/state/readguard/journal/objects" "$ESC/.local/state/readguard/journal/sessions"
+	chown -R 65534:65534 "$ESC/.local"
+	chmod 0500 "$ESC/.local/state/readguard/journal/objects"
+	esc_session strict 'rm f; echo "rm=$?"; rm sub/f; cat sub/f >/dev/null && rm sub/f; echo "rm2=$?"' || true
+	grep -q 'rm=1' "$ESC/out" || fail "the removal was not refused: $(cat "$ESC/out")"
+	grep -q "refused to remove 'f': its old bytes could not be kept in the journal" "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f is gone"
+	grep -q 'rm2=0' "$ESC/out" || fail "the removal of a read file was refused: $(cat "$ESC/out")"
+}
+
+# symlink is not trapped: a link planted in the journal must never stand in
+# for what readguard writes or reads there, nor for the log.
+@test "t6000.44 a session index planted in the journal as a symbolic link is not what undo --all restores (--strict)" {
+	esc_setup
+	esc_session strict 'rm f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		printf "PWNED\n" >"$OUT/payload"
+		h=$(sha256sum <"$OUT/payload" | cut -d" " -f1)
+		ln -s "$OUT/payload" "$J/objects/$h"
+		set -- $(stat -c "%d %i" sub/f)
+		printf "{\"time\":\"2030-01-01T00:00:00.000000000Z\",\"time_ns\":1893456000000000000,\"pid\":1,\"prog\":\"rm\",\"op\":\"unlink\",\"call\":\"unlinkat\",\"path\":\"%s\",\"dev\":%s,\"ino\":%s,\"mode\":33188,\"uid\":65534,\"gid\":65534,\"mtime_ns\":1893456000000000000,\"atime_ns\":1893456000000000000,\"size\":6,\"exists\":true,\"object\":\"%s\",\"unsaved\":null}\n" \
+			"$PWD/sub/f" "$1" "$2" "$h" >"$OUT/index"
+		ln -s "$OUT/index" "$J/sessions/1893456000000000000-1.jsonl"' --session "$ESC/tables/s" --keep || true
+	(cd "$ESC/root" && esc_drop env -u XDG_STATE_HOME HOME="$ESC" "$RG" undo --all) >>"$ESC/out" 2>&1 || true
+	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "undo restored the planted version: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f" 2>/dev/null)" = ORIGINAL ] || fail "undo did not restore f: $(cat "$ESC/out")"
+}
+
+@test "t6000.45 a symbolic link planted where the log is does not take readguard's own log lines (--strict)" {
+	esc_setup
+	esc_session strict 'echo x >f; rm -f "$HOME/log"; ln -s "$PWD/sub/f" "$HOME/log"; echo x >f' || true
+	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f was appended to: $(cat "$ESC/root/sub/f")"
+}
+
+@test "t6000.46 a symbolic link planted where the session's journal index is to be made does not take its records (--strict)" {
+	esc_setup
+	# The session's id, from the log the tree may read: the index's name.
+	esc_session strict 'echo x >f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		sid=$(grep -o "\"session\":\"[^\"]*\"" "$HOME/log" | head -1 | cut -d"\"" -f4)
+		echo "sid=$sid"
+		mkdir -p "$J/sessions" && ln -s "$PWD/sub/f" "$J/sessions/$sid.jsonl"; rm f' || true
+	grep -q 'sid=[0-9]' "$ESC/out" || fail "no session id in the log: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f was appended to: $(cat "$ESC/root/sub/f")"
+}
+
+# Documented limits (readguard(1), LIMITATIONS): setxattr is not trapped, so
+# an ACL can take the journal's permissions as chmod would. What that still
+# leaves: later removals of unread files are refused, and undo works once
+# the permissions are given back.
+@test "t6000.42 an ACL taking the journal's permissions: later removals are refused, undo works once they are back (--strict)" {
+	esc_setup
+	esc_session strict 'rm f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		python3 -c "
+import os, sys
+acl = bytes.fromhex(\"02000000\" \"01000000ffffffff\" \"04000000ffffffff\" \"20000000ffffffff\")
+try:
+    for p in sys.argv[1:]: os.setxattr(p, \"system.posix_acl_access\", acl)
+except OSError: print(\"noacl\")
+" "$J"/objects/* "$J/objects"
+		rm sub/f; echo "rm=$?"' --session "$ESC/tables/s" --keep || true
+	! grep -q noacl "$ESC/out" || skip "no POSIX ACLs on $ESC's file system"
+	grep -q 'rm=1' "$ESC/out" || fail "the removal was not refused: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f is gone"
+	chmod -R u+rwX "$ESC/.local/state/readguard/journal"
+	esc_undo_restores_f
+}
+
+@test "t6000.43 the session log is not sealed: the tree may empty it (--strict, documented)" {
+	esc_setup
+	esc_session strict 'echo PWN >f; : >"$HOME/log"; echo "rc=$?"' || true
+	grep -q 'rc=0' "$ESC/out" || fail "the log was sealed after all: $(cat "$ESC/out")"
+	[ ! -s "$ESC/log" ] || fail "the log kept its lines"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f lost its bytes"
 }
 
 # --- the session's state: out of a --strict tree's reach ---------------------

@@ -53,9 +53,16 @@ static int open_in(const char *path, bool no_links)
 int rg_log_open_in(const char *path, bool no_links)
 {
     int fd = open_in(path, no_links);
-    if (fd != -ENOENT || rg_log_dir_make(path) < 0)
-        return fd;
-    return open_in(path, no_links);
+    if (fd == -ENOENT && rg_log_dir_make(path) == 0)
+        fd = open_in(path, no_links);
+    /* Nor a second name of another file (a log under a root, where a link
+     * from a guarded file is only a name). */
+    struct stat st;
+    if (fd >= 0 && no_links && (rg_sys_fstat(fd, &st) != 0 || st.st_nlink != 1)) {
+        rg_sys_close(fd);
+        fd = -EMLINK;
+    }
+    return fd;
 }
 
 int rg_log_open(const char *path)

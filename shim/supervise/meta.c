@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/syscall.h"
+#include "core/text.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
@@ -45,6 +47,24 @@ static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const c
     return fd;
 }
 
+/* The journal's modes and owners are as sealed as its bytes: a tree that
+ * took its own write or search permission from it would keep the next
+ * version from being kept, or undo from reading one. Named in the refusal
+ * as the target gave it, or by its path where it gave a descriptor. */
+static int journal_refused(struct rg_sv_call *call, const struct rg_syscall *sc, int fd,
+                           const char *shown, const struct stat *st)
+{
+    char where[PATH_MAX], link[RG_FD_LINK_MAX];
+    if (!shown[0]) {
+        rg_fd_link(link, fd);
+        ssize_t n = readlink(link, where, sizeof where - 1);
+        where[n > 0 ? n : 0] = '\0';
+        shown = where;
+    }
+    struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
+    return rg_sv_journal_refuse(call, &req, st);
+}
+
 void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     struct stat st;
@@ -52,13 +72,10 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
     const char *shown = "";
     int r = rg_sv_need_target(call);
     int fd = r < 0 ? r : file_of(call, sc, &shown);
-    /* The journal's modes and owners are as sealed as its bytes: a tree
-     * that took its own write or search permission from it would keep
-     * the next version from being kept, or undo from reading one. */
     if (fd >= 0 && fstat(fd, &st) == 0 && rg_sv_fd_in_journal(call->ctx, fd)) {
-        struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
+        r = journal_refused(call, sc, fd, shown, &st);
         rg_sys_close(fd);
-        rg_sv_reply(call, rg_sv_journal_refuse(call, &req, &st));
+        rg_sv_reply(call, r);
         return;
     }
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -97,15 +97,19 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
  * where the filter does not see it, to have undo restore what it chose). */
 static FILE *open_index(const char *path)
 {
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-        close(fd);
-        fd = -1, errno = EINVAL;
+    struct stat at, got;
+    /* Looked at first, so a FIFO never blocks the open; fopen, not fdopen,
+     * whose fcntl a failing lease probe (strace) would fail too. */
+    if (lstat(path, &at) != 0)
+        return NULL;
+    FILE *f = S_ISREG(at.st_mode) ? fopen(path, "re") : NULL;
+    if (f && (fstat(fileno(f), &got) != 0 || got.st_ino != at.st_ino || got.st_dev != at.st_dev)) {
+        fclose(f);
+        f = NULL;
+        errno = ESTALE;
     }
-    FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
-    if (fd >= 0 && !f)
-        close(fd);
+    if (!f && !S_ISREG(at.st_mode))
+        errno = S_ISLNK(at.st_mode) ? ELOOP : EINVAL;
     return f;
 }
 

@@ -11,6 +11,7 @@
 #include "guard/critical.h"
 #include "guard/fdmap.h"
 #include "guard/journal.h"
+#include "guard/jremove.h"
 #include "guard/log.h"
 #include "guard/meta.h"
 #include "guard/namehint.h"
@@ -235,7 +236,9 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
         act = rg_journal_keep(c, req, "unlink", -1, false, &st, act, &linked);
     if (act == RG_REFUSE)
         return -EACCES;
-    r = rg_sys_unlinkat(req->dirfd, req->path, flags);
+    r = c->sealed_ino && S_ISREG(st.st_mode) && rg_journal_on(c)
+            ? rg_jremove_kept(c, req->dirfd, req->path, &st)
+            : rg_sys_unlinkat(req->dirfd, req->path, flags);
     if (r < 0 && linked)
         rg_journal_unkeep(c, req, &st);
     return r;

@@ -238,6 +238,28 @@ journal_attacked() {
 	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f was appended to: $(cat "$ESC/root/sub/f")"
 }
 
+# Keeping a removed file may take long (a copy, of a file with another
+# name), and a supervisor handler is then let past it: the tree renames the
+# kept file away and an unread one onto its name, which a removal by name
+# would destroy unkept.
+@test "t6000.47 a file renamed onto a name while the journal keeps the file it named is not removed in its place (--strict)" {
+	esc_setup
+	head -c 30000000 /dev/urandom >"$ESC/root/big"
+	chown 65534:65534 "$ESC/root/big"
+	esc_session strict 'ln big big.2; rm big & python3 -c "
+import os
+for i in range(200000):
+    try:
+        os.rename(\"big\", \"big.moved\"); break
+    except FileNotFoundError:
+        pass
+os.rename(\"f\", \"big\"); print(\"swapped\")
+"; wait' || true
+	grep -q swapped "$ESC/out" || fail "the tree did not get to swap: $(cat "$ESC/out")"
+	cat "$ESC/root/f" "$ESC/root/big" 2>/dev/null | grep -qx ORIGINAL ||
+		fail "f was removed unkept: $(ls -la "$ESC/root"; cat "$ESC/out")"
+}
+
 # Documented limits (readguard(1), LIMITATIONS): setxattr is not trapped, so
 # an ACL can take the journal's permissions as chmod would. What that still
 # leaves: later removals of unread files are refused, and undo works once

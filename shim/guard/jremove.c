@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "guard/jpaths.h"
+#include "os/clock.h"
 #include "os/sys.h"
 static bool names(int dirfd, const char *name, const struct stat *kept)
 {
@@ -37,7 +38,10 @@ int rg_jremove_kept(struct rg_ctx *c, int dirfd, const char *name, const struct 
     rg_jpaths_get(&c->jpaths, c->table.hdr, objects_buf, index_buf, &objects, &index);
     int od = objects[0] ? rg_sys_openat(AT_FDCWD, objects, O_PATH | O_DIRECTORY | O_CLOEXEC, 0)
                         : -ENOENT;
-    snprintf(tmp, sizeof tmp, ".remove-%d-%u", (int)rg_sys_getpid(), atomic_fetch_add(&seq, 1));
+    /* Unguessable, or a tree that planted the names (symlink is not
+     * trapped) would have every removal fall back to the window. */
+    snprintf(tmp, sizeof tmp, ".remove-%d-%u-%lld", (int)rg_sys_getpid(), atomic_fetch_add(&seq, 1),
+             (long long)rg_now_ns());
     int r = od >= 0 ? rg_sys_renameat2(dirfd, name, od, tmp, RENAME_NOREPLACE) : od;
     if (r == 0) {
         r = names(od, tmp, kept) ? rg_sys_unlinkat(od, tmp, 0) : -EAGAIN;

@@ -194,11 +194,31 @@ static int judge_files(struct rg_ctx *c, struct renaming *j, bool stale_again)
     return 0;
 }
 
+/* Does the new name still hold the file judged and kept? Under --strict
+ * the keep may take long enough (a copy) for the tree, served meanwhile,
+ * to rename another file onto the name: that one is judged, not replaced
+ * unjudged. One call's window remains (readguard(1), LIMITATIONS). */
+static bool dst_moved(struct rg_ctx *c, const struct renaming *j)
+{
+    struct stat now;
+    return c->sealed_ino && j->targets == 1 && j->dst.st_mode != 0 &&
+           (rg_sys_fstatat(j->req->dirfd, j->req->path, &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+            now.st_ino != j->dst.st_ino || now.st_dev != j->dst.st_dev);
+}
+
 /* The rename, once judged. *again: a file appeared at the destination
- * that was free when judged (RENAME_NOREPLACE, for the first tries). */
+ * that was free when judged (RENAME_NOREPLACE, for the first tries), or
+ * another took its name (-ESTALE). */
 static int rename_judged(struct rg_ctx *c, struct renaming *j, bool noreplace, bool *again)
 {
     bool exists = j->dst.st_mode != 0;
+    if (dst_moved(c, j)) {
+        if (j->linked)
+            rg_journal_unkeep(c, j->req, &j->dst);
+        j->linked = false;
+        *again = true;
+        return -ESTALE;
+    }
     unsigned f = j->flags | (j->targets == 1 && !exists && noreplace ? RENAME_NOREPLACE : 0);
     struct stat seen;
     int held = j->targets == 1 && exists ? hold_replaced(c, j->req, &j->dst, &seen) : -1;
@@ -251,6 +271,8 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
         if (r < 0)
             return r;
         r = rename_judged(c, &j, tries++ < 3, &again);
+        if (r == -ESTALE && ++stale >= 8)
+            again = false, r = -EAGAIN;
     } while (again);
     if (r < 0 && j.linked)
         rg_journal_unkeep(c, req, &j.dst);

@@ -260,6 +260,24 @@ os.rename(\"f\", \"big\"); print(\"swapped\")
 		fail "f was removed unkept: $(ls -la "$ESC/root"; cat "$ESC/out")"
 }
 
+@test "t6000.48 a file renamed onto a name while the journal keeps the read file a rename replaces is not replaced unjudged (--strict)" {
+	esc_setup
+	head -c 30000000 /dev/urandom >"$ESC/root/big"
+	chown 65534:65534 "$ESC/root/big"
+	esc_session strict 'cat big >/dev/null; ln big big.2; echo new >new; mv new big & python3 -c "
+import os
+for i in range(200000):
+    try:
+        os.rename(\"big\", \"big.moved\"); break
+    except FileNotFoundError:
+        pass
+os.rename(\"f\", \"big\"); print(\"swapped\")
+"; wait' || true
+	grep -q swapped "$ESC/out" || fail "the tree did not get to swap: $(cat "$ESC/out")"
+	cat "$ESC/root/f" "$ESC/root/big" 2>/dev/null | grep -qx ORIGINAL ||
+		fail "f was replaced unjudged: $(ls -la "$ESC/root"; cat "$ESC/out")"
+}
+
 # Documented limits (readguard(1), LIMITATIONS): setxattr is not trapped, so
 # an ACL can take the journal's permissions as chmod would. What that still
 # leaves: later removals of unread files are refused, and undo works once

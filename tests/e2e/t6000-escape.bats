@@ -162,7 +162,7 @@ journal_attacked() {
 # The journal is sealed by its path: made before the tree runs, and named by
 # its real path, or a tree plants a symbolic link where it is to be made
 # (symlink and mkdir are not trapped), or finds it by another name.
-@test "t6000.37 a journal planted as a symbolic link before the first removal keeps nothing the tree can reach (--strict)" {
+@test "t6000.39 a journal planted as a symbolic link before the first removal keeps nothing the tree can reach (--strict)" {
 	esc_setup
 	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
 		mkdir -p "$OUT/j" "$OUT/o" "$(dirname "$J")" && ln -s "$OUT/j" "$J"
@@ -172,12 +172,12 @@ journal_attacked() {
 	esc_undo_restores_f
 }
 
-@test "t6000.38 a journal under a state directory reached through a symbolic link is sealed by its real path (--strict)" {
+@test "t6000.40 a journal under a state directory reached through a symbolic link is sealed by its real path (--strict)" {
 	journal_attacked 'rm -rf "$HOME/real/state/readguard/journal"/*' \
 		'mkdir "$ESC/real" && ln -s real "$ESC/.local" && chown -h 65534:65534 "$ESC/real" "$ESC/.local"'
 }
 
-@test "t6000.39 a kept version linked out of the journal cannot be written through its new name (--strict)" {
+@test "t6000.41 a kept version linked out of the journal cannot be written through its new name (--strict)" {
 	journal_attacked 'ln -s "$J/objects" "$OUT/o"
 		for i in "$J"/objects/*; do
 			ln "$i" "$OUT/x"; echo PWN >"$OUT/x"
@@ -185,13 +185,13 @@ journal_attacked() {
 		done'
 }
 
-@test "t6000.40 the journal's permissions cannot be taken away (--strict)" {
+@test "t6000.42 the journal's permissions cannot be taken away (--strict)" {
 	journal_attacked 'chmod 0 "$J"/objects/* "$J/objects" "$J/sessions" "$J"'
 }
 
 # A journal that cannot keep a file (full, or unwritable however it came to
 # be) is no reason for a --strict tree to remove it unread.
-@test "t6000.41 a removal the journal cannot keep is refused under --strict, and allowed once the file is read" {
+@test "t6000.43 a removal the journal cannot keep is refused under --strict, and allowed once the file is read" {
 	esc_setup
 	mkdir -p "$ESC/.local/state/readguard/journal/objects" "$ESC/.local/state/readguard/journal/sessions"
 	chown -R 65534:65534 "$ESC/.local"
@@ -206,7 +206,7 @@ journal_attacked() {
 
 # symlink is not trapped: a link planted in the journal must never stand in
 # for what readguard writes or reads there, nor for the log.
-@test "t6000.44 a session index planted in the journal as a symbolic link is not what undo --all restores (--strict)" {
+@test "t6000.46 a session index planted in the journal as a symbolic link is not what undo --all restores (--strict)" {
 	esc_setup
 	esc_session strict 'rm f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
 		printf "PWNED\n" >"$OUT/payload"
@@ -221,13 +221,13 @@ journal_attacked() {
 	[ "$(cat "$ESC/root/f" 2>/dev/null)" = ORIGINAL ] || fail "undo did not restore f: $(cat "$ESC/out")"
 }
 
-@test "t6000.45 a symbolic link planted where the log is does not take readguard's own log lines (--strict)" {
+@test "t6000.47 a symbolic link planted where the log is does not take readguard's own log lines (--strict)" {
 	esc_setup
 	esc_session strict 'echo x >f; rm -f "$HOME/log"; ln -s "$PWD/sub/f" "$HOME/log"; echo x >f' || true
 	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f was appended to: $(cat "$ESC/root/sub/f")"
 }
 
-@test "t6000.46 a symbolic link planted where the session's journal index is to be made does not take its records (--strict)" {
+@test "t6000.48 a symbolic link planted where the session's journal index is to be made does not take its records (--strict)" {
 	esc_setup
 	# The session's id, from the log the tree may read: the index's name.
 	esc_session strict 'echo x >f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
@@ -242,7 +242,7 @@ journal_attacked() {
 # name), and a supervisor handler is then let past it: the tree renames the
 # kept file away and an unread one onto its name, which a removal by name
 # would destroy unkept.
-@test "t6000.47 a file renamed onto a name while the journal keeps the file it named is not removed in its place (--strict)" {
+@test "t6000.49 a file renamed onto a name while the journal keeps the file it named is not removed in its place (--strict)" {
 	esc_setup
 	head -c 30000000 /dev/urandom >"$ESC/root/big"
 	chown 65534:65534 "$ESC/root/big"
@@ -260,7 +260,7 @@ os.rename(\"f\", \"big\"); print(\"swapped\")
 		fail "f was removed unkept: $(ls -la "$ESC/root"; cat "$ESC/out")"
 }
 
-@test "t6000.48 a file renamed onto a name while the journal keeps the read file a rename replaces is not replaced unjudged (--strict)" {
+@test "t6000.50 a file renamed onto a name while the journal keeps the read file a rename replaces is not replaced unjudged (--strict)" {
 	esc_setup
 	head -c 30000000 /dev/urandom >"$ESC/root/big"
 	chown 65534:65534 "$ESC/root/big"
@@ -282,7 +282,7 @@ os.rename(\"f\", \"big\"); print(\"swapped\")
 # an ACL can take the journal's permissions as chmod would. What that still
 # leaves: later removals of unread files are refused, and undo works once
 # the permissions are given back.
-@test "t6000.42 an ACL taking the journal's permissions: later removals are refused, undo works once they are back (--strict)" {
+@test "t6000.44 an ACL taking the journal's permissions: later removals are refused, undo works once they are back (--strict)" {
 	esc_setup
 	esc_session strict 'rm f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
 		python3 -c "
@@ -300,7 +300,7 @@ except OSError: print(\"noacl\")
 	esc_undo_restores_f
 }
 
-@test "t6000.43 the session log is not sealed: the tree may empty it (--strict, documented)" {
+@test "t6000.45 the session log is not sealed: the tree may empty it (--strict, documented)" {
 	esc_setup
 	esc_session strict 'echo PWN >f; : >"$HOME/log"; echo "rc=$?"' || true
 	grep -q 'rc=0' "$ESC/out" || fail "the log was sealed after all: $(cat "$ESC/out")"

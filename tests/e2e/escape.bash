@@ -183,16 +183,16 @@ ESC_UTIME='m=$(stat -c %Y f); printf CHANGED | dd of=f bs=1 seek=0 conv=notrunc 
 ESC_TABLE='T=${READGUARD_SESSION:-$(echo "$TABLES"/readguard-*)}'
 
 # The session has read b/v; a/v is the victim. One thread swaps a and b
-# (RENAME_EXCHANGE) while another renames new files onto b/v: a rename
-# checked in one directory and carried out in the other replaces a/v.
-esc_dir_swap_race() {
+# (RENAME_EXCHANGE) while another renames new files, named NEW, onto b/v: a
+# rename checked in one directory and carried out in the other replaces a/v.
+esc_dir_swap() { # MODE NEW
 	mkdir "$ESC/root/a" "$ESC/root/b"
 	mv "$ESC/root/f" "$ESC/root/a/v"
 	echo known >"$ESC/root/b/v"
 	chown -R 65534:65534 "$ESC/root"
 	VICTIM="a/v b/v"
-	esc_session "$1" 'python3 - <<"PY"
-import ctypes, os, threading
+	esc_session "$1" 'python3 - "'"$2"'" <<"PY"
+import ctypes, os, sys, threading
 libc = ctypes.CDLL(None, use_errno=True)
 done = threading.Event()
 def swap():
@@ -201,45 +201,20 @@ def swap():
 open("b/v").read()
 threading.Thread(target=swap, daemon=True).start()
 for i in range(3000):
-    with open("n", "w") as f:
-        f.write("PWN\n")
     try:
-        os.rename("n", "b/v")
+        with open(sys.argv[1], "w") as f:
+            f.write("PWN\n")
+        os.rename(sys.argv[1], "b/v")
     except OSError:
         pass
 done.set()
 PY'
 }
-
-# esc_dir_swap_same MODE: as esc_dir_swap_race, with both names of the
-# rename in the swapped directory ("b/n" onto "b/v", an atomic save's
+esc_dir_swap_race() { esc_dir_swap "$1" n; }
+# Both names in the swapped directory ("b/n" onto "b/v", an atomic save's
 # shape): the two names share one anchor, which a swap between the check of
 # b/v (read) and the rename must not move onto a/v (unread).
-esc_dir_swap_same() {
-	mkdir "$ESC/root/a" "$ESC/root/b"
-	mv "$ESC/root/f" "$ESC/root/a/v"
-	echo known >"$ESC/root/b/v"
-	chown -R 65534:65534 "$ESC/root"
-	VICTIM="a/v b/v"
-	esc_session "$1" 'python3 - <<"PY"
-import ctypes, os, threading
-libc = ctypes.CDLL(None, use_errno=True)
-done = threading.Event()
-def swap():
-    while not done.is_set():
-        libc.renameat2(-100, b"a", -100, b"b", 2)
-open("b/v").read()
-threading.Thread(target=swap, daemon=True).start()
-for i in range(3000):
-    try:
-        with open("b/n", "w") as f:
-            f.write("PWN\n")
-        os.rename("b/n", "b/v")
-    except OSError:
-        pass
-done.set()
-PY'
-}
+esc_dir_swap_same() { esc_dir_swap "$1" b/n; }
 
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {

@@ -9,6 +9,7 @@
 #include "cli/verbs.h"
 #include "core/report.h"
 #include "os/clock.h"
+#include "os/errname.h"
 #include "os/logfile.h"
 #include "os/sys.h"
 #ifndef RG_VERSION
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
      * found nothing, and every reading was a system call: 12,500 in the
      * supervisor's records of one make -j2. readguard may link it. */
     rg_clock_fn_ = clock_gettime;
+    rg_errname_fn_ = strerrorname_np; /* the same walk: the supervisor's messages name errors */
     /* Only run's own failures are 125 (env(1)'s convention, for the
      * command's status to pass through); a command line readguard cannot
      * parse is bad usage, 2, as for every other verb. */

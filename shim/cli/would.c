@@ -23,6 +23,7 @@
 #include "guard/readhash.h"
 #include "guard/scope.h"
 #include "os/clock.h"
+#include "os/errname.h"
 #include "os/lineage.h"
 #include "os/session.h"
 #include "os/sys.h"
@@ -112,7 +113,7 @@ void rg_would_unkept(struct rg_would *w, enum rg_unkept why, int err)
 {
     w->file.unkept = why;
     w->file.unkept_err = err;
-    w->file.unkept_errname = err ? strerrorname_np(err) : NULL;
+    w->file.unkept_errname = rg_errname(err);
     w->decision = rg_decide(&w->req, &w->file, &w->facts);
 }
 

@@ -153,13 +153,18 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     if (wrote != (ssize_t)n) {
         if (!atomic_exchange((_Atomic int *)&c->log_warned, 1)) {
             int err = fd < 0 ? -fd : wrote < 0 ? errno : 0;
-            const char *name = rg_errname(err);
+            char num[24];
+            const char *name = err ? rg_errname(err) : "short write";
+            if (!name) { /* musl names none */
+                snprintf(num, sizeof num, "errno %d", err);
+                name = num;
+            }
             char msg[RG_LOG_PATH_MAX + 256];
             int m = snprintf(msg, sizeof msg,
                              "readguard: warning: cannot write the log '%s' (%s); decisions are "
                              "unaffected. Give --log or READGUARD_LOG a file that can be "
                              "written, or set XDG_STATE_HOME to a directory that can.\n",
-                             log, name ? name : "short write");
+                             log, name);
             int efd = rg_log_err_fd(c);
             ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
             (void)w; /* stderr failing too leaves nowhere to say so */

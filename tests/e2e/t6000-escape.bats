@@ -204,6 +204,16 @@ journal_attacked() {
 	grep -q 'rm2=0' "$ESC/out" || fail "the removal of a read file was refused: $(cat "$ESC/out")"
 }
 
+@test "t6000.51 the supervisor's refusal names the error the journal met (--strict)" {
+	esc_setup
+	mkdir -p "$ESC/.local/state/readguard/journal/objects" "$ESC/.local/state/readguard/journal/sessions"
+	chown -R 65534:65534 "$ESC/.local"
+	chmod 0500 "$ESC/.local/state/readguard/journal/objects"
+	esc_session strict 'rm f' || true
+	grep -q "the journal cannot be written (EACCES)" "$ESC/out" ||
+		fail "the error is not named: $(cat "$ESC/out")"
+}
+
 # symlink is not trapped: a link planted in the journal must never stand in
 # for what readguard writes or reads there, nor for the log.
 @test "t6000.46 a session index planted in the journal as a symbolic link is not what undo --all restores (--strict)" {

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/jsonl.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/text.h"
 
@@ -175,7 +176,7 @@ int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
         /* Gone since the listing: a prune dropped it, with its records. */
         if (r < 0 && r != -ENOENT) {
             l->unread++;
-            rg_err("journal: cannot read the session index '%s': %s", path, strerror(-r));
+            rg_err("journal: cannot read the session index '%s': %s", rg_shown(path), strerror(-r));
         }
         free(names[i]);
     }

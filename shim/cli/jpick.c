@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"
@@ -51,7 +52,7 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
     if (session && !rg_journal_is_id(session) && lstat(session, &st) != 0 && errno == ENOENT) {
         rg_err("session '%s': no such table, nor a session id (as 'readguard history' prints "
                "them)",
-               session);
+               rg_shown(session));
         return -1;
     }
     const char *env = getenv(RG_ENV_SESSION);
@@ -119,7 +120,7 @@ static const char *backup_beside(const char *abs, char *out, size_t cap)
 
 const char *rg_journal_none_why(const char *abs, bool always)
 {
-    static char why[NAME_MAX + 256];
+    static char why[4 * NAME_MAX + 256]; /* the name escaped: up to 4 bytes each */
     char backup[PATH_MAX + 8];
     const char *name;
     struct unjournaled u = {abs, 0, ""};
@@ -137,7 +138,7 @@ const char *rg_journal_none_why(const char *abs, bool always)
         snprintf(why, sizeof why,
                  "; '%s' beside it may hold its old bytes: sed -i~, mv -b and editors move the "
                  "original to a backup name, which loses nothing and so keeps nothing",
-                 name);
+                 rg_shown(name));
     else
         return always ? "; a session run with --no-journal keeps nothing" : "";
     return why;
@@ -179,7 +180,7 @@ static void takes_files(const char *verb, const char *file, const char *what, co
 {
     bool undo = strcmp(verb, "undo") == 0;
     rg_err("%s: '%s' %s: %s takes files ('readguard history %s%s' lists those kept under it%s)",
-           verb, file, what, verb, file, slash,
+           verb, rg_shown(file), what, verb, rg_shown(file), slash,
            undo ? "; 'undo --all' restores a session's files" : "");
 }
 
@@ -212,7 +213,7 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
             takes_files(verb, file, "names a directory", "");
             return NULL;
         }
-        rg_err("%s: '%s': not a usable path", verb, file);
+        rg_err("%s: '%s': not a usable path", verb, rg_shown(file));
         *rc = RG_EXIT_TROUBLE;
         return NULL;
     }
@@ -227,13 +228,13 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
     else if (!first && only && rg_jlist_first_change(l, NULL, abs))
         rg_err("%s: '%s': session %s kept no version of it (other sessions did: see "
                "'readguard history %s')",
-               verb, file, only, file);
+               verb, rg_shown(file), only, rg_shown(file));
     else if (!first)
-        rg_err("%s: '%s': no session kept a version of it (see 'readguard history')%s", verb, file,
-               rg_journal_none_why(abs, true));
+        rg_err("%s: '%s': no session kept a version of it (see 'readguard history')%s", verb,
+               rg_shown(file), rg_journal_none_why(abs, true));
     else if (!first->object)
-        rg_err("%s: '%s': session %s changed it, but its old bytes were not kept (%s)", verb, file,
-               first->session, first->unsaved ? first->unsaved : "?");
+        rg_err("%s: '%s': session %s changed it, but its old bytes were not kept (%s)", verb,
+               rg_shown(file), first->session, first->unsaved ? first->unsaved : "?");
     else
         return first;
     return NULL;

@@ -12,6 +12,7 @@
 #include "cli/jrestore.h"
 #include "cli/jspot.h"
 #include "cli/jswap.h"
+#include "cli/shown.h"
 #include "core/sha256.h"
 
 /* Copies the kept bytes from src to dst, and checks them against their
@@ -81,11 +82,11 @@ static int open_spot(struct rg_jspot *spot, const struct rg_jrec *r, const char 
     if (e == -ELOOP)
         rg_err("undo: '%s': '%.*s' on its way is a symbolic link now, not the directory the "
                "session changed it in: undo does not follow it",
-               file, len, abs);
+               rg_shown(file), len, abs);
     else if (e == -EINVAL)
-        rg_err("undo: '%s': not a usable path", file);
+        rg_err("undo: '%s': not a usable path", rg_shown(file));
     else
-        rg_err("undo: '%s': cannot recreate its directory '%.*s': %s", file, len, abs,
+        rg_err("undo: '%s': cannot recreate its directory '%.*s': %s", rg_shown(file), len, abs,
                strerror(-e));
     return e == -ELOOP || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
 }
@@ -100,15 +101,15 @@ static int open_kept(const char *dir, const struct rg_jrec *r, const char *file,
     rg_jstore_object(obj, sizeof obj, dir, r->object);
     int src = open(obj, O_RDONLY | O_CLOEXEC);
     if (src < 0) {
-        rg_err("undo: '%s': the kept version is missing from the journal (%s)", file,
+        rg_err("undo: '%s': the kept version is missing from the journal (%s)", rg_shown(file),
                strerror(errno));
         return -1;
     }
     *linked = check_inode(dir, r, obj, src, inode);
     if (*linked == 2)
-        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", rg_shown(file));
     else if (*linked < 0)
-        rg_err("undo: '%s': %s", file, strerror(errno));
+        rg_err("undo: '%s': %s", rg_shown(file), strerror(errno));
     else
         return src;
     close(src);
@@ -130,15 +131,15 @@ static int fill_staged(const char *dir, const struct rg_jrec *r, int src, int ds
     if (fe && rc == 0)
         rc = -1, e = fe;
     if (rc == 2)
-        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", file);
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN "; not restoring", rg_shown(file));
     else if (rc > 0 && rg_jobject_is_linked(r->object))
-        rg_err("undo: '%s': " RG_JSTORE_WRITTEN_OR_DAMAGED "; not restoring", file);
+        rg_err("undo: '%s': " RG_JSTORE_WRITTEN_OR_DAMAGED "; not restoring", rg_shown(file));
     else if (rc > 0)
         rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
                "name: part of a copy a power cut cut short?); not restoring",
-               file);
+               rg_shown(file));
     else if (rc < 0)
-        rg_err("undo: '%s': %s", file, strerror(e));
+        rg_err("undo: '%s': %s", rg_shown(file), strerror(e));
     return rc == 0 ? 0 : -1;
 }
 
@@ -163,8 +164,8 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
         /* The file may well be writable where its directory is not: say
          * which of the two undo needed. */
         int dir_len = (int)(spot->name - 1 - abs);
-        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s", file,
-               dir_len ? dir_len : 1, abs, strerror(errno));
+        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s",
+               rg_shown(file), dir_len ? dir_len : 1, abs, strerror(errno));
         close(src);
         rg_jspot_close(spot);
         return RG_EXIT_TROUBLE;
@@ -204,16 +205,16 @@ static int tell_displaced(const char *file, const char *tmp, const struct rg_jsw
     if (d->caught && !d->unkept)
         rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
                "that write left are kept in the journal ('readguard undo %s' brings them back)",
-               file, file);
+               rg_shown(file), rg_shown(file));
     else if (d->caught && d->left)
         rg_err("undo: '%s': a write landed on it as undo restored it: restored, but the bytes "
                "that write left cannot be kept in the journal (%s); they are in '%s'",
-               file, strerror(d->unkept), tmp);
+               rg_shown(file), strerror(d->unkept), rg_shown(tmp));
     else if (d->caught)
         rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
                "that write left cannot be kept in the journal (%s), nor left beside it: the "
                "filesystem cannot exchange two files",
-               file, strerror(d->unkept));
+               rg_shown(file), strerror(d->unkept));
     char holder[96];
     name_writer(holder, sizeof holder, d->writer);
     /* Exit 1 alone would read as "not restored": the file was. */
@@ -221,11 +222,11 @@ static int tell_displaced(const char *file, const char *tmp, const struct rg_jsw
         rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing: "
                "it stays at '%s', where that process's writes from now on go (remove it once the "
                "process is done)",
-               file, holder, tmp);
+               rg_shown(file), holder, rg_shown(tmp));
     else if (d->writer)
         rg_err("undo: '%s': restored, but %s still has the file undo replaced open for writing, "
                "and this filesystem cannot exchange two files: what it writes from now on is lost",
-               file, holder);
+               rg_shown(file), holder);
     if (d->caught && d->unkept)
         return RG_EXIT_TROUBLE;
     return d->caught || d->writer ? RG_EXIT_NO : -1;
@@ -238,7 +239,7 @@ int rg_jrestore_commit(const char *dir, struct rg_jspot *spot, const char *abs, 
     int r = rg_jswap_restore(dir, spot, abs, kept, &d);
     if (r == 0)
         return tell_displaced(file, spot->shown, &d);
-    rg_err("undo: '%s': %s", file, strerror(-r));
+    rg_err("undo: '%s': %s", rg_shown(file), strerror(-r));
     rg_jspot_drop_tmp(spot);
     return RG_EXIT_TROUBLE;
 }

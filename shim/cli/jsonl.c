@@ -252,3 +252,13 @@ bool rg_json_lookup(const char *doc, const char *const *keys, char *out, size_t 
     out[n] = '\0';
     return true;
 }
+
+bool rg_json_is_object(const char *doc)
+{
+    struct cursor c = {doc, NULL, NULL};
+    skip_ws(&c);
+    if (*c.p != '{' || !skip_value(&c, 0))
+        return false;
+    skip_ws(&c);
+    return *c.p == '\0';
+}

@@ -35,4 +35,8 @@ const char *rg_jsonl_get(const struct rg_jobject *o, const char *key);
 #define RG_JSON_DEPTH 64
 bool rg_json_lookup(const char *doc, const char *const *keys, char *out, size_t cap);
 
+/* Is doc one JSON object with nothing but white space after it? What tells
+ * input that is not JSON at all from JSON that lacks a member. */
+bool rg_json_is_object(const char *doc);
+
 #endif

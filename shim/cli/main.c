@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/shown.h"
 #include <bsd/stdlib.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -99,7 +100,7 @@ void rg_cli_log(const char *log_path, const struct rg_log_line *l)
     size_t n = rg_log_format(line, sizeof line, l);
     int fd = n ? rg_log_open(log_path) : -1;
     if (fd < 0 || write(fd, line, n) != (ssize_t)n)
-        rg_err("warning: cannot write the log '%s'", log_path);
+        rg_err("warning: cannot write the log '%s'", rg_shown(log_path));
     if (fd >= 0)
         rg_sys_close(fd);
 }

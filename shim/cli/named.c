@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "os/session.h"
 /* Children run in other directories, so READGUARD_SESSION must be
  * absolute; the file itself may not exist yet. */
@@ -23,13 +24,13 @@ static int absolute(const char *path, char *out, size_t cap)
     const char *parent = dirname(dir);
     if (!realpath(parent, real)) {
         /* As --log does: the user must make the directory, so name it. */
-        rg_err("--session '%s': the directory '%s' %s", path, parent,
+        rg_err("--session '%s': the directory '%s' %s", rg_shown(path), rg_shown(parent),
                errno == ENOENT ? "does not exist" : strerror(errno));
         return -1;
     }
     if (!*name || strcmp(name, "/") == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
         snprintf(out, cap, "%s/%s", strcmp(real, "/") ? real : "", name) >= (int)cap) {
-        rg_err("--session '%s': not a usable file name", path);
+        rg_err("--session '%s': not a usable file name", rg_shown(path));
         return -1;
     }
     return 0;
@@ -58,7 +59,7 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
     if (ref.id[0] && !ref.table) {
         rg_err("--session '%s': no table of this user's has that session id (the session has "
                "ended); to create a session table of that name here, give './%s'",
-               path, path);
+               rg_shown(path), rg_shown(path));
         return -1;
     }
     if (absolute(ref.table, out, cap) < 0)
@@ -77,7 +78,7 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
         if (there && tries == 0)
             continue; /* another launcher made it since the attach looked */
         if (there || errno != ENOENT) {
-            rg_err("--session '%s': %s", out, why);
+            rg_err("--session '%s': %s", rg_shown(out), why);
             return -1;
         }
         char err[512];
@@ -89,6 +90,6 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
             return -1;
         }
     }
-    rg_err("--session '%s': cannot create or join it", out);
+    rg_err("--session '%s': cannot create or join it", rg_shown(out));
     return -1;
 }

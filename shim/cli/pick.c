@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "os/members.h"
@@ -105,7 +106,7 @@ static int attach(const char *path, const char *how, struct rg_cli_session *s)
     snprintf(s->path, sizeof s->path, "%s", path);
     const char *why = rg_session_attach(path, &s->table);
     if (why) {
-        rg_err("session '%s'%s: %s", path, how, why);
+        rg_err("session '%s'%s: %s", rg_shown(path), how, why);
         return -1;
     }
     return 0;

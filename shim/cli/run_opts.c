@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/shown.h"
 #include "cli/supervise.h"
 #include "cli/verbs.h"
 #include "core/text.h"
@@ -76,7 +77,7 @@ static int add_root(struct rg_run_opts *o, const char *dir)
     }
     if (!realpath(dir ? dir : ".", o->root_buf[i])) {
         if (dir)
-            rg_err("--root '%s': %s", dir, strerror(errno));
+            rg_err("--root '%s': %s", rg_shown(dir), strerror(errno));
         else
             rg_err("the current directory, the default root, cannot be used (%s): "
                    "give --root DIR",
@@ -84,7 +85,7 @@ static int add_root(struct rg_run_opts *o, const char *dir)
         return -1;
     }
     if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-        rg_err("--root '%s': Not a directory", dir ? dir : ".");
+        rg_err("--root '%s': Not a directory", rg_shown(dir ? dir : "."));
         return -1;
     }
     o->roots[o->s.nroots++] = o->root_buf[i];
@@ -96,7 +97,7 @@ static int set_log(struct rg_run_opts *o, const char *file, const char *opt)
     char cwd[PATH_MAX];
     if (!*file || !getcwd(cwd, sizeof cwd) ||
         !rg_path_join(o->log_buf, sizeof o->log_buf, cwd, file)) {
-        rg_err("%s '%s': not a usable path", opt, file);
+        rg_err("%s '%s': not a usable path", opt, rg_shown(file));
         return -1;
     }
     /* Only readguard's own state directory is made on demand (logfile.h). */
@@ -112,7 +113,7 @@ static int set_log(struct rg_run_opts *o, const char *file, const char *opt)
     else if (!S_ISDIR(st.st_mode))
         why = "is not a directory";
     if (why) {
-        rg_err("%s '%s': the directory '%s' %s", opt, file, dir, why);
+        rg_err("%s '%s': the directory '%s' %s", opt, rg_shown(file), rg_shown(dir), why);
         return -1;
     }
     o->s.log_path = o->log_buf;
@@ -217,7 +218,7 @@ void rg_run_warn_joined(const char *session, const char *given)
     if (given && given[0])
         rg_err("warning: joined the existing session '%s', which keeps its own settings: "
                "%s ignored",
-               session, given);
+               rg_shown(session), given);
 }
 
 /* READGUARD_JOURNAL_MAX_FILE, unless --journal-max-file was given: checked

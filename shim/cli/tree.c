@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/handoff.h"
+#include "cli/shown.h"
 extern char **environ;
 static volatile sig_atomic_t child_pid;
 
@@ -43,9 +44,9 @@ void rg_tree_exec(char **cmd, bool preload)
     struct stat st;
     /* execve says EACCES of a directory; the shells' word is clearer. */
     if (e == EACCES && strchr(cmd[0], '/') && stat(cmd[0], &st) == 0 && S_ISDIR(st.st_mode))
-        rg_err("'%s': is a directory", cmd[0]);
+        rg_err("'%s': is a directory", rg_shown(cmd[0]));
     else
-        rg_err("'%s': %s", cmd[0], strerror(e));
+        rg_err("'%s': %s", rg_shown(cmd[0]), strerror(e));
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
 }
 

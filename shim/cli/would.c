@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/shown.h"
 #include "core/content.h"
 #include "core/jrecord.h"
 #include "core/policy.h"
@@ -103,9 +104,9 @@ static bool examine(const char *path, const char *call, struct rg_file *f)
     if (e == ENOENT && parent_err == ENOENT)
         rg_err("%s: '%s': the directory '%s' does not exist: an open there fails "
                "(ENOENT), which readguard does not refuse",
-               call, path, parent);
+               call, rg_shown(path), rg_shown(parent));
     else
-        rg_err("%s: '%s': %s", call, path, strerror(e));
+        rg_err("%s: '%s': %s", call, rg_shown(path), strerror(e));
     return false;
 }
 

@@ -549,3 +549,15 @@ tiers_project() {
 	[ "${#logs[@]}" -eq 1 ] && [ -e "${logs[0]}" ] || fail "not one default log: ${logs[*]}"
 	assert_lost_refusal "${logs[0]}" "$W/other/unread.txt" "$(status_id "$OUT/status.json")"
 }
+
+@test "t2120.64 hook input that is not JSON is said to be so, and the tool call goes on" {
+	mkfile a old
+	local ev
+	for ev in SessionStart PreToolUse PostToolUse PreCompact; do
+		run --separate-stderr hook "$ev" 'session_id=abc-123 file_path=a'
+		assert_success
+		assert_output ""
+		assert_equal "$stderr" "readguard: hook: the hook input on stdin is not a JSON object: nothing done"
+	done
+	[ ! -s "$CLAUDE_ENV_FILE" ] || fail "exported: $(cat "$CLAUDE_ENV_FILE")"
+}

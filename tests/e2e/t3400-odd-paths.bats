@@ -245,3 +245,33 @@ except OSError as e:
 	assert_equal "${#lines[@]}" 2
 	[[ ${lines[1]} == *"  $W/c\\td" ]] || fail "history: $output"
 }
+
+@test "t3400.20 diff and undo show a newline in a name escaped: one header or message line each" {
+	mkfile $'c\nd' original
+	rgsh 'cat $'"'"'c\nd'"'"' >/dev/null; echo new >$'"'"'c\nd'"'"
+	run --separate-stderr "$RG" diff $'c\nd'
+	assert_failure 1
+	# As diff -u heads a name that needs it: escaped, in double quotes.
+	[[ ${lines[0]} == '--- "c\nd" (before session '*')' ]] || fail "diff: $output"
+	assert_equal "${lines[1]}" '+++ "c\nd"'
+	run --separate-stderr "$RG" undo $'c\nd'
+	assert_success
+	assert_equal "${#stderr_lines[@]}" 1
+	[[ ${stderr_lines[0]} == "readguard: restored 'c\\nd' as it was before session "*" changed it" ]] ||
+		fail "undo: $stderr"
+	assert_equal "$(cat $'c\nd')" original
+	run --separate-stderr "$RG" undo $'x\ty'
+	assert_failure 1
+	assert_equal "${#stderr_lines[@]}" 1
+	[[ ${stderr_lines[0]} == "readguard: undo: 'x\\ty': no session kept a version of it"* ]] ||
+		fail "undo: $stderr"
+}
+
+@test "t3400.21 check and mark show a newline in a name escaped, one line each" {
+	mkfile $'e\nf' original
+	run --separate-stderr rgsh '"$RG" check $'"'"'e\nf'"'"'; "$RG" mark $'"'"'g\nh'"'"
+	assert_equal "${#lines[@]}" 1
+	assert_equal "${lines[0]}" "refused to write 'e\\nf': $MSG_UNREAD"
+	assert_equal "${#stderr_lines[@]}" 1
+	[[ ${stderr_lines[0]} == "readguard: mark: 'g\\nh': "* ]] || fail "mark: $stderr"
+}

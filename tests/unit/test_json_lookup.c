@@ -115,6 +115,17 @@ TEST(bounds_the_nesting_it_skips)
     CHECK_EQ_STR(out, "deep");
 }
 
+TEST(tells_an_object_from_what_is_not_json)
+{
+    CHECK(rg_json_is_object(" {\"a\":{\"b\":[1,\"}\"]}} \n"));
+    CHECK(rg_json_is_object("{}"));
+    CHECK(!rg_json_is_object(""));
+    CHECK(!rg_json_is_object("hello"));
+    CHECK(!rg_json_is_object("[1]"));
+    CHECK(!rg_json_is_object("{\"a\":1"));
+    CHECK(!rg_json_is_object("{\"a\":1} x"));
+}
+
 int main(void)
 {
     RUN(finds_a_nested_string);
@@ -127,5 +138,6 @@ int main(void)
     RUN(refuses_malformed_documents_on_the_way);
     RUN(refuses_a_value_larger_than_the_buffer);
     RUN(bounds_the_nesting_it_skips);
+    RUN(tells_an_object_from_what_is_not_json);
     return check_done();
 }

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "cli/would.h"
 #include "core/content.h"
@@ -43,11 +44,11 @@ static int check_one(struct rg_table *t, const char *path, void *arg)
     if (a == RG_WARN || a == RG_REFUSE)
         rg_would_reason(t, path, &w, reason, sizeof reason);
     if (!quiet && (a == RG_ALLOW || a == RG_ALLOW_KEPT))
-        printf("allowed to write '%s': %s\n", path, rg_would_allowed_why(&w));
+        printf("allowed to write '%s': %s\n", rg_shown(path), rg_would_allowed_why(&w));
     else if (!quiet && a == RG_WARN)
-        printf("allowed to write '%s' (warn mode logs it): %s\n", path, reason);
+        printf("allowed to write '%s' (warn mode logs it): %s\n", rg_shown(path), reason);
     else if (!quiet)
-        printf("refused to write '%s': %s\n", path, reason);
+        printf("refused to write '%s': %s\n", rg_shown(path), reason);
     return a == RG_REFUSE ? RG_EXIT_NO : RG_EXIT_OK;
 }
 

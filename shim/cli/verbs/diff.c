@@ -11,6 +11,7 @@
 #include "cli/jpick.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 
@@ -28,10 +29,23 @@ static const char diff_usage[] =
     "bad usage or an error (such as a kept version that is damaged, which undo\n"
     "refuses too).\n";
 
+/* A name as diff -u heads it: control characters escaped, and the name then
+ * in double quotes, as diff(1) itself and git quote a name that needs it, so
+ * that each of the --- and +++ lines stays one line. */
+static const char *label_name(const char *file, char *out, size_t cap)
+{
+    const char *shown = rg_shown(file);
+    if (strcmp(shown, file) == 0)
+        return file;
+    snprintf(out, cap, "\"%s\"", shown);
+    return out;
+}
+
 /* diff(1) does the diffing: what it prints is what people already read. */
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
 {
-    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[PATH_MAX + 128];
+    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[4 * PATH_MAX + 128];
+    char name[4 * PATH_MAX + 2];
     char target[RG_JOURNAL_OBJECT_MAX];
     int rc;
     const struct rg_jrec *first = rg_journal_version_of(l, "diff", only, file, abs, &rc);
@@ -46,23 +60,25 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     int intact = rg_jstore_intact(dir, &from);
     if (intact <= 0) {
         if (intact == 0 && rg_jobject_is_linked(from.object))
-            rg_err("diff: '%s': %s; undo refuses it too", file,
+            rg_err("diff: '%s': %s; undo refuses it too", rg_shown(file),
                    rg_jstore_content_name(dir, &from, target) ? RG_JSTORE_WRITTEN_OR_DAMAGED
                                                               : RG_JSTORE_WRITTEN);
         else if (intact == 0)
             rg_err("diff: '%s': the kept version is damaged (its bytes no longer match their "
                    "name: part of a copy a power cut cut short?); undo refuses it too",
-                   file);
+                   rg_shown(file));
         else
-            rg_err("diff: '%s': the kept version cannot be read: %s", file, strerror(errno));
+            rg_err("diff: '%s': the kept version cannot be read: %s", rg_shown(file),
+                   strerror(errno));
         return RG_EXIT_TROUBLE;
     }
     rg_jstore_object(obj, sizeof obj, dir, from.object);
     /* An undo is a session of its own, one the user never ran by that name. */
-    snprintf(old_label, sizeof old_label, "%s (before %s %s)", file,
+    snprintf(old_label, sizeof old_label, "%s (before %s %s)", label_name(file, name, sizeof name),
              strcmp(first->op, "undo") == 0 ? "the undo" : "session", first->session);
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
-    const char *new_label = now == abs ? file : now; /* a removal, as git shows one */
+    /* A removal, as git shows one; name is free again once old_label has it. */
+    const char *new_label = now == abs ? label_name(file, name, sizeof name) : now;
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
@@ -92,7 +108,7 @@ int rg_cmd_diff(int argc, char **argv)
     struct rg_jlist l = {0};
     int r = rg_jlist_load(dir, NULL, &l);
     if (r < 0) {
-        rg_err("diff: cannot read the journal '%s': %s", dir, strerror(-r));
+        rg_err("diff: cannot read the journal '%s': %s", rg_shown(dir), strerror(-r));
         return RG_EXIT_TROUBLE;
     }
     int rc = RG_EXIT_OK;

@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/shim_path.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/envp.h"
 #include "core/progkind.h"
@@ -313,13 +314,13 @@ static int diagnose(const char *cmd, int depth)
 {
     char path[PATH_MAX];
     if (!resolve(cmd, path, sizeof path)) {
-        rg_err("doctor: '%s': not found%s", cmd, strchr(cmd, '/') ? "" : " on PATH");
+        rg_err("doctor: '%s': not found%s", rg_shown(cmd), strchr(cmd, '/') ? "" : " on PATH");
         return RG_EXIT_TROUBLE;
     }
     struct stat st;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        rg_err("doctor: '%s': %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+        rg_err("doctor: '%s': %s", rg_shown(path), fd < 0 ? strerror(errno) : "not a regular file");
         if (fd >= 0)
             close(fd);
         return RG_EXIT_TROUBLE;

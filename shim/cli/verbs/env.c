@@ -17,6 +17,7 @@
 #include "cli/pick.h"
 #include "cli/run_opts.h"
 #include "cli/shim_path.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "os/session.h"
@@ -131,7 +132,7 @@ static bool in_session(char *path, size_t cap, char id[RG_JOURNAL_ID_MAX], int32
     if (why) {
         rg_err("env: READGUARD_SESSION names '%s', which is not a usable session (%s): "
                "starting a new one",
-               env, why);
+               rg_shown(env), why);
         return false;
     }
     rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
@@ -193,7 +194,7 @@ static int print_exports(const char *path, const char *shim, bool made)
     struct rg_fallback fb;
     const char *why = rg_session_fallback(path, &fb);
     if (why) {
-        rg_err("env: session '%s': %s", path, why);
+        rg_err("env: session '%s': %s", rg_shown(path), why);
         if (made)
             unlink(path);
         return RG_EXIT_FAILURE;
@@ -320,7 +321,7 @@ int rg_cmd_end(int argc, char **argv)
         return RG_EXIT_TROUBLE;
     rg_drop_session(&s);
     if (unlink(s.path) != 0) {
-        rg_err("end: cannot remove '%s': %s", s.path, strerror(errno));
+        rg_err("end: cannot remove '%s': %s", rg_shown(s.path), strerror(errno));
         return RG_EXIT_TROUBLE;
     }
     unpreload();

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 static const char usage[] =
     "Usage: readguard forget [--session S] FILE...\n"
     "Forget that the session read each FILE, so it must be read again before it\n"
@@ -21,7 +22,7 @@ static int forget_one(struct rg_table *t, const char *path, void *arg)
     struct stat st;
     (void)arg;
     if (stat(path, &st) != 0) {
-        rg_err("forget: '%s': %s", path, strerror(errno));
+        rg_err("forget: '%s': %s", rg_shown(path), strerror(errno));
         return RG_EXIT_TROUBLE;
     }
     struct rg_entry *e = rg_table_find(t, st.st_dev, st.st_ino);

@@ -11,6 +11,7 @@
 #include "cli/jpick.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "core/text.h"
@@ -118,7 +119,7 @@ static struct wanted *wants(char **files, size_t n)
         abort();
     for (size_t i = 0; i < n; i++)
         if (!want(files[i], &w[i])) {
-            rg_err("history: '%s': not a usable path", files[i]);
+            rg_err("history: '%s': not a usable path", rg_shown(files[i]));
             unwant(w, n);
             return NULL;
         }
@@ -140,12 +141,12 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
         if (!w[i].dir && rg_jlist_kept_under(l, w[i].abs))
             rg_err("history: no saved versions of '%s', but some under it, a directory that is "
                    "gone: 'readguard history %s/'",
-                   arg, arg);
+                   rg_shown(arg), rg_shown(arg));
         else if (id[0]) /* only S's records were read: other sessions' are not the answer */
             rg_err("history: no saved versions %s '%s' in session %s", w[i].dir ? "under" : "of",
-                   arg, id);
+                   rg_shown(arg), id);
         else
-            rg_err("history: no saved versions %s '%s'%s", w[i].dir ? "under" : "of", arg,
+            rg_err("history: no saved versions %s '%s'%s", w[i].dir ? "under" : "of", rg_shown(arg),
                    w[i].dir ? "" : rg_journal_none_why(w[i].abs, false));
     }
 }
@@ -172,7 +173,7 @@ int rg_cmd_history(int argc, char **argv)
     struct rg_jlist l = {0};
     int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
     if (r < 0) {
-        rg_err("history: cannot read the journal '%s': %s", dir, strerror(-r));
+        rg_err("history: cannot read the journal '%s': %s", rg_shown(dir), strerror(-r));
         unwant(files, nfiles);
         return RG_EXIT_TROUBLE;
     }

@@ -22,6 +22,7 @@
 #include "cli/jstore.h"
 #include "cli/named.h"
 #include "cli/shim_path.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "cli/would.h"
 #include "core/content.h"
@@ -165,11 +166,11 @@ static int session_start(struct hook_input *in, int argc, char **argv)
     const char *named = NULL;
     const struct rg_settings *s = rg_run_settings(argc + 3, args, &named, NULL);
     if (!s || rg_session_open_named(in->table, s, (int32_t)owner, table, sizeof table) < 0)
-        return trouble("could not start the session '%s'", in->table);
+        return trouble("could not start the session '%s'", rg_shown(in->table));
     if (strcmp(in->source, "clear") == 0 || strcmp(in->source, "compact") == 0)
         reset(table);
     if (rg_ccenv_write(env_file, table, shim) != 0)
-        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", env_file);
+        return trouble("cannot write $CLAUDE_ENV_FILE '%s'", rg_shown(env_file));
     /* Claude Code adds SessionStart's output to the model's context. */
     printf("Files under %s are guarded by readguard. Writing an existing file that you have "
            "not read in this session (with the Read tool or a shell command), or that changed "
@@ -209,7 +210,7 @@ static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in
         rg_would_scope(t, abs) == RG_SCOPE_FREE || rg_path_under(abs, h->journal_dir))
         return;
     if (w->file.size > h->journal_max_file) {
-        trouble("'%s' is larger than the journal keeps: its old bytes are not kept", abs);
+        trouble("'%s' is larger than the journal keeps: its old bytes are not kept", rg_shown(abs));
         return;
     }
     rg_journal_id(id, h->created_ns, h->creator_pid);
@@ -217,7 +218,7 @@ static void keep_old_bytes(const struct rg_table *t, const struct hook_input *in
     if (r < 0 && w->decision.action == RG_ALLOW_KEPT)
         rg_would_unkept(w, RG_UNKEPT_JOURNAL, -r);
     else if (r < 0)
-        trouble("cannot keep the old bytes of '%s' in the journal", abs);
+        trouble("cannot keep the old bytes of '%s' in the journal", rg_shown(abs));
 }
 
 static int pre_tool_use(const struct hook_input *in, struct rg_table *t)
@@ -264,7 +265,7 @@ static int post_tool_use(const struct hook_input *in, struct rg_table *t, bool o
         .size = st.st_size,
     };
     if (!e)
-        trouble("the session table is full: '%s' is not recorded", in->path);
+        trouble("the session table is full: '%s' is not recorded", rg_shown(in->path));
     else if (own_write)
         rg_entry_stamp(t, e, &now, true, rg_now_ns());
     else if (rg_stamp_read(t, e, &now, fd))
@@ -320,6 +321,12 @@ static int claude_code(const char *event, int argc, char **argv)
     char *doc = read_all(stdin);
     if (!doc)
         return trouble("%s", "out of memory reading the hook input");
+    /* Said as such: "no usable session_id" sent people looking for a field
+     * when the whole input was wrong. Nothing is done, so nothing is blocked. */
+    if (!rg_json_is_object(doc)) {
+        free(doc);
+        return trouble("%s", "the hook input on stdin is not a JSON object: nothing done");
+    }
     field(doc, "session_id", NULL, in.session_id, sizeof in.session_id);
     field(doc, "cwd", NULL, in.cwd, sizeof in.cwd);
     field(doc, "source", NULL, in.source, sizeof in.source);

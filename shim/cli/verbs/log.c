@@ -17,6 +17,7 @@
 #include "cli/jsonl.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/text.h"
 #include "os/session.h"
@@ -113,7 +114,7 @@ static int show(const char *log, const char *table, bool follow, bool as_json, c
     for (;;) {
         int fd = open(log, O_RDONLY | O_CLOEXEC);
         if (fd < 0 && errno != ENOENT) {
-            rg_err("log: cannot read '%s': %s", log, strerror(errno));
+            rg_err("log: cannot read '%s': %s", rg_shown(log), strerror(errno));
             return RG_EXIT_TROUBLE;
         }
         struct stat st;
@@ -131,7 +132,7 @@ static int show(const char *log, const char *table, bool follow, bool as_json, c
             }
         }
         if (n < 0) {
-            rg_err("log: cannot read '%s': %s", log, strerror(errno));
+            rg_err("log: cannot read '%s': %s", rg_shown(log), strerror(errno));
             close(fd);
             return RG_EXIT_TROUBLE;
         }
@@ -187,13 +188,13 @@ static int show_id(const char *id, bool as_json)
         if (stat(log, &st) != 0) {
             rg_err("log: no session '%s': it is neither a table nor an id in the journal or the "
                    "logs in '%s'",
-                   id, dir);
+                   id, rg_shown(dir));
             return RG_EXIT_TROUBLE;
         }
         rg_err("log: session %s has no line in the logs in '%s': it refused nothing, its "
                "log was pruned (unchanged for READGUARD_JOURNAL_DAYS days), or its log was "
                "given with --log (read that file)",
-               id, dir);
+               id, rg_shown(dir));
         return RG_EXIT_OK;
     }
     return show(log, "", false, as_json, tag);

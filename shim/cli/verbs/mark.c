@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "cli/would.h"
 #include "core/jrecord.h"
 #include "core/report.h"
@@ -60,16 +61,17 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
     (void)arg;
     struct stat st;
     if (stat(path, &st) != 0) {
-        rg_err("mark: '%s': %s", path, strerror(errno));
+        rg_err("mark: '%s': %s", rg_shown(path), strerror(errno));
         return RG_EXIT_TROUBLE;
     }
     if (!S_ISREG(st.st_mode)) {
-        rg_err("mark: '%s': not a regular file", path);
+        rg_err("mark: '%s': not a regular file", rg_shown(path));
         return RG_EXIT_TROUBLE;
     }
     struct rg_entry *e = rg_table_find_or_add(t, st.st_dev, st.st_ino);
     if (!e) {
-        rg_err("mark: '%s': the session table is full (%u files)", path, t->hdr->capacity);
+        rg_err("mark: '%s': the session table is full (%u files)", rg_shown(path),
+               t->hdr->capacity);
         return RG_EXIT_NO;
     }
     struct rg_record was = rg_entry_load(t, e);
@@ -87,7 +89,7 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
     if (!rg_would_under_a_root(t->hdr, path))
         rg_err("mark: '%s' is outside every root of the session: writes to it are not guarded, "
                "so the mark changes nothing",
-               path);
+               rg_shown(path));
     return RG_EXIT_OK;
 }
 

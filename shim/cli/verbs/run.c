@@ -19,6 +19,7 @@
 #include "cli/named.h"
 #include "cli/run_opts.h"
 #include "cli/shim_path.h"
+#include "cli/shown.h"
 #include "cli/supervise.h"
 #include "cli/tree.h"
 #include "core/jrecord.h"
@@ -46,7 +47,7 @@ static int export_env(const char *session, bool strict)
     }
     const char *why = rg_session_fallback(session, &fb);
     if (why) {
-        rg_err("session '%s': %s", session, why);
+        rg_err("session '%s': %s", rg_shown(session), why);
         return -1;
     }
     const char *old = getenv("LD_PRELOAD");

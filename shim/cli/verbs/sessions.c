@@ -13,6 +13,7 @@
 #include "cli/logprune.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/text.h"
 #include "os/clock.h"
@@ -84,7 +85,7 @@ static void prune(struct listing *l, const char *path)
             printf("removed %s\n", path);
         return;
     }
-    rg_err("sessions: cannot remove '%s': %s", path, strerror(errno));
+    rg_err("sessions: cannot remove '%s': %s", rg_shown(path), strerror(errno));
     l->rc = RG_EXIT_TROUBLE;
 }
 
@@ -97,7 +98,7 @@ static void pruned_log(const char *path, int err, void *arg)
             printf("removed %s\n", path);
         return;
     }
-    rg_err("sessions: cannot remove '%s': %s", path, strerror(err));
+    rg_err("sessions: cannot remove '%s': %s", rg_shown(path), strerror(err));
     l->rc = RG_EXIT_TROUBLE;
 }
 

@@ -15,6 +15,7 @@
 #include "cli/jspot.h"
 #include "cli/jstore.h"
 #include "cli/pick.h"
+#include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "core/text.h"
@@ -118,13 +119,13 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
         rg_jspot_drop_tmp(spot);
         rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
                "again)",
-               file);
+               rg_shown(file));
         return RG_EXIT_NO; /* not restored, as when it changed before undo looked */
     }
     if (r < 0) {
         rg_jspot_drop_tmp(spot);
-        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s", file,
-               strerror(-r));
+        rg_err("undo: '%s': cannot keep its content now in the journal, so not restoring: %s",
+               rg_shown(file), strerror(-r));
         return RG_EXIT_TROUBLE;
     }
     int rc = rg_jrestore_commit(u->dir, spot, abs, file, &kept);
@@ -138,23 +139,23 @@ static int changed_after(const struct undo *u, const struct rg_jrec *first,
                          const struct rg_jrec *from, const char *abs, const char *file)
 {
     if (already_restored(u->dir, from, abs)) {
-        fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n", file,
-                who(first), first->session);
+        fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n",
+                rg_shown(file), who(first), first->session);
         return RG_EXIT_OK;
     }
     struct stat st;
     if (lstat(abs, &st) != 0)
         rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                "--force recreates it anyway",
-               file, who(first), first->session);
+               rg_shown(file), who(first), first->session);
     else if (S_ISLNK(st.st_mode)) /* the journal keeps regular files' bytes only */
         rg_err("undo: '%s': it is a symbolic link now, made after %s %s last wrote it; "
                "--force replaces it anyway (the link is not kept)",
-               file, who(first), first->session);
+               rg_shown(file), who(first), first->session);
     else
         rg_err("undo: '%s': it changed after %s %s last wrote it; --force restores it "
                "anyway (its content now is kept)",
-               file, who(first), first->session);
+               rg_shown(file), who(first), first->session);
     return RG_EXIT_NO;
 }
 
@@ -176,7 +177,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (lstat(abs, &now) == 0 && S_ISDIR(now.st_mode)) {
         rg_err("undo: '%s' is a directory now, not the file %s %s changed: move it away, then "
                "undo again",
-               file, who(first), first->session);
+               rg_shown(file), who(first), first->session);
         return RG_EXIT_NO;
     }
     if (!u->force && changed_since(u, first->session, abs))
@@ -189,7 +190,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     rg_jspot_close(&spot);
     if (rc >= 0)
         return rc;
-    fprintf(stderr, "readguard: restored '%s' as it was before %s %s changed it\n", file,
+    fprintf(stderr, "readguard: restored '%s' as it was before %s %s changed it\n", rg_shown(file),
             who(first), first->session);
     return RG_EXIT_OK;
 }
@@ -241,7 +242,7 @@ static int undo_all(struct undo *u, const char *only)
     if (!sid) {
         rg_err("undo: no session changed a file under '%s' (see 'readguard history'; "
                "--session ID names one)",
-               here);
+               rg_shown(here));
         return RG_EXIT_NO;
     }
     const char *in = only ? NULL : here;
@@ -250,7 +251,7 @@ static int undo_all(struct undo *u, const char *only)
         nfiles += first_of_file(u, i, sid, in);
     if (!only)
         fprintf(stderr, "readguard: undoing session %s: %zu file%s under '%s'\n", sid, nfiles,
-                nfiles == 1 ? "" : "s", here);
+                nfiles == 1 ? "" : "s", rg_shown(here));
     /* A mistyped id would otherwise restore nothing, and say nothing. */
     if (nfiles == 0) {
         rg_err("undo: session %s kept no file in the journal (see 'readguard history')", sid);
@@ -294,7 +295,7 @@ int rg_cmd_undo(int argc, char **argv)
     u.dir = dir;
     int r = rg_jlist_load(dir, NULL, &u.l);
     if (r < 0) {
-        rg_err("undo: cannot read the journal '%s': %s", dir, strerror(-r));
+        rg_err("undo: cannot read the journal '%s': %s", rg_shown(dir), strerror(-r));
         return RG_EXIT_TROUBLE;
     }
     rg_journal_id(u.self, rg_now_ns(), (int32_t)getpid());

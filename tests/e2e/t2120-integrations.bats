@@ -503,7 +503,7 @@ tiers_project() {
 		fail "$(cat "$BATS_TEST_TMPDIR/r.log")"
 }
 
-@test "t2120.37 journaled tier: PreToolUse denies a blind Write to a git-ignored file too large to keep, as the shim refuses a >" {
+@test "t2120.65 journaled tier: PreToolUse denies a blind Write to a git-ignored file too large to keep, as the shim refuses a >" {
 	tiers_project
 	head -c 300K /dev/urandom >big.db
 	cp big.db other-big.db

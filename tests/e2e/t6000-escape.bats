@@ -162,7 +162,7 @@ journal_attacked() {
 # The journal is sealed by its path: made before the tree runs, and named by
 # its real path, or a tree plants a symbolic link where it is to be made
 # (symlink and mkdir are not trapped), or finds it by another name.
-@test "t6000.39 a journal planted as a symbolic link before the first removal keeps nothing the tree can reach (--strict)" {
+@test "t6000.52 a journal planted as a symbolic link before the first removal keeps nothing the tree can reach (--strict)" {
 	esc_setup
 	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
 		mkdir -p "$OUT/j" "$OUT/o" "$(dirname "$J")" && ln -s "$OUT/j" "$J"
@@ -172,7 +172,7 @@ journal_attacked() {
 	esc_undo_restores_f
 }
 
-@test "t6000.40 a journal under a state directory reached through a symbolic link is sealed by its real path (--strict)" {
+@test "t6000.53 a journal under a state directory reached through a symbolic link is sealed by its real path (--strict)" {
 	journal_attacked 'rm -rf "$HOME/real/state/readguard/journal"/*' \
 		'mkdir "$ESC/real" && ln -s real "$ESC/.local" && chown -h 65534:65534 "$ESC/real" "$ESC/.local"'
 }

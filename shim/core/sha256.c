@@ -1,7 +1,8 @@
 #include "core/sha256.h"
+#include "core/sha256_ni.h"
 #include <string.h>
 
-static const uint32_t K[64] = {
+const uint32_t rg_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -14,30 +15,39 @@ static const uint32_t K[64] = {
 
 static inline uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-static void compress(uint32_t h[8], const uint8_t *p)
+/* The eight working words stay in registers: a round renames them rather
+ * than moving them through memory. */
+void rg_sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t blocks)
 {
-    uint32_t w[64], v[8];
-    for (size_t i = 0; i < 16; i++)
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    for (; blocks--; p += 64) {
+        uint32_t w[64];
+        for (size_t i = 0; i < 16; i++)
+            w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+                   (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+        for (int i = 16; i < 64; i++) {
+            uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+        for (int i = 0; i < 64; i++) {
+            uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) +
+                          rg_sha256_k[i] + w[i];
+            uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            k = g, g = f, f = e, e = d + t1;
+            d = c, c = b, b = a, a = t1 + t2;
+        }
+        h[0] += a, h[1] += b, h[2] += c, h[3] += d;
+        h[4] += e, h[5] += f, h[6] += g, h[7] += k;
     }
-    memcpy(v, h, sizeof v);
-    for (int i = 0; i < 64; i++) {
-        uint32_t e = v[4], a = v[0];
-        uint32_t t1 =
-            v[7] + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & v[5]) ^ (~e & v[6])) + K[i] + w[i];
-        uint32_t t2 =
-            (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
-        memmove(v + 1, v, 7 * sizeof *v);
-        v[4] += t1;
-        v[0] = t1 + t2;
-    }
-    for (int i = 0; i < 8; i++)
-        h[i] += v[i];
+}
+
+/* The processor's SHA instructions where it has them (about ten times
+ * faster: a 4 KiB file's first overwrite hashes it before it is kept). */
+static void compress(uint32_t h[8], const uint8_t *p, size_t blocks)
+{
+    if (blocks && !rg_sha256_blocks_ni(h, p, blocks))
+        rg_sha256_blocks_portable(h, p, blocks);
 }
 
 void rg_sha256_init(struct rg_sha256 *s)
@@ -59,11 +69,11 @@ void rg_sha256_update(struct rg_sha256 *s, const void *data, size_t n)
         s->used += take, p += take, n -= take;
         if (s->used < 64)
             return;
-        compress(s->h, s->block);
+        compress(s->h, s->block, 1);
         s->used = 0;
     }
-    for (; n >= 64; p += 64, n -= 64)
-        compress(s->h, p);
+    compress(s->h, p, n / 64);
+    p += n - n % 64, n %= 64;
     memcpy(s->block, p, n);
     s->used = n;
 }

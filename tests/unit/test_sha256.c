@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "core/sha256.h"
+#include "core/sha256_ni.h"
 static const char *digest(const void *p, size_t n)
 {
     static char hex[RG_SHA256_HEX];
@@ -60,6 +61,26 @@ TEST(million_a_in_odd_pieces)
     free(a);
 }
 
+/* The processor's block function against the portable one, state carried
+ * from block to block; on a machine without SHA instructions (or under
+ * valgrind) it must decline and leave the state alone. */
+TEST(sha_instructions_agree_with_portable)
+{
+    uint8_t p[64 * 17];
+    for (size_t i = 0; i < sizeof p; i++)
+        p[i] = (uint8_t)(i * 167 + (i >> 5));
+    for (size_t n = 1; n <= 17; n++) {
+        uint32_t a[8] = {1, 2, 3, 4, 5, 6, 7, (uint32_t)n}, b[8];
+        memcpy(b, a, sizeof a);
+        if (!rg_sha256_blocks_ni(a, p, n)) {
+            CHECK(memcmp(a, b, sizeof a) == 0);
+            continue;
+        }
+        rg_sha256_blocks_portable(b, p, n);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+    }
+}
+
 int main(void)
 {
     RUN(empty_input);
@@ -67,5 +88,6 @@ int main(void)
     RUN(two_block_message);
     RUN(padding_edges);
     RUN(million_a_in_odd_pieces);
+    RUN(sha_instructions_agree_with_portable);
     return check_done();
 }

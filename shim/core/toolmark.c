@@ -4,13 +4,18 @@
 static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f06886806bc55";
 static const char cmake_cache_line[] = "# This is the CMakeCache file.";
 static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
+static const char pkg_info_field[] = "Metadata-Version: ";
 
 const struct rg_dirmark rg_dirmarks[] = {
-    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, ""},
-    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV, ""},
+    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", ""},
+    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV, "", ""},
     /* cmake -B . in the source directory puts its cache beside the
      * project's CMakeLists.txt, and the sources stay guarded. */
-    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "CMakeLists.txt"},
+    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "CMakeLists.txt", ""},
+    /* pip install . and -e . run setuptools' egg_info, which writes the
+     * directory's files over unread every time. */
+    {"PKG-INFO", sizeof pkg_info_field - 1, RG_DIRMARK_EGGINFO, "", ".egg-info"},
+    {".gitignore", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_GITIGNORE_ALL, "", ""},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -20,8 +25,58 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     case RG_DIRMARK_CACHEDIR: return rg_cachedir_signed(head, n);
     case RG_DIRMARK_PYVENV: return rg_pyvenv_configures(head, n);
     case RG_DIRMARK_CMAKE: return rg_cmake_cache(head, n);
+    case RG_DIRMARK_EGGINFO: return rg_egg_info(head, n);
+    /* A head as long as the bound may be a longer file cut short. */
+    case RG_DIRMARK_GITIGNORE_ALL: return n < m->head && rg_gitignore_all(head, n);
     }
     return false;
+}
+
+bool rg_dirmark_fits(const struct rg_dirmark *m, const char *dir, size_t n)
+{
+    size_t len = strlen(m->dir_suffix);
+    if (len == 0)
+        return true;
+    /* The suffix of a name, not a whole name: ".egg-info" alone is none. */
+    return n > len && memcmp(dir + n - len, m->dir_suffix, len) == 0 && dir[n - len - 1] != '/';
+}
+
+bool rg_egg_info(const char *head, size_t n)
+{
+    return n >= sizeof pkg_info_field - 1 &&
+           memcmp(head, pkg_info_field, sizeof pkg_info_field - 1) == 0;
+}
+
+/* One line of a .gitignore, s[0, len): blank, a comment, the rule "*"
+ * (with the trailing spaces git strips), or any other rule. */
+enum ignore_line { LINE_NONE, LINE_COMMENT, LINE_ALL, LINE_OTHER };
+
+static enum ignore_line ignore_line(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    if (len == 0)
+        return LINE_NONE;
+    if (s[0] == '#')
+        return LINE_COMMENT;
+    return len == 1 && s[0] == '*' ? LINE_ALL : LINE_OTHER;
+}
+
+bool rg_gitignore_all(const char *head, size_t n)
+{
+    if (n == 0 || head[0] != '#' || memchr(head, '\0', n))
+        return false;
+    bool all = false;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(head + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - head) : n;
+        enum ignore_line kind = ignore_line(head + i, end - i);
+        if (kind == LINE_OTHER)
+            return false;
+        all = all || kind == LINE_ALL;
+        i = end + 1;
+    }
+    return all;
 }
 
 bool rg_cachedir_signed(const char *head, size_t n)

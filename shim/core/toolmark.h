@@ -12,7 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum rg_dirmark_kind { RG_DIRMARK_CACHEDIR, RG_DIRMARK_PYVENV, RG_DIRMARK_CMAKE };
+enum rg_dirmark_kind {
+    RG_DIRMARK_CACHEDIR,
+    RG_DIRMARK_PYVENV,
+    RG_DIRMARK_CMAKE,
+    RG_DIRMARK_EGGINFO,
+    RG_DIRMARK_GITIGNORE_ALL,
+};
 
 /* A file that marks its directory, and everything below, as a tool's. No
  * pointer in it: each would be a relocation in every process (t0020). */
@@ -23,6 +29,11 @@ struct rg_dirmark {
     /* A name that, beside the marker, says the directory holds sources as
      * well (an in-source build): the marker marks nothing then. */
     char unless[16];
+    /* What the directory's own name ends with, or "": a name the tool
+     * gives only the directory it writes (setuptools' NAME.egg-info), where
+     * the marker alone also stands beside sources (an unpacked sdist's
+     * PKG-INFO). */
+    char dir_suffix[16];
 };
 
 /* Every directory marker, written once here. */
@@ -34,6 +45,10 @@ extern const size_t rg_ndirmarks;
 
 /* Do n first bytes of m's file (n up to m->head) say what m says? */
 bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n);
+
+/* Does the directory dir[0, n) (no trailing slash) have the name m
+ * needs? */
+bool rg_dirmark_fits(const struct rg_dirmark *m, const char *dir, size_t n);
 
 /* The Cache Directory Tagging Specification (https://bford.info/cachedir/):
  * CACHEDIR.TAG begins with its 43-byte signature (pytest, cargo). */
@@ -47,6 +62,17 @@ bool rg_pyvenv_configures(const char *head, size_t n);
 
 /* A CMake build tree's CMakeCache.txt: cmake writes this line first. */
 bool rg_cmake_cache(const char *head, size_t n);
+
+/* setuptools' NAME.egg-info/PKG-INFO: core metadata, which begins with
+ * its version field. */
+bool rg_egg_info(const char *head, size_t n);
+
+/* A .gitignore a tool writes into the directory it made, to keep all of
+ * it out of git (coverage's htmlcov, pytest's cache, Meson's build
+ * directory): a comment first, then "*" as its only rule. n must be the
+ * whole file: a rule further on could take a name back ("!keep"). A bare
+ * "*" with no comment, as a person writes one, says nothing. */
+bool rg_gitignore_all(const char *head, size_t n);
 
 /* The bytes an SQLite database begins with: "SQLite format 3" and a NUL. */
 #define RG_SQLITE_HEAD 16

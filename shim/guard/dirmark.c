@@ -35,7 +35,7 @@ static bool marked_by(const char *dir, size_t n, const struct rg_dirmark *m)
 {
     char p[PATH_MAX];
     char head[RG_DIRMARK_HEAD_MAX];
-    if (!join(p, dir, n, m->name))
+    if (!rg_dirmark_fits(m, dir, n) || !join(p, dir, n, m->name))
         return false;
     long got = rg_file_head(p, head, m->head < sizeof head ? m->head : sizeof head);
     return got > 0 && rg_dirmark_says(m, head, (size_t)got) &&

@@ -3,7 +3,9 @@
  * a CACHEDIR.TAG beginning with the Cache Directory Tagging
  * Specification's signature (pytest's .pytest_cache, cargo's target/), a
  * Python virtual environment's pyvenv.cfg, a CMake build tree's
- * CMakeCache.txt (where no CMakeLists.txt is beside it). Outside a git work tree no
+ * CMakeCache.txt (where no CMakeLists.txt is beside it), setuptools'
+ * NAME.egg-info/PKG-INFO, a tool's .gitignore of "*" (coverage's htmlcov).
+ * Outside a git work tree no
  * ignore rule says so, and these are what a second session rewrites first;
  * they are journaled (readguard(1), IGNORE RULES), never free: a cache or
  * an environment may be the only copy of something.

@@ -51,11 +51,14 @@ TEST(pyvenv_with_a_nul_byte_is_no_text)
 
 TEST(dirmarks_name_each_marker_once_within_the_head_bound)
 {
-    CHECK_EQ_INT(rg_ndirmarks, 3);
+    CHECK_EQ_INT(rg_ndirmarks, 5);
     CHECK_EQ_STR(rg_dirmarks[0].name, "CACHEDIR.TAG");
     CHECK_EQ_STR(rg_dirmarks[1].name, "pyvenv.cfg");
     CHECK_EQ_STR(rg_dirmarks[2].name, "CMakeCache.txt");
     CHECK_EQ_STR(rg_dirmarks[2].unless, "CMakeLists.txt");
+    CHECK_EQ_STR(rg_dirmarks[3].name, "PKG-INFO");
+    CHECK_EQ_STR(rg_dirmarks[3].dir_suffix, ".egg-info");
+    CHECK_EQ_STR(rg_dirmarks[4].name, ".gitignore");
     for (size_t i = 0; i < rg_ndirmarks; i++) {
         CHECK(rg_dirmarks[i].head <= RG_DIRMARK_HEAD_MAX);
         CHECK(!strchr(rg_dirmarks[i].name, '/'));
@@ -66,6 +69,65 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK(!rg_dirmark_says(&rg_dirmarks[1], sig, strlen(sig)));
     CHECK(rg_dirmark_says(&rg_dirmarks[1], "home = /usr/bin\n", 16));
     CHECK(!rg_dirmark_says(&rg_dirmarks[0], "home = /usr/bin\n", 16));
+}
+
+TEST(egg_info_pkg_info_begins_with_its_metadata_version)
+{
+    const char *pkg = "Metadata-Version: 2.1\nName: mylib\nVersion: 0.1\n";
+    CHECK(rg_egg_info(pkg, strlen(pkg)));
+    CHECK(rg_dirmark_says(&rg_dirmarks[3], pkg, rg_dirmarks[3].head));
+    CHECK(!rg_egg_info(pkg, 17)); /* cut short */
+    CHECK(!rg_egg_info("Name: mylib\nMetadata-Version: 2.1\n", 33));
+    CHECK(!rg_egg_info("metadata-version: 2.1\n", 22));
+}
+
+static bool fits(size_t i, const char *dir)
+{
+    return rg_dirmark_fits(&rg_dirmarks[i], dir, strlen(dir));
+}
+
+TEST(egg_info_marks_only_a_directory_named_for_it)
+{
+    CHECK(fits(3, "/p/mylib.egg-info"));
+    CHECK(fits(3, "/p/src/my_lib.egg-info"));
+    CHECK(!fits(3, "/p/mylib-0.1")); /* an unpacked sdist: PKG-INFO beside the sources */
+    CHECK(!fits(3, "/p/.egg-info"));
+    CHECK(!fits(3, ".egg-info"));
+    CHECK(!fits(3, "/p/mylib.egg-info.old"));
+    CHECK(fits(0, "/p/anything"));
+    CHECK(fits(0, ""));
+}
+
+static bool all(const char *s) { return rg_gitignore_all(s, strlen(s)); }
+
+TEST(gitignore_all_is_a_comment_then_only_star)
+{
+    CHECK(all("# Created by coverage.py\n*\n"));
+    CHECK(all("# Created by pytest automatically.\n*\n"));
+    CHECK(all("# made by a tool\n\n# keep out\n*  \n"));
+    CHECK(all("# no newline at the end\n*"));
+    const char *cov = "# Created by coverage.py\n*\n";
+    CHECK(rg_dirmark_says(&rg_dirmarks[4], cov, strlen(cov)));
+}
+
+TEST(gitignore_with_any_other_rule_or_no_comment_marks_nothing)
+{
+    CHECK(!all("*\n"));                  /* as a person writes it */
+    CHECK(!all("# tool\n*\n!keep.c\n")); /* takes a name back */
+    CHECK(!all("# tool\n*.o\n"));
+    CHECK(!all("# tool\n/*\n"));
+    CHECK(!all("# tool\n*\t\n")); /* git keeps the tab: another pattern */
+    CHECK(!all("# tool\n"));
+    CHECK(!all(""));
+    static const char nul[] = "# tool\n*\n\0";
+    CHECK(!rg_gitignore_all(nul, sizeof nul - 1));
+    /* A head the size of the bound may be a longer file cut short. */
+    char big[RG_DIRMARK_HEAD_MAX];
+    memset(big, '\n', sizeof big);
+    memcpy(big, "# tool\n*\n", 9);
+    CHECK(rg_gitignore_all(big, sizeof big));
+    CHECK(!rg_dirmark_says(&rg_dirmarks[4], big, sizeof big));
+    CHECK(rg_dirmark_says(&rg_dirmarks[4], big, sizeof big - 1));
 }
 
 TEST(cmake_cache_begins_with_cmakes_first_line)
@@ -206,6 +268,10 @@ int main(void)
     RUN(pyvenv_without_a_home_key_is_no_venv);
     RUN(pyvenv_with_a_nul_byte_is_no_text);
     RUN(dirmarks_name_each_marker_once_within_the_head_bound);
+    RUN(egg_info_pkg_info_begins_with_its_metadata_version);
+    RUN(egg_info_marks_only_a_directory_named_for_it);
+    RUN(gitignore_all_is_a_comment_then_only_star);
+    RUN(gitignore_with_any_other_rule_or_no_comment_marks_nothing);
     RUN(cmake_cache_begins_with_cmakes_first_line);
     RUN(configure_outputs_are_config_log_and_config_status_by_name);
     RUN(config_log_begins_with_configures_two_lines);

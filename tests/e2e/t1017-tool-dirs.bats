@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# The journaled tier outside git, for two more directories a tool makes and
+# writes over unread each run: setuptools' NAME.egg-info (its PKG-INFO
+# begins with "Metadata-Version: "), and a directory whose .gitignore a
+# tool wrote to keep all of it out of git (a comment, then "*" as the only
+# rule: coverage's htmlcov, pytest's cache, Meson's build directory). Each
+# test is a second session in a project that is no git work tree.
+
+load helper
+
+setup() {
+	outside_git_setup PYTHONDONTWRITEBYTECODE COVERAGE_FILE
+}
+
+# blind PATH...: one session overwrites each PATH without reading it.
+blind() {
+	"$RG" run --log "$LOG" -- bash -c '
+		for p in "$@"; do printf "new\n" >"$p"; done' bash "$@"
+}
+
+# egg_project: a setuptools project, its egg-info made once without readguard.
+egg_project() {
+	python3 -c 'import setuptools' 2>/dev/null || skip "python3-setuptools is not installed"
+	mkdir -p mylib
+	printf 'from setuptools import setup\nsetup(name="mylib", version="0.1", packages=["mylib"])\n' >setup.py
+	printf 'X = 1\n' >mylib/__init__.py
+	python3 setup.py -q egg_info >/dev/null 2>&1 || fail "setup.py egg_info failed"
+	assert_file_exist mylib.egg-info/PKG-INFO mylib.egg-info/dependency_links.txt
+}
+
+@test "t1017.01 setup.py egg_info (what pip install . runs) in a second session rewrites NAME.egg-info; undo brings a file back" {
+	egg_project
+	printf 'kept by hand\n' >>mylib.egg-info/top_level.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- python3 setup.py -q egg_info
+	assert_success
+	refute_refused
+	run grep -c 'kept by hand' mylib.egg-info/top_level.txt
+	assert_output 0
+	run "$RG" undo mylib.egg-info/top_level.txt
+	assert_success
+	run grep -c 'kept by hand' mylib.egg-info/top_level.txt
+	assert_output 1
+}
+
+@test "t1017.02 a PKG-INFO beside the sources (an unpacked sdist) unlocks none of them" {
+	egg_project
+	cp mylib.egg-info/PKG-INFO PKG-INFO
+	mkfile mylib.egg-info/data old
+	run --separate-stderr blind mylib/__init__.py
+	assert_failure
+	assert_refused mylib/__init__.py unread
+	run --separate-stderr blind mylib.egg-info/data
+	assert_success
+	refute_refused
+}
+
+# htmlcov DIR GITIGNORE: DIR (made) holds index.html and a .gitignore of
+# GITIGNORE, by default what coverage html writes.
+htmlcov() {
+	mkdir -p "$1"
+	printf '%s' "${2-# Created by coverage.py
+*
+}" >"$1/.gitignore"
+	mkfile "$1/index.html" old
+}
+
+@test "t1017.03 coverage html run again in a second session rewrites htmlcov; undo brings a page back" {
+	python3 -m coverage --version >/dev/null 2>&1 || skip "python3-coverage is not installed"
+	printf 'print(1)\n' >app.py
+	python3 -m coverage run app.py >/dev/null && python3 -m coverage html -q ||
+		fail "coverage html failed"
+	assert_file_exist htmlcov/.gitignore htmlcov/index.html
+	printf '<!-- kept by hand -->\n' >>htmlcov/index.html
+	run --separate-stderr "$RG" run --log "$LOG" -- python3 -m coverage html -q
+	assert_success
+	refute_refused
+	run "$RG" undo htmlcov/index.html
+	assert_success
+	run grep -c 'kept by hand' htmlcov/index.html
+	assert_output 1
+}
+
+@test "t1017.04 a .gitignore of a bare '*', as a person writes one, unlocks nothing" {
+	htmlcov notes '*
+'
+	run --separate-stderr blind notes/index.html
+	assert_failure
+	assert_refused notes/index.html unread
+}
+
+@test "t1017.05 a tool's .gitignore that takes a name back unlocks nothing" {
+	htmlcov out '# Created by a tool
+*
+!index.html
+'
+	run --separate-stderr blind out/index.html
+	assert_failure
+	assert_refused out/index.html unread
+}
+
+@test "t1017.06 a tool's .gitignore marks the directories below its own, not the one above" {
+	htmlcov out/html
+	mkdir -p out/html/sub
+	mkfile out/html/sub/page.html old
+	mkfile out/top.html old
+	run --separate-stderr blind out/html/sub/page.html
+	assert_success
+	refute_refused
+	run --separate-stderr blind out/top.html
+	assert_failure
+	assert_refused out/top.html unread
+}

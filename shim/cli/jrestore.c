@@ -78,15 +78,15 @@ static int open_spot(struct rg_jspot *spot, const struct rg_jrec *r, const char 
     int e = rg_jspot_open(spot, abs, &owner);
     if (e == 0)
         return 0;
-    int len = (int)spot->bad;
+    const char *bad = rg_shown_n(abs, spot->bad);
     if (e == -ELOOP)
-        rg_err("undo: '%s': '%.*s' on its way is a symbolic link now, not the directory the "
+        rg_err("undo: '%s': '%s' on its way is a symbolic link now, not the directory the "
                "session changed it in: undo does not follow it",
-               rg_shown(file), len, abs);
+               rg_shown(file), bad);
     else if (e == -EINVAL)
         rg_err("undo: '%s': not a usable path", rg_shown(file));
     else
-        rg_err("undo: '%s': cannot recreate its directory '%.*s': %s", rg_shown(file), len, abs,
+        rg_err("undo: '%s': cannot recreate its directory '%s': %s", rg_shown(file), bad,
                strerror(-e));
     return e == -ELOOP || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
 }
@@ -163,9 +163,10 @@ int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs,
     if (dst < 0) {
         /* The file may well be writable where its directory is not: say
          * which of the two undo needed. */
-        int dir_len = (int)(spot->name - 1 - abs);
-        rg_err("undo: '%s': cannot write the version to restore beside it, in '%.*s': %s",
-               rg_shown(file), dir_len ? dir_len : 1, abs, strerror(errno));
+        int err = errno;
+        size_t dir_len = (size_t)(spot->name - 1 - abs);
+        rg_err("undo: '%s': cannot write the version to restore beside it, in '%s': %s",
+               rg_shown(file), rg_shown_n(abs, dir_len ? dir_len : 1), strerror(err));
         close(src);
         rg_jspot_close(spot);
         return RG_EXIT_TROUBLE;

@@ -1,7 +1,15 @@
 #include "cli/shown.h"
 #include <limits.h>
+#include <stdio.h>
 
 #include "core/text.h"
+
+const char *rg_shown_n(const char *path, size_t n)
+{
+    char slice[PATH_MAX];
+    snprintf(slice, sizeof slice, "%.*s", (int)(n < sizeof slice ? n : sizeof slice - 1), path);
+    return rg_shown(slice);
+}
 
 const char *rg_shown(const char *path)
 {

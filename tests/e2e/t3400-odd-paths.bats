@@ -275,3 +275,17 @@ except OSError as e:
 	assert_equal "${#stderr_lines[@]}" 1
 	[[ ${stderr_lines[0]} == "readguard: mark: 'g\\nh': "* ]] || fail "mark: $stderr"
 }
+
+@test "t3400.22 undo's errors about a directory on the way show a newline in it escaped, one line" {
+	mkdir -p $'s\nt/deep' elsewhere
+	mkfile $'s\nt/deep/f' old
+	rg rm -r $'s\nt/deep'
+	mv $'s\nt' away
+	ln -s elsewhere $'s\nt'
+	run --separate-stderr "$RG" undo --all
+	assert_failure 1
+	# The session's heading, then the error.
+	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[1]} == "readguard: undo: '$W/s\\nt/deep/f': '$W/s\\nt' on its way is a symbolic link now,"* ]] ||
+		fail "undo: $stderr"
+}

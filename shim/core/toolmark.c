@@ -223,3 +223,24 @@ bool rg_configure_wrote(const char *name, const char *head, size_t n)
         return starts(head, n, "timestamp for ");
     return template_in(name) && autoheader_line(name, head, n);
 }
+
+bool rg_wheel_name(const char *name)
+{
+    size_t len = strlen(name), dashes = 0;
+    if (len <= 4 || strcmp(name + len - 4, ".whl") != 0)
+        return false;
+    /* Five or six fields, none empty. */
+    for (size_t i = 0; i < len - 4; i++) {
+        if (name[i] != '-')
+            continue;
+        if (i == 0 || name[i - 1] == '-' || i + 1 == len - 4)
+            return false;
+        dashes++;
+    }
+    return dashes == 4 || dashes == 5;
+}
+
+bool rg_wheel_head(const char *head, size_t n)
+{
+    return n >= RG_WHEEL_HEAD && memcmp(head, "PK\3\4", RG_WHEEL_HEAD) == 0;
+}

@@ -83,6 +83,15 @@ bool rg_sqlite_header(const char *head, size_t n);
  * component is never empty. */
 size_t rg_sqlite_companion(const char *path);
 
+/* A wheel that pip wheel or python -m build wrote: a file name of the
+ * form NAME-VERSION[-BUILD]-PYTHON-ABI-PLATFORM.whl (PEP 427), and the
+ * first bytes of a zip's local file header. pip writes the wheel over
+ * where it saved the last one (pip wheel . saves it in the working
+ * directory), without reading it. */
+#define RG_WHEEL_HEAD 4
+bool rg_wheel_name(const char *name);
+bool rg_wheel_head(const char *head, size_t n);
+
 /* What autoconf and its configure write over, unread, each run: configure
  * itself (autoconf moves it onto configure~), autoheader's config.h.in
  * (moved onto config.h.in~), config.log, config.status and automake's

@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# The journaled tier outside git, for two more directories a tool makes and
-# writes over unread each run: setuptools' NAME.egg-info (its PKG-INFO
-# begins with "Metadata-Version: "), and a directory whose .gitignore a
-# tool wrote to keep all of it out of git (a comment, then "*" as the only
-# rule: coverage's htmlcov, pytest's cache, Meson's build directory). Each
-# test is a second session in a project that is no git work tree.
+# The journaled tier outside git, for what a tool makes and writes over
+# unread each run: setuptools' NAME.egg-info (its PKG-INFO begins with
+# "Metadata-Version: "), a directory whose .gitignore a tool wrote to keep
+# all of it out of git (a comment, then "*" as the only rule: coverage's
+# htmlcov, pytest's cache, Meson's build directory), and the wheel pip
+# wheel saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl). Each test
+# is a second session in a project that is no git work tree.
 
 load helper
 
@@ -109,4 +110,31 @@ htmlcov() {
 	run --separate-stderr blind out/top.html
 	assert_failure
 	assert_refused out/top.html unread
+}
+
+@test "t1017.07 pip wheel . run again in a second session writes over last time's wheel; undo brings it back" {
+	egg_project
+	python3 -m pip --version >/dev/null 2>&1 || skip "python3-pip is not installed"
+	local whl=mylib-0.1-py3-none-any.whl
+	python3 -m pip wheel -q --no-index --no-build-isolation --no-deps . >/dev/null 2>&1 ||
+		fail "pip wheel failed"
+	assert_file_exist "$whl"
+	printf 'kept by hand\n' >>"$whl"
+	run --separate-stderr "$RG" run --log "$LOG" -- \
+		python3 -m pip wheel -q --no-index --no-build-isolation --no-deps .
+	assert_success
+	refute_refused
+	run grep -c 'kept by hand' "$whl"
+	assert_output 0
+	run "$RG" undo "$whl"
+	assert_success
+	run grep -c 'kept by hand' "$whl"
+	assert_output 1
+}
+
+@test "t1017.08 a file named as a wheel that is no zip stays guarded" {
+	mkfile mylib-0.1-py3-none-any.whl 'not a zip'
+	run --separate-stderr blind mylib-0.1-py3-none-any.whl
+	assert_failure
+	assert_refused mylib-0.1-py3-none-any.whl unread
 }

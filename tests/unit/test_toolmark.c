@@ -130,6 +130,28 @@ TEST(gitignore_with_any_other_rule_or_no_comment_marks_nothing)
     CHECK(rg_dirmark_says(&rg_dirmarks[4], big, sizeof big - 1));
 }
 
+TEST(wheel_names_have_pep_427s_five_or_six_fields)
+{
+    CHECK(rg_wheel_name("mylib-0.1-py3-none-any.whl"));
+    CHECK(rg_wheel_name("numpy-1.26.4-1-cp311-cp311-manylinux_2_17_x86_64.whl"));
+    CHECK(!rg_wheel_name("mylib.whl"));
+    CHECK(!rg_wheel_name("mylib-0.1.whl"));
+    CHECK(!rg_wheel_name("a-b-c-d-e-f-g.whl"));
+    CHECK(!rg_wheel_name("mylib--0.1-py3-none-any.whl"));
+    CHECK(!rg_wheel_name("-mylib-0.1-py3-none.whl"));
+    CHECK(!rg_wheel_name("mylib-0.1-py3-none-any-.whl"));
+    CHECK(!rg_wheel_name("mylib-0.1-py3-none-any.whl.txt"));
+    CHECK(!rg_wheel_name(".whl"));
+}
+
+TEST(wheel_head_is_a_zips_local_header)
+{
+    CHECK(rg_wheel_head("PK\3\4\24\0", 6));
+    CHECK(!rg_wheel_head("PK\3", 3)); /* cut short */
+    CHECK(!rg_wheel_head("PK\5\6", 4));
+    CHECK(!rg_wheel_head("# a wheel, honest\n", 18));
+}
+
 TEST(cmake_cache_begins_with_cmakes_first_line)
 {
     const char *cache = "# This is the CMakeCache file.\n# For build in directory: /p/b\n";
@@ -272,6 +294,8 @@ int main(void)
     RUN(egg_info_marks_only_a_directory_named_for_it);
     RUN(gitignore_all_is_a_comment_then_only_star);
     RUN(gitignore_with_any_other_rule_or_no_comment_marks_nothing);
+    RUN(wheel_names_have_pep_427s_five_or_six_fields);
+    RUN(wheel_head_is_a_zips_local_header);
     RUN(cmake_cache_begins_with_cmakes_first_line);
     RUN(configure_outputs_are_config_log_and_config_status_by_name);
     RUN(config_log_begins_with_configures_two_lines);

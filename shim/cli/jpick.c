@@ -130,14 +130,15 @@ const char *rg_journal_none_why(const char *abs, bool always)
         snprintf(why, sizeof why, "; session %s, run with --no-journal over it, keeps nothing",
                  u.id);
     else if (lstat(abs, &st) != 0)
-        return "; it is not there now: a file moved to a new name is not kept, as nothing "
-               "was lost (look for it under its new name), nor one removed by a session run "
-               "with --no-journal";
+        return "; it is not there now, and no session kept it as it was moved or removed (one "
+               "run with --no-journal keeps nothing): if it was moved, look for it under its "
+               "new name";
     else if ((name = backup_beside(abs, backup, sizeof backup)))
-        /* The file was moved there, and a new one made in its place. */
+        /* The file was moved there, and a new one made in its place, by
+         * no session that kept the move (--no-journal, or outside one). */
         snprintf(why, sizeof why,
-                 "; '%s' beside it may hold its old bytes: sed -i~, mv -b and editors move the "
-                 "original to a backup name, which loses nothing and so keeps nothing",
+                 "; '%s' beside it may hold its old bytes (sed -i~, mv -b and editors move the "
+                 "original to a backup name)",
                  rg_shown(name));
     else
         return always ? "; a session run with --no-journal keeps nothing" : "";

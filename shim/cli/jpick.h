@@ -15,9 +15,10 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
 /* Why the journal may hold nothing of abs, as a clause to end "no session
  * kept a version of it" with: written once, so undo, diff and history say
  * it alike. A session with --no-journal over abs whose table is still
- * there is named; else a file that is gone was most likely moved to a new
- * name, which destroys nothing and so keeps nothing (no record says so).
- * Else, for a file that is there, the general reason, or "" unless always. */
+ * there is named; else a file that is gone was moved or removed where no
+ * session kept it, and may be under a new name; one that is there may have
+ * been moved to the backup beside it, which is named. Else the general
+ * reason, or "" unless always. */
 const char *rg_journal_none_why(const char *abs, bool always);
 
 /* The absolute path the shim would have recorded for FILE, which may be

@@ -41,10 +41,11 @@ struct rg_jlist {
  * kept: not yet named by content, or named and no longer matching it. */
 #define RG_JSTORE_WRITTEN                                                                   \
     "the kept version was written to after it was kept (through a descriptor left open on " \
-    "the removed file)"
+    "the removed file, or the name it was moved to)"
 #define RG_JSTORE_WRITTEN_OR_DAMAGED                                                       \
     "the kept version's bytes no longer match their name: it was written to after it was " \
-    "kept (through a descriptor left open on the removed file), or a power cut damaged it"
+    "kept (through a descriptor left open on the removed file, or the name it was moved "  \
+    "to), or a power cut damaged it"
 
 /* Does st, an inode kept for r, have the size and mtime r recorded when it
  * was kept? A write moves the mtime, which only the file's owner can set

@@ -28,6 +28,11 @@
 #define RG_JOURNAL_LINKED "ino-"
 #define RG_JOURNAL_OBJECT_MAX 80
 
+/* The op of a file renamed away from its name (sed -i~ and mv -b move it to
+ * a backup name, then make a new file under it): kept as it left, so undo
+ * of the name finds its bytes, whatever later becomes of the new name. */
+#define RG_JOURNAL_OP_MOVE "move"
+
 /* Default per-file cap (--journal-max-file): a larger file is logged as not
  * kept. Whole-journal caps are the CLI's (jstore.h). */
 #define RG_JOURNAL_FILE_MAX (64LL << 20)
@@ -36,8 +41,8 @@ struct rg_jrecord {
     int64_t time_ns;
     int pid;
     const char *prog;
-    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "undo";
-                       "end": the file as the session left it (no object) */
+    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
+                       "undo"; "end": the file as the session left it (no object) */
     const char *call;
     const char *path; /* absolute; any bytes: one that is not UTF-8 is written
                          as "path" for people and "path_bytes" to read back */

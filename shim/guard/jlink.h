@@ -7,7 +7,12 @@
  * identical versions still end up stored once.
  *
  * Only a last name qualifies: with another name left, the inode could still
- * be written through it, and the kept version would change. */
+ * be written through it, and the kept version would change. The one
+ * exception is a file moving to a new name (guard/journal.h): a copy there
+ * would cost every `mv` its bytes, so the session's writes through the new
+ * name keep a copy first, the end of the run copies it before naming it by
+ * content (cli/jsettle.c), and a write from outside the session meanwhile
+ * is told by its stamp, as one through a descriptor left open is. */
 #ifndef RG_JLINK_H
 #define RG_JLINK_H
 

@@ -61,12 +61,21 @@ static void mark_kept(struct rg_ctx *c, const struct stat *st)
         rg_entry_mark_kept(&c->table, e, &now);
 }
 
+/* A move of the file away from its name: a rename that keeps it whole,
+ * under its new name, which the session's own changes keep again. */
+static bool moving(const char *op) { return strcmp(op, RG_JOURNAL_OP_MOVE) == 0; }
+
 /* An unlink, or a rename over the file, of its last name: the change leaves
- * the inode to the journal's link alone. */
+ * the inode to the journal's link alone. A move of it leaves it its new
+ * name, yet a link is what it needs: nothing is marked kept (mark_kept), so
+ * a write through that name keeps a copy first, as a write through a
+ * descriptor left open on a removed file does, and the end of the run
+ * copies what has another name before it names it by content
+ * (cli/jsettle.h). */
 static bool last_name(const char *op, int fd, bool follow, const struct stat *st)
 {
     return fd < 0 && !follow && st->st_nlink == 1 &&
-           (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0);
+           (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op));
 }
 
 /* Keeps k's file by a link where it is losing its last name, else by a
@@ -162,7 +171,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.objects = k.index = "";
     bool last = last_name(op, fd, follow, st), linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, last, st);
-    if (src == -ESTALE && moved_ok) {
+    /* A move that cannot be kept loses nothing: no warning, no record. */
+    if ((src == -ESTALE && moved_ok) || (src < 0 && moving(op))) {
         *out = src;
         return act;
     }
@@ -179,11 +189,12 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
                                  : keep_bytes(&k, &src, last, last || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
-    if (why == RG_UNKEPT_NONE)
+    /* A moved file stays under its new name, where it may yet be written. */
+    if (why == RG_UNKEPT_NONE && !moving(op))
         mark_kept(c, st);
     if (src >= 0)
         rg_sys_close(src);
-    if (why != RG_UNKEPT_NONE)
+    if (why != RG_UNKEPT_NONE && !moving(op))
         act = unkept(&k, fd, follow, act, why, err, &linked);
     *out = linked | (why == RG_UNKEPT_NONE ? KEPT : 0);
     return act;
@@ -265,6 +276,13 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
     int out;
     act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false}, &out);
     return act == RG_REFUSE ? -EACCES : out < 0 ? out : out & 1;
+}
+
+void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+{
+    int out;
+    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true, (struct given){-1, false},
+         &out);
 }
 
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)

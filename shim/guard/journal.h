@@ -1,15 +1,17 @@
 /* Keeping the old bytes: before a session's first destructive change to a
  * file that existed before it (an overwrite, truncate, rename over, unlink
- * or exchange), the file's bytes are copied into the journal, so that
+ * or exchange, or a rename of it away, after which a new file may take its
+ * name), the file's bytes are copied into the journal, so that
  * `readguard undo` can bring them back. Shared by the preload and the
  * supervisor, like guard/calls.c.
  *
- * A file about to lose its last name is kept by a link (guard/jlink.h),
- * any other by a copy (guard/jcopy.h); either is complete under its name in
- * objects/ and recorded in the session's index (guard/jindex.h) before the
- * change is carried out: a kill -9 at any instant leaves the file
- * untouched, or its bytes kept whole. Nothing is fsync'd: the copy outlives
- * the process, not a power cut (README: Journal). */
+ * A file about to lose its last name, or to move away, is kept by a link
+ * (guard/jlink.h), any other by a copy (guard/jcopy.h); either is complete
+ * under its name in objects/ and recorded in the session's index
+ * (guard/jindex.h) before the change is carried out: a kill -9 at any
+ * instant leaves the file untouched, or its bytes kept whole. Nothing is
+ * fsync'd: the copy outlives the process, not a power cut (README:
+ * Journal). */
 #ifndef RG_JOURNAL_H
 #define RG_JOURNAL_H
 
@@ -102,6 +104,14 @@ enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request 
  * after the check: the caller judges that one. */
 int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, const char *op,
                              const struct stat *st, enum rg_action act);
+
+/* Keeps the file req names (st: as judged), which a rename is about to move
+ * away from that name, unless its bytes are the session's own (an atomic
+ * save's temp file), outside the roots or free: by a link, as op "move".
+ * A move destroys nothing, so what cannot be kept is neither logged nor
+ * refused; nor is the file marked kept, as it lives on under its new name
+ * and a write there must keep its bytes again. */
+void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 
 /* The change after rg_journal_keep returned true failed: drop the link that
  * kept the file, which is still there and may yet change. */

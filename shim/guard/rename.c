@@ -20,6 +20,10 @@
  * The session's own atomic save renames a temp file it wrote (so knows). */
 struct moved {
     bool known;
+    /* Nothing of it is left for the journal to keep as it moves away: its
+     * bytes are the session's own write (an atomic save's temp file), or
+     * they were kept already, on an earlier try. */
+    bool kept;
     uint64_t dev, ino;
     struct rg_entry *e;   /* the entry, when known */
     struct rg_record was; /* its record, when known */
@@ -57,6 +61,7 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
          * back after a change must not be carried as known), or of these
          * very bytes where the stamp cannot tell. */
         m.known = recorded(dirfd, path, &f, &r);
+        m.kept = m.known && r.written;
         m.e = m.known ? e : NULL;
         m.was = r;
         if (m.known || !rg_wait_restamp(&r, n))
@@ -164,9 +169,39 @@ static int judge_names(struct rg_ctx *c, const struct renaming *j)
     return 0;
 }
 
-/* Judges the files the names hold now and keeps what the rename replaces:
- * 0, a refusal, or -ESTALE while stale_again: a sibling renamed another
- * file over the target since it was judged, so judge that one. */
+/* Will the rename move nothing, as far as can be told before it? A
+ * program tries a rename that fails before doing something else (mv tries
+ * RENAME_NOREPLACE first, and copies across file systems), and a move
+ * journaled that never happened would be undone all the same. */
+static bool moves_nothing(const struct renaming *j)
+{
+    struct stat a, b;
+    if (j->targets == 0)
+        return rg_sys_fstatat(j->req->dirfd, j->req->path, &a, AT_SYMLINK_NOFOLLOW) == 0;
+    if (S_ISDIR(j->dst.st_mode) || (j->dst.st_ino == j->from.ino && j->dst.st_dev == j->from.dev))
+        return true;
+    return j->old.dirfd != j->req->dirfd &&
+           (rg_sys_fstatat(j->old.dirfd, "", &a, AT_EMPTY_PATH) != 0 ||
+            rg_sys_fstatat(j->req->dirfd, "", &b, AT_EMPTY_PATH) != 0 || a.st_dev != b.st_dev);
+}
+
+/* Keeps the regular file the rename moves away from its name, as that
+ * name's version: a new file may take the name next (sed -i~, mv -b, cp -b
+ * and install -b move the original to a backup name first), and undo of it
+ * needs the original, whatever becomes of the backup. Out of line: an
+ * atomic save's temp file, the session's own, never comes here. */
+static __attribute__((noinline)) void keep_moved(struct rg_ctx *c, const struct renaming *j)
+{
+    struct stat st;
+    if (j->targets < 2 && j->from.ino && rg_journal_on(c) && !moves_nothing(j) &&
+        rg_sys_fstatat(j->old.dirfd, j->old.path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        rg_journal_keep_moved(c, &j->old, &st);
+}
+
+/* Judges the files the names hold now and keeps what the rename replaces,
+ * and, once, what it moves away: 0, a refusal, or -ESTALE while
+ * stale_again: a sibling renamed another file over the target since it
+ * was judged, so judge that one. */
 static int judge_files(struct rg_ctx *c, struct renaming *j, bool stale_again)
 {
     struct stat src = {0};
@@ -190,6 +225,10 @@ static int judge_files(struct rg_ctx *c, struct renaming *j, bool stale_again)
         if (j->linked)
             rg_journal_unkeep(c, j->req, &j->dst);
         return -EACCES;
+    }
+    if (!j->from.kept) {
+        keep_moved(c, j);
+        j->from.kept = true;
     }
     return 0;
 }

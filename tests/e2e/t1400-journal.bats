@@ -204,7 +204,7 @@ objects() {
 	run "$RG" undo a.txt
 	assert_failure 1
 	assert_output --partial "no session kept a version of it"
-	assert_output --partial "nor one removed by a session run with --no-journal"
+	assert_output --partial "no session kept it as it was moved or removed (one run with --no-journal keeps nothing)"
 }
 
 @test "t1400.20 a read-only state directory: the write goes ahead, one warning, logged as unsaved" {
@@ -791,22 +791,22 @@ refused_log() {
 	cmp big "$OUT/big.edit"
 }
 
-@test "t1400.92 undo of a file moved to a new name says a move keeps nothing, and where to look" {
+@test "t1400.92 undo of a file moved where no session kept it says so, and where to look" {
 	mkfile a.txt original
-	rgsh 'mv a.txt b.txt'
+	mv a.txt b.txt
 	run --separate-stderr "$RG" undo a.txt
 	assert_failure 1
-	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); it is not there now: a file moved to a new name is not kept, as nothing was lost (look for it under its new name), nor one removed by a session run with --no-journal"
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); it is not there now, and no session kept it as it was moved or removed (one run with --no-journal keeps nothing): if it was moved, look for it under its new name"
 	assert_content b.txt original
 }
 
-@test "t1400.93 history of a file moved to a new name says a move keeps nothing, exit 0" {
+@test "t1400.93 history of a file moved where no session kept it says so, exit 0" {
 	mkfile a.txt original
-	rgsh 'mv a.txt b.txt'
+	"$RG" run --no-journal -- mv a.txt b.txt
 	run --separate-stderr "$RG" history a.txt
 	assert_success
 	assert_output ''
-	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; it is not there now: a file moved to a new name is not kept"* ]] || fail "$stderr"
+	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; it is not there now, and no session kept it as it was moved or removed"* ]] || fail "$stderr"
 }
 
 @test "t1400.94 undo of a file that is there and was never kept names --no-journal as a reason" {
@@ -1442,13 +1442,13 @@ sid() {
 	grep -rqx two "$J/objects" || fail "the other program's version is in no object"
 }
 
-@test "t1400.139 undo of a file sed -i~ replaced names the backup that holds its old bytes" {
+@test "t1400.139 undo of a file sed -i~ replaced where no session kept it names the backup that holds its old bytes" {
 	mkfile a.txt original
-	rg sed -i~ s/original/new/ a.txt
+	"$RG" run --no-journal -- sed -i~ s/original/new/ a.txt
 	assert_equal "$(cat a.txt~)" original
 	run --separate-stderr "$RG" undo a.txt
 	assert_failure 1
-	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); 'a.txt~' beside it may hold its old bytes: sed -i~, mv -b and editors move the original to a backup name, which loses nothing and so keeps nothing"
+	assert_equal "$stderr" "readguard: undo: 'a.txt': no session kept a version of it (see 'readguard history'); 'a.txt~' beside it may hold its old bytes (sed -i~, mv -b and editors move the original to a backup name)"
 }
 
 @test "t1400.140 undo and diff of a directory that is gone, named without its /, point to its kept files" {

@@ -342,7 +342,7 @@ write_through_it() {
 }
 
 written_same_size() {
-	echo "readguard: undo: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file); not restoring"
+	echo "readguard: undo: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file, or the name it was moved to); not restoring"
 }
 
 @test "t1410.26 undo --all restores a removed file the session wrote through a descriptor left open on it, and makes no 'a.txt (deleted)'" {
@@ -362,7 +362,7 @@ written_same_size() {
 	write_through_it
 	run --separate-stderr "$RG" undo a.txt
 	assert_failure 2
-	assert_equal "$stderr" "readguard: undo: 'a.txt': the kept version's bytes no longer match their name: it was written to after it was kept (through a descriptor left open on the removed file), or a power cut damaged it; not restoring"
+	assert_equal "$stderr" "readguard: undo: 'a.txt': the kept version's bytes no longer match their name: it was written to after it was kept (through a descriptor left open on the removed file, or the name it was moved to), or a power cut damaged it; not restoring"
 	assert_file_not_exists a.txt
 }
 
@@ -432,5 +432,5 @@ killed_naming() {
 	run --separate-stderr "$RG" diff a.txt
 	assert_failure 2
 	assert_output ''
-	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file); undo refuses it too"
+	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file, or the name it was moved to); undo refuses it too"
 }

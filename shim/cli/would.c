@@ -219,8 +219,8 @@ const char *rg_would_allowed_why(const struct rg_would *w)
     if (rec->writers > 0 && w->facts.writer_alive)
         return "a process of this session is writing it.";
     if (f->scope == RG_SCOPE_JOURNALED)
-        return "it is in the journaled tier (git ignores it, or a 'journal' rule names it): a "
-               "write is allowed, and its old bytes are kept first.";
+        return "it is in the journaled tier (git ignores it, a 'journal' rule names it, or a "
+               "tool owns it): a write is allowed, and its old bytes are kept first.";
     if (!w->outside_roots)
         return "it is in the free tier (readguard's ignore rules leave it to the tools).";
     return "it is outside the session's roots.";

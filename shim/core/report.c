@@ -29,9 +29,9 @@ static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
                         "then retry.",
                         why);
     return snprintf(buf, cap,
-                    "its old bytes could not be kept in the journal: %s; a journaled file (git "
-                    "ignores it) is written without a read only once they are. Read it first, "
-                    "then retry.",
+                    "its old bytes could not be kept in the journal: %s; a journaled file (one "
+                    "git ignores or a tool owns) is written without a read only once they are. "
+                    "Read it first, then retry.",
                     why);
 }
 

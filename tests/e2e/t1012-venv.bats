@@ -210,3 +210,13 @@ include-system-site-packages = false'
 	assert_unchanged env/data
 	assert_content venv/data new
 }
+
+@test "t1012.14 a file in a venv too large to keep: the refusal says a tool owns it, not git" {
+	cfg .venv
+	head -c 8192 /dev/zero >.venv/big
+	RG_OPTS=(--journal-max-file 4K)
+	run --separate-stderr blind .venv/big
+	assert_refused .venv/big unkept
+	[[ $stderr == *"a journaled file (one git ignores or a tool owns) is written without a read only once they are."* ]] ||
+		fail "the refusal does not say a tool owns it: $stderr"
+}

@@ -134,7 +134,7 @@ shim said:  ${stderr_lines[0]}"
 	new_session
 	run --separate-stderr "$RG" check app.db
 	assert_success
-	assert_output "allowed to write 'app.db': it is in the journaled tier (git ignores it, or a 'journal' rule names it): a write is allowed, and its old bytes are kept first."
+	assert_output "allowed to write 'app.db': it is in the journaled tier (git ignores it, a 'journal' rule names it, or a tool owns it): a write is allowed, and its old bytes are kept first."
 	run --separate-stderr in_session sh -c 'echo new >app.db'
 	assert_success
 	refute_refused
@@ -232,4 +232,15 @@ shim said:  ${stderr_lines[0]}"
 	assert_equal "$status" 2
 	assert_output ''
 	assert_equal "$stderr" "readguard: check: '': an empty name names no file (an open of it fails with ENOENT)"
+}
+
+@test "t2040.20 check of a file in a tool's directory outside git says a tool owns it" {
+	export HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME" .venv
+	printf 'home = /usr/bin\n' >.venv/pyvenv.cfg
+	mkfile .venv/data old
+	new_session
+	run --separate-stderr "$RG" check .venv/data
+	assert_success
+	assert_output "allowed to write '.venv/data': it is in the journaled tier (git ignores it, a 'journal' rule names it, or a tool owns it): a write is allowed, and its old bytes are kept first."
 }

@@ -509,7 +509,7 @@ tiers_project() {
 	cp big.db other-big.db
 	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\"}" --journal-max-file 100K >/dev/null
 	run --separate-stderr tool PreToolUse Write "\"$W/big.db\""
-	assert_output "$(deny_json "'$W/big.db'" "${MSG_UNKEPT}it is too large (307200 bytes; --journal-max-file is 102400); a journaled file (git ignores it) is written without a read only once they are. Read it first, then retry.")"
+	assert_output "$(deny_json "'$W/big.db'" "${MSG_UNKEPT}it is too large (307200 bytes; --journal-max-file is 102400); a journaled file (one git ignores or a tool owns) is written without a read only once they are. Read it first, then retry.")"
 	run --separate-stderr bash_tool 'echo new >other-big.db'
 	assert_failure
 	assert_refused other-big.db unkept

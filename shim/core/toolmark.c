@@ -5,6 +5,7 @@ static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f0688680
 static const char cmake_cache_line[] = "# This is the CMakeCache file.";
 static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
 static const char pkg_info_field[] = "Metadata-Version: ";
+static const char sphinx_buildinfo_line[] = "# Sphinx build info version ";
 
 const struct rg_dirmark rg_dirmarks[] = {
     {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", ""},
@@ -16,6 +17,9 @@ const struct rg_dirmark rg_dirmarks[] = {
      * directory's files over unread every time. */
     {"PKG-INFO", sizeof pkg_info_field - 1, RG_DIRMARK_EGGINFO, "", ".egg-info"},
     {".gitignore", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_GITIGNORE_ALL, "", ""},
+    /* sphinx-build writes its html output over unread for every changed
+     * document. */
+    {".buildinfo", sizeof sphinx_buildinfo_line - 1, RG_DIRMARK_SPHINX, "", ""},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -28,6 +32,7 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     case RG_DIRMARK_EGGINFO: return rg_egg_info(head, n);
     /* A head as long as the bound may be a longer file cut short. */
     case RG_DIRMARK_GITIGNORE_ALL: return n < m->head && rg_gitignore_all(head, n);
+    case RG_DIRMARK_SPHINX: return rg_sphinx_buildinfo(head, n);
     }
     return false;
 }
@@ -243,4 +248,21 @@ bool rg_wheel_name(const char *name)
 bool rg_wheel_head(const char *head, size_t n)
 {
     return n >= RG_WHEEL_HEAD && memcmp(head, "PK\3\4", RG_WHEEL_HEAD) == 0;
+}
+
+bool rg_doctree_name(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 8 && strcmp(name + len - 8, ".doctree") == 0;
+}
+
+bool rg_pickle_head(const char *head, size_t n)
+{
+    return n >= RG_PICKLE_HEAD && (unsigned char)head[0] == 0x80 && head[1] >= 2 && head[1] <= 5;
+}
+
+bool rg_sphinx_buildinfo(const char *head, size_t n)
+{
+    return n >= sizeof sphinx_buildinfo_line - 1 &&
+           memcmp(head, sphinx_buildinfo_line, sizeof sphinx_buildinfo_line - 1) == 0;
 }

@@ -18,6 +18,7 @@ enum rg_dirmark_kind {
     RG_DIRMARK_CMAKE,
     RG_DIRMARK_EGGINFO,
     RG_DIRMARK_GITIGNORE_ALL,
+    RG_DIRMARK_SPHINX,
 };
 
 /* A file that marks its directory, and everything below, as a tool's. No
@@ -74,6 +75,9 @@ bool rg_egg_info(const char *head, size_t n);
  * "*" with no comment, as a person writes one, says nothing. */
 bool rg_gitignore_all(const char *head, size_t n);
 
+/* A Sphinx html build's .buildinfo: it begins with this line. */
+bool rg_sphinx_buildinfo(const char *head, size_t n);
+
 /* The bytes an SQLite database begins with: "SQLite format 3" and a NUL. */
 #define RG_SQLITE_HEAD 16
 bool rg_sqlite_header(const char *head, size_t n);
@@ -91,6 +95,16 @@ size_t rg_sqlite_companion(const char *path);
 #define RG_WHEEL_HEAD 4
 bool rg_wheel_name(const char *name);
 bool rg_wheel_head(const char *head, size_t n);
+
+/* A Sphinx doctree: a file NAME.doctree holding a pickle (protocol 2 to
+ * 5, which begins with the byte 0x80 and the protocol's number). Sphinx
+ * writes the doctree of each changed document before it reads any. */
+#define RG_PICKLE_HEAD 2
+bool rg_doctree_name(const char *name);
+bool rg_pickle_head(const char *head, size_t n);
+
+/* The most first bytes an artifact above needs. */
+#define RG_ARTIFACT_HEAD RG_WHEEL_HEAD
 
 /* What autoconf and its configure write over, unread, each run: configure
  * itself (autoconf moves it onto configure~), autoheader's config.h.in

@@ -3,9 +3,11 @@
 # unread each run: setuptools' NAME.egg-info (its PKG-INFO begins with
 # "Metadata-Version: "), a directory whose .gitignore a tool wrote to keep
 # all of it out of git (a comment, then "*" as the only rule: coverage's
-# htmlcov, pytest's cache, Meson's build directory), and the wheel pip
-# wheel saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl). Each test
-# is a second session in a project that is no git work tree.
+# htmlcov, pytest's cache, Meson's build directory), the wheel pip wheel
+# saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl), and Sphinx's
+# output (an html directory its .buildinfo marks, doctrees that are
+# pickles named NAME.doctree). Each test is a second session in a project
+# that is no git work tree.
 
 load helper
 
@@ -137,4 +139,26 @@ htmlcov() {
 	run --separate-stderr blind mylib-0.1-py3-none-any.whl
 	assert_failure
 	assert_refused mylib-0.1-py3-none-any.whl unread
+}
+
+@test "t1017.09 sphinx-build -M html run again in a second session rebuilds a changed page and its doctree" {
+	need sphinx-build
+	mkdir docs
+	printf 'project = "p"\n' >docs/conf.py
+	printf 'Title\n=====\n\n.. toctree::\n\n   other\n' >docs/index.rst
+	printf 'Other\n=====\n\nText.\n' >docs/other.rst
+	sphinx-build -M html docs docs/_build -q >/dev/null 2>&1 || fail "sphinx-build failed"
+	assert_file_exist docs/_build/html/.buildinfo docs/_build/doctrees/other.doctree
+	printf 'More.\n' >>docs/other.rst
+	run --separate-stderr "$RG" run --log "$LOG" -- sphinx-build -M html docs docs/_build -q
+	assert_success
+	refute_refused
+	grep -q 'More' docs/_build/html/other.html || fail "other.html was not rebuilt"
+}
+
+@test "t1017.10 a file named as a doctree that is no pickle stays guarded" {
+	mkfile notes.doctree 'my notes'
+	run --separate-stderr blind notes.doctree
+	assert_failure
+	assert_refused notes.doctree unread
 }

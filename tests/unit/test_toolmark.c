@@ -51,7 +51,7 @@ TEST(pyvenv_with_a_nul_byte_is_no_text)
 
 TEST(dirmarks_name_each_marker_once_within_the_head_bound)
 {
-    CHECK_EQ_INT(rg_ndirmarks, 5);
+    CHECK_EQ_INT(rg_ndirmarks, 6);
     CHECK_EQ_STR(rg_dirmarks[0].name, "CACHEDIR.TAG");
     CHECK_EQ_STR(rg_dirmarks[1].name, "pyvenv.cfg");
     CHECK_EQ_STR(rg_dirmarks[2].name, "CMakeCache.txt");
@@ -59,6 +59,7 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK_EQ_STR(rg_dirmarks[3].name, "PKG-INFO");
     CHECK_EQ_STR(rg_dirmarks[3].dir_suffix, ".egg-info");
     CHECK_EQ_STR(rg_dirmarks[4].name, ".gitignore");
+    CHECK_EQ_STR(rg_dirmarks[5].name, ".buildinfo");
     for (size_t i = 0; i < rg_ndirmarks; i++) {
         CHECK(rg_dirmarks[i].head <= RG_DIRMARK_HEAD_MAX);
         CHECK(!strchr(rg_dirmarks[i].name, '/'));
@@ -150,6 +151,30 @@ TEST(wheel_head_is_a_zips_local_header)
     CHECK(!rg_wheel_head("PK\3", 3)); /* cut short */
     CHECK(!rg_wheel_head("PK\5\6", 4));
     CHECK(!rg_wheel_head("# a wheel, honest\n", 18));
+}
+
+TEST(doctree_is_a_pickle_named_dot_doctree)
+{
+    CHECK(rg_doctree_name("index.doctree"));
+    CHECK(rg_doctree_name("api.module.doctree"));
+    CHECK(!rg_doctree_name(".doctree"));
+    CHECK(!rg_doctree_name("index.doctree.bak"));
+    CHECK(!rg_doctree_name("index.rst"));
+    CHECK(rg_pickle_head("\x80\x05\x95", 3));
+    CHECK(rg_pickle_head("\x80\x02", 2));
+    CHECK(!rg_pickle_head("\x80\x01", 2));
+    CHECK(!rg_pickle_head("\x80\x06", 2));
+    CHECK(!rg_pickle_head("\x80", 1)); /* cut short */
+    CHECK(!rg_pickle_head("<document", 9));
+}
+
+TEST(sphinx_buildinfo_begins_with_its_version_line)
+{
+    const char *info = "# Sphinx build info version 1\n# This file hashes the configuration\n";
+    CHECK(rg_sphinx_buildinfo(info, strlen(info)));
+    CHECK(rg_dirmark_says(&rg_dirmarks[5], info, rg_dirmarks[5].head));
+    CHECK(!rg_sphinx_buildinfo(info, 20)); /* cut short */
+    CHECK(!rg_sphinx_buildinfo("# sphinx build info version 1\n", 30));
 }
 
 TEST(cmake_cache_begins_with_cmakes_first_line)
@@ -296,6 +321,8 @@ int main(void)
     RUN(gitignore_with_any_other_rule_or_no_comment_marks_nothing);
     RUN(wheel_names_have_pep_427s_five_or_six_fields);
     RUN(wheel_head_is_a_zips_local_header);
+    RUN(doctree_is_a_pickle_named_dot_doctree);
+    RUN(sphinx_buildinfo_begins_with_its_version_line);
     RUN(cmake_cache_begins_with_cmakes_first_line);
     RUN(configure_outputs_are_config_log_and_config_status_by_name);
     RUN(config_log_begins_with_configures_two_lines);

@@ -1,0 +1,20 @@
+/* Is a file a build artifact a tool wrote, told by its name and its own
+ * first bytes (core/toolmark.h), never by its directory: a wheel (pip
+ * wheel . saves it in the working directory, beside the sources), a
+ * Sphinx doctree (sphinx-build -M puts them in _build/doctrees, beside
+ * the html output its .buildinfo marks). Each run writes them over
+ * unread, and outside a git work tree no ignore rule says they are the
+ * tool's. They are journaled (readguard(1), IGNORE RULES), never free: a
+ * wheel kept in a project may be the only copy of a build.
+ *
+ * Asked only for a write that would otherwise be refused; the answer is
+ * the file's first bytes as they are now. */
+#ifndef RG_ARTIFACT_H
+#define RG_ARTIFACT_H
+
+#include <stdbool.h>
+
+/* abs: the file's absolute real path; fd: a descriptor on it, or -1. */
+bool rg_artifact_owned(const char *abs, int fd);
+
+#endif

@@ -246,13 +246,13 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
     /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (fd == -ENOENT)
-        return "it does not exist (the session has ended?)";
+        return "it does not exist; has the session ended?";
     if (fd == -ELOOP)
         return "it is a symbolic link";
     if (fd == -EISDIR)
         return "it is a directory";
     if (fd == -EACCES || fd == -EPERM)
-        return "it cannot be opened (permission denied: another user's?)";
+        return "it cannot be opened: permission denied; is it another user's?";
     if (fd < 0)
         return "it cannot be opened";
     /* Raw calls: every process that joins a session comes here once, many

@@ -115,7 +115,7 @@ assert o["id"] == sys.argv[2], o
 @test "t2020.08 status --session on a table that is gone points to history --session ID" {
 	run --separate-stderr "$RG" status --session "$TABLES/gone"
 	assert_failure 2
-	assert_equal "$stderr" "readguard: session '$TABLES/gone': it does not exist (the session has ended?)
+	assert_equal "$stderr" "readguard: session '$TABLES/gone': it does not exist; has the session ended?
 readguard: ended sessions: see 'readguard history --session ID' (and diff, undo, log), with the id that 'readguard history' prints"
 }
 
@@ -193,4 +193,17 @@ assert h["id"] == st["id"] == h["session"], (st, h)
 	assert_line --regexp "^appended +$(stat -c '%d:%i' log.txt) .* $W/log.txt$"
 	assert_output --partial '"state":"appended",'
 	assert_output --partial '"stamped":null,'
+}
+
+@test "t2020.15 status --session on another user's table it cannot open says so in one sentence" {
+	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || skip "needs root and setpriv"
+	local d
+	d=$(mktemp -d /tmp/rg-t2020.XXXXXX)
+	chmod 755 "$d"
+	printf x >"$d/tbl"
+	chmod 600 "$d/tbl"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" status --session "$d/tbl"
+	rm -rf "$d"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "readguard: session '$d/tbl': it cannot be opened: permission denied; is it another user's?"
 }

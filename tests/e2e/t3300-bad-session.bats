@@ -45,7 +45,7 @@ fails_closed() {
 }
 
 @test "t3300.01 a missing table: refused, 'it does not exist'" {
-	fails_closed "$BATS_TEST_TMPDIR/no-such-table" "it does not exist"
+	fails_closed "$BATS_TEST_TMPDIR/no-such-table" "it does not exist; has the session ended?)"
 }
 
 @test "t3300.02 a directory as the table: refused, 'it is a directory'" {

@@ -31,7 +31,8 @@ void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool 
     int rfd = -1, fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
     f->hashed = true;
     f->hash = 0;
-    if (fl >= 0 && (fl & O_ACCMODE) != O_WRONLY) {
+    /* An O_PATH descriptor (a link's source) reads nothing: it is reopened. */
+    if (fl >= 0 && !(fl & O_PATH) && (fl & O_ACCMODE) != O_WRONLY) {
         f->hash = rg_content_hash(fd, f->size);
         return;
     }

@@ -77,7 +77,7 @@ static inline struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev,
 bool rg_wait_restamp(const struct rg_record *r, int look);
 
 /* Hashes f's bytes into f->hash (f->hashed set), through a descriptor that
- * can read them: fd may be write-only, or -1 to open req's path (rename,
+ * can read them: fd may be write-only or O_PATH, or -1 to open req's path (rename,
  * truncate). Only the inode f names counts; anything unreadable leaves hash
  * 0, which matches no record. */
 void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool follow);

@@ -7,6 +7,7 @@
 
 #include "core/content.h"
 #include "core/policy.h"
+#include "core/text.h"
 #include "guard/ask.h"
 #include "guard/critical.h"
 #include "guard/fdmap.h"
@@ -159,6 +160,29 @@ int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
     }
     struct rg_meta_call call = {
         SYS_linkat, {req->dirfd, (long)req->path, req->to_dirfd, (long)req->to_path, flags}, false};
+    return (int)rg_guard_meta(c, &f, &call);
+}
+
+int rg_guard_link_fd(struct rg_ctx *c, const struct rg_request *req, int fd, int flags)
+{
+    struct stat st;
+    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        struct rg_file file = rg_file_of(&st);
+        if (rg_ask(c, req, &file, fd, true) == RG_REFUSE)
+            return -EACCES;
+    }
+    /* The descriptor's /proc name, followed, reaches the inode it holds
+     * (a symbolic link's own, for an O_NOFOLLOW one), as its name did when
+     * it was opened. A link by the program's empty name stays one: the
+     * kernel's own check of who may link a descriptor so must still hold. */
+    char self[RG_FD_LINK_MAX];
+    rg_fd_link(self, fd);
+    bool empty = (flags & AT_EMPTY_PATH) && !req->path[0];
+    struct rg_meta_file f = {fd, NULL, 0};
+    struct rg_meta_call call = {SYS_linkat,
+                                {empty ? fd : AT_FDCWD, (long)(empty ? "" : self), req->to_dirfd,
+                                 (long)req->to_path, empty ? AT_EMPTY_PATH : AT_SYMLINK_FOLLOW},
+                                false};
     return (int)rg_guard_meta(c, &f, &call);
 }
 

@@ -45,6 +45,12 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
  * name outside guarded scope for a file the session may not write is
  * refused (guard/names.h). */
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags);
+/* The same, judged on and made through fd, an O_PATH descriptor on the file
+ * req names, opened once: a name re-pointed between the look and the link
+ * cannot bring in another file. req keeps the program's names, which the
+ * judgement and its messages go by (the descriptor's /proc name is no name
+ * of the file's); its to_dirfd and to_path, the new name. */
+int rg_guard_link_fd(struct rg_ctx *c, const struct rg_request *req, int fd, int flags);
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length);
 /* ftruncate; refused with the reason on a touch stand-in descriptor. */
 int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length);

@@ -140,45 +140,43 @@ static int source_of(const struct named *n, int flags)
         int fd = fcntl(n->dfd, F_DUPFD_CLOEXEC, 0);
         return fd < 0 ? -errno : fd;
     }
-    struct open_how how = {.flags =
-                               O_PATH | O_CLOEXEC | (flags & AT_SYMLINK_FOLLOW ? 0 : O_NOFOLLOW),
-                           .resolve = n->own ? 0 : RESOLVE_NO_MAGICLINKS};
+    struct open_how how = {
+        .flags = O_PATH | O_CLOEXEC | (flags & AT_SYMLINK_FOLLOW ? 0 : O_NOFOLLOW),
+        .resolve = n->own || rg_sv_tree_proc(n->path) ? 0 : RESOLVE_NO_MAGICLINKS};
     return rg_sys_openat2(n->dfd, n->path, &how, sizeof how);
 }
 
-/* Under --strict a kept version with a name outside the journal could be
- * written through it: a link from the journal is refused as one into it.
- * The link is made by name after the look, so one whose new name is not
- * the file looked at (a symbolic link re-pointed in between) is taken
- * back: the handler takes no other call of the tree meanwhile. */
-static int link_checked(struct rg_sv_call *call, const struct named *from, const struct named *to,
+/* The source is opened once, and judged on and linked through that
+ * descriptor (guard/calls.h), never looked up by name again. Linked by
+ * name, a name re-pointed between the look and the link brought in a file
+ * never judged; taking that link back by name then removed whatever a
+ * sibling of the tree had renamed onto the new name meanwhile, unkept.
+ * Under --strict a kept version with a name outside the journal could be
+ * written through it: a link from the journal is refused as one into it. */
+static int link_checked(struct rg_sv_call *call, const struct named *from,
                         const struct rg_request *req, int flags)
 {
-    struct stat src, now;
-    bool strict = call->ctx->sealed_ino, known = false;
-    int fd = strict ? source_of(from, flags) : -1;
-    if (fd >= 0 && rg_sv_fd_in_journal(call->ctx, fd)) {
-        rg_sys_close(fd);
-        return rg_sv_journal_refuse(call, req, NULL);
+    int fd = source_of(from, flags);
+    if (fd < 0)
+        return fd;
+    int r = 0;
+    if (rg_sv_fd_in_journal(call->ctx, fd))
+        r = rg_sv_journal_refuse(call, req, NULL);
+    if (r == 0) {
+        rg_sv_held_settle(call->held);
+        r = rg_sv_still_valid(call) ? rg_guard_link_fd(call->ctx, req, fd, flags) : -ESRCH;
     }
-    known = fd >= 0 && fstat(fd, &src) == 0;
-    if (fd >= 0)
-        rg_sys_close(fd);
-    rg_sv_held_settle(call->held);
-    int r = rg_sv_still_valid(call) ? rg_guard_link(call->ctx, req, flags) : -ESRCH;
-    if (r == 0 && strict &&
-        (!known || fstatat(to->at.dirfd, to->at.name, &now, AT_SYMLINK_NOFOLLOW) != 0 ||
-         now.st_ino != src.st_ino || now.st_dev != src.st_dev)) {
-        rg_sys_unlinkat(to->at.dirfd, to->at.name, 0);
-        r = -EAGAIN;
-    }
+    rg_sys_close(fd);
     return r;
 }
 
 void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    static _Thread_local struct named from, to;
-    int r = name_of(call, sc->oldpath, sc->olddirfd, &from);
+    static _Thread_local struct named from = {.dfd = -1}, to = {.dfd = -1};
+    /* The kernel's answer to a flag it does not know, before any look. */
+    int r = sc->flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)
+                ? -EINVAL
+                : name_of(call, sc->oldpath, sc->olddirfd, &from);
     if (r == 0)
         r = name_of(call, sc->path, sc->dirfd, &to);
     if (r == 0)
@@ -189,7 +187,7 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
         if (rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name))
             r = rg_sv_journal_refuse(call, &req, NULL);
         else
-            r = link_checked(call, &from, &to, &req, sc->flags);
+            r = link_checked(call, &from, &req, sc->flags);
     }
     drop(&from);
     drop(&to);

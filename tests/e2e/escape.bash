@@ -20,7 +20,8 @@ ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
 root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
-table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same"
+table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
+link-swap-race"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -216,6 +217,50 @@ esc_dir_swap_race() { esc_dir_swap "$1" n; }
 # b/v (read) and the rename must not move onto a/v (unread).
 esc_dir_swap_same() { esc_dir_swap "$1" b/n; }
 
+# A link whose source takes long to look up (39 nested symbolic links, each
+# a 4 KiB path) holds its supervisor handler for milliseconds, long enough
+# for the turn to pass on (supervise/turn.c): a second thread removes the
+# new name n the moment it appears and renames the unread f onto it. A link
+# made by name, looked at again by name (the file's restamp after it), and
+# taken back by name when n did not hold the file judged, removed f, unkept.
+# Each round links a new file, which the session wrote and knows, and puts f
+# back under its name.
+esc_link_swap_race() {
+	VICTIM="f n"
+	esc_session "$1" 'python3 - <<"PY"
+import os, threading
+pad = "d/../" * 818
+os.mkdir("d")
+for i in range(39):
+    os.symlink(pad + ("s%d" % (i + 1) if i < 38 else "."), "s%d" % i)
+def swap(stop):
+    while not os.path.lexists("n"):
+        if stop.is_set():
+            return
+    os.unlink("n")
+    os.rename("f", "n")
+for i in range(30):
+    with open("src%d" % i, "w") as f:
+        f.write("mine\n")
+    stop = threading.Event()
+    t = threading.Thread(target=swap, args=(stop,))
+    t.start()
+    try:
+        os.link("s0/src%d" % i, "n")
+    except OSError as e:
+        print("link:", e)
+    stop.set()
+    t.join()
+    if os.path.lexists("f"):
+        continue
+    if not os.path.lexists("n"):
+        print("f lost")
+        break
+    os.rename("n", "f")
+print("rounds", i + 1)
+PY'
+}
+
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
 	local mode=$1
@@ -286,6 +331,7 @@ m[at + 1:at + 2] = b\"X\"
 		;;
 	dir-swap-race) esc_dir_swap_race "$mode" ;;
 	dir-swap-same) esc_dir_swap_same "$mode" ;;
+	link-swap-race) esc_link_swap_race "$mode" ;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
 }

@@ -281,6 +281,11 @@ os.rename(\"f\", \"big\"); print(\"swapped\")
 	swap_while_kept 'cat big >/dev/null; ln big big.2; echo new >new; mv new big'
 }
 
+@test "t6000.54 a file renamed onto a link's new name while the link is made is not removed (--strict)" {
+	refused strict link-swap-race
+	grep -q 'rounds 30' "$ESC/out" || fail "the rounds did not all run: $(cat "$ESC/out")"
+}
+
 # Documented limits (readguard(1), LIMITATIONS): setxattr is not trapped, so
 # an ACL can take the journal's permissions as chmod would. What that still
 # leaves: later removals of unread files are refused, and undo works once

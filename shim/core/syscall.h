@@ -7,9 +7,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include "core/request.h"
+/* Linux 6.6, the same number on every architecture; older headers lack it. */
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
 /* What an argument register of a guarded call holds. */
 enum rg_sc_arg {
     RG_SC_NONE,     /* nothing: past the call's last argument */

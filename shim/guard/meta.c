@@ -156,9 +156,12 @@ void rg_meta_of(const struct rg_syscall *sc, int dirfd, const char *path, const 
                                         false}
                 : (struct rg_meta_call){SYS_fchown, {dirfd, (int)sc->owner, (int)sc->group}, false};
         break;
-    default:
-        *call = path ? (struct rg_meta_call){SYS_fchmodat, {dirfd, p, (long)sc->mode}, false}
-                     : (struct rg_meta_call){SYS_fchmod, {dirfd, (long)sc->mode}, false};
+    default: /* the chmods; only fchmodat2 has flags */
+        *call =
+            !path ? (struct rg_meta_call){SYS_fchmod, {dirfd, (long)sc->mode}, false}
+            : sc->flags
+                ? (struct rg_meta_call){SYS_fchmodat2, {dirfd, p, (long)sc->mode, sc->flags}, false}
+                : (struct rg_meta_call){SYS_fchmodat, {dirfd, p, (long)sc->mode}, false};
         break;
     }
 }

@@ -27,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "core/syscall.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
 #if defined(__x86_64__)

@@ -23,7 +23,7 @@ enum rg_sv_level {
 };
 
 /* --- filter.c: the BPF program ------------------------------------------ */
-#define RG_SV_FILTER_MAX 80
+#define RG_SV_FILTER_MAX 96
 struct sock_filter;
 /* Writes the filter into out (RG_SV_FILTER_MAX slots); returns its length. */
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level);

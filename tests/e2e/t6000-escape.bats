@@ -429,3 +429,25 @@ os.wait()
 	allowed preload 'cat f >/dev/null && mkdir -p d && mv f d/g && mv d/g ./f && mv f d/ &&
 		mv d/f f && echo OK >f' f OK
 }
+
+# fchmodat2 (Linux 6.6) is fchmodat with flags: glibc makes it for
+# AT_SYMLINK_NOFOLLOW, and a program can make it itself.
+@test "t6000.55 the journal's permissions cannot be taken away by fchmodat2 either (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	local chmod2='import ctypes, glob, sys
+libc = ctypes.CDLL(None, use_errno=True)
+j = sys.argv[1]
+for p in glob.glob(j + "/objects/*") + [j + "/objects", j + "/sessions", j]:
+    print("fchmodat2", p, libc.syscall(452, -100, p.encode(), 0, 0), ctypes.get_errno())'
+	journal_attacked "$(printf '%q -c %q "$J"' "$PY3" "$chmod2")"
+}
+
+@test "t6000.56 fchmodat2 of a file in the tree is carried out as asked (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	esc_setup
+	esc_session strict "$(printf '%q -c %q' "$PY3" 'import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+print("rc", libc.syscall(452, -100, b"sub/f", 0o600, 0), ctypes.get_errno())')" || true
+	grep -q '^rc 0 0$' "$ESC/out" || fail "fchmodat2 failed: $(cat "$ESC/out")"
+	assert_equal "$(stat -c %a "$ESC/root/sub/f")" 600
+}

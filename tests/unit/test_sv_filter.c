@@ -19,6 +19,7 @@ int main(void)
 #include <sys/syscall.h>
 
 #include "check.h"
+#include "core/syscall.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
 static uint32_t run_filter(enum rg_sv_level level, const struct seccomp_data *d)

@@ -11,10 +11,6 @@
 #include "preload/hook.h"
 #include "preload/hooks/meta.h"
 
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452 /* Linux 6.6: fchmodat with flags */
-#endif
-
 int rg_hook_meta_call(const struct rg_meta_file *f, const struct rg_meta_call *call)
 {
     const long *a = call->args;

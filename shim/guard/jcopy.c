@@ -33,7 +33,7 @@ static int open_scratch(const char *objects, char *tmp, size_t cap)
 
 /* A reflink where the filesystem shares extents, else a kernel copy, else
  * read and write. */
-static int copy_bytes(int src, int dst, int64_t size)
+int rg_jcopy_bytes(int src, int dst, int64_t size)
 {
     if (rg_syscall6(SYS_ioctl, dst, FICLONE, src, 0, 0, 0) == 0)
         return 0;
@@ -201,7 +201,7 @@ static int keep_large(struct rg_jkeep *k, int src, char *obj, size_t cap)
     int dst = open_scratch(k->objects, tmp, sizeof tmp);
     if (dst < 0)
         return dst;
-    int r = copy_bytes(src, dst, k->st->st_size);
+    int r = rg_jcopy_bytes(src, dst, k->st->st_size);
     if (r == 0 && changed_by_session(k, src))
         r = 1;
     if (r == 0)

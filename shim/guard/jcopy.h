@@ -15,4 +15,7 @@
  * changed the file meanwhile, and kept its old bytes itself; else -errno. */
 int rg_jcopy_keep(struct rg_jkeep *k, int src);
 
+/* Copies size bytes of src into dst (a reflink where it can): 0 or -errno. */
+int rg_jcopy_bytes(int src, int dst, int64_t size);
+
 #endif

@@ -1,8 +1,11 @@
 #include "guard/jlink.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
 
 #include "core/text.h"
+#include "guard/jcopy.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
@@ -63,6 +66,31 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
     return r == 0 || (r == -EEXIST && same_inode(to, k->st)) ? 0 : (int)r;
 }
 
+/* A private copy of the linked version obj, under the dot name tmp (which
+ * a prune removes, were this process killed before it is renamed). */
+static int copy_of(const char *objects, const char *obj, const struct stat *st, char *tmp,
+                   size_t cap)
+{
+    static _Atomic unsigned seq;
+    int src = rg_sys_openat(AT_FDCWD, obj, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+    if (src < 0)
+        return src;
+    snprintf(tmp, cap, "%s/.tmp-%d-c%u", objects, (int)rg_sys_getpid(), atomic_fetch_add(&seq, 1));
+    int dst = rg_sys_openat(AT_FDCWD, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int r = dst < 0 ? dst : rg_jcopy_bytes(src, dst, st->st_size);
+    /* Its mtime is the version's, as the link's was: undo tells a version
+     * written to after it was kept by it. */
+    struct timespec t[2] = {st->st_atim, st->st_mtim};
+    if (r == 0)
+        r = (int)rg_syscall6(SYS_utimensat, dst, 0, (long)t, 0, 0, 0);
+    if (r < 0 && dst >= 0)
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
+    if (dst >= 0)
+        rg_sys_close(dst);
+    rg_sys_close(src);
+    return r;
+}
+
 void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st)
 {
     struct stat now;
@@ -70,10 +98,20 @@ void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct s
         now.st_dev != st->st_dev)
         return;
     char objects[RG_JPATH], obj[RG_JPATH + RG_JOURNAL_OBJECT_MAX], name[RG_JOURNAL_OBJECT_MAX];
+    char tmp[RG_JPATH + 64];
     rg_concat(objects, sizeof objects, c->table.hdr->journal_dir, "/", RG_JOURNAL_OBJECTS);
     linked_name(obj, sizeof obj, objects, st, name);
-    /* Dropping the link moves ctime again, on the file left in place. */
+    /* The record naming the link stays, and the table says the bytes are
+     * kept: the link becomes a copy of itself, so the version stays whole
+     * while the file, still under its name, changes. Only a copy that
+     * cannot be made drops it. Either moves the file's ctime (its link
+     * count), so through rg_guard_meta. */
     struct rg_meta_file f = {dirfd, path, AT_SYMLINK_NOFOLLOW};
     struct rg_meta_call call = {SYS_unlinkat, {AT_FDCWD, (long)obj, 0}, false};
-    rg_guard_meta(c, &f, &call);
+    bool copied = copy_of(objects, obj, st, tmp, sizeof tmp) == 0;
+    if (copied)
+        call = (struct rg_meta_call){
+            SYS_renameat2, {AT_FDCWD, (long)tmp, AT_FDCWD, (long)obj, 0}, false};
+    if (rg_guard_meta(c, &f, &call) < 0 && copied)
+        rg_sys_unlinkat(AT_FDCWD, tmp, 0);
 }

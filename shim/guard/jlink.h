@@ -26,9 +26,10 @@
 int rg_jlink_keep(struct rg_jkeep *k, int pfd);
 
 /* After the change failed: if dirfd/path still names the inode st describes,
- * the journal's link to it is dropped, so the journal never holds a file that
- * can still change. (When the name is gone, another process removed it, and
- * the link is that removal's kept version.) */
+ * the journal's link to it becomes a copy of it, so the journal never holds
+ * a file that can still change, and the version the record names and the
+ * table counts as kept stays. (When the name is gone, another process
+ * removed it, and the link is that removal's kept version.) */
 void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st);
 
 #endif

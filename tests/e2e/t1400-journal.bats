@@ -1461,3 +1461,33 @@ sid() {
 	done
 	assert_file_not_exist q
 }
+
+# A rename over a read file that fails leaves the file in place: its kept
+# version (a link to the inode) must outlive the failure, as the session
+# counts those bytes as kept and keeps nothing at the next change.
+@test "t1400.141 a rename over a read file that fails, then its removal: undo brings the old bytes back" {
+	mkfile x old
+	mkfile y new
+	rgsh 'cat x >/dev/null; "$PY3" -c "import os
+try:
+    os.rename(\"missing\", \"x\")
+except FileNotFoundError:
+    pass"; cp --remove-destination y x'
+	assert_equal "$(cat x)" new
+	run --separate-stderr "$RG" undo x
+	assert_success
+	assert_equal "$(cat x)" old
+}
+
+@test "t1400.142 mv across file systems onto a read file: undo brings the old bytes back" {
+	local other
+	other=$(mktemp /dev/shm/rg-t1400.XXXXXX)
+	[ "$(stat -c %d /dev/shm)" != "$(stat -c %d .)" ] || { rm -f "$other"; skip "/dev/shm is on this file system"; }
+	mkfile f old
+	echo new >"$other"
+	rgsh 'cat f >/dev/null; mv '"$other"' f'
+	assert_equal "$(cat f)" new
+	run --separate-stderr "$RG" undo f
+	assert_success
+	assert_equal "$(cat f)" old
+}

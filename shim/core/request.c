@@ -70,6 +70,7 @@ const char *rg_op_name(enum rg_op op)
     case RG_OP_UNLINK: return "unlink";
     case RG_OP_LINK: return "link";
     case RG_OP_META: return "meta";
+    case RG_OP_XATTR: return "xattr";
     }
     return "?";
 }

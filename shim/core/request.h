@@ -19,6 +19,8 @@ enum rg_op {
                          names the file, to_path the new name */
     RG_OP_META,       /* chmod, chown, utimensat: never refused, but the session's own
                          keep a file it knew known (guard/meta.h) */
+    RG_OP_XATTR,      /* setxattr, removexattr: never refused by the rule; trapped
+                         only so that --strict seals the journal against an ACL */
 };
 
 struct rg_request {

@@ -54,6 +54,10 @@ bool rg_syscall_decode(long nr, const uint64_t args[6], struct rg_syscall *out)
         case RG_SC_OWNER: out->owner = (uint32_t)x; break;
         case RG_SC_GROUP: out->group = (uint32_t)x; break;
         case RG_SC_TIMES: out->times = x; break;
+        case RG_SC_XNAME: out->xname = x; break;
+        case RG_SC_XVALUE: out->xvalue = x; break;
+        case RG_SC_XSIZE: out->xsize = x; break;
+        case RG_SC_XFLAGS: out->xflags = (int)x; break;
         }
     }
     return true;

@@ -15,6 +15,14 @@
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
 #endif
+/* Linux 6.13: setxattr and removexattr relative to a directory, with the
+ * value in a struct in memory. The same numbers on every architecture. */
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#endif
+#ifndef SYS_removexattrat
+#define SYS_removexattrat 466
+#endif
 /* What an argument register of a guarded call holds. */
 enum rg_sc_arg {
     RG_SC_NONE,     /* nothing: past the call's last argument */
@@ -30,6 +38,10 @@ enum rg_sc_arg {
     RG_SC_OWNER,    /* chown's new owner */
     RG_SC_GROUP,    /* and group */
     RG_SC_TIMES,    /* utimensat's struct timespec[2], in memory (0: now) */
+    RG_SC_XNAME,    /* an extended attribute's name, in memory */
+    RG_SC_XVALUE,   /* setxattr's value, in memory */
+    RG_SC_XSIZE,    /* and its size */
+    RG_SC_XFLAGS,   /* setxattr's XATTR_CREATE or XATTR_REPLACE */
 };
 
 /* Addresses (path, oldpath, how) are the caller's: the preload reads them
@@ -51,6 +63,8 @@ struct rg_syscall {
     int64_t length;
     uint32_t owner, group; /* (uint32_t)-1: left as it is */
     uint64_t times;
+    uint64_t xname, xvalue, xsize;
+    int xflags;
 };
 
 /* Decodes call nr with argument registers args. False when nr is not a

@@ -11,7 +11,9 @@
  * supervisor only to be refused with the reason (supervise/ns.c): in them a
  * path the tree names could be another file than the one the supervisor
  * resolves. clone3 passes its flags in memory, where a filter cannot look,
- * so it fails with ENOSYS, which makes glibc and Go fall back to clone.
+ * so it fails with ENOSYS, which makes glibc and Go fall back to clone;
+ * so do setxattrat and removexattrat (Linux 6.13, value in memory too),
+ * which no libc makes for setxattr, whose own calls are judged (meta.c).
  * openat2 fails with ENOSYS in both modes, for the same reason: the kernel
  * would read its flags again from memory another thread can rewrite after
  * any check, and the one open the supervisor cannot carry out itself, an
@@ -84,6 +86,17 @@ static size_t namespaces(struct sock_filter *out)
     out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, RG_SV_NS_FLAGS, 0, 1);
     out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     out[n++] = RET(SECCOMP_RET_ALLOW);
+    return n;
+}
+
+/* Expects the call's number loaded; continues past its last instruction
+ * with it still loaded. */
+static size_t xattr_at(struct sock_filter *out)
+{
+    size_t n = 0;
+    out[n++] = JEQ(SYS_setxattrat, 1, 0);
+    out[n++] = JEQ(SYS_removexattrat, 0, 1);
+    out[n++] = FAIL(ENOSYS);
     return n;
 }
 
@@ -170,8 +183,10 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     out[n++] = RET(SECCOMP_RET_ALLOW);
     n += id_changes(out + n);
     n += caps_at_exec(out + n);
-    if (level == RG_SV_STRICT)
+    if (level == RG_SV_STRICT) {
         n += namespaces(out + n);
+        n += xattr_at(out + n);
+    }
     size_t at = n++;
     n += from_trampoline(out + n, level); /* the library's own, checked */
     out[n++] = FAIL(ENOSYS);

@@ -1,17 +1,19 @@
 /* chmod, chown and utimensat, made by the supervisor in the target's name:
  * each moves ctime, which counts as a change, so the session's own must
  * keep a file it knew known (guard/meta.h), in programs the library does
- * not see too. The file is opened once (O_PATH, no magic links but the
- * target's own) and both the looks and the change go through that
- * descriptor, so they are about the same inode. What is not a regular file,
- * or cannot be resolved here, goes on to the kernel as the target asked:
- * there is nothing to restamp, and the kernel gives the target its own
- * answer. */
+ * not see too. And under --strict setxattr and removexattr, which can take
+ * the journal's permissions away (an ACL) as chmod can. The file is opened
+ * once (O_PATH, no magic links but the target's own) and both the looks
+ * and the change go through that descriptor, so they are about the same
+ * inode. What is not a regular file, or cannot be resolved here, goes on
+ * to the kernel as the target asked: there is nothing to restamp, and the
+ * kernel gives the target its own answer. */
 #include <errno.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "core/syscall.h"
@@ -98,6 +100,54 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
         rg_meta_of(&here, AT_FDCWD, name, sc->times ? ts : NULL, &f, &mc);
         r = rg_sv_still_valid(call) ? (int)rg_guard_meta(call->ctx, &f, &mc) : -ESRCH;
     }
+    rg_sys_close(fd);
+    rg_sv_reply(call, r);
+}
+
+static bool removes(long nr)
+{
+    return nr == SYS_removexattr || nr == SYS_lremovexattr || nr == SYS_fremovexattr;
+}
+
+/* The change, made through the descriptor's /proc name with the name and
+ * value read from the target once: the file judged is the file changed,
+ * whatever the tree renames meanwhile. Errors as the kernel's own. */
+static long xattr_on(struct rg_sv_call *call, const struct rg_syscall *sc, int fd)
+{
+    static _Thread_local char name[XATTR_NAME_MAX + 1], value[XATTR_SIZE_MAX];
+    char path[32];
+    int r = rg_sv_read_string(&call->target, sc->xname, name, sizeof name);
+    if (r < 0)
+        return r == -ENAMETOOLONG ? -ERANGE : r;
+    if (!removes(sc->nr) && sc->xsize > sizeof value)
+        return -E2BIG;
+    if (!removes(sc->nr) && sc->xsize)
+        r = rg_sv_read_mem(&call->target, sc->xvalue, value, sc->xsize);
+    if (r < 0)
+        return -EFAULT;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (!rg_sv_still_valid(call))
+        return -ESRCH;
+    return removes(sc->nr) ? rg_syscall6(SYS_removexattr, (long)path, (long)name, 0, 0, 0, 0)
+                           : rg_syscall6(SYS_setxattr, (long)path, (long)name, (long)value,
+                                         (long)sc->xsize, sc->xflags, 0);
+}
+
+/* Only a sealed journal needs the calls judged: elsewhere they go on. */
+void rg_sv_xattr(struct rg_sv_call *call, const struct rg_syscall *sc)
+{
+    struct stat st;
+    const char *shown = "";
+    int r = call->ctx->sealed_ino ? rg_sv_need_target(call) : -EPERM;
+    int fd = r < 0 ? r : file_of(call, sc, &shown);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            rg_sys_close(fd);
+        rg_sv_continue(call);
+        return;
+    }
+    r = rg_sv_fd_in_journal(call->ctx, fd) ? journal_refused(call, sc, fd, shown, &st)
+                                           : (int)xattr_on(call, sc, fd);
     rg_sys_close(fd);
     rg_sv_reply(call, r);
 }

@@ -96,6 +96,7 @@ static void dispatch(struct rg_sv_call *call, const struct rg_syscall *sc)
     case RG_OP_LINK: rg_sv_link(call, sc); break;
     case RG_OP_UNLINK: rg_sv_unlink(call, sc); break;
     case RG_OP_META: rg_sv_meta(call, sc); break;
+    case RG_OP_XATTR: rg_sv_xattr(call, sc); break;
     default: rg_sv_truncate(call, sc); break;
     }
 }

@@ -264,7 +264,8 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_truncate(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc);
 void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc);
-/* --- meta.c: chmod, chown, utimensat --------------------------------------- */
+/* --- meta.c: chmod, chown, utimensat; setxattr, removexattr ------------------ */
 void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc);
+void rg_sv_xattr(struct rg_sv_call *call, const struct rg_syscall *sc);
 
 #endif

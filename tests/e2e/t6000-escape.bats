@@ -286,26 +286,50 @@ os.rename(\"f\", \"big\"); print(\"swapped\")
 	grep -q 'rounds 30' "$ESC/out" || fail "the rounds did not all run: $(cat "$ESC/out")"
 }
 
-# Documented limits (readguard(1), LIMITATIONS): setxattr is not trapped, so
-# an ACL can take the journal's permissions as chmod would. What that still
-# leaves: later removals of unread files are refused, and undo works once
-# the permissions are given back.
-@test "t6000.44 an ACL taking the journal's permissions: later removals are refused, undo works once they are back (--strict)" {
+# A POSIX ACL is an extended attribute: set on the journal it takes the
+# permissions chmod (refused) would, and undo could read no kept version.
+@test "t6000.44 an ACL cannot take the journal's permissions away (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	local acl='import glob, os, sys
+acl = bytes.fromhex("02000000" "01000000ffffffff" "04000000ffffffff" "20000000ffffffff")
+j = sys.argv[1]
+for p in glob.glob(j + "/objects/*") + [j + "/objects", j + "/sessions", j]:
+    for call in (lambda: os.setxattr(p, "system.posix_acl_access", acl),
+                 lambda: os.removexattr(p, "user.none")):
+        try: call(); print("changed", p)
+        except OSError as e: print("kept", p, e.errno)'
+	journal_attacked "$(printf '%q -c %q "$J"' "$PY3" "$acl")"
+	! grep -q '^changed' "$ESC/out" || fail "an attribute of the journal changed: $(cat "$ESC/out")"
+}
+
+@test "t6000.57 extended attributes of the tree's own files are set and removed as asked (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
 	esc_setup
-	esc_session strict 'rm f; J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
-		python3 -c "
-import os, sys
-acl = bytes.fromhex(\"02000000\" \"01000000ffffffff\" \"04000000ffffffff\" \"20000000ffffffff\")
-try:
-    for p in sys.argv[1:]: os.setxattr(p, \"system.posix_acl_access\", acl)
-except OSError: print(\"noacl\")
-" "$J"/objects/* "$J/objects"
-		rm sub/f; echo "rm=$?"' --session "$ESC/tables/s" --keep || true
-	! grep -q noacl "$ESC/out" || skip "no POSIX ACLs on $ESC's file system"
-	grep -q 'rm=1' "$ESC/out" || fail "the removal was not refused: $(cat "$ESC/out")"
-	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f is gone"
-	chmod -R u+rwX "$ESC/.local/state/readguard/journal"
-	esc_undo_restores_f
+	esc_session strict "$(printf '%q -c %q' "$PY3" 'import os
+try: os.setxattr("sub/f", "user.probe", b"1")
+except OSError: print("no user xattrs"); raise SystemExit
+os.setxattr("sub/f", "user.a", b"by path", os.XATTR_CREATE)
+fd = os.open("sub/f", os.O_RDONLY)
+os.setxattr(fd, "user.b", b"by descriptor")
+os.removexattr("sub/f", "user.probe")
+try: os.setxattr("sub/f", "user.a", b"again", os.XATTR_CREATE); print("create twice")
+except FileExistsError: pass
+print("attrs", sorted(os.listxattr("sub/f")), os.getxattr(fd, "user.a"), os.getxattr("sub/f", "user.b"))')" || true
+	! grep -q 'no user xattrs' "$ESC/out" || skip "no user extended attributes on $ESC's file system"
+	grep -qF "attrs ['user.a', 'user.b'] b'by path' b'by descriptor'" "$ESC/out" ||
+		fail "the attributes are not as set: $(cat "$ESC/out")"
+	! grep -q 'create twice' "$ESC/out" || fail "XATTR_CREATE was not carried out"
+}
+
+@test "t6000.58 setxattrat, whose value a filter cannot see, fails with ENOSYS (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	esc_setup
+	esc_session strict "$(printf '%q -c %q' "$PY3" 'import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for nr in (463, 466):
+    print("nr", nr, libc.syscall(nr, -100, b"sub/f", 0, b"user.a", 0, 0), ctypes.get_errno())')" || true
+	grep -q '^nr 463 -1 38$' "$ESC/out" || fail "setxattrat: $(cat "$ESC/out")"
+	grep -q '^nr 466 -1 38$' "$ESC/out" || fail "removexattrat: $(cat "$ESC/out")"
 }
 
 @test "t6000.45 the session log is not sealed: the tree may empty it (--strict, documented)" {

@@ -198,6 +198,16 @@ TEST(strict_fails_clone3_whose_flags_it_cannot_see)
     CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(ENOSYS));
 }
 
+TEST(strict_fails_the_xattr_at_calls_whose_value_it_cannot_see)
+{
+    long nrs[] = {SYS_setxattrat, SYS_removexattrat};
+    for (size_t i = 0; i < 2; i++) {
+        struct seccomp_data d = call((int)nrs[i], 0x401000);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(ENOSYS));
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    }
+}
+
 TEST(openat2_whose_flags_it_cannot_see_fails_with_enosys_in_both_modes)
 {
     struct seccomp_data d = call(SYS_openat2, 0x401000);
@@ -246,6 +256,7 @@ int main(void)
     RUN(strict_sends_new_user_and_mount_namespaces_to_be_refused);
     RUN(strict_lets_fork_threads_and_other_namespaces_pass);
     RUN(strict_fails_clone3_whose_flags_it_cannot_see);
+    RUN(strict_fails_the_xattr_at_calls_whose_value_it_cannot_see);
     RUN(openat2_whose_flags_it_cannot_see_fails_with_enosys_in_both_modes);
     RUN(the_shims_own_openat2_passes_in_hybrid_mode);
     RUN(hybrid_leaves_namespaces_alone);

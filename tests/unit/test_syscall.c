@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 
 #include "check.h"
 #include "core/syscall.h"
@@ -245,6 +246,29 @@ TEST(utimensat_leaves_its_times_in_memory)
     CHECK_EQ_INT(sc.flags, AT_SYMLINK_NOFOLLOW);
 }
 
+TEST(fsetxattr_names_its_file_by_descriptor_and_leaves_name_and_value_in_memory)
+{
+    struct rg_syscall sc = decode(SYS_fsetxattr, 5, PATH_A, PATH_B, 12, XATTR_CREATE);
+    CHECK_EQ_INT(sc.op, RG_OP_XATTR);
+    CHECK_EQ_INT(sc.dirfd, 5);
+    CHECK_EQ_INT(sc.path, 0);
+    CHECK_EQ_INT(sc.xname, PATH_A);
+    CHECK_EQ_INT(sc.xvalue, PATH_B);
+    CHECK_EQ_INT(sc.xsize, 12);
+    CHECK_EQ_INT(sc.xflags, XATTR_CREATE);
+    CHECK_EQ_INT(sc.flags, 0);
+}
+
+TEST(lremovexattr_implies_not_following_a_symlink)
+{
+    struct rg_syscall sc = decode(SYS_lremovexattr, PATH_A, PATH_B, 7, 7, 7);
+    CHECK_EQ_INT(sc.op, RG_OP_XATTR);
+    CHECK_EQ_INT(sc.path, PATH_A);
+    CHECK_EQ_INT(sc.xname, PATH_B);
+    CHECK_EQ_INT(sc.xvalue, 0);
+    CHECK_EQ_INT(sc.flags, AT_SYMLINK_NOFOLLOW);
+}
+
 TEST(every_listed_call_decodes_to_a_guarded_op_once)
 {
     long nrs[] = {
@@ -257,7 +281,8 @@ TEST(every_listed_call_decodes_to_a_guarded_op_once)
         struct rg_syscall sc;
         CHECK(rg_syscall_decode(nrs[i], args, &sc));
         CHECK(sc.op == RG_OP_OPEN || sc.op == RG_OP_RENAME || sc.op == RG_OP_LINK ||
-              sc.op == RG_OP_TRUNCATE || sc.op == RG_OP_UNLINK || sc.op == RG_OP_META);
+              sc.op == RG_OP_TRUNCATE || sc.op == RG_OP_UNLINK || sc.op == RG_OP_META ||
+              sc.op == RG_OP_XATTR);
         for (size_t j = 0; j < i; j++)
             CHECK(nrs[j] != nrs[i]);
     }
@@ -301,6 +326,8 @@ int main(void)
 #endif
     RUN(fchownat_keeps_an_id_left_as_it_is);
     RUN(utimensat_leaves_its_times_in_memory);
+    RUN(fsetxattr_names_its_file_by_descriptor_and_leaves_name_and_value_in_memory);
+    RUN(lremovexattr_implies_not_following_a_symlink);
     RUN(every_listed_call_decodes_to_a_guarded_op_once);
     return check_done();
 }

@@ -70,6 +70,10 @@ static long guarded(long nr, const uint64_t args[6])
     case RG_OP_UNLINK:
         return rg_hook_unlink(sc.via_syscall, sc.dirfd, (const char *)sc.path, sc.flags);
     case RG_OP_META: return rg_hook_meta(&sc);
+    case RG_OP_XATTR: /* for the supervisor only (core/syscalls.def) */
+        return rg_result(rg_syscall6(nr, (long)args[0], (long)args[1], (long)args[2], (long)args[3],
+                                     (long)args[4], (long)args[5]),
+                         errno);
     default: return sc.flags_in_memory ? openat2_call(&sc) : open_call(&sc, sc.flags, sc.mode, 0);
     }
 }

@@ -87,3 +87,22 @@ setup() {
 	assert_refused a unread
 	assert_content a old
 }
+
+# --strict cannot run bwrap (no user namespaces in the tree), but runs
+# inside one: the sandbox keeps the outside services (a tmux server,
+# systemd --user) out of the tree's reach, --strict the files in it.
+@test "t2130.08 readguard run --strict inside bwrap --unshare-all refuses a blind overwrite and keeps a removal for undo outside" {
+	mkfile a old
+	mkfile b kept
+	run --separate-stderr bwrap --unshare-all --die-with-parent --ro-bind / / --dev /dev \
+		--bind "$READGUARD_DIR" "$READGUARD_DIR" --proc /proc \
+		--bind "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR" --chdir "$W" -- \
+		"$RG" run --strict -- sh -c '(echo new >a) && echo wrote; rm b && echo removed'
+	[[ $output == removed ]] || fail "$output / $stderr"
+	assert_refused a unread
+	assert_content a old
+	assert_not_exist b
+	run --separate-stderr "$RG" undo b
+	assert_success
+	assert_content b kept
+}

@@ -332,6 +332,19 @@ for nr in (463, 466):
 	grep -q '^nr 466 -1 38$' "$ESC/out" || fail "removexattrat: $(cat "$ESC/out")"
 }
 
+# Documented limit (readguard(1), "Only the tree is guarded"): a process
+# of the user's that was running before the tree, and that the tree can
+# reach, writes for it unseen. Here a FIFO in the project; a tmux server or
+# systemd --user by their sockets alike.
+@test "t6000.59 a process running before the tree writes for it unseen (--strict, documented)" {
+	esc_setup
+	esc_drop mkfifo "$ESC/root/ask"
+	esc_outside 'read -r what <ask && echo "$what" >f' &
+	esc_session strict 'echo PWN >ask' || true
+	wait
+	assert_equal "$(cat "$ESC/root/f")" PWN
+}
+
 @test "t6000.45 the session log is not sealed: the tree may empty it (--strict, documented)" {
 	esc_setup
 	esc_session strict 'echo PWN >f; : >"$HOME/log"; echo "rc=$?"' || true

@@ -57,3 +57,20 @@ setup() {
 	assert_equal "$(cat sub.away/f)" old
 	assert_equal "$status" 0
 }
+
+# readguard(1), undo: the restore is a new inode at the name; the journal
+# kept a version under the name written through, not under its aliases.
+@test "t1414.03 undo of a hard-linked name restores that name; the other link keeps the present bytes until ln -f" {
+	mkfile one old
+	ln one two
+	rg sh -c 'cat two >/dev/null && echo new >two'
+	assert_content one new
+	run --separate-stderr "$RG" undo two
+	assert_success
+	assert_content two old
+	assert_content one new
+	run --separate-stderr "$RG" undo one
+	assert_failure 1
+	ln -f two one
+	assert_content one old
+}

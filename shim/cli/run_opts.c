@@ -251,6 +251,56 @@ enum {
     OPT_JOURNAL_MAX_FILE
 };
 
+/* One option of run's, ch, with its optarg: 0, or -1 when it is bad (said). */
+static int apply(struct rg_run_opts *o, int ch)
+{
+    int mode;
+    switch (ch) {
+    case 'r': return add_root(o, optarg);
+    case 'm':
+        if ((mode = rg_mode_parse(optarg)) < 0) {
+            rg_err("--mode '%s': expected 'enforce' or 'warn'", optarg);
+            return -1;
+        }
+        o->s.mode = (enum rg_mode)mode;
+        return 0;
+    case 'l': return set_log(o, optarg, "--log");
+    case 'i': return add_ignore(o, optarg);
+    case OPT_NO_DEFAULT_IGNORES: o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES; return 0;
+    case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; return 0;
+    case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; return 0;
+    case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; return 0;
+    case OPT_JOURNAL_MAX_FILE:
+        if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
+            rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
+                   "M or G (--no-journal keeps nothing)",
+                   optarg);
+            return -1;
+        }
+        return 0;
+    case OPT_READ_TTL: return set_read_ttl(o, optarg);
+    case OPT_SCAN_FILES: return set_scan_files(o, optarg);
+    case OPT_SCAN_WINDOW: return set_scan_window(o, optarg);
+    case OPT_CAPACITY:
+        if (!(o->s.capacity = rg_capacity_parse(optarg))) {
+            rg_err("--capacity '%s': expected a number of files from %u to %u (k and M "
+                   "count thousands and millions)",
+                   optarg, RG_MIN_CAPACITY, RG_MAX_CAPACITY);
+            return -1;
+        }
+        return 0;
+    case 's': o->session = optarg; return 0;
+    case 'k': o->keep = true; return 0;
+    case OPT_SUPERVISE:
+        if (o->supervise < RG_SUPERVISE_HYBRID)
+            o->supervise = RG_SUPERVISE_HYBRID;
+        return 0;
+    case OPT_STRICT: o->supervise = RG_SUPERVISE_STRICT; return 0;
+    case 'h': fputs(run_usage, stdout); exit(0);
+    default: return -1;
+    }
+}
+
 int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
 {
     static const struct option longs[] = {
@@ -274,7 +324,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
         {"keep", no_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
-    int ch, mode;
+    int ch;
     o->s = (struct rg_settings){.mode = RG_MODE_ENFORCE,
                                 .capacity = RG_DEFAULT_CAPACITY,
                                 .roots = o->roots,
@@ -286,67 +336,10 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
     o->given[0] = '\0';
     while ((ch = rg_getopt(argc, argv, "+r:m:l:i:hs:k", longs)) != -1) {
         note_given(o, longs, ch);
-        switch (ch) {
-        case 'r':
-            if (add_root(o, optarg) < 0)
-                return -1;
-            break;
-        case 'm':
-            if ((mode = rg_mode_parse(optarg)) < 0) {
-                rg_err("--mode '%s': expected 'enforce' or 'warn'", optarg);
-                return -1;
-            }
-            o->s.mode = (enum rg_mode)mode;
-            break;
-        case 'l':
-            if (set_log(o, optarg, "--log") < 0)
-                return -1;
-            break;
-        case 'i':
-            if (add_ignore(o, optarg) < 0)
-                return -1;
-            break;
-        case OPT_NO_DEFAULT_IGNORES: o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES; break;
-        case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; break;
-        case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; break;
-        case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; break;
-        case OPT_JOURNAL_MAX_FILE:
-            if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
-                rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
-                       "M or G (--no-journal keeps nothing)",
-                       optarg);
-                return -1;
-            }
-            break;
-        case OPT_READ_TTL:
-            if (set_read_ttl(o, optarg) < 0)
-                return -1;
-            break;
-        case OPT_SCAN_FILES:
-            if (set_scan_files(o, optarg) < 0)
-                return -1;
-            break;
-        case OPT_SCAN_WINDOW:
-            if (set_scan_window(o, optarg) < 0)
-                return -1;
-            break;
-        case OPT_CAPACITY:
-            if (!(o->s.capacity = rg_capacity_parse(optarg))) {
-                rg_err("--capacity '%s': expected a number of files from %u to %u (k and M "
-                       "count thousands and millions)",
-                       optarg, RG_MIN_CAPACITY, RG_MAX_CAPACITY);
-                return -1;
-            }
-            break;
-        case 's': o->session = optarg; break;
-        case 'k': o->keep = true; break;
-        case OPT_SUPERVISE:
-            if (o->supervise < RG_SUPERVISE_HYBRID)
-                o->supervise = RG_SUPERVISE_HYBRID;
-            break;
-        case OPT_STRICT: o->supervise = RG_SUPERVISE_STRICT; break;
-        case 'h': fputs(run_usage, stdout); exit(0);
-        default: fprintf(stderr, "Try 'readguard %s --help'.\n", argv[0]); return -1;
+        if (apply(o, ch) < 0) {
+            if (ch == '?' || ch == ':')
+                fprintf(stderr, "Try 'readguard %s --help'.\n", argv[0]);
+            return -1;
         }
     }
     if (optind >= argc) {

@@ -27,7 +27,7 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
     return c->table.hdr && !(c->policy & RG_POLICY_NO_JOURNAL) && c->table.hdr->journal_dir[0];
 }
 
-/* Are the bytes of the file st describes, whose record is r, the
+/* Are the bytes of a file so stamped, whose record is r, the
  * session's own? When the stamp is its own write, or a process of the
  * session holds it open for writing right now (writer_alive: r's last
  * writer does): the first writer kept the old bytes before it counted
@@ -39,28 +39,35 @@ static inline bool rg_journal_on(const struct rg_ctx *c)
  * make every later version the session's own, another program's too.
  * Where the one named has let go while others write, the bytes are kept
  * again: a copy more, never a version lost. */
-static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
-                                   const struct stat *st)
+static inline bool rg_journal_owns_as(const struct rg_record *r, bool writer_alive,
+                                      int64_t mtime_ns, int64_t ctime_ns, int64_t size)
 {
     if (r->writers > 0 && writer_alive)
         return true;
+    return r->written && r->found && r->mtime_ns == mtime_ns && r->size == size &&
+           r->ctime_ns == ctime_ns;
+}
+/* The same, for the file st describes. */
+static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
+                                   const struct stat *st)
+{
     int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
     int64_t ctime = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-    return r->written && r->found && r->mtime_ns == mtime && r->size == st->st_size &&
-           r->ctime_ns == ctime;
+    return rg_journal_owns_as(r, writer_alive, mtime, ctime, st->st_size);
 }
 
 /* Does rg_journal_keep find at its first test, before it looks at the
- * path, that st's file needs nothing kept: the journal off, not a regular
+ * path, that f's file needs nothing kept: the journal off, not a regular
  * file, no name left, or the bytes the session's own by the facts of a
  * judgement just made? Lock-free, for a hook outside the critical section:
  * the facts hold the record and whether its writer is alive, so the entry
- * is not loaded again. */
-static inline bool rg_journal_keeps_nothing(const struct rg_ctx *c, const struct stat *st,
+ * is not loaded again; f is rg_file_of the judgement's own fstat, whose
+ * stamp is then not worked out from it twice. */
+static inline bool rg_journal_keeps_nothing(const struct rg_ctx *c, const struct rg_file *f,
                                             const struct rg_facts *facts)
 {
-    return !rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 ||
-           rg_journal_owns(&facts->rec, facts->writer_alive, st);
+    return !rg_journal_on(c) || !f->regular || f->unnamed ||
+           rg_journal_owns_as(&facts->rec, facts->writer_alive, f->mtime_ns, f->ctime_ns, f->size);
 }
 
 /* Keeps the bytes of the file st describes, about to be changed by req (op

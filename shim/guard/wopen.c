@@ -235,7 +235,7 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
     if (!fresh) {
         e = rg_entry_of_write(c, f.dev, f.ino, false);
         if (!rg_ask_allows_at_once(c, req, &f, fd, e, &facts) ||
-            (f.regular && !rg_journal_keeps_nothing(c, &w->st, &facts)))
+            (f.regular && !rg_journal_keeps_nothing(c, &f, &facts)))
             return false;
     }
     w->fd = allowed(c, req, fd, &w->st, &f, fresh, e);

@@ -127,6 +127,36 @@ static void hand_over(struct rg_entry *e, uint32_t reader)
         ;
 }
 
+/* rg_entry_take_over, inline in the loop below: every re-read that moves
+ * the reader word (a scan's file read again by a new process: each grep -r
+ * over files a run before it read) makes it, and the call's frame was
+ * about a sixth of it. */
+static inline __attribute__((always_inline)) bool take_over(struct rg_entry *e, uint64_t seen,
+                                                            uint32_t reader, uint32_t mark)
+{
+    uint32_t n = rg_stamps_of(seen);
+    uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
+    /* Held as renew() holds it, and released to seen: the compare-and-swap
+     * from seen fails if any stamp began since, even one that left the
+     * reader word as it was (the same scanner recording N+2), which a swap
+     * on the reader word alone cannot tell; and no stamp can store its
+     * fields between this check and the hand-over. */
+    if ((n & 1u) || !atomic_compare_exchange_strong_explicit(
+                        &e->hash_stamps, &seen, held, memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    hand_over(e, reader);
+    if (mark)
+        atomic_fetch_or_explicit(&e->gen, mark, memory_order_release);
+    /* The session's own write drops a read's hash of this stamp: that read
+     * may have looked in the middle of the write, and its hash of other
+     * bytes would then vouch against the session's own (t0500, traced). A
+     * full stamp of a write carries no hash either. */
+    uint64_t done = mark & RG_GEN_WRITE ? rg_hash_stamps(0, n) : seen;
+    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, done, memory_order_release,
+                                            memory_order_relaxed);
+    return true;
+}
+
 /* Hands e over to st's reader, and ors mark into its gen, if e records st,
  * checked and done in one step (rg_entry_take_over). Gives up after a
  * bounded wait for a stamp under way, leaving e as it is: a refusal, never
@@ -142,7 +172,7 @@ static __attribute__((noinline)) void take_over_if_recorded(const struct rg_tabl
         if (rg_stamps_of(seen) & 1u) {
             if (!stamp_wait(&w))
                 return;
-        } else if (!rg_entry_records(t, e, st) || rg_entry_take_over(e, seen, st->reader, mark)) {
+        } else if (!rg_entry_records(t, e, st) || take_over(e, seen, st->reader, mark)) {
             return;
         } else {
             lost++;
@@ -318,27 +348,7 @@ void rg_entry_forget(struct rg_entry *e)
 
 bool rg_entry_take_over(struct rg_entry *e, uint64_t seen, uint32_t reader, uint32_t mark)
 {
-    uint32_t n = rg_stamps_of(seen);
-    uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
-    /* Held as renew() holds it, and released to seen: the compare-and-swap
-     * from seen fails if any stamp began since, even one that left the
-     * reader word as it was (the same scanner recording N+2), which a swap
-     * on the reader word alone cannot tell; and no stamp can store its
-     * fields between this check and the hand-over. */
-    if ((n & 1u) || !atomic_compare_exchange_strong_explicit(
-                        &e->hash_stamps, &seen, held, memory_order_acq_rel, memory_order_relaxed))
-        return false;
-    hand_over(e, reader);
-    if (mark)
-        atomic_fetch_or_explicit(&e->gen, mark, memory_order_release);
-    /* The session's own write drops a read's hash of this stamp: that read
-     * may have looked in the middle of the write, and its hash of other
-     * bytes would then vouch against the session's own (t0500, traced). A
-     * full stamp of a write carries no hash either. */
-    uint64_t done = mark & RG_GEN_WRITE ? rg_hash_stamps(0, n) : seen;
-    atomic_compare_exchange_strong_explicit(&e->hash_stamps, &held, done, memory_order_release,
-                                            memory_order_relaxed);
-    return true;
+    return take_over(e, seen, reader, mark);
 }
 
 void rg_entry_reread(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st)

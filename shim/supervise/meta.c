@@ -67,6 +67,18 @@ static int journal_refused(struct rg_sv_call *call, const struct rg_syscall *sc,
     return rg_sv_journal_refuse(call, &req, st);
 }
 
+/* A call on a file the supervisor could not open (fd, -errno) or has no
+ * restamp for. Under --strict it fails as the look did: passed on, the
+ * kernel would resolve the path again, and a name missing at the look
+ * could name the journal by then. Elsewhere the kernel answers. */
+static void unresolved(struct rg_sv_call *call, int fd)
+{
+    if (call->ctx->sealed_ino && fd < 0)
+        rg_sv_reply(call, fd);
+    else
+        rg_sv_continue(call);
+}
+
 void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     struct stat st;
@@ -80,10 +92,10 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
         rg_sv_reply(call, r);
         return;
     }
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd < 0 || fstat(fd, &st) != 0 || (!S_ISREG(st.st_mode) && !call->ctx->sealed_ino)) {
         if (fd >= 0)
             rg_sys_close(fd);
-        rg_sv_continue(call);
+        unresolved(call, fd);
         return;
     }
     if (sc->times)
@@ -143,7 +155,7 @@ void rg_sv_xattr(struct rg_sv_call *call, const struct rg_syscall *sc)
     if (fd < 0 || fstat(fd, &st) != 0) {
         if (fd >= 0)
             rg_sys_close(fd);
-        rg_sv_continue(call);
+        unresolved(call, fd);
         return;
     }
     r = rg_sv_fd_in_journal(call->ctx, fd) ? journal_refused(call, sc, fd, shown, &st)

@@ -302,6 +302,28 @@ for p in glob.glob(j + "/objects/*") + [j + "/objects", j + "/sessions", j]:
 	! grep -q '^changed' "$ESC/out" || fail "an attribute of the journal changed: $(cat "$ESC/out")"
 }
 
+# A metadata call whose path the supervisor cannot resolve used to go on
+# to the kernel, which resolves it again: a name that is missing at the
+# supervisor's look and a link to the journal at the kernel's took the
+# journal's permissions.
+@test "t6000.60 a name swapped to the journal between the supervisor's look and the kernel's cannot chmod it (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	local race='import os, sys, threading
+j = sys.argv[1]
+stop = []
+def swap():
+    while not stop:
+        try: os.symlink(j, "d.tmp"); os.rename("d.tmp", "d"); os.unlink("d")
+        except OSError: pass
+t = threading.Thread(target=swap); t.start()
+for i in range(4000):
+    for call in (lambda: os.chmod("d/objects", 0), lambda: os.chmod("d/sessions", 0)):
+        try: call()
+        except OSError: pass
+stop.append(1); t.join()'
+	journal_attacked "$(printf '%q -c %q "$J" 2>&1 | sort -u' "$PY3" "$race")"
+}
+
 @test "t6000.57 extended attributes of the tree's own files are set and removed as asked (--strict)" {
 	[ -n "$PY3" ] || skip "python3 is not installed"
 	esc_setup

@@ -1491,3 +1491,24 @@ except FileNotFoundError:
 	assert_success
 	assert_equal "$(cat f)" old
 }
+
+# The default per-file cap, as README, --help and readguard(1) give it:
+# 64 MiB is copied, a byte more is not.
+@test "t1400.143 by default a read file of 64 MiB that is overwritten is kept, and undo brings it back" {
+	head -c $((64 << 20)) /dev/zero >big
+	rg sh -c 'cat big >/dev/null && echo new >big'
+	assert_content big new
+	"$RG" undo big
+	assert_equal "$(stat -c %s big)" $((64 << 20))
+}
+
+@test "t1400.144 by default a read file of 64 MiB and one byte that is overwritten is logged too-large and not kept" {
+	head -c $(((64 << 20) + 1)) /dev/zero >big
+	run --separate-stderr "$RG" run --log "$LOG" -- sh -c 'cat big >/dev/null && echo new >big'
+	assert_success
+	assert_content big new
+	grep -q '"decision":"unsaved","reason":"too-large"' "$LOG"
+	run "$RG" undo big
+	assert_failure 1
+	assert_output --partial "not kept (too-large)"
+}

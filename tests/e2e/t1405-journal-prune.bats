@@ -347,3 +347,20 @@ with open(sys.argv[1], "r+b") as f:
 	assert_success
 	assert_equal "$(cat a.txt)" 'a content'
 }
+
+# The default age, as README and readguard(1) give it: 30 days. A session's
+# age is the start its id carries.
+@test "t1405.18 without READGUARD_JOURNAL_DAYS a due prune keeps a session 29 days old and drops one 31 days old" {
+	local now one
+	unset READGUARD_JOURNAL_DAYS
+	mkfile a.txt a
+	rg rm a.txt
+	one=$(ls "$J/sessions/")
+	now=$(date +%s)
+	cp "$J/sessions/$one" "$J/sessions/$(((now - 29 * 86400) * 1000000000))-29.jsonl"
+	mv "$J/sessions/$one" "$J/sessions/$(((now - 31 * 86400) * 1000000000))-31.jsonl"
+	stale_stamp
+	"$RG" run --log "$LOG" -- true
+	run ls "$J/sessions/"
+	assert_output --regexp '^[0-9]+-29\.jsonl$'
+}

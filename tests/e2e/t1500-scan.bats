@@ -439,3 +439,20 @@ open(\"a.txt\").read()' '$BATS_TEST_TMPDIR/.tool/lib'; echo new > a.txt"
 	assert_scanned src/g7.c python3
 	assert_file_contains src/g7.c zzz
 }
+
+# The default pace, as README and readguard(1) give it: more than 8 files
+# within a second is a scan; 8 is a look.
+@test "t1500.34 by default a process reading 8 files at once looks: its reads count for the whole session" {
+	tree 8
+	run --separate-stderr rgsh 'cat src/f*.c >/dev/null; echo x > src/f8.c'
+	assert_success
+	refute_refused
+	assert_content src/f8.c x
+}
+
+@test "t1500.35 by default a process reading 9 files at once scans: a sibling's blind write is refused" {
+	tree 9
+	run --separate-stderr rgsh 'cat src/f*.c >/dev/null; echo x > src/f9.c'
+	assert_failure
+	assert_scanned src/f9.c cat
+}

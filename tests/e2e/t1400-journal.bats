@@ -1512,3 +1512,15 @@ except FileNotFoundError:
 	assert_failure 1
 	assert_output --partial "not kept (too-large)"
 }
+
+@test "t1400.145 without XDG_STATE_HOME the journal is ~/.local/state/readguard/journal, where undo finds it" {
+	unset XDG_STATE_HOME
+	export HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME"
+	mkfile a.txt old
+	rg sh -c 'cat a.txt >/dev/null && echo new >a.txt'
+	run find "$HOME/.local/state/readguard/journal/objects" -type f ! -name '.*'
+	assert_equal "${#lines[@]}" 1
+	"$RG" undo a.txt
+	assert_content a.txt old
+}

@@ -960,3 +960,14 @@ PY
 	assert_output "addopen Permission denied"
 	assert_unchanged f
 }
+
+# README, Limits: descriptors opened before the session began are not seen.
+@test "t0200.86 a write through a descriptor opened before the session goes through unseen (documented)" {
+	mkfile f 'original content'
+	exec 7>>f
+	run --separate-stderr "$RG" run --log "$LOG" -- sh -c 'echo PWN >&7'
+	exec 7>&-
+	assert_success
+	refute_refused
+	assert_file_contains f PWN
+}

@@ -555,3 +555,15 @@ replace_outside() {
 	assert_content g new
 	assert_content f original
 }
+
+# README: in a running shell, `export LD_PRELOAD` makes each command its own
+# session, so one command's read does not count for the next.
+@test "t0100.53 with LD_PRELOAD exported in a shell, a read by one command does not unlock a write by the next" {
+	mkfile f original
+	mkfile g other
+	snapshot f
+	run --separate-stderr bash -c "export LD_PRELOAD='$SHIM'; cat f >/dev/null; cp g f"
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}

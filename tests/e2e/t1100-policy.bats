@@ -317,3 +317,25 @@ import json, sys
 s = json.loads(sys.argv[1])
 assert s["journal"] is None, s' "$output"
 }
+
+# README: --guard-unlink breaks `git switch`, which removes files it never
+# reads (that is why the journal, not a refusal, covers removals by default).
+@test "t1100.32 --guard-unlink breaks git switch: a file the other branch lacks is left behind, refused" {
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+	git init -q -b main .
+	echo readguard.log >>.git/info/exclude
+	mkfile a.txt a
+	git add a.txt && git commit -qm a
+	git switch -q -c other
+	mkfile b.txt b
+	git add b.txt && git commit -qm b
+	git switch -q main
+	git switch -q other
+	# Old stamps in a fresh index: git trusts them and reads nothing.
+	touch -d '1 hour ago' a.txt b.txt
+	git update-index -q --refresh
+	run --separate-stderr rgo --guard-unlink -- 'git switch -q main'
+	[[ $stderr == *"readguard: refused to remove 'b.txt': $MSG_UNREAD"* ]] || fail "stderr: $stderr"
+	assert_file_exist b.txt
+}

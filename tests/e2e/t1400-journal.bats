@@ -1524,3 +1524,15 @@ except FileNotFoundError:
 	"$RG" undo a.txt
 	assert_content a.txt old
 }
+
+@test "t1400.146 undo --all in a directory restores the last session's files under it, and leaves its others changed" {
+	mkdir p q
+	mkfile p/a.txt p-original
+	mkfile q/a.txt q-original
+	rgsh 'cat p/a.txt q/a.txt >/dev/null; echo x >p/a.txt; echo y >q/a.txt'
+	cd p
+	run "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt)" p-original
+	assert_equal "$(cat ../q/a.txt)" y
+}

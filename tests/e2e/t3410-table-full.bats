@@ -64,3 +64,14 @@ READ_ALL='for i in $(seq -w 1 20); do "$T/rgprobe" read "f$i" || exit 9; done'
 	assert_success
 	assert_equal "$stderr" ""
 }
+
+# readguard(1), FILES: the table is a sparse file of about 80 MiB at the
+# default capacity, of which only the pages of tracked files take memory.
+@test "t3410.07 a table at the default capacity is a sparse file of about 80 MiB that takes under 1 MiB" {
+	run "$RG" run -- sh -c 'cat f01 >/dev/null; stat -c "%s %b %B" "$READGUARD_SESSION"'
+	assert_success
+	local size blocks unit
+	read -r size blocks unit <<<"$output"
+	[ "$size" -ge $((80 << 20)) ] && [ "$size" -lt $((81 << 20)) ] || fail "size $size"
+	[ $((blocks * unit)) -lt $((1 << 20)) ] || fail "takes $((blocks * unit)) bytes"
+}

@@ -70,6 +70,15 @@ static void log_pin(struct rg_header *h)
         memcpy(h->log_path, real, strlen(real) + 1);
 }
 
+/* Sealed from the tree, the log must be the record, not a terminal or
+ * /dev/null the tree writes to by that name too (or nothing yet: the
+ * supervisor makes it at its first line). */
+static bool log_sealable(const char *log)
+{
+    struct stat st;
+    return log[0] == '/' && (stat(log, &st) == 0 ? S_ISREG(st.st_mode) : errno == ENOENT);
+}
+
 /* Attached before the fork, so that no process of the tree can have put
  * another file at the path yet. Under --strict the table's own file is
  * sealed: no call of the tree may open, truncate or rename it. */
@@ -103,6 +112,7 @@ static int attach(int level, const char *session)
     proto.sealed_ino = st.st_ino;
     journal_pin(proto.table.hdr);
     log_pin(proto.table.hdr);
+    proto.log_sealed = log_sealable(proto.table.hdr->log_path);
     return 0;
 }
 

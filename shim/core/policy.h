@@ -47,6 +47,7 @@ struct rg_file {
     const char *unkept_errname; /* its name (ENOSPC), or NULL */
     bool in_journal;            /* in the session's journal, which a --strict tree may not
                                    change (sealed, as the table) */
+    bool in_log;                /* with in_journal: the session's log, sealed as it */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it

@@ -83,6 +83,10 @@ static int expired_text(char *buf, size_t cap, const struct rg_report *r)
 /* The session's own files: its journal, or its table. */
 static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
 {
+    if (r->file && r->file->in_log)
+        return snprintf(buf, cap,
+                        "it is this session's log, the record of what it refused: a --strict "
+                        "tree may not change it.");
     if (r->file && r->file->in_journal)
         return snprintf(buf, cap,
                         "it is this session's journal, which keeps what the session removes "

@@ -90,6 +90,7 @@ struct rg_ctx {
     struct rg_actor *actor;          /* NULL in the shim: the process itself */
     uint64_t sealed_dev, sealed_ino; /* the table's own file, which no call of a --strict tree
                                         may touch; 0: none (the shim, --supervise) */
+    bool log_sealed; /* and the log, by its path (supervise/jseal.c): a regular file or none */
     bool table_kept_whole; /* the shim's hooks never write or truncate the table's own file
                               (table.dev, table.ino); false in the supervisor, whose tree's
                               libraries open it to attach it */

@@ -49,13 +49,19 @@ static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const c
     return fd;
 }
 
-/* The journal's modes and owners are as sealed as its bytes: a tree that
- * took its own write or search permission from it would keep the next
- * version from being kept, or undo from reading one. Named in the refusal
- * as the target gave it, or by its path where it gave a descriptor. */
-static int journal_refused(struct rg_sv_call *call, const struct rg_syscall *sc, int fd,
-                           const char *shown, const struct stat *st)
+/* The journal's and the log's modes and owners are as sealed as their
+ * bytes: a tree that took its own write or search permission from the
+ * journal would keep the next version from being kept, or undo from
+ * reading one; from the log, the supervisor's next line. An ACL on the
+ * table would keep readguard mark --session out. Named in the refusal as
+ * the target gave it, or by its path where it gave a descriptor. 0 where
+ * fd is none of them. */
+static int sealed_refused(struct rg_sv_call *call, const struct rg_syscall *sc, int fd,
+                          const char *shown, const struct stat *st)
 {
+    bool journal = rg_sv_fd_in_journal(call->ctx, fd);
+    if (!journal && !rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino))
+        return 0;
     char where[PATH_MAX], link[RG_FD_LINK_MAX];
     if (!shown[0]) {
         rg_fd_link(link, fd);
@@ -64,7 +70,7 @@ static int journal_refused(struct rg_sv_call *call, const struct rg_syscall *sc,
         shown = where;
     }
     struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
-    return rg_sv_journal_refuse(call, &req, st);
+    return journal ? rg_sv_journal_refuse(call, &req, st) : rg_ask_sealed(call->ctx, &req, st);
 }
 
 /* A call on a file the supervisor could not open (fd, -errno) or has no
@@ -86,8 +92,7 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
     const char *shown = "";
     int r = rg_sv_need_target(call);
     int fd = r < 0 ? r : file_of(call, sc, &shown);
-    if (fd >= 0 && fstat(fd, &st) == 0 && rg_sv_fd_in_journal(call->ctx, fd)) {
-        r = journal_refused(call, sc, fd, shown, &st);
+    if (fd >= 0 && fstat(fd, &st) == 0 && (r = sealed_refused(call, sc, fd, shown, &st)) < 0) {
         rg_sys_close(fd);
         rg_sv_reply(call, r);
         return;
@@ -158,8 +163,9 @@ void rg_sv_xattr(struct rg_sv_call *call, const struct rg_syscall *sc)
         unresolved(call, fd);
         return;
     }
-    r = rg_sv_fd_in_journal(call->ctx, fd) ? journal_refused(call, sc, fd, shown, &st)
-                                           : (int)xattr_on(call, sc, fd);
+    r = sealed_refused(call, sc, fd, shown, &st);
+    if (r == 0)
+        r = (int)xattr_on(call, sc, fd);
     rg_sys_close(fd);
     rg_sv_reply(call, r);
 }

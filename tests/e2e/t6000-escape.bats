@@ -367,12 +367,65 @@ for nr in (463, 466):
 	assert_equal "$(cat "$ESC/root/f")" PWN
 }
 
-@test "t6000.45 the session log is not sealed: the tree may empty it (--strict, documented)" {
+# The session log is sealed as the journal is, by path: the tree may read
+# it, not empty, append to, move, remove, link out, chmod or set an ACL on
+# it, while the supervisor's own lines go on.
+@test "t6000.45 the tree cannot empty or append to the session log (--strict)" {
 	esc_setup
-	esc_session strict 'echo PWN >f; : >"$HOME/log"; echo "rc=$?"' || true
-	grep -q 'rc=0' "$ESC/out" || fail "the log was sealed after all: $(cat "$ESC/out")"
-	[ ! -s "$ESC/log" ] || fail "the log kept its lines"
+	esc_session strict 'echo PWN >f; : >"$HOME/log"; echo "trunc=$?"; echo fake >>"$HOME/log"; echo "app=$?"
+		grep -c . "$HOME/log"; echo PWN >f' || true
+	grep -q 'trunc=1' "$ESC/out" || fail "the log was emptied: $(cat "$ESC/out")"
+	grep -q 'app=1' "$ESC/out" || fail "the log was appended to: $(cat "$ESC/out")"
+	grep -q "this session's log" "$ESC/out" || fail "no reason given: $(cat "$ESC/out")"
+	! grep -q '^fake' "$ESC/log" || fail "the tree's line is in the log"
+	[ "$(grep -c '"reason":"unread"' "$ESC/log")" = 2 ] || fail "the supervisor's lines: $(cat "$ESC/log")"
+	grep -q '"reason":"sealed"' "$ESC/log" || fail "the refusal is not logged: $(cat "$ESC/log")"
 	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f lost its bytes"
+}
+
+@test "t6000.61 the tree cannot move, remove, link out or chmod the session log (--strict)" {
+	esc_setup
+	esc_session strict 'echo PWN >f; echo other >"$HOME/outside/n"; for c in "mv $HOME/log $HOME/gone" "rm -f $HOME/log" \
+		"ln $HOME/log $HOME/second" "chmod 0 $HOME/log" "mv $HOME/outside/n $HOME/log"; do
+		$c 2>/dev/null; echo "rc=$? $c"; done; echo PWN >f' || true
+	! grep -q 'rc=0' "$ESC/out" || fail "a change of the log was let through: $(cat "$ESC/out")"
+	[ -f "$ESC/log" ] && [ ! -e "$ESC/gone" ] && [ ! -e "$ESC/second" ] || fail "the log moved"
+	[ "$(stat -c %a "$ESC/log")" = 600 ] || fail "the log's mode: $(stat -c %a "$ESC/log")"
+	[ "$(grep -c '"reason":"unread"' "$ESC/log")" = 2 ] || fail "the supervisor's lines: $(cat "$ESC/log")"
+}
+
+@test "t6000.62 an ACL cannot take the session log away from the supervisor (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	esc_setup
+	esc_session strict "$(printf 'echo PWN >f; %q -c %q "$HOME/log"; echo PWN >f' "$PY3" 'import os, sys
+acl = bytes.fromhex("02000000" "01000000ffffffff" "04000000ffffffff" "20000000ffffffff")
+for call in (lambda: os.setxattr(sys.argv[1], "system.posix_acl_access", acl),
+             lambda: os.setxattr(sys.argv[1], "user.a", b"1"),
+             lambda: os.removexattr(sys.argv[1], "user.none")):
+    try: call(); print("changed")
+    except OSError as e: print("kept", e.errno)')" || true
+	! grep -q '^changed' "$ESC/out" || fail "an attribute of the log changed: $(cat "$ESC/out")"
+	[ "$(grep -c '^kept 13' "$ESC/out")" = 3 ] || fail "not refused: $(cat "$ESC/out")"
+	[ "$(grep -c '"reason":"unread"' "$ESC/log")" = 2 ] || fail "the supervisor's lines: $(cat "$ESC/log")"
+}
+
+@test "t6000.63 a log on a terminal or /dev/null is not sealed (--strict)" {
+	esc_setup
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" XDG_RUNTIME_DIR= \
+		READGUARD_DIR="$ESC/tables" "$RG" run --strict --log /dev/null -- \
+		bash -c 'echo x >/dev/null; echo "rc=$?"') >"$ESC/out" 2>&1 || true
+	grep -q 'rc=0' "$ESC/out" || fail "/dev/null was sealed: $(cat "$ESC/out")"
+}
+
+@test "t6000.64 the tree cannot chmod the table or set an ACL on it (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	esc_setup
+	esc_session strict "$(printf '%s; chmod 0 "$T"; echo "chmod=$?"; %q -c %q "$T"' "$ESC_TABLE" "$PY3" 'import os, sys
+acl = bytes.fromhex("02000000" "01000000ffffffff" "04000000ffffffff" "20000000ffffffff")
+try: os.setxattr(sys.argv[1], "system.posix_acl_access", acl); print("changed")
+except OSError as e: print("kept", e.errno)')" || true
+	grep -q 'chmod=1' "$ESC/out" || fail "the table's mode changed: $(cat "$ESC/out")"
+	grep -q '^kept 13' "$ESC/out" || fail "the table's ACL: $(cat "$ESC/out")"
 }
 
 # --- the session's state: out of a --strict tree's reach ---------------------

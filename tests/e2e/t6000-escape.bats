@@ -343,6 +343,20 @@ print("attrs", sorted(os.listxattr("sub/f")), os.getxattr(fd, "user.a"), os.getx
 	! grep -q 'create twice' "$ESC/out" || fail "XATTR_CREATE was not carried out"
 }
 
+@test "t6000.65 an ACL on the tree's own file is set as asked, as setfacl sets it (--strict)" {
+	[ -n "$PY3" ] || skip "python3 is not installed"
+	esc_setup
+	esc_session strict "$(printf '%q -c %q' "$PY3" 'import errno, os
+acl = bytes.fromhex("02000000" "01000600ffffffff" "02000400e8030000" "04000400ffffffff"
+                    "10000400ffffffff" "20000000ffffffff")
+try: os.setxattr("sub/f", "system.posix_acl_access", acl)
+except OSError as e:
+    print("no acls" if e.errno == errno.EOPNOTSUPP else "refused %d" % e.errno); raise SystemExit
+print("same", os.getxattr("sub/f", "system.posix_acl_access") == acl, oct(os.stat("sub/f").st_mode & 0o777))')" || true
+	! grep -q 'no acls' "$ESC/out" || skip "no POSIX ACLs on $ESC's file system"
+	grep -qF "same True 0o640" "$ESC/out" || fail "the ACL is not as set: $(cat "$ESC/out")"
+}
+
 @test "t6000.58 setxattrat, whose value a filter cannot see, fails with ENOSYS (--strict)" {
 	[ -n "$PY3" ] || skip "python3 is not installed"
 	esc_setup

@@ -1,0 +1,63 @@
+/* rgsigtrunc DIR N: a SIGALRM handler truncates and rewrites the read file r
+ * while the main flow writes other files; prints handler=H bad=B */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+static volatile sig_atomic_t hits, bad, last;
+static void on_alarm(int sig)
+{
+    int e = errno, fd = open("r", O_WRONLY | O_TRUNC);
+    char b[16];
+    (void)sig;
+    if (fd < 0) {
+        bad++;
+        errno = e;
+        return;
+    }
+    int n = snprintf(b, sizeof b, "h%d\n", (int)hits);
+    if (write(fd, b, n) != n)
+        bad++;
+    close(fd);
+    last = hits++;
+    errno = e;
+}
+int main(int argc, char **argv)
+{
+    char b[64], name[16];
+    int n, fd, i;
+    if (argc < 3 || (n = atoi(argv[2])) < 0 || chdir(argv[1]) || (fd = open("r", O_RDONLY)) < 0)
+        return 3;
+    if (read(fd, b, sizeof b) < 0)
+        return 3;
+    close(fd);
+    signal(SIGALRM, on_alarm);
+    struct itimerval it = {{0, 200}, {0, 200}};
+    setitimer(ITIMER_REAL, &it, 0);
+    for (i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "m%d", i % 4);
+        do
+            fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            fprintf(stderr, "main open %s: %s\n", name, strerror(errno));
+            return 4;
+        }
+        if (write(fd, name, strlen(name)) < 0 && errno != EINTR)
+            return 4;
+        close(fd);
+    }
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_REAL, &it, 0);
+    fd = open("r", O_RDONLY);
+    ssize_t k = read(fd, b, sizeof b - 1);
+    close(fd);
+    b[k > 0 ? k : 0] = 0;
+    snprintf(name, sizeof name, "h%d\n", (int)last);
+    printf("handler=%d bad=%d last_ok=%d\n", (int)hits, (int)bad, hits == 0 || !strcmp(b, name));
+    return 0;
+}

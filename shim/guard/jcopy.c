@@ -88,22 +88,6 @@ static int hash_copy(int fd, char hex[RG_SHA256_HEX])
     return 0;
 }
 
-/* Anything but a regular file of the version's size under its name (a
- * symbolic link or a directory a tree put there, a copy a power cut cut
- * short) would stand in for the version: it is moved aside, under a dot
- * name no record names, and -ENOENT has the copy published in its place. */
-static int set_aside(const char *obj)
-{
-    char aside[PATH_MAX + 32];
-    const char *base = strrchr(obj, '/');
-    size_t dir = base ? (size_t)(base - obj) + 1 : 0;
-    if (snprintf(aside, sizeof aside, "%.*s.aside-%d-%s", (int)dir, obj, (int)rg_sys_getpid(),
-                 obj + dir) >= (int)sizeof aside)
-        return -ENAMETOOLONG;
-    long r = rg_sys_renameat2(AT_FDCWD, obj, AT_FDCWD, aside, 0);
-    return r < 0 ? (int)r : -ENOENT;
-}
-
 /* Claims the kept object obj (of size bytes, or any where -1) for a record
  * about to name it. A prune removes only what it finds unnamed and older
  * than its grace period, so the mtime is made new first; then obj must
@@ -119,7 +103,11 @@ static int claim_object(const char *obj, int64_t size)
         r = rg_sys_fstatat(AT_FDCWD, obj, &st, AT_SYMLINK_NOFOLLOW);
     if (r < 0 || (S_ISREG(st.st_mode) && (size < 0 || st.st_size == size)))
         return (int)r;
-    return set_aside(obj);
+    /* Anything but a regular file of the version's size (a symbolic link
+     * or a directory a tree put there, a copy a power cut cut short) would
+     * stand in for the version: -ENOENT has the copy published instead. */
+    r = rg_jset_aside(obj);
+    return r < 0 ? (int)r : -ENOENT;
 }
 
 /* Gives the copy its name. A version kept already (by this session or any

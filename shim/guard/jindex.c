@@ -1,6 +1,7 @@
 #include "guard/jindex.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,17 @@ int rg_jdir_make(const char *dir)
         }
 }
 
+int rg_jset_aside(const char *path)
+{
+    char aside[PATH_MAX + 32];
+    const char *base = strrchr(path, '/');
+    size_t dir = base ? (size_t)(base - path) + 1 : 0;
+    if (snprintf(aside, sizeof aside, "%.*s.aside-%d-%s", (int)dir, path, (int)rg_sys_getpid(),
+                 path + dir) >= (int)sizeof aside)
+        return -ENAMETOOLONG;
+    return (int)rg_sys_renameat2(AT_FDCWD, path, AT_FDCWD, aside, 0);
+}
+
 static int32_t actor_pid(const struct rg_ctx *c)
 {
     return c->actor ? c->actor->pid : (int32_t)rg_sys_getpid();
@@ -57,6 +69,29 @@ static void fill_record(const struct rg_jkeep *k, struct rg_jrecord *r)
     };
 }
 
+/* A symbolic link, a directory or (under --strict, where the open looks at
+ * what it opened) a FIFO where the index is to be. */
+static bool in_the_way(int err) { return err == -ELOOP || err == -EISDIR || err == -ENXIO; }
+
+/* The session's index, opened to append; what stands in its way is moved
+ * aside once: a --strict tree that learnt its session's id from the log
+ * could otherwise make a directory there and have every later change go
+ * ahead unkept. */
+static int open_index(const struct rg_header *h, const char *path, bool strict)
+{
+    char dir[RG_JPATH];
+    int fd = rg_log_open_in(path, strict);
+    /* rg_log_open makes missing directories only under this process's
+     * state directory; the session's journal may be another's (a tool that
+     * sets HOME), and it is made here as jcopy makes objects/. */
+    if (fd == -ENOENT && rg_concat(dir, sizeof dir, h->journal_dir, "/", RG_JOURNAL_SESSIONS) &&
+        rg_jdir_make(dir) == 0)
+        fd = rg_log_open_in(path, strict);
+    if (in_the_way(fd) && rg_jset_aside(path) == 0)
+        fd = rg_log_open_in(path, strict);
+    return fd;
+}
+
 static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
 {
     const struct rg_header *h = k->c->table.hdr;
@@ -65,15 +100,7 @@ static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
     size_t n = rg_jrecord_format(line, sizeof line, r);
     if (n == 0)
         return -ENAMETOOLONG;
-    bool strict = k->c->sealed_ino;
-    int fd = rg_log_open_in(path, strict);
-    /* rg_log_open makes missing directories only under this process's
-     * state directory; the session's journal may be another's (a tool that
-     * sets HOME), and it is made here as jcopy makes objects/. */
-    char dir[RG_JPATH];
-    if (fd == -ENOENT && rg_concat(dir, sizeof dir, h->journal_dir, "/", RG_JOURNAL_SESSIONS) &&
-        rg_jdir_make(dir) == 0)
-        fd = rg_log_open_in(path, strict);
+    int fd = open_index(h, path, k->c->sealed_ino);
     if (fd < 0)
         return fd;
     ssize_t w = write(fd, line, n);

@@ -27,6 +27,12 @@ struct rg_jkeep {
  * objects/ is made by the first version kept in it. 0, or -errno. */
 int rg_jdir_make(const char *dir);
 
+/* Moves what is at path, a name the journal is about to use, aside under
+ * a dot name no record names (".aside-PID-NAME" beside it): a symbolic
+ * link, a directory or a FIFO a tree put there would otherwise stand in
+ * for the journal's own file. 0, or -errno. */
+int rg_jset_aside(const char *path);
+
 /* Appends the record of k's kept version (k->object) to the session's
  * index. 0, or -errno. */
 int rg_jindex_append(const struct rg_jkeep *k);

@@ -56,11 +56,15 @@ int rg_log_open_in(const char *path, bool no_links)
     if (fd == -ENOENT && rg_log_dir_make(path) == 0)
         fd = open_in(path, no_links);
     /* Nor a second name of another file (a log under a root, where a link
-     * from a guarded file is only a name). */
+     * from a guarded file is only a name), nor a FIFO whose reader would
+     * take the lines: -ENXIO, as its open would say without one. */
     struct stat st;
     if (fd >= 0 && no_links && (rg_sys_fstat(fd, &st) != 0 || st.st_nlink != 1)) {
         rg_sys_close(fd);
         fd = -EMLINK;
+    } else if (fd >= 0 && no_links && !S_ISREG(st.st_mode)) {
+        rg_sys_close(fd);
+        fd = -ENXIO;
     }
     return fd;
 }

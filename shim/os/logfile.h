@@ -12,7 +12,7 @@ int rg_log_open(const char *path);
 
 /* rg_log_open for a file only readguard writes, which is never a symbolic
  * link (nor, with no_links, any directory of its path, nor a file of more
- * than one name): a journal index,
+ * than one name, nor anything but a regular file: -ENXIO): a journal index,
  * and a --strict session's log, whose paths were made real when the
  * session started. A tree that plants a link there means readguard's own
  * append to land in a file of the user's that the tree may not write. */

@@ -324,6 +324,36 @@ stop.append(1); t.join()'
 	journal_attacked "$(printf '%q -c %q "$J" 2>&1 | sort -u' "$PY3" "$race")"
 }
 
+# The session's id is in its log, which the tree may read; a directory or a
+# FIFO it makes (mkdir and mkfifo are not trapped) where the session's index
+# is to be must not keep the journal from recording what it keeps.
+plant_index() {
+	esc_setup
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		echo x >sub/f 2>/dev/null
+		id=$(grep -ho "\"session\":\"[^\"]*\"" "$HOME/log" | head -1 | cut -d\" -f4)
+		[ -n "$id" ] || echo "no session id in the log"
+		'"$1"'
+		cat f >/dev/null; echo PWN >f; echo "write=$?"' --session "$ESC/tables/s" --keep || true
+	grep -q 'write=0' "$ESC/out" || fail "the write was refused: $(cat "$ESC/out")"
+	! grep -q 'no session id' "$ESC/out" || fail "$(cat "$ESC/out")"
+	! grep -q 'were not kept' "$ESC/out" || fail "the journal kept nothing: $(cat "$ESC/out")"
+	esc_undo_restores_f
+}
+
+@test "t6000.66 a directory planted at the session's index name does not keep the journal from keeping (--strict)" {
+	plant_index 'mkdir "$J/sessions/$id.jsonl" && echo planted'
+	grep -q planted "$ESC/out" || fail "$(cat "$ESC/out")"
+}
+
+@test "t6000.67 a FIFO with a reader planted at the session's index name does not take its records (--strict)" {
+	# A reader that opens without waiting for a writer, and gives up in 3 s.
+	plant_index 'mkfifo "$J/sessions/$id.jsonl" && echo planted
+		python3 -c "import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK); print(\"reading\", flush=True); time.sleep(3)" "$J/sessions/$id.jsonl" &
+		sleep 1'
+	grep -q planted "$ESC/out" && grep -q reading "$ESC/out" || fail "$(cat "$ESC/out")"
+}
+
 @test "t6000.57 extended attributes of the tree's own files are set and removed as asked (--strict)" {
 	[ -n "$PY3" ] || skip "python3 is not installed"
 	esc_setup

@@ -27,22 +27,20 @@ static const char *log_of(const struct rg_ctx *c)
     return c->log_sealed && c->table.hdr ? c->table.hdr->log_path : "";
 }
 
-/* Which sealed thing the last name judged true in this thread touched: the
- * refusal that follows it says which (the log is no keeper of versions). */
-static _Thread_local bool hit_log;
-
 /* Is path in the journal or the log, or a directory that holds one (moving
  * it moves the journal away from where the session keeps and undo looks,
  * the log away from where the supervisor appends)? */
-static bool under_either(const char *path, const char *sealed)
+static bool under(const char *path, const char *sealed)
 {
     return sealed[0] && (rg_path_under(path, sealed) || rg_path_under(sealed, path));
 }
 
-static bool touches(const struct rg_ctx *c, const char *path)
+/* The log first: its refusal says so (the log is no keeper of versions). */
+static enum rg_sv_sealed touches(const struct rg_ctx *c, const char *path)
 {
-    hit_log = under_either(path, log_of(c));
-    return hit_log || under_either(path, journal_of(c));
+    return under(path, log_of(c))       ? RG_SV_LOG
+           : under(path, journal_of(c)) ? RG_SV_JOURNAL
+                                        : RG_SV_UNSEALED;
 }
 
 static bool any_sealed(const struct rg_ctx *c) { return journal_of(c)[0] || log_of(c)[0]; }
@@ -59,10 +57,10 @@ static bool path_of(int fd, char *out)
     return true;
 }
 
-bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name)
+enum rg_sv_sealed rg_sv_sealed_at(const struct rg_ctx *c, int dirfd, const char *name)
 {
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
-    return rg_sv_in_journal_seen(c, &seen, dirfd, name);
+    return rg_sv_sealed_at_seen(c, &seen, dirfd, name);
 }
 
 /* A rename's two names in one directory share its one descriptor
@@ -74,41 +72,43 @@ bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name)
  * are refused here, and it may make no mount namespace (ns.c). So one
  * reading judges both names. seen lives for one call only, while every
  * descriptor it may name is held open: its number cannot be reused. */
-bool rg_sv_in_journal_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
-                           const char *name)
+enum rg_sv_sealed rg_sv_sealed_at_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
+                                       const char *name)
 {
     if (!any_sealed(c))
-        return false;
+        return RG_SV_UNSEALED;
     if (name[0] == '/')
         return touches(c, name);
     if (dirfd < 0)
-        return false;
+        return RG_SV_UNSEALED;
     if (seen->fd != dirfd) {
         seen->fd = dirfd;
         seen->named = path_of(dirfd, seen->path);
     }
     if (!seen->named)
-        return false;
+        return RG_SV_UNSEALED;
     size_t n = strlen(seen->path);
-    bool in = rg_concat(seen->path + n, sizeof seen->path - n, n > 1 ? "/" : "", name) &&
-              touches(c, seen->path);
+    enum rg_sv_sealed what = RG_SV_UNSEALED;
+    if (rg_concat(seen->path + n, sizeof seen->path - n, n > 1 ? "/" : "", name))
+        what = touches(c, seen->path);
     seen->path[n] = '\0';
-    return in;
+    return what;
 }
 
-bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd)
+enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd)
 {
     char path[PATH_MAX];
-    return any_sealed(c) && path_of(fd, path) && touches(c, path);
+    return any_sealed(c) && path_of(fd, path) ? touches(c, path) : RG_SV_UNSEALED;
 }
 
-int rg_sv_journal_refuse(struct rg_sv_call *call, const struct rg_request *req,
-                         const struct stat *st)
+int rg_sv_sealed_refuse(struct rg_sv_call *call, const struct rg_request *req,
+                        const struct stat *st, enum rg_sv_sealed what)
 {
-    struct rg_file f = {.in_journal = true};
+    struct rg_file f = {0};
     if (st && st->st_mode)
-        f = rg_file_of(st), f.in_journal = true;
-    f.in_log = hit_log;
+        f = rg_file_of(st);
+    f.in_journal = true;
+    f.in_log = what == RG_SV_LOG;
     rg_ask(call->ctx, req, &f, -1, false);
     return -EACCES;
 }

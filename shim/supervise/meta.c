@@ -59,8 +59,8 @@ static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const c
 static int sealed_refused(struct rg_sv_call *call, const struct rg_syscall *sc, int fd,
                           const char *shown, const struct stat *st)
 {
-    bool journal = rg_sv_fd_in_journal(call->ctx, fd);
-    if (!journal && !rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino))
+    enum rg_sv_sealed what = rg_sv_sealed_fd(call->ctx, fd);
+    if (!what && !rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino))
         return 0;
     char where[PATH_MAX], link[RG_FD_LINK_MAX];
     if (!shown[0]) {
@@ -70,7 +70,7 @@ static int sealed_refused(struct rg_sv_call *call, const struct rg_syscall *sc, 
         shown = where;
     }
     struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
-    return journal ? rg_sv_journal_refuse(call, &req, st) : rg_ask_sealed(call->ctx, &req, st);
+    return what ? rg_sv_sealed_refuse(call, &req, st, what) : rg_ask_sealed(call->ctx, &req, st);
 }
 
 /* A call on a file the supervisor could not open (fd, -errno) or has no

@@ -248,25 +248,25 @@ static bool answered_by_look(const struct rg_sv_call *call, const struct opening
 }
 
 /* Under --strict, would this write or create reach the session's journal
- * (jseal.c)? Judged on the directory the name is in, before anything is
- * created there; the descriptor is judged again once open, for a final
+ * or log (jseal.c)? Judged on the directory the name is in, before anything
+ * is created there; the descriptor is judged again once open, for a final
  * symbolic link that led there. */
-static bool into_journal(const struct rg_sv_call *call, const struct opening *o)
+static enum rg_sv_sealed into_sealed(const struct rg_sv_call *call, const struct opening *o)
 {
     static _Thread_local struct rg_anchor at;
     if (!call->ctx->sealed_ino)
-        return false;
+        return RG_SV_UNSEALED;
     /* A bare name from the caller's cwd: its directory is o->dfd itself,
      * readguard's own descriptor of that cwd (the tree can neither move nor
      * dup2 over it), and a directory's "." is itself: the anchor would
      * open the very directory again, at an openat2 and a close per create. */
     if (o->a->dirfd == AT_FDCWD && o->dfd >= 0 && !strchr(o->path, '/'))
-        return rg_sv_in_journal(call->ctx, o->dfd, o->path);
+        return rg_sv_sealed_at(call->ctx, o->dfd, o->path);
     if (rg_anchor_at(&at, o->dfd, o->path, o->req.resolve) != 0)
-        return false;
-    bool in = rg_sv_in_journal(call->ctx, at.dirfd, at.name);
+        return RG_SV_UNSEALED;
+    enum rg_sv_sealed what = rg_sv_sealed_at(call->ctx, at.dirfd, at.name);
     rg_anchor_drop(&at);
-    return in;
+    return what;
 }
 
 /* Our open, judged by the guard: the descriptor, ANSWERED, or -errno.
@@ -275,8 +275,9 @@ static bool into_journal(const struct rg_sv_call *call, const struct opening *o)
 static int open_judged(struct rg_sv_call *call, struct opening *o, struct stat *st)
 {
     st->st_mode = 0;
-    if (o->changes && into_journal(call, o))
-        return rg_sv_journal_refuse(call, &o->req, NULL);
+    enum rg_sv_sealed what = o->changes ? into_sealed(call, o) : RG_SV_UNSEALED;
+    if (what)
+        return rg_sv_sealed_refuse(call, &o->req, NULL, what);
     if (o->writes)
         rg_sv_held_settle(call->held);
     int fd = o->later                  ? open_stated(&o->req, st)
@@ -294,11 +295,13 @@ static int open_judged(struct rg_sv_call *call, struct opening *o, struct stat *
 static int checked(struct rg_sv_call *call, struct opening *o, int fd, const struct stat *st)
 {
     const struct stat *known = st->st_mode ? st : NULL;
+    enum rg_sv_sealed what =
+        o->changes && call->ctx->sealed_ino ? rg_sv_sealed_fd(call->ctx, fd) : RG_SV_UNSEALED;
     int r = fd;
     if (forbidden(call, fd, known))
         r = -EACCES;
-    else if (o->changes && call->ctx->sealed_ino && rg_sv_fd_in_journal(call->ctx, fd))
-        r = rg_sv_journal_refuse(call, &o->req, known);
+    else if (what)
+        r = rg_sv_sealed_refuse(call, &o->req, known, what);
     if (r != fd) {
         rg_note_close(call->ctx, fd);
         rg_sys_close(fd);

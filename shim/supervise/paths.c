@@ -95,8 +95,9 @@ static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req,
     bool there =
         fstatat(req->dirfd, req->path, &st, /* NOLINT(clang-analyzer-core.NonNullParamChecker) */
                 AT_SYMLINK_NOFOLLOW) == 0;
-    if (rg_sv_in_journal_seen(c, seen, req->dirfd, req->path))
-        return rg_sv_journal_refuse(call, req, there ? &st : NULL);
+    enum rg_sv_sealed what = rg_sv_sealed_at_seen(c, seen, req->dirfd, req->path);
+    if (what)
+        return rg_sv_sealed_refuse(call, req, there ? &st : NULL, what);
     return there ? rg_ask_sealed(c, req, &st) : 0;
 }
 
@@ -119,8 +120,10 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     if (r == 0)
         r = removes_sealed(call, &old, &seen);
-    if (r == 0 && rg_sv_in_journal_seen(call->ctx, &seen, to.at.dirfd, to.at.name))
-        r = rg_sv_journal_refuse(call, &req, NULL);
+    enum rg_sv_sealed what =
+        r == 0 ? rg_sv_sealed_at_seen(call->ctx, &seen, to.at.dirfd, to.at.name) : RG_SV_UNSEALED;
+    if (what)
+        r = rg_sv_sealed_refuse(call, &req, NULL, what);
     if (r == 0) {
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call)
@@ -159,9 +162,8 @@ static int link_checked(struct rg_sv_call *call, const struct named *from,
     int fd = source_of(from, flags);
     if (fd < 0)
         return fd;
-    int r = 0;
-    if (rg_sv_fd_in_journal(call->ctx, fd))
-        r = rg_sv_journal_refuse(call, req, NULL);
+    enum rg_sv_sealed what = rg_sv_sealed_fd(call->ctx, fd);
+    int r = what ? rg_sv_sealed_refuse(call, req, NULL, what) : 0;
     if (r == 0) {
         rg_sv_held_settle(call->held);
         r = rg_sv_still_valid(call) ? rg_guard_link_fd(call->ctx, req, fd, flags) : -ESRCH;
@@ -184,8 +186,9 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
     if (r == 0) {
         struct rg_request req = {RG_OP_LINK, sc->name, from.dfd,    from.path,  0,
                                  0,          0,        to.at.dirfd, to.at.name, NULL};
-        if (rg_sv_in_journal(call->ctx, to.at.dirfd, to.at.name))
-            r = rg_sv_journal_refuse(call, &req, NULL);
+        enum rg_sv_sealed what = rg_sv_sealed_at(call->ctx, to.at.dirfd, to.at.name);
+        if (what)
+            r = rg_sv_sealed_refuse(call, &req, NULL, what);
         else
             r = link_checked(call, &from, &req, sc->flags);
     }
@@ -240,8 +243,9 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
             : !S_ISREG(st.st_mode) ? -EINVAL
                                    : 0;
     struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL, NULL};
-    if (r == 0 && rg_sv_fd_in_journal(call->ctx, fd))
-        r = rg_sv_journal_refuse(call, &req, &st);
+    enum rg_sv_sealed what = r == 0 ? rg_sv_sealed_fd(call->ctx, fd) : RG_SV_UNSEALED;
+    if (what)
+        r = rg_sv_sealed_refuse(call, &req, &st, what);
     if (r == 0) {
         struct rg_file f = rg_file_of(&st);
         rg_sv_held_settle(call->held);

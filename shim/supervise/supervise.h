@@ -75,10 +75,12 @@ bool rg_sv_tree_proc(const char *path);
 struct rg_sv_call;
 struct rg_request;
 struct stat;
-/* Under --strict, is name in dirfd (an anchored name, or an absolute path)
- * in the session's journal, or a directory that holds it? Always false
- * under --supervise. */
-bool rg_sv_in_journal(const struct rg_ctx *c, int dirfd, const char *name);
+/* What a --strict tree may not change by a name or a descriptor (jseal.c):
+ * the journal or the session log, or a directory that holds one. Always
+ * RG_SV_UNSEALED under --supervise. */
+enum rg_sv_sealed { RG_SV_UNSEALED, RG_SV_JOURNAL, RG_SV_LOG };
+/* Of name in dirfd (an anchored name, or an absolute path). */
+enum rg_sv_sealed rg_sv_sealed_at(const struct rg_ctx *c, int dirfd, const char *name);
 /* The same, for several names judged in one call: names in one directory
  * (one dirfd) share one reading of its path, kept in seen (jseal.c). */
 struct rg_sv_jdir {
@@ -90,15 +92,15 @@ struct rg_sv_jdir {
     {                                        \
         .fd = -1, .named = false, .path = "" \
     }
-bool rg_sv_in_journal_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
-                           const char *name);
+enum rg_sv_sealed rg_sv_sealed_at_seen(const struct rg_ctx *c, struct rg_sv_jdir *seen, int dirfd,
+                                       const char *name);
 /* The same, of the file open on fd. */
-bool rg_sv_fd_in_journal(const struct rg_ctx *c, int fd);
-/* Refuses req on a journal file (st: what the name holds, or NULL), as the
- * guard refuses a call on the sealed table: the line and the log entry say
- * why. Returns -EACCES. */
-int rg_sv_journal_refuse(struct rg_sv_call *call, const struct rg_request *req,
-                         const struct stat *st);
+enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd);
+/* Refuses req on what (st: what the name holds, or NULL), as the guard
+ * refuses a call on the sealed table: the line and the log entry say why.
+ * Returns -EACCES. */
+int rg_sv_sealed_refuse(struct rg_sv_call *call, const struct rg_request *req,
+                        const struct stat *st, enum rg_sv_sealed what);
 
 /* --- creds.c: acting with the caller's rights ----------------------------- */
 #define RG_SV_GROUPS_MAX 256

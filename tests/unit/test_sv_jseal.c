@@ -47,14 +47,14 @@ TEST(names_are_judged_by_their_directory)
     int d = setup();
     CHECK(d >= 0);
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, "f"));
-    CHECK(!rg_sv_in_journal(&ctx, d, "g"));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, "f"));
+    CHECK(!rg_sv_sealed_at(&ctx, d, "g"));
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/j/x", top);
-    CHECK(rg_sv_in_journal_seen(&ctx, &seen, d, p));
+    CHECK_EQ_INT(rg_sv_sealed_at_seen(&ctx, &seen, d, p), RG_SV_JOURNAL);
     snprintf(p, sizeof p, "%s", top);
-    CHECK(rg_sv_in_journal(&ctx, AT_FDCWD, p)); /* holds the journal */
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, -1, "f"));
+    CHECK_EQ_INT(rg_sv_sealed_at(&ctx, AT_FDCWD, p), RG_SV_JOURNAL); /* holds the journal */
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, -1, "f"));
     teardown(d);
 }
 
@@ -67,16 +67,16 @@ TEST(names_in_one_directory_share_one_reading)
     int d = setup();
     CHECK(d >= 0);
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, "from"));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, "from"));
     char was[PATH_MAX], now[PATH_MAX];
     snprintf(was, sizeof was, "%s/d", top);
     snprintf(now, sizeof now, "%s/j/d", top);
     CHECK(rename(was, now) == 0);
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, "to"));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, "to"));
     CHECK_EQ_INT(seen.fd, d);
-    CHECK(rg_sv_in_journal(&ctx, d, "to"));
+    CHECK(rg_sv_sealed_at(&ctx, d, "to"));
     struct rg_sv_jdir fresh = RG_SV_JDIR_INIT;
-    CHECK(rg_sv_in_journal_seen(&ctx, &fresh, d, "to"));
+    CHECK(rg_sv_sealed_at_seen(&ctx, &fresh, d, "to"));
     teardown(d);
 }
 
@@ -89,10 +89,29 @@ TEST(another_directory_is_read_again)
     snprintf(p, sizeof p, "%s/j", top);
     int j = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, "f"));
-    CHECK(rg_sv_in_journal_seen(&ctx, &seen, j, "f"));
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, "f"));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, "f"));
+    CHECK(rg_sv_sealed_at_seen(&ctx, &seen, j, "f"));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, "f"));
     close(j);
+    teardown(d);
+}
+
+/* The refusal says which it is: a directory holding both is the log's. */
+TEST(the_log_is_told_from_the_journal)
+{
+    int d = setup();
+    CHECK(d >= 0);
+    snprintf(hdr.log_path, sizeof hdr.log_path, "%s/d/log", top);
+    ctx.log_sealed = true;
+    struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
+    CHECK_EQ_INT(rg_sv_sealed_at_seen(&ctx, &seen, d, "log"), RG_SV_LOG);
+    CHECK_EQ_INT(rg_sv_sealed_at_seen(&ctx, &seen, d, "other"), RG_SV_UNSEALED);
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/j/x", top);
+    CHECK_EQ_INT(rg_sv_sealed_at(&ctx, AT_FDCWD, p), RG_SV_JOURNAL);
+    CHECK_EQ_INT(rg_sv_sealed_at(&ctx, AT_FDCWD, top), RG_SV_LOG);
+    ctx.log_sealed = false;
+    hdr.log_path[0] = '\0';
     teardown(d);
 }
 
@@ -104,7 +123,7 @@ TEST(no_journal_no_refusal)
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/j/x", top);
-    CHECK(!rg_sv_in_journal_seen(&ctx, &seen, d, p));
+    CHECK(!rg_sv_sealed_at_seen(&ctx, &seen, d, p));
     teardown(d);
 }
 
@@ -113,6 +132,7 @@ int main(void)
     RUN(names_are_judged_by_their_directory);
     RUN(names_in_one_directory_share_one_reading);
     RUN(another_directory_is_read_again);
+    RUN(the_log_is_told_from_the_journal);
     RUN(no_journal_no_refusal);
     return check_done();
 }

@@ -228,16 +228,7 @@ rm -f "$tabs".s*
 
 # --- macro: whole commands, by hyperfine ---------------------------------------
 gen_tree() { # DIR FILES: a source tree in git, FILES files in 100 per directory
-    "$PY" - "$1" "$2" <<'EOF'
-import os, sys
-top, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    d = os.path.join(top, "src", "d%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "f%05d.txt" % i), "w") as f:
-        for j in range(24):
-            f.write("line %d of file %d: the quick brown fox %s\n" % (j, i, "needle" if j == i % 24 == 7 else "jumps"))
-EOF
+    "$PY" "$top/scripts/dev/gen-tree.py" "$1" "$2"
     git -C "$1" init -q
     git -C "$1" add -A
     git -C "$1" -c user.name=bench -c user.email=bench@localhost commit -qm tree

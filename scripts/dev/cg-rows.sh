@@ -38,16 +38,7 @@ done
 [ -z "${NOGREP:-}" ] || exit 0
 t=$w/mac
 if [ ! -d "$t/tree" ]; then
-    python3 - "$t/tree" 2000 <<'PY'
-import os, sys
-top, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    d = os.path.join(top, "src", "d%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "f%05d.txt" % i), "w") as f:
-        for j in range(24):
-            f.write("line %d of file %d: the quick brown fox %s\n" % (j, i, "needle" if j == i % 24 == 7 else "jumps"))
-PY
+    python3 "$top/scripts/dev/gen-tree.py" "$t/tree" 2000
 fi
 rm -f "$t".tab*
 "$rg" run --keep --session "$t.tab" --root "$t" --log "$t.log" -- true

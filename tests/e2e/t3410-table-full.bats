@@ -75,3 +75,42 @@ READ_ALL='for i in $(seq -w 1 20); do "$T/rgprobe" read "f$i" || exit 9; done'
 	[ "$size" -ge $((80 << 20)) ] && [ "$size" -lt $((81 << 20)) ] || fail "size $size"
 	[ $((blocks * unit)) -lt $((1 << 20)) ] || fail "takes $((blocks * unit)) bytes"
 }
+
+# hammer's rule for a file it saved: one whole "worker W iteration I" line.
+# A torn or empty file would be a write let through half-way.
+assert_whole_lines() {
+	local f
+	for f in "$@"; do
+		grep -qxE 'content [0-9]+|worker [0-9]+ iteration [0-9]+' "$f" ||
+			fail "$f is not one whole line: $(od -c "$f" | head -3)"
+	done
+}
+
+# Each worker reads f01..f20 in order before its first temp file, so the
+# 16 slots go to f01..f16 and f17..f20 are never recorded: every write to
+# them is refused, whichever thread or process tries, and nothing else fails.
+assert_full_table_held() {
+	[ "$status" -eq 1 ] || fail "hammer exit $status (1 = some EACCES, nothing else): $stderr"
+	assert_equal "$(grep -c "^$WARNING" <<<"$stderr")" 1
+	local other
+	other=$(grep '^hammer:' <<<"$stderr" | grep -v ': EACCES$' | head -3) || true
+	[ -z "$other" ] || fail "a call failed other than by refusal: $other"
+	assert_unchanged f17 f18 f19 f20
+	assert_whole_lines f??
+}
+
+@test "t3410.08 eight threads filling the table at once are refused only where it is full" {
+	snapshot f17 f18 f19 f20
+	run --separate-stderr timeout 120 "$RG" run --keep --session "$BATS_TEST_TMPDIR/tab" \
+		--capacity 16 --log "$LOG" -- "$T/hammer" threads 8 10 f??
+	assert_full_table_held
+	run "$RG" status --session "$BATS_TEST_TMPDIR/tab"
+	assert_line --regexp '^capacity +16 files, 16 used'
+}
+
+@test "t3410.09 eight processes filling the table at once are refused only where it is full" {
+	snapshot f17 f18 f19 f20
+	run --separate-stderr timeout 120 "$RG" run --capacity 16 --log "$LOG" -- \
+		"$T/hammer" procs 8 10 f??
+	assert_full_table_held
+}

@@ -58,10 +58,11 @@ esc_reachable_rg() {
 	esc_drop env "$RG" --version >/dev/null 2>&1
 }
 
-# esc_setup_file: a test file's setup_file, where it runs sessions as uid
-# 65534: RG becomes a copy that user can run, for every test of the file.
-# As root with setpriv only; otherwise each test skips for itself.
-esc_setup_file() {
+# Every test file that loads this one runs uid 65534's sessions, which
+# cannot run a build tree under a private directory (a fresh clone in
+# mktemp -d): RG becomes a copy that user can run, for every test of the
+# file. As root with setpriv only; otherwise each test skips for itself.
+setup_file() {
 	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || return 0
 	esc_reachable_rg || fail "uid 65534 cannot run readguard, even copied to a public directory"
 	export RG ESC_BIN
@@ -77,6 +78,10 @@ fi
 esc_drop_rg_copy() {
 	[ -n "${ESC_BIN:-}" ] && rm -rf "$ESC_BIN"
 	ESC_BIN=
+}
+
+teardown_file() {
+	esc_drop_rg_copy
 }
 
 esc_flags() {

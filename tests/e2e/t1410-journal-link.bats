@@ -9,16 +9,6 @@ load helper
 load cli_helper
 load escape
 
-# The sticky tests run a session as uid 65534, which cannot run a build
-# tree under a private directory (a fresh clone in mktemp -d): use a copy.
-setup_file() {
-	esc_setup_file
-}
-
-teardown_file() {
-	esc_drop_rg_copy
-}
-
 setup() {
 	common_setup
 	cli_setup

@@ -8,16 +8,6 @@ load helper
 load cli_helper
 load escape
 
-# Sessions here run as uid 65534, which cannot run a build tree under a
-# private directory: use a copy (escape.bash).
-setup_file() {
-	esc_setup_file
-}
-
-teardown_file() {
-	esc_drop_rg_copy
-}
-
 setup() {
 	common_setup
 	cli_setup

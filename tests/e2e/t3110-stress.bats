@@ -8,16 +8,6 @@
 load helper
 load escape
 
-# uid 65534's tests run a copy of the build it can reach (escape.bash): a
-# build tree under a private directory, as CI's clone is, would skip them.
-setup_file() {
-	esc_setup_file
-}
-
-teardown_file() {
-	esc_drop_rg_copy
-}
-
 # as_nobody_setup: $D, a directory uid 65534 owns, with its own tables and
 # state; skips where that user cannot run this build.
 as_nobody_setup() {

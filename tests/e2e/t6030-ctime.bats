@@ -8,14 +8,6 @@
 load helper
 load escape
 
-setup_file() {
-	esc_setup_file
-}
-
-teardown_file() {
-	esc_drop_rg_copy
-}
-
 setup() {
 	[ -x "$RG" ] || fail "$RG not built (run make)"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run the session as uid 65534"

@@ -6,16 +6,6 @@
 load helper
 load escape
 
-setup_file() {
-	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || return 0
-	esc_reachable_rg || fail "uid 65534 cannot run readguard, even copied to a public directory"
-	export RG ESC_BIN
-}
-
-teardown_file() {
-	esc_drop_rg_copy
-}
-
 setup() {
 	[ -x "$RG" ] || fail "$RG not built (run make)"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to run the session as uid 65534"

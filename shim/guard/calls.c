@@ -150,6 +150,14 @@ void rg_guard_opened_read_stat(struct rg_ctx *c, const struct rg_request *req, i
         stamp(c, st, fd, req);
 }
 
+long rg_guard_meta_change(struct rg_ctx *c, const struct rg_meta_file *f,
+                          const struct rg_meta_call *call)
+{
+    if (call->sets_mtime)
+        rg_journal_keep_retimed(c, f->dirfd, f->path, f->flags);
+    return rg_guard_meta(c, f, call);
+}
+
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
 {
     bool follow = flags & AT_SYMLINK_FOLLOW;

@@ -11,6 +11,7 @@
 #include "core/request.h"
 #include "guard/ctx.h"
 #include "guard/dircache.h"
+#include "guard/meta.h"
 #include "guard/wopen.h"
 /* Records the read-mode open req made on fd. */
 void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd);
@@ -44,6 +45,12 @@ int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd
 /* linkat(req->dirfd, req->path, req->to_dirfd, req->to_path, flags): a new
  * name outside guarded scope for a file the session may not write is
  * refused (guard/names.h). */
+/* A program's metadata call (guard/meta.h), made by rg_guard_meta once a
+ * time it sets cannot pass for a write to a version the journal holds by
+ * a link (rg_journal_keep_retimed). */
+long rg_guard_meta_change(struct rg_ctx *c, const struct rg_meta_file *f,
+                          const struct rg_meta_call *call);
+
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags);
 /* The same, judged on and made through fd, an O_PATH descriptor on the file
  * req names, opened once: a name re-pointed between the look and the link

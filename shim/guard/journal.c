@@ -285,6 +285,24 @@ void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const
          &out);
 }
 
+void rg_journal_keep_retimed(struct rg_ctx *c, int dirfd, const char *path, int flags)
+{
+    if (!rg_journal_on(c))
+        return;
+    bool self = !path || (!path[0] && (flags & AT_EMPTY_PATH));
+    struct stat st;
+    int r = self ? rg_sys_fstat(dirfd, &st)
+                 : rg_sys_fstatat(dirfd, path, &st, flags & AT_SYMLINK_NOFOLLOW);
+    /* The journal's link is the moved file's second name: a file with one
+     * name left was not kept so, and a time set on it destroys nothing. */
+    if (r != 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+        return;
+    struct rg_request req = {
+        RG_OP_META, "utimensat", self ? AT_FDCWD : dirfd, self ? "" : path, 0, 0, 0, 0, NULL, NULL};
+    rg_journal_keep(c, &req, "times", self ? dirfd : -1, !(flags & AT_SYMLINK_NOFOLLOW), &st,
+                    RG_ALLOW, NULL);
+}
+
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
 {
     rg_jlink_drop(c, req->dirfd, req->path, st);

@@ -120,6 +120,15 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
  * and a write there must keep its bytes again. */
 void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 
+/* Keeps, by a copy, the file a call setting its times names (as
+ * rg_meta_file does: dirfd, path and AT_* flags) where the journal may hold
+ * it by a link still (a move's, rg_journal_keep_moved): undo tells a write
+ * to that inode by its mtime, so a time the session sets (touch, cp -p
+ * onto it) would make the kept version look written to. A copy first, made
+ * as a write's would be and found by undo the same way, keeps it exact.
+ * Only a file with a second name asks anything more than one fstat. */
+void rg_journal_keep_retimed(struct rg_ctx *c, int dirfd, const char *path, int flags);
+
 /* The change after rg_journal_keep returned true failed: drop the link that
  * kept the file, which is still there and may yet change. */
 void rg_journal_unkeep(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);

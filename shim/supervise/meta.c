@@ -18,6 +18,7 @@
 
 #include "core/syscall.h"
 #include "core/text.h"
+#include "guard/calls.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
@@ -115,7 +116,7 @@ void rg_sv_meta(struct rg_sv_call *call, const struct rg_syscall *sc)
         snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
         here.flags = 0;
         rg_meta_of(&here, AT_FDCWD, name, sc->times ? ts : NULL, &f, &mc);
-        r = rg_sv_still_valid(call) ? (int)rg_guard_meta(call->ctx, &f, &mc) : -ESRCH;
+        r = rg_sv_still_valid(call) ? (int)rg_guard_meta_change(call->ctx, &f, &mc) : -ESRCH;
     }
     rg_sys_close(fd);
     rg_sv_reply(call, r);

@@ -185,3 +185,42 @@ except OSError:
 	assert_failure 2
 	assert_content a.txt new
 }
+
+@test "t1416.18 touch of the moved file in the session: undo restores the original" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt && touch b.txt'
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+	assert_content b.txt original
+}
+
+@test "t1416.19 times set by name on sed -i~'s backup in the session: undo restores the original" {
+	mkfile a.txt original
+	rgsh 'sed -i~ s/original/new/ a.txt && python3 -c "import os; os.utime(\"a.txt~\", (0, 0))"'
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}
+
+@test "t1416.20 --strict: touch of the moved file, kept by the supervisor: undo restores the original" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile a.txt original
+	run "$RG" run --strict --log "$LOG" -- bash -c 'mv a.txt b.txt && touch -d 2001-01-01 b.txt'
+	assert_success
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}
+
+@test "t1416.21 the moved file changed after the session: undo refuses, and --force restores it" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt && touch -d 2001-01-01 b.txt'
+	mkfile a.txt other
+	run --separate-stderr "$RG" undo a.txt
+	assert_failure
+	assert_content a.txt other
+	run "$RG" undo --force a.txt
+	assert_success
+	assert_content a.txt original
+}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/syscall.h"
+#include "guard/calls.h"
 #include "guard/meta.h"
 #include "preload/hook.h"
 #include "preload/hooks/meta.h"
@@ -22,7 +23,7 @@ int rg_hook_meta_call(const struct rg_meta_file *f, const struct rg_meta_call *c
     c = rg_enter();
     if (!c)
         return (int)rg_result(rg_syscall6(call->nr, a[0], a[1], a[2], a[3], a[4], a[5]), saved);
-    long r = rg_guard_meta(c, f, call);
+    long r = rg_guard_meta_change(c, f, call);
     rg_leave();
     return (int)rg_result(r, saved);
 }

@@ -42,15 +42,15 @@ int rg_open_outside(const struct rg_request *req);
 /* req names the destination; the source is olddirfd/oldpath. */
 int rg_guard_rename(struct rg_ctx *c, const struct rg_request *req, int olddirfd,
                     const char *oldpath, unsigned flags);
-/* linkat(req->dirfd, req->path, req->to_dirfd, req->to_path, flags): a new
- * name outside guarded scope for a file the session may not write is
- * refused (guard/names.h). */
 /* A program's metadata call (guard/meta.h), made by rg_guard_meta once a
  * time it sets cannot pass for a write to a version the journal holds by
  * a link (rg_journal_keep_retimed). */
 long rg_guard_meta_change(struct rg_ctx *c, const struct rg_meta_file *f,
                           const struct rg_meta_call *call);
 
+/* linkat(req->dirfd, req->path, req->to_dirfd, req->to_path, flags): a new
+ * name outside guarded scope for a file the session may not write is
+ * refused (guard/names.h). */
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags);
 /* The same, judged on and made through fd, an O_PATH descriptor on the file
  * req names, opened once: a name re-pointed between the look and the link

@@ -224,3 +224,40 @@ except OSError:
 	assert_success
 	assert_content a.txt original
 }
+
+@test "t1416.22 undo --all leaves the backup a second sed -i~ replaced, a name the session made" {
+	mkfile a.txt original
+	rgsh 'sed -i~ s/original/first/ a.txt && sed -i~ s/first/second/ a.txt'
+	run "$RG" undo --all
+	assert_success
+	assert_content a.txt original
+	assert_content a.txt~ first
+}
+
+@test "t1416.23 undo --all restores a backup there before the session, which sed -i~ replaced" {
+	mkfile a.txt original
+	mkfile a.txt~ older
+	rgsh 'sed -i~ s/original/first/ a.txt && sed -i~ s/first/second/ a.txt'
+	run "$RG" undo --all
+	assert_success
+	assert_content a.txt original
+	assert_content a.txt~ older
+}
+
+@test "t1416.24 undo --all leaves a name a file was moved to and then moved away from" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt && cat b.txt >/dev/null && echo new >c.txt && mv c.txt b.txt'
+	run "$RG" undo --all
+	assert_success
+	assert_content a.txt original
+	assert_content b.txt new
+}
+
+@test "t1416.25 undo --all does not recreate a name a file passed through: mv a b, mv b a" {
+	mkfile a.txt original
+	rgsh 'mv a.txt b.txt && mv b.txt a.txt'
+	run "$RG" undo --all
+	assert_success
+	assert_content a.txt original
+	[ ! -e b.txt ]
+}

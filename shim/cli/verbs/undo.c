@@ -213,8 +213,27 @@ static const char *newest_here(const struct undo *u, const char *here)
     return NULL;
 }
 
+/* Did session sid make the name r keeps a version of, by moving a file
+ * there (the backup of a first sed -i~, which a second replaces)? Then the
+ * inode r kept is one the session kept earlier as it moved away from
+ * another name: had the name been there before, its own file would have
+ * been kept first, and the journal's link held the moved inode, so its
+ * number was not reused meanwhile. */
+static bool made_by_move(const struct undo *u, size_t i, const char *sid)
+{
+    const struct rg_jrec *r = &u->l.r[i];
+    for (size_t j = 0; j < i; j++) {
+        const struct rg_jrec *m = &u->l.r[j];
+        if (strcmp(m->op, RG_JOURNAL_OP_MOVE) == 0 && strcmp(m->session, sid) == 0 &&
+            m->dev == r->dev && m->ino == r->ino && strcmp(m->path, r->path) != 0)
+            return true;
+    }
+    return false;
+}
+
 /* Is r the first save of its path in session sid (undo --all restores each
- * file once)? With here, only files under it count. */
+ * file once, and leaves the names the session made)? With here, only files
+ * under it count. */
 static bool first_of_file(const struct undo *u, size_t i, const char *sid, const char *here)
 {
     const struct rg_jrec *r = &u->l.r[i];
@@ -225,7 +244,7 @@ static bool first_of_file(const struct undo *u, size_t i, const char *sid, const
         if (rg_jrec_is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
             strcmp(u->l.r[j].path, r->path) == 0)
             return false;
-    return true;
+    return !made_by_move(u, i, sid);
 }
 
 /* undo --all: every file the session changed, each once, in the order the

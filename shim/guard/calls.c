@@ -51,11 +51,12 @@ static inline struct rg_entry *entry_of_read(struct rg_ctx *c, const struct stat
 }
 
 /* read_fd: the descriptor a read just opened, whose bytes may be hashed;
- * -1 for a restamp after the session's own write. by: the read's request,
- * whose name is noted when the read is recorded anew (guard/namehint.h);
- * the re-read of a file already known notes nothing, and costs nothing. */
-static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const struct stat *st,
-                                                        int read_fd, const struct rg_request *by)
+ * -1 for a restamp after the session's own write. by_dirfd, by_path: the
+ * read's name (NULL: none), noted when the read is recorded anew
+ * (guard/namehint.h); the re-read of a file already known notes nothing,
+ * and costs nothing. */
+static inline __attribute__((always_inline)) void
+stamp(struct rg_ctx *c, const struct stat *st, int read_fd, int by_dirfd, const char *by_path)
 {
     struct rg_file f = rg_file_of(st);
     struct rg_entry *e = read_fd >= 0 ? entry_of_read(c, st) : rg_entry_for(c, &f, true);
@@ -65,8 +66,8 @@ static inline __attribute__((always_inline)) void stamp(struct rg_ctx *c, const 
     if (e && (read_fd >= 0 ? rg_stamp_read(&c->table, e, &now, read_fd)
                            : rg_entry_stamp(&c->table, e, &now, true, rg_now_ns()))) {
         atomic_fetch_add_explicit(&c->table.hdr->reads, 1, memory_order_relaxed);
-        if (by)
-            rg_namehint_note(c, by, e);
+        if (by_path)
+            rg_namehint_note(c, by_dirfd, by_path, e);
     } else if (e) {
         /* A scan gives way to a look or a write, a view to another's view
          * (core/table.h); the common case, a re-read by the reader it
@@ -84,7 +85,7 @@ static void stamp_path(struct rg_ctx *c, int dirfd, const char *path, bool follo
     struct stat st;
     if (rg_sys_fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0 &&
         S_ISREG(st.st_mode))
-        stamp(c, &st, -1, NULL);
+        stamp(c, &st, -1, AT_FDCWD, NULL);
 }
 
 /* An O_DIRECTORY open only ever succeeds on a directory, which is not a
@@ -96,19 +97,37 @@ static bool may_be_read(const struct rg_ctx *c, int fd, int flags)
 
 /* Always inline: gcc split it into a test and a call, a frame more for every
  * read's record (about 4 instructions). */
-static inline __attribute__((always_inline)) void note_read(struct rg_ctx *c, int fd, int flags,
-                                                            const struct rg_request *by)
+static inline __attribute__((always_inline)) void note_opened(struct rg_ctx *c, int fd,
+                                                              int by_dirfd, const char *by_path)
 {
     struct stat st;
-    if (may_be_read(c, fd, flags) && rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        stamp(c, &st, fd, by);
+    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        stamp(c, &st, fd, by_dirfd, by_path);
 }
 
-void rg_note_read(struct rg_ctx *c, int fd, int flags) { note_read(c, fd, flags, NULL); }
+static inline __attribute__((always_inline)) void note_read(struct rg_ctx *c, int fd, int flags,
+                                                            int by_dirfd, const char *by_path)
+{
+    if (may_be_read(c, fd, flags))
+        note_opened(c, fd, by_dirfd, by_path);
+}
+
+void rg_note_read(struct rg_ctx *c, int fd, int flags) { note_read(c, fd, flags, AT_FDCWD, NULL); }
 
 void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd)
 {
-    note_read(c, fd, req->flags, req);
+    note_read(c, fd, req->flags, req->dirfd, req->path);
+}
+
+/* The hook's tail call: no request, and no frame of the hook's own to keep
+ * errno and the descriptor across the record. */
+int rg_record_read_at(struct rg_ctx *c, int dirfd, const char *path, int fd)
+{
+    int saved = errno;
+    if (c->table_state != RG_TABLE_BROKEN) /* may_be_read's other tests are the hook's */
+        note_opened(c, fd, dirfd, path);
+    errno = saved;
+    return fd;
 }
 
 int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
@@ -147,7 +166,7 @@ void rg_guard_opened_read_stat(struct rg_ctx *c, const struct rg_request *req, i
 {
     if (!rg_flags_write(req->flags) && may_be_read(c, fd, req->flags) && S_ISREG(st->st_mode) &&
         !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
-        stamp(c, st, fd, req);
+        stamp(c, st, fd, req->dirfd, req->path);
 }
 
 long rg_guard_meta_change(struct rg_ctx *c, const struct rg_meta_file *f,

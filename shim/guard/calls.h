@@ -15,6 +15,9 @@
 #include "guard/wopen.h"
 /* Records the read-mode open req made on fd. */
 void rg_record_read(struct rg_ctx *c, const struct rg_request *req, int fd);
+/* The same for a read-mode open of path from dirfd, neither O_PATH nor
+ * O_DIRECTORY, made on fd >= 0; errno is kept, fd returned. */
+int rg_record_read_at(struct rg_ctx *c, int dirfd, const char *path, int fd);
 /* The same for any read-mode open already made (fd < 0: nothing), unless
  * its file lies outside every root. Inline: a read outside the roots (most
  * of a compiler's) is answered here without a call into the guard. */

@@ -5,15 +5,15 @@
 
 #include "core/namehint.h"
 #include "os/birth.h"
-static bool named(const struct rg_request *req)
+static bool named(int dirfd, const char *path)
 {
-    return req->path && req->path[0] && (req->dirfd == AT_FDCWD || req->path[0] == '/');
+    return path && path[0] && (dirfd == AT_FDCWD || path[0] == '/');
 }
 
-void rg_namehint_note(struct rg_ctx *c, const struct rg_request *req, const struct rg_entry *e)
+void rg_namehint_note(struct rg_ctx *c, int dirfd, const char *path, const struct rg_entry *e)
 {
-    if (e && named(req))
-        rg_table_name_note(&c->table, rg_name_key(req->path), e);
+    if (e && named(dirfd, path))
+        rg_table_name_note(&c->table, rg_name_key(path), e);
 }
 
 static enum rg_reason ask(struct rg_ctx *c, const char *name, const struct rg_file *f, int64_t born,
@@ -45,12 +45,14 @@ enum rg_reason rg_namehint_reason(struct rg_ctx *c, const struct rg_request *req
     if (c->table_state == RG_TABLE_BROKEN || !c->table.names)
         return RG_WHY_UNREAD;
     bool located = abs && abs[0] == '/';
-    int64_t born = located      ? rg_birth_ns(AT_FDCWD, abs, f->dev, f->ino)
-                   : named(req) ? rg_birth_ns(req->dirfd, req->path, f->dev, f->ino)
-                                : 0;
+    int64_t born = located ? rg_birth_ns(AT_FDCWD, abs, f->dev, f->ino)
+                   : named(req->dirfd, req->path)
+                       ? rg_birth_ns(req->dirfd, req->path, f->dev, f->ino)
+                       : 0;
     char cwd[PATH_MAX];
     const char *rel = located && !c->actor ? from_cwd(abs, cwd, sizeof cwd) : NULL;
-    enum rg_reason r = named(req) ? ask(c, req->path, f, born, was) : RG_WHY_UNREAD;
+    enum rg_reason r =
+        named(req->dirfd, req->path) ? ask(c, req->path, f, born, was) : RG_WHY_UNREAD;
     if (r == RG_WHY_UNREAD && located)
         r = ask(c, abs, f, born, was);
     if (r == RG_WHY_UNREAD && rel)

@@ -6,10 +6,10 @@
 
 #include "core/request.h"
 #include "guard/ctx.h"
-/* Notes that the read recorded in e came by req's name. Only a name that
- * means the same to a later call does: absolute, or relative to the working
- * directory; a read by a directory descriptor notes nothing. */
-void rg_namehint_note(struct rg_ctx *c, const struct rg_request *req, const struct rg_entry *e);
+/* Notes that the read recorded in e came by the name path from dirfd. Only
+ * a name that means the same to a later call does: absolute, or relative to
+ * the working directory; a read by a directory descriptor notes nothing. */
+void rg_namehint_note(struct rg_ctx *c, int dirfd, const char *path, const struct rg_entry *e);
 
 /* The reason to give for refusing f, found unread, by req (abs: where the
  * data lives, or ""): RG_WHY_REPLACED, with *was the record of the file

@@ -56,18 +56,15 @@ static inline __attribute__((always_inline)) int hook_open(const struct rg_reque
 
 int rg_hook_open(const struct rg_request *req) { return hook_open(req); }
 
-/* A read to record, opened already (fd >= 0): out of line, as a read
- * outside every root never gets here. The raw open left errno alone. */
+/* A read opened already (fd >= 0) by a process not set up yet (its first
+ * hooked call): out of line, as a set-up process's read tail-calls
+ * rg_record_read_at instead. The raw open left errno alone. */
 __attribute__((noinline)) static int record_opened(const char *call, int dirfd, const char *path,
                                                    int flags, mode_t mode, int fd)
 {
     int saved = errno;
     struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
-    struct rg_ctx *c = rg_ready();
-    if (c)
-        rg_record_read(c, &req, fd); /* rg_guard_opened_read's test is made */
-    else
-        rg_hook_read_done(&req, fd);
+    rg_hook_read_done(&req, fd);
     errno = saved;
     return fd;
 }
@@ -99,11 +96,13 @@ static inline __attribute__((always_inline)) int open_read(const char *call, int
     if (fd < 0)
         return (int)rg_result_raw(fd);
     struct rg_ctx *c = rg_ready();
+    if (!c)
+        return record_opened(call, dirfd, path, flags, mode, fd);
     /* rg_record_read records nothing for O_PATH or O_DIRECTORY (a tree
      * walk opens every directory so). */
-    if (c && ((flags & (O_PATH | O_DIRECTORY)) || rg_read_outside_roots(c, path)))
+    if ((flags & (O_PATH | O_DIRECTORY)) || rg_read_outside_roots(c, path))
         return fd;
-    return record_opened(call, dirfd, path, flags, mode, fd);
+    return rg_record_read_at(c, dirfd, path, fd);
 }
 
 /* A read with a mode (O_RDONLY | O_CREAT): out of line, as open_read

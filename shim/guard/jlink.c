@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
 
 #include "core/text.h"
 #include "guard/jcopy.h"
@@ -89,6 +91,47 @@ static int copy_of(const char *objects, const char *obj, const struct stat *st, 
         rg_sys_close(dst);
     rg_sys_close(src);
     return r;
+}
+
+/* A raw getdents64 record: glibc's readdir would allocate. */
+struct dirent64_raw {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* Is name, in the directory dfd, prefix followed by a ctime, and the
+ * inode st describes? */
+static bool names_inode(int dfd, const char *name, const char *prefix, size_t n,
+                        const struct stat *st)
+{
+    struct stat there;
+    return strncmp(name, prefix, n) == 0 &&
+           rg_sys_fstatat(dfd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+           there.st_ino == st->st_ino && there.st_dev == st->st_dev;
+}
+
+bool rg_jlink_holds(const char *objects, const struct stat *st)
+{
+    char prefix[RG_JOURNAL_OBJECT_MAX];
+    rg_jobject_linked(prefix, st->st_dev, st->st_ino, 0);
+    size_t n = strlen(prefix) - 1; /* "ino-DEV-INO-", whatever the ctime */
+    int dfd = rg_sys_openat(AT_FDCWD, objects, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return false;
+    _Alignas(8) char buf[4096];
+    bool held = false;
+    for (long got;
+         !held && (got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0;)
+        for (long off = 0; !held && off < got;) {
+            const struct dirent64_raw *d = (const struct dirent64_raw *)(buf + off);
+            off += d->d_reclen;
+            held = names_inode(dfd, d->d_name, prefix, n, st);
+        }
+    rg_sys_close(dfd);
+    return held;
 }
 
 void rg_jlink_drop(struct rg_ctx *c, int dirfd, const char *path, const struct stat *st)

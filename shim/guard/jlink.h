@@ -16,6 +16,7 @@
 #ifndef RG_JLINK_H
 #define RG_JLINK_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 
 #include "guard/jindex.h"
@@ -24,6 +25,11 @@
  * copies instead: another filesystem (EXDEV), no objects/ yet (ENOENT), no
  * /proc, or a file the caller may not link (EPERM). */
 int rg_jlink_keep(struct rg_jkeep *k, int pfd);
+
+/* Does objects/ hold the inode st describes by a link the journal made
+ * (under any ctime: a move's, made before the rename moved it)? It reads
+ * the directory through: for a file too large to copy only. */
+bool rg_jlink_holds(const char *objects, const struct stat *st);
 
 /* After the change failed: if dirfd/path still names the inode st describes,
  * the journal's link to it becomes a copy of it, so the journal never holds

@@ -78,18 +78,32 @@ static bool last_name(const char *op, int fd, bool follow, const struct stat *st
            (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op));
 }
 
+/* An unlink, or a rename over the file, of a name whose one other name is
+ * the journal's link (a move kept it: the backup a second sed -i~
+ * replaces): the change leaves the inode to the journal alone, as for a
+ * last name, so it may be kept by a link again where it is too large to
+ * copy. Asked only then, as it reads objects/ through. */
+static bool last_but_journal(const struct rg_jkeep *k, bool by_name)
+{
+    return by_name && k->st->st_nlink == 2 &&
+           (strcmp(k->op, "unlink") == 0 || strcmp(k->op, "rename") == 0) &&
+           rg_jlink_holds(k->objects, k->st);
+}
+
 /* Keeps k's file by a link where it is losing its last name, else by a
- * copy. *src (O_PATH where path_only) may be replaced by a readable
- * descriptor. Only a copy takes room, so only a copy is held to the
+ * copy; by_name: the change goes by its name, not a descriptor. *src (O_PATH where path_only) may
+ * be replaced by a readable descriptor. Only a copy takes room, so only a copy is held to the
  * per-file cap: a link keeps a file of any size for nothing. */
-static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool path_only,
-                                 bool *linked, int *err)
+static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool by_name,
+                                 bool path_only, bool *linked, int *err)
 {
     *linked = last && rg_jlink_keep(k, *src) == 0;
     if (*linked)
         return RG_UNKEPT_NONE;
-    if (k->st->st_size > k->c->table.hdr->journal_max_file)
-        return RG_UNKEPT_TOO_LARGE;
+    if (k->st->st_size > k->c->table.hdr->journal_max_file) {
+        *linked = last_but_journal(k, by_name) && rg_jlink_keep(k, *src) == 0;
+        return *linked ? RG_UNKEPT_NONE : RG_UNKEPT_TOO_LARGE;
+    }
     if (path_only) {
         int rfd = open_source(k->req, *src, true, false, k->st);
         if (rfd < 0) {
@@ -186,7 +200,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     rg_jpaths_get(&c->jpaths, c->table.hdr, k.objects_buf, k.index_buf, &k.objects, &k.index);
     int err = src < 0 ? -src : 0;
     enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
-                                 : keep_bytes(&k, &src, last, last || given.fd >= 0, &linked, &err);
+                                 : keep_bytes(&k, &src, last, fd < 0 && !follow,
+                                              last || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     /* A moved file stays under its new name, where it may yet be written. */

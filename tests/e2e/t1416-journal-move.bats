@@ -261,3 +261,26 @@ except OSError:
 	assert_content a.txt original
 	[ ! -e b.txt ]
 }
+
+@test "t1416.26 sed -i~ twice on a file over the size cap: nothing logged as not kept, and undo restores it" {
+	yes original | head -c 8192 >a.txt
+	cp a.txt "$OUT/orig"
+	run --separate-stderr "$RG" run --journal-max-file 4K --log "$LOG" -- \
+		bash -c 'sed -i~ s/original/first/ a.txt && sed -i~ s/first/second/ a.txt'
+	assert_success
+	assert_equal "$stderr" ""
+	run grep -qs '"decision":"unsaved"' "$LOG"
+	assert_failure
+	run "$RG" undo a.txt
+	assert_success
+	cmp a.txt "$OUT/orig"
+}
+
+@test "t1416.27 a file over the size cap with a hard link of its own, renamed over: logged as not kept" {
+	yes original | head -c 8192 >a.txt
+	ln a.txt other.txt
+	run --separate-stderr "$RG" run --journal-max-file 4K --log "$LOG" -- \
+		bash -c 'cat a.txt >/dev/null && echo new >c.txt && mv c.txt a.txt'
+	assert_success
+	grep -q '"decision":"unsaved","reason":"too-large"' "$LOG"
+}

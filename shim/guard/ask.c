@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/content.h"
 #include "core/report.h"
@@ -138,6 +140,27 @@ static struct rg_decision answer(struct rg_ctx *c, const struct rg_request *req,
     return d;
 }
 
+/* The name a refusal gives the file: the program's own, unless that name
+ * leads elsewhere from the working directory, as one relative to another
+ * directory's descriptor does (coreutils' `cp f d/` opens "f" in d): the
+ * reader would then read the wrong file and retry in vain. Then the path
+ * from the working directory, or the absolute one. A supervisor's working
+ * directory is not the caller's: it keeps the caller's name. */
+static const char *shown_name(const struct rg_ctx *c, const struct rg_request *req,
+                              const struct rg_file *f, const char *abs, char *cwd, size_t cap)
+{
+    const char *given = req->shown ? req->shown : req->path;
+    struct stat st;
+    if (c->actor || given[0] == '/' || !abs[0] || !f->exists ||
+        (rg_sys_fstatat(AT_FDCWD, given, &st, 0) == 0 && (uint64_t)st.st_dev == f->dev &&
+         (uint64_t)st.st_ino == f->ino))
+        return given;
+    size_t len = getcwd(cwd, cap) ? strlen(cwd) : 0;
+    if (len > 1 && strncmp(abs, cwd, len) == 0 && abs[len] == '/')
+        return abs + len + 1;
+    return abs;
+}
+
 /* A refusal or warning, told on stderr and in the log, with what the
  * session knows that makes it clearer: a name it read the file by, or who
  * only scanned it. */
@@ -150,8 +173,9 @@ static void report(struct rg_ctx *c, const struct rg_request *req, struct rg_fil
     char scanner[16] = "";
     if (d.reason == RG_WHY_SCANNED)
         rg_scanner_name(c->table.hdr, (int32_t)(facts->rec.reader & RG_READER_PID_MASK), scanner);
-    struct rg_report rep = {req, req->shown ? req->shown : req->path, abs, f, facts, d, scanner,
-                            &was};
+    char cwd[PATH_MAX];
+    struct rg_report rep = {
+        req, shown_name(c, req, f, abs, cwd, sizeof cwd), abs, f, facts, d, scanner, &was};
     rg_log_decision(c, &rep);
 }
 

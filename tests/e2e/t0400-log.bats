@@ -325,3 +325,29 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	assert_failure
 	assert_file_exist "$home/.local/state/readguard/$(basename "$(cat table)").log"
 }
+
+# A name relative to a directory descriptor other than the working
+# directory's means nothing on its own: cp and mv of coreutils 9 write
+# `cp f d/` as openat(fd of d, "f"), and a line naming 'f' sends the reader
+# to the source, which reading cannot unlock.
+@test "t0400.27 cp into a directory over an unread file names the file in that directory, not the source" {
+	mkdir d
+	mkfile f source
+	mkfile d/f original
+	snapshot d/f
+	run --separate-stderr rg cp f d/
+	assert_failure
+	assert_refused d/f unread
+	assert_unchanged d/f
+}
+
+@test "t0400.28 mv into a directory over an unread file names the file in that directory, not the source" {
+	mkdir d
+	mkfile f source
+	mkfile d/f original
+	snapshot f d/f
+	run --separate-stderr rg mv f d/
+	assert_failure
+	assert_refused d/f unread
+	assert_unchanged f d/f
+}

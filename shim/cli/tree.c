@@ -1,5 +1,5 @@
 /* The command's process tree under readguard run: signals forwarded to it,
- * its exec, and waiting as its subreaper until the last descendant is gone. */
+ * its exec, and waiting for it as its subreaper. */
 #include "cli/tree.h"
 #include <errno.h>
 #include <signal.h>
@@ -50,14 +50,21 @@ void rg_tree_exec(char **cmd, bool preload)
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);
 }
 
-/* Waits until no descendant is left (readguard is their subreaper), and
- * returns the command's exit status in the env(1) convention. */
-int rg_tree_wait(pid_t child)
+/* Waits for the command, then for the rest of the tree (readguard is its
+ * subreaper) while whole is set, else only for what has already exited.
+ * Returns the command's exit status in the env(1) convention; *rest: a
+ * process of the tree is still running, unwaited for. */
+int rg_tree_wait(pid_t child, bool whole, bool *rest)
 {
     int status, result = RG_EXIT_FAILURE;
     child_pid = child;
+    *rest = false;
     for (;;) {
-        pid_t pid = wait(&status);
+        pid_t pid = waitpid(-1, &status, child_pid || whole ? 0 : WNOHANG);
+        if (pid == 0) { /* the command is done; what it left runs on */
+            *rest = true;
+            break;
+        }
         if (pid < 0) {
             if (errno == EINTR)
                 continue;

@@ -143,20 +143,68 @@ load helper
 	assert_not_exist "$sess"
 }
 
-@test "t0010.21 the table outlives the command while a background child still runs, then goes" {
+@test "t0010.21 the table outlives the command while a background child still runs, then a prune removes it" {
 	# The grandchild outlives sh: once sh is gone (reaped: kill -0 fails),
 	# the table must still exist (the grandchild is still part of the
-	# tree), and be gone once readguard run, which waits for the whole
-	# tree, has returned.
+	# tree); once the grandchild is gone too, the session has ended.
 	run --separate-stderr rg sh -c '
 		echo "$READGUARD_SESSION" >sess
 		sh=$$
 		( while kill -0 "$sh" 2>/dev/null; do sleep 0.01; done
-		  if [ -e "$READGUARD_SESSION" ]; then echo alive; else echo gone; fi >grandchild ) &
+		  if [ -e "$READGUARD_SESSION" ]; then echo alive; else echo gone; fi >grandchild.tmp
+		  mv grandchild.tmp grandchild ) >/dev/null 2>&1 &
 		exit 0'
 	assert_success
+	wait_for_file grandchild
 	assert_content grandchild alive
-	assert_not_exist "$(cat sess)"
+	wait_for_prune "$(cat sess)"
+}
+
+# wait_for_file FILE: until FILE exists, 20 s at most.
+wait_for_file() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "'$1' never appeared"
+}
+
+# wait_for_prune TABLE: until sessions --prune has removed TABLE (its
+# processes take a moment to exit), 20 s at most.
+wait_for_prune() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		"$RG" sessions --prune >/dev/null 2>&1
+		[ -e "$1" ] || return 0
+		sleep 0.05
+	done
+	fail "the table '$1' was never pruned"
+}
+
+# A tool call wrapped in readguard run ends when its command does, as it
+# would bare: a server started with &, or a daemon a tool starts (gpg-agent
+# for git commit -S, git gc --auto --detach), must not hold it.
+@test "t0010.27 run returns when the command exits, not when a daemon it left does" {
+	local start=$SECONDS
+	run --separate-stderr timeout 20 "$RG" run --log "$LOG" -- sh -c \
+		'setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $! >daemon; exit 3'
+	kill "$(cat daemon)" 2>/dev/null || true
+	assert_equal "$status" 3
+	((SECONDS - start < 15)) || fail "run waited for the daemon"
+}
+
+@test "t0010.28 a process the command left running still has its blind writes refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr timeout 20 "$RG" run --log "$LOG" -- sh -c \
+		'( for i in $(seq 1000); do [ -e go ] && break; sleep 0.02; done; echo new 2>err >f; echo $? >rc.tmp; mv rc.tmp rc ) </dev/null >/dev/null 2>&1 &'
+	assert_success
+	touch go
+	wait_for_file rc
+	[ "$(cat rc)" != 0 ] || fail "the write went through"
+	assert_unchanged f
+	grep -qF "readguard: refused to write 'f': $MSG_UNREAD" err || fail "no refusal: $(cat err)"
 }
 
 @test "t0010.22 an existing LD_PRELOAD is kept, with the shim put first" {

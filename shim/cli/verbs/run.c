@@ -1,5 +1,5 @@
-/* readguard run: create a session, run a command in it, wait for the whole
- * process tree, remove the session. */
+/* readguard run: create a session, run a command in it, wait for it (and
+ * for the whole process tree when supervised), remove the session. */
 #include "cli/verbs.h"
 #include <errno.h>
 #include <limits.h>
@@ -142,8 +142,15 @@ int rg_cmd_run(int argc, char **argv)
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
-    int status = rg_tree_wait(pid);
+    /* A tree under the library alone needs nothing of readguard once its
+     * command is done, and a tool call wrapped in run must end as it would
+     * bare: what the command left running (a server started with &, the
+     * gpg-agent of git commit -S) keeps the table, which the next session
+     * or sessions --prune removes once it is gone. A supervised tree's
+     * calls are answered here: it is waited for whole. */
+    bool rest;
+    int status = rg_tree_wait(pid, opts.supervise != RG_SUPERVISE_NONE, &rest);
     rg_supervise_finish();
-    end_session(session, kept);
+    end_session(session, kept || rest);
     return status;
 }

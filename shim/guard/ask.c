@@ -254,12 +254,22 @@ int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow
     return rg_ask_path_in(c, req, follow, st, RG_SCOPE_UNKNOWN);
 }
 
+enum rg_action rg_ask_named(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                            const char *abs)
+{
+    struct rg_facts facts;
+    struct rg_decision d = rg_ask_first_look(c, req, f, -1, &facts);
+    if (d.action == RG_WARN || d.action == RG_REFUSE)
+        report(c, req, f, &facts, d, abs);
+    return d.action;
+}
+
 int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
 {
     if (!rg_ctx_sealed(c, st->st_dev, st->st_ino))
         return 0;
     struct rg_file f = rg_file_of(st);
-    return rg_ask(c, req, &f, -1, false) == RG_REFUSE ? -EACCES : 0;
+    return rg_ask_named(c, req, &f, c->session_path) == RG_REFUSE ? -EACCES : 0;
 }
 
 int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)

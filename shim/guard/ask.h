@@ -134,6 +134,12 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
 
 /* Asks about a path that is not open: a missing path is a new file. 0 or
  * -EACCES; *exists (if given) says whether the path was there. */
+/* rg_ask for a call the first look decides whole (the session's own files
+ * under --strict: the policy refuses them at its head), reported with abs
+ * as the path the call named: nothing there located the file. */
+enum rg_action rg_ask_named(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f,
+                            const char *abs);
+
 /* Refuses, with its reason, any call on the table's own file under
  * --strict (see rg_ctx_sealed), whatever the call is: a read-open, or the
  * source of a rename, which the policy otherwise lets through. -EACCES or 0. */

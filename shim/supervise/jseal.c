@@ -101,6 +101,20 @@ enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd)
     return any_sealed(c) && path_of(fd, path) ? touches(c, path) : RG_SV_UNSEALED;
 }
 
+/* The path req names, for the log line: req->dirfd is the supervisor's own
+ * descriptor of the target's directory, or AT_FDCWD with an absolute path.
+ * "" where it has none. */
+static void named_path(const struct rg_request *req, char out[PATH_MAX])
+{
+    char dir[PATH_MAX];
+    bool found = req->path[0] == '/' ? rg_path_join(out, PATH_MAX, "/", req->path)
+                 : req->dirfd >= 0
+                     ? path_of(req->dirfd, dir) && rg_path_join(out, PATH_MAX, dir, req->path)
+                     : false;
+    if (!found)
+        out[0] = '\0';
+}
+
 int rg_sv_sealed_refuse(struct rg_sv_call *call, const struct rg_request *req,
                         const struct stat *st, enum rg_sv_sealed what)
 {
@@ -109,6 +123,8 @@ int rg_sv_sealed_refuse(struct rg_sv_call *call, const struct rg_request *req,
         f = rg_file_of(st);
     f.in_journal = true;
     f.in_log = what == RG_SV_LOG;
-    rg_ask(call->ctx, req, &f, -1, false);
+    char abs[PATH_MAX];
+    named_path(req, abs);
+    rg_ask_named(call->ctx, req, &f, abs);
     return -EACCES;
 }

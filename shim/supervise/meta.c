@@ -64,13 +64,12 @@ static int sealed_refused(struct rg_sv_call *call, const struct rg_syscall *sc, 
     if (!what && !rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino))
         return 0;
     char where[PATH_MAX], link[RG_FD_LINK_MAX];
-    if (!shown[0]) {
-        rg_fd_link(link, fd);
-        ssize_t n = readlink(link, where, sizeof where - 1);
-        where[n > 0 ? n : 0] = '\0';
-        shown = where;
-    }
-    struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, shown, 0, 0, 0, 0, NULL, NULL};
+    rg_fd_link(link, fd);
+    ssize_t n = readlink(link, where, sizeof where - 1);
+    where[n > 0 ? n : 0] = '\0';
+    /* Its path for the log, its name as given for stderr. */
+    struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, where, 0,
+                             0,          0,        0,        NULL,  shown[0] ? shown : NULL};
     return what ? rg_sv_sealed_refuse(call, &req, st, what) : rg_ask_sealed(call->ctx, &req, st);
 }
 

@@ -351,3 +351,22 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	assert_refused d/f unread
 	assert_unchanged f d/f
 }
+
+@test "t0400.29 --strict: a refused change of the sealed log is logged with the log's path" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	run "$RG" run --strict --log "$LOG" -- bash -c ': >"$1"' _ "$LOG"
+	grep -q '"reason":"sealed"' "$LOG" || fail "the refusal is not logged: $(cat "$LOG")"
+	grep '"reason":"sealed"' "$LOG" | grep -qF "\"path\":\"$(realpath "$LOG")\"" ||
+		fail "not the log's path: $(cat "$LOG")"
+}
+
+@test "t0400.30 --strict: a refused removal in the sealed journal is logged with the path named" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	local j="$XDG_STATE_HOME/readguard/journal"
+	mkdir -p "$j/objects"
+	echo planted >"$j/objects/x"
+	run "$RG" run --strict --log "$LOG" -- rm -f "$j/objects/x"
+	assert_failure
+	grep '"reason":"sealed"' "$LOG" | grep -qF "\"path\":\"$(realpath "$j/objects/x")\"" ||
+		fail "not the path named: $(cat "$LOG")"
+}

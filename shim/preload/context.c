@@ -4,6 +4,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/envp.h"
@@ -13,6 +16,7 @@
 #include "guard/restamp.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
+#include "os/members.h"
 #include "os/nextsym.h"
 #include "os/symver.h"
 #include "os/sys.h"
@@ -222,6 +226,22 @@ bool rg_fd_needs_ctx(int fd, void *stream)
     return false;
 }
 
+/* Does the creator leave processes of its session running (an agent's
+ * shell that started a server with &)? They keep the table, as a killed
+ * launcher's children do, and the next session or sessions --prune
+ * removes it once they are gone: removed now, what they start later would
+ * find no table and refuse every write. Only a creator with children left
+ * pays for the scan of /proc. */
+static bool leaves_members(const struct rg_ctx *c)
+{
+    siginfo_t si = {0};
+    struct stat st;
+    if (rg_syscall6(SYS_waitid, P_ALL, 0, (long)&si, WEXITED | WNOHANG | WNOWAIT, 0, 0) != 0)
+        return false; /* ECHILD: none */
+    return rg_sys_fstatat(AT_FDCWD, c->session_path, &st, 0) == 0 &&
+           rg_session_has_members(c->session_path, st.st_dev, st.st_ino);
+}
+
 /* At exit: restamp what this process wrote, and remove the session if this
  * process created it (only the creator itself, not its forked children). A
  * process that never entered the shim is only attached now if it has
@@ -238,7 +258,8 @@ __attribute__((destructor)) static void rg_exit(void)
     if (!c)
         return;
     rg_restamp_at_exit(c);
-    if (self.owner_pid && self.owner_pid == rg_sys_getpid() && c->session_path[0])
+    if (self.owner_pid && self.owner_pid == rg_sys_getpid() && c->session_path[0] &&
+        !leaves_members(c))
         rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
     rg_leave();
     errno = saved;

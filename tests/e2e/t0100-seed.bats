@@ -464,6 +464,49 @@ load helper
 	assert_content f new
 }
 
+# An agent's shell started preloaded leaves a server running with &: the
+# server and what it starts later stay in the session, not shut out of it.
+@test "t0100.54 a background child that outlives its preloaded creator can still write a file it read" {
+	mkfile f original
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
+		'echo "$READGUARD_SESSION" >sess
+		( for i in $(seq 1000); do [ -e go ] && break; sleep 0.02; done
+		  sh -c "cat f >/dev/null; echo new >f" 2>err; echo $? >rc.tmp; mv rc.tmp rc ) </dev/null >/dev/null 2>&1 &'
+	assert_success
+	touch go
+	wait_for rc
+	assert_content rc 0
+	assert_content f new
+	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+}
+
+@test "t0100.55 the table a background child kept is pruned once it is gone" {
+	run --separate-stderr env LD_PRELOAD="$SHIM" bash -c \
+		'echo "$READGUARD_SESSION" >sess
+		( for i in $(seq 1000); do [ -e go ] && break; sleep 0.02; done; : >done ) </dev/null >/dev/null 2>&1 &'
+	assert_success
+	[ -e "$(cat sess)" ] || fail "the table went while its child still ran"
+	touch go
+	wait_for done
+	local i
+	for ((i = 0; i < 400; i++)); do
+		"$RG" sessions --prune >/dev/null 2>&1
+		[ -e "$(cat sess)" ] || return 0
+		sleep 0.05
+	done
+	fail "the table $(cat sess) was never pruned"
+}
+
+# wait_for FILE: until FILE exists, 20 s at most.
+wait_for() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "'$1' never appeared"
+}
+
 # --- a file replaced since it was read ---------------------------------------
 
 MSG_REPLACED="it was replaced by another file since this session read it (read at "

@@ -71,11 +71,14 @@ static bool moving(const char *op) { return strcmp(op, RG_JOURNAL_OP_MOVE) == 0;
  * a write through that name keeps a copy first, as a write through a
  * descriptor left open on a removed file does, and the end of the run
  * copies what has another name before it names it by content
- * (cli/jsettle.h). */
+ * (cli/jsettle.h). A file the process's standard output or error writes
+ * (opened before the session, so through no hook) is copied: its later
+ * output would go into a linked version. */
 static bool last_name(const char *op, int fd, bool follow, const struct stat *st)
 {
     return fd < 0 && !follow && st->st_nlink == 1 &&
-           (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op));
+           (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op)) &&
+           !rg_std_writes(st->st_dev, st->st_ino);
 }
 
 /* An unlink, or a rename over the file, of a name whose one other name is

@@ -42,3 +42,15 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip)
     rg_sys_close(dfd);
     return held;
 }
+
+bool rg_std_writes(uint64_t dev, uint64_t ino)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        struct stat st;
+        int fl;
+        if (rg_sys_fstat(fd, &st) == 0 && st.st_ino == ino && st.st_dev == dev &&
+            (fl = rg_sys_getfl(fd)) >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+            return true;
+    }
+    return false;
+}

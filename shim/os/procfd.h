@@ -17,4 +17,11 @@
  * whether it may. */
 bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip);
 
+/* Does this process's descriptor 0, 1 or 2 write (dev, ino)? Such a
+ * descriptor (`readguard run -- CMD >> f`) was opened before the session,
+ * so its writes pass no hook: a file it writes that loses its last name
+ * must be kept by a copy, as a link would keep the output written after.
+ * Three fstat calls, made only before a journal link. */
+bool rg_std_writes(uint64_t dev, uint64_t ino);
+
 #endif

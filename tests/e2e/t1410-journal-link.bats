@@ -426,3 +426,20 @@ killed_naming() {
 	assert_output ''
 	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version was written to after it was kept (through a descriptor left open on the removed file, or the name it was moved to); undo refuses it too"
 }
+
+@test "t1410.27 a removed file the session's standard output appends to is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	rgsh 'rm a.txt; echo later' >>a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.28 a file the session's standard error writes, replaced by mv, is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	mkfile b.txt other
+	rgsh 'cat a.txt >/dev/null; mv b.txt a.txt; echo later >&2' 2>>a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}

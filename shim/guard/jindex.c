@@ -31,16 +31,7 @@ int rg_jdir_make(const char *dir)
         }
 }
 
-int rg_jset_aside(const char *path)
-{
-    char aside[PATH_MAX + 32];
-    const char *base = strrchr(path, '/');
-    size_t dir = base ? (size_t)(base - path) + 1 : 0;
-    if (snprintf(aside, sizeof aside, "%.*s.aside-%d-%s", (int)dir, path, (int)rg_sys_getpid(),
-                 path + dir) >= (int)sizeof aside)
-        return -ENAMETOOLONG;
-    return (int)rg_sys_renameat2(AT_FDCWD, path, AT_FDCWD, aside, 0);
-}
+int rg_jset_aside(const char *path) { return rg_log_set_aside(path); }
 
 static int32_t actor_pid(const struct rg_ctx *c)
 {

@@ -147,6 +147,12 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     if (n == 0)
         return;
     int fd = c->sealed_ino ? rg_log_open_in(log, true) : rg_log_open(log);
+    /* What a --strict tree planted at the sealed log's path before its
+     * first line (mknod and mkdir are not trapped) is moved aside once, as
+     * at the journal's index (guard/jindex.c). */
+    if (c->sealed_ino && (fd == -ELOOP || fd == -EISDIR || fd == -ENXIO) &&
+        rg_log_set_aside(log) == 0)
+        fd = rg_log_open_in(log, true);
     /* One warning per process, not per call: a full disk must not flood
      * stderr, and the decision itself never depends on the log. */
     ssize_t wrote = fd >= 0 ? write(fd, line, n) : -1;

@@ -1,6 +1,7 @@
 #include "os/logfile.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,12 +70,24 @@ int rg_log_open_in(const char *path, bool no_links)
     return fd;
 }
 
+int rg_log_set_aside(const char *path)
+{
+    char aside[PATH_MAX + 32];
+    const char *base = strrchr(path, '/');
+    size_t dir = base ? (size_t)(base - path) + 1 : 0;
+    if (snprintf(aside, sizeof aside, "%.*s.aside-%d-%s", (int)dir, path, (int)rg_sys_getpid(),
+                 path + dir) >= (int)sizeof aside)
+        return -ENAMETOOLONG;
+    return (int)rg_sys_renameat2(AT_FDCWD, path, AT_FDCWD, aside, 0);
+}
+
 int rg_log_open(const char *path)
 {
-    int fd =
-        rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+    /* O_NONBLOCK: a FIFO with no reader at the log's path fails (ENXIO)
+     * instead of stopping the process, its signals blocked, in the open. */
+    int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+    int fd = rg_sys_openat(AT_FDCWD, path, flags, 0600);
     if (fd != -ENOENT || rg_log_dir_make(path) < 0)
         return fd;
-    return rg_sys_openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-                         0600);
+    return rg_sys_openat(AT_FDCWD, path, flags, 0600);
 }

@@ -18,6 +18,11 @@ int rg_log_open(const char *path);
  * append to land in a file of the user's that the tree may not write. */
 int rg_log_open_in(const char *path, bool no_links);
 
+/* Moves what is at path aside, under a dot name beside it
+ * (".aside-PID-NAME"): a symbolic link, a directory or a FIFO a tree put
+ * where readguard's own file is to be. 0, or -errno. */
+int rg_log_set_aside(const char *path);
+
 /* Makes path's missing parents, 0700, if path is inside readguard's state
  * directory; -ENOENT otherwise. */
 int rg_log_dir_make(const char *path);

@@ -370,3 +370,24 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	grep '"reason":"sealed"' "$LOG" | grep -qF "\"path\":\"$(realpath "$j/objects/x")\"" ||
 		fail "not the path named: $(cat "$LOG")"
 }
+
+@test "t0400.31 a FIFO with no reader at the log's path: the refusal is told, one warning, and nothing hangs" {
+	mkfile f original
+	mkfifo "$LOG"
+	run --separate-stderr timeout -s KILL 20 "$RG" run --log "$LOG" -- sh -c 'echo new >f; echo new >f'
+	assert_failure
+	assert_equal "$(grep -c "refused to write 'f'" <<<"$stderr")" 2
+	assert_equal "$(grep -c "cannot write the log" <<<"$stderr")" 1
+}
+
+@test "t0400.32 --strict: a FIFO planted at the log's path is moved aside, and the refusal logged" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile f original
+	local log="$XDG_STATE_HOME/readguard/planted.log"
+	mkdir -p "${log%/*}"
+	run --separate-stderr timeout -s KILL 20 "$RG" run --strict --log "$log" -- \
+		sh -c 'mkfifo "$1"; echo new >f' _ "$log"
+	assert_failure
+	[ -f "$log" ] || fail "no log file: $(ls -la "${log%/*}")"
+	grep -q '"reason":"unread"' "$log"
+}

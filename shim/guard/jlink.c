@@ -1,4 +1,5 @@
 #include "guard/jlink.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -93,15 +94,6 @@ static int copy_of(const char *objects, const char *obj, const struct stat *st, 
     return r;
 }
 
-/* A raw getdents64 record: glibc's readdir would allocate. */
-struct dirent64_raw {
-    uint64_t d_ino;
-    int64_t d_off;
-    unsigned short d_reclen;
-    unsigned char d_type;
-    char d_name[];
-};
-
 /* Is name, in the directory dfd, prefix followed by a ctime, and the
  * inode st describes? */
 static bool names_inode(int dfd, const char *name, const char *prefix, size_t n,
@@ -126,7 +118,7 @@ bool rg_jlink_holds(const char *objects, const struct stat *st)
     for (long got;
          !held && (got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0;)
         for (long off = 0; !held && off < got;) {
-            const struct dirent64_raw *d = (const struct dirent64_raw *)(buf + off);
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             off += d->d_reclen;
             held = names_inode(dfd, d->d_name, prefix, n, st);
         }

@@ -1,4 +1,5 @@
 #include "guard/names.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -20,14 +21,6 @@
  * descriptor and a buffer. */
 #define MAX_DEPTH 64
 #define DENTS_BUF 8192
-
-struct dirent64_raw {
-    uint64_t d_ino;
-    int64_t d_off;
-    unsigned short d_reclen;
-    unsigned char d_type;
-    char d_name[];
-};
 
 /* One walk of a directory moved out of scope: every file is asked about
  * under its path from the caller's directory, so a refusal names it. */
@@ -100,7 +93,7 @@ static int walk_dir(struct walk *w, int dfd, int depth)
             break;
         }
         for (long off = 0; r == 0 && off < n;) {
-            const struct dirent64_raw *d = (const struct dirent64_raw *)(buf + off);
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             off += d->d_reclen;
             if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
                 continue;

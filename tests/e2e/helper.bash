@@ -346,15 +346,27 @@ obj = json.loads(lines[int(sys.argv[2]) - 1])
 print(json.dumps(obj[sys.argv[3]], ensure_ascii=False))' "$LOG" "$1" "$2"
 }
 
-# await_file FILE: waits up to ten seconds for FILE, which a background
+# await_file FILE: waits up to twenty seconds for FILE, which a background
 # process makes once it is ready, and fails the test if it never comes.
 await_file() {
 	local i
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < 400; i++)); do
 		[ -e "$1" ] && return 0
 		sleep 0.05
 	done
-	fail "$1 never appeared"
+	fail "'$1' never appeared"
+}
+
+# await_prune TABLE: until sessions --prune has removed TABLE, which the
+# processes left running keep until they are gone, 20 s at most.
+await_prune() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		"$RG" sessions --prune >/dev/null 2>&1
+		[ -e "$1" ] || return 0
+		sleep 0.05
+	done
+	fail "the table '$1' was never pruned"
 }
 
 # Paused sessions: bg_session PHASE1 PHASE2 [readguard-run-options...]

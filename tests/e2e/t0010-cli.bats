@@ -155,31 +155,9 @@ load helper
 		  mv grandchild.tmp grandchild ) >/dev/null 2>&1 &
 		exit 0'
 	assert_success
-	wait_for_file grandchild
+	await_file grandchild
 	assert_content grandchild alive
-	wait_for_prune "$(cat sess)"
-}
-
-# wait_for_file FILE: until FILE exists, 20 s at most.
-wait_for_file() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "'$1' never appeared"
-}
-
-# wait_for_prune TABLE: until sessions --prune has removed TABLE (its
-# processes take a moment to exit), 20 s at most.
-wait_for_prune() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		"$RG" sessions --prune >/dev/null 2>&1
-		[ -e "$1" ] || return 0
-		sleep 0.05
-	done
-	fail "the table '$1' was never pruned"
+	await_prune "$(cat sess)"
 }
 
 # A tool call wrapped in readguard run ends when its command does, as it
@@ -201,7 +179,7 @@ wait_for_prune() {
 		'( for i in $(seq 1000); do [ -e go ] && break; sleep 0.02; done; echo new 2>err >f; echo $? >rc.tmp; mv rc.tmp rc ) </dev/null >/dev/null 2>&1 &'
 	assert_success
 	touch go
-	wait_for_file rc
+	await_file rc
 	[ "$(cat rc)" != 0 ] || fail "the write went through"
 	assert_unchanged f
 	grep -qF "readguard: refused to write 'f': $MSG_UNREAD" err || fail "no refusal: $(cat err)"

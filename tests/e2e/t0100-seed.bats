@@ -474,7 +474,7 @@ load helper
 		  sh -c "cat f >/dev/null; echo new >f" 2>err; echo $? >rc.tmp; mv rc.tmp rc ) </dev/null >/dev/null 2>&1 &'
 	assert_success
 	touch go
-	wait_for rc
+	await_file rc
 	assert_content rc 0
 	assert_content f new
 	[ ! -s err ] || fail "stderr of the write: $(cat err)"
@@ -487,24 +487,8 @@ load helper
 	assert_success
 	[ -e "$(cat sess)" ] || fail "the table went while its child still ran"
 	touch go
-	wait_for done
-	local i
-	for ((i = 0; i < 400; i++)); do
-		"$RG" sessions --prune >/dev/null 2>&1
-		[ -e "$(cat sess)" ] || return 0
-		sleep 0.05
-	done
-	fail "the table $(cat sess) was never pruned"
-}
-
-# wait_for FILE: until FILE exists, 20 s at most.
-wait_for() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "'$1' never appeared"
+	await_file done
+	await_prune "$(cat sess)"
 }
 
 # --- a file replaced since it was read ---------------------------------------

@@ -70,13 +70,9 @@ static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, 
     return true;
 }
 
-/* Looks a would-be refusal takes at most. Waits for a sibling's restamp
- * are bounded by time (rg_restamp_pause_ns); this bounds the looks that
- * find the file replaced again, each an fstat and a read of the entry (a
- * hash of at most RG_HASH_MAX bytes where the stamp cannot tell): four
- * threads saving one file by temp file and rename replace it under 16
- * looks in a row, and the session refused its own save (t0500.10). */
-#define RG_LOOKS_MAX 256
+/* Looks a would-be refusal takes at most: a file that many siblings keep
+ * rewriting can move under a few in a row. */
+#define RG_LOOKS_MAX 16
 
 /* Waits a moment if the look pairs the record's very times with another
  * size, and says whether it did. No file rests so (a size change moves

@@ -53,26 +53,59 @@ void rg_take_hash(const struct rg_request *req, struct rg_file *f, int fd, bool 
         rg_sys_close(rfd);
 }
 
-/* Looks at the file again. False when nothing moved since the last look. */
-static bool look_again(const struct rg_request *req, struct rg_file *f, int fd, bool follow)
+/* What a fresh look found at the file. */
+enum rg_moved { RG_MOVED_NOT, RG_MOVED_SAME, RG_MOVED_OTHER };
+
+/* Looks at the file again: has it moved since the last look, and is it
+ * still the same file? */
+static enum rg_moved look_again(const struct rg_request *req, struct rg_file *f, int fd,
+                                bool follow)
 {
     struct stat st;
     int r = fd >= 0 ? rg_sys_fstat(fd, &st)
                     : rg_sys_fstatat(req->dirfd, req->path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW);
     if (r != 0)
-        return false;
+        return RG_MOVED_NOT;
     struct rg_file now = rg_file_of(&st);
-    if (now.ino == f->ino && now.dev == f->dev && now.mtime_ns == f->mtime_ns &&
-        now.ctime_ns == f->ctime_ns && now.size == f->size)
-        return false;
+    bool same = now.ino == f->ino && now.dev == f->dev;
+    if (same && now.mtime_ns == f->mtime_ns && now.ctime_ns == f->ctime_ns && now.size == f->size)
+        return RG_MOVED_NOT;
     now.scope = f->scope;
     *f = now;
-    return true;
+    return same ? RG_MOVED_SAME : RG_MOVED_OTHER;
 }
 
-/* Looks a would-be refusal takes at most: a file that many siblings keep
- * rewriting can move under a few in a row. */
+/* Looks a would-be refusal takes at one file at most: a file that many
+ * siblings keep rewriting can move under a few in a row. */
 #define RG_LOOKS_MAX 16
+
+/* How long a would-be refusal follows the name while other files keep
+ * taking it. Each is a new question, with looks and waits of its own:
+ * threads saving one file by temp file and rename replace it faster than
+ * a look can settle, and one pause spent on each left none for the next
+ * (t0500.10). Past this, the storm is taken for a refusal, not followed
+ * for ever. */
+#define RG_REPLACED_NS (5 * RG_RESTAMP_WAIT_NS)
+
+/* The looks of one would-be refusal. */
+struct looks {
+    int at_file;   /* looks at the file now at the name */
+    int waits;     /* pauses for its writers */
+    int64_t since; /* when another file first took the name; 0: none has */
+};
+
+/* Is the look just taken the last? A look that found another file starts
+ * its count again, until the replacements have gone on too long. */
+static bool last_look(struct looks *l, enum rg_moved m)
+{
+    if (m != RG_MOVED_OTHER)
+        return ++l->at_file > RG_LOOKS_MAX;
+    int64_t now = rg_clock_ns(CLOCK_MONOTONIC);
+    if (!l->since)
+        l->since = now;
+    *l = (struct looks){0, 0, l->since};
+    return now - l->since > RG_REPLACED_NS;
+}
 
 /* Waits a moment if the look pairs the record's very times with another
  * size, and says whether it did. No file rests so (a size change moves
@@ -192,7 +225,8 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     struct rg_decision d;
     char abs[PATH_MAX]; /* not "= {0}": that clears 4 KiB on every write */
     abs[0] = '\0';
-    for (int look = 0;; look++) {
+    struct looks l = {0};
+    for (;;) {
         d = rg_ask_first_look(c, req, f, fd, &facts);
         if (d.action == RG_ALLOW) /* the common answer: nothing more to ask */
             return RG_ALLOW;
@@ -207,13 +241,13 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
          * session's own. */
         if (!rg_refusal_may_clear(d.reason, facts.rec.writers))
             break;
-        bool waited = facts.rec.writers > 0 ? rg_wait_restamp(&facts.rec, look)
+        bool waited = facts.rec.writers > 0 ? rg_wait_restamp(&facts.rec, l.waits++)
                                             : wait_mid_truncate(f, &facts.rec);
         /* Final only once a fresh look agrees with the one judged: the
          * record may have overtaken it (a sibling restamped or renamed the
          * file after our fstat, and we lost the CPU in between). */
-        if (look == RG_LOOKS_MAX ||
-            (!look_again(req, f, fd, follow) && !waited && !retake_failed_hash(f)))
+        enum rg_moved m = look_again(req, f, fd, follow);
+        if (last_look(&l, m) || (m == RG_MOVED_NOT && !waited && !retake_failed_hash(f)))
             break;
     }
     if (d.action == RG_WARN || d.action == RG_REFUSE)

@@ -121,3 +121,13 @@ setup_files() {
 	assert_refused f changed
 	assert_unchanged f
 }
+
+# The file is the session's own from its first save. Each save replaces the
+# last before the others can look at it twice: a would-be refusal must keep
+# looking while the file keeps being replaced.
+@test "t0500.10 eight threads saving one new file by temp file and rename never refuse each other" {
+	run --separate-stderr rgsh '"$T/rgsaves" 8 3000 dst'
+	refute_refused
+	assert_success
+	[[ $output =~ ^saves=[1-9][0-9]*$ ]] || fail "output: $output"
+}

@@ -7,6 +7,7 @@
  * the same inode, so that can only fail to match the file (a refusal the
  * caller's second look clears), never a wrong allow. */
 #include "core/table.h"
+#include <errno.h>
 #include <sched.h>
 #include <time.h>
 
@@ -44,7 +45,9 @@ static __attribute__((noinline)) bool stamp_wait(struct stamp_wait *w)
     if (w->naps == STAMP_NAPS)
         return false;
     w->naps++;
+    int saved = errno; /* EINTR: a read's record keeps none (guard/calls.c) */
     nanosleep(&(struct timespec){0, STAMP_NAP_NS}, NULL);
+    errno = saved;
     return true;
 }
 

@@ -202,6 +202,7 @@ void rg_log_table_full(struct rg_ctx *c)
     uint32_t full = 1;
     if (c->mode == RG_MODE_WARN || !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
         return;
+    int saved = errno; /* from a read's record, which keeps none (guard/calls.c) */
     char msg[256];
     int m = snprintf(msg, sizeof msg,
                      "readguard: warning: the session table is full (%u files): further reads "
@@ -211,4 +212,5 @@ void rg_log_table_full(struct rg_ctx *c)
     int efd = rg_log_err_fd(c);
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w; /* stderr failing too leaves nowhere to say so */
+    errno = saved;
 }

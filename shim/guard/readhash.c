@@ -1,9 +1,10 @@
 #include "guard/readhash.h"
+#include <errno.h>
 #include <unistd.h>
 
 #include "core/content.h"
 #include "os/clock.h"
-uint32_t rg_content_hash(int fd, int64_t size)
+static uint32_t content_hash(int fd, int64_t size)
 {
     /* Small chunks: hooks run on threads with small stacks. A whole number
      * of the hash's blocks, so that only the last chunk has a tail. */
@@ -22,6 +23,14 @@ uint32_t rg_content_hash(int fd, int64_t size)
             return rg_hash_finish(&h, buf, n);
         rg_hash_blocks(&h, buf, n);
     }
+}
+
+uint32_t rg_content_hash(int fd, int64_t size)
+{
+    int saved = errno; /* a failed pread's: a read's record keeps none (guard/calls.c) */
+    uint32_t hash = content_hash(fd, size);
+    errno = saved;
+    return hash;
 }
 
 uint32_t rg_read_hash(const struct rg_record *r, const struct rg_stamp *st, int fd, int64_t now_ns)

@@ -1,4 +1,5 @@
 #include "guard/scan.h"
+#include <errno.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,7 +35,9 @@ __attribute__((cold)) void rg_scan_start(const struct rg_table *t, struct rg_sca
     }
     if (!s->named) {
         char comm[16] = "";
+        int saved = errno; /* a read's record keeps none (guard/calls.c) */
         prctl(PR_GET_NAME, comm, 0, 0, 0);
+        errno = saved;
         rg_scanner_note(t->hdr, s->pid, comm);
         s->named = true;
     }

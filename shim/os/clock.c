@@ -1,4 +1,5 @@
 #include "os/clock.h"
+#include <errno.h>
 
 #include "os/nextsym.h"
 #include "os/sys.h"
@@ -22,7 +23,9 @@ static int by_syscall(clockid_t id, struct timespec *ts)
  * to before one): finds the function, keeps it for the next, reads. */
 static int first_read(clockid_t id, struct timespec *ts)
 {
+    int saved = errno; /* the lookup may ask dlsym; a read's record keeps none */
     rg_clock_fn f = (rg_clock_fn)rg_next_func("clock_gettime");
+    errno = saved;
     if (!f)
         f = by_syscall;
     __atomic_store_n(&rg_clock_fn_, f, __ATOMIC_RELAXED);

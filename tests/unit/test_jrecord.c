@@ -96,6 +96,17 @@ TEST(record_numbers_read_as_printf_writes_them)
         CHECK(strstr(line, want) != NULL);
         CHECK(strstr(line, ",\"dev\":18446744073709551615,") != NULL);
     }
+    /* each side of every power of ten: where a number gains a digit */
+    for (unsigned long long p = 1;; p *= 10) {
+        for (unsigned long long v = p - 1; v <= p + 1; v++) {
+            struct rg_jrecord r = {.op = "write", .path = "/w/a", .dev = v};
+            CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+            snprintf(want, sizeof want, ",\"dev\":%llu,", v);
+            CHECK(strstr(line, want) != NULL);
+        }
+        if (p > UINT64_MAX / 10)
+            break;
+    }
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, 1795479344362957LL, 42);
     CHECK_EQ_STR(id, "0001795479344362957-42");

@@ -21,11 +21,6 @@ static void put(struct line *o, const char *s, size_t n)
 
 static void put_s(struct line *o, const char *s) { put(o, s, strlen(s)); }
 
-static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                            "25262728293031323334353637383940414243444546474849"
-                            "50515253545556575859606162636465666768697071727374"
-                            "75767778798081828384858687888990919293949596979899";
-
 /* c (below 10^8) as eight digits ending at p; returns where they start.
  * Eight a step: one 64-bit division per eight digits, not per two, as a
  * record holds four 19-digit times. */
@@ -33,10 +28,10 @@ static char *eight(char *p, uint32_t c)
 {
     uint32_t hi = c / 10000, lo = c % 10000;
     p -= 8;
-    memcpy(p, pairs + 2 * (size_t)(hi / 100), 2);
-    memcpy(p + 2, pairs + 2 * (size_t)(hi % 100), 2);
-    memcpy(p + 4, pairs + 2 * (size_t)(lo / 100), 2);
-    memcpy(p + 6, pairs + 2 * (size_t)(lo % 100), 2);
+    memcpy(p, rg_digit_pairs + 2 * (size_t)(hi / 100), 2);
+    memcpy(p + 2, rg_digit_pairs + 2 * (size_t)(hi % 100), 2);
+    memcpy(p + 4, rg_digit_pairs + 2 * (size_t)(lo / 100), 2);
+    memcpy(p + 6, rg_digit_pairs + 2 * (size_t)(lo % 100), 2);
     return p;
 }
 
@@ -78,11 +73,11 @@ static void put_u(struct line *o, unsigned long long v, int width)
     uint32_t w = (uint32_t)v;
     for (; w >= 100; w /= 100) {
         p -= 2;
-        memcpy(p, pairs + 2 * (size_t)(w % 100), 2);
+        memcpy(p, rg_digit_pairs + 2 * (size_t)(w % 100), 2);
     }
     if (w >= 10) {
         p -= 2;
-        memcpy(p, pairs + 2 * (size_t)w, 2);
+        memcpy(p, rg_digit_pairs + 2 * (size_t)w, 2);
     } else {
         *--p = (char)('0' + w);
     }

@@ -213,11 +213,16 @@ static void civil(int64_t days, int *y, unsigned *m, unsigned *d)
     *y = (int)(yoe + era * 400 + (*m <= 2));
 }
 
-static char *put_num(char *p, uint64_t v, int width)
+const char rg_digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                 "25262728293031323334353637383940414243444546474849"
+                                 "50515253545556575859606162636465666768697071727374"
+                                 "75767778798081828384858687888990919293949596979899";
+
+/* v (below 100) as two digits. */
+static char *pair(char *p, unsigned v)
 {
-    for (int i = width - 1; i >= 0; i--, v /= 10)
-        p[i] = (char)('0' + v % 10);
-    return p + width;
+    memcpy(p, rg_digit_pairs + 2 * (size_t)v, 2);
+    return p + 2;
 }
 
 void rg_format_time(int64_t ns, char *buf)
@@ -235,14 +240,20 @@ void rg_format_time(int64_t ns, char *buf)
         memcpy(buf, "0000-00-00T00:00:00.000000000Z", 31);
         return;
     }
+    /* Two digits a step: a journal record has a time for every file git
+     * checkout replaces, and a digit a step was most of its cost. */
+    unsigned yy = (unsigned)y, r = (unsigned)rem, f = (unsigned)frac;
     char *p = buf;
-    p = put_num(p, (uint64_t)y, 4), *p++ = '-';
-    p = put_num(p, m, 2), *p++ = '-';
-    p = put_num(p, d, 2), *p++ = 'T';
-    p = put_num(p, (uint64_t)rem / 3600, 2), *p++ = ':';
-    p = put_num(p, (uint64_t)rem / 60 % 60, 2), *p++ = ':';
-    p = put_num(p, (uint64_t)rem % 60, 2), *p++ = '.';
-    p = put_num(p, (uint64_t)frac, 9), *p++ = 'Z';
+    p = pair(pair(p, yy / 100), yy % 100), *p++ = '-';
+    p = pair(p, m), *p++ = '-';
+    p = pair(p, d), *p++ = 'T';
+    p = pair(p, r / 3600), *p++ = ':';
+    p = pair(p, r / 60 % 60), *p++ = ':';
+    p = pair(p, r % 60), *p++ = '.';
+    *p++ = (char)('0' + f / 100000000);
+    f %= 100000000;
+    p = pair(pair(p, f / 1000000), f / 10000 % 100);
+    p = pair(pair(p, f / 100 % 100), f % 100), *p++ = 'Z';
     *p = '\0';
 }
 

@@ -37,6 +37,10 @@ bool rg_utf8_valid(const char *s);
  * Returns the length written. */
 size_t rg_line_escape(char *dst, size_t cap, const char *src);
 
+/* "00" to "99": decimal digits two a step, as the journal's records write
+ * their numbers. */
+extern const char rg_digit_pairs[201];
+
 /* "2026-11-22T07:45:12.123456789Z"; buf needs RG_TIME_LEN bytes. */
 #define RG_TIME_LEN 32
 void rg_format_time(int64_t ns, char *buf);

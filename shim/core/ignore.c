@@ -252,11 +252,26 @@ bool rg_ignore_compile(const char *list, size_t len, struct rg_ignore_compiled *
     out->list = list, out->len = len, out->count = 0;
     struct rule r;
     for (const char *at = list; list && next_rule(&at, list + len, &r);) {
-        if (out->count == RG_IGNORE_COMPILED_MAX || r.len > USHRT_MAX)
+        if (r.len > USHRT_MAX)
             return false;
-        out->r[out->count++] = compile_rule(&r);
+        /* Left out, a rule that never matches a file is not passed over
+         * for every file: most built-in rules are directories'. */
+        struct rg_ignore_rule c = compile_rule(&r);
+        if (c.kind == RG_RULE_NEVER)
+            continue;
+        if (out->count == RG_IGNORE_COMPILED_MAX)
+            return false;
+        out->r[out->count++] = c;
     }
     return true;
+}
+
+/* Does name (n bytes) end with lit? The last byte first: it tells most
+ * names from each built-in suffix without a call. */
+static bool ends_with(const char *name, size_t n, const char *lit, size_t len)
+{
+    return len == 0 ||
+           (n >= len && name[n - 1] == lit[len - 1] && memcmp(name + n - len, lit, len) == 0);
 }
 
 /* rules_tier's file pass over compiled rules: the same answers. */
@@ -271,14 +286,12 @@ static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned 
                 return RG_TIER_FREE;
             continue;
         }
-        if (r->kind == RG_RULE_NEVER || !applies(r->scope, root_index))
+        if (!applies(r->scope, root_index))
             continue;
         bool negated = r->kind & RG_RULE_NEGATED;
         int m;
         if (r->kind & RG_RULE_SUFFIX)
-            m = name_len >= r->len && memcmp(name + name_len - r->len, r->pat, r->len) == 0
-                    ? RG_WM_MATCH
-                    : RG_WM_NOMATCH;
+            m = ends_with(name, name_len, r->pat, r->len) ? RG_WM_MATCH : RG_WM_NOMATCH;
         else
             m = rg_wildmatch_bounded(
                 r->pat, (r->kind & ~RG_RULE_NEGATED) == RG_RULE_PATH ? path : name, true);

@@ -90,7 +90,8 @@ enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
 /* A list's rules as a file's pass reads them, each taken apart once: the
  * pass runs for every file a command writes or removes (git checkout), and
  * finding each rule's end, keyword, '!' and '/' again per file was most of
- * it. Lists of more than RG_IGNORE_COMPILED_MAX rules are not compiled. */
+ * it. Rules that never match a file (a directory's) are left out; lists
+ * of more than RG_IGNORE_COMPILED_MAX others are not compiled. */
 #define RG_IGNORE_COMPILED_MAX 64
 struct rg_ignore_rule {
     const char *pat;    /* what is matched: past keyword, '!' and a leading '/' */

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
+#include "os/procfd.h"
 #include "os/session.h"
 /* Children run in other directories, so READGUARD_SESSION must be
  * absolute; the file itself may not exist yet. */
@@ -68,8 +69,10 @@ int rg_session_open_named(const char *path, const struct rg_settings *s, int32_t
         struct rg_table t;
         const char *why = rg_session_attach(out, &t);
         if (!why) {
-            /* Joined. The owner is what keeps a session alive: take the
-             * role over only from one that is gone. */
+            /* Joined. Its tree gets this launcher's descriptors too. The
+             * owner is what keeps a session alive: take the role over only
+             * from one that is gone. */
+            rg_outputs_note(t.hdr);
             rg_session_detach(&t);
             take_over(out, owner);
             return 0;

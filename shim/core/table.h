@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 13u
+#define RG_TABLE_VERSION 14u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -31,6 +31,7 @@
 #define RG_MAX_CAPACITY (1u << 26)
 #define RG_MAX_PROBE 256u
 #define RG_UNGUARDED_SLOTS 128u
+#define RG_OUTPUT_SLOTS 16u
 
 /* An entry's gen carries, in its top bit, whether the stamp came from the
  * session's own write (a restamp) rather than from a read, or the journal
@@ -147,6 +148,11 @@ struct rg_header {
     /* Programs already named as running unguarded (unguarded.h), once per
      * session each: a hash of device and inode per slot, 0 for empty. */
     _Alignas(64) _Atomic uint64_t unguarded[RG_UNGUARDED_SLOTS];
+    /* The files the session's launchers hand its tree to write (outputs.h),
+     * a hash of device and inode per slot, filled from the first, 0 for
+     * empty; outputs_over: one did not fit. */
+    _Alignas(64) _Atomic uint64_t outputs[RG_OUTPUT_SLOTS];
+    _Atomic uint32_t outputs_over;
     /* Written once by a process when it starts scanning; read for messages. */
     _Alignas(64) struct rg_scanner {
         _Atomic int32_t pid;

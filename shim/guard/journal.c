@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/outputs.h"
 #include "core/table.h"
 #include "core/text.h"
 #include "guard/ask.h"
@@ -71,13 +72,16 @@ static bool moving(const char *op) { return strcmp(op, RG_JOURNAL_OP_MOVE) == 0;
  * a write through that name keeps a copy first, as a write through a
  * descriptor left open on a removed file does, and the end of the run
  * copies what has another name before it names it by content
- * (cli/jsettle.h). A file the process's standard output or error writes
- * (opened before the session, so through no hook) is copied: its later
- * output would go into a linked version. */
-static bool last_name(const char *op, int fd, bool follow, const struct stat *st)
+ * (cli/jsettle.h). A file written through a descriptor opened before the
+ * session, so through no hook (one the session's launcher handed its tree,
+ * or this process's standard output or error), is copied: its later output
+ * would go into a linked version. */
+static bool last_name(const struct rg_ctx *c, const char *op, int fd, bool follow,
+                      const struct stat *st)
 {
     return fd < 0 && !follow && st->st_nlink == 1 &&
            (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op)) &&
+           !rg_outputs_has(c->table.hdr, st->st_dev, st->st_ino) &&
            !rg_std_writes(st->st_dev, st->st_ino);
 }
 
@@ -186,7 +190,7 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.object[0] = '\0';
     k.objects = k.index = "";
-    bool last = last_name(op, fd, follow, st), linked = false;
+    bool last = last_name(c, op, fd, follow, st), linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, last, st);
     /* A move that cannot be kept loses nothing: no warning, no record. */
     if ((src == -ESTALE && moved_ok) || (src < 0 && moving(op))) {

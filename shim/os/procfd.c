@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "core/outputs.h"
 #include "os/sys.h"
 /* Is d_name the number skip? */
 static bool is_fd(const char *name, int skip)
@@ -43,14 +44,49 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip)
     return held;
 }
 
+/* Does fd write a regular file? Its stat into st. */
+static bool fd_writes(int fd, struct stat *st)
+{
+    int fl;
+    return rg_sys_fstat(fd, st) == 0 && S_ISREG(st->st_mode) && (fl = rg_sys_getfl(fd)) >= 0 &&
+           (fl & O_ACCMODE) != O_RDONLY;
+}
+
 bool rg_std_writes(uint64_t dev, uint64_t ino)
 {
     for (int fd = 0; fd <= 2; fd++) {
         struct stat st;
-        int fl;
-        if (rg_sys_fstat(fd, &st) == 0 && st.st_ino == ino && st.st_dev == dev &&
-            (fl = rg_sys_getfl(fd)) >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+        if (fd_writes(fd, &st) && st.st_ino == ino && st.st_dev == dev)
             return true;
     }
     return false;
+}
+
+void rg_outputs_note(struct rg_header *h)
+{
+    char buf[4096];
+    int dfd = rg_sys_openat(AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0) {
+        for (int fd = 0; fd <= 2; fd++) {
+            struct stat st;
+            if (fd_writes(fd, &st))
+                rg_outputs_add(h, st.st_dev, st.st_ino);
+        }
+        return;
+    }
+    long n;
+    while ((n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
+        for (long off = 0; off < n;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            struct stat st, link;
+            /* The link's own mode is the descriptor's access, as above. */
+            if (d->d_name[0] != '.' && rg_sys_fstatat(dfd, d->d_name, &st, 0) == 0 &&
+                S_ISREG(st.st_mode) &&
+                rg_sys_fstatat(dfd, d->d_name, &link, AT_SYMLINK_NOFOLLOW) == 0 &&
+                (link.st_mode & S_IWUSR))
+                rg_outputs_add(h, st.st_dev, st.st_ino);
+            off += d->d_reclen;
+        }
+    }
+    rg_sys_close(dfd);
 }

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/table.h"
+
 /* Does process pid have (dev, ino) open for writing right now? A writer
  * count can go stale (a process killed, or exec'd, while holding a
  * descriptor), and a stale count must never hide an external change; so
@@ -23,5 +25,12 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip);
  * must be kept by a copy, as a link would keep the output written after.
  * Three fstat calls, made only before a journal link. */
 bool rg_std_writes(uint64_t dev, uint64_t ino);
+
+/* Adds to h's list of outputs (core/outputs.h) every regular file this
+ * process has open for writing: called by a process handing its
+ * descriptors to a session's tree, as it makes or joins the session. Every
+ * descriptor, from /proc/self/fd, else 0-2; once per launch, off the hot
+ * path. */
+void rg_outputs_note(struct rg_header *h);
 
 #endif

@@ -19,6 +19,7 @@
 #include "os/clock.h"
 #include "os/logfile.h"
 #include "os/members.h"
+#include "os/procfd.h"
 #include "os/sys.h"
 /* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
  * in whichever process touches them, so a directory counts only if the whole
@@ -144,6 +145,10 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, int32_
         with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
     int r = rg_table_format(map, size, &with_log, rg_sys_geteuid(), creator, rg_now_ns());
+    /* The maker's descriptors are its tree's: a launcher's, which it
+     * hands on, or a preloaded program's own. */
+    if (r == 0)
+        rg_outputs_note(map);
     munmap(map, size);
     if (r < 0) {
         rg_sys_unlinkat(AT_FDCWD, file, 0);

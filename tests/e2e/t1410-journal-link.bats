@@ -443,3 +443,46 @@ killed_naming() {
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1410.29 a removed file the session inherited as its output, removed by a process whose own output goes elsewhere, is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	rgsh 'rm a.txt >/dev/null 2>&1 </dev/null; echo later' >>a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.30 a file the session inherited as descriptor 3, replaced by mv, is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	mkfile b.txt other
+	rgsh 'cat a.txt >/dev/null; mv b.txt a.txt; echo later >&3' 3>>a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.31 a removed file a run joining a named session inherited as its output is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	"$RG" run --keep --session "$OUT/s" --log "$LOG" -- true
+	"$RG" run --session "$OUT/s" -- bash -c 'rm a.txt >/dev/null; echo later' >>a.txt
+	"$RG" undo --session "$OUT/s" a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.32 a removed file a preloaded program had as its output when it made its session is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c 'rm a.txt >/dev/null; echo later' >>a.txt
+	"$RG" undo a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1410.33 a removed file no process of the session writes is still kept by a link" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	local ino
+	ino=$(inode a.txt)
+	rgsh 'rm a.txt; echo later' >>"$OUT/log"
+	assert_equal "$(inode "$J/objects/$(sum original)")" "$ino"
+}

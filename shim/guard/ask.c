@@ -13,6 +13,7 @@
 #include "guard/namehint.h"
 #include "guard/readhash.h"
 #include "guard/scope.h"
+#include "guard/workdir.h"
 #include "os/lineage.h"
 #include "os/sys.h"
 /* rg_entry_of_write where the hint missed: probes the index, and hints
@@ -174,24 +175,27 @@ static struct rg_decision answer(struct rg_ctx *c, const struct rg_request *req,
 }
 
 /* The name a refusal gives the file: the program's own, unless that name
- * leads elsewhere from the working directory, as one relative to another
+ * leads elsewhere from its working directory, as one relative to another
  * directory's descriptor does (coreutils' `cp f d/` opens "f" in d): the
  * reader would then read the wrong file and retry in vain. Then the path
- * from the working directory, or the absolute one. A supervisor's working
- * directory is not the caller's: it keeps the caller's name. */
+ * from the working directory, or the absolute one. The supervisor's
+ * working directory is not the caller's: it names from the caller's, and
+ * keeps the caller's name when that one is gone. */
 static const char *shown_name(const struct rg_ctx *c, const struct rg_request *req,
                               const struct rg_file *f, const char *abs, char *cwd, size_t cap)
 {
     const char *given = req->shown ? req->shown : req->path;
-    struct stat st;
-    if (c->actor || given[0] == '/' || !abs[0] || !f->exists ||
-        (rg_sys_fstatat(AT_FDCWD, given, &st, 0) == 0 && (uint64_t)st.st_dev == f->dev &&
-         (uint64_t)st.st_ino == f->ino))
+    int dir;
+    if (given[0] == '/' || !abs[0] || !f->exists || !rg_workdir_open(c, &dir, cwd, cap))
         return given;
-    size_t len = getcwd(cwd, cap) ? strlen(cwd) : 0;
-    if (len > 1 && strncmp(abs, cwd, len) == 0 && abs[len] == '/')
-        return abs + len + 1;
-    return abs;
+    struct stat st;
+    bool leads = rg_sys_fstatat(dir, given, &st, 0) == 0 && (uint64_t)st.st_dev == f->dev &&
+                 (uint64_t)st.st_ino == f->ino;
+    rg_workdir_close(dir);
+    if (leads)
+        return given;
+    const char *rel = rg_workdir_rel(abs, cwd);
+    return rel ? rel : abs;
 }
 
 /* A refusal or warning, told on stderr and in the log, with what the

@@ -1,9 +1,9 @@
 #include "guard/namehint.h"
 #include <fcntl.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "core/namehint.h"
+#include "guard/workdir.h"
 #include "os/birth.h"
 static bool named(int dirfd, const char *path)
 {
@@ -29,16 +29,6 @@ static enum rg_reason ask(struct rg_ctx *c, const char *name, const struct rg_fi
     return r;
 }
 
-/* abs relative to the working directory, as a read by a relative name
- * noted it; NULL when it is not under it. */
-static const char *from_cwd(const char *abs, char *cwd, size_t cap)
-{
-    size_t n = getcwd(cwd, cap) ? strlen(cwd) : 0;
-    if (n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/')
-        return abs + n + 1;
-    return NULL;
-}
-
 enum rg_reason rg_namehint_reason(struct rg_ctx *c, const struct rg_request *req, const char *abs,
                                   const struct rg_file *f, struct rg_record *was)
 {
@@ -50,7 +40,9 @@ enum rg_reason rg_namehint_reason(struct rg_ctx *c, const struct rg_request *req
                        ? rg_birth_ns(req->dirfd, req->path, f->dev, f->ino)
                        : 0;
     char cwd[PATH_MAX];
-    const char *rel = located && !c->actor ? from_cwd(abs, cwd, sizeof cwd) : NULL;
+    /* Relative to the working directory, as a read by a relative name noted it. */
+    const char *rel =
+        located && !c->actor && getcwd(cwd, sizeof cwd) ? rg_workdir_rel(abs, cwd) : NULL;
     enum rg_reason r =
         named(req->dirfd, req->path) ? ask(c, req->path, f, born, was) : RG_WHY_UNREAD;
     if (r == RG_WHY_UNREAD && located)

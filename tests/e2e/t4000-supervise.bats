@@ -665,3 +665,79 @@ stuck_call() { # MODE DIR
 		assert_content f more
 	done
 }
+
+# A refusal names the file as the caller would read it: from the caller's
+# working directory, which is not readguard's. cp and mv of coreutils 9
+# write `cp f d/` as openat(fd of d, "f"), and a line naming 'f' sends the
+# reader to the source, which reading cannot unlock (t0400.27 for the
+# library).
+@test "t4000.61 --strict: cp into a directory over an unread file names the file in that directory, not the source" {
+	mkdir d
+	mkfile f source
+	mkfile d/f original
+	snapshot d/f
+	run --separate-stderr strict cp f d/
+	assert_failure
+	assert_refused d/f unread
+	assert_unchanged d/f
+	[ "$(log_field 1 path)" = "\"$W/d/f\"" ] || fail "path: $(log_field 1 path)"
+}
+
+@test "t4000.62 --strict: mv into a directory over an unread file names the file in that directory, not the source" {
+	mkdir d
+	mkfile f source
+	mkfile d/f original
+	snapshot f d/f
+	run --separate-stderr strict mv f d/
+	assert_failure
+	assert_refused d/f unread
+	assert_unchanged f d/f
+}
+
+@test "t4000.63 --strict: cp into a directory names the file from the caller's working directory, not readguard's" {
+	mkdir -p sub/d
+	mkfile sub/f source
+	mkfile sub/d/f original
+	snapshot sub/d/f
+	run --separate-stderr strict sh -c 'cd sub && cp f d/'
+	assert_failure
+	assert_refused d/f unread
+	assert_unchanged sub/d/f
+}
+
+@test "t4000.64 a static binary's write relative to a directory descriptor names the file in that directory" {
+	mkdir d
+	mkfile f source
+	mkfile d/f original
+	snapshot d/f
+	run --separate-stderr sv "$STATIC" at d write f new
+	assert_output - <<-'OUT'
+		ok
+		err EACCES
+	OUT
+	assert_refused d/f unread
+	assert_unchanged d/f
+}
+
+@test "t4000.65 a static binary that changed directory is named the file from its own working directory, not readguard's" {
+	mkdir -p sub/d
+	mkfile sub/d/f original
+	snapshot sub/d/f
+	run --separate-stderr sv "$STATIC" cd sub at d write f new
+	assert_output - <<-'OUT'
+		ok
+		ok
+		err EACCES
+	OUT
+	assert_refused d/f unread
+	assert_unchanged sub/d/f
+}
+
+@test "t4000.66 a static binary's write by a name outside its working directory is named by its absolute path" {
+	mkdir -p sub d
+	mkfile d/f original
+	snapshot d/f
+	run --separate-stderr sv "$STATIC" cd sub at ../d write f new
+	assert_refused "$W/d/f" unread
+	assert_unchanged d/f
+}

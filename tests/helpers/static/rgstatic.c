@@ -2,11 +2,13 @@
  * shim cannot see it, only the supervisor can.
  *   rgstatic read F | write F TEXT | append F TEXT | rename FROM TO | truncate F
  *            | unlink F | chmod F | fchmod F | chown F | fchown F | utimens F | futimens F
- *            | openat2 F path|read|write | opath F
+ *            | openat2 F path|read|write | opath F | cd DIR | at DIR
  * (chmod to 0600, chown to the caller's own ids, times to 2001-09-09;
  * openat2 asks for O_PATH, O_RDONLY or O_WRONLY|O_TRUNC; opath is how
  * openat2's users get an O_PATH descriptor: openat2, and openat if the
- * kernel has no openat2, then checks the descriptor is O_PATH, on F)
+ * kernel has no openat2, then checks the descriptor is O_PATH, on F;
+ * at makes the later reads and writes open their names in DIR, as
+ * coreutils' cp does, by a descriptor of it)
  * Operations run in order; each prints "ok" or "err ENAME"; the first
  * failure ends the program with status 1. */
 #include <errno.h>
@@ -18,6 +20,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* Where read and write open their names: at DIR sets it. */
+static int at = AT_FDCWD;
 
 static int put(int fd, const char *text)
 {
@@ -89,7 +94,7 @@ static int run(const char *op, char **arg, int *used)
     int fd, r = 0;
     *used = 1;
     if (strcmp(op, "read") == 0) {
-        if ((fd = open(arg[0], O_RDONLY)) < 0)
+        if ((fd = openat(at, arg[0], O_RDONLY)) < 0)
             return -1;
         while ((r = (int)read(fd, buf, sizeof buf)) > 0)
             ;
@@ -99,7 +104,7 @@ static int run(const char *op, char **arg, int *used)
     if (strcmp(op, "write") == 0 || strcmp(op, "append") == 0) {
         *used = 2;
         int how = op[0] == 'w' ? O_TRUNC : O_APPEND;
-        if ((fd = open(arg[0], O_WRONLY | O_CREAT | how, 0666)) < 0)
+        if ((fd = openat(at, arg[0], O_WRONLY | O_CREAT | how, 0666)) < 0)
             return -1;
         r = put(fd, arg[1]);
         return close(fd) < 0 ? -1 : r;
@@ -108,6 +113,10 @@ static int run(const char *op, char **arg, int *used)
         *used = 2;
         return rename(arg[0], arg[1]);
     }
+    if (strcmp(op, "cd") == 0)
+        return chdir(arg[0]);
+    if (strcmp(op, "at") == 0)
+        return (at = open(arg[0], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ? -1 : 0;
     if (strcmp(op, "truncate") == 0)
         return truncate(arg[0], 0);
     if (strcmp(op, "unlink") == 0)

@@ -20,7 +20,9 @@
  *       write-open is judged and counted lock-free, guard/wopen.c, and so
  *       is the restamp at its close: only a write the shim may refuse or
  *       the journal keeps is judged inside a mask, and a floor has none),
- *       and the getcwd and getpid of the journal's record; after a
+ *       the fstat of descriptors 0-2 before a link (os/procfd.c: a file
+ *       the remover writes there is copied, not linked), and the getcwd
+ *       and getpid of the journal's record; after a
  *       write-mode open fstat and getpid, and before the close of that
  *       descriptor getpid and fstat (row 3b), also when the close is
  *       syscall(SYS_close), as libuv (node) makes it;
@@ -149,6 +151,9 @@ static bool keep(int dirfd, const char *path, char *to, size_t cap)
                          (unsigned long)st.st_ino,
                          (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
         char cwd[PATH_MAX];
+        struct stat std;
+        for (int i = 0; shim && i <= 2; i++)
+            sys(SYS_fstat, i, &std);
         if (shim)
             sys(SYS_getcwd, cwd, sizeof cwd);
         linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;

@@ -153,6 +153,17 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	[ "$(grep -c '"op":"unlink"' "$W/j/index.jsonl")" -eq 2 ]
 }
 
+@test "librgfloor with RG_FLOOR_JOURNAL and RG_FLOOR_SHIM fstats descriptors 0-2 before each link, as the journal does" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir -p "$W/j/objects"
+	printf one >"$W/a"
+	strace -f -e trace=fstat,linkat -o "$W/floor.tr" \
+		env LD_PRELOAD="$FLOOR" RG_FLOOR_JOURNAL="$W/j" RG_FLOOR_SHIM=1 rm "$W/a"
+	assert_file_not_exists "$W/a"
+	run awk '/linkat\(/ {exit} /fstat\([012],/ {print $2}' "$W/floor.tr"
+	assert_output "$(printf 'fstat(0,\nfstat(1,\nfstat(2,')"
+}
+
 @test "librgfloor leaves no link of a file whose unlink fails" {
 	[ "$(id -u)" = 0 ] || skip "needs root to run as another user"
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"

@@ -258,16 +258,18 @@ static inline __attribute__((always_inline)) void note_close(struct rg_ctx *c, i
 
 void rg_note_close(struct rg_ctx *c, int fd) { note_close(c, fd); }
 
+/* No errno saved: a restamp's steps are raw system calls, the clock and
+ * memory, and what below them can move errno keeps it itself (a stamp's
+ * nap, the clock's first lookup: guard/calls.c, rg_record_read_at). A
+ * saved errno was 7 instructions of every tracked close. */
 int rg_close_noted(struct rg_ctx *c, int fd)
 {
-    int saved = errno;
     note_close(c, fd);
     long r = rg_sys_close(fd);
     if (r < 0) {
         errno = (int)-r;
         return -1;
     }
-    errno = saved;
     return (int)r;
 }
 

@@ -48,7 +48,8 @@ static inline void rg_open_write(const struct rg_request *req, struct rg_write_o
  * interrupt, as another thread's may run beside it, as a read's record is.
  * True: done, w->fd is the result. False: nothing done but w->st filled
  * (w->stated) where the fstat was made; rg_guard_opened_write, inside,
- * finishes it. */
+ * finishes it. Either way errno is as it was, as after rg_open_write: the
+ * hook saves it only once both are past (preload/hooks/open.c). */
 bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req,
                             struct rg_write_open *w);
 int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,

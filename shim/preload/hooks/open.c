@@ -22,12 +22,12 @@ void rg_hook_read_done(const struct rg_request *req, int fd)
  * a write-open then pays one frame, not two. */
 static inline __attribute__((always_inline)) int hook_open(const struct rg_request *req)
 {
-    int saved = errno;
     if (rg_crit_inside())
-        return (int)rg_result(rg_open_unguarded(req), saved);
+        return (int)rg_result_raw(rg_open_unguarded(req));
     /* A read is opened first, outside, and recorded without entering
      * (rg_ready): the common case costs no signal-mask calls. */
     if (!rg_flags_write(req->flags)) {
+        int saved = errno; /* a process's first hooked call sets it up */
         int fd = rg_open_outside(req);
         rg_hook_read_done(req, fd);
         return (int)rg_result(fd, saved);
@@ -42,7 +42,12 @@ static inline __attribute__((always_inline)) int hook_open(const struct rg_reque
      * work (lock-free, in the descriptor map's fast slots), done outside
      * as a read's record is, without two signal-mask calls. */
     if ((c = rg_ready()) && rg_guard_write_at_once(c, req, &w))
-        return (int)rg_result(w.fd, saved);
+        return (int)rg_result_raw(w.fd);
+    /* Saved only now: the open and the judgement at once are raw system
+     * calls, the clock and memory, which leave errno as the program left
+     * it (a saved errno was 7 instructions of every write-open); entering
+     * and the judgement inside may move it. */
+    int saved = errno;
     c = rg_enter();
     if (!c) {
         if (w.fd >= 0)

@@ -31,7 +31,7 @@ bool rg_session_running(const char *path, const struct rg_header *h)
 {
     struct stat st;
     return rg_session_owner_alive(h) ||
-           (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino));
+           (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false));
 }
 
 bool rg_table_name(const char *name, const char *prefix)
@@ -195,7 +195,7 @@ static void running_id(const char *path, void *arg)
     struct stat st;
     if (rg_table_session(path, id, &owner) &&
         (pid_alive(owner) ||
-         (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino))))
+         (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false))))
         r->fn(id, r->arg);
 }
 

@@ -93,6 +93,24 @@ static bool maps_file(int pid, uint64_t dev, uint64_t ino)
     return found;
 }
 
+/* When pid started, in clock ticks after boot (field 22 of its stat, the
+ * 20th after the name's closing parenthesis); -1 when it cannot be told. */
+static long long started(int pid)
+{
+    char file[64], buf[1024];
+    snprintf(file, sizeof file, "/proc/%d/stat", pid);
+    int fd = rg_sys_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    rg_sys_close(fd);
+    buf[got > 0 ? got : 0] = '\0';
+    char *p = strrchr(buf, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    return p ? strtoll(p + 1, NULL, 10) : -1;
+}
+
 static int pid_of(const char *name)
 {
     int pid = 0;
@@ -104,10 +122,19 @@ static int pid_of(const char *name)
     return pid;
 }
 
-bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino)
+/* Can pid be a member, as far as its age tells? One that started before
+ * born (-1: unknown) cannot; one whose age cannot be read may. */
+static bool young_enough(int pid, long long born)
+{
+    long long at = born < 0 ? -1 : started(pid);
+    return at < 0 || at >= born;
+}
+
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)
 {
     char buf[CHUNK];
     int self = (int)rg_sys_getpid();
+    long long born = younger ? started(self) : -1;
     int dfd = rg_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (dfd < 0)
         return true; /* no way to look: keep the table */
@@ -117,8 +144,8 @@ bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino)
         for (long off = 0; off < n && !found;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             int pid = pid_of(d->d_name);
-            found =
-                pid > 0 && pid != self && (environ_names(pid, path) || maps_file(pid, dev, ino));
+            found = pid > 0 && pid != self && young_enough(pid, born) &&
+                    (environ_names(pid, path) || maps_file(pid, dev, ino));
             off += d->d_reclen;
         }
     rg_sys_close(dfd);

@@ -14,7 +14,11 @@
  * forked), or that started with READGUARD_SESSION naming it (one exec'd
  * that has not yet). A scan of /proc: paid only once the creator is gone.
  * True too when /proc cannot be read: a table kept is harmless, one
- * removed under a live tree makes it refuse every write. */
-bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino);
+ * removed under a live tree makes it refuse every write. younger: only
+ * processes started after this one count, as this one created the session
+ * and every member descends from it; the others are passed over at the cost
+ * of reading their stat, the look at a process's maps costing several times
+ * that. */
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger);
 
 #endif

@@ -85,7 +85,7 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
     char path[PATH_MAX];
     int n = snprintf(path, sizeof path, "%s/%s", dir, name);
     return gone && n > 0 && (size_t)n < sizeof path &&
-           !rg_session_has_members(path, st.st_dev, st.st_ino);
+           !rg_session_has_members(path, st.st_dev, st.st_ino, false);
 }
 
 int rg_session_prune(const char *dir)

@@ -50,6 +50,7 @@ static struct {
      * context half set up, as a state INITING no thread of the child will
      * ever finish. */
     _Alignas(64) _Atomic int init_lock;
+    _Atomic bool had_child; /* rg_note_child */
     struct rg_ctx ctx;
     struct rg_attach_room room; /* what the context and environ point into */
     pthread_once_t fork_handlers;
@@ -125,6 +126,7 @@ static bool ready_locked(void)
  * no holder of the map lock ever waits for init. */
 static void before_fork(void)
 {
+    rg_note_child();
     rg_exec_cache_share();
     lock(&self.init_lock);
     if (ready_locked()) {
@@ -153,6 +155,15 @@ RG_START_TEXT static void after_fork_child(void)
         atomic_store_explicit(&self.ctx.map_pid, 0, memory_order_relaxed);
     }
     after_fork();
+}
+
+/* Set by a fork before it forks, so that a child's exec finds it set and
+ * writes nothing (each page it writes is a copy of its parent's); by a
+ * spawn; and by an exec, which in a vfork child writes the parent's own. */
+RG_START_TEXT void rg_note_child(void)
+{
+    if (!atomic_load_explicit(&self.had_child, memory_order_relaxed))
+        atomic_store_explicit(&self.had_child, true, memory_order_relaxed);
 }
 
 static _Atomic bool fork_handlers_set;
@@ -227,19 +238,23 @@ bool rg_fd_needs_ctx(int fd, void *stream)
 }
 
 /* Does the creator leave processes of its session running (an agent's
- * shell that started a server with &)? They keep the table, as a killed
- * launcher's children do, and the next session or sessions --prune
- * removes it once they are gone: removed now, what they start later would
- * find no table and refuse every write. Only a creator with children left
- * pays for the scan of /proc. */
+ * shell that started a server with &, or a daemon that forked twice and
+ * left its parent)? They keep the table, as a killed launcher's children
+ * do, and the next session or sessions --prune removes it once they are
+ * gone: removed now, what they start later would find no table and refuse
+ * every write. Only a creator that ever had a child pays for the scan of
+ * /proc, which looks only at processes younger than it; one whose child
+ * came from a fork glibc makes inside itself (daemon(3)) before the fork
+ * handlers were set is caught while that child lives. */
 static bool leaves_members(const struct rg_ctx *c)
 {
     siginfo_t si = {0};
     struct stat st;
-    if (rg_syscall6(SYS_waitid, P_ALL, 0, (long)&si, WEXITED | WNOHANG | WNOWAIT, 0, 0) != 0)
+    if (!atomic_load_explicit(&self.had_child, memory_order_relaxed) &&
+        rg_syscall6(SYS_waitid, P_ALL, 0, (long)&si, WEXITED | WNOHANG | WNOWAIT, 0, 0) != 0)
         return false; /* ECHILD: none */
     return rg_sys_fstatat(AT_FDCWD, c->session_path, &st, 0) == 0 &&
-           rg_session_has_members(c->session_path, st.st_dev, st.st_ino);
+           rg_session_has_members(c->session_path, st.st_dev, st.st_ino, true);
 }
 
 /* At exit: restamp what this process wrote, and remove the session if this

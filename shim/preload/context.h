@@ -86,6 +86,10 @@ void rg_fork_handlers(void);
  * critical section to learn that it has nothing to do. */
 bool rg_fork_handlers_set(void);
 
+/* Notes that a child of this process may outlive it in the session: a
+ * creator's exit then looks for members before it removes the table. */
+void rg_note_child(void);
+
 struct rg_exec_env;
 /* What this process hands on to the images it execs (preload/handoff.h). */
 struct rg_exec_env *rg_ctx_exec_env(void);

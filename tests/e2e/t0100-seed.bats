@@ -491,6 +491,62 @@ load helper
 	await_prune "$(cat sess)"
 }
 
+# A daemon forks twice, or its parent exits right away: the creator has
+# no child left at exit, and the daemon is no longer its child.
+daemon_script() {
+	cat >daemon.sh <<-'EOF'
+		for i in $(seq 1000); do [ -e go ] && break; sleep 0.02; done
+		sh -c 'cat f >/dev/null; echo new >f' 2>err; echo $? >rc.tmp; mv rc.tmp rc
+	EOF
+}
+
+@test "t0100.56 a daemon a preloaded shell's subshell left running can still write a file it read" {
+	mkfile f original
+	daemon_script
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
+		'echo "$READGUARD_SESSION" >sess; (setsid sh daemon.sh </dev/null >/dev/null 2>&1 &); :'
+	assert_success
+	[ -e "$(cat sess)" ] || fail "the table went while the daemon still ran"
+	touch go
+	await_file rc
+	assert_content rc 0
+	assert_content f new
+	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+}
+
+@test "t0100.57 a daemon a preloaded python left through a reaped child can still write a file it read" {
+	mkfile f original
+	daemon_script
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" python3 -c \
+		'import os, subprocess
+open("sess", "w").write(os.environ["READGUARD_SESSION"])
+subprocess.run(["sh", "-c", "sh daemon.sh </dev/null >/dev/null 2>&1 &"], check=True)'
+	assert_success
+	touch go
+	await_file rc
+	assert_content rc 0
+	assert_content f new
+	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+}
+
+@test "t0100.58 the table a daemon kept is pruned once it is gone" {
+	daemon_script
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
+		'echo "$READGUARD_SESSION" >sess; (setsid sh daemon.sh </dev/null >/dev/null 2>&1 &); :'
+	assert_success
+	touch go
+	await_file rc
+	await_prune "$(cat sess)"
+}
+
+@test "t0100.59 a preloaded creator whose children have all ended removes its table at exit" {
+	run env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
+		'echo "$READGUARD_SESSION" >sess; /bin/true; (sh -c : &); wait; :'
+	assert_success
+	[ -s sess ] || fail "no session was exported"
+	[ ! -e "$(cat sess)" ] || fail "session table $(cat sess) was left behind"
+}
+
 # --- a file replaced since it was read ---------------------------------------
 
 MSG_REPLACED="it was replaced by another file since this session read it (read at "

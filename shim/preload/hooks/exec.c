@@ -67,6 +67,14 @@ RG_START_TEXT static void restamp_cloexec(void)
     }
 }
 
+/* What every exec does first. A vfork child's exec notes the child in
+ * its parent's memory (rg_note_child). */
+RG_START_TEXT static void exec_begins(void)
+{
+    rg_note_child();
+    restamp_cloexec();
+}
+
 /* After an exec that returned (it failed), or a spawn. */
 RG_START_TEXT static int done(struct rg_env_space *sp, int r)
 {
@@ -119,7 +127,7 @@ RG_START_TEXT static int exec_now(const char *name, const char *path, char *cons
 RG_START_TEXT static int exec_path(const char *name, const char *path, char *const argv[],
                                    char *const envp[])
 {
-    restamp_cloexec();
+    exec_begins();
     return exec_now(name, path, argv, envp);
 }
 
@@ -211,7 +219,7 @@ static void search_path(struct search *s, const char *file, char *const argv[])
  * environment its program needs. */
 static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
 {
-    restamp_cloexec();
+    exec_begins();
     if (!*file)
         return errno = ENOENT, -1;
     struct search s; /* not zeroed: its buffers are 12 KiB */
@@ -231,7 +239,7 @@ static int exec_file(const char *name, const char *file, char *const argv[], cha
  * with no #! line): a musl program keeps its own, found on first use. */
 static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
 {
-    restamp_cloexec();
+    exec_begins();
     char found[PATH_MAX];
     return WITH_SESSION_ENV(name, AT_FDCWD, SEARCHED(file, found), 0, envp,
                             RG_REAL(execvpe)(file, argv, env_));
@@ -241,7 +249,7 @@ static int exec_file(const char *name, const char *file, char *const argv[], cha
 RG_START_TEXT static int exec_at(const char *name, int dirfd, const char *path, char *const argv[],
                                  char *const envp[], int flags)
 {
-    restamp_cloexec();
+    exec_begins();
     return WITH_SESSION_ENV(name, dirfd, path, flags, envp,
                             sys_execveat(dirfd, path, argv, env_, flags));
 }
@@ -250,7 +258,7 @@ RG_START_TEXT static int exec_at(const char *name, int dirfd, const char *path, 
  * 3.19. */
 RG_START_TEXT static int exec_fd(const char *name, int fd, char *const argv[], char *const envp[])
 {
-    restamp_cloexec();
+    exec_begins();
     return WITH_SESSION_ENV(name, fd, "", AT_EMPTY_PATH, envp,
                             sys_execveat(fd, "", argv, env_, AT_EMPTY_PATH));
 }
@@ -258,6 +266,7 @@ RG_START_TEXT static int exec_fd(const char *name, int fd, char *const argv[], c
 /* posix_spawn returns its error instead of setting errno. */
 static int spawn_result(int r, int saved)
 {
+    rg_note_child();
     r = r < 0 ? errno : r;
     errno = saved;
     return r;

@@ -78,6 +78,7 @@ out:
 #define WITH_WRAPPED(cmd, expr)             \
     ({                                      \
         int saved_ = errno;                 \
+        rg_note_child();                    \
         char *w_ = wrap(cmd);               \
         const char *cmd_ = w_ ? w_ : (cmd); \
         errno = saved_;                     \

@@ -19,6 +19,19 @@ ops() {
 	"$RG" history --json "$1" | sed -n 's/.*"op":"\([a-z]*\)".*/\1/p'
 }
 
+# strict_undo_restores SCRIPT: a.txt holds "original"; after bash runs
+# SCRIPT in a --strict session, `readguard undo a.txt` brings it back.
+strict_undo_restores() {
+	local out
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile a.txt original
+	run "$RG" run --strict --log "$LOG" -- bash -c "$1"
+	assert_success
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}
+
 @test "t1416.01 sed -i~: undo restores the original, which the backup holds" {
 	mkfile a.txt original
 	rg sed -i~ s/original/new/ a.txt
@@ -155,13 +168,7 @@ except OSError:
 }
 
 @test "t1416.15 --strict: sed -i~ twice, undo restores the original" {
-	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
-	mkfile a.txt original
-	run "$RG" run --strict --log "$LOG" -- bash -c 'sed -i~ s/original/first/ a.txt && sed -i~ s/first/second/ a.txt'
-	assert_success
-	run "$RG" undo a.txt
-	assert_success
-	assert_content a.txt original
+	strict_undo_restores 'sed -i~ s/original/first/ a.txt && sed -i~ s/first/second/ a.txt'
 }
 
 @test "t1416.16 the move is kept by a link to the inode, no copy, and named by content when the run ends" {
@@ -204,13 +211,7 @@ except OSError:
 }
 
 @test "t1416.20 --strict: touch of the moved file, kept by the supervisor: undo restores the original" {
-	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
-	mkfile a.txt original
-	run "$RG" run --strict --log "$LOG" -- bash -c 'mv a.txt b.txt && touch -d 2001-01-01 b.txt'
-	assert_success
-	run "$RG" undo a.txt
-	assert_success
-	assert_content a.txt original
+	strict_undo_restores 'mv a.txt b.txt && touch -d 2001-01-01 b.txt'
 }
 
 @test "t1416.21 the moved file changed after the session: undo refuses, and --force restores it" {

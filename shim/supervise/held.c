@@ -22,6 +22,11 @@
 #include "os/clock.h"
 #include "os/procfd.h"
 #include "supervise/supervise.h"
+
+static int64_t ctime_of(const struct stat *st)
+{
+    return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
 /* How long a holder that closed its copy and lives on goes unsettled. */
 #define RG_SV_HELD_TICK_MS 2
 
@@ -32,6 +37,8 @@ struct held_fd {
     int32_t holder;
     int there;   /* its number in the holder, as ADDFD gave it */
     bool append; /* an unread append (rg_sv_held_add) */
+    int64_t
+        ctime_ns; /* an append's file when added: unchanged, a let-go would not move the stamp */
 };
 
 struct rg_sv_held {
@@ -68,8 +75,10 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
         }
     }
     int pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
+    struct stat st;
+    int64_t ctime_ns = append && fstat(fd, &st) == 0 ? ctime_of(&st) : -1;
     if (h->n < h->cap) {
-        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there, append};
+        h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there, append, ctime_ns};
     } else {
         close(fd); /* out of memory: the count goes stale, and stale counts are not believed */
         if (pidfd >= 0)
@@ -119,9 +128,22 @@ static bool exited(const struct held_fd *f)
  * write and every few milliseconds). Anything else (moved by dup2, closed,
  * kcmp refused or not built in) looks through them as before; "the same
  * open file" is all the look would have found. */
+/* An append's copy whose file nothing changed since it was added, while its
+ * holder lives: the holder may not show the descriptor yet (seen under load:
+ * kcmp EBADF and no /proc entry just after ADDFD), and letting it go now
+ * would leave the stamp where it was, so the holder's append to come would
+ * make the next appender keep the file again. Held until it changes or the
+ * holder exits, nothing is lost: the let-go of an unchanged file is a no-op. */
+static bool append_unchanged(const struct held_fd *f)
+{
+    struct stat st;
+    return f->append && f->ctime_ns >= 0 && f->pidfd >= 0 && !exited(f) && fstat(f->fd, &st) == 0 &&
+           ctime_of(&st) == f->ctime_ns;
+}
+
 static bool still_held(const struct rg_sv_held *h, const struct held_fd *f)
 {
-    if (f->there == RG_SV_HELD_PENDING)
+    if (f->there == RG_SV_HELD_PENDING || append_unchanged(f))
         return !exited(f);
     if (f->there >= 0 && syscall(SYS_kcmp, f->holder, h->self, KCMP_FILE, f->there, f->fd) == 0)
         return true;

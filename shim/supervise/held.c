@@ -22,11 +22,6 @@
 #include "os/clock.h"
 #include "os/procfd.h"
 #include "supervise/supervise.h"
-
-static int64_t ctime_of(const struct stat *st)
-{
-    return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-}
 /* How long a holder that closed its copy and lives on goes unsettled. */
 #define RG_SV_HELD_TICK_MS 2
 
@@ -35,11 +30,15 @@ struct held_fd {
     int pidfd; /* readable once the holder has exited */
     uint64_t dev, ino;
     int32_t holder;
-    int there;   /* its number in the holder, as ADDFD gave it */
-    bool append; /* an unread append (rg_sv_held_add) */
-    int64_t
-        ctime_ns; /* an append's file when added: unchanged, a let-go would not move the stamp */
+    int there;        /* its number in the holder, as ADDFD gave it */
+    bool append;      /* an unread append (rg_sv_held_add) */
+    int64_t ctime_ns; /* an append's file's ctime when added; -1: unknown */
 };
+
+static int64_t ctime_of(const struct stat *st)
+{
+    return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
 
 struct rg_sv_held {
     pthread_mutex_t lock;
@@ -122,12 +121,6 @@ static bool exited(const struct held_fd *f)
     return f->pidfd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-/* While a tool writes, it still has the descriptor under the number it
- * got: one kcmp says so, where a look through its descriptors costs an
- * open, a getdents and a stat per descriptor (before every supervised
- * write and every few milliseconds). Anything else (moved by dup2, closed,
- * kcmp refused or not built in) looks through them as before; "the same
- * open file" is all the look would have found. */
 /* An append's copy whose file nothing changed since it was added, while its
  * holder lives: the holder may not show the descriptor yet (seen under load:
  * kcmp EBADF and no /proc entry just after ADDFD), and letting it go now
@@ -141,6 +134,12 @@ static bool append_unchanged(const struct held_fd *f)
            ctime_of(&st) == f->ctime_ns;
 }
 
+/* While a tool writes, it still has the descriptor under the number it
+ * got: one kcmp says so, where a look through its descriptors costs an
+ * open, a getdents and a stat per descriptor (before every supervised
+ * write and every few milliseconds). Anything else (moved by dup2, closed,
+ * kcmp refused or not built in) looks through them as before; "the same
+ * open file" is all the look would have found. */
 static bool still_held(const struct rg_sv_held *h, const struct held_fd *f)
 {
     if (f->there == RG_SV_HELD_PENDING || append_unchanged(f))

@@ -1,18 +1,8 @@
 #include "core/outputs.h"
 
-/* Never 0, which marks an empty slot. */
-static uint64_t key_of(uint64_t dev, uint64_t ino)
-{
-    uint64_t k = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k ? k : 1;
-}
-
 void rg_outputs_add(struct rg_header *h, uint64_t dev, uint64_t ino)
 {
-    uint64_t key = key_of(dev, ino);
+    uint64_t key = rg_header_file_key(dev, ino);
     for (unsigned i = 0; i < RG_OUTPUT_SLOTS; i++) {
         uint64_t old = 0;
         if (atomic_compare_exchange_strong_explicit(&h->outputs[i], &old, key, memory_order_release,
@@ -27,7 +17,7 @@ void rg_outputs_add(struct rg_header *h, uint64_t dev, uint64_t ino)
  * the list. */
 bool rg_outputs_has(const struct rg_header *h, uint64_t dev, uint64_t ino)
 {
-    uint64_t key = key_of(dev, ino);
+    uint64_t key = rg_header_file_key(dev, ino);
     for (unsigned i = 0; i < RG_OUTPUT_SLOTS; i++) {
         uint64_t k = atomic_load_explicit(&h->outputs[i], memory_order_acquire);
         if (k == key)

@@ -167,6 +167,17 @@ _Static_assert(offsetof(struct rg_header, created_ns) == 48 &&
                    offsetof(struct rg_header, creator_pid) == 40,
                "the session id's fields lead the header in every version (cli/pick.c)");
 
+/* A file's key in the header's lists of files (unguarded, outputs): a
+ * hash of device and inode, never 0, which marks an empty slot. */
+static inline uint64_t rg_header_file_key(uint64_t dev, uint64_t ino)
+{
+    uint64_t k = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k ? k : 1;
+}
+
 /* Who keeps the session running. A table of another version (an upgrade
  * while it ran) has no owner_pid: its creator_pid served as both. */
 static inline int32_t rg_header_owner(const struct rg_header *h)

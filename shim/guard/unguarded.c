@@ -12,18 +12,10 @@
 #include "os/clock.h"
 #include "os/logfile.h"
 #include "os/sys.h"
-static uint64_t key_of(uint64_t dev, uint64_t ino)
-{
-    uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h ? h : 1;
-}
 
 bool rg_unguarded_first(struct rg_header *h, uint64_t dev, uint64_t ino)
 {
-    uint64_t key = key_of(dev, ino);
+    uint64_t key = rg_header_file_key(dev, ino);
     for (unsigned i = 0; i < RG_UNGUARDED_SLOTS; i++) {
         uint64_t old = 0;
         if (atomic_compare_exchange_strong_explicit(&h->unguarded[i], &old, key,

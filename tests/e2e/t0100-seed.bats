@@ -464,6 +464,15 @@ load helper
 	assert_content f new
 }
 
+# assert_left_running_wrote: what the creator left running, let go, read
+# f and wrote it: its status 0 in rc, nothing on its stderr.
+assert_left_running_wrote() {
+	await_file rc
+	assert_content rc 0
+	assert_content f new
+	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+}
+
 # An agent's shell started preloaded leaves a server running with &: the
 # server and what it starts later stay in the session, not shut out of it.
 @test "t0100.54 a background child that outlives its preloaded creator can still write a file it read" {
@@ -474,10 +483,7 @@ load helper
 		  sh -c "cat f >/dev/null; echo new >f" 2>err; echo $? >rc.tmp; mv rc.tmp rc ) </dev/null >/dev/null 2>&1 &'
 	assert_success
 	touch go
-	await_file rc
-	assert_content rc 0
-	assert_content f new
-	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+	assert_left_running_wrote
 }
 
 @test "t0100.55 the table a background child kept is pruned once it is gone" {
@@ -508,10 +514,7 @@ daemon_script() {
 	assert_success
 	[ -e "$(cat sess)" ] || fail "the table went while the daemon still ran"
 	touch go
-	await_file rc
-	assert_content rc 0
-	assert_content f new
-	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+	assert_left_running_wrote
 }
 
 @test "t0100.57 a daemon a preloaded python left through a reaped child can still write a file it read" {
@@ -523,10 +526,7 @@ open("sess", "w").write(os.environ["READGUARD_SESSION"])
 subprocess.run(["sh", "-c", "sh daemon.sh </dev/null >/dev/null 2>&1 &"], check=True)'
 	assert_success
 	touch go
-	await_file rc
-	assert_content rc 0
-	assert_content f new
-	[ ! -s err ] || fail "stderr of the write: $(cat err)"
+	assert_left_running_wrote
 }
 
 @test "t0100.58 the table a daemon kept is pruned once it is gone" {

@@ -21,7 +21,8 @@ ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
 root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
 table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
-link-swap-race"
+link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
+rdonly-trunc"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -266,6 +267,17 @@ print("rounds", i + 1)
 PY'
 }
 
+# esc_py MODE: the python on stdin as the session's one command (the helpers
+# below hold the names: f, the victim; OUT, outside every root).
+esc_py() {
+	esc_session "$1" "python3 - <<\"PY\"
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+OUT = os.environ[\"OUT\"]
+$(cat)
+PY"
+}
+
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
 	local mode=$1
@@ -337,6 +349,54 @@ m[at + 1:at + 2] = b\"X\"
 	dir-swap-race) esc_dir_swap_race "$mode" ;;
 	dir-swap-same) esc_dir_swap_same "$mode" ;;
 	link-swap-race) esc_link_swap_race "$mode" ;;
+	tmpfile-rename)
+		# An anonymous file, written, given a name, renamed over f.
+		esc_py "$mode" <<'PY'
+fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o644)
+os.write(fd, b"PWN\n")
+libc.linkat(-100, b"/proc/self/fd/%d" % fd, -100, b"t", 0x400)  # AT_SYMLINK_FOLLOW
+os.rename("t", "f")
+PY
+		;;
+	opath-reopen)
+		# An O_PATH descriptor reads nothing; reopened for writing by /proc.
+		esc_py "$mode" <<'PY'
+fd = os.open("f", os.O_PATH)
+w = os.open("/proc/self/fd/%d" % fd, os.O_WRONLY | os.O_TRUNC)
+os.write(w, b"PWN\n")
+PY
+		;;
+	opath-link-out)
+		esc_py "$mode" <<'PY'
+fd = os.open("f", os.O_PATH)
+libc.linkat(-100, b"/proc/self/fd/%d" % fd, -100, (OUT + "/x").encode(), 0x400)
+with open(OUT + "/x", "w") as x:
+    x.write("PWN\n")
+PY
+		;;
+	empty-path-link-out)
+		# linkat(fd, "", ..., AT_EMPTY_PATH) by number: no name to judge.
+		esc_py "$mode" <<'PY'
+fd = os.open("f", os.O_PATH)
+libc.syscall(265, fd, b"", -100, (OUT + "/x").encode(), 0x1000)
+with open(OUT + "/x", "w") as x:
+    x.write("PWN\n")
+PY
+		;;
+	rename-whiteout)
+		# renameat2(RENAME_WHITEOUT) of a new file over f, by number.
+		esc_py "$mode" <<'PY'
+with open("x", "w") as x:
+    x.write("PWN\n")
+libc.syscall(316, -100, b"x", -100, b"f", 4)
+PY
+		;;
+	rdonly-trunc)
+		# Linux truncates on O_RDONLY|O_TRUNC: a read-open that writes.
+		esc_py "$mode" <<'PY'
+os.open("f", os.O_RDONLY | os.O_TRUNC)
+PY
+		;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
 }

@@ -599,3 +599,67 @@ print("rc", libc.syscall(452, -100, b"sub/f", 0o600, 0), ctypes.get_errno())')" 
 	grep -q '^rc 0 0$' "$ESC/out" || fail "fchmodat2 failed: $(cat "$ESC/out")"
 	assert_equal "$(stat -c %a "$ESC/root/sub/f")" 600
 }
+
+# --- descriptors and rename flags: no way around the name judged ----------
+# The file behind an O_PATH descriptor, an anonymous file given a name, and
+# renameat2's flags are judged as the names they end up as.
+
+@test "t6000.68 an O_TMPFILE file given a name is refused over an unread file (preload)" {
+	refused preload tmpfile-rename
+}
+
+@test "t6000.69 an O_TMPFILE file given a name is refused over an unread file (--strict)" {
+	refused strict tmpfile-rename
+}
+
+@test "t6000.70 an O_TMPFILE file given a name may replace a file the session read (--strict)" {
+	allowed strict 'cat f >/dev/null && python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(\".\", os.O_TMPFILE | os.O_WRONLY, 0o644)
+os.write(fd, b\"saved\\n\")
+if libc.linkat(-100, b\"/proc/self/fd/%d\" % fd, -100, b\"t\", 0x400):
+    raise OSError(ctypes.get_errno(), \"linkat\")
+os.rename(\"t\", \"f\")
+"' f saved
+}
+
+@test "t6000.71 an O_PATH descriptor of an unread file reopened for writing by /proc/self/fd is refused (preload)" {
+	refused preload opath-reopen
+}
+
+@test "t6000.72 an O_PATH descriptor of an unread file reopened for writing by /proc/self/fd is refused (--strict)" {
+	refused strict opath-reopen
+}
+
+@test "t6000.73 an O_PATH descriptor of an unread file linked out of the roots by /proc/self/fd is refused (preload)" {
+	refused preload opath-link-out
+}
+
+@test "t6000.74 an O_PATH descriptor of an unread file linked out of the roots by /proc/self/fd is refused (--strict)" {
+	refused strict opath-link-out
+}
+
+@test "t6000.75 linkat AT_EMPTY_PATH of an unread file's descriptor out of the roots is refused (preload)" {
+	refused preload empty-path-link-out
+}
+
+@test "t6000.76 linkat AT_EMPTY_PATH of an unread file's descriptor out of the roots is refused (--strict)" {
+	refused strict empty-path-link-out
+}
+
+@test "t6000.77 renameat2 RENAME_WHITEOUT over an unread file is refused (preload)" {
+	refused preload rename-whiteout
+}
+
+@test "t6000.78 renameat2 RENAME_WHITEOUT over an unread file is refused (--strict)" {
+	refused strict rename-whiteout
+}
+
+@test "t6000.79 open O_RDONLY|O_TRUNC of an unread file is refused (preload)" {
+	refused preload rdonly-trunc
+}
+
+@test "t6000.80 open O_RDONLY|O_TRUNC of an unread file is refused (--strict)" {
+	refused strict rdonly-trunc
+}

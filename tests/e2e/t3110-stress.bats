@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # An adversary of the shim's robustness: a signal handler that truncates a
-# read file while the main flow is inside a write hook, vfork+exec while
+# read file while the main flow is inside a write hook, or writes blind while
+# main is inside a refusal (and must be refused too), vfork+exec while
 # other threads hold the shim's locks, and the descriptors a process holds
 # after hundreds of guarded, refused and journaled calls. Each runs as root
 # and as uid 65534 (in a directory that user owns).
@@ -56,6 +57,36 @@ sigtrunc_check() {
 	chown 65534:65534 "$D/w/r"
 	as_nobody "$T/rgsigtrunc" . $SIGTRUNC_ROUNDS
 	sigtrunc_check "$D/w"
+	rm -rf "$D"
+}
+
+# blind_check DIR: the handler, run while main was inside a refusal, was
+# refused every time, and u kept its bytes.
+blind_check() {
+	assert_success
+	[[ $output =~ ^rounds=[0-9]+\ handler=([0-9]+)\ bad=0\ last_ok=1$ ]] ||
+		fail "a handler's blind write was not refused: $output"
+	[ "${BASH_REMATCH[1]}" -gt 10 ] || fail "the handler ran only ${BASH_REMATCH[1]} times"
+	[ "$(cat "$1/u")" = unread ] || fail "u changed: $(cat "$1/u")"
+	[ "$(cat "$1/v")" = unread ] || fail "v changed: $(cat "$1/v")"
+}
+
+@test "t3110.07 a SIGALRM handler's blind write, landing while main is inside a refusal, is refused too" {
+	printf 'old\n' >r
+	printf 'unread\n' >u
+	printf 'unread\n' >v
+	run --separate-stderr timeout 300 "$RG" run --log "$LOG" -- "$T/rgsigtrunc" "$W" $SIGTRUNC_ROUNDS blind
+	blind_check "$W"
+}
+
+@test "t3110.08 as uid 65534, a SIGALRM handler's blind write, landing while main is inside a refusal, is refused too" {
+	as_nobody_setup
+	printf 'old\n' >"$D/w/r"
+	printf 'unread\n' >"$D/w/u"
+	printf 'unread\n' >"$D/w/v"
+	chown 65534:65534 "$D/w/r" "$D/w/u" "$D/w/v"
+	as_nobody "$T/rgsigtrunc" . $SIGTRUNC_ROUNDS blind
+	blind_check "$D/w"
 	rm -rf "$D"
 }
 

@@ -143,12 +143,18 @@ void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
     x->session_made = true;
 }
 
-RG_START_TEXT void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
+/* rg_exec_need as if the session's table were still there. */
+RG_START_TEXT static void need_unchecked(const struct rg_exec_env *x, struct rg_env_need *need)
 {
-    struct stat st;
     need->preload = x->buf[0] ? x->buf : NULL;
     need->session = rg_xenv_session(x)[0] ? rg_xenv_session(x) : NULL;
     need->loader = OWN_LIBC;
+}
+
+RG_START_TEXT void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need)
+{
+    struct stat st;
+    need_unchecked(x, need);
     if (need->session && rg_sys_fstatat(AT_FDCWD, need->session, &st, 0) != 0)
         need->preload = need->session = NULL;
 }
@@ -204,6 +210,30 @@ RG_START_TEXT void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_
 {
     rg_exec_need(x, need);
     rg_exec_choose(x, c, call, path, t, need, other_buf);
+}
+
+/* Whether the table is there matters only when envp lacks something or the
+ * program is named unguarded. A session that ended adds nothing and names
+ * nothing; one still there, for a guarded program of this libc whose envp
+ * has the shim, the session and no shim its loader cannot load, adds
+ * nothing either: envp goes on as it is both ways. That is every command a
+ * shell runs, which so makes one path lookup fewer (the table's) in each
+ * forked child. */
+RG_START_TEXT bool rg_exec_settle(const struct rg_exec_env *x, const struct rg_ctx *c,
+                                  const char *call, const char *path, const struct rg_target *t,
+                                  char *const *envp, struct rg_env_need *need, char *other_buf)
+{
+    if (!rg_exec_foreign(t)) {
+        need_unchecked(x, need);
+        const char *own = need->preload;
+        if (rg_env_choose(need, t->kind, t->native, own_libc,
+                          own_libc == RG_LIBC_GLIBC ? own : NULL,
+                          own_libc == RG_LIBC_MUSL ? own : NULL) &&
+            rg_envp_complete(envp, need))
+            return true;
+    }
+    rg_exec_prepare(x, c, call, path, t, need, other_buf);
+    return rg_envp_complete(envp, need);
 }
 
 RG_START_TEXT void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c,

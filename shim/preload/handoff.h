@@ -64,6 +64,13 @@ void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const 
                      const char *path, const struct rg_target *t, struct rg_env_need *need,
                      char *other_buf);
 
+/* rg_exec_prepare for an exec with envp: need as it leaves it, and whether
+ * envp already carries it (rg_envp_complete), asking whether the session's
+ * table is still there only when that could change what the exec does. */
+bool rg_exec_settle(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
+                    const char *path, const struct rg_target *t, char *const *envp,
+                    struct rg_env_need *need, char *other_buf);
+
 /* Is t a program of the other libc, whose shim rg_exec_prepare names? */
 bool rg_exec_foreign(const struct rg_target *t);
 

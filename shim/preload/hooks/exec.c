@@ -93,24 +93,25 @@ RG_START_TEXT static int done(struct rg_env_space *sp, int r)
  * (a copy of its parent's), and the rebuilt environment (10 KiB) and the
  * other libc's entry (PATH_MAX) are taken from the stack (alloca, alive
  * until the hook returns) only when they are needed. */
-#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)                  \
-    ({                                                                             \
-        const char *path_ = (path);                                                \
-        struct rg_target t_;                                                       \
-        struct rg_env_need need_;                                                  \
-        rg_exec_target((dirfd), path_, (at_flags), &t_);                           \
-        rg_exec_prepare(rg_ctx_exec_env(), rg_ready(), (name), path_, &t_, &need_, \
-                        rg_exec_foreign(&t_) ? __builtin_alloca(PATH_MAX) : NULL); \
-        char *const *in_ = (envp), *const *env_ = in_;                             \
-        struct rg_env_space *sp_ = NULL;                                           \
-        if (!rg_envp_complete(env_, &need_)) {                                     \
-            size_t big_;                                                           \
-            sp_ = __builtin_alloca(sizeof *sp_);                                   \
-            env_ = rg_session_envp(in_, sp_, &need_, &big_);                       \
-            if (big_)                                                              \
-                env_ = rg_envp_in(in_, &need_, __builtin_alloca(big_), big_);      \
-        }                                                                          \
-        env_ ? done(sp_, (call)) : -1;                                             \
+#define WITH_SESSION_ENV(name, dirfd, path, at_flags, envp, call)                          \
+    ({                                                                                     \
+        const char *path_ = (path);                                                        \
+        struct rg_target t_;                                                               \
+        struct rg_env_need need_;                                                          \
+        char *const *in_ = (envp), *const *env_ = in_;                                     \
+        rg_exec_target((dirfd), path_, (at_flags), &t_);                                   \
+        bool whole_ =                                                                      \
+            rg_exec_settle(rg_ctx_exec_env(), rg_ready(), (name), path_, &t_, in_, &need_, \
+                           rg_exec_foreign(&t_) ? __builtin_alloca(PATH_MAX) : NULL);      \
+        struct rg_env_space *sp_ = NULL;                                                   \
+        if (!whole_) {                                                                     \
+            size_t big_;                                                                   \
+            sp_ = __builtin_alloca(sizeof *sp_);                                           \
+            env_ = rg_session_envp(in_, sp_, &need_, &big_);                               \
+            if (big_)                                                                      \
+                env_ = rg_envp_in(in_, &need_, __builtin_alloca(big_), big_);              \
+        }                                                                                  \
+        env_ ? done(sp_, (call)) : -1;                                                     \
     })
 
 /* The program a PATH search of libc's will run, as far as the exec's

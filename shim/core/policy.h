@@ -48,6 +48,7 @@ struct rg_file {
     bool in_journal;            /* in the session's journal, which a --strict tree may not
                                    change (sealed, as the table) */
     bool in_log;                /* with in_journal: the session's log, sealed as it */
+    bool in_table;              /* with in_journal: another session's table, sealed as it */
 };
 
 /* Does the writer descend from the process that scanned the file (or is it

@@ -80,13 +80,17 @@ static int expired_text(char *buf, size_t cap, const struct rg_report *r)
                     read_at, (double)r->facts->read_ttl_ns / 1e9);
 }
 
-/* The session's own files: its journal, or its table. */
+/* The session's own files: its journal, or its table; or another session's table. */
 static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
 {
     if (r->file && r->file->in_log)
         return snprintf(buf, cap,
                         "it is this session's log, the record of what it refused: a --strict "
                         "tree may not change it.");
+    if (r->file && r->file->in_table)
+        return snprintf(buf, cap,
+                        "it is another session's table: a --strict tree may not steer the "
+                        "other sessions of its user.");
     if (r->file && r->file->in_journal)
         return snprintf(buf, cap,
                         "it is this session's journal, which keeps what the session removes "

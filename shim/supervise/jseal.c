@@ -123,6 +123,7 @@ int rg_sv_sealed_refuse(struct rg_sv_call *call, const struct rg_request *req,
         f = rg_file_of(st);
     f.in_journal = true;
     f.in_log = what == RG_SV_LOG;
+    f.in_table = what == RG_SV_TABLE;
     char abs[PATH_MAX];
     named_path(req, abs);
     rg_ask_named(call->ctx, req, &f, abs);

@@ -297,6 +297,8 @@ static int checked(struct rg_sv_call *call, struct opening *o, int fd, const str
     const struct stat *known = st->st_mode ? st : NULL;
     enum rg_sv_sealed what =
         o->changes && call->ctx->sealed_ino ? rg_sv_sealed_fd(call->ctx, fd) : RG_SV_UNSEALED;
+    if (!what && o->changes && known && rg_sv_other_table_fd(call->ctx, fd, known))
+        what = RG_SV_TABLE;
     int r = fd;
     if (forbidden(call, fd, known))
         r = -EACCES;

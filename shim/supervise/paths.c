@@ -96,6 +96,8 @@ static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req,
         fstatat(req->dirfd, req->path, &st, /* NOLINT(clang-analyzer-core.NonNullParamChecker) */
                 AT_SYMLINK_NOFOLLOW) == 0;
     enum rg_sv_sealed what = rg_sv_sealed_at_seen(c, seen, req->dirfd, req->path);
+    if (!what && there && rg_sv_other_table_at(c, req->dirfd, req->path))
+        what = RG_SV_TABLE;
     if (what)
         return rg_sv_sealed_refuse(call, req, there ? &st : NULL, what);
     return there ? rg_ask_sealed(c, req, &st) : 0;
@@ -122,6 +124,8 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = removes_sealed(call, &old, &seen);
     enum rg_sv_sealed what =
         r == 0 ? rg_sv_sealed_at_seen(call->ctx, &seen, to.at.dirfd, to.at.name) : RG_SV_UNSEALED;
+    if (r == 0 && !what && rg_sv_other_table_at(call->ctx, to.at.dirfd, to.at.name))
+        what = RG_SV_TABLE;
     if (what)
         r = rg_sv_sealed_refuse(call, &req, NULL, what);
     if (r == 0) {
@@ -244,6 +248,8 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
                                    : 0;
     struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL, NULL};
     enum rg_sv_sealed what = r == 0 ? rg_sv_sealed_fd(call->ctx, fd) : RG_SV_UNSEALED;
+    if (r == 0 && !what && rg_sv_other_table_fd(call->ctx, fd, &st))
+        what = RG_SV_TABLE;
     if (what)
         r = rg_sv_sealed_refuse(call, &req, &st, what);
     if (r == 0) {

@@ -76,9 +76,10 @@ struct rg_sv_call;
 struct rg_request;
 struct stat;
 /* What a --strict tree may not change by a name or a descriptor (jseal.c):
- * the journal or the session log, or a directory that holds one. Always
- * RG_SV_UNSEALED under --supervise. */
-enum rg_sv_sealed { RG_SV_UNSEALED, RG_SV_JOURNAL, RG_SV_LOG };
+ * the journal or the session log, or a directory that holds one; and
+ * another session's table (tables.c). Always RG_SV_UNSEALED under
+ * --supervise. */
+enum rg_sv_sealed { RG_SV_UNSEALED, RG_SV_JOURNAL, RG_SV_LOG, RG_SV_TABLE };
 /* Of name in dirfd (an anchored name, or an absolute path). */
 enum rg_sv_sealed rg_sv_sealed_at(const struct rg_ctx *c, int dirfd, const char *name);
 /* The same, for several names judged in one call: names in one directory
@@ -96,6 +97,12 @@ enum rg_sv_sealed rg_sv_sealed_at_seen(const struct rg_ctx *c, struct rg_sv_jdir
                                        const char *name);
 /* The same, of the file open on fd. */
 enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd);
+/* --- tables.c: the user's other sessions' tables, sealed under --strict -- */
+/* Is the file open on fd, which st describes, another session's table that
+ * the tree did not make? False under --supervise. */
+bool rg_sv_other_table_fd(const struct rg_ctx *c, int fd, const struct stat *st);
+/* The same of name in dirfd (an anchored name), not followed. */
+bool rg_sv_other_table_at(const struct rg_ctx *c, int dirfd, const char *name);
 /* Refuses req on what (st: what the name holds, or NULL), as the guard
  * refuses a call on the sealed table: the line and the log entry say why.
  * Returns -EACCES. */

@@ -22,7 +22,7 @@ utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-b
 root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
 table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
-rdonly-trunc"
+rdonly-trunc other-session-mark other-session-swap"
 
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -278,6 +278,18 @@ $(cat)
 PY"
 }
 
+# Another session of the same user, named, made before the tree starts
+# (an agent's conversation, say): the tree runs SCRIPT, then that session
+# writes f blindly. Tables live where a tree can find them ($TABLES/other).
+esc_other_session() {
+	local mode=$1
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD HOME="$ESC" READGUARD_DIR="$ESC/tables" \
+		"$RG" run --session "$ESC/tables/other" --keep -- true) >>"$ESC/out" 2>&1
+	esc_session "$mode" "$2"
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD HOME="$ESC" READGUARD_DIR="$ESC/tables" \
+		"$RG" run --session "$ESC/tables/other" -- bash -c 'echo PWN >f') >>"$ESC/out" 2>&1
+}
+
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.
 esc_attack() {
 	local mode=$1
@@ -396,6 +408,23 @@ PY
 		esc_py "$mode" <<'PY'
 os.open("f", os.O_RDONLY | os.O_TRUNC)
 PY
+		;;
+	other-session-mark) esc_other_session "$mode" '"$RG" mark --session "$TABLES/other" f' ;;
+	other-session-swap)
+		# A table of the tree's own making, f marked in it, its header
+		# saying a process of the tree made it just now, put in the other
+		# session's place: that session's next process joins it.
+		esc_other_session "$mode" '"$RG" run --session "$OUT/t" --keep -- "$RG" mark f
+			python3 - <<"PY"
+import os, struct, time
+out, tables = os.environ["OUT"], os.environ["TABLES"]
+table = bytearray(open(out + "/t", "rb").read())
+struct.pack_into("<i", table, 40, os.getpid())
+struct.pack_into("<q", table, 48, time.time_ns())
+with open(out + "/u", "wb") as u:
+    u.write(table)
+os.rename(out + "/u", tables + "/other")
+PY'
 		;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac

@@ -663,3 +663,48 @@ os.rename(\"t\", \"f\")
 @test "t6000.80 open O_RDONLY|O_TRUNC of an unread file is refused (--strict)" {
 	refused strict rdonly-trunc
 }
+
+# --- another session of the same user --------------------------------------
+# A --strict tree may not steer the user's other sessions: their tables are
+# sealed from it as its own is (supervise/tables.c), but for tables a
+# session started inside the tree made while it runs.
+
+@test "t6000.81 another session of the user refuses its blind write when no tree touched its table" {
+	esc_setup
+	esc_other_session strict true || true
+	assert_equal "$(esc_verdict)" refused
+}
+
+@test "t6000.82 a tree cannot mark a file read in another session of its user (--strict)" {
+	refused strict other-session-mark
+}
+
+@test "t6000.83 the refusal of a write to another session's table says why (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_other_session strict '"$RG" mark --session "$TABLES/other" f' || true
+	grep -q "refused to write '$ESC/tables/other': it is another session's table" "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+}
+
+@test "t6000.84 a table of the tree's making cannot take another session's place (--strict)" {
+	refused strict other-session-swap
+}
+
+@test "t6000.85 another session's table cannot be removed by the tree (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_other_session strict 'rm -f "$TABLES/other"' || true
+	[ -f "$ESC/tables/other" ] || fail "the table is gone: $(cat "$ESC/out")"
+}
+
+@test "t6000.86 a session started inside the tree keeps its own reads (--strict)" {
+	allowed strict '"$RG" run --no-journal -- bash -c "cat f >/dev/null && echo new >f"' f new
+}
+
+@test "t6000.87 another session's table cannot be cut short by the tree (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_other_session strict 'truncate -s 0 "$TABLES/other"' || true
+	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
+}

@@ -538,12 +538,15 @@ for i in range(int(sys.argv[2])):
     # side and not the other (a tenth more instructions, by chance).
     settle="sleep 1 && git -C $mac/tree status -s >/dev/null"
     # Its floors (tests/bench/rgfloor.c): before each unlink the journal's
-    # link and index record, into a directory of its own on the session
-    # journal's filesystem; then every system call the shim adds.
-    mkdir -p "$work/floorj/objects"
+    # link and index record; then every system call the shim adds. Each
+    # floor keeps into a journal of its own, on the session journal's
+    # filesystem and as deep, so that its objects/ grows as the session's
+    # does and the kernel walks paths as long as the journal's.
+    floor_journal() { echo "$work/floor$1/readguard/journal"; }
+    mkdir -p "$(floor_journal 1)/objects" "$(floor_journal 1)/sessions" "$(floor_journal 2)/objects" "$(floor_journal 2)/sessions"
     macro git_checkout "sh -c 'git -C $mac/tree checkout -q $base && $settle'" "git -C $mac/tree checkout -q co" \
-        "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj" \
-        "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$work/floorj RG_FLOOR_READ=1 RG_FLOOR_SHIM=1"
+        "$rounds" "" "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$(floor_journal 1)" \
+        "LD_PRELOAD=$FLOOR RG_FLOOR_JOURNAL=$(floor_journal 2) RG_FLOOR_READ=1 RG_FLOOR_SHIM=1"
     counted git_checkout "$nco" file
     macro git_switch "sh -c 'git -C $mac/tree switch -q $base && $settle'" "git -C $mac/tree switch -q sw"
     counted git_switch "$tree_files" file

@@ -8,8 +8,11 @@
  *       the journal's link costs the kernel (guard/jlink.c, guard/jindex.c):
  *       an O_PATH open of it and its fstat, linkat by the descriptor into
  *       DIR/objects (DIR on the file's filesystem, as the journal must be),
- *       one record appended to DIR/index.jsonl (open, write, close), and
- *       the descriptor's close; the link is dropped if the unlink fails.
+ *       one record of the journal's fields appended to
+ *       DIR/sessions/floor.jsonl (open, write, close), and the descriptor's
+ *       close; the link is dropped if the unlink fails. Given a DIR as deep
+ *       as the session's journal, the kernel walks paths as long as the
+ *       journal's (scripts/dev/bench.sh).
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
  *       one fstat, what recording a read needs (row 1a).
  *   RG_FLOOR_ROOT=DIR     with RG_FLOOR_READ: no fstat after the open of an
@@ -44,6 +47,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -79,7 +83,8 @@ __attribute__((constructor)) static void floor_init(void)
 {
     const char *j = getenv("RG_FLOOR_JOURNAL"), *r = getenv("RG_FLOOR_READ");
     journal = j && *j && snprintf(objects, sizeof objects, "%s/objects", j) < (int)sizeof objects &&
-              snprintf(index_path, sizeof index_path, "%s/index.jsonl", j) < (int)sizeof index_path;
+              snprintf(index_path, sizeof index_path, "%s/sessions/floor.jsonl", j) <
+                  (int)sizeof index_path;
     reads = r && *r == '1';
     root = getenv("RG_FLOOR_ROOT");
     if (root && *root)
@@ -106,16 +111,25 @@ static void unmask(const sigset_t *old)
         sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-/* The record a kept version gets, about the size of the journal's. */
-static void append(const char *path, const struct stat *st, const char *object)
+/* The record a kept version gets: the journal's fields (core/jrecord.c),
+ * so that the write is as long as the journal's. */
+static void append(const char *path, const struct stat *st, const char *object, long pid)
 {
-    char line[PATH_MAX + 512];
-    int n = snprintf(line, sizeof line,
-                     "{\"op\":\"unlink\",\"path\":\"%s\",\"dev\":%lu,\"ino\":%lu,\"mode\":%u,"
-                     "\"size\":%ld,\"mtime_ns\":%ld,\"object\":\"%s\"}\n",
-                     path, (unsigned long)st->st_dev, (unsigned long)st->st_ino, st->st_mode,
-                     (long)st->st_size, (long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-                     object);
+    char line[2 * PATH_MAX + 768];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    const char *name = strrchr(object, '/');
+    int n = snprintf(
+        line, sizeof line,
+        "{\"time\":\"2026-01-01T00:00:00.000000000Z\",\"time_ns\":%lld,\"pid\":%ld,"
+        "\"prog\":\"%s\",\"op\":\"unlink\",\"call\":\"unlink\",\"path\":\"%s\",\"dev\":%lu,"
+        "\"ino\":%lu,\"mode\":%u,\"uid\":%u,\"gid\":%u,\"mtime_ns\":%lld,\"atime_ns\":%lld,"
+        "\"size\":%ld,\"exists\":true,\"object\":\"%s\",\"unsaved\":null}\n",
+        (long long)now.tv_sec * 1000000000 + now.tv_nsec, pid, program_invocation_short_name, path,
+        (unsigned long)st->st_dev, (unsigned long)st->st_ino, st->st_mode, st->st_uid, st->st_gid,
+        (long long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+        (long long)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec, (long)st->st_size,
+        name ? name + 1 : object);
     int fd =
         (int)sys(SYS_openat, AT_FDCWD, index_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0)
@@ -150,17 +164,22 @@ static bool keep(int dirfd, const char *path, char *to, size_t cap)
         int n = snprintf(to, cap, "%s/ino-%lu-%lu-%ld", objects, (unsigned long)st.st_dev,
                          (unsigned long)st.st_ino,
                          (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
-        char cwd[PATH_MAX];
+        char cwd[PATH_MAX] = "";
         struct stat std;
         for (int i = 0; shim && i <= 2; i++)
             sys(SYS_fstat, i, &std);
         if (shim)
             sys(SYS_getcwd, cwd, sizeof cwd);
         linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;
-        if (linked && shim)
-            sys(SYS_getpid);
+        long pid = linked && shim ? sys(SYS_getpid) : 0;
+        /* The record names the file by its absolute path, as the journal's
+         * does from getcwd's answer. */
+        char abs[2 * PATH_MAX];
+        if (linked && shim && path[0] != '/' &&
+            snprintf(abs, sizeof abs, "%s/%s", cwd, path) < (int)sizeof abs)
+            path = abs;
         if (linked)
-            append(path, &st, to);
+            append(path, &st, to, pid);
     }
     sys(SYS_close, fd);
     return linked;

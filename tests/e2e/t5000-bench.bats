@@ -140,7 +140,7 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 }
 
 @test "librgfloor keeps each removed file by a link and one index record, as the journal does" {
-	mkdir -p "$W/j/objects"
+	mkdir -p "$W/j/objects" "$W/j/sessions"
 	printf one >"$W/a"
 	printf two >"$W/b"
 	local ia ib
@@ -150,12 +150,28 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	assert_file_not_exists "$W/b"
 	run stat -c %i "$W/j/objects"/*
 	assert_output "$(printf '%s\n' "$ia" "$ib" | sort)"
-	[ "$(grep -c '"op":"unlink"' "$W/j/index.jsonl")" -eq 2 ]
+	[ "$(grep -c '"op":"unlink"' "$W/j/sessions/floor.jsonl")" -eq 2 ]
+}
+
+# KEYS: the keys of a JSON line on stdin, in order.
+keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
+
+@test "librgfloor with RG_FLOOR_SHIM writes the journal's record: its fields, the file's absolute path" {
+	mkdir -p "$W/j/objects" "$W/j/sessions" "$W/t"
+	printf one >"$W/t/a"
+	printf two >"$W/t/b"
+	(cd "$W/t" && "$RG" run -- rm a)
+	(cd "$W/t" && env LD_PRELOAD="$FLOOR" RG_FLOOR_JOURNAL="$W/j" RG_FLOOR_SHIM=1 rm b)
+	local journal floor
+	journal=$(head -1 "$XDG_STATE_HOME"/readguard/journal/sessions/*.jsonl)
+	floor=$(head -1 "$W/j/sessions/floor.jsonl")
+	assert_equal "$(keys <<<"$floor")" "$(keys <<<"$journal")"
+	[[ $floor == *'"path":"'"$W/t/b"'"'* ]] || fail "no absolute path: $floor"
 }
 
 @test "librgfloor with RG_FLOOR_JOURNAL and RG_FLOOR_SHIM fstats descriptors 0-2 before each link, as the journal does" {
 	command -v strace >/dev/null || skip "strace is not installed"
-	mkdir -p "$W/j/objects"
+	mkdir -p "$W/j/objects" "$W/j/sessions"
 	printf one >"$W/a"
 	strace -f -e trace=fstat,linkat -o "$W/floor.tr" \
 		env LD_PRELOAD="$FLOOR" RG_FLOOR_JOURNAL="$W/j" RG_FLOOR_SHIM=1 rm "$W/a"
@@ -172,7 +188,7 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 	local d
 	d=$(mktemp -d /tmp/rg-t5000.XXXXXX)
 	chmod 0755 "$d"
-	mkdir -p "$d/j/objects" "$d/ro"
+	mkdir -p "$d/j/objects" "$d/j/sessions" "$d/ro"
 	printf one >"$d/ro/a"
 	chown -R 65534:65534 "$d/j" "$d/ro/a"
 	chmod 0555 "$d/ro"
@@ -181,7 +197,7 @@ imports() { readelf -rW "$1" | awk '$3 ~ /_(JUMP_SLOT|GLOB_DAT)$/ {print $3, $5}
 		env LD_PRELOAD="$d/floor.so" RG_FLOOR_JOURNAL="$d/j" rm -f "$d/ro/a"
 	local kept left index
 	kept=$(find "$d/j/objects" -type f | wc -l) left=$(cat "$d/ro/a")
-	index=$(cat "$d/j/index.jsonl" 2>/dev/null || echo none)
+	index=$(cat "$d/j/sessions/floor.jsonl" 2>/dev/null || echo none)
 	rm -rf "$d"
 	assert_failure
 	assert_output --partial "Permission denied"

@@ -708,3 +708,11 @@ os.rename(\"t\", \"f\")
 	esc_other_session strict 'truncate -s 0 "$TABLES/other"' || true
 	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
 }
+
+@test "t6000.88 truncate(2) by path of another session's table is refused (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_other_session strict 'python3 -c "import os; os.truncate(os.environ[\"TABLES\"] + \"/other\", 0)"' ||
+		true
+	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
+}

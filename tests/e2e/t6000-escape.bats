@@ -716,3 +716,12 @@ os.rename(\"t\", \"f\")
 		true
 	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
 }
+
+# README, Limits: descriptors opened before the session began are not seen.
+@test "t6000.89 a descriptor opened before the session writes unseen (--strict, documented)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	{ esc_session strict 'python3 -c "import os; os.ftruncate(9, 0); os.write(9, b\"PWN\\n\")"'; } 9<>"$ESC/root/f" ||
+		true
+	assert_equal "$(esc_verdict)" bypass
+}

@@ -113,6 +113,30 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     (void)w;
 }
 
+/* One warning per process, not per call: a full disk must not flood
+ * stderr, and the decision itself never depends on the log. err is 0 for a
+ * short write. */
+static void warn_unwritable(const struct rg_ctx *c, const char *log, int err)
+{
+    if (atomic_exchange((_Atomic int *)&c->log_warned, 1))
+        return;
+    char num[24];
+    const char *name = err ? rg_errname(err) : "short write";
+    if (!name) { /* musl names none */
+        snprintf(num, sizeof num, "errno %d", err);
+        name = num;
+    }
+    char msg[RG_LOG_PATH_MAX + 256];
+    int m = snprintf(msg, sizeof msg,
+                     "readguard: warning: cannot write the log '%s' (%s); decisions are "
+                     "unaffected. Give --log or READGUARD_LOG a file that can be "
+                     "written, or set XDG_STATE_HOME to a directory that can.\n",
+                     log, name);
+    int efd = rg_log_err_fd(c);
+    ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
+    (void)w; /* stderr failing too leaves nowhere to say so */
+}
+
 static void json_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     /* Without a table, the session's log and id as its launcher passed
@@ -153,29 +177,9 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     if (c->sealed_ino && (fd == -ELOOP || fd == -EISDIR || fd == -ENXIO) &&
         rg_log_set_aside(log) == 0)
         fd = rg_log_open_in(log, true);
-    /* One warning per process, not per call: a full disk must not flood
-     * stderr, and the decision itself never depends on the log. */
     ssize_t wrote = fd >= 0 ? write(fd, line, n) : -1;
-    if (wrote != (ssize_t)n) {
-        if (!atomic_exchange((_Atomic int *)&c->log_warned, 1)) {
-            int err = fd < 0 ? -fd : wrote < 0 ? errno : 0;
-            char num[24];
-            const char *name = err ? rg_errname(err) : "short write";
-            if (!name) { /* musl names none */
-                snprintf(num, sizeof num, "errno %d", err);
-                name = num;
-            }
-            char msg[RG_LOG_PATH_MAX + 256];
-            int m = snprintf(msg, sizeof msg,
-                             "readguard: warning: cannot write the log '%s' (%s); decisions are "
-                             "unaffected. Give --log or READGUARD_LOG a file that can be "
-                             "written, or set XDG_STATE_HOME to a directory that can.\n",
-                             log, name);
-            int efd = rg_log_err_fd(c);
-            ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
-            (void)w; /* stderr failing too leaves nowhere to say so */
-        }
-    }
+    if (wrote != (ssize_t)n)
+        warn_unwritable(c, log, fd < 0 ? -fd : wrote < 0 ? errno : 0);
     if (fd >= 0)
         rg_sys_close(fd);
 }

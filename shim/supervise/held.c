@@ -174,24 +174,21 @@ size_t rg_sv_held_settle(struct rg_sv_held *h)
     return left;
 }
 
-int rg_sv_held_wake(const struct rg_sv_held *h) { return h->wake; }
-
-void rg_sv_held_wait(struct rg_sv_held *h, int ms)
+bool rg_sv_held_wait(struct rg_sv_held *h, int also)
 {
-    struct pollfd p[64] = {{.fd = h->wake, .events = POLLIN}};
-    nfds_t n = 1;
+    struct pollfd p[64] = {{.fd = h->wake, .events = POLLIN}, {.fd = also, .events = POLLIN}};
+    nfds_t n = 2;
     pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < h->n && n < 64; i++)
         if (h->v[i].pidfd >= 0)
             p[n++] = (struct pollfd){.fd = h->v[i].pidfd, .events = POLLIN};
-    bool idle = h->n == 0;
-    pthread_mutex_unlock(&h->lock);
     /* With nothing held, only an addition can change anything. */
-    if (!idle && (ms < 0 || ms > RG_SV_HELD_TICK_MS))
-        ms = RG_SV_HELD_TICK_MS;
-    if (poll(p, n, ms) > 0 && (p[0].revents & POLLIN)) {
-        uint64_t v;
-        if (read(h->wake, &v, sizeof v) < 0)
-            return;
-    }
+    int ms = h->n == 0 ? -1 : RG_SV_HELD_TICK_MS;
+    pthread_mutex_unlock(&h->lock);
+    if (poll(p, n, ms) <= 0)
+        return false;
+    uint64_t v;
+    if ((p[0].revents & POLLIN) && read(h->wake, &v, sizeof v) < 0)
+        return false; /* cannot be: the reaper alone reads it; the timer stays readable */
+    return p[1].revents & POLLIN;
 }

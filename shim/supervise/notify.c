@@ -186,14 +186,16 @@ struct keeper {
     struct rg_sv_turn *turn;
 };
 
-/* The reaper settles held copies, and is the turn's watchdog: one thread
- * waking every 2 ms while calls come or copies are held, not two. */
+/* The reaper settles held copies, and is the turn's watchdog: one thread,
+ * waking every 2 ms while copies are held, and when a call may have
+ * stalled. */
 static void *reap(void *arg)
 {
     struct keeper *k = arg;
     for (;;) {
         rg_sv_held_settle(k->held);
-        rg_sv_held_wait(k->held, rg_sv_turn_watch(k->turn));
+        if (rg_sv_held_wait(k->held, rg_sv_turn_timer(k->turn)))
+            rg_sv_turn_watch(k->turn);
     }
     return NULL;
 }
@@ -236,7 +238,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     if (!own)
         return -ENOMEM;
     rg_sv_ids_own(own);
-    struct rg_sv_turn *turn = rg_sv_turn_new(rg_sv_held_wake(held));
+    struct rg_sv_turn *turn = rg_sv_turn_new();
     struct keeper *keeper = malloc(sizeof *keeper);
     int r = turn && keeper ? 0 : -ENOMEM;
     if (r == 0) {

@@ -170,11 +170,10 @@ void rg_sv_held_placed(struct rg_sv_held *h, int fd, int there);
  * supervised write is judged, and by the reaper thread. Returns how many
  * copies are still held. */
 size_t rg_sv_held_settle(struct rg_sv_held *h);
-/* Blocks until a holder exits, a copy is added or the eventfd rg_sv_held_wake
- * gives is written to, or ms pass: while anything is held, at most every few
- * milliseconds; with nothing held and ms -1, until one of those. */
-void rg_sv_held_wait(struct rg_sv_held *h, int ms);
-int rg_sv_held_wake(const struct rg_sv_held *h);
+/* Blocks until a holder exits, a copy is added, or also (a descriptor of
+ * the caller's) is readable: while anything is held, at most every few
+ * milliseconds. Says whether also was readable. */
+bool rg_sv_held_wait(struct rg_sv_held *h, int also);
 
 /* --- pages.c: the table's pages, kept when the file cannot back them ------ */
 /* Keeps a copy of t's header and turns a SIGBUS on t's mapping into a page
@@ -229,10 +228,8 @@ bool rg_sv_refuse_ns(struct rg_sv_call *call);
 
 /* --- turn.c: which handler thread waits on the listener ------------------- */
 struct rg_sv_turn;
-/* The turn, free; NULL if it cannot be had. wake: an eventfd the watchdog's
- * thread waits on (rg_sv_held_wake), written to when a call begins while the
- * watchdog dozes. */
-struct rg_sv_turn *rg_sv_turn_new(int wake);
+/* The turn, free; NULL if it cannot be had. */
+struct rg_sv_turn *rg_sv_turn_new(void);
 /* Waits for the turn, or passes it on (the tree has exited). */
 void rg_sv_turn_take(struct rg_sv_turn *t);
 void rg_sv_turn_give(struct rg_sv_turn *t);
@@ -244,10 +241,13 @@ bool rg_sv_turn_end(struct rg_sv_turn *t, uint32_t me);
 /* Waits until no call is between its begin and its end, for ms at most.
  * False if one still is. */
 bool rg_sv_turn_drain(struct rg_sv_turn *t, int ms);
-/* The watchdog's look, made by one thread each time it wakes: passes the
- * turn on from a call that has gone on a whole tick. Returns how many ms
- * until the next look, or -1 to doze until a call begins. */
-int rg_sv_turn_watch(struct rg_sv_turn *t);
+/* The timerfd the watchdog's thread waits on: readable once a call may
+ * have gone on RG_SV_TURN_STALL_NS. */
+int rg_sv_turn_timer(const struct rg_sv_turn *t);
+/* The watchdog's look, made by one thread once the timer is readable:
+ * passes the turn on from a call that has gone on that long, or sets the
+ * timer for when the call going would have. */
+void rg_sv_turn_watch(struct rg_sv_turn *t);
 
 /* --- fifo.c ---------------------------------------------------------------- */
 /* If path is a FIFO, takes the call over: a thread of its own opens it,

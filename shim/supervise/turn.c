@@ -8,37 +8,40 @@
  * hold up the rest of the tree, so a watchdog takes the turn from it and
  * passes it to an idle thread; the slow thread, once done, goes idle.
  *
- * The watchdog has no thread of its own: the reaper's (notify.c) looks at
- * the turn each time it wakes. Two threads ticking every 2 ms woke twice as
- * often as one, and each wake-up is a context switch on a machine the tree
- * keeps busy: about a tenth of the supervisor's CPU under make -j2. */
+ * The watchdog is the reaper's thread (notify.c), woken by a timer that a
+ * call's begin sets to go off RG_SV_TURN_STALL_NS later, and that later
+ * calls push on: while calls come and end it does not go off. The watchdog
+ * had ticked every 2 ms while calls came instead, one wake-up each (a
+ * context switch on a CPU the tree keeps busy, often taking it from the
+ * tree), and took the turn from a call it saw at two ticks in a row: after
+ * 2 to 4 ms. A shell starting programs woke it about once per program. */
 #include <errno.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "os/clock.h"
 #include "supervise/supervise.h"
 /* Long against a call carried out (tens of microseconds), short against
- * what a stalled tree would notice. */
-#define RG_SV_TURN_STALL_NS 2000000L
-/* With no call for this many ticks, the watchdog sleeps until the next. */
-#define IDLE_TICKS 50
+ * what a stalled tree would notice: the old ticks' longest. */
+#define RG_SV_TURN_STALL_NS 4000000L
+/* A begin pushes the timer on only once it is due this much sooner than
+ * the begin's own stall would be: one timerfd_settime per 2 ms of calls at
+ * most (about 3 us each on this VM: the timer's hardware is reprogrammed),
+ * as many as the poll timeouts the ticks set, with no wake-up. */
+#define RG_SV_TURN_SLACK_NS 2000000L
 
 struct rg_sv_turn {
     sem_t free;             /* posted while no thread holds the turn */
-    int wake;               /* eventfd the watchdog's thread waits on while it dozes */
+    int timer;              /* timerfd the watchdog's thread waits on */
     _Atomic uint32_t busy;  /* the holder's number while it carries out a call, else 0 */
-    _Atomic uint64_t calls; /* calls begun, so a stall is the same call seen twice */
+    _Atomic uint64_t calls; /* calls begun, so a look sees whether one began since */
     _Atomic uint32_t going; /* calls begun and not ended, stalled ones too */
-    _Atomic bool asleep;    /* the watchdog dozes: the next begin wakes it */
-    /* The watchdog's own, at its last look: one thread reads and writes them. */
-    uint32_t who;
-    uint64_t seen;
-    int64_t at;
-    int quiet;
+    _Atomic int64_t begun;  /* when the last call began, CLOCK_MONOTONIC */
+    _Atomic int64_t due;    /* when the timer goes off, as last set */
 };
 
 static void take(sem_t *s)
@@ -51,16 +54,29 @@ void rg_sv_turn_take(struct rg_sv_turn *t) { take(&t->free); }
 
 void rg_sv_turn_give(struct rg_sv_turn *t) { sem_post(&t->free); }
 
+/* Two threads setting it at once (a begin, the watchdog) may leave due and
+ * the timer at either's time. Either is a begin's that has happened, plus
+ * the stall: the timer is never late for the call going, and the watchdog
+ * sets it again when it goes off early. */
+static void set_timer(struct rg_sv_turn *t, int64_t at)
+{
+    atomic_store(&t->due, at);
+    struct itimerspec its = {.it_value = {at / 1000000000, at % 1000000000}};
+    timerfd_settime(t->timer, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
 void rg_sv_turn_begin(struct rg_sv_turn *t, uint32_t me)
 {
     atomic_fetch_add(&t->calls, 1);
     atomic_fetch_add(&t->going, 1);
+    int64_t now = rg_clock_ns(CLOCK_MONOTONIC);
+    atomic_store(&t->begun, now);
     atomic_store(&t->busy, me);
-    if (atomic_load(&t->asleep) && atomic_exchange(&t->asleep, false)) {
-        uint64_t one = 1;
-        if (write(t->wake, &one, sizeof one) < 0)
-            return; /* already signalled */
-    }
+    /* The clock again, after busy: a timer that went off before then found
+     * no call busy and was left off, and is due before this reading. */
+    int64_t after = rg_clock_ns(CLOCK_MONOTONIC);
+    if (atomic_load(&t->due) < after + RG_SV_TURN_STALL_NS - RG_SV_TURN_SLACK_NS)
+        set_timer(t, now + RG_SV_TURN_STALL_NS);
 }
 
 bool rg_sv_turn_end(struct rg_sv_turn *t, uint32_t me)
@@ -82,49 +98,36 @@ bool rg_sv_turn_drain(struct rg_sv_turn *t, int ms)
     return true;
 }
 
-static void look(struct rg_sv_turn *t, int64_t now)
+int rg_sv_turn_timer(const struct rg_sv_turn *t) { return t->timer; }
+
+void rg_sv_turn_watch(struct rg_sv_turn *t)
 {
-    /* busy before calls: a holder counts a call before it says busy. */
-    t->who = atomic_load(&t->busy);
-    t->seen = atomic_load(&t->calls);
-    t->at = now;
+    uint64_t ticks;
+    if (read(t->timer, &ticks, sizeof ticks) < 0)
+        return; /* set again since it went off */
+    /* A begin stores begun before busy: with calls unmoved since before
+     * busy was read, begun is the busy call's. */
+    uint64_t seen = atomic_load(&t->calls);
+    uint32_t who = atomic_load(&t->busy);
+    int64_t begun = atomic_load(&t->begun);
+    if (!who || atomic_load(&t->calls) != seen)
+        return; /* none going, or a new one has set the timer */
+    if (rg_clock_ns(CLOCK_MONOTONIC) - begun < RG_SV_TURN_STALL_NS)
+        set_timer(t, begun + RG_SV_TURN_STALL_NS);
+    else if (atomic_compare_exchange_strong(&t->busy, &who, 0))
+        rg_sv_turn_give(t); /* stalled */
 }
 
-/* Sleeps until the next call begins, unless one began since the last look. */
-static bool doze(struct rg_sv_turn *t)
-{
-    atomic_store(&t->asleep, true);
-    return atomic_load(&t->calls) == t->seen || !atomic_exchange(&t->asleep, false);
-}
-
-int rg_sv_turn_watch(struct rg_sv_turn *t)
-{
-    int64_t now = rg_clock_ns(CLOCK_MONOTONIC), left = t->at + RG_SV_TURN_STALL_NS - now;
-    if (left > 0)
-        return (int)((left + 999999) / 1000000); /* woken early: the tick goes on */
-    uint32_t who = t->who;
-    bool same = atomic_load(&t->calls) == t->seen;
-    if (who && same && atomic_compare_exchange_strong(&t->busy, &who, 0)) {
-        rg_sv_turn_give(t); /* the same call a whole tick: stalled */
-        t->quiet = 0;
-    } else if (!same) {
-        t->quiet = 0;
-    } else if (++t->quiet >= IDLE_TICKS && !atomic_load(&t->busy) && doze(t)) {
-        t->quiet = 0;
-        look(t, now);
-        return -1;
-    }
-    look(t, now);
-    return (int)(RG_SV_TURN_STALL_NS / 1000000);
-}
-
-struct rg_sv_turn *rg_sv_turn_new(int wake)
+struct rg_sv_turn *rg_sv_turn_new(void)
 {
     struct rg_sv_turn *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
+    t->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (t->timer < 0) {
+        free(t);
+        return NULL;
+    }
     sem_init(&t->free, 0, 1);
-    t->wake = wake;
-    look(t, rg_clock_ns(CLOCK_MONOTONIC));
     return t;
 }

@@ -113,3 +113,11 @@ shim_objects() {
 	run bash -c "readelf -rW '$SHIM' | grep -c R_X86_64_RELATIVE"
 	[ "$output" -le 8 ] || fail "$output relative relocations"
 }
+
+@test "t0020.10 the shim's writable segment has no zero-fill part: ld.so maps no anonymous .bss for it" {
+	# A segment larger in memory than in the file makes ld.so map the rest
+	# anonymously, one MAP_FIXED mmap more in every process.
+	run bash -c "readelf -lW '$SHIM' | awk '\$1 == \"LOAD\" && \$7 ~ /W/ && \$5 != \$6 {print}'"
+	assert_success
+	assert_output ""
+}

@@ -219,19 +219,24 @@ RG_START_TEXT void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_
  * nothing either: envp goes on as it is both ways. That is every command a
  * shell runs, which so makes one path lookup fewer (the table's) in each
  * forked child. */
+RG_START_TEXT bool rg_exec_settled(const struct rg_exec_env *x, const struct rg_target *t,
+                                   char *const *envp, struct rg_env_need *need)
+{
+    if (rg_exec_foreign(t))
+        return false;
+    need_unchecked(x, need);
+    const char *own = need->preload;
+    return rg_env_choose(need, t->kind, t->native, own_libc, own_libc == RG_LIBC_GLIBC ? own : NULL,
+                         own_libc == RG_LIBC_MUSL ? own : NULL) &&
+           rg_envp_complete(envp, need);
+}
+
 RG_START_TEXT bool rg_exec_settle(const struct rg_exec_env *x, const struct rg_ctx *c,
                                   const char *call, const char *path, const struct rg_target *t,
                                   char *const *envp, struct rg_env_need *need, char *other_buf)
 {
-    if (!rg_exec_foreign(t)) {
-        need_unchecked(x, need);
-        const char *own = need->preload;
-        if (rg_env_choose(need, t->kind, t->native, own_libc,
-                          own_libc == RG_LIBC_GLIBC ? own : NULL,
-                          own_libc == RG_LIBC_MUSL ? own : NULL) &&
-            rg_envp_complete(envp, need))
-            return true;
-    }
+    if (rg_exec_settled(x, t, envp, need))
+        return true;
     rg_exec_prepare(x, c, call, path, t, need, other_buf);
     return rg_envp_complete(envp, need);
 }

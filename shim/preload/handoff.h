@@ -64,6 +64,13 @@ void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const 
                      const char *path, const struct rg_target *t, struct rg_env_need *need,
                      char *other_buf);
 
+/* Does envp already carry all that an exec of t needs, were the session's
+ * table still there (need as rg_exec_prepare would leave it then)? Then
+ * it goes on as it is whether or not the table is there, and nothing is
+ * named unguarded; false asks rg_exec_prepare. No system call. */
+bool rg_exec_settled(const struct rg_exec_env *x, const struct rg_target *t, char *const *envp,
+                     struct rg_env_need *need);
+
 /* rg_exec_prepare for an exec with envp: need as it leaves it, and whether
  * envp already carries it (rg_envp_complete), asking whether the session's
  * table is still there only when that could change what the exec does. */

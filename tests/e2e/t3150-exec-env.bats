@@ -202,13 +202,14 @@ RS
 	assert_line "ok 17"
 }
 
-# Lookups of the session's table that a guarded bash makes for N commands
-# of an environment that already carries the session, and for one `test
-# -e` of the table, which shows that the trace sees such a lookup.
+# Lookups of the session's table that a guarded bash makes for N runs of
+# COMMAND (default /bin/true) with an environment that already carries the
+# session, and for one `test -e` of the table, which shows that the trace
+# sees such a lookup.
 table_looks() {
 	rg bash -c 'strace -f -qq -s 4096 -e trace=stat,lstat,newfstatat,statx -o "$2" \
-		bash -c "test -e \"\$READGUARD_SESSION\"; for i in \$(seq $1); do /bin/true; done" &&
-		grep -c -F "\"$READGUARD_SESSION\"" "$2"' _ "$1" "$W/looks.$1.tr"
+		bash -c "test -e \"\$READGUARD_SESSION\"; for i in \$(seq $1); do $3; done" &&
+		grep -c -F "\"$READGUARD_SESSION\"" "$2"' _ "$1" "$W/looks.$1.tr" "${2:-/bin/true}"
 }
 
 @test "t3150.18 a command whose environment carries the session is exec'd without a look at its table" {
@@ -218,5 +219,14 @@ table_looks() {
 	assert_equal "$one" 1
 	# Whether the table is still there changes nothing for an envp that
 	# lacks nothing: it goes on as it is either way (t3150.12 has the other).
+	assert_equal "$ten" "$one"
+}
+
+@test "t3150.19 a program found on PATH by execvp, its environment carrying the session, is exec'd without a look at its table" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	local one ten
+	# env runs its program by execvp.
+	one=$(table_looks 1 "env true") ten=$(table_looks 10 "env true")
+	assert_equal "$one" 1
 	assert_equal "$ten" "$one"
 }

@@ -139,7 +139,8 @@ RG_START_TEXT static int exec_path(const char *name, const char *path, char *con
 struct search {
     const char *name;
     char *const *envp;
-    struct rg_env_need base; /* rg_exec_need's, asked once */
+    struct rg_env_need base; /* rg_exec_need's, asked once, when needed */
+    bool asked;
     struct rg_env_need need; /* what env was built for */
     char *const *env;        /* NULL until built */
     struct rg_env_space sp;
@@ -153,9 +154,18 @@ static bool same_need(const struct rg_env_need *a, const struct rg_env_need *b)
 
 static void search_exec(struct search *s, const char *path, char *const argv[])
 {
-    struct rg_env_need need = s->base;
+    struct rg_env_need need;
     struct rg_target t;
     rg_exec_target(AT_FDCWD, path, 0, &t);
+    if (rg_exec_settled(rg_ctx_exec_env(), &t, s->envp, &need)) {
+        sys_execve(path, argv, s->envp);
+        return;
+    }
+    if (!s->asked) {
+        rg_exec_need(rg_ctx_exec_env(), &s->base);
+        s->asked = true;
+    }
+    need = s->base;
     rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, path, &t, &need, s->other);
     if (!s->env || !same_need(&need, &s->need)) {
         size_t big = 0;
@@ -228,7 +238,7 @@ static int exec_file(const char *name, const char *file, char *const argv[], cha
     s.envp = envp;
     s.env = NULL;
     s.sp.map = NULL;
-    rg_exec_need(rg_ctx_exec_env(), &s.base);
+    s.asked = false;
     if (strchr(file, '/'))
         search_try(&s, file, argv);
     else

@@ -75,15 +75,15 @@ setup() {
 	assert_content one old
 }
 
-# A tree that plants a link at the very name undo restores: undo replaces
-# the name, never writes through it, so the file the link leads to keeps
-# its bytes.
-@test "t1414.04 undo of a file the session replaced by a symbolic link leaves the link's target as it was" {
+# undo_over_planted LN_OPT: the session removes f and plants a link (ln
+# LN_OPT) to a file outside at its name; undo replaces the name, never
+# writes through it, so the file the link leads to keeps its bytes.
+undo_over_planted() {
 	local out="$BATS_TEST_TMPDIR/elsewhere"
 	mkdir "$out"
 	printf 'victim\n' >"$out/v"
 	mkfile f old
-	rgsh "cat f >/dev/null && echo new >f && rm f && ln -s '$out/v' f"
+	rgsh "cat f >/dev/null && echo new >f && rm f && ln $1 '$out/v' f"
 	run --separate-stderr "$RG" undo f
 	assert_success
 	assert_equal "$(cat "$out/v")" victim
@@ -91,14 +91,10 @@ setup() {
 	assert_equal "$(cat f)" old
 }
 
+@test "t1414.04 undo of a file the session replaced by a symbolic link leaves the link's target as it was" {
+	undo_over_planted -s
+}
+
 @test "t1414.05 undo of a file the session replaced by a hard link to another file leaves that file as it was" {
-	local out="$BATS_TEST_TMPDIR/elsewhere"
-	mkdir "$out"
-	printf 'victim\n' >"$out/v"
-	mkfile f old
-	rgsh "cat f >/dev/null && echo new >f && rm f && ln '$out/v' f"
-	run --separate-stderr "$RG" undo f
-	assert_success
-	assert_equal "$(cat "$out/v")" victim
-	assert_equal "$(cat f)" old
+	undo_over_planted ''
 }

@@ -8,18 +8,23 @@ static const char pkg_info_field[] = "Metadata-Version: ";
 static const char sphinx_buildinfo_line[] = "# Sphinx build info version ";
 
 const struct rg_dirmark rg_dirmarks[] = {
-    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", ""},
-    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV, "", ""},
+    {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", "", 0},
+    {"pyvenv.cfg", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_PYVENV, "", "", 0},
     /* cmake -B . in the source directory puts its cache beside the
      * project's CMakeLists.txt, and the sources stay guarded. */
-    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "CMakeLists.txt", ""},
+    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "CMakeLists.txt", "", 0},
     /* pip install . and -e . run setuptools' egg_info, which writes the
      * directory's files over unread every time. */
-    {"PKG-INFO", sizeof pkg_info_field - 1, RG_DIRMARK_EGGINFO, "", ".egg-info"},
-    {".gitignore", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_GITIGNORE_ALL, "", ""},
+    {"PKG-INFO", sizeof pkg_info_field - 1, RG_DIRMARK_EGGINFO, "", ".egg-info", 0},
+    {".gitignore", RG_DIRMARK_HEAD_MAX, RG_DIRMARK_GITIGNORE_ALL, "", "", 0},
     /* sphinx-build writes its html output over unread for every changed
      * document. */
-    {".buildinfo", sizeof sphinx_buildinfo_line - 1, RG_DIRMARK_SPHINX, "", ""},
+    {".buildinfo", sizeof sphinx_buildinfo_line - 1, RG_DIRMARK_SPHINX, "", "", 0},
+    /* An in-source build's cache leaves the sources guarded, but cmake
+     * and ctest write their own directories beside it over unread each
+     * run. */
+    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "", "/CMakeFiles", 1},
+    {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "", "/Testing/Temporary", 2},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -227,6 +232,31 @@ bool rg_configure_wrote(const char *name, const char *head, size_t n)
     if (stamp_h(name))
         return starts(head, n, "timestamp for ");
     return template_in(name) && autoheader_line(name, head, n);
+}
+
+static const struct {
+    char name[sizeof "cmake_install.cmake"];
+    char line[sizeof "# CMAKE generated file: DO NOT EDIT!\n"];
+} cmake_outputs[] = {
+    {"Makefile", "# CMAKE generated file: DO NOT EDIT!\n"},
+    {"cmake_install.cmake", "# Install script for directory: "},
+    {"CTestTestfile.cmake", "# CMake generated Testfile for "},
+};
+
+static int cmake_output(const char *name)
+{
+    for (size_t i = 0; i < sizeof cmake_outputs / sizeof cmake_outputs[0]; i++)
+        if (strcmp(name, cmake_outputs[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+bool rg_cmake_output(const char *name) { return cmake_output(name) >= 0; }
+
+bool rg_cmake_wrote(const char *name, const char *head, size_t n)
+{
+    int i = cmake_output(name);
+    return i >= 0 && starts(head, n, cmake_outputs[i].line);
 }
 
 bool rg_wheel_name(const char *name)

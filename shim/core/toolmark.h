@@ -33,8 +33,12 @@ struct rg_dirmark {
     /* What the directory's own name ends with, or "": a name the tool
      * gives only the directory it writes (setuptools' NAME.egg-info), where
      * the marker alone also stands beside sources (an unpacked sdist's
-     * PKG-INFO). */
-    char dir_suffix[16];
+     * PKG-INFO). One that starts with a slash is a whole name. */
+    char dir_suffix[24];
+    /* How many directories above the marked one the marker is: an
+     * in-source CMake build's cache marks CMakeFiles/ beside it, never the
+     * sources around it. */
+    unsigned char up;
 };
 
 /* Every directory marker, written once here. */
@@ -123,5 +127,12 @@ bool rg_configure_output(const char *name);
  * says so on its first line, a C comment naming NAME.in. */
 #define RG_CONFIGURE_HEAD 128
 bool rg_configure_wrote(const char *name, const char *head, size_t n);
+
+/* What cmake writes over, unread, beside the sources of an in-source
+ * build and in each of its subdirectories, where no CMakeCache.txt is:
+ * Makefile, cmake_install.cmake and CTestTestfile.cmake, each of which
+ * begins with the comment cmake writes first. */
+bool rg_cmake_output(const char *name);
+bool rg_cmake_wrote(const char *name, const char *head, size_t n);
 
 #endif

@@ -31,21 +31,31 @@ static bool present(const char *dir, size_t n, const char *name)
 /* Any other file of a marker's name (a link, a FIFO, a device, a file of
  * other bytes) marks nothing: only a regular file is opened, and only the
  * bytes the marker needs are read. */
-static bool marked_by(const char *dir, size_t n, const struct rg_dirmark *m)
+static bool marked_by(const char *dir, size_t n, size_t stop, const struct rg_dirmark *m)
 {
     char p[PATH_MAX];
     char head[RG_DIRMARK_HEAD_MAX];
-    if (!rg_dirmark_fits(m, dir, n) || !join(p, dir, n, m->name))
+    if (!rg_dirmark_fits(m, dir, n))
+        return false;
+    /* dir[0, n) becomes the marker's directory, which a root must hold. */
+    for (unsigned up = m->up; up > 0; up--) {
+        while (n > 0 && dir[n - 1] != '/')
+            n--;
+        if (n == 0 || n - 1 < stop)
+            return false;
+        n--;
+    }
+    if (!join(p, dir, n, m->name))
         return false;
     long got = rg_file_head(p, head, m->head < sizeof head ? m->head : sizeof head);
     return got > 0 && rg_dirmark_says(m, head, (size_t)got) &&
            !(m->unless[0] && present(dir, n, m->unless));
 }
 
-static bool marked(const char *dir, size_t n)
+static bool marked(const char *dir, size_t n, size_t stop)
 {
     for (size_t i = 0; i < rg_ndirmarks; i++)
-        if (marked_by(dir, n, &rg_dirmarks[i]))
+        if (marked_by(dir, n, stop, &rg_dirmarks[i]))
             return true;
     return false;
 }
@@ -59,7 +69,7 @@ bool rg_dirmark_marked(const char *abs, const char *root)
         n--;
     /* abs[0, n) ends in the slash after each directory, from abs's up. */
     for (; n > stop; n--) {
-        if (abs[n - 1] == '/' && marked(abs, n - 1))
+        if (abs[n - 1] == '/' && marked(abs, n - 1, stop))
             return true;
     }
     return false;

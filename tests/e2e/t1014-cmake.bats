@@ -77,3 +77,38 @@ configure_and_build() {
 	assert_refused other/notes unread
 	assert_unchanged other/notes
 }
+
+@test "t1014.06 cmake reconfigures an in-source build in a second session; the journal keeps what it rewrote" {
+	printf '%s\n' 'enable_testing()' 'add_test(NAME one COMMAND demo)' >>CMakeLists.txt
+	configure_and_build .
+	printf '%s\n' 'add_test(NAME two COMMAND demo)' >>CMakeLists.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'cmake . && cmake --build .'
+	refute_refused
+	assert_success
+	assert_file_contains CTestTestfile.cmake 'add_test(two '
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/CMakeFiles/cmake.check_cache"
+	assert_output --partial "$W/CTestTestfile.cmake"
+}
+
+@test "t1014.07 ctest in an in-source build rewrites its Testing/Temporary logs in a second session" {
+	need ctest
+	printf '%s\n' 'enable_testing()' 'add_test(NAME one COMMAND demo)' >>CMakeLists.txt
+	configure_and_build .
+	ctest -Q
+	assert_file_exist Testing/Temporary/LastTest.log
+	run --separate-stderr "$RG" run --log "$LOG" -- ctest -Q
+	refute_refused
+	assert_success
+}
+
+@test "t1014.08 a CMakeFiles directory beside no cmake cache stays guarded" {
+	mkdir CMakeFiles
+	mkfile CMakeFiles/notes old
+	snapshot CMakeFiles/notes
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >CMakeFiles/notes'
+	assert_failure
+	assert_refused CMakeFiles/notes unread
+	assert_unchanged CMakeFiles/notes
+}

@@ -6,6 +6,8 @@ static const char cmake_cache_line[] = "# This is the CMakeCache file.";
 static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
 static const char pkg_info_field[] = "Metadata-Version: ";
 static const char sphinx_buildinfo_line[] = "# Sphinx build info version ";
+static const char cmake_generated_line[] = "# CMAKE generated file: DO NOT EDIT!\n";
+static const char cmake_install_line[] = "# Install script for directory: ";
 
 const struct rg_dirmark rg_dirmarks[] = {
     {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", "", 0},
@@ -24,6 +26,10 @@ const struct rg_dirmark rg_dirmarks[] = {
      * and ctest write their own directories beside it over unread each
      * run. */
     {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "", "/CMakeFiles", 1},
+    /* ... and in each subdirectory it generates, where no cache is but
+     * the install script is. */
+    {"cmake_install.cmake", sizeof cmake_install_line - 1, RG_DIRMARK_CMAKE_INSTALL, "",
+     "/CMakeFiles", 1},
     {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "", "/Testing/Temporary", 2},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
@@ -38,6 +44,9 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     /* A head as long as the bound may be a longer file cut short. */
     case RG_DIRMARK_GITIGNORE_ALL: return n < m->head && rg_gitignore_all(head, n);
     case RG_DIRMARK_SPHINX: return rg_sphinx_buildinfo(head, n);
+    case RG_DIRMARK_CMAKE_INSTALL:
+        return n >= sizeof cmake_install_line - 1 &&
+               memcmp(head, cmake_install_line, sizeof cmake_install_line - 1) == 0;
     }
     return false;
 }
@@ -236,9 +245,10 @@ bool rg_configure_wrote(const char *name, const char *head, size_t n)
 
 static const struct {
     char name[sizeof "cmake_install.cmake"];
-    char line[sizeof "# CMAKE generated file: DO NOT EDIT!\n"];
+    char line[sizeof cmake_generated_line];
 } cmake_outputs[] = {
     {"Makefile", "# CMAKE generated file: DO NOT EDIT!\n"},
+    {"build.ninja", "# CMAKE generated file: DO NOT EDIT!\n"},
     {"cmake_install.cmake", "# Install script for directory: "},
     {"CTestTestfile.cmake", "# CMake generated Testfile for "},
 };

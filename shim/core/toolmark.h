@@ -19,12 +19,13 @@ enum rg_dirmark_kind {
     RG_DIRMARK_EGGINFO,
     RG_DIRMARK_GITIGNORE_ALL,
     RG_DIRMARK_SPHINX,
+    RG_DIRMARK_CMAKE_INSTALL,
 };
 
 /* A file that marks its directory, and everything below, as a tool's. No
  * pointer in it: each would be a relocation in every process (t0020). */
 struct rg_dirmark {
-    char name[16];             /* the file's name, after its directory's slash */
+    char name[24];             /* the file's name, after its directory's slash */
     unsigned short head;       /* how many of its first bytes tell */
     enum rg_dirmark_kind kind; /* which of the tests below they pass */
     /* A name that, beside the marker, says the directory holds sources as
@@ -130,8 +131,8 @@ bool rg_configure_wrote(const char *name, const char *head, size_t n);
 
 /* What cmake writes over, unread, beside the sources of an in-source
  * build and in each of its subdirectories, where no CMakeCache.txt is:
- * Makefile, cmake_install.cmake and CTestTestfile.cmake, each of which
- * begins with the comment cmake writes first. */
+ * Makefile, build.ninja, cmake_install.cmake and CTestTestfile.cmake,
+ * each of which begins with the comment cmake writes first. */
 bool rg_cmake_output(const char *name);
 bool rg_cmake_wrote(const char *name, const char *head, size_t n);
 

@@ -112,3 +112,26 @@ configure_and_build() {
 	assert_refused CMakeFiles/notes unread
 	assert_unchanged CMakeFiles/notes
 }
+
+@test "t1014.09 cmake regenerates a subdirectory of an in-source build in a second session" {
+	mkdir sub
+	mv main.c sub/
+	printf '%s\n' 'cmake_minimum_required(VERSION 3.10)' 'project(demo C)' 'add_subdirectory(sub)' >CMakeLists.txt
+	printf '%s\n' 'add_executable(demo main.c)' >sub/CMakeLists.txt
+	configure_and_build .
+	printf '%s\n' 'add_executable(demo2 main.c)' >>sub/CMakeLists.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'cmake . && cmake --build .'
+	refute_refused
+	assert_success
+	assert_file_exist sub/demo2
+}
+
+@test "t1014.10 cmake regenerates an in-source Ninja build in a second session" {
+	need ninja
+	"$RG" run --log "$LOG" -- bash -c 'cmake -G Ninja . >/dev/null && ninja >/dev/null'
+	printf '%s\n' 'add_executable(demo2 main.c)' >>CMakeLists.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'cmake . && ninja'
+	refute_refused
+	assert_success
+	assert_file_contains build.ninja 'demo2'
+}

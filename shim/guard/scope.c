@@ -11,6 +11,7 @@
 #include "guard/configured.h"
 #include "guard/dirmark.h"
 #include "guard/gitrules.h"
+#include "guard/reports.h"
 #include "guard/sqlitedb.h"
 #include "guard/tiercache.h"
 #include "os/sys.h"
@@ -49,13 +50,15 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
 
 /* Where readguard's rules do not decide, the project's do: what git
  * ignores, what its tools marked as theirs (a cache tag, a virtual
- * environment), an SQLite database, configure's log and script and a
- * build artifact (a wheel, a Sphinx doctree) are journaled. A marker counts up to
- * the innermost root, the one that protects most. fd: on abs, or -1. */
+ * environment), an SQLite database, configure's log and script, a build
+ * artifact (a wheel, a Sphinx doctree) and a test or coverage report are
+ * journaled. A marker counts up to the innermost root, the one that
+ * protects most. fd: on abs, or -1. */
 static bool project_journals(struct rg_ctx *c, const char *abs, int fd, size_t inner)
 {
     return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]) ||
-           rg_sqlitedb_owned(abs, fd) || rg_configured_owned(abs, fd) || rg_artifact_owned(abs, fd);
+           rg_sqlitedb_owned(abs, fd) || rg_configured_owned(abs, fd) ||
+           rg_artifact_owned(abs, fd) || rg_report_owned(abs, fd);
 }
 
 /* With several roots, the one that protects it most decides. Asking the

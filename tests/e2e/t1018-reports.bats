@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# The journaled tier outside git: the reports a project's test and coverage
+# tools write over, unread, each run, told by what the tool writes first
+# (core/reportmark.c), never by their name. A second session's run of the
+# same tool must not be refused, and the journal keeps the last report;
+# a file a person wrote under the same name stays guarded. Each test runs
+# in a project that is no git work tree; the tools are Debian's
+# (scripts/dev/install-deps.sh test installs them), and a test whose tool
+# is missing is skipped, never passed.
+
+load helper
+
+setup() {
+	outside_git_setup PYTEST_ADDOPTS COVERAGE_FILE COVERAGE_RCFILE GOFLAGS
+	LOG="$OUT/readguard.log"
+}
+
+# A Python package with one passing test, measured once by coverage.py in
+# a first session.
+python_project() {
+	need python3-coverage
+	python3 -c 'import coverage, pytest' 2>/dev/null || skip "python3-coverage or python3-pytest is not installed"
+	mkdir -p src/app tests
+	printf 'def add(a, b):\n    return a + b\n' >src/app/__init__.py
+	printf 'import sys\nsys.path.insert(0, "src")\nfrom app import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n' \
+		>tests/test_add.py
+	"$RG" run --log "$LOG" -- python3 -m coverage run --source=src -m pytest -q -p no:cacheprovider >/dev/null ||
+		fail "the first session's coverage run failed"
+}
+
+# first_report COMMAND: the first session writes a report with COMMAND.
+first_report() {
+	"$RG" run --log "$LOG" -- bash -c "$1" >/dev/null || fail "the first session's '$1' failed"
+}
+
+# second_report COMMAND FILE: a second session writes the report FILE over
+# with COMMAND, unrefused, and the journal keeps the first session's.
+second_report() {
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c "$1"
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/$2"
+}
+
+# assert_blind_refused FILE: a blind write to FILE, as it stands, is refused
+# and changes nothing.
+assert_blind_refused() {
+	make_old "$1"
+	snapshot "$1"
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >"$1"' bash "$1"
+	assert_failure
+	assert_refused "$1" unread
+	assert_unchanged "$1"
+}
+
+@test "t1018.01 coverage xml run again in a second session rewrites coverage.xml; the journal keeps it" {
+	python_project
+	first_report 'python3 -m coverage xml -q'
+	second_report 'python3 -m coverage xml -q' coverage.xml
+}
+
+@test "t1018.02 a Cobertura coverage.xml coverage.py did not write is still refused" {
+	printf '%s\n' '<?xml version="1.0" ?>' '<coverage version="1.9" line-rate="1">' \
+		'	<sources><source>.</source></sources>' '</coverage>' >coverage.xml
+	assert_blind_refused coverage.xml
+}
+
+@test "t1018.03 coverage json run again in a second session rewrites coverage.json; the journal keeps it" {
+	python_project
+	first_report 'python3 -m coverage json -q'
+	second_report 'python3 -m coverage json -q' coverage.json
+}
+
+@test "t1018.04 coverage json --pretty-print run again rewrites its indented report" {
+	python_project
+	first_report 'python3 -m coverage json -q --pretty-print'
+	second_report 'python3 -m coverage json -q --pretty-print' coverage.json
+}
+
+@test "t1018.05 a JSON file with a meta object of its own is still refused" {
+	printf '%s\n' '{"meta": {"version": "1.0", "author": "me"}, "files": {}}' >coverage.json
+	assert_blind_refused coverage.json
+}
+
+@test "t1018.06 coverage lcov run again in a second session rewrites coverage.lcov; the journal keeps it" {
+	python_project
+	first_report 'python3 -m coverage lcov -q'
+	second_report 'python3 -m coverage lcov -q' coverage.lcov
+}
+
+@test "t1018.07 an lcov.info as istanbul writes it (jest --coverage) is rewritten in a second session" {
+	# jest is not installable beside a node Debian does not own: the bytes
+	# istanbul-reports' lcovonly writes, by a stand-in.
+	printf 'TN:\nSF:%s/index.js\nFN:1,add\nFNF:1\nFNH:1\nend_of_record\n' "$W" >lcov.info
+	make_old lcov.info
+	second_report 'printf "TN:\nSF:index.js\nend_of_record\n" >lcov.info' lcov.info
+}
+
+@test "t1018.08 a file of notes that begins with TN: is still refused" {
+	printf '%s\n' 'TN: ask about the release' '' 'SF: the new office' >lcov.info
+	assert_blind_refused lcov.info
+}
+
+@test "t1018.09 pytest --junitxml run again in a second session rewrites report.xml; the journal keeps it" {
+	python_project
+	first_report 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml'
+	second_report 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml' report.xml
+}
+
+@test "t1018.10 a pretty-printed JUnit XML fixture a person keeps is still refused" {
+	printf '%s\n' '<?xml version="1.0" encoding="utf-8"?>' '<testsuites>' \
+		'  <testsuite name="pytest" errors="0" failures="0" skipped="0" tests="1" time="0.1">' \
+		'  </testsuite>' '</testsuites>' >report.xml
+	assert_blind_refused report.xml
+}
+
+@test "t1018.11 a clover.xml as istanbul writes it (jest --coverage) is rewritten in a second session" {
+	# As t1018.07: the bytes istanbul-reports' clover writes, by a stand-in.
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<coverage generated="1795764889491" clover="3.2.0">\n  <project timestamp="1795764889491" name="All files">\n' >clover.xml
+	make_old clover.xml
+	second_report 'echo "<coverage/>" >clover.xml' clover.xml
+}
+
+@test "t1018.12 a clover.xml without istanbul's generated time is still refused" {
+	printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' '<coverage clover="3.2.0">' '</coverage>' >clover.xml
+	assert_blind_refused clover.xml
+}
+
+# A Go module with one passing test; go test makes its own system calls,
+# which only a supervised session sees.
+go_project() {
+	command -v go >/dev/null 2>&1 || skip "Go is not installed (make deps-supervise installs golang-go)"
+	local out
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	export GOCACHE="$TOP/build/cache/gocache" GOPROXY=off GO111MODULE=on GOTOOLCHAIN=local
+	printf 'module example.com/m\n\ngo 1.19\n' >go.mod
+	printf 'package m\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n' >m.go
+	printf 'package m\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(Add(1, 2))\n\t}\n}\n' \
+		>m_test.go
+}
+
+@test "t1018.13 go test -coverprofile run again in a second supervised session rewrites cover.out" {
+	go_project
+	"$RG" run --supervise --log "$LOG" -- go test -coverprofile=cover.out . >/dev/null ||
+		fail "the first session's go test failed"
+	run --separate-stderr "$RG" run --supervise --log "$LOG" -- go test -coverprofile=cover.out .
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/cover.out"
+}
+
+@test "t1018.14 a file that begins with mode: set and no coverage block is still refused" {
+	printf '%s\n' 'mode: set' 'theme: dark' >settings.txt
+	assert_blind_refused settings.txt
+}

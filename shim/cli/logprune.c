@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/jprune.h"
+#include "cli/journal/prune.h"
 #include "cli/pick.h"
 #include "os/clock.h"
 #include "os/session.h"

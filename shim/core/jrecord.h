@@ -15,13 +15,13 @@
  *   objects/ino-D-I-C a file kept by a link as it lost its last name (an
  *                     unlink, a rename over it): inode I of device D, as it
  *                     was at ctime C. The CLI names it by content later,
- *                     leaving a symlink to HEX (cli/jsettle.c).
+ *                     leaving a symlink to HEX (cli/journal/settle.c).
  *   sessions/ID.jsonl each session's records, appended one line at a time
  * ID is "<created_ns>-<creator pid>" of the session table, so sessions sort
  * by the time they started. A record's object is a name in objects/. */
 #define RG_JOURNAL_OBJECTS "objects"
 /* The prefix of an object that a prune has moved aside while it judges it
- * (cli/jprune.c): where a kill -9 leaves it, it is still the object. */
+ * (cli/journal/prune.c): where a kill -9 leaves it, it is still the object. */
 #define RG_JOURNAL_ASIDE ".prune-"
 #define RG_JOURNAL_SESSIONS "sessions"
 #define RG_JOURNAL_ID_MAX 48

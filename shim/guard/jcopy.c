@@ -92,7 +92,7 @@ static int hash_copy(int fd, char hex[RG_SHA256_HEX])
  * about to name it. A prune removes only what it finds unnamed and older
  * than its grace period, so the mtime is made new first; then obj must
  * still be there, or a prune moved it aside before the touch landed and
- * judges it by the old mtime (cli/jprune.c). One there now was touched,
+ * judges it by the old mtime (cli/journal/prune.c). One there now was touched,
  * published or put back since: new. A hit costs one call more than a
  * look, a miss none. */
 static int claim_object(const char *obj, int64_t size)

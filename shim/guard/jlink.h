@@ -3,7 +3,7 @@
  * of its own in objects/, and the change then takes away only the user's.
  * The old inode is kept as it was, at the cost of one link; git replacing a
  * thousand files pays no copy and no hash. The name says which inode it was
- * (core/jrecord.h); the CLI names it by content later (cli/jsettle.h), so
+ * (core/jrecord.h); the CLI names it by content later (cli/journal/settle.h), so
  * identical versions still end up stored once.
  *
  * Only a last name qualifies: with another name left, the inode could still
@@ -11,7 +11,7 @@
  * exception is a file moving to a new name (guard/journal.h): a copy there
  * would cost every `mv` its bytes, so the session's writes through the new
  * name keep a copy first, the end of the run copies it before naming it by
- * content (cli/jsettle.c), and a write from outside the session meanwhile
+ * content (cli/journal/settle.c), and a write from outside the session meanwhile
  * is told by its stamp, as one through a descriptor left open is. */
 #ifndef RG_JLINK_H
 #define RG_JLINK_H

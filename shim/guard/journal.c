@@ -72,7 +72,7 @@ static bool moving(const char *op) { return strcmp(op, RG_JOURNAL_OP_MOVE) == 0;
  * a write through that name keeps a copy first, as a write through a
  * descriptor left open on a removed file does, and the end of the run
  * copies what has another name before it names it by content
- * (cli/jsettle.h). A file written through a descriptor opened before the
+ * (cli/journal/settle.h). A file written through a descriptor opened before the
  * session, so through no hook (one the session's launcher handed its tree,
  * or this process's standard output or error), is copied: its later output
  * would go into a linked version. */

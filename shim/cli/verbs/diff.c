@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jpick.h"
-#include "cli/jstore.h"
+#include "cli/journal/pick.h"
+#include "cli/journal/store.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"

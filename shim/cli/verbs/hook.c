@@ -17,9 +17,9 @@
 
 #include "cli/ccenv.h"
 #include "cli/cli.h"
+#include "cli/journal/store.h"
 #include "cli/jsonl.h"
 #include "cli/jsonout.h"
-#include "cli/jstore.h"
 #include "cli/named.h"
 #include "cli/shim_path.h"
 #include "cli/shown.h"

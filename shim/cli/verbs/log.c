@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/journal/store.h"
 #include "cli/jsonl.h"
-#include "cli/jstore.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"

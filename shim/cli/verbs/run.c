@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jlive.h"
-#include "cli/jprune.h"
-#include "cli/jsettle.h"
-#include "cli/jstore.h"
+#include "cli/journal/live.h"
+#include "cli/journal/prune.h"
+#include "cli/journal/settle.h"
+#include "cli/journal/store.h"
 #include "cli/logprune.h"
 #include "cli/named.h"
 #include "cli/run_opts.h"

@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jpick.h"
-#include "cli/jrestore.h"
-#include "cli/jspot.h"
-#include "cli/jstore.h"
+#include "cli/journal/pick.h"
+#include "cli/journal/store.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
+#include "cli/undo/restore.h"
+#include "cli/undo/spot.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "core/text.h"

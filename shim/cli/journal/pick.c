@@ -1,7 +1,7 @@
 /* Which journal a verb reads, the name it knows a file by, and why it
  * holds nothing of one: what history, diff and undo share before they read
  * a record. */
-#include "cli/jpick.h"
+#include "cli/journal/pick.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"

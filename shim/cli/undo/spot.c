@@ -1,4 +1,4 @@
-#include "cli/jspot.h"
+#include "cli/undo/spot.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

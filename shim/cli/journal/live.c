@@ -1,4 +1,4 @@
-#include "cli/jlive.h"
+#include "cli/journal/live.h"
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

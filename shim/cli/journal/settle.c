@@ -1,4 +1,4 @@
-#include "cli/jsettle.h"
+#include "cli/journal/settle.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-#include "cli/writers.h"
+#include "cli/undo/writers.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #ifndef RG_JSETTLE_H
 #define RG_JSETTLE_H
 
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
 /* Settles every linked version that l's records name, in journal dir,
  * which the caller holds locked as a prune does (a flock of dir, jprune.c).
  * Best effort: what cannot be settled now stays a whole file under its

@@ -1,4 +1,4 @@
-#include "cli/jswap.h"
+#include "cli/undo/swap.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/jstore.h"
-#include "cli/writers.h"
+#include "cli/journal/store.h"
+#include "cli/undo/writers.h"
 #include "os/clock.h"
 
 /* Is the displaced file, now, open in fd, the file kept, untouched? Not by

@@ -1,7 +1,7 @@
 /* The journal's records read back: every kept session's index, or one
  * session's by name, parsed and in the order written, and the question
  * undo asks of them (which change comes first). */
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

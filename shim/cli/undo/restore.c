@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jrestore.h"
-#include "cli/jspot.h"
-#include "cli/jswap.h"
 #include "cli/shown.h"
+#include "cli/undo/restore.h"
+#include "cli/undo/spot.h"
+#include "cli/undo/swap.h"
 #include "core/sha256.h"
 
 /* Copies the kept bytes from src to dst, and checks them against their

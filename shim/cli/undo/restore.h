@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "cli/jspot.h"
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
+#include "cli/undo/spot.h"
 
 /* Writes the kept version r of abs (named file to the user) from journal
  * dir beside it, into spot->tmp, to be put in place once the content abs

@@ -1,4 +1,4 @@
-#include "cli/jprune.h"
+#include "cli/journal/prune.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +12,9 @@
 #include <uthash.h>
 
 #include "cli/cli.h"
-#include "cli/jlive.h"
-#include "cli/jsettle.h"
-#include "cli/jstore.h"
+#include "cli/journal/live.h"
+#include "cli/journal/settle.h"
+#include "cli/journal/store.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"

@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/jspot.h"
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
+#include "cli/undo/spot.h"
 
 /* What the restore displaced, once the restored version is in place. */
 struct rg_jswap {

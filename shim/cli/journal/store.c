@@ -1,4 +1,4 @@
-#include "cli/jstore.h"
+#include "cli/journal/store.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

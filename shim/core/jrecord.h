@@ -33,6 +33,10 @@
  * of the name finds its bytes, whatever later becomes of the new name. */
 #define RG_JOURNAL_OP_MOVE "move"
 
+/* How a session left a file (undo tells a later change by it); with an
+ * empty path, that the whole session ended then (guard/jindex.h). */
+#define RG_JOURNAL_OP_END "end"
+
 /* Default per-file cap (--journal-max-file): a larger file is logged as not
  * kept. Whole-journal caps are the CLI's (jstore.h). */
 #define RG_JOURNAL_FILE_MAX (64LL << 20)

@@ -13,6 +13,7 @@
 #include "core/hot.h"
 #include "core/settings.h"
 #include "guard/critical.h"
+#include "guard/jindex.h"
 #include "guard/restamp.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
@@ -274,8 +275,10 @@ __attribute__((destructor)) static void rg_exit(void)
         return;
     rg_restamp_at_exit(c);
     if (self.owner_pid && self.owner_pid == rg_sys_getpid() && c->session_path[0] &&
-        !leaves_members(c))
+        !leaves_members(c)) {
+        rg_jindex_close(c);
         rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
+    }
     rg_leave();
     errno = saved;
 }

@@ -1536,3 +1536,24 @@ except FileNotFoundError:
 	assert_equal "$(cat a.txt)" p-original
 	assert_equal "$(cat ../q/a.txt)" y
 }
+
+@test "t1400.147 undo refuses a file changed after a preloaded agent's session ended" {
+	mkfile a.txt original
+	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo agent >a.txt'
+	external_write a.txt later
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" later
+}
+
+@test "t1400.148 undo refuses a file changed after readguard end ended the shell's session" {
+	mkfile a.txt original
+	bash -c 'eval "$("$RG" env)" && bash -c "cat a.txt >/dev/null; echo agent >a.txt" &&
+		eval "$("$RG" end)"'
+	external_write a.txt later
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" later
+}

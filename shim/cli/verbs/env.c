@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/journal/store.h"
 #include "cli/named.h"
 #include "cli/pick.h"
 #include "cli/run_opts.h"
@@ -301,6 +302,17 @@ int rg_cmd_env(int argc, char **argv)
     return print_exports(path, shim, made == 1 && !named);
 }
 
+/* How the session left each file it changed, as the end of a run records
+ * it (jstore.h): else undo would take a later edit for the session's. */
+static void close_journal(const struct rg_header *h)
+{
+    if ((h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0])
+        return;
+    char id[RG_JOURNAL_ID_MAX];
+    rg_journal_id(id, h->created_ns, h->creator_pid);
+    rg_jstore_close_session(h->journal_dir, id);
+}
+
 int rg_cmd_end(int argc, char **argv)
 {
     struct rg_verb v = {"end", end_usage, "", NULL, NULL, false};
@@ -319,6 +331,7 @@ int rg_cmd_end(int argc, char **argv)
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;
+    close_journal(s.table.hdr);
     rg_drop_session(&s);
     if (unlink(s.path) != 0) {
         rg_err("end: cannot remove '%s': %s", rg_shown(s.path), strerror(errno));

@@ -50,20 +50,29 @@ struct undo {
     char self[RG_JOURNAL_ID_MAX]; /* this undo's own session id */
 };
 
-/* Did the file change after session s last touched it? Only an "end"
- * record knows how the session left it; without one (the session is still
- * running, or was killed) the file is taken as the session left it. */
+/* Did the file change after session s last touched it? An "end" record
+ * for the path knows how the session left it. One for the whole session
+ * (a preloaded creator's exit, guard/jindex.h) knows only when it ended:
+ * a file whose ctime, which cannot be set back, is later, was changed by
+ * someone else. Without either (the session is still running, or was
+ * killed) the file is taken as the session left it. */
 static bool changed_since(const struct undo *u, const char *s, const char *abs)
 {
-    const struct rg_jrec *end = NULL;
-    for (size_t i = 0; i < u->l.n; i++)
-        if (strcmp(u->l.r[i].session, s) == 0 && !rg_jrec_is_save(&u->l.r[i]) &&
-            strcmp(u->l.r[i].path, abs) == 0)
-            end = &u->l.r[i];
-    if (!end)
-        return false;
+    const struct rg_jrec *end = NULL, *ended = NULL;
+    for (size_t i = 0; i < u->l.n; i++) {
+        const struct rg_jrec *r = &u->l.r[i];
+        if (strcmp(r->session, s) != 0 || rg_jrec_is_save(r))
+            continue;
+        if (strcmp(r->path, abs) == 0)
+            end = r;
+        else if (!r->path[0])
+            ended = r;
+    }
     struct stat st;
     bool there = lstat(abs, &st) == 0;
+    if (!end)
+        return ended && there &&
+               (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec > ended->time_ns;
     if (there != end->exists)
         return true;
     int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;

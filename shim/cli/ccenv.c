@@ -24,7 +24,7 @@ int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
     struct rg_fallback fb;
     if (rg_session_fallback(table, &fb)) {
         snprintf(fb.roots, sizeof fb.roots, "/");
-        fb.log[0] = fb.id[0] = '\0';
+        fb.log[0] = fb.id[0] = fb.bind[0] = '\0';
     }
     FILE *f = fopen(env_file, "a");
     if (!f)
@@ -37,6 +37,8 @@ int rg_ccenv_write(const char *env_file, const char *table, const char *shim)
     sh_quote(f, fb.log);
     fputs("\nexport " RG_ENV_SESSION_ID "=", f);
     sh_quote(f, fb.id);
+    fputs("\nexport " RG_ENV_SESSION_FILE "=", f);
+    sh_quote(f, fb.bind);
     fputs("\ncase \":${LD_PRELOAD-}:\" in *", f);
     sh_quote(f, shim);
     fputs("*) ;; *) export LD_PRELOAD=", f);

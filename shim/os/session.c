@@ -15,6 +15,7 @@
 #include "core/idmap.h"
 #include "core/ignore.h"
 #include "core/settings.h"
+#include "core/tablebind.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/logfile.h"
@@ -285,6 +286,12 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
     if (map == MAP_FAILED)
         return "it cannot be mapped";
     why = rg_table_validate(map, size, creator_view_uid(map));
+    /* On the fstat above: no call added to a process's start. Last, so that
+     * a file that is no table is named as such. */
+    if (!why && rg_tablebind_check(getenv(RG_ENV_SESSION_FILE), path, st.st_dev, st.st_ino) ==
+                    RG_BIND_MISMATCH)
+        why = "another file than the session's is at its path (" RG_ENV_SESSION_FILE
+              " names the session's): was its directory moved away and a table put there?";
     if (why) {
         rg_sys_munmap(map, size);
         return why;
@@ -300,21 +307,6 @@ void rg_session_detach(struct rg_table *t)
     if (t->hdr)
         rg_sys_munmap(t->hdr, t->map_size);
     t->hdr = NULL;
-}
-
-const char *rg_session_fallback(const char *path, struct rg_fallback *f)
-{
-    struct rg_table t;
-    const char *why = rg_session_attach(path, &t);
-    if (why)
-        return why;
-    rg_table_roots_list(t.hdr, f->roots, sizeof f->roots);
-    int n = snprintf(f->log, sizeof f->log, "%s", t.hdr->log_path);
-    if (n < 0 || (size_t)n >= sizeof f->log || f->log[0] != '/')
-        f->log[0] = '\0';
-    rg_journal_id(f->id, t.hdr->created_ns, t.hdr->creator_pid);
-    rg_session_detach(&t);
-    return NULL;
 }
 
 void rg_session_default_log(const char *table_path, char *out, size_t cap)

@@ -10,6 +10,7 @@
 #include "core/ignore.h"
 #include "core/jrecord.h"
 #include "core/table.h"
+#include "core/tablebind.h"
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it,
  * creator its first owner and, for good, the pid in its id. When
@@ -37,15 +38,18 @@ void rg_session_detach(struct rg_table *t);
 /* What the session's processes fall back on when they find no table at
  * its path (it was removed, say): its roots as READGUARD_ROOTS lists them
  * (rg_table_roots_list), its log, absolute, or "" when it has none or it
- * does not fit, and its id, which names the session in the log's lines. */
+ * does not fit, and its id, which names the session in the log's lines.
+ * And what keeps them from joining another file put at that path: the
+ * table's binding (core/tablebind.h). */
 struct rg_fallback {
     char roots[PATH_MAX];
     char log[RG_LOG_PATH_MAX];
     char id[RG_JOURNAL_ID_MAX];
+    char bind[RG_TABLEBIND_MAX];
 };
 
-/* Fills f from the table at path. NULL on success, else why the table is
- * unusable. */
+/* Fills f from the table at path (os/fallback.c). NULL on success, else
+ * why the table is unusable. */
 const char *rg_session_fallback(const char *path, struct rg_fallback *f);
 
 /* The default log of a session whose table is at table_path. */

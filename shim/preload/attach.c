@@ -177,6 +177,9 @@ static void export_session(struct rg_ctx *c, struct rg_attach_room *room, struct
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     export_var(room->env_id, sizeof room->env_id, RG_ENV_SESSION_ID, id);
+    char bind[RG_TABLEBIND_MAX];
+    rg_tablebind_format(bind, c->session_path, c->table.dev, c->table.ino);
+    export_var(room->env_file, sizeof room->env_file, RG_ENV_SESSION_FILE, bind);
 }
 
 /* A process preloaded without a session starts one, and exports it so its

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/jrecord.h"
+#include "core/tablebind.h"
 #include "guard/ctx.h"
 #include "preload/handoff.h"
 
@@ -23,6 +24,7 @@ struct rg_attach_room {
     char env_roots[PATH_MAX + 32];
     char env_log[RG_LOG_PATH_MAX + 32];
     char env_id[RG_JOURNAL_ID_MAX + 32];
+    char env_file[RG_TABLEBIND_MAX + 32];
     char lost_log[RG_LOG_PATH_MAX];  /* the session's log when there is no table */
     char lost_id[RG_JOURNAL_ID_MAX]; /* and its id */
 };

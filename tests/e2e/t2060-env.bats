@@ -246,3 +246,45 @@ running_sessions() {
 	assert_equal "$stderr" ''
 	assert_equal "$(grep -c ' running ' <<<"$output")" 1
 }
+
+@test "t2060.25 eval of readguard env binds the shell to its table's file, and end unbinds it" {
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)" || exit 9
+		echo "${READGUARD_SESSION_FILE-unset}"
+		eval "$("$RG" end)" || exit 8
+		echo "${READGUARD_SESSION_FILE-unset}"'
+	assert_success
+	assert_line --index 0 --regexp '^[0-9a-f]{16}:[0-9a-f]{16}:[0-9a-f]{16}$'
+	assert_line --index 1 unset
+}
+
+# A table put where the shell's session table was, its directory moved away:
+# one of the user's programs could do that, the table saying f was read.
+@test "t2060.26 a child of an env shell does not join a table put in place of its session's" {
+	mkfile f original
+	snapshot f
+	mkdir "$OUT/agent"
+	(unset LD_PRELOAD READGUARD_SESSION && "$RG" run --session "$OUT/forged" --keep -- "$RG" mark f) ||
+		fail "cannot make the planted table"
+	run --separate-stderr bash -c '
+		eval "$("$RG" env --session "$OUT/agent/t")" || exit 9
+		mv "$OUT/agent" "$OUT/gone" && mkdir "$OUT/agent" && mv "$OUT/forged" "$OUT/agent/t" || exit 8
+		sh -c "echo new >f"'
+	assert_failure
+	[[ $stderr == *"readguard: refused to write 'f': the session table is unusable (another file than the session's is at its path"* ]] ||
+		fail "stderr lacks the refusal with its reason: $stderr"
+	assert_unchanged f
+}
+
+# The shell's binding is to its old table (kept, so that its inode number
+# is not the new one's): a launcher making a table anew at that path binds
+# its own command to the new one.
+@test "t2060.27 run --session makes a table anew where an env shell's was moved away, and its command writes" {
+	mkfile f original
+	run --separate-stderr bash -c '
+		eval "$("$RG" env --session "$OUT/t")" || exit 9
+		(unset LD_PRELOAD && mv -- "$OUT/t" "$OUT/old") || exit 8
+		"$RG" run --session "$OUT/t" -- sh -c "cat f >/dev/null && echo new >f"'
+	assert_success
+	assert_content f new
+}

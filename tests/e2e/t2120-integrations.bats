@@ -561,3 +561,19 @@ tiers_project() {
 	done
 	[ ! -s "$CLAUDE_ENV_FILE" ] || fail "exported: $(cat "$CLAUDE_ENV_FILE")"
 }
+
+# The table's directory moved away and a table that says a was read put in
+# its place, by any program of the user: the Bash tool does not join it.
+@test "t2120.66 a Bash tool command does not join a table put in place of the session's" {
+	mkfile a old
+	mkdir "$OUT/agent"
+	READGUARD_DIR="$OUT/agent" hook SessionStart >/dev/null
+	(unset LD_PRELOAD READGUARD_SESSION && "$RG" run --session "$OUT/forged" --keep -- "$RG" mark a) ||
+		fail "cannot make the planted table"
+	mv "$OUT/agent" "$OUT/gone" && mkdir "$OUT/agent" && mv "$OUT/forged" "$OUT/agent/readguard-claude-$SID"
+	run --separate-stderr bash_tool 'sh -c "echo new >a"'
+	assert_failure
+	[[ $stderr == *"the session table is unusable (another file than the session's is at its path"* ]] ||
+		fail "stderr lacks the reason: $stderr"
+	assert_content a old
+}

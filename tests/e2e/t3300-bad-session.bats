@@ -308,3 +308,15 @@ removed_then_write() {
 	done
 	assert_content f original
 }
+
+# Its children are bound to the table's file, as a launcher's are: one put
+# at its path later is not theirs to join.
+@test "t3300.31 a preloaded process that starts a session binds its children to its table's file" {
+	run --separate-stderr env -u READGUARD_SESSION LD_PRELOAD="$SHIM" sh -c \
+		'cat /dev/null; printenv READGUARD_SESSION READGUARD_SESSION_FILE'
+	assert_success
+	local dev ino
+	read -r dev ino < <(stat -c '%d %i' "${lines[0]}") || fail "no table: $output"
+	[[ ${lines[1]} == "$(printf '%016x:%016x:' "$dev" "$ino")"* ]] ||
+		fail "the binding '${lines[1]}' is not the table's file ($dev, $ino)"
+}

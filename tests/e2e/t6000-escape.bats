@@ -717,6 +717,40 @@ os.rename(\"t\", \"f\")
 	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
 }
 
+# The directory holding another session's table moved away, and a table of
+# the tree's own making, f marked read in it, put under the same name: the
+# session's processes are bound to its table's file, not to its name.
+# Its header says a process of the tree made it just now, as t6000.84's.
+ESC_PLANT='"$RG" run --session "$OUT/t" --keep -- "$RG" mark f &&
+	mv "$AGENT" "$OUT/gone" && mkdir "$AGENT" && python3 - <<"PY"
+import os, struct, time
+out, agent = os.environ["OUT"], os.environ["AGENT"]
+table = bytearray(open(out + "/t", "rb").read())
+struct.pack_into("<i", table, 40, os.getpid())
+struct.pack_into("<q", table, 48, time.time_ns())
+with open(out + "/u", "wb") as u:
+    u.write(table)
+os.rename(out + "/u", agent + "/other")
+PY'
+
+@test "t6000.90 a table planted where another session's was moved away is not joined (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	cp "$ESC/root/f" "$ESC/before"
+	esc_bound_victim "$ESC_PLANT" || true
+	[ -f "$ESC/agent/other" ] && [ -f "$ESC/outside/gone/other" ] ||
+		fail "the tree did not plant its table: $(cat "$ESC/out")"
+	cmp "$ESC/before" "$ESC/root/f" || fail "f was written: $(cat "$ESC/out")"
+}
+
+@test "t6000.91 the session's process that finds a planted table says why (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_bound_victim "$ESC_PLANT" || true
+	grep -q "refused to write 'f': the session table is unusable (another file than the session's is at its path" "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+}
+
 # README, Limits: descriptors opened before the session began are not seen.
 @test "t6000.89 a descriptor opened before the session writes unseen (--strict, documented)" {
 	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"

@@ -115,6 +115,7 @@ static void unpreload(void)
     puts("unset " RG_ENV_ROOTS ";");
     puts("unset " RG_ENV_SESSION_LOG ";");
     puts("unset " RG_ENV_SESSION_ID ";");
+    puts("unset " RG_ENV_SESSION_FILE ";");
 }
 
 /* Is this shell in a session already, one a second env would leave running
@@ -193,6 +194,9 @@ static int print_exports(const char *path, const char *shim, bool made)
      * working directory, and logs what it refuses under the session's id. */
     char preload[PATH_MAX * 5];
     struct rg_fallback fb;
+    /* The session was chosen and checked against this shell's binding
+     * already: a new one, or a named one, is bound anew. */
+    unsetenv(RG_ENV_SESSION_FILE);
     const char *why = rg_session_fallback(path, &fb);
     if (why) {
         rg_err("env: session '%s': %s", rg_shown(path), why);
@@ -209,6 +213,7 @@ static int print_exports(const char *path, const char *shim, bool made)
     export(RG_ENV_ROOTS, fb.roots);
     export(RG_ENV_SESSION_LOG, fb.log);
     export(RG_ENV_SESSION_ID, fb.id);
+    export(RG_ENV_SESSION_FILE, fb.bind);
     return RG_EXIT_OK;
 }
 

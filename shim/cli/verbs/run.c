@@ -36,6 +36,9 @@ static int export_env(const char *session, bool strict)
 {
     char shim[PATH_MAX], preload[PATH_MAX * 2];
     struct rg_fallback fb;
+    /* The session was chosen and checked against the environment's
+     * binding already: a new one, or a named one, is bound anew. */
+    unsetenv(RG_ENV_SESSION_FILE);
     if (strict) {
         unsetenv(RG_ENV_SESSION);
         return 0;
@@ -58,7 +61,8 @@ static int export_env(const char *session, bool strict)
     /* Node's libuv would open files through io_uring, unseen by the shim. */
     if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv(RG_ENV_SESSION, session, 1) != 0 ||
         setenv(RG_ENV_ROOTS, fb.roots, 1) != 0 || setenv(RG_ENV_SESSION_LOG, fb.log, 1) != 0 ||
-        setenv(RG_ENV_SESSION_ID, fb.id, 1) != 0 || setenv("UV_USE_IO_URING", "0", 1) != 0) {
+        setenv(RG_ENV_SESSION_ID, fb.id, 1) != 0 || setenv(RG_ENV_SESSION_FILE, fb.bind, 1) != 0 ||
+        setenv("UV_USE_IO_URING", "0", 1) != 0) {
         rg_err("cannot set the environment: %s", strerror(errno));
         return -1;
     }

@@ -14,7 +14,9 @@
 
 #include <stdbool.h>
 
-/* abs: the file's absolute real path; fd: a descriptor on it, or -1. */
-bool rg_artifact_owned(const char *abs, int fd);
+/* abs: the file's absolute real path; head: its first n bytes (n < 0:
+ * none could be read), at least RG_ARTIFACT_HEAD of them when it has
+ * them. */
+bool rg_artifact_owned(const char *abs, const char *head, long n);
 
 #endif

@@ -2,19 +2,13 @@
 #include <string.h>
 
 #include "core/toolmark.h"
-#include "guard/filehead.h"
-bool rg_configured_owned(const char *abs, int fd)
+bool rg_configured_owned(const char *abs, const char *head, long n)
 {
     const char *name = strrchr(abs, '/');
     name = name ? name + 1 : abs;
-    /* The name first: any other file costs no read. */
-    bool cmake = rg_cmake_output(name);
-    if (!cmake && !rg_configure_output(name))
+    if (n <= 0)
         return false;
-    char head[RG_CONFIGURE_HEAD];
-    long n = rg_fd_head(fd, head, sizeof head);
-    if (n < 0)
-        n = rg_file_head(abs, head, sizeof head);
-    return n > 0 && (cmake ? rg_cmake_wrote(name, head, (size_t)n)
-                           : rg_configure_wrote(name, head, (size_t)n));
+    if (rg_cmake_output(name))
+        return rg_cmake_wrote(name, head, (size_t)n);
+    return rg_configure_output(name) && rg_configure_wrote(name, head, (size_t)n);
 }

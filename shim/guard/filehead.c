@@ -43,3 +43,9 @@ long rg_file_head(const char *path, char *buf, size_t cap)
     rg_sys_close(fd);
     return n;
 }
+
+long rg_head_of(const char *path, int fd, char *buf, size_t cap)
+{
+    long n = rg_fd_head(fd, buf, cap);
+    return n >= 0 ? n : rg_file_head(path, buf, cap);
+}

@@ -18,4 +18,8 @@ long rg_file_head(const char *path, char *buf, size_t cap);
  * regular file), and the caller reads by path. */
 long rg_fd_head(int fd, char *buf, size_t cap);
 
+/* Through fd when it can be read (sqlite3 opens O_RDWR): the inode judged,
+ * not whatever the name holds by now; else by path. fd may be -1. */
+long rg_head_of(const char *path, int fd, char *buf, size_t cap);
+
 #endif

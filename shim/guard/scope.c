@@ -7,12 +7,9 @@
 #include "core/ignore.h"
 #include "core/request.h"
 #include "core/text.h"
-#include "guard/artifact.h"
-#include "guard/configured.h"
 #include "guard/dirmark.h"
+#include "guard/filemark.h"
 #include "guard/gitrules.h"
-#include "guard/reports.h"
-#include "guard/sqlitedb.h"
 #include "guard/tiercache.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
@@ -57,8 +54,7 @@ static bool is_session_file(const struct rg_ctx *c, const char *abs)
 static bool project_journals(struct rg_ctx *c, const char *abs, int fd, size_t inner)
 {
     return rg_git_ignores(c, abs) || rg_dirmark_marked(abs, c->roots[inner]) ||
-           rg_sqlitedb_owned(abs, fd) || rg_configured_owned(abs, fd) ||
-           rg_artifact_owned(abs, fd) || rg_report_owned(abs, fd);
+           rg_file_marked(abs, fd);
 }
 
 /* With several roots, the one that protects it most decides. Asking the

@@ -12,9 +12,10 @@
 
 #include <stdbool.h>
 
-/* abs: the file's absolute real path; fd: a descriptor on it, or -1. True
- * when the regular file begins with SQLite's header, or abs is NAME-wal,
- * NAME-shm or NAME-journal and the regular file NAME does. */
-bool rg_sqlitedb_owned(const char *abs, int fd);
+/* abs: the file's absolute real path; head: its first n bytes (n < 0:
+ * none could be read). True when the regular file begins with SQLite's
+ * header, or abs is NAME-wal, NAME-shm or NAME-journal and the regular
+ * file NAME does. */
+bool rg_sqlitedb_owned(const char *abs, const char *head, long n);
 
 #endif

@@ -336,7 +336,8 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"3. allowed write-open + close" "4. refused write-open" "5. fopen + fclose" \
 		"6. rename over an allowed file" "7. stat + lstat + access" \
 		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
-		"tar -x" "bash loop of 5 /bin/true" "the same against an empty preloaded library" \
+		"tar -x" "floor of tar -x: every system call the shim adds" "tar -x against that floor" \
+		"bash loop of 5 /bin/true" "the same against an empty preloaded library" \
 		"3b. floor of 3, measured" "./configure (autoconf), 4 checks" "floor of configure: an empty preloaded library" \
 		"floor of configure: a library with the shim's imports" "configure against that floor" \
 		"pytest, 5 tests" \
@@ -344,6 +345,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"floor of npm install: every system call the shim adds" "npm install against that floor" \
 		"6a. first overwrite of a read 4 KiB file" \
 		"git checkout between branches differing in 100 files" "git switch, 200 files" \
+		"floor of git switch, every system call the shim adds" "git switch against that floor" \
 		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \
 		"floor of git checkout: bare + the journal's kernel work per file" \
 		"floor of git checkout, every system call the shim adds" \

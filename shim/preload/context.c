@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -52,10 +53,17 @@ static struct {
      * ever finish. */
     _Alignas(64) _Atomic int init_lock;
     _Atomic bool had_child; /* rg_note_child */
+    /* Beside the lock, as the first hook writes both: after the 196 KiB
+     * of ctx and room it cost each process that sets the context up a page
+     * fault of its own (a copy of the file's page, data.ld). */
+    pthread_once_t fork_handlers;
     struct rg_ctx ctx;
     struct rg_attach_room room; /* what the context and environ point into */
-    pthread_once_t fork_handlers;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
+/* One 64-byte line, so one page, whatever the fields before it grow to. */
+_Static_assert(offsetof(__typeof__(self), fork_handlers) + sizeof self.fork_handlers <=
+                   offsetof(__typeof__(self), init_lock) + 64,
+               "the first hook's writes of self share the init lock's line");
 
 /* What context.h's inline tests read: the state and the descriptor map of
  * the one instance, fixed at load time. */

@@ -276,6 +276,11 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
      * again, and the call reports its own errno. */
     bool plain = false;
     int pfd = rg_journal_on(c) ? rg_journal_open(req, &st, &plain) : -1;
+    /* Nothing by that name as the journal looked (rm -f conftest*): what
+     * the unlink would report, with no second look, and no unlink that
+     * could take a file made since, which nothing kept. */
+    if (pfd == -ENOENT)
+        return -ENOENT;
     int r = pfd >= 0 ? rg_ask_stat(c, req, &st) : rg_ask_path_stat(c, req, false, &st);
     if (r < 0) {
         if (pfd >= 0)

@@ -486,3 +486,17 @@ killed_naming() {
 	rgsh 'rm a.txt; echo later' >>"$OUT/log"
 	assert_equal "$(inode "$J/objects/$(sum original)")" "$ino"
 }
+
+@test "t1410.34 an unlink of a missing name fails ENOENT at the journal's look: no second look, no unlink" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	run strace -f -o "$W/trace" -e trace=unlink,unlinkat,newfstatat,openat2 "$RG" run --log "$LOG" -- \
+		python3 -c 'import errno, os
+try:
+    os.unlink("missing.txt")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+	assert_success
+	assert_output ENOENT
+	[ "$(grep -c 'openat2(.*"missing.txt"' "$W/trace")" -eq 1 ]
+	[ "$(grep -Ec '(unlink|unlinkat|newfstatat)\(.*"missing.txt"' "$W/trace")" -eq 0 ]
+}

@@ -751,6 +751,39 @@ PY'
 		fail "no reason given: $(cat "$ESC/out")"
 }
 
+# A table made after the run began by a process outside the tree that has
+# since ended names a pid a process of the tree may take. Staged without
+# waiting for a pid to come round: the table's header names a process of
+# the tree that began after the time it says the table was made.
+@test "t6000.92 a tree process with the pid of a table's ended maker cannot write the table (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD HOME="$ESC" READGUARD_DIR="$ESC/tables" \
+		"$RG" run --session "$ESC/tables/other" --keep -- true) >>"$ESC/out" 2>&1
+	esc_session strict 'date +%s%N >"$OUT/t0"; sleep 0.5; python3 -c "
+import os, time
+out = os.environ[\"OUT\"]
+open(out + \"/pid.new\", \"w\").write(str(os.getpid()))
+os.rename(out + \"/pid.new\", out + \"/pid\")
+while not os.path.exists(out + \"/go\"):
+    time.sleep(0.02)
+os.truncate(os.environ[\"TABLES\"] + \"/other\", 0)
+"; true' &
+	local i
+	for i in $(seq 1 500); do [ -e "$ESC/outside/pid" ] && break; sleep 0.02; done
+	python3 - "$ESC/tables/other" "$(cat "$ESC/outside/pid")" "$(cat "$ESC/outside/t0")" <<'PY' || true
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(40)
+    f.write(struct.pack("<i", int(sys.argv[2])))
+    f.seek(48)
+    f.write(struct.pack("<q", int(sys.argv[3]) + 1000000))
+PY
+	touch "$ESC/outside/go"
+	wait
+	[ "$(stat -c %s "$ESC/tables/other")" -gt 0 ] || fail "the table was cut: $(cat "$ESC/out")"
+}
+
 # README, Limits: descriptors opened before the session began are not seen.
 @test "t6000.89 a descriptor opened before the session writes unseen (--strict, documented)" {
 	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"

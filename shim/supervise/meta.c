@@ -36,14 +36,16 @@ static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const c
         return r;
     bool own = rg_sv_rewrite_self(raw, call->target.tgid, call->target.tid, self, sizeof self);
     const char *path = own ? self : raw;
-    int dfd = rg_sv_dirfd(&call->target, sc->dirfd, path);
+    uint64_t resolve = RESOLVE_NO_MAGICLINKS;
+    int dfd = own || rg_sv_tree_proc(path) ? rg_sv_cross(&path, &resolve)
+                                           : rg_sv_dirfd(&call->target, sc->dirfd, path);
     if (dfd < 0 && dfd != AT_FDCWD)
         return dfd;
     if (!path[0] && (sc->flags & AT_EMPTY_PATH))
         return dfd;
     struct open_how how = {.flags = O_PATH | O_CLOEXEC |
                                     (sc->flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0),
-                           .resolve = own || rg_sv_tree_proc(path) ? 0 : RESOLVE_NO_MAGICLINKS};
+                           .resolve = resolve};
     int fd = rg_sys_openat2(dfd, path, &how, sizeof how);
     if (dfd >= 0)
         rg_sys_close(dfd);

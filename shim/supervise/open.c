@@ -185,7 +185,7 @@ struct opening {
 };
 
 static void plan(struct opening *o, const struct rg_sv_call *call, const struct open_args *a,
-                 const char *path, int dfd, bool own_proc)
+                 const char *path, int dfd, bool own_proc, uint64_t resolve, const char *shown)
 {
     *o = (struct opening){.a = a, .path = path, .dfd = dfd};
     o->writes = rg_flags_write(a->flags);
@@ -206,13 +206,12 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
                                                                : LOOK_OTHER;
     o->plain = plain_read(a, o->look);
     o->nonblock = nonblock && !o->plain;
-    uint64_t resolve = own_proc ? 0 : RESOLVE_NO_MAGICLINKS;
     /* Under --strict a plain read of a path that does not reach the
      * caller's /proc entries is recorded once installed: every call of the
      * tree waits for this handler. Under --supervise the library's calls do
      * not, and a write-open the caller's parent makes once it exits could
      * come before the record. */
-    o->later = o->plain && resolve && call->level == RG_SV_STRICT;
+    o->later = o->plain && !own_proc && call->level == RG_SV_STRICT;
     o->req = (struct rg_request){
         RG_OP_OPEN,
         a->call,
@@ -223,7 +222,7 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
         resolve,
         0,
         NULL,
-        NULL,
+        shown,
     };
 }
 
@@ -314,14 +313,16 @@ static int checked(struct rg_sv_call *call, struct opening *o, int fd, const str
 static void open_for(struct rg_sv_call *call, const struct open_args *a, const char *path,
                      bool own_proc)
 {
-    int dfd = rg_sv_dirfd(&call->target, a->dirfd, path);
+    const char *shown = path;
+    uint64_t resolve = RESOLVE_NO_MAGICLINKS;
+    int dfd = own_proc ? rg_sv_cross(&path, &resolve) : rg_sv_dirfd(&call->target, a->dirfd, path);
     if (dfd < 0 && dfd != AT_FDCWD) {
         rg_sv_reply(call, dfd);
         return;
     }
     struct opening o;
     struct stat st;
-    plan(&o, call, a, path, dfd, own_proc);
+    plan(&o, call, a, path, dfd, own_proc, resolve, path == shown ? NULL : shown);
     int fd = answered_by_look(call, &o) ? ANSWERED : open_judged(call, &o, &st);
     if (dfd >= 0)
         rg_sys_close(dfd);

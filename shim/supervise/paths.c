@@ -21,7 +21,8 @@
 struct named {
     char raw[PATH_MAX], self[PATH_MAX];
     const char *path;
-    bool own; /* rewritten to the target's /proc entries */
+    bool own;         /* rewritten to the target's /proc entries */
+    uint64_t resolve; /* for path from dfd (rg_sv_cross) */
     int dfd;
     int arg;             /* the target's dirfd, which dfd stands for */
     bool borrowed;       /* dfd is another name's, which closes it */
@@ -46,8 +47,11 @@ static int name_beside(struct rg_sv_call *call, uint64_t addr, int dirfd, struct
     n->own =
         rg_sv_rewrite_self(n->raw, call->target.tgid, call->target.tid, n->self, sizeof n->self);
     n->path = n->own ? n->self : n->raw;
+    n->resolve = RESOLVE_NO_MAGICLINKS;
     n->borrowed = first && first->dfd >= 0 && first->arg == dirfd && n->path[0] != '/';
-    n->dfd = n->borrowed ? first->dfd : rg_sv_dirfd(&call->target, dirfd, n->path);
+    n->dfd = n->borrowed                          ? first->dfd
+             : n->own || rg_sv_tree_proc(n->path) ? rg_sv_cross(&n->path, &n->resolve)
+                                                  : rg_sv_dirfd(&call->target, dirfd, n->path);
     return n->dfd < 0 && n->dfd != AT_FDCWD ? n->dfd : 0;
 }
 
@@ -60,16 +64,12 @@ static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct nam
  * time must not close the last call's descriptor again. */
 /* A rename checks its names and then renames them: both are anchored to
  * their directories first (guard/anchor.h). */
-static int anchor(struct named *n)
-{
-    return rg_anchor_at(&n->at, n->dfd, n->path, n->own ? 0 : RESOLVE_NO_MAGICLINKS);
-}
+static int anchor(struct named *n) { return rg_anchor_at(&n->at, n->dfd, n->path, n->resolve); }
 
 /* The second name of a rename, sharing the first's directory where it may. */
 static int anchor_beside(struct named *n, const struct named *first)
 {
-    return rg_anchor_beside(&n->at, &first->at, n->dfd, n->path,
-                            n->own ? 0 : RESOLVE_NO_MAGICLINKS);
+    return rg_anchor_beside(&n->at, &first->at, n->dfd, n->path, n->resolve);
 }
 
 static void drop(struct named *n)
@@ -147,9 +147,9 @@ static int source_of(const struct named *n, int flags)
         int fd = fcntl(n->dfd, F_DUPFD_CLOEXEC, 0);
         return fd < 0 ? -errno : fd;
     }
-    struct open_how how = {
-        .flags = O_PATH | O_CLOEXEC | (flags & AT_SYMLINK_FOLLOW ? 0 : O_NOFOLLOW),
-        .resolve = n->own || rg_sv_tree_proc(n->path) ? 0 : RESOLVE_NO_MAGICLINKS};
+    struct open_how how = {.flags =
+                               O_PATH | O_CLOEXEC | (flags & AT_SYMLINK_FOLLOW ? 0 : O_NOFOLLOW),
+                           .resolve = n->resolve};
     return rg_sys_openat2(n->dfd, n->path, &how, sizeof how);
 }
 
@@ -237,7 +237,7 @@ static void restamp(struct rg_ctx *c, const struct stat *st)
 static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length)
 {
     struct open_how how = {.flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
-                           .resolve = n->own ? 0 : RESOLVE_NO_MAGICLINKS};
+                           .resolve = n->resolve};
     int fd = rg_sys_openat2(n->dfd, n->path, &how, sizeof how);
     if (fd < 0)
         return fd;

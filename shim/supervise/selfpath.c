@@ -3,11 +3,15 @@
  * supervisor itself: its descriptors, its memory. And paths through another
  * process of the tree (/proc/$$/cwd/f), which the caller may cross as it
  * could without readguard. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "os/lineage.h"
+#include "os/sys.h"
 #include "supervise/supervise.h"
 /* Does path start with the component sequence prefix (followed by / or end)?
  * Returns the rest (including its leading slash), or NULL. */
@@ -57,4 +61,64 @@ bool rg_sv_rewrite_self(const char *path, int32_t tgid, int32_t tid, char *out, 
         if (strcmp(path, stdio[i]) == 0)
             return put(out, cap, "/proc/%ld/fd/%ld%s", tgid, i, "");
     return false;
+}
+
+/* Past a process id or a name component: "1234/..." -> "/...", or NULL. */
+static const char *skip_pid(const char *p)
+{
+    if (*p < '1' || *p > '9')
+        return NULL;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == '/' ? p : NULL;
+}
+
+/* The length of the magic link path starts with, /proc/PID[/task/TID]/ then
+ * cwd, root, exe, fd/N, ns/NAME or map_files/NAME; 0 if it starts with none. */
+size_t rg_sv_proc_link_len(const char *path)
+{
+    static const char *const bare[] = {"cwd", "root", "exe"};
+    static const char *const named[] = {"fd/", "ns/", "map_files/"};
+    const char *p = strncmp(path, "/proc/", 6) == 0 ? skip_pid(path + 6) : NULL;
+    if (p && strncmp(p, "/task/", 6) == 0)
+        p = skip_pid(p + 6);
+    if (!p++)
+        return 0;
+    for (size_t i = 0; i < sizeof bare / sizeof *bare; i++) {
+        const char *rest = after(p, bare[i]);
+        if (rest)
+            return (size_t)(rest - path);
+    }
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        size_t n = strlen(named[i]), len;
+        if (strncmp(p, named[i], n) != 0 || !(len = strcspn(p + n, "/")) ||
+            strncmp(p + n, "..", len) == 0 || strncmp(p + n, ".", len) == 0)
+            continue;
+        return (size_t)(p + n + len - path);
+    }
+    return 0;
+}
+
+int rg_sv_cross(const char **path, uint64_t *resolve)
+{
+    size_t len = rg_sv_proc_link_len(*path);
+    *resolve = RESOLVE_NO_MAGICLINKS;
+    if (!len)
+        return AT_FDCWD;
+    const char *rest = *path + len;
+    while (*rest == '/')
+        rest++;
+    if (!*rest) {
+        *resolve = 0;
+        return AT_FDCWD;
+    }
+    char link[PATH_MAX];
+    if (len >= sizeof link)
+        return -ENAMETOOLONG;
+    memcpy(link, *path, len);
+    link[len] = '\0';
+    int fd = rg_sys_openat(AT_FDCWD, link, O_PATH | O_CLOEXEC, 0);
+    if (fd >= 0)
+        *path = rest;
+    return fd;
 }

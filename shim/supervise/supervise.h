@@ -70,6 +70,19 @@ int32_t rg_sv_proc_pid(const char *path);
  * readguard's own? The tree may cross those magic links: the caller could
  * itself, and they lead nowhere readguard's own would. */
 bool rg_sv_tree_proc(const char *path);
+/* The length of the /proc magic link path begins with
+ * (/proc/PID[/task/TID]/cwd, root, exe, fd/N, ns/NAME, map_files/NAME), or
+ * 0. Pure. */
+size_t rg_sv_proc_link_len(const char *path);
+/* How to resolve an absolute path that may cross the tree's /proc magic
+ * links (rewritten from /proc/self, or rg_sv_tree_proc): only the link it
+ * begins with, as the caller named it. Crossed by any other (a "root" or
+ * "cwd" link, "..", a symbolic link, on to readguard's own /proc/PID/fd/N),
+ * the path would reach readguard's descriptors. So the link is opened alone
+ * and the rest resolved from it with RESOLVE_NO_MAGICLINKS. Returns the
+ * directory to resolve *path from, AT_FDCWD or a descriptor the caller
+ * closes (then *path is the rest), or -errno; *resolve: the flags. */
+int rg_sv_cross(const char **path, uint64_t *resolve);
 
 /* --- jseal.c: the journal, out of a --strict tree's reach ----------------- */
 struct rg_sv_call;

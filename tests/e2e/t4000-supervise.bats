@@ -741,3 +741,23 @@ stuck_call() { # MODE DIR
 	assert_refused "$W/d/f" unread
 	assert_unchanged d/f
 }
+
+@test "t4000.67 a path going on from the tree's /proc root link to readguard's /proc/PID/fd does not reach its descriptors" {
+	run --separate-stderr strict bash -c "'$STATIC' read /proc/self/root/proc/\$PPID/fd/0"
+	assert_failure
+	assert_output 'err ELOOP'
+}
+
+@test "t4000.68 a symlink to /proc/self/fd/N reached through /proc/self/cwd names no descriptor of readguard's" {
+	ln -s /proc/self/fd/1 ln
+	run --separate-stderr sv "$STATIC" append /proc/self/cwd/ln text
+	assert_failure
+	assert_output 'err ELOOP'
+}
+
+@test "t4000.69 the tree's own /proc links still resolve: /proc/self/root and a file under /proc/self/cwd" {
+	mkfile f 'original'
+	run --separate-stderr strict "$STATIC" read /proc/self/root/etc/passwd read /proc/self/cwd/f write /proc/self/cwd/f new
+	assert_success
+	assert_content f new
+}

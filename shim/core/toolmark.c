@@ -306,3 +306,16 @@ bool rg_sphinx_buildinfo(const char *head, size_t n)
     return n >= sizeof sphinx_buildinfo_line - 1 &&
            memcmp(head, sphinx_buildinfo_line, sizeof sphinx_buildinfo_line - 1) == 0;
 }
+
+bool rg_mo_name(const char *name)
+{
+    size_t len = strlen(name);
+    return (len > 3 && strcmp(name + len - 3, ".mo") == 0) ||
+           (len > 4 && strcmp(name + len - 4, ".gmo") == 0);
+}
+
+bool rg_mo_head(const char *head, size_t n)
+{
+    return n >= RG_MO_HEAD && (memcmp(head, "\xde\x12\x04\x95", RG_MO_HEAD) == 0 ||
+                               memcmp(head, "\x95\x04\x12\xde", RG_MO_HEAD) == 0);
+}

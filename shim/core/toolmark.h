@@ -108,6 +108,13 @@ bool rg_wheel_head(const char *head, size_t n);
 bool rg_doctree_name(const char *name);
 bool rg_pickle_head(const char *head, size_t n);
 
+/* A compiled message catalog, NAME.mo or NAME.gmo, that msgfmt writes
+ * (by a rename onto it) without reading: GNU's magic number 0x950412de in
+ * either byte order. Nobody writes one by hand. */
+#define RG_MO_HEAD 4
+bool rg_mo_name(const char *name);
+bool rg_mo_head(const char *head, size_t n);
+
 /* The most first bytes an artifact above needs. */
 #define RG_ARTIFACT_HEAD RG_WHEEL_HEAD
 

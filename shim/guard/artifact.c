@@ -10,5 +10,7 @@ bool rg_artifact_owned(const char *abs, const char *head, long n)
         return false;
     if (rg_wheel_name(name))
         return rg_wheel_head(head, (size_t)n);
+    if (rg_mo_name(name))
+        return rg_mo_head(head, (size_t)n);
     return rg_doctree_name(name) && rg_pickle_head(head, (size_t)n);
 }

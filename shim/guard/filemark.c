@@ -1,15 +1,18 @@
 #include "guard/filemark.h"
 
 #include "core/reportmark.h"
+#include "core/texmark.h"
 #include "core/toolmark.h"
 #include "guard/artifact.h"
 #include "guard/configured.h"
 #include "guard/filehead.h"
 #include "guard/sqlitedb.h"
+#include "guard/texrun.h"
 /* Enough of the head for every marker that reads one. */
 #define FILE_HEAD RG_REPORT_HEAD
 _Static_assert(FILE_HEAD >= RG_SQLITE_HEAD && FILE_HEAD >= RG_CONFIGURE_HEAD &&
-                   FILE_HEAD >= RG_ARTIFACT_HEAD && FILE_HEAD >= RG_PICKLE_HEAD,
+                   FILE_HEAD >= RG_ARTIFACT_HEAD && FILE_HEAD >= RG_PICKLE_HEAD &&
+                   FILE_HEAD >= RG_TEX_HEAD,
                "the head read holds every marker's");
 
 bool rg_file_marked(const char *abs, int fd)
@@ -17,5 +20,6 @@ bool rg_file_marked(const char *abs, int fd)
     char head[FILE_HEAD];
     long n = rg_head_of(abs, fd, head, sizeof head);
     return rg_sqlitedb_owned(abs, head, n) || rg_configured_owned(abs, head, n) ||
-           rg_artifact_owned(abs, head, n) || (n > 0 && rg_report_head(head, (size_t)n));
+           rg_artifact_owned(abs, head, n) || rg_texrun_owned(abs, head, n) ||
+           (n > 0 && rg_report_head(head, (size_t)n));
 }

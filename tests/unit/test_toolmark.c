@@ -167,6 +167,24 @@ TEST(wheel_names_have_pep_427s_five_or_six_fields)
     CHECK(!rg_wheel_name(".whl"));
 }
 
+TEST(mo_names_end_in_mo_or_gmo)
+{
+    CHECK(rg_mo_name("de.mo"));
+    CHECK(rg_mo_name("po/de.gmo"));
+    CHECK(!rg_mo_name(".mo"));
+    CHECK(!rg_mo_name(".gmo"));
+    CHECK(!rg_mo_name("demo"));
+    CHECK(!rg_mo_name("de.mo.txt"));
+}
+
+TEST(mo_head_is_gnus_magic_in_either_byte_order)
+{
+    CHECK(rg_mo_head("\xde\x12\x04\x95\0\0", 6)); /* little-endian */
+    CHECK(rg_mo_head("\x95\x04\x12\xde", 4));     /* big-endian */
+    CHECK(!rg_mo_head("\xde\x12\x04", 3));        /* cut short */
+    CHECK(!rg_mo_head("msgid \"\"", 8));
+}
+
 TEST(wheel_head_is_a_zips_local_header)
 {
     CHECK(rg_wheel_head("PK\3\4\24\0", 6));
@@ -367,6 +385,8 @@ int main(void)
     RUN(gitignore_with_any_other_rule_or_no_comment_marks_nothing);
     RUN(wheel_names_have_pep_427s_five_or_six_fields);
     RUN(wheel_head_is_a_zips_local_header);
+    RUN(mo_names_end_in_mo_or_gmo);
+    RUN(mo_head_is_gnus_magic_in_either_byte_order);
     RUN(doctree_is_a_pickle_named_dot_doctree);
     RUN(sphinx_buildinfo_begins_with_its_version_line);
     RUN(cmake_cache_begins_with_cmakes_first_line);

@@ -23,9 +23,21 @@ static bool engine_letter(char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-';
 }
 
+/* The engine's -recorder file: "PWD /dir", then "INPUT " or "OUTPUT ". */
+static bool recorder(const char *head, size_t n)
+{
+    const char *nl = memchr(head, '\n', n);
+    if (!nl || !starts(head, n, "PWD /"))
+        return false;
+    size_t next = (size_t)(nl - head) + 1;
+    return starts(head + next, n - next, "INPUT ") || starts(head + next, n - next, "OUTPUT ");
+}
+
 bool rg_tex_transcript(const char *name, const char *head, size_t n)
 {
     size_t len = strlen(name);
+    if (ends_named(name, len, ".fls"))
+        return recorder(head, n);
     if (!ends_named(name, len, ".log") && !ends_named(name, len, ".blg"))
         return false;
     static const char this_is[] = "This is ", version[] = "TeX, Version ";

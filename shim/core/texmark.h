@@ -7,7 +7,7 @@
  *
  * The engines read NAME.aux and NAME.toc before they write them; what
  * they open for writing unread is the transcript (NAME.log, bibtex's
- * NAME.blg), the PDF and bibtex's NAME.bbl. */
+ * NAME.blg, the recorder's NAME.fls), the PDF and bibtex's NAME.bbl. */
 #ifndef RG_TEXMARK_H
 #define RG_TEXMARK_H
 
@@ -16,7 +16,9 @@
 
 /* Is name (a last component) a transcript, NAME.log or NAME.blg, whose
  * first n bytes are an engine's banner: "This is ", a name ending in
- * "TeX" (pdfTeX, XeTeX, LuaHBTeX, BibTeX ...), then ", Version "? */
+ * "TeX" (pdfTeX, XeTeX, LuaHBTeX, BibTeX ...), then ", Version "? Or
+ * the -recorder file latexmk asks for, NAME.fls, which the engine renames
+ * onto the old one: "PWD /dir", then a line "INPUT " or "OUTPUT "? */
 bool rg_tex_transcript(const char *name, const char *head, size_t n);
 
 /* An output told by a file beside it of the same NAME, not by its own

@@ -88,3 +88,16 @@ assert_blind_refused() {
 	printf 'notes\n' >demo.mo
 	assert_blind_refused demo.mo
 }
+
+@test "t1019.08 latexmk -g run again in a second session has pdflatex replace its recorder file" {
+	tex_project
+	need latexmk
+	"$RG" run --log "$LOG" -- latexmk -pdf -interaction=nonstopmode doc.tex >/dev/null 2>&1 ||
+		fail "the first session's latexmk failed"
+	second_run 'latexmk -g -pdf -interaction=nonstopmode doc.tex' doc.fls
+}
+
+@test "t1019.09 an .fls a person wrote is still refused" {
+	printf 'PWD is where I was\nINPUT x\n' >notes.fls
+	assert_blind_refused notes.fls
+}

@@ -29,6 +29,16 @@ TEST(transcript_needs_its_name_and_the_whole_banner)
     CHECK(!transcript("doc.log", "this is pdfTeX, Version 3"));
 }
 
+TEST(recorder_file_is_an_fls_of_pwd_then_input_or_output)
+{
+    CHECK(transcript("doc.fls", "PWD /p\nINPUT /etc/texmf/web2c/texmf.cnf\n"));
+    CHECK(transcript("doc.fls", "PWD /p\nOUTPUT doc.log\n"));
+    CHECK(!transcript("doc.fls", "PWD /p\n"));
+    CHECK(!transcript("doc.fls", "PWD p\nINPUT x\n"));
+    CHECK(!transcript("doc.fls", "my flows\nINPUT x\n"));
+    CHECK(!transcript("doc.txt", "PWD /p\nINPUT x\n"));
+}
+
 TEST(pdf_is_told_by_its_head_and_the_tex_beside_it)
 {
     size_t stem = 0;
@@ -64,6 +74,7 @@ int main(void)
 {
     RUN(transcript_is_a_log_or_blg_with_an_engines_banner);
     RUN(transcript_needs_its_name_and_the_whole_banner);
+    RUN(recorder_file_is_an_fls_of_pwd_then_input_or_output);
     RUN(pdf_is_told_by_its_head_and_the_tex_beside_it);
     RUN(bbl_is_told_by_latexs_aux_beside_it);
     RUN(other_names_are_no_tex_output);

@@ -45,7 +45,7 @@ endif
 # scripts/dev/check-layers.sh enforces that order (make lint, t0030).
 CORE      := $(wildcard shim/core/*.c)
 OS        := $(wildcard shim/os/*.c)
-GUARD     := $(wildcard shim/guard/*.c)
+GUARD     := $(wildcard shim/guard/*.c shim/guard/journal/*.c shim/guard/tier/*.c)
 PRELOAD   := $(wildcard shim/preload/*.c shim/preload/hooks/*.c)
 SUPERVISE := $(wildcard shim/supervise/*.c)
 CLI       := $(wildcard shim/cli/*.c shim/cli/verbs/*.c shim/cli/journal/*.c shim/cli/undo/*.c)

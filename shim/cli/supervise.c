@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "core/jrecord.h"
-#include "guard/jindex.h"
+#include "guard/journal/index.h"
 #include "os/exec_target.h"
 #include "os/session.h"
 #include "os/sys.h"

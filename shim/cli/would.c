@@ -22,14 +22,14 @@
 #include "guard/ctx.h"
 #include "guard/namehint.h"
 #include "guard/readhash.h"
-#include "guard/scope.h"
+#include "guard/tier/scope.h"
 #include "os/clock.h"
 #include "os/errname.h"
 #include "os/lineage.h"
 #include "os/session.h"
 #include "os/sys.h"
 /* The shim's own context on t: the same roots, ignore rules and git's rules
- * put a path in its tier, by the same code (guard/scope.h), and the same
+ * put a path in its tier, by the same code (guard/tier/scope.h), and the same
  * knobs (--no-journal, --read-ttl) go into the facts. One per process, as in
  * the shim: the command asks about one session at a time. */
 static struct rg_ctx *ctx_for(const struct rg_table *t)

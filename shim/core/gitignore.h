@@ -1,5 +1,5 @@
 /* git's own ignore rules, as git applies them (gitignore(5)): the journaled
- * tier holds what they match. The caller (guard/gitrules.c) reads the files;
+ * tier holds what they match. The caller (guard/tier/gitrules.c) reads the files;
  * this part only matches, so every case is a unit test.
  *
  * An exclude list is the text of one file with the directory it applies

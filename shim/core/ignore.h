@@ -79,7 +79,7 @@ enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsi
                             const char *abs);
 
 /* rg_ignore_tier in two steps, for a caller that keeps the first one's
- * answer per directory (guard/tiercache.h): what the directories between
+ * answer per directory (guard/tier/tiercache.h): what the directories between
  * root and abs decide (RG_TIER_NONE: nothing), which depends on abs's
  * directory alone; then abs's tier, given that answer. */
 enum rg_tier rg_ignore_dirs_tier(const char *list, size_t len, const char *root,
@@ -108,7 +108,7 @@ struct rg_ignore_compiled {
 };
 
 /* Compiles list into *out; false (and *out unusable) when it has too many
- * rules. Pure: a caller keeps the result (guard/tiercache.h). */
+ * rules. Pure: a caller keeps the result (guard/tier/tiercache.h). */
 bool rg_ignore_compile(const char *list, size_t len, struct rg_ignore_compiled *out);
 
 /* rg_ignore_file_tier, from the compiled rules of the same list. */

@@ -34,7 +34,7 @@
 #define RG_JOURNAL_OP_MOVE "move"
 
 /* How a session left a file (undo tells a later change by it); with an
- * empty path, that the whole session ended then (guard/jindex.h). */
+ * empty path, that the whole session ended then (guard/journal/index.h). */
 #define RG_JOURNAL_OP_END "end"
 
 /* Default per-file cap (--journal-max-file): a larger file is logged as not

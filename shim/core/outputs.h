@@ -3,7 +3,7 @@
  * descriptor was opened before the session, so its writes pass no hook;
  * every process of the session reads this list from the table's header,
  * so that a file on it that loses its last name is kept by a copy: a link
- * would keep the output written after as the old bytes (guard/journal.c).
+ * would keep the output written after as the old bytes (guard/journal/keep.c).
  *
  * A slot holds a hash of device and inode, so two files may share one: a
  * false match only costs a copy where a link would do, never a loss, and

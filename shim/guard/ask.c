@@ -12,7 +12,7 @@
 #include "guard/log.h"
 #include "guard/namehint.h"
 #include "guard/readhash.h"
-#include "guard/scope.h"
+#include "guard/tier/scope.h"
 #include "guard/workdir.h"
 #include "os/lineage.h"
 #include "os/sys.h"

@@ -14,10 +14,10 @@
 
 #include "core/policy.h"
 #include "core/table.h"
-#include "guard/jpaths.h"
+#include "guard/journal/paths.h"
 #include "guard/scan.h"
 #include "guard/spawndir.h"
-#include "guard/tiercache.h"
+#include "guard/tier/tiercache.h"
 #include "os/clock.h"
 #include "os/procfd.h"
 #include "os/sys.h"
@@ -46,7 +46,7 @@ struct rg_fdslot {
 #define RG_DIRCACHE_SLOTS 1024
 #define RG_READ_HINTS 1024
 struct rg_overflow; /* guard/fdmap.c: descriptors >= RG_FDMAP_SIZE */
-struct rg_gitcache; /* guard/gitrules.c: git's ignore files, as read */
+struct rg_gitcache; /* guard/tier/gitrules.c: git's ignore files, as read */
 
 /* The process a decision is made for, when that is not the caller: the
  * supervisor decides for the processes it traps. */
@@ -134,8 +134,9 @@ struct rg_ctx {
      * leaves .bss untouched until written, and each page written costs
      * every process a fault. */
     _Atomic uint64_t dircache[RG_DIRCACHE_SLOTS]; /* see guard/dircache.c */
-    struct rg_tiercache tiers; /* the last directory's tier (guard/tiercache.h) */
-    struct rg_jpaths jpaths;   /* the journal's paths, once a version is kept (guard/jpaths.h) */
+    struct rg_tiercache tiers; /* the last directory's tier (guard/tier/tiercache.h) */
+    struct rg_jpaths
+        jpaths; /* the journal's paths, once a version is kept (guard/journal/paths.h) */
     struct rg_spawn_dirs spawn_dirs; /* where spawned children's queued opens run */
 };
 

@@ -173,7 +173,7 @@ static void json_line(const struct rg_report *r, const struct rg_ctx *c)
     int fd = c->sealed_ino ? rg_log_open_in(log, true) : rg_log_open(log);
     /* What a --strict tree planted at the sealed log's path before its
      * first line (mknod and mkdir are not trapped) is moved aside once, as
-     * at the journal's index (guard/jindex.c). */
+     * at the journal's index (guard/journal/index.c). */
     if (c->sealed_ino && (fd == -ELOOP || fd == -EISDIR || fd == -ENXIO) &&
         rg_log_set_aside(log) == 0)
         fd = rg_log_open_in(log, true);

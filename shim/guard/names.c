@@ -14,7 +14,7 @@
 #include "core/text.h"
 #include "guard/ask.h"
 #include "guard/log.h"
-#include "guard/scope.h"
+#include "guard/tier/scope.h"
 #include "os/errname.h"
 #include "os/sys.h"
 /* Deeper trees are refused rather than walked: each level holds a

@@ -8,11 +8,11 @@
 #include "core/policy.h"
 #include "guard/ask.h"
 #include "guard/calls.h"
-#include "guard/journal.h"
+#include "guard/journal/keep.h"
 #include "guard/meta.h"
 #include "guard/names.h"
 #include "guard/restamp.h"
-#include "guard/scope.h"
+#include "guard/tier/scope.h"
 #include "os/sys.h"
 
 /* A rename moves what the session knows about an inode to its new name; it
@@ -32,7 +32,7 @@ struct moved {
 /* Is f what r recorded? A read within a tick of the file's last change
  * (sed -i.bak of a file written a moment before) is racy: then only the
  * bytes can tell, and they are hashed, so that the session still knows the
- * file it read, for the backup rule (guard/scope.h) and under its new name. */
+ * file it read, for the backup rule (guard/tier/scope.h) and under its new name. */
 static bool recorded(int dirfd, const char *path, struct rg_file *f, const struct rg_record *r)
 {
     enum rg_stamp_match m = rg_record_match(f, r);

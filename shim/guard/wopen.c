@@ -4,7 +4,7 @@
 
 #include "guard/ask.h"
 #include "guard/fdmap.h"
-#include "guard/journal.h"
+#include "guard/journal/keep.h"
 #include "guard/log.h"
 #include "guard/restamp.h"
 #include "guard/sysopen.h"

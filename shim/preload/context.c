@@ -14,7 +14,7 @@
 #include "core/hot.h"
 #include "core/settings.h"
 #include "guard/critical.h"
-#include "guard/jindex.h"
+#include "guard/journal/index.h"
 #include "guard/restamp.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"

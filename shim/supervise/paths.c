@@ -13,7 +13,7 @@
 #include "guard/anchor.h"
 #include "guard/ask.h"
 #include "guard/calls.h"
-#include "guard/journal.h"
+#include "guard/journal/keep.h"
 #include "os/clock.h"
 #include "os/session.h"
 #include "os/sys.h"

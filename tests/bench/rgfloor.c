@@ -5,7 +5,7 @@
  * does for one call). It judges nothing and keeps no table.
  *
  *   RG_FLOOR_JOURNAL=DIR  before each unlink of a file with one name, what
- *       the journal's link costs the kernel (guard/jlink.c, guard/jindex.c):
+ *       the journal's link costs the kernel (guard/journal/link.c, guard/journal/index.c):
  *       an O_PATH open of it and its fstat, linkat by the descriptor into
  *       DIR/objects (DIR on the file's filesystem, as the journal must be),
  *       one record of the journal's fields appended to

@@ -1,4 +1,4 @@
-/* Unit tests for guard/jpaths.c: the journal's objects/ and index paths,
+/* Unit tests for guard/journal/paths.c: the journal's objects/ and index paths,
  * built once per process and then read from the cache, are what building
  * them each time gave; a caller that finds them being built gets its own. */
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "core/table.h"
-#include "guard/jpaths.h"
+#include "guard/journal/paths.h"
 static struct rg_header *header(const char *dir, int64_t created_ns, int32_t pid)
 {
     /* Its counters are on cache lines of their own: calloc's 16-byte

@@ -137,7 +137,7 @@ static int64_t stamp_ns(const struct timespec *t)
 }
 
 /* Removes the content object at p, unnamed by any kept session and old when
- * looked at, unless a session claimed it since (guard/jcopy.c): a claim
+ * looked at, unless a session claimed it since (guard/journal/copy.c): a claim
  * touches its mtime, then checks it is still at p. So it is first moved
  * aside, out of any later claim's reach, and judged again by the mtime of
  * what was moved: one claimed meanwhile goes back (or, where a new copy

@@ -1,4 +1,4 @@
-/* Naming by content the versions the shim kept by a link (guard/jlink.h):
+/* Naming by content the versions the shim kept by a link (guard/journal/link.h):
  * the shim keeps a file that loses its last name under a name that says
  * which inode it was, so that git replacing a thousand files hashes
  * nothing. Later, here, outside the session's hot path, each such version

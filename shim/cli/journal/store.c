@@ -159,7 +159,7 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     int64_t size = r == 0 ? copied.st_size : 0;
     close(dst);
     snprintf(obj, sizeof obj, "%s/%s", objects, hex);
-    /* A version kept already is claimed, as the shim does (guard/jcopy.c):
+    /* A version kept already is claimed, as the shim does (guard/journal/copy.c):
      * touched, then seen still there; one a prune took meanwhile is
      * published again. */
     for (int tries = 0; r == 0; tries++) {

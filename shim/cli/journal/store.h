@@ -33,7 +33,7 @@ struct rg_jlist {
 };
 
 /* The journal keeps a file that loses its last name by a link to its
- * inode (guard/jlink.h), and a descriptor left open on the file (another
+ * inode (guard/journal/link.h), and a descriptor left open on the file (another
  * process's, /proc/self/fd/N) still writes to it. These tell a kept inode
  * as it was kept from one written to since. */
 
@@ -137,7 +137,7 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
 int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX]);
 
 /* Claims the kept object obj, of size bytes, for a record about to name
- * it, as the shim does (guard/jcopy.c): its mtime made new, then seen
+ * it, as the shim does (guard/journal/copy.c): its mtime made new, then seen
  * still there, a regular file of that size. A prune moves aside and
  * removes only what is old by then. 0, or -errno (-ENOENT: a prune took
  * it meanwhile, or it was no such file and is moved aside; store it

@@ -52,7 +52,7 @@ struct undo {
 
 /* Did the file change after session s last touched it? An "end" record
  * for the path knows how the session left it. One for the whole session
- * (a preloaded creator's exit, guard/jindex.h) knows only when it ended:
+ * (a preloaded creator's exit, guard/journal/index.h) knows only when it ended:
  * a file whose ctime, which cannot be set back, is later, was changed by
  * someone else. Without either (the session is still running, or was
  * killed) the file is taken as the session left it. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "guard/journal.h"
+#include "guard/journal/keep.h"
 #include "preload/hook.h"
 int rg_hook_unlink(const char *call, int dirfd, const char *path, int flags)
 {

@@ -1,9 +1,9 @@
-#include "guard/sqlitedb.h"
+#include "guard/tier/sqlitedb.h"
 #include <limits.h>
 #include <string.h>
 
 #include "core/toolmark.h"
-#include "guard/filehead.h"
+#include "guard/tier/filehead.h"
 bool rg_sqlitedb_owned(const char *abs, const char *head, long n)
 {
     if (n > 0 && rg_sqlite_header(head, (size_t)n))

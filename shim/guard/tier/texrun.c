@@ -1,9 +1,9 @@
-#include "guard/texrun.h"
+#include "guard/tier/texrun.h"
 #include <limits.h>
 #include <string.h>
 
 #include "core/texmark.h"
-#include "guard/filehead.h"
+#include "guard/tier/filehead.h"
 bool rg_texrun_owned(const char *abs, const char *head, long n)
 {
     if (n <= 0)

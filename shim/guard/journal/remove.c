@@ -7,14 +7,14 @@
  * then; only the inode kept is removed from there, anything else goes back.
  * A journal on another file system than the file cannot take it: there the
  * name is looked at again just before the removal, a window of one call. */
-#include "guard/jremove.h"
+#include "guard/journal/remove.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "guard/jpaths.h"
+#include "guard/journal/paths.h"
 #include "os/clock.h"
 #include "os/sys.h"
 static bool names(int dirfd, const char *name, const struct stat *kept)

@@ -1,4 +1,4 @@
-#include "guard/jcopy.h"
+#include "guard/journal/copy.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-#include "guard/filehead.h"
+#include "guard/tier/filehead.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>

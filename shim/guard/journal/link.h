@@ -8,7 +8,7 @@
  *
  * Only a last name qualifies: with another name left, the inode could still
  * be written through it, and the kept version would change. The one
- * exception is a file moving to a new name (guard/journal.h): a copy there
+ * exception is a file moving to a new name (guard/journal/keep.h): a copy there
  * would cost every `mv` its bytes, so the session's writes through the new
  * name keep a copy first, the end of the run copies it before naming it by
  * content (cli/journal/settle.c), and a write from outside the session meanwhile
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "guard/jindex.h"
+#include "guard/journal/index.h"
 /* Links the inode that pfd (an O_PATH descriptor on k's file) opens into
  * k->objects, and names k->object. 0: kept; else -errno, and the caller
  * copies instead: another filesystem (EXDEV), no objects/ yet (ENOENT), no

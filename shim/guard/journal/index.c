@@ -1,4 +1,4 @@
-#include "guard/jindex.h"
+#include "guard/journal/index.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

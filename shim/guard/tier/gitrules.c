@@ -1,4 +1,4 @@
-#include "guard/gitrules.h"
+#include "guard/tier/gitrules.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

@@ -6,9 +6,9 @@
  * supervisor, like guard/calls.c.
  *
  * A file about to lose its last name, or to move away, is kept by a link
- * (guard/jlink.h), any other by a copy (guard/jcopy.h); either is complete
+ * (guard/journal/link.h), any other by a copy (guard/journal/copy.h); either is complete
  * under its name in objects/ and recorded in the session's index
- * (guard/jindex.h) before the change is carried out: a kill -9 at any
+ * (guard/journal/index.h) before the change is carried out: a kill -9 at any
  * instant leaves the file untouched, or its bytes kept whole. Nothing is
  * fsync'd: the copy outlives the process, not a power cut (README:
  * Journal). */

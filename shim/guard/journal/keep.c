@@ -1,4 +1,4 @@
-#include "guard/journal.h"
+#include "guard/journal/keep.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -9,10 +9,10 @@
 #include "core/table.h"
 #include "core/text.h"
 #include "guard/ask.h"
-#include "guard/jcopy.h"
-#include "guard/jindex.h"
-#include "guard/jlink.h"
-#include "guard/scope.h"
+#include "guard/journal/copy.h"
+#include "guard/journal/index.h"
+#include "guard/journal/link.h"
+#include "guard/tier/scope.h"
 #include "os/errname.h"
 #include "os/procfd.h"
 #include "os/sys.h"

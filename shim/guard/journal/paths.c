@@ -1,4 +1,4 @@
-#include "guard/jpaths.h"
+#include "guard/journal/paths.h"
 
 #include "core/jrecord.h"
 #include "core/text.h"

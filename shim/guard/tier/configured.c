@@ -1,4 +1,4 @@
-#include "guard/configured.h"
+#include "guard/tier/configured.h"
 #include <string.h>
 
 #include "core/toolmark.h"

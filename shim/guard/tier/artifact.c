@@ -1,4 +1,4 @@
-#include "guard/artifact.h"
+#include "guard/tier/artifact.h"
 #include <string.h>
 
 #include "core/toolmark.h"

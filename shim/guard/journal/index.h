@@ -1,7 +1,7 @@
 /* A version being kept, and the session's index of them: what the journal
  * writes for each file it keeps (core/jrecord.h), and what it says when it
- * cannot keep one. Used by guard/journal.c and the two ways it keeps bytes,
- * guard/jcopy.c and guard/jlink.c. */
+ * cannot keep one. Used by guard/journal/keep.c and the two ways it keeps bytes,
+ * guard/journal/copy.c and guard/journal/link.c. */
 #ifndef RG_JINDEX_H
 #define RG_JINDEX_H
 
@@ -17,8 +17,8 @@ struct rg_jkeep {
     const char *op;
     const struct stat *st; /* the file as it was judged */
     char abs[PATH_MAX];
-    const char *objects;                             /* the journal's objects/ (guard/jpaths.h) */
-    const char *index;                               /* the session's index there */
+    const char *objects; /* the journal's objects/ (guard/journal/paths.h) */
+    const char *index;   /* the session's index there */
     char objects_buf[RG_JPATH], index_buf[RG_JPATH]; /* they, when not cached */
     char object[RG_JOURNAL_OBJECT_MAX];              /* its name there, once kept */
 };

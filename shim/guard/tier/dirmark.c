@@ -1,11 +1,11 @@
-#include "guard/dirmark.h"
+#include "guard/tier/dirmark.h"
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/toolmark.h"
-#include "guard/filehead.h"
+#include "guard/tier/filehead.h"
 #include "os/sys.h"
 /* p = dir[0, n) "/" name; false when it does not fit. */
 static bool join(char p[PATH_MAX], const char *dir, size_t n, const char *name)

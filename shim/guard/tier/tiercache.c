@@ -1,4 +1,4 @@
-#include "guard/tiercache.h"
+#include "guard/tier/tiercache.h"
 #include <string.h>
 
 static bool take(struct rg_tiercache *t)

@@ -1,4 +1,4 @@
-#include "guard/jlink.h"
+#include "guard/journal/link.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 
 #include "core/text.h"
-#include "guard/jcopy.h"
+#include "guard/journal/copy.h"
 #include "guard/meta.h"
 #include "os/sys.h"
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,

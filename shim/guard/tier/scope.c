@@ -1,4 +1,4 @@
-#include "guard/scope.h"
+#include "guard/tier/scope.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,10 +7,10 @@
 #include "core/ignore.h"
 #include "core/request.h"
 #include "core/text.h"
-#include "guard/dirmark.h"
-#include "guard/filemark.h"
-#include "guard/gitrules.h"
-#include "guard/tiercache.h"
+#include "guard/tier/dirmark.h"
+#include "guard/tier/filemark.h"
+#include "guard/tier/gitrules.h"
+#include "guard/tier/tiercache.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
 {

@@ -1,13 +1,13 @@
-#include "guard/filemark.h"
+#include "guard/tier/filemark.h"
 
 #include "core/reportmark.h"
 #include "core/texmark.h"
 #include "core/toolmark.h"
-#include "guard/artifact.h"
-#include "guard/configured.h"
-#include "guard/filehead.h"
-#include "guard/sqlitedb.h"
-#include "guard/texrun.h"
+#include "guard/tier/artifact.h"
+#include "guard/tier/configured.h"
+#include "guard/tier/filehead.h"
+#include "guard/tier/sqlitedb.h"
+#include "guard/tier/texrun.h"
 /* Enough of the head for every marker that reads one. */
 #define FILE_HEAD RG_REPORT_HEAD
 _Static_assert(FILE_HEAD >= RG_SQLITE_HEAD && FILE_HEAD >= RG_CONFIGURE_HEAD &&

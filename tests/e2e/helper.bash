@@ -130,6 +130,28 @@ outside_git_setup() {
 	assert_failure
 }
 
+# second_run COMMAND FILE: a second session (logging to $LOG) runs COMMAND
+# unrefused, and the journal keeps the first session's FILE (under $W).
+second_run() {
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c "$1"
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/$2"
+}
+
+# assert_blind_refused FILE: a blind write to FILE, as it stands, is refused
+# and changes nothing.
+assert_blind_refused() {
+	make_old "$1"
+	snapshot "$1"
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >"$1"' bash "$1"
+	assert_failure
+	assert_refused "$1" unread
+	assert_unchanged "$1"
+}
+
 # need TOOL...: skip the test (never pass it) when a tool is missing.
 need() {
 	local t

@@ -33,32 +33,10 @@ first_report() {
 	"$RG" run --log "$LOG" -- bash -c "$1" >/dev/null || fail "the first session's '$1' failed"
 }
 
-# second_report COMMAND FILE: a second session writes the report FILE over
-# with COMMAND, unrefused, and the journal keeps the first session's.
-second_report() {
-	run --separate-stderr "$RG" run --log "$LOG" -- bash -c "$1"
-	refute_refused
-	assert_success
-	run "$RG" history
-	assert_success
-	assert_output --partial "$W/$2"
-}
-
-# assert_blind_refused FILE: a blind write to FILE, as it stands, is refused
-# and changes nothing.
-assert_blind_refused() {
-	make_old "$1"
-	snapshot "$1"
-	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >"$1"' bash "$1"
-	assert_failure
-	assert_refused "$1" unread
-	assert_unchanged "$1"
-}
-
 @test "t1018.01 coverage xml run again in a second session rewrites coverage.xml; the journal keeps it" {
 	python_project
 	first_report 'python3 -m coverage xml -q'
-	second_report 'python3 -m coverage xml -q' coverage.xml
+	second_run 'python3 -m coverage xml -q' coverage.xml
 }
 
 @test "t1018.02 a Cobertura coverage.xml coverage.py did not write is still refused" {
@@ -70,13 +48,13 @@ assert_blind_refused() {
 @test "t1018.03 coverage json run again in a second session rewrites coverage.json; the journal keeps it" {
 	python_project
 	first_report 'python3 -m coverage json -q'
-	second_report 'python3 -m coverage json -q' coverage.json
+	second_run 'python3 -m coverage json -q' coverage.json
 }
 
 @test "t1018.04 coverage json --pretty-print run again rewrites its indented report" {
 	python_project
 	first_report 'python3 -m coverage json -q --pretty-print'
-	second_report 'python3 -m coverage json -q --pretty-print' coverage.json
+	second_run 'python3 -m coverage json -q --pretty-print' coverage.json
 }
 
 @test "t1018.05 a JSON file with a meta object of its own is still refused" {
@@ -87,7 +65,7 @@ assert_blind_refused() {
 @test "t1018.06 coverage lcov run again in a second session rewrites coverage.lcov; the journal keeps it" {
 	python_project
 	first_report 'python3 -m coverage lcov -q'
-	second_report 'python3 -m coverage lcov -q' coverage.lcov
+	second_run 'python3 -m coverage lcov -q' coverage.lcov
 }
 
 @test "t1018.07 an lcov.info as istanbul writes it (jest --coverage) is rewritten in a second session" {
@@ -95,7 +73,7 @@ assert_blind_refused() {
 	# istanbul-reports' lcovonly writes, by a stand-in.
 	printf 'TN:\nSF:%s/index.js\nFN:1,add\nFNF:1\nFNH:1\nend_of_record\n' "$W" >lcov.info
 	make_old lcov.info
-	second_report 'printf "TN:\nSF:index.js\nend_of_record\n" >lcov.info' lcov.info
+	second_run 'printf "TN:\nSF:index.js\nend_of_record\n" >lcov.info' lcov.info
 }
 
 @test "t1018.08 a file of notes that begins with TN: is still refused" {
@@ -106,7 +84,7 @@ assert_blind_refused() {
 @test "t1018.09 pytest --junitxml run again in a second session rewrites report.xml; the journal keeps it" {
 	python_project
 	first_report 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml'
-	second_report 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml' report.xml
+	second_run 'python3 -m pytest -q -p no:cacheprovider --junitxml=report.xml' report.xml
 }
 
 @test "t1018.10 a pretty-printed JUnit XML fixture a person keeps is still refused" {
@@ -120,7 +98,7 @@ assert_blind_refused() {
 	# As t1018.07: the bytes istanbul-reports' clover writes, by a stand-in.
 	printf '<?xml version="1.0" encoding="UTF-8"?>\n<coverage generated="1795764889491" clover="3.2.0">\n  <project timestamp="1795764889491" name="All files">\n' >clover.xml
 	make_old clover.xml
-	second_report 'echo "<coverage/>" >clover.xml' clover.xml
+	second_run 'echo "<coverage/>" >clover.xml' clover.xml
 }
 
 @test "t1018.12 a clover.xml without istanbul's generated time is still refused" {

@@ -26,28 +26,6 @@ tex_project() {
 		>/dev/null || fail "the first session's LaTeX run failed"
 }
 
-# second_run COMMAND FILE: a second session runs COMMAND unrefused, and
-# the journal keeps the first session's FILE.
-second_run() {
-	run --separate-stderr "$RG" run --log "$LOG" -- bash -c "$1"
-	refute_refused
-	assert_success
-	run "$RG" history
-	assert_success
-	assert_output --partial "$W/$2"
-}
-
-# assert_blind_refused FILE: a blind write to FILE is refused and changes
-# nothing.
-assert_blind_refused() {
-	make_old "$1"
-	snapshot "$1"
-	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >"$1"' bash "$1"
-	assert_failure
-	assert_refused "$1" unread
-	assert_unchanged "$1"
-}
-
 @test "t1019.01 pdflatex run again in a second session rewrites its log and PDF; the journal keeps them" {
 	tex_project
 	second_run 'pdflatex -interaction=nonstopmode doc.tex' doc.pdf

@@ -19,7 +19,7 @@ CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS  += -D_GNU_SOURCE -DRG_VERSION='"$(VERSION)"' -Ishim
 # Debian's multiarch triplet: ld.so's $LIB is lib/$(MULTIARCH), so the shim
-# installed there is named through $LIB in LD_PRELOAD (see shim/cli/shim_path.c).
+# installed there is named through $LIB in LD_PRELOAD (see shim/cli/launch/shim_path.c).
 MULTIARCH ?= $(shell $(CC) -print-multiarch 2>/dev/null)
 CPPFLAGS  += -DRG_MULTIARCH='"$(MULTIARCH)"'
 B         := build
@@ -48,7 +48,7 @@ OS        := $(wildcard shim/os/*.c)
 GUARD     := $(wildcard shim/guard/*.c shim/guard/journal/*.c shim/guard/tier/*.c)
 PRELOAD   := $(wildcard shim/preload/*.c shim/preload/hooks/*.c)
 SUPERVISE := $(wildcard shim/supervise/*.c)
-CLI       := $(wildcard shim/cli/*.c shim/cli/verbs/*.c shim/cli/journal/*.c shim/cli/undo/*.c)
+CLI       := $(wildcard shim/cli/*.c shim/cli/verbs/*.c shim/cli/journal/*.c shim/cli/undo/*.c shim/cli/launch/*.c shim/cli/json/*.c)
 HEADERS   := $(wildcard shim/*/*.h shim/*/*.def)
 
 obj = $(patsubst shim/%.c,$(B)/obj/%.o,$(1))
@@ -322,15 +322,15 @@ deps-lint:
 # libFuzzer harnesses in tests/fuzz/. `make fuzz` runs a campaign with clang
 # (FUZZ_RUNS executions per harness); `make test` only replays the committed
 # corpus, through a gcc build of each harness and tests/fuzz/replay.c.
-FUZZ_SRC  := $(CORE) $(OS) shim/cli/jsonl.c
+FUZZ_SRC  := $(CORE) $(OS) shim/cli/json/read.c
 FUZZ_RUNS ?= 1000000
 FUZZ_CC   ?= clang
 
 $(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ) \
-		$(B)/obj/cli/jsonl.o $(HEADERS)
+		$(B)/obj/cli/json/read.o $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' \
-		-o $@ $< tests/fuzz/replay.c $(LIB_OBJ) $(B)/obj/cli/jsonl.o -pthread
+		-o $@ $< tests/fuzz/replay.c $(LIB_OBJ) $(B)/obj/cli/json/read.o -pthread
 
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_SRC) $(HEADERS)
 	@mkdir -p $(@D)

@@ -1,5 +1,5 @@
 #include "cli/policy_show.h"
-#include "cli/jsonout.h"
+#include "cli/json/out.h"
 #include "core/ignore.h"
 /* Which roots a rule applies under: every one, or one root's .readguardignore. */
 static const char *rule_scope(const struct rg_header *h, char scope, char *buf, size_t cap)

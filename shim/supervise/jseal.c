@@ -20,7 +20,7 @@ static const char *journal_of(const struct rg_ctx *c)
     return c->sealed_ino && c->table.hdr ? c->table.hdr->journal_dir : "";
 }
 
-/* The log, where run found a regular file or nothing (cli/supervise.c):
+/* The log, where run found a regular file or nothing (cli/launch/supervise.c):
  * a terminal or /dev/null is no record, and the tree's to write. */
 static const char *log_of(const struct rg_ctx *c)
 {

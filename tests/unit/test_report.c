@@ -7,7 +7,7 @@
 #include "core/report.h"
 /* The reader is CLI code, not in the core objects the unit tests link;
  * it is pure, so it is compiled in here. */
-#include "cli/jsonl.c"
+#include "cli/json/read.c"
 static struct rg_file file = {.exists = true, .regular = true, .mtime_ns = 2000000000, .size = 7};
 static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL, NULL};
 

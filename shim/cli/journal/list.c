@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jsonl.h"
+#include "cli/json/read.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/text.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/shim_path.h"
+#include "cli/launch/shim_path.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/envp.h"

@@ -14,10 +14,10 @@
 
 #include "cli/cli.h"
 #include "cli/journal/store.h"
-#include "cli/named.h"
+#include "cli/launch/named.h"
+#include "cli/launch/run_opts.h"
+#include "cli/launch/shim_path.h"
 #include "cli/pick.h"
-#include "cli/run_opts.h"
-#include "cli/shim_path.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/settings.h"

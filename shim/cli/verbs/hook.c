@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/ccenv.h"
 #include "cli/cli.h"
 #include "cli/journal/store.h"
-#include "cli/jsonl.h"
-#include "cli/jsonout.h"
-#include "cli/named.h"
-#include "cli/shim_path.h"
+#include "cli/json/out.h"
+#include "cli/json/read.h"
+#include "cli/launch/ccenv.h"
+#include "cli/launch/named.h"
+#include "cli/launch/shim_path.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
 #include "cli/would.h"

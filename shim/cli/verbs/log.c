@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/journal/store.h"
-#include "cli/jsonl.h"
+#include "cli/json/read.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/jsonout.h"
+#include "cli/json/out.h"
 #include "cli/logprune.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"

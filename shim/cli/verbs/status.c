@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/jsonout.h"
+#include "cli/json/out.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"
 #include "cli/where.h"

@@ -1,6 +1,6 @@
 /* The command's process tree under readguard run: signals forwarded to it,
  * its exec, and waiting for it as its subreaper. */
-#include "cli/tree.h"
+#include "cli/launch/tree.h"
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/handoff.h"
+#include "cli/launch/handoff.h"
 #include "cli/shown.h"
 extern char **environ;
 static volatile sig_atomic_t child_pid;

@@ -1,6 +1,6 @@
 /* readguard run's options: the settings of a new session, parsed once for
  * run and lent to env and hook, which create sessions the same way. */
-#include "cli/run_opts.h"
+#include "cli/launch/run_opts.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/launch/supervise.h"
 #include "cli/shown.h"
-#include "cli/supervise.h"
 #include "cli/verbs.h"
 #include "core/text.h"
 #include "os/logfile.h"

@@ -2,7 +2,7 @@
  * filter before exec, readguard receives the listener and becomes the
  * supervisor. Any failure is reported and ends the run (125): supervised
  * mode never falls back to the preload alone. */
-#include "cli/supervise.h"
+#include "cli/launch/supervise.h"
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "cli/jsonout.h"
+#include "cli/json/out.h"
 #include <limits.h>
 
 #include "core/text.h"

@@ -1,4 +1,4 @@
-#include "cli/jsonl.h"
+#include "cli/json/read.h"
 #include <string.h>
 
 struct cursor {

@@ -1,4 +1,4 @@
-#include "cli/shim_path.h"
+#include "cli/launch/shim_path.h"
 #include <bsd/string.h>
 #include <limits.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * hooks make for every later one (preload/context.c, rg_exec_prepare): the build of
  * the shim the command's loader can load, or none, named when it runs
  * unguarded. `readguard run -- ./musl-prog` must start. */
-#include "cli/handoff.h"
+#include "cli/launch/handoff.h"
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/shim_path.h"
+#include "cli/launch/shim_path.h"
 #include "core/envp.h"
 #include "core/settings.h"
 #include "guard/unguarded.h"

@@ -1,4 +1,4 @@
-#include "cli/ccenv.h"
+#include "cli/launch/ccenv.h"
 #include <limits.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* Sessions with a name the user chose: `readguard run --session PATH`, so
  * an agent that restarts can come back to the reads it made. */
-#include "cli/named.h"
+#include "cli/launch/named.h"
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>

@@ -16,7 +16,6 @@
 #include "os/session.h"
 #define LOGS_EVERY_NS (60LL * 60 * 1000000000)
 #define LOGS_STAMP ".pruned-logs"
-#define DAY_NS (86400 * 1000000000LL)
 #define HEX "0123456789abcdef"
 #define TABLE_HEX 16
 /* Beyond this, a file in /proc is not read further: a process's maps run
@@ -225,8 +224,8 @@ void rg_logs_prune(bool now_please, rg_log_pruned_fn *report, void *arg)
         fstatat(dfd, LOGS_STAMP, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < LOGS_EVERY_NS;
     if (now_please || !lately) {
-        if (days < now / DAY_NS) /* else nothing is that old */
-            prune_in(dfd, dir, now - days * DAY_NS, report, arg);
+        if (days < now / RG_PRUNE_DAY_NS) /* else nothing is that old */
+            prune_in(dfd, dir, now - days * RG_PRUNE_DAY_NS, report, arg);
         int fd = openat(dfd, LOGS_STAMP, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0) {
             futimens(fd, NULL);

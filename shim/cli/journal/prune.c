@@ -66,16 +66,27 @@ static void mark_running(const char *id, void *arg)
             m->s[i].running = true;
 }
 
-static int64_t env_num(const char *name, int64_t dflt, bool size)
+static int64_t max_bytes(void)
 {
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return dflt;
-    int64_t n = size ? rg_size_parse(v) : strtoll(v, NULL, 10);
-    return n > 0 ? n : dflt;
+    const char *v = getenv(RG_ENV_JOURNAL_MAX);
+    int64_t n = v && *v ? rg_size_parse(v) : -1;
+    return n > 0 ? n : PRUNE_DEFAULT_MAX;
 }
 
-int64_t rg_prune_days(void) { return env_num(RG_ENV_JOURNAL_DAYS, PRUNE_DEFAULT_DAYS, false); }
+/* Days past what nanoseconds in an int64_t hold (292 years) mean forever:
+ * taken as given, the limit would wrap negative, and every session would
+ * count as older than it (a user asking to keep all would lose all). A
+ * value strtoll reads only the start of ("1e6") is no number of days. */
+int64_t rg_prune_days(void)
+{
+    const char *v = getenv(RG_ENV_JOURNAL_DAYS);
+    char *end = NULL;
+    errno = 0;
+    long long n = v ? strtoll(v, &end, 10) : 0;
+    if (!v || end == v || *end || n <= 0)
+        return PRUNE_DEFAULT_DAYS;
+    return errno == ERANGE || n > INT64_MAX / RG_PRUNE_DAY_NS ? INT64_MAX / RG_PRUNE_DAY_NS : n;
+}
 
 static int64_t disk_bytes(const struct stat *st) { return (int64_t)st->st_blocks * 512; }
 
@@ -279,10 +290,10 @@ static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess
                           struct obj **objs, int64_t now, int64_t *total)
 {
     char p[PATH_MAX + 300];
-    int64_t max = env_num(RG_ENV_JOURNAL_MAX, PRUNE_DEFAULT_MAX, true);
+    int64_t max = max_bytes();
     int64_t days = rg_prune_days();
     for (size_t i = 0; i + 1 < n; i++) {
-        if (s[i].running || (now - s[i].start_ns <= days * 86400 * 1000000000LL && *total <= max))
+        if (s[i].running || (now - s[i].start_ns <= days * RG_PRUNE_DAY_NS && *total <= max))
             continue;
         s[i].drop = true;
         *total -= s[i].bytes;

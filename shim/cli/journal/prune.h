@@ -12,8 +12,11 @@
  * content first (jsettle.h). */
 void rg_jstore_prune(const char *dir, bool now_please);
 
+#define RG_PRUNE_DAY_NS (86400LL * 1000000000)
+
 /* How many days what a session leaves behind is kept: its journal records
- * and its default log (logprune.h). READGUARD_JOURNAL_DAYS, default 30. */
+ * and its default log (logprune.h). READGUARD_JOURNAL_DAYS, default 30;
+ * never more than days * RG_PRUNE_DAY_NS can hold. */
 int64_t rg_prune_days(void);
 
 #endif

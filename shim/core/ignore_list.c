@@ -8,12 +8,14 @@
 
 /* Outputs of builds and package managers, VCS internals and editor swap
  * files: written by tools, never hand-written data, and regenerated at will.
+ * javac writes a *.class in place (O_TRUNC), where gcc's as and ld unlink
+ * a *.o first, so a second session's javac would be refused without it.
  * autom4te.cache/ is autoconf's, which rewrites its requests file in place
  * unread (autoreconf, and make's regenerate rules). */
 const char rg_default_ignores[][RG_DEFAULT_RULE_MAX] = {
     ".git/",   ".hg/",         ".svn/",           "*.o",     "*.a",    "*.so",
     "*.pyc",   "__pycache__/", "node_modules/",   "target/", "build/", "dist/",
-    ".cache/", "*.swp",        "autom4te.cache/", "",
+    ".cache/", "*.swp",        "autom4te.cache/", "*.class", "",
 };
 
 /* Kernel and scratch file systems. They are skipped only below a root that

@@ -189,11 +189,11 @@ $got"
 @test "t1000.15 every default README's free tier names is written without a read; a name near one is guarded" {
 	local names
 	names=$(grep -o '^| free | .*' "$TOP/README.md" | grep -o '`\.git/[^`]*`' | tr -d '`')
-	assert_equal "$names" '.git/ .hg/ .svn/ *.o *.a *.so *.pyc __pycache__/ node_modules/ target/ build/ dist/ .cache/ *.swp autom4te.cache/'
-	local paths=(.git/f .hg/f .svn/f x.o x.a x.so x.pyc __pycache__/f node_modules/f
+	assert_equal "$names" '.git/ .hg/ .svn/ *.o *.a *.so *.class *.pyc __pycache__/ node_modules/ target/ build/ dist/ .cache/ *.swp autom4te.cache/'
+	local paths=(.git/f .hg/f .svn/f x.o x.a x.so x.class x.pyc __pycache__/f node_modules/f
 		target/f build/f dist/f .cache/f .x.swp autom4te.cache/requests)
 	local p
-	for p in "${paths[@]}" x.c x.oo cache/f; do
+	for p in "${paths[@]}" x.c x.oo x.classes cache/f; do
 		mkdir -p "$(dirname "$p")"
 		mkfile "$p" original
 	done

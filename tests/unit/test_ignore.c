@@ -119,6 +119,7 @@ TEST(defaults_ignore_vcs_build_and_cache_outputs)
     CHECK(ign("/r/sub/.git/index"));
     CHECK(ign("/r/src/main.o"));
     CHECK(ign("/r/lib/libx.so"));
+    CHECK(ign("/r/out/com/x/Hello.class"));
     CHECK(ign("/r/pkg/__pycache__/m.cpython-311.pyc"));
     CHECK(ign("/r/node_modules/p/index.js"));
     CHECK(ign("/r/build/out"));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "core/hot.h"
 #include "guard/ask.h"
 #include "guard/fdmap.h"
 #include "os/clock.h"
@@ -300,13 +301,32 @@ void rg_note_close_range(struct rg_ctx *c, int first, int last)
     rg_fd_take_each(c, first, last, restamp_taken);
 }
 
-void rg_note_exec(struct rg_ctx *c)
+/* Will exec close fd? A descriptor gone already counts, as its slot is
+ * stale either way. A raw call: a forked child binds no fcntl for it. */
+RG_START_TEXT static bool exec_closes(int fd)
+{
+    long r = rg_sys3(SYS_fcntl, fd, F_GETFD, 0);
+    return r < 0 || (r & FD_CLOEXEC);
+}
+
+RG_START_TEXT int rg_exec_first_closed(struct rg_ctx *c)
 {
     int end = rg_fd_slots_used(c);
-    int32_t me = end > 0 ? rg_ctx_pid(c) : 0;
     for (int fd = 0; fd < end; fd++) {
         struct rg_fdslot s;
-        if (!rg_fd_peek(c, fd, &s) || !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+        if (rg_fd_peek(c, fd, &s) && exec_closes(fd))
+            return fd;
+    }
+    return -1;
+}
+
+void rg_note_exec(struct rg_ctx *c, int first)
+{
+    int end = rg_fd_slots_used(c);
+    int32_t me = rg_ctx_pid(c);
+    for (int fd = first; fd < end; fd++) {
+        struct rg_fdslot s;
+        if (!rg_fd_peek(c, fd, &s) || !exec_closes(fd))
             continue;
         /* In a vfork child the map is the parent's: only the process that
          * counted a writer (never a vfork child) may uncount it. */

@@ -28,9 +28,16 @@ int rg_close_noted(struct rg_ctx *c, int fd);
 void rg_note_dup(struct rg_ctx *c, int oldfd, int newfd);
 /* Descriptors first to last are about to be closed. */
 void rg_note_close_range(struct rg_ctx *c, int first, int last);
-/* Before exec: restamp descriptors that exec is about to close. Touches no
- * process-local state a vfork parent shares. */
-void rg_note_exec(struct rg_ctx *c);
+/* The first tracked descriptor that an exec now would close, or -1 when
+ * there is none: lock-free and reentrant (slot reads and fcntl), so asked
+ * outside the critical section. A shell that keeps a write on a descriptor
+ * across its commands (configure's config.log on 5) tracks it in every
+ * forked child, and most such children have nothing to restamp. */
+int rg_exec_first_closed(struct rg_ctx *c);
+/* Before exec: restamp descriptors that exec is about to close, from first
+ * (rg_exec_first_closed's). Touches no process-local state a vfork parent
+ * shares. */
+void rg_note_exec(struct rg_ctx *c, int first);
 /* A rename of the session's (counted as its act on e) gave the file of
  * dev and ino the name path: records it as what the session knew, was (its
  * record before the rename): the session's own write as rg_note_close

@@ -50,18 +50,20 @@ RG_START_TEXT static int sys_execveat(int dirfd, const char *path, char *const a
         rg_syscall6(SYS_execveat, dirfd, (long)path, (long)argv, (long)envp, flags, 0));
 }
 
-/* A process that tracks no descriptor (a shell's forked child, mostly)
- * has nothing to restamp: it does not enter the critical section, two
- * system calls fewer. errno is saved only around a restamp. */
+/* A process whose tracked descriptors all stay open across the exec (a
+ * shell's forked child, mostly) has nothing to restamp: it does not enter
+ * the critical section nor ask its pid, three system calls fewer. errno is
+ * saved only around a restamp. */
 RG_START_TEXT static void restamp_cloexec(void)
 {
     struct rg_ctx *r = rg_ready();
-    if (!r || rg_fd_slots_used(r) == 0)
+    int first = r ? rg_exec_first_closed(r) : -1;
+    if (first < 0)
         return;
     struct rg_ctx *c = rg_enter_ready();
     if (c) {
         int saved = errno;
-        rg_note_exec(c);
+        rg_note_exec(c, first);
         errno = saved;
         rg_leave();
     }

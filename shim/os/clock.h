@@ -9,6 +9,12 @@
 
 int64_t rg_now_ns(void);
 
+/* A file's time, as the clock's. */
+static inline int64_t rg_timespec_ns(const struct timespec *t)
+{
+    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
 /* What reads a clock: libc's clock_gettime (its vDSO entry), found on its
  * first call, or a system call when it cannot be found (clock.c says why
  * it is not linked). */

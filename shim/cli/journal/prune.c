@@ -1,5 +1,4 @@
 #include "cli/journal/prune.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,11 +8,10 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uthash.h>
 
 #include "cli/cli.h"
 #include "cli/journal/live.h"
-#include "cli/journal/settle.h"
+#include "cli/journal/objects.h"
 #include "cli/journal/store.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
@@ -35,15 +33,6 @@
 #define PRUNE_EVERY_NS (60LL * 60 * 1000000000)
 #define PRUNE_DEFAULT_MAX (1LL << 30)
 #define PRUNE_DEFAULT_DAYS 30
-
-struct obj {
-    char hex[RG_JOURNAL_OBJECT_MAX]; /* its name in objects/ */
-    int64_t bytes;
-    int refs;
-    size_t seen; /* the session and direction of the last count (count_refs) */
-    struct obj *next;
-    UT_hash_handle hh;
-};
 
 struct sess {
     char *id;
@@ -88,65 +77,6 @@ int64_t rg_prune_days(void)
     return errno == ERANGE || n > INT64_MAX / RG_PRUNE_DAY_NS ? INT64_MAX / RG_PRUNE_DAY_NS : n;
 }
 
-static int64_t disk_bytes(const struct stat *st) { return (int64_t)st->st_blocks * 512; }
-
-/* The object named name, found or added. A linked name that was settled
- * is a symlink: it weighs nothing, and leads to the object holding it. */
-static struct obj *obj_of(struct obj **objs, const char *dir, const char *name)
-{
-    struct obj *o;
-    HASH_FIND_STR(*objs, name, o);
-    if (o)
-        return o;
-    char p[PATH_MAX + 128];
-    struct stat st;
-    o = calloc(1, sizeof *o);
-    if (!o)
-        abort();
-    snprintf(o->hex, sizeof o->hex, "%s", name);
-    snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
-    o->bytes = lstat(p, &st) == 0 ? disk_bytes(&st) : 0;
-    HASH_ADD_STR(*objs, hex, o);
-    return o;
-}
-
-/* One session's (pass's) reference to name, counted once. */
-static void count_one(struct obj **objs, const char *dir, const char *name, size_t pass, int delta,
-                      int64_t *total)
-{
-    struct obj *o = obj_of(objs, dir, name);
-    if (o->seen == pass)
-        return;
-    o->seen = pass;
-    if ((o->refs == 0) != (o->refs + delta == 0))
-        *total += delta > 0 ? o->bytes : -o->bytes;
-    o->refs += delta;
-    char p[PATH_MAX + 128], target[RG_JOURNAL_OBJECT_MAX];
-    snprintf(p, sizeof p, "%s/" RG_JOURNAL_OBJECTS "/%s", dir, name);
-    ssize_t n = rg_jobject_is_linked(name) ? readlink(p, target, sizeof target - 1) : -1;
-    if (n > 0) {
-        target[n] = '\0';
-        if (rg_jobject_valid(target) && !rg_jobject_is_linked(target))
-            count_one(objs, dir, target, pass, delta, total);
-    }
-}
-
-/* Counts, for each object, the kept sessions that name it: records
- * [from, to) are one session's. */
-static void count_refs(struct obj **objs, const struct rg_jlist *l, size_t from, size_t to,
-                       const char *dir, int delta, int64_t *total)
-{
-    size_t pass = 2 * (from + 1) + (delta < 0); /* a session names an object once */
-    for (size_t i = from; i < to; i++)
-        if (l->r[i].object && rg_jobject_valid(l->r[i].object))
-            count_one(objs, dir, l->r[i].object, pass, delta, total);
-}
-
-static int64_t stamp_ns(const struct timespec *t)
-{
-    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
-}
-
 /* Removes the content object at p, unnamed by any kept session and old when
  * looked at, unless a session claimed it since (guard/journal/copy.c): a claim
  * touches its mtime, then checks it is still at p. So it is first moved
@@ -165,56 +95,32 @@ static void remove_object(const char *objects, const char *p, const char *name, 
     /* A claimed object the put-back cannot move (a full disk) stays aside,
      * where undo finds it and the next prune puts it back: only a fresh
      * copy under its name (the same bytes) lets it go. */
-    if (now - stamp_ns(&st.st_mtim) > PRUNE_GRACE_NS ||
+    if (now - rg_timespec_ns(&st.st_mtim) > PRUNE_GRACE_NS ||
         (renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) != 0 && errno == EEXIST))
         unlink(aside);
 }
 
-/* Puts back what a prune killed between its move aside and its judgement
- * left (the name's part after RG_JOURNAL_ASIDE): a session may name it. The
- * sweep then judges it afresh. */
-static void put_back(const char *objects, const char *name)
+/* Removes what no kept session names, past the grace period. An object
+ * kept after the listing is no one's to judge yet; one the listing found
+ * old is looked at again, as it is now, before it goes. */
+static void sweep(const char *objects, struct rg_jobj *objs, int64_t now)
 {
-    char aside[PATH_MAX + 300], p[PATH_MAX + 300];
-    snprintf(aside, sizeof aside, "%s/%s", objects, name);
-    snprintf(p, sizeof p, "%s/%s", objects, name + strlen(RG_JOURNAL_ASIDE));
-    if (renameat2(AT_FDCWD, aside, AT_FDCWD, p, RENAME_NOREPLACE) != 0 && errno == EEXIST)
-        unlink(aside);
-}
-
-/* Removes what no kept session names, past the grace period. */
-static void sweep(const char *dir, struct obj *objs, int64_t now)
-{
-    char objects[PATH_MAX + 16], p[PATH_MAX + 300];
-    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
-    DIR *d = opendir(objects);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+    char p[PATH_MAX + 300];
+    for (struct rg_jobj *o = objs; o; o = o->hh.next) {
+        if (!o->listed || o->refs > 0 || now - o->kept_ns <= PRUNE_GRACE_NS)
             continue;
-        if (strncmp(e->d_name, RG_JOURNAL_ASIDE, strlen(RG_JOURNAL_ASIDE)) == 0) {
-            put_back(objects, e->d_name);
+        o->kept_ns = 0;
+        rg_jobj_look(o, objects);
+        if (now - o->kept_ns <= PRUNE_GRACE_NS)
             continue;
-        }
-        struct obj *o;
-        HASH_FIND_STR(objs, e->d_name, o);
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s", objects, e->d_name);
-        int64_t kept = 0;
-        bool linked = rg_jobject_is_linked(e->d_name);
-        if (lstat(p, &st) == 0)
-            kept = linked && S_ISREG(st.st_mode) ? stamp_ns(&st.st_ctim) : stamp_ns(&st.st_mtim);
-        if ((o && o->refs > 0) || now - kept <= PRUNE_GRACE_NS)
-            continue;
+        snprintf(p, sizeof p, "%s/%s", objects, o->hex);
         /* A linked name is one inode's in one state, which no later
          * session keeps again; scratch names are no session's. */
-        if (linked || !rg_jobject_valid(e->d_name))
+        if (rg_jobject_is_linked(o->hex) || !rg_jobject_valid(o->hex))
             unlink(p);
         else
-            remove_object(objects, p, e->d_name, now);
+            remove_object(objects, p, o->hex, now);
     }
-    if (d)
-        closedir(d);
 }
 
 /* Was the journal pruned within the hour? The stamp's mtime says when the
@@ -222,8 +128,7 @@ static void sweep(const char *dir, struct obj *objs, int64_t now)
 static bool pruned_lately(const char *stamp, int64_t now)
 {
     struct stat st;
-    return stat(stamp, &st) == 0 &&
-           now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < PRUNE_EVERY_NS;
+    return stat(stamp, &st) == 0 && now - rg_timespec_ns(&st.st_mtim) < PRUNE_EVERY_NS;
 }
 
 /* The journal directory, locked for this process's prune, or -1: one that
@@ -277,7 +182,7 @@ static struct sess *sessions_of(const struct rg_jlist *l, const char *dir, size_
                            .to = l->n,
                            .start_ns = strtoll(l->r[i].session, NULL, 10)};
         snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, t->id);
-        t->bytes = stat(p, &st) == 0 ? disk_bytes(&st) : 0;
+        t->bytes = stat(p, &st) == 0 ? rg_disk_bytes(&st) : 0;
         *total += t->bytes;
     }
     return s;
@@ -287,7 +192,7 @@ static struct sess *sessions_of(const struct rg_jlist *l, const char *dir, size_
  * first, never a running one nor the most recent, and uncounts the
  * versions it held. */
 static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess *s, size_t n,
-                          struct obj **objs, int64_t now, int64_t *total)
+                          const char *objects, struct rg_jobj **objs, int64_t now, int64_t *total)
 {
     char p[PATH_MAX + 300];
     int64_t max = max_bytes();
@@ -297,25 +202,9 @@ static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess
             continue;
         s[i].drop = true;
         *total -= s[i].bytes;
-        count_refs(objs, l, s[i].from, s[i].to, dir, -1, total);
+        rg_jobjs_count(objs, l, s[i].from, s[i].to, objects, -1, total);
         snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[i].id);
         unlink(p);
-    }
-}
-
-/* Freed through their own list: the hash's links go with HASH_CLEAR. */
-static void free_objs(struct obj *objs)
-{
-    struct obj *o, *tmp;
-    for (o = objs; o; o = tmp) {
-        tmp = o->hh.next;
-        o->next = tmp;
-    }
-    struct obj *all = objs;
-    HASH_CLEAR(hh, objs);
-    for (o = all; o; o = tmp) {
-        tmp = o->next;
-        free(o);
     }
 }
 
@@ -341,18 +230,20 @@ void rg_jstore_prune(const char *dir, bool now_please)
         stamp_and_unlock(stamp, lock);
         return;
     }
-    rg_jsettle(dir, &l);
+    char objects[PATH_MAX + 16];
+    snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
+    struct rg_jobj *objs = rg_jobjs_list(objects);
+    rg_jobjs_settle(dir, &l, objects, objs);
     size_t n;
     int64_t total = 0;
     struct sess *s = sessions_of(&l, dir, &n, &total);
-    struct obj *objs = NULL;
     for (size_t i = 0; i < n; i++)
-        count_refs(&objs, &l, s[i].from, s[i].to, dir, +1, &total);
+        rg_jobjs_count(&objs, &l, s[i].from, s[i].to, objects, +1, &total);
     struct marking running = {s, n};
     rg_jlive_each(dir, mark_running, &running);
-    drop_sessions(dir, &l, s, n, &objs, now, &total);
-    sweep(dir, objs, now);
-    free_objs(objs);
+    drop_sessions(dir, &l, s, n, objects, &objs, now, &total);
+    sweep(objects, objs, now);
+    rg_jobjs_free(objs);
     free(s);
     rg_jlist_free(&l);
     stamp_and_unlock(stamp, lock);

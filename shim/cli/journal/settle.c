@@ -102,10 +102,11 @@ static void settle_one(const char *dir, const struct rg_jrec *r)
         unlink(tmp);
 }
 
-void rg_jsettle(const char *dir, const struct rg_jlist *l)
+void rg_jsettle(const char *dir, const struct rg_jlist *l, rg_jsettle_wanted_fn *wanted, void *arg)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->r[i].object && rg_jobject_is_linked(l->r[i].object))
+        if (l->r[i].object && rg_jobject_is_linked(l->r[i].object) &&
+            (!wanted || wanted(l->r[i].object, arg)))
             settle_one(dir, &l->r[i]);
 }
 
@@ -124,7 +125,7 @@ void rg_jsettle_session(const char *dir, const char *id)
     }
     struct rg_jlist l = {0};
     if (rg_jlist_load(dir, id, &l) == 0)
-        rg_jsettle(dir, &l);
+        rg_jsettle(dir, &l, NULL, NULL);
     rg_jlist_free(&l);
     close(lock);
 }

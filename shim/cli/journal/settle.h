@@ -9,12 +9,17 @@
 #define RG_JSETTLE_H
 
 #include "cli/journal/store.h"
-/* Settles every linked version that l's records name, in journal dir,
+/* Is a linked object, by its name in objects/, one to settle? A prune
+ * that has listed objects/ already knows, with no lstat of each. */
+typedef bool rg_jsettle_wanted_fn(const char *object, void *arg);
+
+/* Settles every linked version that l's records name (those wanted says
+ * are, or all when wanted is NULL), in journal dir,
  * which the caller holds locked as a prune does (a flock of dir, jprune.c).
  * Best effort: what cannot be settled now stays a whole file under its
  * linked name, and is tried again next time; one written to since it was
  * kept stays so for good. */
-void rg_jsettle(const char *dir, const struct rg_jlist *l);
+void rg_jsettle(const char *dir, const struct rg_jlist *l, rg_jsettle_wanted_fn *wanted, void *arg);
 
 /* The same for session id's records, read from dir, under that lock: when
  * a run ends. Nothing, while a prune holds it. */

@@ -27,12 +27,13 @@ __attribute__((noinline)) static int close_entered(int fd)
 __attribute__((noinline)) static int close_tracked(int fd)
 {
     struct rg_ctx *c;
-    /* A write's end in the fast slots: taking the slot and restamping the
-     * file are reentrant (lock-free, and a stamp's wait for another is
+    /* A write's end in the fast slots, or 0-2 (a tool's close of stdout
+     * before exit, a shell's redirections): taking the slot and restamping
+     * the file are reentrant (lock-free, and a stamp's wait for another is
      * bounded), as a read's record is, so they run outside, without two
      * signal-mask calls. A thread inside is the shim calling itself: it
      * passes straight through, as rg_enter would make it. */
-    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_crit_inside() && (c = rg_ready()))
+    if ((unsigned)fd < RG_FDMAP_SIZE && !rg_crit_inside() && (c = rg_ready()))
         return rg_close_noted(c, fd);
     return close_entered(fd);
 }
@@ -49,10 +50,19 @@ int rg_hook_close(int fd)
 int rg_hook_dup3(int oldfd, int newfd, int flags)
 {
     int saved = errno;
+    struct rg_ctx *c = rg_ready();
     /* Before the process sets up, nothing is tracked on oldfd. */
-    if ((rg_fd_idle(oldfd) || !rg_ready()) && !rg_fd_needs_ctx(newfd, NULL))
+    if ((rg_fd_idle(oldfd) || !c) && !rg_fd_needs_ctx(newfd, NULL))
         return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
-    struct rg_ctx *c = rg_enter();
+    /* Both in the fast slots (a shell's redirections): the restamp of what
+     * newfd held, the entry and the writer count are lock-free, as a
+     * close's are, so no signal-mask calls. */
+    if (c && !rg_crit_inside() && (unsigned)oldfd < RG_FDMAP_SIZE &&
+        (unsigned)newfd < RG_FDMAP_SIZE) {
+        rg_note_dup(c, oldfd, newfd);
+        return (int)rg_result(rg_sys_dup3(oldfd, newfd, flags), saved);
+    }
+    c = rg_enter();
     if (c) {
         rg_note_dup(c, oldfd, newfd);
         rg_leave();

@@ -106,9 +106,10 @@ static int close_stream(FILE *stream)
     int saved = errno;
     int fd = stream ? stream_fd(stream) : -1;
     struct rg_ctx *c;
-    /* A written stream on the fast slots: flushed with the program's mask
-     * and restamped outside, as close() does (hooks/close.c). */
-    if (fd > 2 && fd < RG_FDMAP_SIZE && !rg_fd_idle(fd) && !rg_crit_inside() && (c = rg_ready())) {
+    /* A written stream on the fast slots, or stdout and stderr closed
+     * before exit (coreutils): flushed with the program's mask and
+     * restamped outside, as close() does (hooks/close.c). */
+    if (fd >= 0 && fd < RG_FDMAP_SIZE && !rg_fd_idle(fd) && !rg_crit_inside() && (c = rg_ready())) {
         if (rg_stream_pending(stream))
             fflush(stream);
         rg_note_close(c, fd);

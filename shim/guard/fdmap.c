@@ -1,5 +1,6 @@
 #include "guard/fdmap.h"
 #include "core/hot.h"
+#include "guard/critical.h"
 #include <sched.h>
 #include <stdlib.h>
 #include <uthash.h>
@@ -94,6 +95,11 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
     for (int fd = from < 0 ? 0 : from; fd < end && fd <= to; fd++)
         if (rg_fd_take(c, fd, &s))
             fn(c, fd, &s);
+    if (!c->overflow)
+        return;
+    /* Its lock and free(): a signal handler's hook must not come in while
+     * either is held. A caller inside already stays so. */
+    bool entered = rg_crit_enter();
     while (c->overflow) {
         overflow_lock(c);
         struct rg_overflow *o, *tmp, *pick = NULL;
@@ -108,4 +114,6 @@ void rg_fd_take_each(struct rg_ctx *c, int from, int to,
             break;
         fn(c, fd, &s);
     }
+    if (entered)
+        rg_crit_leave();
 }

@@ -93,7 +93,8 @@ void rg_fd_set_stream(struct rg_ctx *c, int fd, void *stream);
  * stop there, so a process that tracked nothing touches none of the map
  * (exec scans it in every forked child, and its pages are not shared). */
 int rg_fd_slots_used(struct rg_ctx *c);
-/* Calls fn on each tracked descriptor in [from, to], taking it out of the map. */
+/* Calls fn on each tracked descriptor in [from, to], taking it out of the
+ * map. Callable outside the critical section: it enters for the locked map. */
 void rg_fd_take_each(struct rg_ctx *c, int from, int to,
                      void (*fn)(struct rg_ctx *, int, struct rg_fdslot *));
 

@@ -278,7 +278,16 @@ __attribute__((destructor)) static void rg_exit(void)
         return;
     }
     int saved = errno;
-    struct rg_ctx *c = rg_enter();
+    struct rg_ctx *c = rg_ready();
+    /* A process that did not create the session only restamps: lock-free,
+     * as a close's restamp (the locked map enters for itself), so without
+     * two signal-mask calls in nearly every process that set up. */
+    if (c && !self.owner_pid && !rg_crit_inside()) {
+        rg_restamp_at_exit(c);
+        errno = saved;
+        return;
+    }
+    c = rg_enter();
     if (!c)
         return;
     rg_restamp_at_exit(c);

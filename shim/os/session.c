@@ -231,9 +231,9 @@ int rg_session_create_at(const struct rg_settings *s, int32_t creator, const cha
  * inside a user namespace (unshare -Ur), the one its uid maps to outside.
  * The file's owner, which fstat shows through the same mapping, has already
  * said the file is this user's; the header must agree. */
-static uint32_t creator_view_uid(const struct rg_header *h)
+static uint32_t creator_view_uid(const struct rg_header *h, uint32_t me)
 {
-    uint32_t me = rg_sys_geteuid(), outside;
+    uint32_t outside;
     char text[4096];
     if (h->uid == me)
         return me;
@@ -265,11 +265,12 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
      * only at exit, where each libc function would be bound lazily. */
     struct stat st;
     const char *why = NULL;
+    uint32_t me = rg_sys_geteuid();
     if (rg_sys_fstat(fd, &st) != 0)
         why = "it cannot be examined";
     else if (!S_ISREG(st.st_mode))
         why = "it is not a regular file";
-    else if (st.st_uid != rg_sys_geteuid())
+    else if (st.st_uid != me)
         why = "it belongs to another user";
     else if ((size_t)st.st_size < RG_HEADER_SIZE)
         why = "it is too small to be a session table";
@@ -285,7 +286,7 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
     rg_sys_close(fd);
     if (map == MAP_FAILED)
         return "it cannot be mapped";
-    why = rg_table_validate(map, size, creator_view_uid(map));
+    why = rg_table_validate(map, size, creator_view_uid(map, me));
     /* On the fstat above: no call added to a process's start. Last, so that
      * a file that is no table is named as such. */
     if (!why && rg_tablebind_check(getenv(RG_ENV_SESSION_FILE), path, st.st_dev, st.st_ino) ==

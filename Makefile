@@ -322,15 +322,14 @@ deps-lint:
 # libFuzzer harnesses in tests/fuzz/. `make fuzz` runs a campaign with clang
 # (FUZZ_RUNS executions per harness); `make test` only replays the committed
 # corpus, through a gcc build of each harness and tests/fuzz/replay.c.
-FUZZ_SRC  := $(CORE) $(OS) shim/cli/json/read.c
+FUZZ_SRC  := $(CORE) $(OS)
 FUZZ_RUNS ?= 1000000
 FUZZ_CC   ?= clang
 
-$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ) \
-		$(B)/obj/cli/json/read.o $(HEADERS)
+$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' \
-		-o $@ $< tests/fuzz/replay.c $(LIB_OBJ) $(B)/obj/cli/json/read.o -pthread
+		-o $@ $< tests/fuzz/replay.c $(LIB_OBJ) -pthread
 
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_SRC) $(HEADERS)
 	@mkdir -p $(@D)

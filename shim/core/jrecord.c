@@ -234,3 +234,33 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     *o.p = '\0';
     return (size_t)(o.p - out);
 }
+
+bool rg_jrecord_parse(const char **line, struct rg_jobject *o)
+{
+    bool ok = rg_jsonl_parse(*line, o);
+    if (!ok) {
+        const char *last = *line;
+        for (const char *p = *line; (p = strstr(p, RG_JRECORD_START)); p++)
+            last = p;
+        ok = last != *line && rg_jsonl_parse(last, o);
+        *line = last;
+    }
+    return ok && rg_jsonl_get(o, "path") && rg_jsonl_get(o, "op");
+}
+
+bool rg_jrecord_path(const struct rg_jobject *o, char *out, size_t cap)
+{
+    const char *raw = rg_jsonl_get(o, "path_bytes");
+    size_t n = raw ? strlen(raw) : 0;
+    if (raw && n < cap) {
+        memcpy(out, raw, n + 1);
+        if (rg_bytes_unescape(out))
+            return true;
+    }
+    const char *path = rg_jsonl_get(o, "path");
+    n = path ? strlen(path) : cap;
+    if (n >= cap)
+        return false;
+    memcpy(out, path, n + 1);
+    return true;
+}

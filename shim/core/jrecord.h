@@ -1,7 +1,7 @@
 /* One record of a session's journal index: a version of a file kept before
- * the session changed it, or why it was not kept. Pure formatting, shared by
- * the shim (which writes records) and the CLI (which reads them back with
- * jsonl.h and writes its own for undo). */
+ * the session changed it, or why it was not kept. Pure formatting and
+ * parsing, shared by the shim (which writes records) and the CLI (which reads
+ * them back and writes its own for undo). */
 #ifndef RG_JRECORD_H
 #define RG_JRECORD_H
 
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jsonl.h"
 #include "core/sha256.h"
 /* The journal's layout under its directory (the header's journal_dir):
  *   objects/HEX       the bytes of each kept version, named by SHA-256, 0600
@@ -42,32 +43,34 @@
 #define RG_JOURNAL_FILE_MAX (64LL << 20)
 
 struct rg_jrecord {
-    int64_t time_ns;
-    int pid;
-    const char *prog;
-    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
-                       "undo"; "end": the file as the session left it (no object) */
-    const char *call;
-    const char *path; /* absolute; any bytes: one that is not UTF-8 is written
-                         as "path" for people and "path_bytes" to read back */
-    uint64_t dev, ino;
-    uint32_t mode, uid, gid;
-    int64_t mtime_ns, atime_ns, size;
-    int exists;          /* "end" records: the path was there when the session ended */
-    const char *object;  /* its name in objects/, or NULL when not kept */
-    const char *unsaved; /* why not, when object is NULL */
+  int64_t time_ns;
+  int pid;
+  const char *prog;
+  const char
+      *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
+              "undo"; "end": the file as the session left it (no object) */
+  const char *call;
+  const char *path; /* absolute; any bytes: one that is not UTF-8 is written
+                       as "path" for people and "path_bytes" to read back */
+  uint64_t dev, ino;
+  uint32_t mode, uid, gid;
+  int64_t mtime_ns, atime_ns, size;
+  int exists; /* "end" records: the path was there when the session ended */
+  const char *object;  /* its name in objects/, or NULL when not kept */
+  const char *unsaved; /* why not, when object is NULL */
 };
 
 /* The session id of a table header's created_ns and creator_pid. */
-void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid);
+void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns,
+                   int32_t creator_pid);
 
 /* "1795468256807933359-12987": a session id as history prints it. */
 bool rg_journal_is_id(const char *s);
 
 /* The name of a version kept by a link: unique to the inode and its state
  * (ctime), so two processes that keep it at once make one name. */
-void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
-                       int64_t ctime_ns);
+void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev,
+                       uint64_t ino, int64_t ctime_ns);
 
 /* Is name one the journal makes: a SHA-256 in hex, or a linked name? What a
  * record says is checked before it becomes part of a path. */
@@ -84,5 +87,15 @@ bool rg_jobject_is_linked(const char *name);
 
 /* Formats r as one JSON object and a newline; 0 when it does not fit. */
 size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r);
+
+/* Parses the line at *line (no newline) into o. A line that does not parse
+ * may hold a record cut short and, after it, one written whole (above):
+ * that one is read, and *line moved to it. False when none parses, or the
+ * record has no path or op. */
+bool rg_jrecord_parse(const char **line, struct rg_jobject *o);
+
+/* The path o names, as bytes (its "path_bytes" where it is not UTF-8),
+ * into out. False when it does not fit in cap bytes. */
+bool rg_jrecord_path(const struct rg_jobject *o, char *out, size_t cap);
 
 #endif

@@ -1,6 +1,6 @@
 /* JSON escaping (rg_json_escape in shim/text.c), the log line built from it
  * (rg_log_format, shim/report.c) and the CLI's reader of that log
- * (rg_jsonl_parse, shim/cli/json/read.c). Input: a byte choosing the output
+ * (rg_jsonl_parse, shim/core/jsonl.c). Input: a byte choosing the output
  * capacity, then two strings (path and program name); the rest of the input
  * is also fed to the reader as a raw line. Properties: an escape never
  * overruns or splits, is valid UTF-8 without raw control characters, and is
@@ -9,8 +9,8 @@
  * safely, and so is any document by the hook input's nested lookup
  * (rg_json_lookup), whose answer always fits, NUL-ended, in its buffer; a
  * journal record's path reads back byte for byte (rg_jrecord_format). */
-#include "cli/json/read.h"
 #include "core/jrecord.h"
+#include "core/jsonl.h"
 #include "core/report.h"
 #include "core/text.h"
 #include "fuzz.h"

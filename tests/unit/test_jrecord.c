@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/jrecord.h"
@@ -119,6 +120,46 @@ TEST(record_that_does_not_fit_is_not_cut)
     CHECK_EQ_INT(rg_jrecord_format(line, sizeof line, &r), 0);
 }
 
+/* What the formatter writes, the parser reads back: the path's bytes,
+ * whether or not they are UTF-8. */
+TEST(record_path_reads_back_as_written)
+{
+    static const char *paths[] = {"/w/a\"b\\c\n", "/w/caf\xe9%41", "/w/caf\xc3\xa9"};
+    char line[2048], path[256];
+    struct rg_jobject o;
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        struct rg_jrecord r = {.op = "end", .path = paths[i]};
+        size_t n = rg_jrecord_format(line, sizeof line, &r);
+        CHECK(n > 0);
+        line[n - 1] = '\0';
+        const char *at = line;
+        CHECK(rg_jrecord_parse(&at, &o));
+        CHECK(rg_jrecord_path(&o, path, sizeof path));
+        CHECK_EQ_STR(path, paths[i]);
+        CHECK(!rg_jrecord_path(&o, path, strlen(paths[i])));
+    }
+}
+
+/* A record cut short (a full disk) that the next one ran into: the whole
+ * one is read. */
+TEST(record_cut_short_gives_way_to_the_one_after_it)
+{
+    char line[4096], path[256];
+    struct rg_jrecord a = {.op = "write", .path = "/w/a"}, b = {.op = "end", .path = "/w/b"};
+    size_t n = rg_jrecord_format(line, sizeof line, &a);
+    CHECK(n > 0);
+    n = rg_jrecord_format(line + n / 2, sizeof line - n / 2, &b);
+    CHECK(n > 0);
+    line[strlen(line) - 1] = '\0';
+    const char *at = line;
+    struct rg_jobject o;
+    CHECK(rg_jrecord_parse(&at, &o));
+    CHECK(rg_jrecord_path(&o, path, sizeof path));
+    CHECK_EQ_STR(path, "/w/b");
+    at = "{\"op\":\"end\"}";
+    CHECK(!rg_jrecord_parse(&at, &o));
+}
+
 int main(void)
 {
     RUN(linked_name_says_device_inode_and_ctime);
@@ -129,5 +170,7 @@ int main(void)
     RUN(record_of_a_path_that_is_not_utf8_keeps_its_bytes);
     RUN(record_numbers_read_as_printf_writes_them);
     RUN(record_that_does_not_fit_is_not_cut);
+    RUN(record_path_reads_back_as_written);
+    RUN(record_cut_short_gives_way_to_the_one_after_it);
     return check_done();
 }

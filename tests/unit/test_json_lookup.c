@@ -1,11 +1,10 @@
-/* Unit tests for rg_json_lookup (shim/cli/json/read.c): the reader of Claude
+/* Unit tests for rg_json_lookup (shim/core/jsonl.c): the reader of Claude
  * Code's hook input, a nested JSON document whose tool input and response
  * may hold anything the model or a file did. */
 #include <stdlib.h>
 
 #include "check.h"
-/* CLI code, pure: compiled in here, as test_report.c does. */
-#include "cli/json/read.c"
+#include "core/jsonl.h"
 static char out[256];
 
 static bool look(const char *doc, const char *a, const char *b)

@@ -1,13 +1,11 @@
 /* Unit tests for report.c (the reason sentence and the JSON log line) and
- * for the CLI's reader of those lines, which must round-trip them. */
+ * for the reader of those lines, which must round-trip them. */
 #include <fcntl.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/jsonl.h"
 #include "core/report.h"
-/* The reader is CLI code, not in the core objects the unit tests link;
- * it is pure, so it is compiled in here. */
-#include "cli/json/read.c"
 static struct rg_file file = {.exists = true, .regular = true, .mtime_ns = 2000000000, .size = 7};
 static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL, NULL};
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/json/read.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"
+#include "core/jsonl.h"
 #include "core/text.h"
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -27,37 +27,18 @@ static int64_t num_or(const struct rg_jobject *o, const char *k, int64_t none)
 
 static int64_t num(const struct rg_jobject *o, const char *k) { return num_or(o, k, 0); }
 
-/* The path's bytes: "path_bytes" where it is not UTF-8 (core/jrecord.h). */
+/* The path's bytes (core/jrecord.h): it fits, as the parser's buffer held
+ * it. */
 static char *record_path(const struct rg_jobject *o)
 {
-    const char *raw = rg_jsonl_get(o, "path_bytes");
-    char *p = raw ? strdup(raw) : NULL;
-    if (p && rg_bytes_unescape(p))
-        return p;
-    free(p);
-    return strdup(rg_jsonl_get(o, "path"));
-}
-
-/* A line that does not parse may hold a record cut short and, after it,
- * one written whole (core/jrecord.h): that one is read. Left unread, its
- * version is one undo does not know of and a prune removes as unnamed. */
-static bool parse_record(const char **line, struct rg_jobject *o)
-{
-    if (rg_jsonl_parse(*line, o))
-        return true;
-    const char *last = *line;
-    for (const char *p = *line; (p = strstr(p, RG_JRECORD_START)); p++)
-        last = p;
-    if (last == *line)
-        return false;
-    *line = last;
-    return rg_jsonl_parse(last, o);
+    char path[sizeof o->buf];
+    return strdup(rg_jrecord_path(o, path, sizeof path) ? path : "");
 }
 
 static void add(struct rg_jlist *l, const char *session, const char *line)
 {
     struct rg_jobject o;
-    if (!parse_record(&line, &o) || !rg_jsonl_get(&o, "path") || !rg_jsonl_get(&o, "op"))
+    if (!rg_jrecord_parse(&line, &o))
         return;
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 64;

@@ -15,10 +15,10 @@
 
 #include "cli/cli.h"
 #include "cli/journal/store.h"
-#include "cli/json/read.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"
+#include "core/jsonl.h"
 #include "core/text.h"
 #include "os/session.h"
 static const char usage[] =

@@ -1,4 +1,4 @@
-#include "cli/json/read.h"
+#include "core/jsonl.h"
 #include <string.h>
 
 struct cursor {

@@ -1,5 +1,6 @@
-/* Reading the session log back: each line is one flat JSON object whose
- * values are strings, numbers, booleans or null (see core/report.h). */
+/* Reading the session log and a journal index back: each line is one flat
+ * JSON object whose values are strings, numbers, booleans or null (see
+ * core/report.h, core/jrecord.h). */
 #ifndef RG_JSONL_H
 #define RG_JSONL_H
 

@@ -1,7 +1,8 @@
 /* One record of a session's journal index: a version of a file kept before
  * the session changed it, or why it was not kept. Pure formatting and
- * parsing, shared by the shim (which writes records) and the CLI (which reads
- * them back and writes its own for undo). */
+ * parsing, shared by the shim (which writes records, and reads its
+ * session's back as the session ends) and the CLI (which reads them back
+ * and writes its own for undo). */
 #ifndef RG_JRECORD_H
 #define RG_JRECORD_H
 
@@ -34,8 +35,9 @@
  * of the name finds its bytes, whatever later becomes of the new name. */
 #define RG_JOURNAL_OP_MOVE "move"
 
-/* How a session left a file (undo tells a later change by it); with an
- * empty path, that the whole session ended then (guard/journal/index.h). */
+/* How a session left a file (undo tells a later change by it,
+ * guard/journal/end.h); with an empty path, in journals of earlier builds,
+ * that the whole session ended then. */
 #define RG_JOURNAL_OP_END "end"
 
 /* Default per-file cap (--journal-max-file): a larger file is logged as not
@@ -43,34 +45,32 @@
 #define RG_JOURNAL_FILE_MAX (64LL << 20)
 
 struct rg_jrecord {
-  int64_t time_ns;
-  int pid;
-  const char *prog;
-  const char
-      *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
-              "undo"; "end": the file as the session left it (no object) */
-  const char *call;
-  const char *path; /* absolute; any bytes: one that is not UTF-8 is written
-                       as "path" for people and "path_bytes" to read back */
-  uint64_t dev, ino;
-  uint32_t mode, uid, gid;
-  int64_t mtime_ns, atime_ns, size;
-  int exists; /* "end" records: the path was there when the session ended */
-  const char *object;  /* its name in objects/, or NULL when not kept */
-  const char *unsaved; /* why not, when object is NULL */
+    int64_t time_ns;
+    int pid;
+    const char *prog;
+    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
+                       "undo"; "end": the file as the session left it (no object) */
+    const char *call;
+    const char *path; /* absolute; any bytes: one that is not UTF-8 is written
+                         as "path" for people and "path_bytes" to read back */
+    uint64_t dev, ino;
+    uint32_t mode, uid, gid;
+    int64_t mtime_ns, atime_ns, size;
+    int exists;          /* "end" records: the path was there when the session ended */
+    const char *object;  /* its name in objects/, or NULL when not kept */
+    const char *unsaved; /* why not, when object is NULL */
 };
 
 /* The session id of a table header's created_ns and creator_pid. */
-void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns,
-                   int32_t creator_pid);
+void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t creator_pid);
 
 /* "1795468256807933359-12987": a session id as history prints it. */
 bool rg_journal_is_id(const char *s);
 
 /* The name of a version kept by a link: unique to the inode and its state
  * (ctime), so two processes that keep it at once make one name. */
-void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev,
-                       uint64_t ino, int64_t ctime_ns);
+void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
+                       int64_t ctime_ns);
 
 /* Is name one the journal makes: a SHA-256 in hex, or a linked name? What a
  * record says is checked before it becomes part of a path. */

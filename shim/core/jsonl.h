@@ -1,6 +1,7 @@
 /* Reading the session log and a journal index back: each line is one flat
  * JSON object whose values are strings, numbers, booleans or null (see
- * core/report.h, core/jrecord.h). */
+ * core/report.h, core/jrecord.h). Pure: the library reads an index at a
+ * session's end too (guard/journal/end.h). */
 #ifndef RG_JSONL_H
 #define RG_JSONL_H
 

@@ -14,7 +14,7 @@
 #include "core/hot.h"
 #include "core/settings.h"
 #include "guard/critical.h"
-#include "guard/journal/index.h"
+#include "guard/journal/end.h"
 #include "guard/restamp.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
@@ -293,7 +293,7 @@ __attribute__((destructor)) static void rg_exit(void)
     rg_restamp_at_exit(c);
     if (self.owner_pid && self.owner_pid == rg_sys_getpid() && c->session_path[0] &&
         !leaves_members(c)) {
-        rg_jindex_close(c);
+        rg_jend_close(c);
         rg_sys_unlinkat(AT_FDCWD, c->session_path, 0);
     }
     rg_leave();

@@ -1540,9 +1540,6 @@ except FileNotFoundError:
 @test "t1400.147 undo refuses a file changed after a preloaded agent's session ended" {
 	mkfile a.txt original
 	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo agent >a.txt'
-	# The kernel stamps ctime from its coarse clock, up to a tick behind the
-	# end record's time: an edit within that tick is the documented limit.
-	sleep 0.1
 	external_write a.txt later
 	run "$RG" undo a.txt
 	assert_failure 1
@@ -1559,4 +1556,42 @@ except FileNotFoundError:
 	assert_failure 1
 	assert_output --partial "changed after session"
 	assert_equal "$(cat a.txt)" later
+}
+
+@test "t1400.149 undo --force restores a file edited the moment a preloaded agent's session ended" {
+	mkfile a.txt original
+	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo agent >a.txt'
+	external_write a.txt "later, by hand"
+	run "$RG" undo a.txt
+	assert_failure 1
+	run "$RG" undo --force a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1400.150 undo refuses a file removed after a preloaded agent's session ended" {
+	mkfile a.txt original
+	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo agent >a.txt'
+	rm a.txt
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "removed or renamed after session"
+	assert_file_not_exist a.txt
+}
+
+@test "t1400.151 a preloaded agent's session records how it left each file it changed, once each" {
+	mkfile a.txt original
+	mkfile b.txt original
+	LD_PRELOAD="$SHIM" bash -c 'cat a.txt b.txt >/dev/null; echo x >a.txt; echo y >b.txt;
+		rm a.txt; echo z >b.txt'
+	run grep -c '"op":"end"' "$J/sessions/"*.jsonl
+	assert_output 2
+	run grep -c '"op":"end".*"path":"'"$W"'/a.txt".*"exists":false' "$J/sessions/"*.jsonl
+	assert_output 1
+}
+
+@test "t1400.152 a preloaded agent's session that kept nothing leaves nothing in the journal" {
+	mkfile a.txt original
+	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo new >b.txt'
+	assert_file_not_exist "$J/sessions"
 }

@@ -10,6 +10,7 @@
 #include "cli/pick.h"
 #include "core/jrecord.h"
 #include "core/sha256.h"
+#include "guard/journal/end.h"
 #include "os/clock.h"
 #include "os/logfile.h"
 
@@ -29,11 +30,15 @@ static int mkdirs(const char *dir)
         }
 }
 
-static int append(const char *dir, const char *id, const struct rg_jrecord *r)
+static void index_path(char *out, size_t cap, const char *dir, const char *id)
 {
-    char path[PATH_MAX + 256], line[8192];
-    snprintf(path, sizeof path, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, id);
-    size_t n = rg_jrecord_format(line, sizeof line, r);
+    snprintf(out, cap, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, id);
+}
+
+static int append_line(const char *dir, const char *id, const char *line, size_t n)
+{
+    char path[PATH_MAX + 256];
+    index_path(path, sizeof path, dir, id);
     int fd = n ? rg_log_open_in(path, false) : -ENAMETOOLONG;
     if (fd < 0)
         return fd;
@@ -65,9 +70,10 @@ static int keep_record(const char *dir, const char *id, const char *abs, const c
                        const struct stat *st, const char *hex)
 {
     struct rg_jrecord rec;
+    char line[8192];
     record_of(&rec, op, abs, st);
     rec.object = hex;
-    return append(dir, id, &rec);
+    return append_line(dir, id, line, rg_jrecord_format(line, sizeof line, &rec));
 }
 
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name)
@@ -228,34 +234,25 @@ bool rg_jstore_same_state(const struct stat *a, const struct stat *b)
            a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-int rg_jstore_end_at(const char *dir, const char *id, int at, const char *name, const char *abs)
+/* The "end" records are the library's too (guard/journal/end.h). */
+static struct rg_jend_by by_readguard(void)
 {
-    struct stat st;
-    struct rg_jrecord rec;
-    bool there = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-    record_of(&rec, "end", abs, there ? &st : NULL);
-    rec.unsaved = "end";
-    return append(dir, id, &rec);
+    return (struct rg_jend_by){"readguard", RG_JOURNAL_OP_END, (int)getpid(), rg_now_ns()};
 }
 
-int rg_jstore_end(const char *dir, const char *id, const char *abs)
+int rg_jstore_end_at(const char *dir, const char *id, int at, const char *name, const char *abs)
 {
-    return rg_jstore_end_at(dir, id, AT_FDCWD, abs, abs);
+    char line[8192];
+    struct rg_jend_by by = by_readguard();
+    return append_line(dir, id, line, rg_jend_format(line, sizeof line, at, name, abs, &by));
 }
 
 void rg_jstore_close_session(const char *dir, const char *id)
 {
-    struct rg_jlist l = {0};
-    if (rg_jlist_load(dir, id, &l) < 0)
-        return;
-    for (size_t i = 0; i < l.n; i++) {
-        bool seen = strcmp(l.r[i].op, "end") == 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(l.r[j].path, l.r[i].path) == 0;
-        if (!seen)
-            rg_jstore_end(dir, id, l.r[i].path);
-    }
-    rg_jlist_free(&l);
+    char path[PATH_MAX + 256];
+    struct rg_jend_by by = by_readguard();
+    index_path(path, sizeof path, dir, id);
+    rg_jend_session(path, &by);
 }
 
 static int64_t stamp_ns(const struct timespec *t)

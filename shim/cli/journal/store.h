@@ -149,9 +149,8 @@ int rg_jstore_claim(const char *obj, int64_t size);
  * settled linked name's content object left so. */
 void rg_jstore_object(char *out, size_t cap, const char *dir, const char *name);
 
-/* Appends session id's "end" record for abs: how the file is now. */
-int rg_jstore_end(const char *dir, const char *id, const char *abs);
-/* The same, of the file name in directory at, recorded as abs. */
+/* Appends session id's "end" record for the file name in directory at,
+ * recorded as abs: how the file is now (guard/journal/end.h). */
 int rg_jstore_end_at(const char *dir, const char *id, int at, const char *name, const char *abs);
 
 /* Appends an "end" record for each path session id changed. */

@@ -51,11 +51,14 @@ struct undo {
 };
 
 /* Did the file change after session s last touched it? An "end" record
- * for the path knows how the session left it. One for the whole session
- * (a preloaded creator's exit, guard/journal/index.h) knows only when it ended:
- * a file whose ctime, which cannot be set back, is later, was changed by
- * someone else. Without either (the session is still running, or was
- * killed) the file is taken as the session left it. */
+ * for the path knows how the session left it (guard/journal/end.h). One
+ * for the whole session, with no path, knows only when it ended: what a
+ * preloaded creator's exit wrote before it recorded each file (in builds
+ * of the unreleased cycle; its journals may still be read). A file whose
+ * ctime, which cannot be set back, is later was changed by someone else,
+ * but for a change within the kernel's clock tick of the end. Without
+ * either (the session is still running, or was killed) the file is taken
+ * as the session left it. */
 static bool changed_since(const struct undo *u, const char *s, const char *abs)
 {
     const struct rg_jrec *end = NULL, *ended = NULL;

@@ -160,33 +160,3 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w;
 }
-
-void rg_jindex_close(struct rg_ctx *c)
-{
-    const struct rg_header *h = c->table.hdr;
-    if (!h || (c->policy & RG_POLICY_NO_JOURNAL))
-        return;
-    char objects_buf[RG_JPATH], index_buf[RG_JPATH];
-    const char *objects, *index;
-    rg_jpaths_get(&c->jpaths, h, objects_buf, index_buf, &objects, &index);
-    /* No index: the session kept nothing, so undo has nothing to judge. */
-    int fd = index[0]
-                 ? rg_sys_openat(AT_FDCWD, index, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0)
-                 : -1;
-    if (fd < 0)
-        return;
-    struct rg_jrecord r = {
-        .time_ns = rg_now_ns(),
-        .pid = (int)rg_sys_getpid(),
-        .prog = rg_log_actor_prog(c),
-        .op = RG_JOURNAL_OP_END,
-        .call = "exit",
-        .path = "",
-        .unsaved = RG_JOURNAL_OP_END,
-    };
-    char line[1024];
-    size_t n = rg_jrecord_format(line, sizeof line, &r);
-    ssize_t w = n ? write(fd, line, n) : 0;
-    (void)w;
-    rg_sys_close(fd);
-}

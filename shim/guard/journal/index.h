@@ -42,11 +42,4 @@ int rg_jindex_append(const struct rg_jkeep *k);
  * change itself goes ahead. */
 void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err);
 
-/* Records, in the index of a session that kept anything, that the session
- * has ended as of now: its creator is leaving and takes the table along.
- * readguard run records how the session left each file it changed; a
- * session a preloaded process made has no such launcher, and without this
- * undo would take a change made after it ended for the session's own. */
-void rg_jindex_close(struct rg_ctx *c);
-
 #endif

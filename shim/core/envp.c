@@ -4,6 +4,7 @@
 #include "core/hot.h"
 #include "core/preload_list.h"
 #include "core/settings.h"
+#include "core/tablebind.h"
 
 #define IO_URING_OFF "UV_USE_IO_URING=0"
 
@@ -26,7 +27,7 @@ static inline __attribute__((always_inline)) const char *value_at(const char *en
  * (core/hot.h says why not in .rodata). */
 RG_START_CONST static const char n_preload[] = "LD_PRELOAD", n_session[] = RG_ENV_SESSION,
                                  n_owner[] = RG_ENV_OWNER, n_trampoline[] = RG_ENV_TRAMPOLINE,
-                                 n_uring[] = "UV_USE_IO_URING";
+                                 n_uring[] = "UV_USE_IO_URING", n_binding[] = RG_ENV_SESSION_FILE;
 
 bool rg_preload_has_shim(const char *list)
 {
@@ -90,7 +91,7 @@ RG_START_TEXT static bool foreign(const char *p, size_t len, enum rg_libc loader
 
 RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
 {
-    struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL};
+    struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL, NULL};
     /* The first byte rules out nearly every variable: one test of a bit. */
     const unsigned firsts = 1U << ('L' - 'L') | 1U << ('R' - 'L') | 1U << ('U' - 'L');
     for (char *const *p = envp; p && *p; p++) {
@@ -110,6 +111,8 @@ RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
                 v.owner = x;
             else if (!v.trampoline && (x = VALUE_AT(e, n_trampoline)))
                 v.trampoline = x;
+            else if (!v.binding && (x = VALUE_AT(e, n_binding)))
+                v.binding = x;
             break;
         case 'U':
             if (!v.uring && (x = VALUE_AT(e, n_uring)))
@@ -143,12 +146,19 @@ RG_START_TEXT static bool session_ok(const char *v, const struct rg_env_need *ne
     return !need->session || (v && *v);
 }
 
+/* A binding already there is left as it is, as a session already there is. */
+RG_START_TEXT static bool binding_ok(const char *v, const struct rg_env_need *need)
+{
+    return !need->binding || (v && *v);
+}
+
 RG_START_TEXT static bool uring_ok(const char *v) { return v && v[0] == '0' && v[1] == '\0'; }
 
 RG_START_TEXT bool rg_envp_complete(char *const *envp, const struct rg_env_need *need)
 {
     struct rg_env_vars v = rg_env_vars(envp);
-    return preload_ok(v.preload, need) && session_ok(v.session, need) && uring_ok(v.uring);
+    return preload_ok(v.preload, need) && session_ok(v.session, need) &&
+           binding_ok(v.binding, need) && uring_ok(v.uring);
 }
 
 /* Appends NAME=value to buf; NULL if it does not fit. */
@@ -223,19 +233,22 @@ long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out
     struct rg_env_vars v = rg_env_vars(envp);
     const char *preload = v.preload, *session = v.session;
     bool fix_preload = !preload_ok(preload, need), fix_session = !session_ok(session, need);
+    /* The session put back binds to its own file, whatever binding was left. */
+    bool fix_binding = need->binding && (fix_session || !binding_ok(v.binding, need));
     size_t n = 0;
     /* Every copy of a variable that is rebuilt goes: the loader and getenv
      * would otherwise disagree on which one counts. */
     for (size_t i = 0; envp && envp[i]; i++) {
         const char *e = envp[i];
         if ((fix_preload && VALUE_AT(e, "LD_PRELOAD")) ||
-            (fix_session && VALUE_AT(e, "READGUARD_SESSION")) || VALUE_AT(e, "UV_USE_IO_URING"))
+            (fix_session && VALUE_AT(e, "READGUARD_SESSION")) ||
+            (fix_binding && VALUE_AT(e, RG_ENV_SESSION_FILE)) || VALUE_AT(e, "UV_USE_IO_URING"))
             continue;
         if (n + 1 >= outcap)
             return -1;
         out[n++] = (char *)e;
     }
-    if (n + 4 > outcap)
+    if (n + RG_ENV_ADDS + 1 > outcap)
         return -1;
     if (fix_preload) {
         if (!(out[n] = put_preload(&buf, &bufcap, preload, need)))
@@ -243,6 +256,8 @@ long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out
         n += *out[n] != '\0'; /* an LD_PRELOAD with nothing left in it goes */
     }
     if (fix_session && !(out[n++] = put(&buf, &bufcap, "READGUARD_SESSION", need->session)))
+        return -1;
+    if (fix_binding && !(out[n++] = put(&buf, &bufcap, RG_ENV_SESSION_FILE, need->binding)))
         return -1;
     out[n++] = (char *)IO_URING_OFF;
     out[n] = NULL;

@@ -23,7 +23,14 @@ struct rg_env_need {
      * it passes over: musl cannot open a path with "$LIB" in it, and goes on,
      * so that entry survives a musl process for its glibc descendants. */
     enum rg_libc loader;
+    /* READGUARD_SESSION_FILE (core/tablebind.h), or NULL: leave it. It goes
+     * where the session goes: a child whose environment was emptied would
+     * otherwise join whatever table is at the session's path. */
+    const char *binding;
 };
+
+/* The most variables rg_envp_build adds to envp's. */
+#define RG_ENV_ADDS 4
 
 /* The variables the shim reads from an environment, each the first copy (as
  * getenv finds it), or NULL. One pass over envp, with no libc calls: the
@@ -34,19 +41,22 @@ struct rg_env_vars {
     const char *uring;      /* UV_USE_IO_URING */
     const char *owner;      /* READGUARD_OWNER */
     const char *trampoline; /* READGUARD_TRAMPOLINE */
+    const char *binding;    /* READGUARD_SESSION_FILE */
 };
 struct rg_env_vars rg_env_vars(char *const *envp);
 
 /* Does envp already carry the shim, no shim the loader cannot load, the
- * session and UV_USE_IO_URING=0? */
+ * session, its binding and UV_USE_IO_URING=0? */
 bool rg_envp_complete(char *const *envp, const struct rg_env_need *need);
 
 /* Writes into out (outcap pointers) envp with what is missing added: the
  * shim prepended to LD_PRELOAD and entries the loader cannot load taken out
- * of it (an LD_PRELOAD left empty goes), READGUARD_SESSION if unset or empty, and
- * UV_USE_IO_URING=0 in place of any other value. New strings go into buf.
- * Returns the number of variables (out[n] is NULL), or -1 if out or buf is
- * too small. A NULL envp is an empty one. */
+ * of it (an LD_PRELOAD left empty goes), READGUARD_SESSION if unset or empty, the
+ * binding if unset or empty or the session was added, and UV_USE_IO_URING=0
+ * in place of any other value. New strings go into buf. Returns the number
+ * of variables (out[n] is NULL), or -1 if out (which needs room for
+ * RG_ENV_ADDS more than envp and the NULL) or buf is too small. A NULL
+ * envp is an empty one. */
 long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out, size_t outcap,
                    char *buf, size_t bufcap);
 

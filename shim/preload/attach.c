@@ -165,7 +165,9 @@ static void export_session(struct rg_ctx *c, struct rg_attach_room *room, struct
 {
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)owner);
-    rg_xenv_set_session(xe, c->session_path);
+    char bind[RG_TABLEBIND_MAX];
+    rg_tablebind_format(bind, c->session_path, c->table.dev, c->table.ino);
+    rg_xenv_set_session(xe, c->session_path, bind);
     export_var(room->env_session, sizeof room->env_session, RG_ENV_SESSION, c->session_path);
     export_var(room->env_owner, sizeof room->env_owner, RG_ENV_OWNER, pid);
     char roots[PATH_MAX];
@@ -177,8 +179,6 @@ static void export_session(struct rg_ctx *c, struct rg_attach_room *room, struct
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     export_var(room->env_id, sizeof room->env_id, RG_ENV_SESSION_ID, id);
-    char bind[RG_TABLEBIND_MAX];
-    rg_tablebind_format(bind, c->session_path, c->table.dev, c->table.ino);
     export_var(room->env_file, sizeof room->env_file, RG_ENV_SESSION_FILE, bind);
 }
 

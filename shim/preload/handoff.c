@@ -124,6 +124,13 @@ RG_START_TEXT static void pack(struct rg_exec_env *x, const struct rg_env_vars *
     copy_run(x->buf + x->session_at, session, false);
 }
 
+/* Copies a binding only whole: one cut short could read as another. */
+RG_START_TEXT static void copy_binding(char *dst, const char *src)
+{
+    size_t n = src ? run_len(src, false) : 0;
+    copy_known(dst, src, n == RG_TABLEBIND_MAX - 1 ? n : 0);
+}
+
 RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v)
 {
     if (x->session_made && !v->session) {
@@ -135,11 +142,13 @@ RG_START_TEXT void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_en
         return;
     }
     pack(x, v, v->session);
+    copy_binding(x->binding, v->binding);
 }
 
-void rg_xenv_set_session(struct rg_exec_env *x, const char *session)
+void rg_xenv_set_session(struct rg_exec_env *x, const char *session, const char *binding)
 {
     copy_run(x->buf + x->session_at, session, false);
+    copy_binding(x->binding, binding);
     x->session_made = true;
 }
 
@@ -148,6 +157,7 @@ RG_START_TEXT static void need_unchecked(const struct rg_exec_env *x, struct rg_
 {
     need->preload = x->buf[0] ? x->buf : NULL;
     need->session = rg_xenv_session(x)[0] ? rg_xenv_session(x) : NULL;
+    need->binding = need->session && x->binding[0] ? x->binding : NULL;
     need->loader = OWN_LIBC;
 }
 
@@ -156,7 +166,7 @@ RG_START_TEXT void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need 
     struct stat st;
     need_unchecked(x, need);
     if (need->session && rg_sys_fstatat(AT_FDCWD, need->session, &st, 0) != 0)
-        need->preload = need->session = NULL;
+        need->preload = need->session = need->binding = NULL;
 }
 
 #ifndef RG_MULTIARCH

@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "core/envp.h"
+#include "core/tablebind.h"
 /* The entries an exec re-injects when the program scrubbed its environment:
  * this build's LD_PRELOAD entry, as written; the other libc's build, when
  * LD_PRELOAD names it; READGUARD_SESSION. Each is at most PATH_MAX - 1
@@ -19,6 +20,7 @@
 struct rg_exec_env {
     unsigned short other_at, session_at; /* offsets into buf; the own entry at 0 */
     bool session_made;                   /* set by rg_xenv_set_session */
+    char binding[RG_TABLEBIND_MAX];      /* the session's, or "" */
     char buf[3 * PATH_MAX];
 };
 
@@ -32,18 +34,20 @@ static inline const char *rg_xenv_session(const struct rg_exec_env *x)
     return x->buf + x->session_at;
 }
 
-/* Replaces the session entry (a session this process created). */
-void rg_xenv_set_session(struct rg_exec_env *x, const char *session);
+/* Replaces the session entry and its binding (a session this process
+ * created). */
+void rg_xenv_set_session(struct rg_exec_env *x, const char *session, const char *binding);
 
 /* Fills x from the process's starting environment: the LD_PRELOAD entries
  * naming the shim ($LIB and all, so a 32-bit child still finds its own
  * build), else the file the shim was loaded from, and the session, unless
- * a hook that ran before (from another library's constructor) made one. */
+ * a hook that ran before (from another library's constructor) made one, and
+ * the session's binding. */
 void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
 
 /* What an exec from this process must pass on (see core/envp.h): the shim's
- * LD_PRELOAD entry and the session, as the process started with them (x,
- * the context's: rg_ctx_exec_env()). Both are NULL once the session's table
+ * LD_PRELOAD entry, the session and its binding, as the process started with
+ * them (x, the context's: rg_ctx_exec_env()). All are NULL once the session's table
  * is gone: a session that ended is not rejoined. Async-signal-safe; touches
  * no state. */
 void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need);

@@ -290,11 +290,12 @@ esc_other_session() {
 		"$RG" run --session "$ESC/tables/other" -- bash -c 'echo PWN >f') >>"$ESC/out" 2>&1
 }
 
-# esc_bound_victim SCRIPT: a kept session, its table in a directory of the
-# user's ($ESC/agent), joined by a shell as readguard env has it join; while
-# the shell waits, a --strict tree (another program of the user) runs
-# SCRIPT with AGENT set; then the shell's next command writes f blind.
+# esc_bound_victim SCRIPT [VICTIM]: a kept session, its table in a directory
+# of the user's ($ESC/agent), joined by a shell as readguard env has it join;
+# while the shell waits, a --strict tree (another program of the user) runs
+# SCRIPT with AGENT set; then the shell's next command, VICTIM, writes f blind.
 esc_bound_victim() {
+	local victim=${2:-'bash -c "echo PWN >f"'}
 	mkdir "$ESC/agent" && chown 65534:65534 "$ESC/agent"
 	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" \
 		READGUARD_DIR="$ESC/tables" TABLES="$ESC/tables" AGENT="$ESC/agent" RG="$RG" \
@@ -302,7 +303,7 @@ esc_bound_victim() {
 eval "$("$RG" env --session "$AGENT/other")" || exit 99
 env -u LD_PRELOAD -u READGUARD_SESSION -u READGUARD_SESSION_FILE \
 	"$RG" run --strict -- bash -c "$TREE"
-bash -c "echo PWN >f"') >>"$ESC/out" 2>&1
+'"$victim") >>"$ESC/out" 2>&1
 }
 
 # esc_attack MODE VECTOR: runs the attack; the verdict is esc_verdict's.

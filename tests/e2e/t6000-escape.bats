@@ -751,6 +751,26 @@ PY'
 		fail "no reason given: $(cat "$ESC/out")"
 }
 
+# A child whose environment was emptied (env -i) is handed the session by
+# the exec that starts it: the binding goes with it.
+@test "t6000.93 a child started with an emptied environment does not join a planted table (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	cp "$ESC/root/f" "$ESC/before"
+	esc_bound_victim "$ESC_PLANT" 'env -i bash -c "echo PWN >f"' || true
+	[ -f "$ESC/agent/other" ] && [ -f "$ESC/outside/gone/other" ] ||
+		fail "the tree did not plant its table: $(cat "$ESC/out")"
+	cmp "$ESC/before" "$ESC/root/f" || fail "f was written: $(cat "$ESC/out")"
+}
+
+@test "t6000.94 the child started with an emptied environment says why it refuses (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_bound_victim "$ESC_PLANT" 'env -i bash -c "echo PWN >f"' || true
+	grep -q "refused to write 'f': the session table is unusable (another file than the session's is at its path" "$ESC/out" ||
+		fail "no reason given: $(cat "$ESC/out")"
+}
+
 # A table made after the run began by a process outside the tree that has
 # since ended names a pid a process of the tree may take. Staged without
 # waiting for a pid to come round: the table's header names a process of

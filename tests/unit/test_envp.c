@@ -4,7 +4,7 @@
 
 #include "check.h"
 static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
-                                        RG_LIBC_GLIBC};
+                                        RG_LIBC_GLIBC, NULL};
 #define GLIBC_SHIM "/opt/rg/libreadguard.so"
 #define MUSL_SHIM "/opt/rg/musl/libreadguard.so"
 #define LIB_SHIM "/opt/$LIB/readguard/libreadguard.so"
@@ -119,17 +119,80 @@ TEST(complete_env_needs_nothing)
 
 TEST(null_needs_leave_those_variables)
 {
-    struct rg_env_need none = {NULL, NULL, RG_LIBC_GLIBC};
+    struct rg_env_need none = {NULL, NULL, RG_LIBC_GLIBC, NULL};
     char *envp[] = {"UV_USE_IO_URING=0", NULL};
     CHECK(rg_envp_complete(envp, &none));
     CHECK_EQ_INT(rg_envp_build(envp, &none, out, 16, buf, sizeof buf), 1);
 }
 
+#define BINDING "0000000000000801:0000000000000abc:00000000deadbeef"
+static const struct rg_env_need BOUND = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
+                                         RG_LIBC_GLIBC, BINDING};
+
+static long build_bound(char *const *envp)
+{
+    memset(out, 0, sizeof out);
+    return rg_envp_build(envp, &BOUND, out, 16, buf, sizeof buf);
+}
+
+TEST(an_emptied_env_gets_the_binding_with_the_session)
+{
+    char *envp[] = {NULL};
+    CHECK(!rg_envp_complete(envp, &BOUND));
+    CHECK_EQ_INT(build_bound(envp), 4);
+    CHECK(find("READGUARD_SESSION=/dev/shm/readguard-1-x") >= 0);
+    CHECK(find("READGUARD_SESSION_FILE=" BINDING) >= 0);
+}
+
+TEST(a_session_put_back_replaces_a_binding_left_behind)
+{
+    char *envp[] = {"READGUARD_SESSION_FILE=left", "READGUARD_SESSION=", NULL};
+    build_bound(envp);
+    CHECK_EQ_INT(count_prefix("READGUARD_SESSION_FILE="), 1);
+    CHECK(find("READGUARD_SESSION_FILE=" BINDING) >= 0);
+}
+
+TEST(a_session_without_its_binding_gets_it)
+{
+    char *envp[] = {"LD_PRELOAD=/opt/rg/libreadguard.so",
+                    "READGUARD_SESSION=/dev/shm/readguard-1-x", "UV_USE_IO_URING=0", NULL};
+    CHECK(!rg_envp_complete(envp, &BOUND));
+    CHECK_EQ_INT(build_bound(envp), 4);
+    CHECK(find("READGUARD_SESSION_FILE=" BINDING) >= 0);
+}
+
+TEST(a_binding_already_set_is_kept)
+{
+    char *envp[] = {"LD_PRELOAD=/opt/rg/libreadguard.so", "READGUARD_SESSION=/s",
+                    "READGUARD_SESSION_FILE=mine", "UV_USE_IO_URING=0", NULL};
+    CHECK(rg_envp_complete(envp, &BOUND));
+    char *no_uring[] = {"READGUARD_SESSION=/s", "READGUARD_SESSION_FILE=mine", NULL};
+    build_bound(no_uring);
+    CHECK(find("READGUARD_SESSION_FILE=mine") >= 0);
+    CHECK_EQ_INT(count_prefix("READGUARD_SESSION_FILE="), 1);
+}
+
+TEST(env_vars_tells_the_binding_from_the_session)
+{
+    char *envp[] = {"READGUARD_SESSION_FILE=b", "READGUARD_SESSION=s", NULL};
+    struct rg_env_vars v = rg_env_vars(envp);
+    CHECK_EQ_STR(v.session, "s");
+    CHECK_EQ_STR(v.binding, "b");
+}
+
+TEST(out_without_room_for_the_binding_fails)
+{
+    char *envp[] = {"A=1", NULL};
+    memset(out, 0, sizeof out);
+    CHECK_EQ_INT(rg_envp_build(envp, &BOUND, out, 1 + RG_ENV_ADDS, buf, sizeof buf), -1);
+    CHECK_EQ_INT(rg_envp_build(envp, &BOUND, out, 2 + RG_ENV_ADDS, buf, sizeof buf), 5);
+}
+
 TEST(too_small_out_fails)
 {
     char *envp[] = {"A=1", "B=2", NULL};
-    CHECK_EQ_INT(rg_envp_build(envp, &NEED, out, 5, buf, sizeof buf), -1);
-    CHECK_EQ_INT(rg_envp_build(envp, &NEED, out, 6, buf, sizeof buf), 5);
+    CHECK_EQ_INT(rg_envp_build(envp, &NEED, out, 2 + RG_ENV_ADDS, buf, sizeof buf), -1);
+    CHECK_EQ_INT(rg_envp_build(envp, &NEED, out, 3 + RG_ENV_ADDS, buf, sizeof buf), 5);
 }
 
 TEST(too_small_buf_fails)
@@ -154,7 +217,7 @@ TEST(preload_has_shim_matches_file_name_only)
 /* The environment a program of `loader` gets, built with need. */
 static long build_for(char *const *envp, const char *preload, enum rg_libc loader)
 {
-    struct rg_env_need need = {preload, "/s", loader};
+    struct rg_env_need need = {preload, "/s", loader, NULL};
     memset(out, 0, sizeof out);
     return rg_envp_build(envp, &need, out, 16, buf, sizeof buf);
 }
@@ -162,7 +225,7 @@ static long build_for(char *const *envp, const char *preload, enum rg_libc loade
 TEST(a_musl_program_gets_the_musl_shim_in_place_of_glibcs)
 {
     char *envp[] = {"LD_PRELOAD=" GLIBC_SHIM ":/usr/lib/libfoo.so", "READGUARD_SESSION=/s", NULL};
-    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL};
+    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL, NULL};
     CHECK(!rg_envp_complete(envp, &need));
     build_for(envp, MUSL_SHIM, RG_LIBC_MUSL);
     CHECK(find("LD_PRELOAD=" MUSL_SHIM ":/usr/lib/libfoo.so") >= 0);
@@ -180,7 +243,7 @@ TEST(a_glibc_program_gets_the_glibc_shim_in_place_of_musls)
 TEST(a_lib_entry_survives_a_musl_program)
 {
     char *envp[] = {"LD_PRELOAD=" LIB_SHIM, NULL};
-    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL};
+    struct rg_env_need need = {MUSL_SHIM, "/s", RG_LIBC_MUSL, NULL};
     build_for(envp, MUSL_SHIM, RG_LIBC_MUSL);
     CHECK(find("LD_PRELOAD=" MUSL_SHIM ":" LIB_SHIM) >= 0);
     char *both[] = {"LD_PRELOAD=" MUSL_SHIM ":" LIB_SHIM, "READGUARD_SESSION=/s",
@@ -208,7 +271,7 @@ TEST(shim_libc_is_told_by_the_musl_directory)
 
 TEST(choose_hands_each_loader_its_build)
 {
-    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC, NULL};
     CHECK(rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
     CHECK_EQ_STR(n.preload, MUSL_SHIM);
     CHECK_EQ_INT(n.loader, RG_LIBC_MUSL);
@@ -219,7 +282,7 @@ TEST(choose_hands_each_loader_its_build)
 
 TEST(choose_names_a_musl_program_without_its_build_unguarded)
 {
-    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC, NULL};
     CHECK(!rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, GLIBC_SHIM, NULL));
     CHECK(n.preload == NULL);
     CHECK(!rg_env_choose(&n, RG_PROG_MUSL, true, RG_LIBC_GLIBC, LIB_SHIM, NULL));
@@ -231,12 +294,12 @@ TEST(choose_names_static_go_and_setid_unguarded_and_keeps_the_session)
 {
     enum rg_prog kinds[] = {RG_PROG_STATIC, RG_PROG_GO, RG_PROG_SETID, RG_PROG_OTHER_LD};
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        struct rg_env_need n = {NULL, "/s", RG_LIBC_MUSL};
+        struct rg_env_need n = {NULL, "/s", RG_LIBC_MUSL, NULL};
         CHECK(!rg_env_choose(&n, kinds[i], true, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
         CHECK_EQ_STR(n.preload, GLIBC_SHIM);
         CHECK_EQ_INT(n.loader, RG_LIBC_GLIBC);
     }
-    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC};
+    struct rg_env_need n = {NULL, "/s", RG_LIBC_GLIBC, NULL};
     CHECK(rg_env_choose(&n, RG_PROG_UNKNOWN, false, RG_LIBC_GLIBC, GLIBC_SHIM, MUSL_SHIM));
     CHECK_EQ_STR(n.preload, GLIBC_SHIM);
 }
@@ -254,6 +317,12 @@ int main(void)
     RUN(duplicates_of_a_rebuilt_variable_go);
     RUN(complete_env_needs_nothing);
     RUN(null_needs_leave_those_variables);
+    RUN(an_emptied_env_gets_the_binding_with_the_session);
+    RUN(a_session_put_back_replaces_a_binding_left_behind);
+    RUN(a_session_without_its_binding_gets_it);
+    RUN(a_binding_already_set_is_kept);
+    RUN(env_vars_tells_the_binding_from_the_session);
+    RUN(out_without_room_for_the_binding_fails);
     RUN(too_small_out_fails);
     RUN(too_small_buf_fails);
     RUN(preload_has_shim_matches_file_name_only);

@@ -42,7 +42,7 @@ char **rg_handoff_env(const char *file)
     struct rg_target t;
     bool found = rg_exec_search(file, path, sizeof path);
     rg_exec_target(AT_FDCWD, found ? path : NULL, 0, &t);
-    struct rg_env_need need = {NULL, getenv(RG_ENV_SESSION), RG_LIBC_GLIBC};
+    struct rg_env_need need = {NULL, getenv(RG_ENV_SESSION), RG_LIBC_GLIBC, NULL};
     bool guarded = rg_env_choose(&need, t.kind, t.native, g ? RG_LIBC_GLIBC : RG_LIBC_MUSL, g, m);
     const char *sv = getenv(RG_ENV_SUPERVISED);
     if (!guarded && !(sv && *sv)) {
@@ -54,7 +54,7 @@ char **rg_handoff_env(const char *file)
     size_t n = 0;
     while (environ[n])
         n++;
-    size_t slots = n + 4, bytes = 4 * PATH_MAX + 64;
+    size_t slots = n + RG_ENV_ADDS + 1, bytes = 4 * PATH_MAX + 64;
     const char *old = getenv("LD_PRELOAD");
     bytes += old ? strlen(old) : 0;
     char **out = malloc(slots * sizeof *out + bytes);

@@ -151,7 +151,8 @@ struct search {
 
 static bool same_need(const struct rg_env_need *a, const struct rg_env_need *b)
 {
-    return a->preload == b->preload && a->session == b->session && a->loader == b->loader;
+    return a->preload == b->preload && a->session == b->session && a->binding == b->binding &&
+           a->loader == b->loader;
 }
 
 static void search_exec(struct search *s, const char *path, char *const argv[])

@@ -24,7 +24,7 @@ static size_t env_bytes(char *const *envp, size_t *slots)
     size_t n = 0, bytes = 3 * (size_t)RG_ENV_BUF;
     while (envp && envp[n])
         bytes += strlen(envp[n++]) + 1;
-    *slots = n + 4;
+    *slots = n + RG_ENV_ADDS + 1;
     return *slots * sizeof(char *) + bytes;
 }
 

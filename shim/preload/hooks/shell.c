@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "core/envp.h"
+#include "core/tablebind.h"
 #include "os/libcvar.h"
 #include "preload/hook.h"
 
 /* Characters, not pointers: no relocations for ld.so at load. */
-static const char KEYS[][20] = {"LD_PRELOAD=", "READGUARD_SESSION=", "UV_USE_IO_URING="};
+static const char KEYS[][24] = {
+    "LD_PRELOAD=", "READGUARD_SESSION=", "READGUARD_SESSION_FILE=", "UV_USE_IO_URING="};
 
 /* Appends s to out in single quotes. */
 static char *put_quoted(char *out, const char *s)
@@ -50,9 +52,10 @@ static char *wrap(const char *cmd)
     size_t n = 0;
     while (cur && cur[n])
         n++;
-    size_t bufsz = 3 * PATH_MAX + 64;
-    char **env = malloc((n + 4) * sizeof *env + bufsz), *w = NULL;
-    if (!env || rg_envp_build(cur, &need, env, n + 4, (char *)(env + n + 4), bufsz) < 0)
+    size_t bufsz = 3 * PATH_MAX + 64 + sizeof RG_ENV_SESSION_FILE + (size_t)RG_TABLEBIND_MAX;
+    size_t slots = n + RG_ENV_ADDS + 1;
+    char **env = malloc(slots * sizeof *env + bufsz), *w = NULL;
+    if (!env || rg_envp_build(cur, &need, env, slots, (char *)(env + slots), bufsz) < 0)
         goto out;
     size_t len = sizeof "export ; exec /bin/sh -c " + quoted_len(cmd);
     for (size_t i = 0; env[i]; i++)

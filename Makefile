@@ -70,7 +70,7 @@ $(B)/deps.ok: scripts/dev/check-build-deps.sh
 
 $(B)/pic/%.o: shim/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -fPIC -fvisibility=hidden -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -fPIC -fvisibility=hidden -DRG_LIBRARY -c -o $@ $<
 
 $(B)/obj/%.o: shim/%.c | $(B)/deps.ok
 	@mkdir -p $(@D)

@@ -32,15 +32,6 @@ static bool appends_only(int flags)
     return (flags & O_APPEND) && !(flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY;
 }
 
-/* touch(1) opens O_WRONLY|O_CREAT|O_NONBLOCK (never blocking on a FIFO), no
- * O_TRUNC or O_APPEND, only to set the times through the descriptor. A
- * program that means to write data does not ask for O_NONBLOCK on a file. */
-static bool touch_shaped(int flags)
-{
-    return (flags & O_ACCMODE) == O_WRONLY && (flags & O_CREAT) && (flags & O_NONBLOCK) &&
-           !(flags & (O_TRUNC | O_APPEND));
-}
-
 /* What a write refused for reason may still be given, so no data is lost. */
 static enum rg_action softened(const struct rg_request *req, const struct rg_facts *facts)
 {
@@ -50,7 +41,11 @@ static enum rg_action softened(const struct rg_request *req, const struct rg_fac
     /* Warn mode never changes what a program gets. */
     if (facts->mode == RG_MODE_WARN)
         return RG_WARN;
-    return req->op == RG_OP_OPEN && touch_shaped(req->flags) ? RG_READ_ONLY : RG_REFUSE;
+    /* touch gets a descriptor that can set times and nothing else. What
+     * else is shaped almost so is refused at the open, where the program
+     * reports it: a read-only descriptor only makes truncate(1)'s ftruncate
+     * fail EINVAL, unexplained where no hook sees it (a static busybox). */
+    return req->op == RG_OP_OPEN && rg_flags_touch(req->flags) ? RG_READ_ONLY : RG_REFUSE;
 }
 
 struct rg_decision rg_decide_rest(const struct rg_request *req, const struct rg_file *file,

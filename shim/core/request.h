@@ -45,6 +45,16 @@ static inline bool rg_flags_write(int flags)
     return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
 }
 
+/* touch(1)'s open: O_WRONLY|O_CREAT|O_NONBLOCK|O_NOCTTY (it reopens its
+ * standard input, so never a terminal of its own), no O_TRUNC or O_APPEND,
+ * only to set the times through the descriptor. truncate(1), coreutils' and
+ * busybox's, asks the same without O_NOCTTY and then ftruncates. */
+static inline bool rg_flags_touch(int flags)
+{
+    return (flags & (O_ACCMODE | O_CREAT | O_NONBLOCK | O_NOCTTY | O_TRUNC | O_APPEND)) ==
+           (O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY);
+}
+
 static inline bool rg_flags_need_mode(int flags)
 {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;

@@ -114,15 +114,6 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     rg_sys_close(fd);
 }
 
-/* O_WRONLY|O_CREAT|O_NONBLOCK without O_TRUNC or O_APPEND is how the policy
- * recognises touch(1) (see core/policy.c): such an open cannot borrow O_NONBLOCK,
- * so it looks for a FIFO first instead. */
-static bool touch_shaped(int flags)
-{
-    return (flags & O_ACCMODE) == O_WRONLY && (flags & O_CREAT) && (flags & O_NONBLOCK) &&
-           !(flags & (O_TRUNC | O_APPEND));
-}
-
 enum look { LOOK_OTHER, LOOK_FIFO, LOOK_REGULAR };
 
 /* The look before a blocking open: -ENOENT, or what path is (enum look). */
@@ -194,10 +185,15 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
      * would read the flags differently without it (--allow-append). */
     o->late_trunc = o->writes && (a->flags & O_TRUNC) && !(a->flags & O_APPEND) &&
                     (a->flags & O_ACCMODE) != O_RDONLY;
-    int flags = (a->flags | O_CLOEXEC | O_NOCTTY) & ~(o->late_trunc ? O_TRUNC : 0);
-    /* Our open must never block (a FIFO without its other end), nor make a
-     * tty the supervisor's own, nor leak into a child of the supervisor. */
-    bool nonblock = !(a->flags & O_NONBLOCK) && !touch_shaped(flags | O_NONBLOCK);
+    /* The policy judges the caller's flags: touch(1) is told by its
+     * O_NOCTTY, which the guard adds to every open the supervisor makes
+     * (guard/sysopen.h), so that no tty becomes the supervisor's own. */
+    int flags = (a->flags | O_CLOEXEC) & ~(o->late_trunc ? O_TRUNC : 0);
+    /* Our open must never block (a FIFO without its other end), nor leak
+     * into a child of the supervisor. Borrowing O_NONBLOCK must not make an
+     * open look like touch(1) (core/request.h): such an open looks for a
+     * FIFO first instead. */
+    bool nonblock = !(a->flags & O_NONBLOCK) && !rg_flags_touch(flags | O_NONBLOCK);
     /* A blocking read-open looks for a FIFO first too: a non-blocking reader
      * of ours would let a writer in and out before the reader it stands for
      * opened, leaving that reader waiting for a writer already gone. */

@@ -116,3 +116,42 @@ MK
 	assert_output built
 	refute_refused
 }
+
+# truncate(1), busybox's and coreutils', opens O_WRONLY|O_CREAT|O_NONBLOCK
+# and then ftruncates: touch(1)'s open but for O_NOCTTY. Given touch's
+# read-only stand-in, its ftruncate failed EINVAL, with no reason given.
+truncate_refused() { # MODE TRUNCATE...
+	local mode=$1
+	shift
+	mkfile f 'original'
+	snapshot f
+	run --separate-stderr "$RG" run "$mode" --log "$LOG" -- "$@" -s 0 f
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+	[ "$(log_count)" -eq 1 ] || fail "expected one log line, got $(cat "$LOG")"
+	[ "$(log_field 1 reason)" = '"unread"' ] || fail "reason: $(log_field 1 reason)"
+}
+
+@test "t4100.08 busybox truncate of an unread file is refused with the reason (--supervise)" {
+	BUSYBOX=$(command -v busybox) || skip "busybox is not installed"
+	truncate_refused --supervise "$BUSYBOX" truncate
+}
+
+@test "t4100.09 busybox truncate of an unread file is refused with the reason (--strict)" {
+	BUSYBOX=$(command -v busybox) || skip "busybox is not installed"
+	truncate_refused --strict "$BUSYBOX" truncate
+}
+
+@test "t4100.10 coreutils truncate of an unread file is refused with the reason (--strict)" {
+	truncate_refused --strict truncate
+}
+
+@test "t4100.11 touch of an unread file sets its time, keeps its bytes, prints nothing (--strict)" {
+	mkfile f 'original'
+	run --separate-stderr "$RG" run --strict --log "$LOG" -- touch f
+	assert_success
+	refute_refused
+	assert_content f original
+	[ "$(stat -c %Y f)" -gt "$(date -d '-1 hour' +%s)" ] || fail "the time was not set"
+}

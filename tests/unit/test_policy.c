@@ -200,6 +200,9 @@ static const struct policy_case cases[] = {
     {"wronly_creat_without_nonblock_is_refused", OPEN(O_WRONLY | O_CREAT), GUARDED, REFUSE(UNREAD)},
     {"touch_shape_with_trunc_is_refused", OPEN(TOUCH_FLAGS | O_TRUNC), GUARDED, REFUSE(UNREAD)},
     {"touch_shape_rdwr_is_refused", OPEN(O_RDWR | O_CREAT | O_NONBLOCK), GUARDED, REFUSE(UNREAD)},
+    /* truncate(1): touch's open without O_NOCTTY, then ftruncate */
+    {"truncate_open_of_unread_file_is_refused", OPEN(O_WRONLY | O_CREAT | O_NONBLOCK), GUARDED,
+     REFUSE(UNREAD)},
     {"touch_shape_in_spawn_open_is_refused", .op = RG_OP_SPAWN_OPEN, .flags = TOUCH_FLAGS, GUARDED,
      REFUSE(UNREAD)},
     {"touch_shape_free_scope_is_allowed", OPEN(TOUCH_FLAGS), FREE, ALLOW},

@@ -39,9 +39,19 @@ static int decode(const struct rg_syscall *sc, struct open_args *a)
     return sc->flags_in_memory ? -ENOSYS : 0;
 }
 
+/* Is pid one of the supervisor's threads? Each has a /proc/TID of its own,
+ * which readdir does not list but a path reaches (its mem, its fd/). */
+static bool own_thread(int32_t pid)
+{
+    char task[48];
+    snprintf(task, sizeof task, "/proc/self/task/%d", (int)pid);
+    return access(task, F_OK) == 0;
+}
+
 /* A /proc file of the supervisor itself, reached through a symlink that
  * still says "self" (such as /etc/mtab -> ../proc/self/mounts with a
- * writable twist): the target must never get the supervisor's own files. */
+ * writable twist) or by a thread's id: the target must never get the
+ * supervisor's own files. */
 static bool supervisors_own(int fd, const struct stat *st)
 {
     static dev_t proc_dev;
@@ -50,14 +60,14 @@ static bool supervisors_own(int fd, const struct stat *st)
         proc_dev = proc.st_dev;
     if (st->st_dev != proc_dev)
         return false;
-    char link[64], where[256], mine[32];
+    char link[64], where[256];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, where, sizeof where - 1);
     if (n <= 0)
         return true;
     where[n] = '\0';
-    int m = snprintf(mine, sizeof mine, "/proc/%d", (int)getpid());
-    return strncmp(where, mine, (size_t)m) == 0 && (where[m] == '/' || where[m] == '\0');
+    int32_t pid = rg_sv_proc_pid(where);
+    return pid > 0 && (pid == (int32_t)getpid() || own_thread(pid));
 }
 
 /* What the target may never be handed, whatever the policy says: the

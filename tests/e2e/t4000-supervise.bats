@@ -761,3 +761,13 @@ stuck_call() { # MODE DIR
 	assert_success
 	assert_content f new
 }
+
+@test "t4000.70 the tree cannot open /proc/TID/mem of readguard's other threads" {
+	[ "$(id -u)" -eq 0 ] || skip "as another user the kernel refuses it anyway"
+	run --separate-stderr sv bash -c "for t in \$(ls /proc/\$PPID/task); do '$STATIC' read /proc/\$t/mem; done"
+	[ "${#lines[@]}" -ge 2 ] || fail "readguard has no other thread: $output"
+	local l
+	for l in "${lines[@]}"; do
+		[ "$l" = "err EACCES" ] || fail "a thread's mem was opened: $output"
+	done
+}

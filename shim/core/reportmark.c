@@ -23,6 +23,10 @@ static const char report_heads[][PATTERN_MAX] = {
     "failures=\"#\" skipped=\"#\" tests=\"#\" time=\"",
     /* istanbul's clover.xml (jest --coverage, nyc, c8). */
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage generated=\"#\" clover=\"3.2.0\">\n",
+    /* istanbul's coverage-final.json (jest, nyc, c8 --reporter=json):
+     * each file's coverage under its absolute path, which it repeats
+     * first. */
+    "{\"/*\": {\"path\":\"/*\",\"",
     /* go test -coverprofile, in each of its modes: a block is
      * FILE:LINE.COL,LINE.COL STATEMENTS COUNT. */
     "mode: set\n*:#.#,#.# # #\n",
@@ -63,6 +67,16 @@ bool rg_head_pattern(const char *pattern, const char *head, size_t n)
         }
     }
     return true;
+}
+
+/* The page istanbul's html reporter writes for each directory and file,
+ * from its template, a newline first. */
+static const char istanbul_page[] =
+    "~<!doctype html>~<html lang=\"en\">~<head>~<title>Code coverage report for ";
+
+bool rg_istanbul_page(const char *head, size_t n)
+{
+    return rg_head_pattern(istanbul_page, head, n);
 }
 
 bool rg_report_head(const char *head, size_t n)

@@ -21,6 +21,12 @@
 /* Does head[0, n) begin as one of the reports' tools begins one? */
 bool rg_report_head(const char *head, size_t n);
 
+/* Does head[0, n) begin as a page of istanbul's html report (jest
+ * --coverage, nyc, c8)? Its index.html marks the report's directory,
+ * whose stylesheets and scripts the reporter copies over unread each run
+ * (core/toolmark.h). */
+bool rg_istanbul_page(const char *head, size_t n);
+
 /* Does head[0, n) begin as pattern says? Bytes stand for themselves
  * but for three: '~' is any run of blanks and newlines, '#' a run of one
  * or more digits, '*' any bytes of the line up to the first that is the

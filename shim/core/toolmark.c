@@ -1,6 +1,8 @@
 #include "core/toolmark.h"
 #include <string.h>
 
+#include "core/reportmark.h"
+
 static const char cachedir_signature[] = "Signature: 8a477f597d28d172789f06886806bc55";
 static const char cmake_cache_line[] = "# This is the CMakeCache file.";
 static const char sqlite_header[RG_SQLITE_HEAD] = "SQLite format 3";
@@ -31,6 +33,9 @@ const struct rg_dirmark rg_dirmarks[] = {
     {"cmake_install.cmake", sizeof cmake_install_line - 1, RG_DIRMARK_CMAKE_INSTALL, "",
      "/CMakeFiles", 1},
     {"CMakeCache.txt", sizeof cmake_cache_line - 1, RG_DIRMARK_CMAKE, "", "/Testing/Temporary", 2},
+    /* istanbul's html report (jest --coverage, nyc, c8): its assets and
+     * pages are written over unread each run. */
+    {"index.html", 160, RG_DIRMARK_ISTANBUL, "", "", 0},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -44,6 +49,7 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     /* A head as long as the bound may be a longer file cut short. */
     case RG_DIRMARK_GITIGNORE_ALL: return n < m->head && rg_gitignore_all(head, n);
     case RG_DIRMARK_SPHINX: return rg_sphinx_buildinfo(head, n);
+    case RG_DIRMARK_ISTANBUL: return rg_istanbul_page(head, n);
     case RG_DIRMARK_CMAKE_INSTALL:
         return n >= sizeof cmake_install_line - 1 &&
                memcmp(head, cmake_install_line, sizeof cmake_install_line - 1) == 0;

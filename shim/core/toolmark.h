@@ -20,6 +20,7 @@ enum rg_dirmark_kind {
     RG_DIRMARK_GITIGNORE_ALL,
     RG_DIRMARK_SPHINX,
     RG_DIRMARK_CMAKE_INSTALL,
+    RG_DIRMARK_ISTANBUL,
 };
 
 /* A file that marks its directory, and everything below, as a tool's. No

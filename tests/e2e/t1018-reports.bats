@@ -135,3 +135,42 @@ go_project() {
 	printf '%s\n' 'mode: set' 'theme: dark' >settings.txt
 	assert_blind_refused settings.txt
 }
+
+# istanbul_html DIR: write the report istanbul-reports' html reporter
+# writes into DIR (jest --coverage's coverage/lcov-report, c8
+# --reporter=html's coverage), by a stand-in as in t1018.07: its pages
+# from one template, then its stylesheet.
+istanbul_html() {
+	mkdir -p "$1/src"
+	local page
+	for page in index.html src/a.js.html; do
+		printf '\n<!doctype html>\n<html lang="en">\n\n<head>\n    <title>Code coverage report for %s</title>\n' \
+			"$page" >"$1/$page"
+	done
+	printf 'body { margin:0; padding: 0; }\n' >"$1/base.css"
+}
+
+@test "t1018.15 an html report as istanbul writes it (jest --coverage, c8) is rewritten in a second session, its assets too" {
+	istanbul_html coverage/lcov-report
+	make_old coverage/lcov-report/index.html coverage/lcov-report/src/a.js.html coverage/lcov-report/base.css
+	second_run "$(declare -f istanbul_html); istanbul_html coverage/lcov-report" coverage/lcov-report/base.css
+}
+
+@test "t1018.16 a stylesheet beside an index.html a person wrote is still refused" {
+	mkdir site
+	printf '<!doctype html>\n<html lang="en">\n<head>\n<title>Code coverage notes</title>\n' >site/index.html
+	printf 'body { margin: 0; }\n' >site/base.css
+	assert_blind_refused site/base.css
+}
+
+@test "t1018.17 a coverage-final.json as istanbul writes it is rewritten in a second session" {
+	mkdir coverage
+	printf '{"%s/a.js": {"path":"%s/a.js","all":false,"statementMap":{}}}' "$W" "$W" >coverage/coverage-final.json
+	make_old coverage/coverage-final.json
+	second_run 'echo "{}" >coverage/coverage-final.json' coverage/coverage-final.json
+}
+
+@test "t1018.18 a JSON file keyed by paths a person wrote is still refused" {
+	printf '{"%s/a.js": {"path": "%s/a.js", "owner": "me"}}\n' "$W" "$W" >owners.json
+	assert_blind_refused owners.json
+}

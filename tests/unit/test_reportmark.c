@@ -101,6 +101,44 @@ TEST(istanbul_clover_xml_is_its_declaration_and_root)
     CHECK(!report("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage clover=\"3.2.0\">\n"));
 }
 
+TEST(istanbul_coverage_final_json_repeats_its_path_first)
+{
+    /* c8 --reporter=json, then jest's and nyc's (no "all"). */
+    CHECK(report("{\"/w/a.js\": {\"path\":\"/w/a.js\",\"all\":false,\"statementMap\":{"));
+    CHECK(report("{\"/w/src/a.ts\": {\"path\":\"/w/src/a.ts\",\"statementMap\":{\"0\":"));
+}
+
+TEST(json_keyed_by_paths_a_person_writes_is_no_report)
+{
+    CHECK(!report("{\"/w/a.js\": {\"path\": \"/w/a.js\", \"owner\": \"me\"}}\n"));
+    CHECK(!report("{\"a.js\": {\"path\":\"a.js\",\"size\":3}}"));
+    CHECK(!report("{\"/w/a.js\":{\"path\":\"/w/a.js\",\"size\":3}}"));
+    CHECK(!report("{\"/w/a.js\": {\"path\":\"/w/a.js\"")); /* cut short */
+}
+
+static const char istanbul_index[] = "\n<!doctype html>\n<html lang=\"en\">\n\n<head>\n"
+                                     "    <title>Code coverage report for All files</title>\n"
+                                     "    <meta charset=\"utf-8\" />\n";
+
+TEST(istanbul_html_page_is_its_templates_head)
+{
+    CHECK(rg_istanbul_page(istanbul_index, strlen(istanbul_index)));
+    CHECK(rg_istanbul_page(istanbul_index + 1, strlen(istanbul_index) - 1));
+    CHECK(!rg_istanbul_page(istanbul_index, 40)); /* cut short */
+    /* Not a report: pages are told apart from the report files. */
+    CHECK(!report(istanbul_index));
+}
+
+TEST(html_page_a_person_writes_is_no_istanbul_page)
+{
+    const char *mine =
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<title>My coverage notes</title>\n";
+    CHECK(!rg_istanbul_page(mine, strlen(mine)));
+    const char *upper = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                        "<title>Code coverage report for x</title>\n";
+    CHECK(!rg_istanbul_page(upper, strlen(upper)));
+}
+
 TEST(go_coverprofile_is_its_mode_then_a_block)
 {
     CHECK(report("mode: set\nexample.com/m/m.go:3.24,5.2 1 1\n"));
@@ -167,6 +205,10 @@ int main(void)
     RUN(pytest_junit_xml_is_one_line_with_pytests_suite_attributes);
     RUN(junit_xml_a_person_writes_is_no_report);
     RUN(istanbul_clover_xml_is_its_declaration_and_root);
+    RUN(istanbul_coverage_final_json_repeats_its_path_first);
+    RUN(json_keyed_by_paths_a_person_writes_is_no_report);
+    RUN(istanbul_html_page_is_its_templates_head);
+    RUN(html_page_a_person_writes_is_no_istanbul_page);
     RUN(go_coverprofile_is_its_mode_then_a_block);
     RUN(go_coverprofile_look_alikes_are_no_report);
     RUN(text_a_person_writes_is_no_report);

@@ -51,7 +51,7 @@ TEST(pyvenv_with_a_nul_byte_is_no_text)
 
 TEST(dirmarks_name_each_marker_once_within_the_head_bound)
 {
-    CHECK_EQ_INT(rg_ndirmarks, 9);
+    CHECK_EQ_INT(rg_ndirmarks, 10);
     CHECK_EQ_STR(rg_dirmarks[0].name, "CACHEDIR.TAG");
     CHECK_EQ_STR(rg_dirmarks[1].name, "pyvenv.cfg");
     CHECK_EQ_STR(rg_dirmarks[2].name, "CMakeCache.txt");
@@ -63,6 +63,7 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK_EQ_STR(rg_dirmarks[6].name, "CMakeCache.txt");
     CHECK_EQ_STR(rg_dirmarks[7].name, "cmake_install.cmake");
     CHECK_EQ_STR(rg_dirmarks[8].name, "CMakeCache.txt");
+    CHECK_EQ_STR(rg_dirmarks[9].name, "index.html");
     for (size_t i = 0; i < rg_ndirmarks; i++) {
         CHECK(rg_dirmarks[i].head <= RG_DIRMARK_HEAD_MAX);
         CHECK(!strchr(rg_dirmarks[i].name, '/'));

@@ -197,10 +197,15 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
  * exit, where each libc function would be bound lazily. */
 void rg_restamp_inherited(struct rg_table *t, int fd)
 {
-    struct stat st;
     int fl = rg_sys_getfl(fd);
-    if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || rg_sys_fstat(fd, &st) != 0 ||
-        !S_ISREG(st.st_mode))
+    if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+        rg_restamp_written(t, fd, fl);
+}
+
+void rg_restamp_written(struct rg_table *t, int fd, int fl)
+{
+    struct stat st;
+    if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return;
     struct rg_file f = rg_file_of(&st);
     struct rg_entry *e = rg_table_find(t, f.dev, f.ino);

@@ -51,6 +51,9 @@ void rg_restamp_at_exit(struct rg_ctx *c);
  * only (no lazy binding, errno untouched), so a process that never set
  * its context up can do it at exit (preload/context.c). */
 void rg_restamp_inherited(struct rg_table *t, int fd);
+/* The same for fd open for writing with status flags fl (its F_GETFL,
+ * which the caller asked already). */
+void rg_restamp_written(struct rg_table *t, int fd, int fl);
 /* Flushes stream (a FILE) if it holds output not yet written, keeping
  * errno: before a restamp, so the stamp sees the bytes. */
 void rg_flush_pending(void *stream);

@@ -1595,3 +1595,45 @@ except FileNotFoundError:
 	LD_PRELOAD="$SHIM" bash -c 'cat a.txt >/dev/null; echo new >b.txt'
 	assert_file_not_exist "$J/sessions"
 }
+
+# overlapping_sessions: session A starts first and waits; session B, started
+# after it, rewrites f.txt ("orig" -> "B") and ends; then A rewrites it
+# ("B" -> "A") and ends. A changed f.txt last, though B started last.
+overlapping_sessions() {
+	local a i
+	mkfile f.txt orig
+	"$RG" run --log "$LOG" -- sh -c \
+		'touch started; until [ -e go ]; do sleep 0.05; done; cat f.txt >/dev/null; echo A >f.txt' &
+	a=$!
+	for ((i = 0; i < 200; i++)); do
+		[ -e started ] && break
+		sleep 0.05
+	done
+	rg sh -c 'cat f.txt >/dev/null; echo B >f.txt'
+	touch go
+	wait "$a"
+	assert_equal "$(cat f.txt)" A
+}
+
+@test "t1400.153 undo of a file two overlapping sessions changed undoes the later change, not the later-started session's" {
+	overlapping_sessions
+	run --separate-stderr "$RG" undo f.txt
+	assert_success
+	assert_equal "$(cat f.txt)" B
+}
+
+@test "t1400.154 diff of a file two overlapping sessions changed shows the change the later one made" {
+	overlapping_sessions
+	run --separate-stderr "$RG" diff f.txt
+	assert_failure 1
+	assert_line -- '-B'
+	assert_line -- '+A'
+}
+
+@test "t1400.155 history lists the versions of overlapping sessions oldest first" {
+	overlapping_sessions
+	run --separate-stderr "$RG" history f.txt
+	assert_success
+	assert_line --index 1 --regexp ' 5 B  .*/f\.txt$'
+	assert_line --index 2 --regexp ' 2 B  .*/f\.txt$'
+}

@@ -190,20 +190,40 @@ bool rg_jlist_kept_under(const struct rg_jlist *l, const char *abs)
     return false;
 }
 
+const struct rg_jrec *rg_jlist_newest(const struct rg_jlist *l, rg_jrec_pred *want, const void *arg)
+{
+    const struct rg_jrec *newest = NULL;
+    for (size_t i = 0; i < l->n; i++)
+        if (want(&l->r[i], arg) && (!newest || l->r[i].time_ns >= newest->time_ns))
+            newest = &l->r[i];
+    return newest;
+}
+
+struct change_of {
+    const char *only, *abs;
+};
+
+static bool changes(const struct rg_jrec *r, const void *arg)
+{
+    const struct change_of *c = arg;
+    return rg_jrec_is_save(r) && strcmp(r->path, c->abs) == 0 &&
+           (!c->only || strcmp(c->only, r->session) == 0);
+}
+
+/* Sessions overlap (an agent's long one, a user's run beside it): the one
+ * that started last need not be the one that changed abs last. */
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs)
 {
-    const struct rg_jrec *first = NULL;
-    for (size_t i = l->n; i-- > 0;) {
-        const struct rg_jrec *r = &l->r[i];
-        if (!rg_jrec_is_save(r) || strcmp(r->path, abs) != 0 ||
-            (only && strcmp(only, r->session) != 0))
-            continue;
-        if (first && strcmp(first->session, r->session) != 0)
-            break;
-        first = r;
-    }
-    return first;
+    struct change_of c = {only, abs};
+    const struct rg_jrec *last = rg_jlist_newest(l, changes, &c);
+    if (!last)
+        return NULL;
+    c.only = last->session;
+    for (size_t i = 0; i < l->n; i++)
+        if (changes(&l->r[i], &c))
+            return &l->r[i];
+    return NULL;
 }
 
 /* Is copy a copy of the inode that linked kept by a link, in the state it

@@ -79,8 +79,13 @@ void rg_jlist_free(struct rg_jlist *l);
 
 /* Is r a kept version (not the "end" record of how a session left a file)? */
 bool rg_jrec_is_save(const struct rg_jrec *r);
-/* The most recent session that changed abs (or session only, if not NULL),
- * and its first change: the version undo restores. NULL if none did. */
+typedef bool rg_jrec_pred(const struct rg_jrec *r, const void *arg);
+/* The record of l that want takes with the latest time (of those at the
+ * same time, the last in l); NULL if it takes none. */
+const struct rg_jrec *rg_jlist_newest(const struct rg_jlist *l, rg_jrec_pred *want,
+                                      const void *arg);
+/* The session that changed abs last (or session only, if not NULL), and
+ * its first change: the version undo restores. NULL if none did. */
 const struct rg_jrec *rg_jlist_first_change(const struct rg_jlist *l, const char *only,
                                             const char *abs);
 /* Does l keep a version of a file under abs, not of abs itself? (A name

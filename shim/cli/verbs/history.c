@@ -151,6 +151,35 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
     }
 }
 
+/* A row to show: wrapped, so that the array holds no bare pointers. */
+struct row {
+    const struct rg_jrec *r;
+};
+
+static int by_time(const void *a, const void *b)
+{
+    const struct rg_jrec *x = ((const struct row *)a)->r, *y = ((const struct row *)b)->r;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x < y ? -1 : x > y; /* as written, where the clock cannot tell */
+}
+
+/* The versions asked for, by the time each was kept: the journal holds
+ * them by session, and sessions overlap; a session's processes append as
+ * they go, a little out of order. */
+static struct row *oldest_first(const struct rg_jlist *l, struct wanted *w, size_t nw, size_t *n)
+{
+    struct row *rows = calloc(l->n + 1, sizeof *rows);
+    if (!rows)
+        abort();
+    *n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (rg_jrec_is_save(&l->r[i]) && wanted(&l->r[i], w, nw))
+            rows[(*n)++].r = &l->r[i];
+    qsort(rows, *n, sizeof *rows, by_time);
+    return rows;
+}
+
 int rg_cmd_history(int argc, char **argv)
 {
     static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
@@ -178,12 +207,13 @@ int rg_cmd_history(int argc, char **argv)
         return RG_EXIT_TROUBLE;
     }
     size_t shown = 0;
-    for (size_t i = 0; i < l.n; i++)
-        if (rg_jrec_is_save(&l.r[i]) && wanted(&l.r[i], files, nfiles)) {
-            if (shown++ == 0 && !json)
-                printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
-            print_record(&l.r[i], json);
-        }
+    struct row *rows = oldest_first(&l, files, nfiles, &shown);
+    for (size_t i = 0; i < shown; i++) {
+        if (i == 0 && !json)
+            printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
+        print_record(rows[i].r, json);
+    }
+    free(rows);
     say_none(&l, id, args, files, nfiles, shown);
     rg_jlist_free(&l);
     unwant(files, nfiles);

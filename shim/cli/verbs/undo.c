@@ -28,10 +28,10 @@ static const char undo_usage[] =
     "session made to it, from the journal; a removed FILE is recreated. The\n"
     "content FILE has now is kept in the journal first, so an undo can be undone.\n"
     "\n" RG_SESSION_HELP ":\n"
-    "                       undo what S did (default: the most recent session\n"
-    "                       that changed FILE)\n"
+    "                       undo what S did (default: the session that last\n"
+    "                       changed FILE)\n"
     "  -a, --all            restore every file the session changed; without\n"
-    "                       --session, the newest session (not an undo) that\n"
+    "                       --session, the session (not an undo) that last\n"
     "                       changed a file under the current directory, and only\n"
     "                       its files there; files it created are left alone\n"
     "  -f, --force          restore even if FILE changed after the session last\n"
@@ -210,19 +210,17 @@ static int undo_one(struct undo *u, const char *only, const char *file)
 /* A change undo --all would pick a session for: not undo's own (undoing the
  * last undo is `undo FILE` again), and under here, so one project's undo
  * never reaches into another. */
-static bool mine(const struct rg_jrec *r, const char *here)
+static bool mine(const struct rg_jrec *r, const void *here)
 {
     return rg_jrec_is_save(r) && strcmp(r->op, "undo") != 0 && rg_path_under(r->path, here);
 }
 
-/* Without --session, --all means the newest session that changed a file
+/* Without --session, --all means the session that last changed a file
  * under the current directory, other than an undo; NULL when none did. */
 static const char *newest_here(const struct undo *u, const char *here)
 {
-    for (size_t i = u->l.n; i-- > 0;) /* sorted: the last is the most recent */
-        if (mine(&u->l.r[i], here))
-            return u->l.r[i].session;
-    return NULL;
+    const struct rg_jrec *r = rg_jlist_newest(&u->l, mine, here);
+    return r ? r->session : NULL;
 }
 
 /* Did session sid make the name r keeps a version of, by moving a file

@@ -365,36 +365,30 @@ with open(sys.argv[1], "r+b") as f:
 	assert_output --regexp '^[0-9]+-29\.jsonl$'
 }
 
-# A user who means "keep everything" sets a large number of days; the age
-# limit in nanoseconds must not wrap round into "older than any limit".
-@test "t1405.19 a READGUARD_JOURNAL_DAYS too large for the clock to count keeps a session 31 days old" {
+# days_keep DAYS AGE: with READGUARD_JOURNAL_DAYS=DAYS, a due prune keeps
+# a session AGE days old, whose removal undo then brings back.
+days_keep() {
 	local now one
 	mkfile a.txt a
 	rg rm a.txt
 	one=$(ls "$J/sessions/")
 	now=$(date +%s)
-	mv "$J/sessions/$one" "$J/sessions/$(((now - 31 * 86400) * 1000000000))-31.jsonl"
+	mv "$J/sessions/$one" "$J/sessions/$(((now - $2 * 86400) * 1000000000))-$2.jsonl"
 	mkfile b.txt b
 	rg rm b.txt
 	stale_stamp
-	READGUARD_JOURNAL_DAYS=1000000 "$RG" run --log "$LOG" -- true
+	READGUARD_JOURNAL_DAYS=$1 "$RG" run --log "$LOG" -- true
 	run --separate-stderr "$RG" undo a.txt
 	assert_success
 	assert_equal "$(cat a.txt)" a
 }
 
+# A user who means "keep everything" sets a large number of days; the age
+# limit in nanoseconds must not wrap round into "older than any limit".
+@test "t1405.19 a READGUARD_JOURNAL_DAYS too large for the clock to count keeps a session 31 days old" {
+	days_keep 1000000 31
+}
+
 @test "t1405.20 a READGUARD_JOURNAL_DAYS that is not a whole number of days (1e6) means 30, not 1" {
-	local now one
-	mkfile a.txt a
-	rg rm a.txt
-	one=$(ls "$J/sessions/")
-	now=$(date +%s)
-	mv "$J/sessions/$one" "$J/sessions/$(((now - 2 * 86400) * 1000000000))-2.jsonl"
-	mkfile b.txt b
-	rg rm b.txt
-	stale_stamp
-	READGUARD_JOURNAL_DAYS=1e6 "$RG" run --log "$LOG" -- true
-	run --separate-stderr "$RG" undo a.txt
-	assert_success
-	assert_equal "$(cat a.txt)" a
+	days_keep 1e6 2
 }

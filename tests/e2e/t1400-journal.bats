@@ -1637,3 +1637,13 @@ overlapping_sessions() {
 	assert_line --index 1 --regexp ' 5 B  .*/f\.txt$'
 	assert_line --index 2 --regexp ' 2 B  .*/f\.txt$'
 }
+
+@test "t1400.156 undo --all from a directory the session removed restores it, by the name \$PWD gives it" {
+	mkdir sub
+	mkfile sub/s.txt s
+	cd sub
+	"$RG" run --root "$W" --log "$LOG" -- rm -r "$W/sub"
+	run --separate-stderr "$RG" undo --all
+	assert_success
+	assert_equal "$(cat "$W/sub/s.txt")" s
+}

@@ -151,6 +151,39 @@ bool rg_names_dir(const char *file)
     return n > 0 && file[n - 1] == '/';
 }
 
+/* path with its deepest directory that exists resolved, the rest (gone)
+ * kept as written: the journal records real paths. */
+static bool resolve_gone(const char *path, char *out, size_t cap)
+{
+    char head[PATH_MAX], real[PATH_MAX];
+    if (snprintf(head, sizeof head, "%s", path) >= (int)sizeof head)
+        return false;
+    while (!realpath(head, real)) {
+        char *slash = strrchr(head, '/');
+        if (!slash || slash == head)
+            return (size_t)snprintf(out, cap, "%s", path) < cap;
+        *slash = '\0';
+    }
+    const char *rest = path + strlen(head);
+    return (size_t)snprintf(out, cap, "%s%s", strcmp(real, "/") ? real : "", rest) < cap;
+}
+
+bool rg_journal_cwd(char *out, size_t cap)
+{
+    if (getcwd(out, cap))
+        return true;
+    const char *pwd = getenv("PWD");
+    if (errno != ENOENT || !pwd || pwd[0] != '/' || !resolve_gone(pwd, out, cap))
+        return false;
+    static bool told;
+    if (!told)
+        rg_err("note: the current directory was removed; taken as '%s', the name $PWD gives "
+               "it (the shell stays in the removed one: cd \"$PWD\" to see what undo puts back)",
+               rg_shown(out));
+    told = true;
+    return true;
+}
+
 bool rg_journal_abs(const char *file, char *out, size_t cap)
 {
     char buf[PATH_MAX], cwd[PATH_MAX], real[PATH_MAX];
@@ -164,7 +197,7 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
         return (size_t)snprintf(out, cap, "%s", real) < cap;
     if (rg_names_dir(file))
         return false;
-    if (!getcwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
+    if (!rg_journal_cwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
         return false;
     /* Gone, or a symlink: resolve its directory, keep its name. */
     char *slash = strrchr(buf, '/');
@@ -194,7 +227,7 @@ static const struct rg_jrec *by_name_as_given(const struct rg_jlist *l, const ch
                                               const char *file, char *abs)
 {
     char cwd[PATH_MAX], given[PATH_MAX];
-    if (file[0] != '/' && !getcwd(cwd, sizeof cwd))
+    if (file[0] != '/' && !rg_journal_cwd(cwd, sizeof cwd))
         return NULL;
     if (!rg_path_join(given, sizeof given, file[0] == '/' ? "/" : cwd, file) ||
         strcmp(given, abs) == 0)

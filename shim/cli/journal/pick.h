@@ -21,6 +21,11 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
  * reason, or "" unless always. */
 const char *rg_journal_none_why(const char *abs, bool always);
 
+/* The current directory; where a session removed it from under the user's
+ * shell (getcwd fails ENOENT), the name the shell knows it by, $PWD, said
+ * once on stderr: undo recreates it. False if neither. */
+bool rg_journal_cwd(char *out, size_t cap);
+
 /* The absolute path the shim would have recorded for FILE, which may be
  * gone: symlinks in its directory resolved, relative to the cwd. False for
  * "" and for a name ending in '/' that is no directory now. */

@@ -263,7 +263,7 @@ static bool first_of_file(const struct undo *u, size_t i, const char *sid, const
 static int undo_all(struct undo *u, const char *only)
 {
     char here[PATH_MAX];
-    if (!only && !getcwd(here, sizeof here)) {
+    if (!only && !rg_journal_cwd(here, sizeof here)) {
         rg_err("undo: cannot find the current directory: %s", strerror(errno));
         return RG_EXIT_TROUBLE;
     }

@@ -54,14 +54,5 @@ void rg_restamp_inherited(struct rg_table *t, int fd);
 /* The same for fd open for writing with status flags fl (its F_GETFL,
  * which the caller asked already). */
 void rg_restamp_written(struct rg_table *t, int fd, int fl);
-/* Flushes stream (a FILE) if it holds output not yet written, keeping
- * errno: before a restamp, so the stamp sees the bytes. */
-void rg_flush_pending(void *stream);
-/* rg_flush_pending for every stream on descriptors 0-2 (stdout, stderr, a
- * stream fdopen'd there): exit flushes them only after the destructors. */
-void rg_flush_std_pending(void);
-/* Does stream (a FILE) hold output not yet written? A guess, read
- * unlocked: true wherever it cannot tell (musl, a wide stream). */
-bool rg_stream_pending(void *stream);
 
 #endif

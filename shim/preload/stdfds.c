@@ -5,6 +5,7 @@
 #include "core/hot.h"
 #include "guard/critical.h"
 #include "guard/restamp.h"
+#include "guard/streams.h"
 #include "os/session.h"
 #include "os/sys.h"
 

@@ -1,9 +1,9 @@
 /* The exec family. Two jobs before the real call: restamp the O_CLOEXEC
- * descriptors that exec closes without a close() call, and hand the new
- * image the environment of the session (core/envp.h) when the program scrubbed
- * it, with the build of the shim its loader can load, or none (a musl
- * program dies on glibc's shim): rg_exec_prepare looks at the program first.
- * glibc's variants call its internal execve, so each needs its own hook.
+ * descriptors that exec closes without a close() call, and hand the new image
+ * the environment of the session (core/envp.h) when the program scrubbed it,
+ * with the build of the shim its loader can load, or none (a musl program dies
+ * on glibc's shim): rg_exec_prepare looks at the program first. glibc's
+ * variants call its internal execve, so each needs its own hook.
  *
  * These run in vfork children, which share the parent's memory: they never
  * start the shim's state, never touch environ and never allocate (the new
@@ -268,8 +268,7 @@ RG_START_TEXT static int exec_at(const char *name, int dirfd, const char *path, 
                             sys_execveat(dirfd, path, argv, env_, flags));
 }
 
-/* glibc's fexecve is execveat, with a /proc fallback for kernels older than
- * 3.19. */
+/* glibc's fexecve: execveat, with a /proc fallback before Linux 3.19. */
 RG_START_TEXT static int exec_fd(const char *name, int fd, char *const argv[], char *const envp[])
 {
     exec_begins();

@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "guard/log.h"
+#include "guard/streams.h"
 #include "preload/hook.h"
 #include "preload/hooks/open.h"
 /* fdopen() cannot apply a ",ccs=" conversion, so those streams are checked by

@@ -749,7 +749,7 @@ refused_log() {
 	run --separate-stderr "$RG" history q
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory that is gone: 'readguard history q/'"
+	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory then, gone now: 'readguard history q/'"
 }
 
 @test "t1400.68 undo of an undo says it restored the file as it was before the undo" {
@@ -1646,4 +1646,46 @@ overlapping_sessions() {
 	run --separate-stderr "$RG" undo --all
 	assert_success
 	assert_equal "$(cat "$W/sub/s.txt")" s
+}
+
+@test "t1400.157 history of a directory a file took the name of says it is a file now" {
+	projects
+	rm -r q
+	mkfile q file
+	run --separate-stderr "$RG" history q
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory then, a file now: 'readguard history q/'"
+}
+
+@test "t1400.158 undo of a file whose directory a file took the name of is refused, exit 1, the file left" {
+	projects
+	rm -r q
+	mkfile q file
+	run --separate-stderr "$RG" undo q/d.txt
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'q/d.txt': '$W/q' on its way is not a directory now, as it was when the session changed it: undo does not remove what took its name"
+	assert_equal "$(cat q)" file
+}
+
+@test "t1400.159 undo of a directory a file took the name of says it was a directory, a file now" {
+	projects
+	rm -r q
+	mkfile q file
+	run --separate-stderr "$RG" undo q
+	assert_failure 1
+	assert_equal "$stderr" "readguard: undo: 'q' was a directory, a file now: undo takes files ('readguard history q/' lists those kept under it; 'undo --all' restores a session's files)"
+}
+
+@test "t1400.160 undo --all that refuses a file changed since ends by saying how many it restored" {
+	mkfile a.txt a
+	mkfile b.txt b
+	rgsh 'cat a.txt b.txt >/dev/null; echo x >a.txt; echo y >b.txt'
+	sleep 0.01
+	external_write b.txt outside
+	run --separate-stderr "$RG" undo --all
+	assert_failure 1
+	assert_equal "${stderr_lines[-1]}" "readguard: undo: 1 of 2 files restored; each other one is named above, with why"
+	assert_equal "$(cat a.txt)" a
+	assert_equal "$(cat b.txt)" outside
 }

@@ -145,6 +145,14 @@ const char *rg_journal_none_why(const char *abs, bool always)
     return why;
 }
 
+const char *rg_journal_dir_now(const char *abs)
+{
+    struct stat st;
+    if (lstat(abs, &st) != 0)
+        return "gone";
+    return S_ISREG(st.st_mode) ? "a file" : "no directory";
+}
+
 bool rg_names_dir(const char *file)
 {
     size_t n = strlen(file);
@@ -257,9 +265,11 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
     struct stat st;
     if (!first && stat(abs, &st) == 0 && S_ISDIR(st.st_mode))
         takes_files(verb, file, "is a directory", "");
-    else if (!first && rg_jlist_kept_under(l, abs))
-        takes_files(verb, file, "was a directory, gone now", "/");
-    else if (!first && only && rg_jlist_first_change(l, NULL, abs))
+    else if (!first && rg_jlist_kept_under(l, abs)) {
+        char what[64];
+        snprintf(what, sizeof what, "was a directory, %s now", rg_journal_dir_now(abs));
+        takes_files(verb, file, what, "/");
+    } else if (!first && only && rg_jlist_first_change(l, NULL, abs))
         rg_err("%s: '%s': session %s kept no version of it (other sessions did: see "
                "'readguard history %s')",
                verb, rg_shown(file), only, rg_shown(file));

@@ -32,6 +32,10 @@ bool rg_journal_cwd(char *out, size_t cap);
 bool rg_journal_abs(const char *file, char *out, size_t cap);
 /* Does FILE end in '/', the name of a directory, there or gone? */
 bool rg_names_dir(const char *file);
+/* What abs, a directory the journal kept files under, is now: "gone", or
+ * what took its name ("a file", "no directory"), to follow "was a
+ * directory," so that the user is not told a file there is gone. */
+const char *rg_journal_dir_now(const char *abs);
 
 struct rg_jlist;
 struct rg_jrec;

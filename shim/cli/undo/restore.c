@@ -83,12 +83,16 @@ static int open_spot(struct rg_jspot *spot, const struct rg_jrec *r, const char 
         rg_err("undo: '%s': '%s' on its way is a symbolic link now, not the directory the "
                "session changed it in: undo does not follow it",
                rg_shown(file), bad);
+    else if (e == -ENOTDIR)
+        rg_err("undo: '%s': '%s' on its way is not a directory now, as it was when the session "
+               "changed it: undo does not remove what took its name",
+               rg_shown(file), bad);
     else if (e == -EINVAL)
         rg_err("undo: '%s': not a usable path", rg_shown(file));
     else
         rg_err("undo: '%s': cannot recreate its directory '%s': %s", rg_shown(file), bad,
                strerror(-e));
-    return e == -ELOOP || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
+    return e == -ELOOP || e == -ENOTDIR || e == -EINVAL ? RG_EXIT_NO : RG_EXIT_TROUBLE;
 }
 
 /* The kept version of r, open for reading, or -1 once told. *linked: it

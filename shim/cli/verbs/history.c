@@ -139,9 +139,9 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
         if (w[i].seen)
             continue;
         if (!w[i].dir && rg_jlist_kept_under(l, w[i].abs))
-            rg_err("history: no saved versions of '%s', but some under it, a directory that is "
-                   "gone: 'readguard history %s/'",
-                   rg_shown(arg), rg_shown(arg));
+            rg_err("history: no saved versions of '%s', but some under it, a directory then, "
+                   "%s now: 'readguard history %s/'",
+                   rg_shown(arg), rg_journal_dir_now(w[i].abs), rg_shown(arg));
         else if (id[0]) /* only S's records were read: other sessions' are not the answer */
             rg_err("history: no saved versions %s '%s' in session %s", w[i].dir ? "under" : "of",
                    rg_shown(arg), id);

@@ -287,12 +287,19 @@ static int undo_all(struct undo *u, const char *only)
         return RG_EXIT_NO;
     }
     int rc = RG_EXIT_OK;
+    size_t restored = 0;
     for (size_t i = 0; i < u->l.n; i++) {
         if (!first_of_file(u, i, sid, in))
             continue;
         int one = undo_one(u, sid, u->l.r[i].path);
+        restored += one == RG_EXIT_OK;
         rc = one > rc ? one : rc;
     }
+    /* The count above was of what the session changed: a reader of a long
+     * run must not take it for what was restored. One file's line says it. */
+    if (nfiles > 1 && restored < nfiles)
+        rg_err("undo: %zu of %zu file%s restored; each other one is named above, with why",
+               restored, nfiles, nfiles == 1 ? "" : "s");
     return rc;
 }
 

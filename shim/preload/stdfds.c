@@ -1,5 +1,7 @@
 #include "preload/stdfds.h"
 #include <fcntl.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 
 #include "core/hot.h"
@@ -22,6 +24,34 @@ RG_START_TEXT static int written_file(int fd)
     return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY ? fl : -1;
 }
 
+/* The table the first restamp attached, kept for the next and for the
+ * exit: a tool lets go of 1 and 2 in turn (coreutils' close_stdout, at
+ * its exit), and each attach is an open, an fstat, a geteuid, an mmap and
+ * a close, and a munmap after. Kept as a process that set up keeps its
+ * own, for its life. One thread attaches it (KEEPING); another that comes
+ * meanwhile, or a child forked meanwhile, which finds KEEPING for good,
+ * attaches a table of its own for its restamp, as before. */
+enum { NONE, KEEPING, KEPT };
+static _Atomic int kept_state;
+static struct rg_table kept;
+
+/* The table to restamp on: the kept one, or own, attached for this
+ * restamp alone; NULL if the session's is unusable. */
+static struct rg_table *table_for_restamp(const char *session, struct rg_table *own)
+{
+    int state = atomic_load_explicit(&kept_state, memory_order_acquire);
+    if (state == KEPT)
+        return &kept;
+    if (state == NONE &&
+        atomic_compare_exchange_strong_explicit(&kept_state, &state, KEEPING, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        bool usable = !rg_session_attach(session, &kept);
+        atomic_store_explicit(&kept_state, usable ? KEPT : NONE, memory_order_release);
+        return usable ? &kept : NULL;
+    }
+    return rg_session_attach(session, own) ? NULL : own;
+}
+
 /* Restamps descriptors 0-2 whose flags fl holds (-1: not written), for a
  * process that never set its context up, so holds nothing of its own: it
  * attaches the session it started in to a table of its own, not the
@@ -33,14 +63,16 @@ RG_START_TEXT static int written_file(int fd)
  * restamps nothing, as with the context. */
 static void restamp_unready(const char *session, const int fl[3])
 {
-    struct rg_table t = {0};
+    struct rg_table own = {0};
     if (!session[0] || !rg_crit_enter())
         return;
-    if (!rg_session_attach(session, &t)) {
+    struct rg_table *t = table_for_restamp(session, &own);
+    if (t) {
         for (int fd = 0; fd <= 2; fd++)
             if (fl[fd] >= 0)
-                rg_restamp_written(&t, fd, fl[fd]);
-        rg_session_detach(&t);
+                rg_restamp_written(t, fd, fl[fd]);
+        if (t == &own)
+            rg_session_detach(&own);
     }
     rg_crit_leave();
 }

@@ -3,9 +3,9 @@
  * configure log) is the session's own write, made without one hooked call,
  * so it is restamped when it is let go of (close, dup2 over it, fclose,
  * exit). Most such processes meet the shim only then, so the table is
- * attached for the restamp alone, with raw system calls: ld.so binds
- * nothing, errno is left alone, no lock is taken. session: the table the
- * process started in ("" when none). */
+ * attached for the restamps alone (once, and kept for the next), with raw
+ * system calls: ld.so binds nothing, errno is left alone, no lock is
+ * taken. session: the table the process started in ("" when none). */
 #ifndef RG_STDFDS_H
 #define RG_STDFDS_H
 

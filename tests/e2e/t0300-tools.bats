@@ -494,6 +494,28 @@ open("f", "w").write("new\n")'
 	assert_content f 22
 }
 
+@test "t0300.47c a program that lets go of its redirected stdout and then stderr keeps both writable" {
+	# rgprobe makes no hooked call before its fclose of stdout, so the
+	# first let-go attaches the table and the second restamps on it.
+	mkfile f original
+	mkfile g original
+	run --separate-stderr rg bash -c 'cat f g >/dev/null; for v in 1 22; do "$T/rgprobe" print_close_both $v >f 2>g || exit; done'
+	assert_success
+	refute_refused
+	assert_content f 22
+	assert_content g 22
+}
+
+@test "t0300.47d a program that lets go of its redirected stdout and leaves stderr for exit keeps both writable" {
+	mkfile f original
+	mkfile g original
+	run --separate-stderr rg bash -c 'cat f g >/dev/null; for v in 1 22; do "$T/rgprobe" print_close_out $v >f 2>g || exit; done'
+	assert_success
+	refute_refused
+	assert_content f 22
+	assert_content g 22
+}
+
 @test "t0300.47b a second stream on stdout left for exit keeps the redirected file writable" {
 	mkfile f original
 	run --separate-stderr rg bash -c 'cat f >/dev/null; "$T/rgprobe" print_fd1 1 >f; "$T/rgprobe" print_fd1 22 >f'

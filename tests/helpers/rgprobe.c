@@ -27,6 +27,8 @@
  *                                          shim sees the process only at exit
  *   rgprobe print_err TEXT                 the same on stderr, made fully buffered
  *   rgprobe print_fd1 TEXT                 the same on a second stream fdopen'd on 1
+ *   rgprobe print_close_both TEXT          TEXT on stdout and stderr, then fclose of both
+ *   rgprobe print_close_out TEXT           the same, stderr's left for exit
  *
  * FLAGS is a '|'-separated list of O_* names and/or numbers.
  * Output on stdout: "ok" ("ok FD" for opens; the fd is closed right away and
@@ -286,6 +288,18 @@ int main(int argc, char **argv)
             usage();
         fputs(argv[0], stderr);
         return 0;
+    }
+    /* As coreutils' close_stdout lets go of 1 and then 2 (print_close_both):
+     * two let-gos of a process that made no hooked call before. */
+    if (strcmp(op, "print_close_both") == 0 || strcmp(op, "print_close_out") == 0) {
+        static char buf[BUFSIZ];
+        if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
+            usage();
+        fputs(argv[0], stdout);
+        fputs(argv[0], stderr);
+        if (fclose(stdout) != 0)
+            return 1;
+        return strcmp(op, "print_close_both") == 0 && fclose(stderr) != 0;
     }
     if (strcmp(op, "print_fd1") == 0) {
         FILE *out = argc == 1 ? fdopen(1, "w") : NULL;

@@ -97,6 +97,48 @@ TEST(a_hidden_directory_outside_the_roots_is_outside)
     CHECK(!outside("root/.hidden/f")); /* under the root */
 }
 
+/* The roots are compared within the bounds of the path's last '/': for
+ * roots of every length about a word's (the compare's steps), ending at,
+ * before and after a directory or a file of the paths, with and without a
+ * trailing '/', a path is outside exactly when no root lexically holds it
+ * (all the directories are real, outside the roots). */
+TEST(a_path_is_outside_exactly_when_no_root_holds_it_lexically)
+{
+    static const char *const dirs[] = {"",          "/q",         "/qrstuvw",
+                                       "/qrstuvwx", "/qrstuvwxy", "/qrstuvwx/yzabcdefghijklm"};
+    for (size_t d = 1; d < sizeof dirs / sizeof *dirs; d++)
+        mkpath(dirs[d] + 1, false);
+    static const char *const bases[] = {"f", "abcdefgh", ""};
+    static const char *const ends[] = {"", "/", "/f", "/abcdefgh", "x", "/qrstuvwx/y"};
+    enum { NDIRS = sizeof dirs / sizeof *dirs, NENDS = sizeof ends / sizeof *ends };
+    char roots[NDIRS * (NENDS + 1)][256];
+    size_t nroots = 0;
+    for (size_t d = 0; d < NDIRS; d++) {
+        for (size_t e = 0; e < NENDS; e++)
+            snprintf(roots[nroots++], sizeof *roots, "%s%s%s", top, dirs[d], ends[e]);
+        snprintf(roots[nroots], sizeof *roots, "%s%s", top, dirs[d]);
+        roots[nroots][strlen(roots[nroots]) - 1] = '\0'; /* one byte short of it */
+        nroots++;
+    }
+    for (size_t i = 0; i < nroots; i++) {
+        const char *r = roots[i];
+        use_roots(&r, 1);
+        for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+            for (size_t b = 0; b < sizeof bases / sizeof *bases; b++) {
+                char p[512];
+                snprintf(p, sizeof p, "%s%s/%s", top, dirs[d], bases[b]);
+                CHECK(rg_abs_outside_roots(&ctx, p) == !rg_under_a_root(&ctx, p));
+            }
+        }
+        CHECK(!rg_abs_outside_roots(&ctx, r)); /* the root itself */
+    }
+    for (size_t d = sizeof dirs / sizeof *dirs - 1; d > 0; d--) {
+        char p[512];
+        snprintf(p, sizeof p, "%s%s", top, dirs[d]);
+        rmdir(p);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(top))
@@ -112,6 +154,7 @@ int main(void)
     RUN(reads_under_the_root_or_its_links_are_not_outside);
     RUN(a_directory_never_takes_its_neighbours_answer);
     RUN(a_hidden_directory_outside_the_roots_is_outside);
+    RUN(a_path_is_outside_exactly_when_no_root_holds_it_lexically);
     char p[512];
     snprintf(p, sizeof p, "%s/ln", top);
     unlink(p);

@@ -1689,3 +1689,41 @@ overlapping_sessions() {
 	assert_equal "$(cat a.txt)" a
 	assert_equal "$(cat b.txt)" outside
 }
+
+# A preloaded agent killed with -9 records no end: its table, which the kill
+# leaves behind, says how the session left each file.
+killed_agent() {
+	LD_PRELOAD="$SHIM" bash -c "$1; kill -9 \$\$" || true
+}
+
+@test "t1400.161 undo refuses a file changed after a preloaded agent was killed with -9" {
+	mkfile a.txt original
+	killed_agent 'cat a.txt >/dev/null; echo agent >a.txt'
+	external_write a.txt "later, by hand"
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "changed after session"
+	assert_equal "$(cat a.txt)" "later, by hand"
+}
+
+@test "t1400.162 undo restores a file a preloaded agent killed with -9 left as it wrote it" {
+	mkfile a.txt original
+	mkfile b.txt original-b
+	killed_agent 'cat a.txt b.txt >/dev/null; echo agent >a.txt; echo x >tmp; mv tmp b.txt'
+	run "$RG" undo a.txt b.txt
+	assert_success
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'original\noriginal-b')"
+}
+
+@test "t1400.163 once a killed agent's table is pruned, undo cannot tell a later change and asks for --force" {
+	mkfile a.txt original
+	killed_agent 'cat a.txt >/dev/null; echo agent >a.txt'
+	"$RG" run -- true # a new session prunes the ended table
+	run "$RG" undo a.txt
+	assert_failure 1
+	assert_output --partial "cannot tell whether the file changed since; --force"
+	assert_equal "$(cat a.txt)" agent
+	run "$RG" undo --force a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}

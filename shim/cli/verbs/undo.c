@@ -14,6 +14,7 @@
 #include "cli/journal/store.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
+#include "cli/undo/left.h"
 #include "cli/undo/restore.h"
 #include "cli/undo/spot.h"
 #include "cli/verbs.h"
@@ -48,7 +49,10 @@ struct undo {
     struct rg_jlist l;
     bool force;
     char self[RG_JOURNAL_ID_MAX]; /* this undo's own session id */
+    struct rg_left_cache left;
 };
+
+static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
 /* Did the file change after session s last touched it? An "end" record
  * for the path knows how the session left it (guard/journal/end.h). One
@@ -57,9 +61,10 @@ struct undo {
  * of the unreleased cycle; its journals may still be read). A file whose
  * ctime, which cannot be set back, is later was changed by someone else,
  * but for a change within the kernel's clock tick of the end. Without
- * either (the session is still running, or was killed) the file is taken
- * as the session left it. */
-static bool changed_since(const struct undo *u, const char *s, const char *abs)
+ * either, the session is still running, which may change the file again,
+ * or it was killed before it could record its end: then its table tells
+ * (cli/undo/left.h), if it is still there. */
+static enum rg_left changed_since(struct undo *u, const char *s, const char *abs)
 {
     const struct rg_jrec *end = NULL, *ended = NULL;
     for (size_t i = 0; i < u->l.n; i++) {
@@ -71,15 +76,17 @@ static bool changed_since(const struct undo *u, const char *s, const char *abs)
         else if (!r->path[0])
             ended = r;
     }
+    if (!end && !ended)
+        return rg_left_judge(&u->left, s, abs);
     struct stat st;
-    bool there = lstat(abs, &st) == 0;
+    bool there = lstat(abs, &st) == 0, changed;
     if (!end)
-        return ended && there &&
-               (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec > ended->time_ns;
-    if (there != end->exists)
-        return true;
-    int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    return there && (st.st_ino != end->ino || mtime != end->mtime_ns || st.st_size != end->size);
+        changed = there && ns_of(st.st_ctim) > ended->time_ns;
+    else
+        changed = there != end->exists ||
+                  (there && (st.st_ino != end->ino || ns_of(st.st_mtim) != end->mtime_ns ||
+                             st.st_size != end->size));
+    return changed ? RG_LEFT_CHANGED : RG_LEFT_AS_IS;
 }
 
 static bool same_bytes(int a, int b)
@@ -148,7 +155,8 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
 /* abs changed after first's session last wrote it, and there is no
  * --force: done already, or what --force would do instead. */
 static int changed_after(const struct undo *u, const struct rg_jrec *first,
-                         const struct rg_jrec *from, const char *abs, const char *file)
+                         const struct rg_jrec *from, const char *abs, const char *file,
+                         enum rg_left left)
 {
     if (already_restored(u->dir, from, abs)) {
         fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n",
@@ -156,7 +164,12 @@ static int changed_after(const struct undo *u, const struct rg_jrec *first,
         return RG_EXIT_OK;
     }
     struct stat st;
-    if (lstat(abs, &st) != 0)
+    if (left == RG_LEFT_UNKNOWN)
+        rg_err("undo: '%s': %s %s ended without recording how it left its files (killed?), "
+               "and its table is gone: undo cannot tell whether the file changed since; "
+               "--force restores it anyway (its content now is kept)",
+               rg_shown(file), who(first), first->session);
+    else if (lstat(abs, &st) != 0)
         rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                "--force recreates it anyway",
                rg_shown(file), who(first), first->session);
@@ -192,8 +205,9 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                rg_shown(file), who(first), first->session);
         return RG_EXIT_NO;
     }
-    if (!u->force && changed_since(u, first->session, abs))
-        return changed_after(u, first, &from, abs, file);
+    enum rg_left left = u->force ? RG_LEFT_AS_IS : changed_since(u, first->session, abs);
+    if (left != RG_LEFT_AS_IS)
+        return changed_after(u, first, &from, abs, file, left);
     struct rg_jspot spot;
     rc = rg_jrestore_stage(u->dir, &from, abs, file, &spot);
     if (rc != 0)

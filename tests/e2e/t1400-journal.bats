@@ -257,8 +257,12 @@ objects() {
 	for i in $(seq 1 200); do head -c 20000 /dev/urandom >"f$i"; done
 	sha256sum f* >"$OUT/before"
 	"$RG" run --log "$LOG" -- sh -c 'for f in f*; do rm "$f"; done' &
-	local pid=$!
-	sleep 0.05
+	local pid=$! i
+	# The kill waits for the first removal, so it lands among the saves.
+	for ((i = 0; i < 500; i++)); do
+		[ "$(ls f* | wc -l)" -lt 200 ] && break
+		sleep 0.01
+	done
 	pkill -KILL -P "$pid" sh 2>/dev/null || true
 	kill -KILL "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
@@ -278,6 +282,9 @@ objects() {
 	while read -r sum f; do
 		grep -qx "$sum" "$OUT/kept" || fail "$f is gone, its bytes not kept"
 	done <"$OUT/gone"
+	local gone
+	gone=$(wc -l <"$OUT/gone")
+	[ "$gone" -gt 0 ] && [ "$gone" -lt 200 ] || fail "the kill did not land among the saves ($gone of 200 gone)"
 	for o in "$J"/objects/[0-9a-f]*; do
 		[ -e "$o" ] || continue # every removal kept by a link: none named by content yet
 		assert_equal "$(sha256sum <"$o" | cut -d' ' -f1)" "$(basename "$o")"
@@ -1726,4 +1733,31 @@ killed_agent() {
 	run "$RG" undo --force a.txt
 	assert_success
 	assert_equal "$(cat a.txt)" original
+}
+
+# t1400.25's removals are kept by links; an overwrite is kept by a copy,
+# published whole (O_TMPFILE, then linkat) before the open truncates. The
+# kill waits for the first overwrite, so it lands among the copies.
+@test "t1400.164 kill -9 during copies leaves each file untouched or its old bytes kept whole" {
+	local i
+	for i in $(seq 1 200); do head -c 20000 /dev/urandom >"f$i"; done
+	sha256sum f* >"$OUT/before"
+	"$RG" run --log "$LOG" -- sh -c 'for f in f*; do cat "$f" >/dev/null; echo x >"$f"; done' &
+	local pid=$!
+	for ((i = 0; i < 500; i++)); do
+		grep -qsx x f* && break
+		sleep 0.01
+	done
+	pkill -KILL -P "$pid" sh 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	local changed=0 kept=0
+	while read -r sum f; do
+		[ "$(sha256sum <"$f" | cut -d' ' -f1)" = "$sum" ] && continue
+		changed=$((changed + 1))
+		[ -e "$J/objects/$sum" ] || fail "$f was overwritten, its bytes not kept"
+		assert_equal "$(sha256sum <"$J/objects/$sum" | cut -d' ' -f1)" "$sum"
+		kept=$((kept + 1))
+	done <"$OUT/before"
+	[ "$changed" -gt 0 ] && [ "$changed" -lt 200 ] || fail "the kill did not land among the saves ($changed of 200 changed)"
+	assert_equal "$kept" "$changed"
 }

@@ -32,6 +32,9 @@ static const char report_heads[][PATTERN_MAX] = {
     "mode: set\n*:#.#,#.# # #\n",
     "mode: count\n*:#.#,#.# # #\n",
     "mode: atomic\n*:#.#,#.# # #\n",
+    /* gcov's NAME.gcov: each line a count, a line number and the source
+     * line, the first naming the source. */
+    "~-:~0:Source:*\n~*:~#:",
 };
 
 static bool blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }

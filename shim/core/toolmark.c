@@ -325,3 +325,18 @@ bool rg_mo_head(const char *head, size_t n)
     return n >= RG_MO_HEAD && (memcmp(head, "\xde\x12\x04\x95", RG_MO_HEAD) == 0 ||
                                memcmp(head, "\x95\x04\x12\xde", RG_MO_HEAD) == 0);
 }
+
+bool rg_gcov_data(const char *name, const char *head, size_t n)
+{
+    static const char kinds[][sizeof "gcno"] = {"gcno", "gcda"};
+    size_t len = strlen(name);
+    if (len <= sizeof ".gcno" - 1 || name[len - 5] != '.' || n < RG_GCOV_HEAD)
+        return false;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *k = kinds[i];
+        const char swapped[RG_GCOV_HEAD] = {k[3], k[2], k[1], k[0]};
+        if (strcmp(name + len - 4, k) == 0)
+            return memcmp(head, k, RG_GCOV_HEAD) == 0 || memcmp(head, swapped, RG_GCOV_HEAD) == 0;
+    }
+    return false;
+}

@@ -116,6 +116,15 @@ bool rg_pickle_head(const char *head, size_t n);
 bool rg_mo_name(const char *name);
 bool rg_mo_head(const char *head, size_t n);
 
+/* gcc --coverage's notes, NAME.gcno, which gcc writes over unread at each
+ * compile, and its counts, NAME.gcda, which the program it built opens
+ * read and write at exit to add to them: each begins with its own name,
+ * "gcno" or "gcda", as a 32-bit word in the writer's byte order. Nobody
+ * writes one by hand. Does the file name hold what its first n bytes say
+ * it is? */
+#define RG_GCOV_HEAD 4
+bool rg_gcov_data(const char *name, const char *head, size_t n);
+
 /* The most first bytes an artifact above needs. */
 #define RG_ARTIFACT_HEAD RG_WHEEL_HEAD
 

@@ -174,3 +174,37 @@ istanbul_html() {
 	printf '{"%s/a.js": {"path": "%s/a.js", "owner": "me"}}\n' "$W" "$W" >owners.json
 	assert_blind_refused owners.json
 }
+
+# A C program built once by gcc --coverage, run and annotated by gcov in a
+# first session: its main.gcno, main.gcda and main.c.gcov are there.
+gcov_project() {
+	need gcc gcov
+	printf 'int main(void)\n{\n    return 0;\n}\n' >main.c
+	first_report 'gcc --coverage -c main.c && gcc --coverage -o app main.o && ./app && gcov main.c'
+	[ -f main.gcno ] && [ -f main.gcda ] && [ -f main.c.gcov ] || fail "gcc --coverage left no notes, counts or report"
+}
+
+@test "t1018.19 gcc --coverage run again in a second session rewrites its .gcno; the journal keeps it" {
+	gcov_project
+	second_run 'gcc --coverage -c main.c' main.gcno
+}
+
+@test "t1018.20 a program gcc --coverage built, run again in a second session, adds to its .gcda" {
+	gcov_project
+	second_run './app' main.gcda
+}
+
+@test "t1018.21 gcov run again in a second session rewrites its annotated source; the journal keeps it" {
+	gcov_project
+	second_run 'gcov main.c' main.c.gcov
+}
+
+@test "t1018.22 a file named .gcno that is no gcc notes file is still refused" {
+	printf 'notes on the gcc port\n' >port.gcno
+	assert_blind_refused port.gcno
+}
+
+@test "t1018.23 a .gcov a person wrote is still refused" {
+	printf 'Source: main.c, reviewed\n' >main.c.gcov
+	assert_blind_refused main.c.gcov
+}

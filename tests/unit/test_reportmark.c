@@ -155,6 +155,20 @@ TEST(go_coverprofile_look_alikes_are_no_report)
     CHECK(!report("mode: set\na.go:3.24,5.2 1\n"));
 }
 
+TEST(gcov_annotated_source_names_its_source_then_counts_its_lines)
+{
+    CHECK(report("        -:    0:Source:main.c\n        -:    1:#include \"util.h\"\n"));
+    CHECK(report("        -:    0:Source:src/a.c\n        -:    0:Graph:a.gcno\n"));
+    CHECK(report("        -:    0:Source:x.c\n    #####:    2:int x;\n"));
+}
+
+TEST(gcov_look_alikes_are_no_report)
+{
+    CHECK(!report("        -:    0:Source:main.c\n")); /* cut short */
+    CHECK(!report("Source: main.c\n        -:    1:int x;\n"));
+    CHECK(!report("-: 0:Source: the old wiki\nsee the notes\n"));
+}
+
 TEST(text_a_person_writes_is_no_report)
 {
     CHECK(!report(""));
@@ -211,6 +225,8 @@ int main(void)
     RUN(html_page_a_person_writes_is_no_istanbul_page);
     RUN(go_coverprofile_is_its_mode_then_a_block);
     RUN(go_coverprofile_look_alikes_are_no_report);
+    RUN(gcov_annotated_source_names_its_source_then_counts_its_lines);
+    RUN(gcov_look_alikes_are_no_report);
     RUN(text_a_person_writes_is_no_report);
     RUN(pattern_star_runs_to_the_next_byte_within_the_line);
     RUN(pattern_hash_is_one_or_more_digits);

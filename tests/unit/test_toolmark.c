@@ -186,6 +186,24 @@ TEST(mo_head_is_gnus_magic_in_either_byte_order)
     CHECK(!rg_mo_head("msgid \"\"", 8));
 }
 
+TEST(gcov_data_is_named_for_its_own_magic)
+{
+    CHECK(rg_gcov_data("main.gcno", "oncg*22B", 8)); /* little-endian */
+    CHECK(rg_gcov_data("obj/main.gcda", "adcg*22B", 8));
+    CHECK(rg_gcov_data("main.gcno", "gcnoB22*", 8)); /* big-endian */
+    CHECK(rg_gcov_data("main.gcda", "gcda", 4));
+}
+
+TEST(gcov_data_under_the_other_name_or_cut_short_is_no_gcov_data)
+{
+    CHECK(!rg_gcov_data("main.gcda", "oncg*22B", 8));
+    CHECK(!rg_gcov_data("main.gcno", "adcg*22B", 8));
+    CHECK(!rg_gcov_data("main.gcno", "onc", 3));
+    CHECK(!rg_gcov_data(".gcno", "oncg", 4));
+    CHECK(!rg_gcov_data("maingcno", "oncg", 4));
+    CHECK(!rg_gcov_data("main.gcno.txt", "oncg", 4));
+}
+
 TEST(wheel_head_is_a_zips_local_header)
 {
     CHECK(rg_wheel_head("PK\3\4\24\0", 6));
@@ -375,6 +393,8 @@ TEST(sqlite_companion_needs_a_name_before_its_suffix)
 int main(void)
 {
     RUN(cachedir_signature_begins_the_tag);
+    RUN(gcov_data_is_named_for_its_own_magic);
+    RUN(gcov_data_under_the_other_name_or_cut_short_is_no_gcov_data);
     RUN(pyvenv_python3_venv_writes_home_first);
     RUN(pyvenv_home_on_a_later_line_blanks_and_case_as_cpython_reads_them);
     RUN(pyvenv_without_a_home_key_is_no_venv);

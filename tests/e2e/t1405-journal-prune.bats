@@ -392,3 +392,17 @@ days_keep() {
 @test "t1405.20 a READGUARD_JOURNAL_DAYS that is not a whole number of days (1e6) means 30, not 1" {
 	days_keep 1e6 2
 }
+
+# A shell session of `readguard env` has no run to end: `readguard end` is
+# its end, and prunes as a run's would. Else a user who never wraps a
+# command in `readguard run` would keep every session's versions forever.
+@test "t1405.21 an hour after the last prune, readguard end prunes an old session" {
+	old_session old
+	stale_stamp
+	mkfile b.txt new
+	bash -c 'eval "$("$RG" env)" && bash -c "rm b.txt" && eval "$("$RG" end)"'
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_not_exist "$(old_object old)"
+	"$RG" undo b.txt
+	assert_equal "$(cat b.txt)" new
+}

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/journal/prune.h"
+#include "cli/journal/settle.h"
 #include "cli/journal/store.h"
 #include "cli/launch/named.h"
 #include "cli/launch/run_opts.h"
@@ -308,7 +310,10 @@ int rg_cmd_env(int argc, char **argv)
 }
 
 /* How the session left each file it changed, as the end of a run records
- * it (jstore.h): else undo would take a later edit for the session's. */
+ * it (jstore.h): else undo would take a later edit for the session's. And
+ * the prune a run's end makes: a user who never wraps a command in
+ * `readguard run` would otherwise keep every session's versions, past any
+ * age and size. The table is still there, so the prune keeps this session. */
 static void close_journal(const struct rg_header *h)
 {
     if ((h->flags & RG_POLICY_NO_JOURNAL) || !h->journal_dir[0])
@@ -316,6 +321,8 @@ static void close_journal(const struct rg_header *h)
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jstore_close_session(h->journal_dir, id);
+    rg_jsettle_session(h->journal_dir, id);
+    rg_jstore_prune(h->journal_dir, false);
 }
 
 int rg_cmd_end(int argc, char **argv)

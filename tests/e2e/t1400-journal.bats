@@ -1761,3 +1761,15 @@ killed_agent() {
 	[ "$changed" -gt 0 ] && [ "$changed" -lt 200 ] || fail "the kill did not land among the saves ($changed of 200 changed)"
 	assert_equal "$kept" "$changed"
 }
+
+@test "t1400.165 renameat2 RENAME_EXCHANGE of two read files keeps both, and undo brings both back" {
+	mkfile a.txt A
+	mkfile b.txt B
+	rg bash -c '"$T/rgprobe" read a.txt >/dev/null && "$T/rgprobe" read b.txt >/dev/null &&
+		"$T/rgprobe" renameat2 a.txt b.txt RENAME_EXCHANGE'
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'B\nA')"
+	run "$RG" history
+	assert_equal "$(grep -c ' exchange ' <<<"$output")" 2
+	"$RG" undo a.txt b.txt
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'A\nB')"
+}

@@ -406,3 +406,16 @@ days_keep() {
 	"$RG" undo b.txt
 	assert_equal "$(cat b.txt)" new
 }
+
+# Sessions a bare preloaded process made prune nothing as they end:
+# `readguard sessions --prune` is their prune, at once.
+@test "t1405.22 sessions --prune prunes an old session from the journal within the hour of the last prune" {
+	old_session old
+	mkfile b.txt new
+	LD_PRELOAD="$SHIM" bash -c 'rm b.txt'
+	"$RG" sessions --prune >/dev/null 2>&1
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_not_exist "$(old_object old)"
+	"$RG" undo b.txt
+	assert_equal "$(cat b.txt)" new
+}

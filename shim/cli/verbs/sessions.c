@@ -2,6 +2,7 @@
 #include "cli/verbs.h"
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/journal/prune.h"
 #include "cli/json/out.h"
 #include "cli/logprune.h"
 #include "cli/pick.h"
@@ -33,7 +35,8 @@ static const char usage[] =
     "  -p, --prune          remove ended sessions, broken ones older than a minute,\n"
     "                       and the default logs of sessions no longer running\n"
     "                       unchanged for READGUARD_JOURNAL_DAYS (default 30) days\n"
-    "                       (a named session's log is kept: see readguard(1))\n"
+    "                       (a named session's log is kept: see readguard(1)),\n"
+    "                       then prune the journal by its age and size\n"
     "  -j, --json           one JSON object per line\n"
     "  -h, --help           show this help and exit\n"
     "\n"
@@ -145,8 +148,16 @@ int rg_cmd_sessions(int argc, char **argv)
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
     rg_each_session_file(each, &l);
-    if (l.prune) /* after the tables: a log is pruned only once its session is gone */
+    if (l.prune) {
+        /* After the tables: a log is pruned only once its session is gone,
+         * and a table keeps its session's versions. Only the end of a run
+         * or of `readguard end` prunes the journal otherwise: a user of bare
+         * preloaded sessions has no other way to keep it to its age and size. */
         rg_logs_prune(true, pruned_log, &l);
+        char journal[PATH_MAX];
+        rg_session_default_journal(journal, sizeof journal);
+        rg_jstore_prune(journal, true);
+    }
     /* Last: "no sessions" after "removed" lines would say nothing was done. */
     if (l.n == 0 && l.removed == 0)
         rg_err("no sessions");

@@ -250,6 +250,22 @@ bool rg_configure_wrote(const char *name, const char *head, size_t n)
 }
 
 static const struct {
+    char name[sizeof "MYMETA.json"];
+    char head[sizeof "{\n   \"abstract\" : \""];
+} mymeta_files[] = {
+    {"MYMETA.json", "{\n   \"abstract\" : \""},
+    {"MYMETA.yml", "---\nabstract: "},
+};
+
+bool rg_perl_mymeta(const char *name, const char *head, size_t n)
+{
+    for (size_t i = 0; i < sizeof mymeta_files / sizeof mymeta_files[0]; i++)
+        if (strcmp(name, mymeta_files[i].name) == 0)
+            return starts(head, n, mymeta_files[i].head);
+    return false;
+}
+
+static const struct {
     char name[sizeof "cmake_install.cmake"];
     char line[sizeof cmake_generated_line];
 } cmake_outputs[] = {

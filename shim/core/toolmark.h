@@ -146,6 +146,14 @@ bool rg_configure_output(const char *name);
 #define RG_CONFIGURE_HEAD 128
 bool rg_configure_wrote(const char *name, const char *head, size_t n);
 
+/* What perl Makefile.PL (ExtUtils::MakeMaker) and perl Build.PL
+ * (Module::Build) write over, unread, each run beside the sources:
+ * MYMETA.json and MYMETA.yml, the distribution's metadata as CPAN::Meta
+ * dumps it, keys sorted, so that the required "abstract" comes first
+ * (JSON::PP indents by three blanks). Is the file name one of them, and
+ * do its first n bytes begin as CPAN::Meta begins it? */
+bool rg_perl_mymeta(const char *name, const char *head, size_t n);
+
 /* What cmake writes over, unread, beside the sources of an in-source
  * build and in each of its subdirectories, where no CMakeCache.txt is:
  * Makefile, build.ninja, cmake_install.cmake and CTestTestfile.cmake,

@@ -6,7 +6,8 @@
 # htmlcov, pytest's cache, Meson's build directory), the wheel pip wheel
 # saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl), and Sphinx's
 # output (an html directory its .buildinfo marks, doctrees that are
-# pickles named NAME.doctree). Each test is a second session in a project
+# pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
+# MYMETA.yml. Each test is a second session in a project
 # that is no git work tree.
 
 load helper
@@ -161,4 +162,45 @@ htmlcov() {
 	run --separate-stderr blind notes.doctree
 	assert_failure
 	assert_refused notes.doctree unread
+}
+
+# perl_project: a Perl module whose Makefile.PL a first session ran.
+perl_project() {
+	need perl make
+	perl -MExtUtils::MakeMaker -e 1 2>/dev/null || skip "ExtUtils::MakeMaker is not installed"
+	mkdir -p lib/Foo
+	printf 'use ExtUtils::MakeMaker;\nWriteMakefile(NAME => "Foo", VERSION_FROM => "lib/Foo.pm");\n' >Makefile.PL
+	printf 'package Foo;\nour $VERSION = "0.01";\n1;\n' >lib/Foo.pm
+	"$RG" run --log "$LOG" -- perl Makefile.PL >/dev/null || fail "the first session's perl Makefile.PL failed"
+	assert_file_exist MYMETA.json MYMETA.yml
+}
+
+@test "t1017.11 perl Makefile.PL run again in a second session rewrites MYMETA.json and MYMETA.yml; the journal keeps them" {
+	perl_project
+	run --separate-stderr "$RG" run --log "$LOG" -- perl Makefile.PL
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_output --partial "$W/MYMETA.json"
+	assert_output --partial "$W/MYMETA.yml"
+}
+
+@test "t1017.12 a MYMETA.json a person wrote is still refused" {
+	printf '{"abstract": "mine", "name": "Foo"}\n' >MYMETA.json
+	make_old MYMETA.json
+	snapshot MYMETA.json
+	run --separate-stderr blind MYMETA.json
+	assert_failure
+	assert_refused MYMETA.json unread
+	assert_unchanged MYMETA.json
+}
+
+@test "t1017.13 a MYMETA.yml a person wrote is still refused" {
+	printf -- '---\nname: Foo\nabstract: mine\n' >MYMETA.yml
+	make_old MYMETA.yml
+	snapshot MYMETA.yml
+	run --separate-stderr blind MYMETA.yml
+	assert_failure
+	assert_refused MYMETA.yml unread
+	assert_unchanged MYMETA.yml
 }

@@ -204,6 +204,25 @@ TEST(gcov_data_under_the_other_name_or_cut_short_is_no_gcov_data)
     CHECK(!rg_gcov_data("main.gcno.txt", "oncg", 4));
 }
 
+TEST(perl_mymeta_is_cpan_metas_dump_abstract_first)
+{
+    static const char json[] = "{\n   \"abstract\" : \"unknown\",\n   \"author\" : [\n";
+    static const char yml[] = "---\nabstract: 'A tiny module'\nauthor:\n";
+    CHECK(rg_perl_mymeta("MYMETA.json", json, sizeof json - 1));
+    CHECK(rg_perl_mymeta("MYMETA.yml", yml, sizeof yml - 1));
+    CHECK(!rg_perl_mymeta("META.json", json, sizeof json - 1));
+    CHECK(!rg_perl_mymeta("MYMETA.yml", json, sizeof json - 1));
+    CHECK(!rg_perl_mymeta("MYMETA.json", json, 10)); /* cut short */
+}
+
+TEST(mymeta_a_person_writes_is_no_perl_mymeta)
+{
+    static const char json[] = "{\"abstract\": \"mine\", \"name\": \"Foo\"}\n";
+    static const char yml[] = "---\nname: Foo\nabstract: mine\n";
+    CHECK(!rg_perl_mymeta("MYMETA.json", json, sizeof json - 1));
+    CHECK(!rg_perl_mymeta("MYMETA.yml", yml, sizeof yml - 1));
+}
+
 TEST(wheel_head_is_a_zips_local_header)
 {
     CHECK(rg_wheel_head("PK\3\4\24\0", 6));
@@ -393,6 +412,8 @@ TEST(sqlite_companion_needs_a_name_before_its_suffix)
 int main(void)
 {
     RUN(cachedir_signature_begins_the_tag);
+    RUN(perl_mymeta_is_cpan_metas_dump_abstract_first);
+    RUN(mymeta_a_person_writes_is_no_perl_mymeta);
     RUN(gcov_data_is_named_for_its_own_magic);
     RUN(gcov_data_under_the_other_name_or_cut_short_is_no_gcov_data);
     RUN(pyvenv_python3_venv_writes_home_first);

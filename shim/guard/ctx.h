@@ -84,6 +84,11 @@ struct rg_ctx {
     /* Whether tiers and jpaths may hold another table's answers: a fresh
      * process's are empty, and left untouched (below). */
     bool caches_used;
+    /* Did the last absolute read lie outside every root, by its name? Then
+     * the next is tested for it the way that is cheaper outside (a hint:
+     * both ways give the same answer; guard/dircache.c). Written only when
+     * it changes. */
+    _Atomic bool outside_last;
     struct rg_overflow *overflow; /* read at every exit (rg_fd_take_each) */
     struct rg_gitcache *git;      /* NULL until a write asks git (gitrules.h) */
     _Atomic int git_lock;
@@ -95,7 +100,10 @@ struct rg_ctx {
                               (table.dev, table.ino); false in the supervisor, whose tree's
                               libraries open it to attach it */
     const char *roots[RG_MAX_ROOTS];
-    size_t root_len[RG_MAX_ROOTS]; /* strlen of each, asked on every read */
+    /* strlen of each, and where its last '/' is: asked on every read
+     * (guard/dircache.c). 32 bits each, so both fit where one size_t did,
+     * and the context's pages stay as they were. */
+    uint32_t root_len[RG_MAX_ROOTS], root_dir_len[RG_MAX_ROOTS];
     char session_path[PATH_MAX];
     /* Where a process without a usable table logs (its header names the
      * session's log): the log its session's launcher passed on
@@ -156,7 +164,9 @@ static inline bool rg_ctx_own_table(const struct rg_ctx *c, uint64_t dev, uint64
 static inline void rg_ctx_add_root(struct rg_ctx *c, const char *root)
 {
     if (c->nroots < RG_MAX_ROOTS) {
-        c->root_len[c->nroots] = strlen(root);
+        const char *slash = strrchr(root, '/');
+        c->root_len[c->nroots] = (uint32_t)strlen(root);
+        c->root_dir_len[c->nroots] = slash ? (uint32_t)(slash - root) : UINT32_MAX;
         c->roots[c->nroots++] = root;
     }
 }

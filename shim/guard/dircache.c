@@ -137,11 +137,53 @@ bool rg_dir_outside_roots(struct rg_ctx *c, const char *path)
     return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
 }
 
+/* rg_under_a_root for a path whose last '/' is at n, so whose bytes up to
+ * n are all there to compare: no strncmp, and a root longer than n can
+ * only be the path itself, which needs its last '/' at n too. Most roots
+ * are ruled out by one byte, the one after where the root would end, and
+ * the compare is only made for a directory at or under the root. */
+static inline __attribute__((always_inline)) bool under_a_root_at(const struct rg_ctx *c,
+                                                                  const char *path, size_t n)
+{
+    for (size_t i = 0; i < c->nroots; i++) {
+        size_t len = c->root_len[i];
+        const char *r = c->roots[i];
+        if (len == 1) /* the root is "/" */
+            return true;
+        if (len <= n ? path[len] == '/' && memcmp(path, r, len) == 0
+                     : n == c->root_dir_len[i] && strcmp(path, r) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void note_outside(struct rg_ctx *c, bool outside)
+{
+    if (atomic_load_explicit(&c->outside_last, memory_order_relaxed) != outside)
+        atomic_store_explicit(&c->outside_last, outside, memory_order_relaxed);
+}
+
+/* Two ways to the same answer, each the cheaper for one side: strncmp per
+ * root answers a read under a root alone, and one under no root then
+ * needs strrchr for its directory anyway, with which under_a_root_at rules
+ * most roots out by one byte. Reads come in runs on one side (a
+ * compiler's headers, then its sources), so the way the last read needed
+ * is taken first. */
 bool rg_abs_outside_roots(struct rg_ctx *c, const char *path)
 {
-    if (rg_under_a_root(c, path))
-        return false;
-    size_t n = (size_t)(strrchr(path, '/') - path);
+    size_t n;
+    if (!atomic_load_explicit(&c->outside_last, memory_order_relaxed)) {
+        if (rg_under_a_root(c, path))
+            return false;
+        note_outside(c, true);
+        n = (size_t)(strrchr(path, '/') - path);
+    } else {
+        n = (size_t)(strrchr(path, '/') - path);
+        if (under_a_root_at(c, path, n)) {
+            note_outside(c, false);
+            return false;
+        }
+    }
     uint64_t h = hash_dir(path, n);
     bool outside;
     return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);

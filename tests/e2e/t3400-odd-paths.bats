@@ -289,3 +289,22 @@ except OSError as e:
 	[[ ${stderr_lines[1]} == "readguard: undo: '$W/s\\nt/deep/f': '$W/s\\nt' on its way is a symbolic link now,"* ]] ||
 		fail "undo: $stderr"
 }
+
+@test "t3400.23 diff heads a name that is not UTF-8 with octal escapes, as git does" {
+	mkfile $'f\377' original
+	rgsh 'cat f* >/dev/null; echo new >f*'
+	run --separate-stderr "$RG" diff $'f\377'
+	assert_failure 1
+	[[ ${lines[0]} == '--- "f\377" (before session '*')' ]] || fail "diff: $output"
+	assert_equal "${lines[1]}" '+++ "f\377"'
+}
+
+@test "t3400.24 diff quotes a name with a double quote or backslash, escaped, so patch reads it back" {
+	mkfile 'a"b\c' original
+	rgsh 'cat a* >/dev/null; echo new >a*'
+	run --separate-stderr "$RG" diff 'a"b\c'
+	assert_failure 1
+	assert_equal "${lines[1]}" '+++ "a\"b\\c"'
+	"$RG" diff 'a"b\c' | sed 's/ (before .*//' | patch -s -R
+	assert_equal "$(cat 'a"b\c')" original
+}

@@ -1,6 +1,7 @@
 /* readguard diff: how a file changed since the version undo would restore. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
+#include "core/text.h"
 
 static const char diff_usage[] =
     "Usage: readguard diff [--session S] FILE...\n"
@@ -29,15 +31,50 @@ static const char diff_usage[] =
     "bad usage or an error (such as a kept version that is damaged, which undo\n"
     "refuses too).\n";
 
-/* A name as diff -u heads it: control characters escaped, and the name then
- * in double quotes, as diff(1) itself and git quote a name that needs it, so
- * that each of the --- and +++ lines stays one line. */
+/* Does file need quoting in a diff header: a control character, a quote
+ * or backslash (which quoting would make ambiguous), or bytes that are not
+ * UTF-8 (a terminal or a patch reader would take them as something else)? */
+static bool needs_quotes(const char *file)
+{
+    for (const unsigned char *c = (const unsigned char *)file; *c; c++)
+        if (*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\')
+            return true;
+    return !rg_utf8_valid(file);
+}
+
+/* The C escape git and diff(1) write c as inside quotes, or NULL. */
+static const char *c_escape(unsigned char c)
+{
+    switch (c) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\t': return "\\t";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    default: return NULL;
+    }
+}
+
+/* A name as diff -u heads it: as git and diff(1) quote a name that needs
+ * it, in double quotes with C escapes (octal for bytes that are not UTF-8,
+ * as git's core.quotePath), so that each of the --- and +++ lines stays one
+ * line, in one encoding, and GNU patch reads the name back. */
 static const char *label_name(const char *file, char *out, size_t cap)
 {
-    const char *shown = rg_shown(file);
-    if (strcmp(shown, file) == 0)
+    if (!needs_quotes(file))
         return file;
-    snprintf(out, cap, "\"%s\"", shown);
+    bool utf8 = rg_utf8_valid(file);
+    size_t n = 0;
+    out[n++] = '"';
+    for (const unsigned char *c = (const unsigned char *)file; *c && n + 6 < cap; c++) {
+        if (c_escape(*c))
+            n += (size_t)snprintf(out + n, cap - n, "%s", c_escape(*c));
+        else if (*c < 0x20 || *c == 0x7f || (*c >= 0x80 && !utf8))
+            n += (size_t)snprintf(out + n, cap - n, "\\%03o", *c);
+        else
+            out[n++] = (char)*c;
+    }
+    snprintf(out + n, cap - n, "\"");
     return out;
 }
 

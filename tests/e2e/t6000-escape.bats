@@ -733,42 +733,46 @@ with open(out + "/u", "wb") as u:
 os.rename(out + "/u", agent + "/other")
 PY'
 
-@test "t6000.90 a table planted where another session's was moved away is not joined (--strict)" {
+# planted_attack [VICTIM]: the tree plants a table where another session's
+# was moved away, and runs VICTIM (esc_bound_victim's default) bound to it.
+planted_attack() {
 	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
 	esc_setup
 	cp "$ESC/root/f" "$ESC/before"
-	esc_bound_victim "$ESC_PLANT" || true
+	esc_bound_victim "$ESC_PLANT" "$@" || true
+}
+
+assert_planted_f_unwritten() {
 	[ -f "$ESC/agent/other" ] && [ -f "$ESC/outside/gone/other" ] ||
 		fail "the tree did not plant its table: $(cat "$ESC/out")"
 	cmp "$ESC/before" "$ESC/root/f" || fail "f was written: $(cat "$ESC/out")"
 }
 
-@test "t6000.91 the session's process that finds a planted table says why (--strict)" {
-	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
-	esc_setup
-	esc_bound_victim "$ESC_PLANT" || true
+assert_planted_reason() {
 	grep -q "refused to write 'f': the session table is unusable (another file than the session's is at its path" "$ESC/out" ||
 		fail "no reason given: $(cat "$ESC/out")"
+}
+
+@test "t6000.90 a table planted where another session's was moved away is not joined (--strict)" {
+	planted_attack
+	assert_planted_f_unwritten
+}
+
+@test "t6000.91 the session's process that finds a planted table says why (--strict)" {
+	planted_attack
+	assert_planted_reason
 }
 
 # A child whose environment was emptied (env -i) is handed the session by
 # the exec that starts it: the binding goes with it.
 @test "t6000.93 a child started with an emptied environment does not join a planted table (--strict)" {
-	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
-	esc_setup
-	cp "$ESC/root/f" "$ESC/before"
-	esc_bound_victim "$ESC_PLANT" 'env -i bash -c "echo PWN >f"' || true
-	[ -f "$ESC/agent/other" ] && [ -f "$ESC/outside/gone/other" ] ||
-		fail "the tree did not plant its table: $(cat "$ESC/out")"
-	cmp "$ESC/before" "$ESC/root/f" || fail "f was written: $(cat "$ESC/out")"
+	planted_attack 'env -i bash -c "echo PWN >f"'
+	assert_planted_f_unwritten
 }
 
 @test "t6000.94 the child started with an emptied environment says why it refuses (--strict)" {
-	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
-	esc_setup
-	esc_bound_victim "$ESC_PLANT" 'env -i bash -c "echo PWN >f"' || true
-	grep -q "refused to write 'f': the session table is unusable (another file than the session's is at its path" "$ESC/out" ||
-		fail "no reason given: $(cat "$ESC/out")"
+	planted_attack 'env -i bash -c "echo PWN >f"'
+	assert_planted_reason
 }
 
 # A table made after the run began by a process outside the tree that has

@@ -20,6 +20,8 @@ test_pkgs="$test_pkgs python3-coverage python3-sphinx python3-venv sqlite3 cmake
 test_pkgs="$test_pkgs rsync"
 # t1019: a LaTeX document's and a message catalog's second run (pdflatex, bibtex, latexmk, msgfmt)
 test_pkgs="$test_pkgs texlive-latex-base latexmk gettext"
+# t1018.24: valgrind's log in a second supervised session
+test_pkgs="$test_pkgs valgrind"
 # t4100: a static busybox's truncate(1) and touch(1) under --supervise
 test_pkgs="$test_pkgs busybox-static"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.

@@ -35,6 +35,9 @@ static const char report_heads[][PATTERN_MAX] = {
     /* gcov's NAME.gcov: each line a count, a line number and the source
      * line, the first naming the source. */
     "~-:~0:Source:*\n~*:~#:",
+    /* valgrind --log-file: every line after ==PID==, its banner's or,
+     * with -q, an error's. */
+    "==#== *\n==#== ",
 };
 
 static bool blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }

@@ -208,3 +208,30 @@ gcov_project() {
 	printf 'Source: main.c, reviewed\n' >main.c.gcov
 	assert_blind_refused main.c.gcov
 }
+
+# valgrind runs its tool statically linked, which only a supervised
+# session sees; a first one leaves its log.
+valgrind_project() {
+	need gcc valgrind
+	local out
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	printf 'int main(void)\n{\n    return 0;\n}\n' >main.c
+	gcc -o app main.c || fail "gcc failed"
+	"$RG" run --supervise --log "$LOG" -- valgrind --log-file=vg.log ./app ||
+		fail "the first session's valgrind failed"
+}
+
+@test "t1018.24 valgrind --log-file run again in a second supervised session rewrites its log" {
+	valgrind_project
+	run --separate-stderr "$RG" run --supervise --log "$LOG" -- valgrind --log-file=vg.log ./app
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/vg.log"
+}
+
+@test "t1018.25 a file of notes whose first line looks like valgrind's is still refused" {
+	printf '==2024== the year in review\nplans\n' >notes.txt
+	assert_blind_refused notes.txt
+}

@@ -169,6 +169,19 @@ TEST(gcov_look_alikes_are_no_report)
     CHECK(!report("-: 0:Source: the old wiki\nsee the notes\n"));
 }
 
+TEST(valgrind_log_prefixes_each_line_with_its_pid)
+{
+    CHECK(report("==18256== Memcheck, a memory error detector\n==18256== Copyright (C) 2002\n"));
+    CHECK(report("==7== Invalid read of size 4\n==7==    at 0x109139: main (a.c:3)\n"));
+}
+
+TEST(valgrind_log_look_alikes_are_no_report)
+{
+    CHECK(!report("==18256== Memcheck, a memory error detector\n")); /* cut short */
+    CHECK(!report("== Notes ==\n== Todo ==\n"));
+    CHECK(!report("==2024== the year in review\nplans\n"));
+}
+
 TEST(text_a_person_writes_is_no_report)
 {
     CHECK(!report(""));
@@ -227,6 +240,8 @@ int main(void)
     RUN(go_coverprofile_look_alikes_are_no_report);
     RUN(gcov_annotated_source_names_its_source_then_counts_its_lines);
     RUN(gcov_look_alikes_are_no_report);
+    RUN(valgrind_log_prefixes_each_line_with_its_pid);
+    RUN(valgrind_log_look_alikes_are_no_report);
     RUN(text_a_person_writes_is_no_report);
     RUN(pattern_star_runs_to_the_next_byte_within_the_line);
     RUN(pattern_hash_is_one_or_more_digits);

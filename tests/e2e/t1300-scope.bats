@@ -47,3 +47,24 @@ load helper
 	refute_refused
 	assert_content "$OUT/g" new
 }
+
+# The roots are compared by another way after a read outside them
+# (guard/dircache.c): the same answers.
+@test "t1300.06 a read by its absolute path right after one outside the root counts" {
+	mkfile f original
+	mkfile "$OUT/g" other
+	run --separate-stderr rgsh "cat '$OUT/g' '$W/f' >/dev/null && echo new > f"
+	assert_success
+	refute_refused
+	assert_content f new
+}
+
+@test "t1300.07 a read through a directory symlink right after one outside the root counts" {
+	mkfile f original
+	mkfile "$OUT/g" other
+	ln -s "$W" "$OUT/link"
+	run --separate-stderr rgsh "cat '$OUT/g' '$OUT/link/f' >/dev/null && echo new > f"
+	assert_success
+	refute_refused
+	assert_content f new
+}

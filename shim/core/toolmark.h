@@ -125,6 +125,13 @@ bool rg_mo_head(const char *head, size_t n);
 #define RG_GCOV_HEAD 4
 bool rg_gcov_data(const char *name, const char *head, size_t n);
 
+/* The dependency file gcc -MD or -MMD writes beside an object, NAME.d,
+ * over unread at each compile (make reads it only where a makefile
+ * includes it, ninja only after the compile): a make rule whose first
+ * target is an object, "NAME.o:" then a blank or the line's end. A D
+ * source file never begins so. */
+bool rg_depfile(const char *name, const char *head, size_t n);
+
 /* The most first bytes an artifact above needs. */
 #define RG_ARTIFACT_HEAD RG_WHEEL_HEAD
 

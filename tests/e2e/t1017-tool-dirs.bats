@@ -7,7 +7,7 @@
 # saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl), and Sphinx's
 # output (an html directory its .buildinfo marks, doctrees that are
 # pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
-# MYMETA.yml. Each test is a second session in a project
+# MYMETA.yml, gcc -MMD's NAME.d. Each test is a second session in a project
 # that is no git work tree.
 
 load helper
@@ -203,4 +203,26 @@ perl_project() {
 	assert_failure
 	assert_refused MYMETA.yml unread
 	assert_unchanged MYMETA.yml
+}
+
+@test "t1017.14 gcc -MMD run again in a second session rewrites its dependency file; the journal keeps it" {
+	need gcc
+	printf 'int main(void)\n{\n    return 0;\n}\n' >main.c
+	"$RG" run --log "$LOG" -- gcc -MMD -c main.c || fail "the first session's gcc -MMD failed"
+	assert_file_exist main.d
+	run --separate-stderr "$RG" run --log "$LOG" -- gcc -MMD -c main.c
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_output --partial "$W/main.d"
+}
+
+@test "t1017.15 a D source file is still refused" {
+	printf 'module main;\nvoid main() {}\n' >main.d
+	make_old main.d
+	snapshot main.d
+	run --separate-stderr blind main.d
+	assert_failure
+	assert_refused main.d unread
+	assert_unchanged main.d
 }

@@ -22,6 +22,8 @@ test_pkgs="$test_pkgs rsync"
 test_pkgs="$test_pkgs texlive-latex-base latexmk gettext"
 # t1018.24: valgrind's log in a second supervised session
 test_pkgs="$test_pkgs valgrind"
+# t1017.16: perl Build.PL's _build/ in a second session
+test_pkgs="$test_pkgs libmodule-build-perl"
 # t4100: a static busybox's truncate(1) and touch(1) under --supervise
 test_pkgs="$test_pkgs busybox-static"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.

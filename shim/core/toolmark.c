@@ -10,6 +10,7 @@ static const char pkg_info_field[] = "Metadata-Version: ";
 static const char sphinx_buildinfo_line[] = "# Sphinx build info version ";
 static const char cmake_generated_line[] = "# CMAKE generated file: DO NOT EDIT!\n";
 static const char cmake_install_line[] = "# Install script for directory: ";
+static const char module_build_params[] = "do{ my $x = [\n";
 
 const struct rg_dirmark rg_dirmarks[] = {
     {"CACHEDIR.TAG", sizeof cachedir_signature - 1, RG_DIRMARK_CACHEDIR, "", "", 0},
@@ -36,6 +37,9 @@ const struct rg_dirmark rg_dirmarks[] = {
     /* istanbul's html report (jest --coverage, nyc, c8): its assets and
      * pages are written over unread each run. */
     {"index.html", 160, RG_DIRMARK_ISTANBUL, "", "", 0},
+    /* perl Build.PL (Module::Build) writes its state in _build/ over
+     * unread each run, as Data::Dumper's code. */
+    {"build_params", sizeof module_build_params - 1, RG_DIRMARK_MODULE_BUILD, "", "/_build", 0},
 };
 const size_t rg_ndirmarks = sizeof rg_dirmarks / sizeof rg_dirmarks[0];
 
@@ -50,6 +54,9 @@ bool rg_dirmark_says(const struct rg_dirmark *m, const char *head, size_t n)
     case RG_DIRMARK_GITIGNORE_ALL: return n < m->head && rg_gitignore_all(head, n);
     case RG_DIRMARK_SPHINX: return rg_sphinx_buildinfo(head, n);
     case RG_DIRMARK_ISTANBUL: return rg_istanbul_page(head, n);
+    case RG_DIRMARK_MODULE_BUILD:
+        return n >= sizeof module_build_params - 1 &&
+               memcmp(head, module_build_params, sizeof module_build_params - 1) == 0;
     case RG_DIRMARK_CMAKE_INSTALL:
         return n >= sizeof cmake_install_line - 1 &&
                memcmp(head, cmake_install_line, sizeof cmake_install_line - 1) == 0;

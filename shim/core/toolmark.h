@@ -21,6 +21,7 @@ enum rg_dirmark_kind {
     RG_DIRMARK_SPHINX,
     RG_DIRMARK_CMAKE_INSTALL,
     RG_DIRMARK_ISTANBUL,
+    RG_DIRMARK_MODULE_BUILD,
 };
 
 /* A file that marks its directory, and everything below, as a tool's. No

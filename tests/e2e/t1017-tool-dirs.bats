@@ -7,8 +7,9 @@
 # saves (a zip named NAME-VERSION-PYTHON-ABI-PLATFORM.whl), and Sphinx's
 # output (an html directory its .buildinfo marks, doctrees that are
 # pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
-# MYMETA.yml, gcc -MMD's NAME.d. Each test is a second session in a project
-# that is no git work tree.
+# MYMETA.yml, perl Build.PL's _build/ (its build_params begins as
+# Data::Dumper's code), gcc -MMD's NAME.d. Each test is a second session
+# in a project that is no git work tree.
 
 load helper
 
@@ -225,4 +226,31 @@ perl_project() {
 	assert_failure
 	assert_refused main.d unread
 	assert_unchanged main.d
+}
+
+@test "t1017.16 perl Build.PL run again in a second session rewrites its _build/; the journal keeps it" {
+	need perl
+	perl -MModule::Build -e 1 2>/dev/null || skip "Module::Build is not installed (libmodule-build-perl)"
+	mkdir lib
+	printf 'use Module::Build;\nModule::Build->new(module_name => "Foo", dist_version => "0.01",\n  dist_abstract => "x", license => "perl")->create_build_script;\n' >Build.PL
+	printf 'package Foo;\n1;\n' >lib/Foo.pm
+	"$RG" run --log "$LOG" -- perl Build.PL >/dev/null || fail "the first session's perl Build.PL failed"
+	assert_file_exist _build/build_params _build/prereqs
+	run --separate-stderr "$RG" run --log "$LOG" -- perl Build.PL
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_output --partial "$W/_build/prereqs"
+}
+
+@test "t1017.17 a file in a _build/ whose build_params no Module::Build wrote is still refused" {
+	mkdir _build
+	printf 'verbose = 1\n' >_build/build_params
+	printf 'notes\n' >_build/notes
+	make_old _build/notes
+	snapshot _build/notes
+	run --separate-stderr blind _build/notes
+	assert_failure
+	assert_refused _build/notes unread
+	assert_unchanged _build/notes
 }

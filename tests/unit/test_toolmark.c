@@ -51,7 +51,7 @@ TEST(pyvenv_with_a_nul_byte_is_no_text)
 
 TEST(dirmarks_name_each_marker_once_within_the_head_bound)
 {
-    CHECK_EQ_INT(rg_ndirmarks, 10);
+    CHECK_EQ_INT(rg_ndirmarks, 11);
     CHECK_EQ_STR(rg_dirmarks[0].name, "CACHEDIR.TAG");
     CHECK_EQ_STR(rg_dirmarks[1].name, "pyvenv.cfg");
     CHECK_EQ_STR(rg_dirmarks[2].name, "CMakeCache.txt");
@@ -64,6 +64,7 @@ TEST(dirmarks_name_each_marker_once_within_the_head_bound)
     CHECK_EQ_STR(rg_dirmarks[7].name, "cmake_install.cmake");
     CHECK_EQ_STR(rg_dirmarks[8].name, "CMakeCache.txt");
     CHECK_EQ_STR(rg_dirmarks[9].name, "index.html");
+    CHECK_EQ_STR(rg_dirmarks[10].name, "build_params");
     for (size_t i = 0; i < rg_ndirmarks; i++) {
         CHECK(rg_dirmarks[i].head <= RG_DIRMARK_HEAD_MAX);
         CHECK(!strchr(rg_dirmarks[i].name, '/'));
@@ -241,6 +242,18 @@ TEST(d_source_or_other_rule_is_no_depfile)
     CHECK(!depfile("main.d", "main.o:")); /* cut short */
     CHECK(!depfile("main.dep", "main.o: main.c\n"));
     CHECK(!depfile("main.d", "main.o:main.c\n"));
+}
+
+TEST(module_build_params_mark_only_a_directory_named_build)
+{
+    const struct rg_dirmark *m = &rg_dirmarks[10];
+    static const char params[] = "do{ my $x = [\n       {\n         'ARGV' => []\n";
+    CHECK(rg_dirmark_says(m, params, sizeof params - 1));
+    CHECK(!rg_dirmark_says(m, "verbose = 1\n", 12));
+    CHECK(!rg_dirmark_says(m, params, 8)); /* cut short */
+    CHECK(rg_dirmark_fits(m, "/p/_build", 9));
+    CHECK(!rg_dirmark_fits(m, "/p/my_build", 11));
+    CHECK(!rg_dirmark_fits(m, "/p/_build/x", 11));
 }
 
 TEST(wheel_head_is_a_zips_local_header)
@@ -434,6 +447,7 @@ int main(void)
     RUN(cachedir_signature_begins_the_tag);
     RUN(perl_mymeta_is_cpan_metas_dump_abstract_first);
     RUN(mymeta_a_person_writes_is_no_perl_mymeta);
+    RUN(module_build_params_mark_only_a_directory_named_build);
     RUN(depfile_is_a_rule_for_an_object_named_dot_d);
     RUN(d_source_or_other_rule_is_no_depfile);
     RUN(gcov_data_is_named_for_its_own_magic);

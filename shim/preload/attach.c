@@ -6,25 +6,29 @@
 
 #include "core/settings.h"
 #include "core/text.h"
+#include "os/gitroot.h"
 #include "os/libcvar.h"
 #include "os/session.h"
 #include "os/sys.h"
 #include "preload/envsettings.h"
 
-/* Roots from READGUARD_ROOTS, or the working directory when it is unset or
- * empty: that one whole, as a colon in a directory's name separates
- * nothing. NULL, or why the variable cannot be used: a list that is cut short,
- * names nothing, or names what is no directory (a typo, more often than
- * not) would leave directories unguarded that the user meant. */
+/* Roots from READGUARD_ROOTS, or the default root when it is unset or
+ * empty (the working directory's git work tree, else the directory): that
+ * one whole, as a colon in a directory's name separates nothing. NULL, or
+ * why the variable cannot be used: a list that is cut short, names nothing,
+ * or names what is no directory (a typo, more often than not) would leave
+ * directories unguarded that the user meant. */
 static const char *env_roots(struct rg_ctx *c, struct rg_attach_room *room)
 {
     const char *env = getenv(RG_ENV_ROOTS);
-    char cwd[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, "/");
+    char cwd[PATH_MAX], root[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
     bool listed = env && *env;
-    if (!listed)
-        env = cwd;
+    if (!listed) {
+        if (!getcwd(cwd, sizeof cwd))
+            snprintf(cwd, sizeof cwd, "/");
+        rg_default_root(cwd, root, sizeof root);
+        env = root;
+    }
     c->nroots = 0;
     size_t o = 0;
     for (const char *p = env; *p;) {

@@ -577,3 +577,13 @@ tiers_project() {
 		fail "stderr lacks the reason: $stderr"
 	assert_content a old
 }
+
+@test "t2120.67 SessionStart in a subdirectory of a git work tree guards the tree's top" {
+	mkdir -p "$W/repo/sub"
+	git -C "$W/repo" init -q .
+	run --separate-stderr hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W/repo/sub\",\"source\":\"startup\"}"
+	assert_success
+	assert_output --partial "Files under $W/repo are guarded by readguard."
+	run "$RG" status --session "$TABLE"
+	assert_line --regexp "^roots +$W/repo\$"
+}

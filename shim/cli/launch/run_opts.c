@@ -15,6 +15,7 @@
 #include "cli/shown.h"
 #include "cli/verbs.h"
 #include "core/text.h"
+#include "os/gitroot.h"
 #include "os/logfile.h"
 #include "os/session.h"
 static const char run_usage[] =
@@ -22,8 +23,9 @@ static const char run_usage[] =
     "Run COMMAND in a new session: writes to existing files under the roots are\n"
     "refused (EACCES) unless the session has read them and they have not changed since.\n"
     "\n"
-    "  -r, --root DIR       guard writes under DIR; repeatable (default: the current\n"
-    "                       directory)\n"
+    "  -r, --root DIR       guard writes under DIR; repeatable (default: the top of\n"
+    "                       the git work tree holding the current directory, else\n"
+    "                       the current directory; never / or $HOME)\n"
     "  -m, --mode MODE      'enforce' refuses (default); 'warn' allows, and logs what\n"
     "                       enforce would refuse\n"
     "  -l, --log FILE       append one JSON line per refusal, warning or mark to FILE\n"
@@ -65,8 +67,9 @@ static const char run_usage[] =
     "The session ends, and its table is removed, when every process of the tree\n"
     "has exited.\n";
 
-/* dir is a --root, or NULL for the default, the working directory: a user
- * who gave no --root is told of that, not of an option never given. */
+/* dir is a --root, or NULL for the default, the working directory's git
+ * work tree or the directory itself: a user who gave no --root is told of
+ * that, not of an option never given. */
 static int add_root(struct rg_run_opts *o, const char *dir)
 {
     struct stat st;
@@ -83,6 +86,11 @@ static int add_root(struct rg_run_opts *o, const char *dir)
                    "give --root DIR",
                    strerror(errno));
         return -1;
+    }
+    if (!dir) {
+        char cwd[PATH_MAX];
+        memcpy(cwd, o->root_buf[i], strlen(o->root_buf[i]) + 1);
+        rg_default_root(cwd, o->root_buf[i], sizeof o->root_buf[i]);
     }
     if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
         rg_err("--root '%s': Not a directory", rg_shown(dir ? dir : "."));

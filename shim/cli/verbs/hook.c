@@ -33,6 +33,7 @@
 #include "core/text.h"
 #include "guard/readhash.h"
 #include "os/clock.h"
+#include "os/gitroot.h"
 #include "os/session.h"
 static const char usage[] =
     "Usage: readguard hook claude-code EVENT [OPTION]... <HOOK_INPUT_JSON\n"
@@ -50,8 +51,8 @@ static const char usage[] =
     "  PreCompact     forget every read: the model must read again to write\n"
     "\n"
     "SessionStart takes the options of 'readguard run' (--mode, --log, --root ...)\n"
-    "for a session it creates; its root is the project directory (cwd), plus any\n"
-    "--root given.\n"
+    "for a session it creates; its root is the top of the git work tree holding\n"
+    "the project directory (cwd), else that directory, plus any --root given.\n"
     "The session is $READGUARD_SESSION when Claude Code runs in one, else\n"
     "readguard-claude-SESSION_ID in $READGUARD_DIR, $XDG_RUNTIME_DIR or /tmp.\n"
     "Problems are reported on stderr; once an event is named the exit status is 0\n"
@@ -159,7 +160,15 @@ static int session_start(struct hook_input *in, int argc, char **argv)
     char shim[PATH_MAX], table[PATH_MAX];
     if (rg_preload_path(shim, sizeof shim) < 0)
         return trouble("%s", "cannot find libreadguard.so next to readguard or in ../lib/");
-    char *args[64] = {"hook", "--root", in->cwd[0] ? in->cwd : "."};
+    /* The project directory's git work tree, as readguard run would take
+     * from there: the model's git commands change all of it. */
+    char cwd[PATH_MAX], root[PATH_MAX];
+    char *dir = in->cwd[0] ? in->cwd : ".";
+    if (realpath(dir, cwd)) {
+        rg_default_root(cwd, root, sizeof root);
+        dir = root;
+    }
+    char *args[64] = {"hook", "--root", dir};
     if (argc > 60)
         return trouble("%s", "too many options");
     memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
@@ -177,7 +186,7 @@ static int session_start(struct hook_input *in, int argc, char **argv)
            "since you read it, is refused: a shell command fails with 'Permission denied' and a "
            "'readguard: refused' line, a Write or Edit is denied with the reason. Read the file, "
            "then retry.\n",
-           in->cwd[0] ? in->cwd : ".");
+           dir);
     return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "core/jrecord.h"
 #include "core/text.h"
 #include "os/clock.h"
+#include "os/gitroot.h"
 #include "os/sys.h"
 static const char undo_usage[] =
     "Usage: readguard undo [--session S] [--force] FILE...\n"
@@ -33,8 +34,10 @@ static const char undo_usage[] =
     "                       changed FILE)\n"
     "  -a, --all            restore every file the session changed; without\n"
     "                       --session, the session (not an undo) that last\n"
-    "                       changed a file under the current directory, and only\n"
-    "                       its files there; files it created are left alone\n"
+    "                       changed a file under the current directory's git\n"
+    "                       work tree (else the directory, as run's default\n"
+    "                       root), and only its files there; files it created\n"
+    "                       are left alone\n"
     "  -f, --force          restore even if FILE changed after the session last\n"
     "                       wrote it\n"
     "  -h, --help           show this help and exit\n"
@@ -230,7 +233,8 @@ static bool mine(const struct rg_jrec *r, const void *here)
 }
 
 /* Without --session, --all means the session that last changed a file
- * under the current directory, other than an undo; NULL when none did. */
+ * under here, the default root of the current directory, other than an
+ * undo; NULL when none did. */
 static const char *newest_here(const struct undo *u, const char *here)
 {
     const struct rg_jrec *r = rg_jlist_newest(&u->l, mine, here);
@@ -276,11 +280,15 @@ static bool first_of_file(const struct undo *u, size_t i, const char *sid, const
  * it is said before anything is restored. */
 static int undo_all(struct undo *u, const char *only)
 {
-    char here[PATH_MAX];
-    if (!only && !rg_journal_cwd(here, sizeof here)) {
+    char cwd[PATH_MAX], here[PATH_MAX];
+    if (!only && !rg_journal_cwd(cwd, sizeof cwd)) {
         rg_err("undo: cannot find the current directory: %s", strerror(errno));
         return RG_EXIT_TROUBLE;
     }
+    /* The project is what a session started here guards: from repo/sub,
+     * the git reset --hard a session made there reached all of repo/. */
+    if (!only)
+        rg_default_root(cwd, here, sizeof here);
     const char *sid = only ? only : newest_here(u, here);
     if (!sid) {
         rg_err("undo: no session changed a file under '%s' (see 'readguard history'; "

@@ -16,7 +16,7 @@
 static long ceiling(const char *dir)
 {
     const char *list = getenv("GIT_CEILING_DIRECTORIES");
-    char one[PATH_MAX], real[PATH_MAX], norm[PATH_MAX];
+    char one[PATH_MAX], real[PATH_MAX];
     bool resolve = true;
     long best = -1;
     for (const char *p = list; p && *p;) {
@@ -27,9 +27,10 @@ static long ceiling(const char *dir)
         else if (p[0] == '/' && n < sizeof one) {
             memcpy(one, p, n);
             one[n] = '\0';
-            const char *c = resolve && realpath(one, real) ? real : one;
-            long len = rg_path_join(norm, sizeof norm, "/", c) ? rg_git_ceiling_len(dir, norm) : -1;
-            best = len > best ? len : best;
+            if ((resolve && realpath(one, real)) || rg_path_join(real, sizeof real, "/", one)) {
+                long len = rg_git_ceiling_len(dir, real);
+                best = len > best ? len : best;
+            }
         }
         p = *e ? e + 1 : e;
     }
@@ -61,16 +62,13 @@ static bool holds_git(const char *dir)
     return got > 0 && rg_gitfile_says_gitdir(buf, (size_t)got);
 }
 
-/* The walk never looks at $HOME or above when cwd is below it lexically:
- * a top there is too wide anyway (core's rg_git_top_too_wide), and the
- * file system's root is never looked at for the same reason. */
+/* The walk never looks at $HOME or above when cwd is below it (as $HOME
+ * spells it): a top there is too wide anyway (core's rg_git_top_too_wide),
+ * and the file system's root is never looked at for the same reason. */
 static long home_ceiling(const char *cwd)
 {
     const char *home = getenv("HOME");
-    char norm[PATH_MAX];
-    if (!home || home[0] != '/' || !rg_path_join(norm, sizeof norm, "/", home))
-        return 0;
-    long len = rg_git_ceiling_len(cwd, norm);
+    long len = home ? rg_git_ceiling_len(cwd, home) : -1;
     return len > 0 ? len : 0;
 }
 

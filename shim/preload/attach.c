@@ -21,12 +21,13 @@
 static const char *env_roots(struct rg_ctx *c, struct rg_attach_room *room)
 {
     const char *env = getenv(RG_ENV_ROOTS);
-    char cwd[PATH_MAX], root[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
+    char root[PATH_MAX], one[PATH_MAX], abs[PATH_MAX];
     bool listed = env && *env;
     if (!listed) {
-        if (!getcwd(cwd, sizeof cwd))
-            snprintf(cwd, sizeof cwd, "/");
-        rg_default_root(cwd, root, sizeof root);
+        /* one is free until the loop below. */
+        if (!getcwd(one, sizeof one))
+            snprintf(one, sizeof one, "/");
+        rg_default_root(one, root, sizeof root);
         env = root;
     }
     c->nroots = 0;

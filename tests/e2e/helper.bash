@@ -1,7 +1,9 @@
 # Shared helpers for the readguard end-to-end tests.
 #
 # Every test runs in a fresh scratch directory ($W, under BATS_TEST_TMPDIR)
-# which is also the current directory, so it is the session's default root.
+# which is also the current directory, so it is the session's default root
+# (were it inside a git work tree, the tree's top would be; bats makes it
+# under /tmp).
 # Files outside $W (e.g. $OUT, $BATS_TEST_TMPDIR/sync.*) are outside the root.
 #
 # Tests run in parallel (scripts/dev/run-tests.sh runs bats --jobs), and

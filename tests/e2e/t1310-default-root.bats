@@ -137,3 +137,14 @@ blind_top_write() {
 	assert_refused ../top.txt unread
 	assert_unchanged ../top.txt
 }
+
+@test "t1310.11 a work tree whose top is HOME by a symbolic link keeps the current directory" {
+	repo "$W/home"
+	ln -s "$W/home" "$W/link"
+	export HOME="$W/link"
+	cd "$W/home/sub"
+	blind_top_write
+	assert_success
+	refute_refused
+	assert_content ../top.txt blind
+}

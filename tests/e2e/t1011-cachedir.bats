@@ -121,3 +121,14 @@ blind() {
 	refute_output --partial PytestCacheWarning
 	[[ $stderr != *PytestCacheWarning* ]] || fail "pytest warned: $stderr"
 }
+
+@test "t1011.09 with nested roots a tag between them does not count under the inner root" {
+	tag mid
+	mkdir -p mid/sub
+	mkfile mid/sub/data old
+	snapshot mid/sub/data
+	RG_OPTS=(--root "$W" --root "$W/mid/sub")
+	run --separate-stderr blind mid/sub/data
+	assert_refused mid/sub/data unread
+	assert_unchanged mid/sub/data
+}

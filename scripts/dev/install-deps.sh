@@ -18,6 +18,8 @@ test_pkgs="$test_pkgs ripgrep python3-pytest"
 test_pkgs="$test_pkgs python3-coverage python3-sphinx python3-venv sqlite3 cmake autoconf automake patch"
 # issue 12 journal tests: rsync replacing and deleting files
 test_pkgs="$test_pkgs rsync"
+# t1420.07: the journal reflinks on a file system that shares extents (XFS on a loop device)
+test_pkgs="$test_pkgs xfsprogs"
 # t1019: a LaTeX document's and a message catalog's second run (pdflatex, bibtex, latexmk, msgfmt)
 test_pkgs="$test_pkgs texlive-latex-base latexmk gettext"
 # t1018.24: valgrind's log in a second supervised session

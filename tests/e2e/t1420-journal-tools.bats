@@ -105,3 +105,33 @@ src() {
 	run "$RG" undo old.txt
 	assert_failure 1
 }
+
+# The journal keeps a file by FICLONE where its file system shares extents:
+# on XFS with reflink (made on a loop device, in a mount namespace of the
+# test's own), the kept version of an 8 MiB file takes no blocks of its own.
+@test "t1420.07 on a file system that shares extents the kept version shares the file's blocks (reflink)" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a file system"
+	command -v mkfs.xfs >/dev/null && command -v xfs_io >/dev/null || skip "xfsprogs is not installed"
+	unshare -m true 2>/dev/null || skip "no mount namespaces here"
+	truncate -s 320M "$OUT/xfs.img"
+	mkfs.xfs -q -m reflink=1 "$OUT/xfs.img" || skip "mkfs.xfs cannot make a reflink file system"
+	mkdir "$OUT/mnt"
+	local script='mount -o loop "$1/xfs.img" "$1/mnt" 2>/dev/null || exit 77
+cd "$1/mnt" && head -c 8388608 /dev/urandom >big && cp big want
+XDG_STATE_HOME=$PWD/state "$2" run -- python3 -c "
+open(\"big\", \"rb\").read()
+with open(\"big\", \"r+b\") as f: f.write(b\"x\")" || exit 1
+xfs_io -r -c "fiemap -v" state/readguard/journal/objects/* >"$1/fiemap"
+XDG_STATE_HOME=$PWD/state "$2" undo big && cmp big want'
+	run --separate-stderr unshare -m sh -c "$script" sh "$OUT" "$RG"
+	[ "$status" != 77 ] || skip "cannot mount a loop device here"
+	assert_success
+	# FIEMAP_EXTENT_SHARED (0x2000) on every extent of the kept version.
+	local ext flags n=0
+	while read -r ext _ _ _ flags; do
+		[[ $ext == [0-9]*: ]] || continue
+		n=$((n + 1))
+		((flags & 0x2000)) || fail "an extent of the kept version is its own: $(cat "$OUT/fiemap")"
+	done <"$OUT/fiemap"
+	((n > 0)) || fail "no extents listed: $(cat "$OUT/fiemap")"
+}

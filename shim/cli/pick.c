@@ -42,7 +42,10 @@ bool rg_table_name(const char *name, const char *prefix)
     return strspn(name + n, "0123456789abcdef") == 16;
 }
 
-void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
+/* Calls fn for each file of the table directories whose name want takes
+ * (given the name and this user's "readguard-<uid>-"). */
+static void each_table_file(bool (*want)(const char *name, const char *prefix),
+                            void (*fn)(const char *path, void *arg), void *arg)
 {
     /* READGUARD_DIR, when set, is where this user's sessions go, and the
      * only place to look: a sandbox or a test sees only its own. */
@@ -69,12 +72,25 @@ void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
         struct dirent *e;
         while ((e = readdir(d))) {
             char path[PATH_MAX];
-            if (rg_table_name(e->d_name, prefix) &&
+            if (want(e->d_name, prefix) &&
                 snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name) < (int)sizeof path)
                 fn(path, arg);
         }
         closedir(d);
     }
+}
+
+void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
+{
+    each_table_file(rg_table_name, fn, arg);
+}
+
+/* The Claude Code hook names its table by the agent's session
+ * (verbs/hook.c), in the same directories. */
+static bool hook_table_name(const char *name, const char *prefix)
+{
+    (void)prefix;
+    return strncmp(name, "readguard-claude-", strlen("readguard-claude-")) == 0;
 }
 
 struct candidates {
@@ -128,17 +144,15 @@ struct by_id {
     char *found;
 };
 
+/* By the header alone: nothing mapped, and a name that is no table of the
+ * user's (a FIFO, another's file) is passed over unopened or unread. */
 static void match_id(const char *path, void *arg)
 {
     struct by_id *b = arg;
-    struct rg_table t;
-    if (b->found[0] || rg_session_attach(path, &t))
-        return;
     char id[RG_JOURNAL_ID_MAX];
-    rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
-    if (strcmp(id, b->id) == 0)
+    int32_t owner;
+    if (!b->found[0] && rg_table_session(path, id, &owner) && strcmp(id, b->id) == 0)
         snprintf(b->found, PATH_MAX, "%s", path);
-    rg_session_detach(&t);
 }
 
 void rg_session_resolve(const char *arg, struct rg_session_ref *ref)
@@ -152,6 +166,8 @@ void rg_session_resolve(const char *arg, struct rg_session_ref *ref)
     snprintf(ref->id, sizeof ref->id, "%s", arg);
     struct by_id b = {arg, ref->found};
     rg_each_session_file(match_id, &b);
+    if (!ref->found[0])
+        each_table_file(hook_table_name, match_id, &b);
     ref->table = ref->found[0] ? ref->found : NULL;
 }
 

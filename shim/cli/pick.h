@@ -18,7 +18,8 @@ struct rg_cli_session {
 /* What --session names, the one rule for every verb: a file that exists
  * is a table's path; else a session id (as status, sessions and history
  * print it) is looked for among this user's tables in the table
- * directories; else it is a path, of a table that is not there. */
+ * directories, the Claude Code hook's included; else it is a path, of a
+ * table that is not there. */
 struct rg_session_ref {
     const char *table;          /* the table to map, or NULL: an id with no table */
     char id[RG_JOURNAL_ID_MAX]; /* the id given, or "" */

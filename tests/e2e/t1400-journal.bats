@@ -1773,3 +1773,15 @@ killed_agent() {
 	"$RG" undo a.txt b.txt
 	assert_equal "$(cat a.txt b.txt)" "$(printf 'A\nB')"
 }
+
+# A named session's table may lie where no listing of tables looks: given
+# by --session, it tells how the killed session left the file.
+@test "t1400.166 undo --session PATH restores a file a named session killed with -9 left as it wrote it" {
+	mkfile a.txt original
+	mkdir "$OUT/named"
+	run "$RG" run --session "$OUT/named/s" -- sh -c 'cat a.txt >/dev/null; echo new >a.txt; kill -9 $PPID; sleep 1'
+	assert_failure 137
+	run --separate-stderr "$RG" undo --session "$OUT/named/s" a.txt
+	assert_success
+	assert_equal "$(cat a.txt)" original
+}

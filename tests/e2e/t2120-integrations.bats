@@ -587,3 +587,15 @@ tiers_project() {
 	run "$RG" status --session "$TABLE"
 	assert_line --regexp "^roots +$W/repo\$"
 }
+
+@test "t2120.68 undo with no --session restores a Write of the Claude Code session still running" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	tool PostToolUse Read "\"$W/a\""
+	tool PreToolUse Write "\"$W/a\"" >/dev/null
+	printf 'by the Write tool\n' >a
+	tool PostToolUse Write "\"$W/a\""
+	run --separate-stderr "$RG" undo a
+	assert_success
+	assert_content a old
+}

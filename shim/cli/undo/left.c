@@ -25,7 +25,7 @@ static void look_up(struct rg_left_cache *c, const char *id)
 {
     snprintf(c->id, sizeof c->id, "%s", id);
     struct rg_session_ref ref;
-    rg_session_resolve(id, &ref);
+    rg_session_resolve(c->given ? c->given : id, &ref);
     snprintf(c->table, sizeof c->table, "%s", ref.table ? ref.table : "");
     struct rg_table t;
     if (c->table[0] && !rg_session_attach(c->table, &t)) {

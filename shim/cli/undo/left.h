@@ -18,6 +18,7 @@ enum rg_left {
 
 /* The session looked up last: undo --all asks once for each file. */
 struct rg_left_cache {
+    const char *given; /* undo's --session, or NULL: a named table may be where no listing looks */
     char id[RG_JOURNAL_ID_MAX];
     char table[PATH_MAX]; /* "": the session has no table left */
     bool running;

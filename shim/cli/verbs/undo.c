@@ -351,6 +351,7 @@ int rg_cmd_undo(int argc, char **argv)
     if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
         return RG_EXIT_TROUBLE;
     u.dir = dir;
+    u.left.given = v.session;
     int r = rg_jlist_load(dir, NULL, &u.l);
     if (r < 0) {
         rg_err("undo: cannot read the journal '%s': %s", rg_shown(dir), strerror(-r));

@@ -219,6 +219,8 @@ static const struct policy_case cases[] = {
     {"unlink_with_knob_unknown_scope_needs_scope", UNLINK, UNKNOWN, UNLINK_KNOB, NEED_SCOPE},
     {"unlink_with_knob_free_scope_is_allowed", UNLINK, FREE, UNLINK_KNOB, ALLOW},
     {"unlink_with_knob_in_warn_mode_warns", UNLINK, GUARDED, UNLINK_KNOB, WARN_MODE, WARN(UNREAD)},
+    {"unlink_unread_the_journal_could_not_keep_is_refused_unkept", UNLINK, GUARDED,
+     .unkept = RG_UNKEPT_TOO_LARGE, REFUSE(UNKEPT)},
 
     /* --read-ttl */
     {"read_within_ttl_is_allowed", OPEN(O_WRONLY), GUARDED, .found = true, .ttl = 10 * SEC,

@@ -400,13 +400,19 @@ assert not r[4]["result"].get("isError"), r[4]
 Try 'readguard hook --help'."
 }
 
-@test "t2120.31 an allowed Write keeps the old bytes, and readguard undo brings them back" {
+# read_then_write_a: a session in which Claude Code reads a ("old"), and
+# its Write tool, let through, writes it.
+read_then_write_a() {
 	mkfile a old
 	hook SessionStart >/dev/null
 	tool PostToolUse Read "\"$W/a\""
 	tool PreToolUse Write "\"$W/a\"" >/dev/null
 	printf 'by the Write tool\n' >a
 	tool PostToolUse Write "\"$W/a\""
+}
+
+@test "t2120.31 an allowed Write keeps the old bytes, and readguard undo brings them back" {
+	read_then_write_a
 	run --separate-stderr "$RG" undo --session "$TABLE" a
 	assert_success
 	assert_content a old
@@ -589,12 +595,7 @@ tiers_project() {
 }
 
 @test "t2120.68 undo with no --session restores a Write of the Claude Code session still running" {
-	mkfile a old
-	hook SessionStart >/dev/null
-	tool PostToolUse Read "\"$W/a\""
-	tool PreToolUse Write "\"$W/a\"" >/dev/null
-	printf 'by the Write tool\n' >a
-	tool PostToolUse Write "\"$W/a\""
+	read_then_write_a
 	run --separate-stderr "$RG" undo a
 	assert_success
 	assert_content a old

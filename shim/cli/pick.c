@@ -1,18 +1,13 @@
-/* Choosing a session for the verbs that act on one, and finding the user's
- * session tables. */
+/* Choosing a session for the verbs that act on one. */
 
 #include "cli/pick.h"
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -21,76 +16,13 @@
 #include "core/settings.h"
 #include "os/members.h"
 #include "os/session.h"
-/* EPERM: the pid exists, owned by someone else, so a reused pid. That is
- * rare and errs on the side of keeping the table, which is harmless. */
-static bool pid_alive(int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
-
-bool rg_session_owner_alive(const struct rg_header *h) { return pid_alive(rg_header_owner(h)); }
+bool rg_session_owner_alive(const struct rg_header *h) { return rg_pid_alive(rg_header_owner(h)); }
 
 bool rg_session_running(const char *path, const struct rg_header *h)
 {
     struct stat st;
     return rg_session_owner_alive(h) ||
            (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false));
-}
-
-bool rg_table_name(const char *name, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
-        return false;
-    return strspn(name + n, "0123456789abcdef") == 16;
-}
-
-/* Calls fn for each file of the table directories whose name want takes
- * (given the name and this user's "readguard-<uid>-"). */
-static void each_table_file(bool (*want)(const char *name, const char *prefix),
-                            void (*fn)(const char *path, void *arg), void *arg)
-{
-    /* READGUARD_DIR, when set, is where this user's sessions go, and the
-     * only place to look: a sandbox or a test sees only its own. */
-    const char *dir = getenv(RG_ENV_DIR);
-    const char *dirs[] = {dir, "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
-    size_t ndirs = dir && *dir ? 1 : sizeof dirs / sizeof *dirs;
-    struct stat seen[4];
-    size_t nseen = 0;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
-    for (size_t i = 0; i < ndirs; i++) {
-        struct stat st;
-        if (!dirs[i] || !*dirs[i] || stat(dirs[i], &st) != 0)
-            continue;
-        bool dup = false; /* $XDG_RUNTIME_DIR may well be $READGUARD_DIR */
-        for (size_t j = 0; j < nseen; j++)
-            dup |= seen[j].st_dev == st.st_dev && seen[j].st_ino == st.st_ino;
-        if (dup)
-            continue;
-        seen[nseen++] = st;
-        DIR *d = opendir(dirs[i]);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            char path[PATH_MAX];
-            if (want(e->d_name, prefix) &&
-                snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name) < (int)sizeof path)
-                fn(path, arg);
-        }
-        closedir(d);
-    }
-}
-
-void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
-{
-    each_table_file(rg_table_name, fn, arg);
-}
-
-/* The Claude Code hook names its table by the agent's session
- * (verbs/hook.c), in the same directories. */
-static bool hook_table_name(const char *name, const char *prefix)
-{
-    (void)prefix;
-    return strncmp(name, "readguard-claude-", strlen("readguard-claude-")) == 0;
 }
 
 struct candidates {
@@ -167,142 +99,8 @@ void rg_session_resolve(const char *arg, struct rg_session_ref *ref)
     struct by_id b = {arg, ref->found};
     rg_each_session_file(match_id, &b);
     if (!ref->found[0])
-        each_table_file(hook_table_name, match_id, &b);
+        rg_each_hook_table(match_id, &b);
     ref->table = ref->found[0] ? ref->found : NULL;
-}
-
-struct running_ids {
-    void (*fn)(const char *id, void *arg);
-    void *arg;
-};
-
-/* The id's are the same in every version of the table, so a session made
- * by another readguard (an upgrade while it ran) is still named. */
-bool rg_table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner)
-{
-    char h[offsetof(struct rg_header, owner_pid) + sizeof(int32_t)];
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-              pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h &&
-              memcmp(h + offsetof(struct rg_header, magic), RG_MAGIC, sizeof RG_MAGIC - 1) == 0;
-    if (fd >= 0)
-        close(fd);
-    if (!ok)
-        return false;
-    int64_t created;
-    int32_t creator;
-    uint32_t version;
-    memcpy(&created, h + offsetof(struct rg_header, created_ns), sizeof created);
-    memcpy(&creator, h + offsetof(struct rg_header, creator_pid), sizeof creator);
-    memcpy(&version, h + offsetof(struct rg_header, version), sizeof version);
-    rg_journal_id(id, created, creator);
-    *owner = creator; /* another version's table: its creator was its owner */
-    if (version == RG_TABLE_VERSION)
-        memcpy(owner, h + offsetof(struct rg_header, owner_pid), sizeof *owner);
-    return true;
-}
-
-static void running_id(const char *path, void *arg)
-{
-    struct running_ids *r = arg;
-    char id[RG_JOURNAL_ID_MAX];
-    int32_t owner;
-    struct stat st;
-    if (rg_table_session(path, id, &owner) &&
-        (pid_alive(owner) ||
-         (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false))))
-        r->fn(id, r->arg);
-}
-
-/* The path of one /proc/PID/maps line's file, if it is mapped shared and
- * writable (a session table is; libraries and most data files are not),
- * with its device and inode; NULL otherwise. */
-static const char *shared_writable(const char *line, dev_t *dev, ino_t *ino)
-{
-    const char *p = strchr(line, ' ');                                      /* start-end */
-    if (!p || strncmp(p + 1, "rw-s ", 5) != 0 || !(p = strchr(p + 6, ' '))) /* offset */
-        return NULL;
-    char *end;
-    unsigned long maj = strtoul(p + 1, &end, 16);
-    if (*end != ':')
-        return NULL;
-    unsigned long min = strtoul(end + 1, &end, 16);
-    if (*end != ' ')
-        return NULL;
-    unsigned long long i = strtoull(end + 1, &end, 10);
-    while (*end == ' ')
-        end++;
-    if (*end != '/' || strstr(end, " (deleted)"))
-        return NULL;
-    *dev = makedev(maj, min);
-    *ino = (ino_t)i;
-    return end;
-}
-
-struct mapped {
-    struct running_ids *r;
-    struct stat seen[64]; /* the tables already asked about */
-    size_t nseen;
-};
-
-/* A table a live process maps: its session is running, wherever the
- * table lives. */
-static void mapped_id(struct mapped *m, const char *line)
-{
-    struct stat st;
-    const char *path = shared_writable(line, &st.st_dev, &st.st_ino);
-    for (size_t j = 0; path && j < m->nseen; j++)
-        if (m->seen[j].st_dev == st.st_dev && m->seen[j].st_ino == st.st_ino)
-            return;
-    if (!path)
-        return;
-    if (m->nseen < sizeof m->seen / sizeof *m->seen)
-        m->seen[m->nseen++] = st;
-    /* Only a regular file is opened to be asked: a device mapped so (a
-     * GPU's, a sound card's) may act on an open. */
-    struct stat now;
-    char id[RG_JOURNAL_ID_MAX];
-    int32_t creator;
-    if (lstat(path, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == st.st_dev &&
-        now.st_ino == st.st_ino && rg_table_session(path, id, &creator))
-        m->r->fn(id, m->r->arg);
-}
-
-/* Every process of a session that has made a guarded call maps its table,
- * wherever it lives: a named session's, or one under another
- * READGUARD_DIR, is in none of the directories rg_each_session_file
- * lists. */
-static void each_mapped_id(struct running_ids *r)
-{
-    struct mapped m = {.r = r};
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    char maps[64], *line = NULL;
-    size_t cap = 0;
-    while (d && (e = readdir(d))) {
-        long pid = strtol(e->d_name, NULL, 10);
-        if (pid <= 0 || pid == getpid())
-            continue;
-        snprintf(maps, sizeof maps, "/proc/%ld/maps", pid);
-        FILE *f = fopen(maps, "re");
-        while (f && getline(&line, &cap, f) > 0) {
-            line[strcspn(line, "\n")] = '\0';
-            mapped_id(&m, line);
-        }
-        if (f)
-            fclose(f);
-    }
-    free(line);
-    if (d)
-        closedir(d);
-}
-
-void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg)
-{
-    struct running_ids r = {fn, arg};
-    rg_each_session_file(running_id, &r);
-    each_mapped_id(&r);
 }
 
 int rg_pick_session(const char *arg, struct rg_cli_session *s)

@@ -1,12 +1,13 @@
 /* What the verbs that look at and steer a session from outside it share:
- * choosing the session, listing the user's sessions, and parsing the
- * options every such verb takes. */
+ * choosing the session and parsing the options every such verb takes.
+ * Finding the user's sessions is cli/tables.h. */
 #ifndef RG_PICK_H
 #define RG_PICK_H
 
 #include <limits.h>
 #include <stdbool.h>
 
+#include "cli/tables.h"
 #include "core/jrecord.h"
 #include "core/table.h"
 /* A session the CLI has mapped. */
@@ -52,26 +53,6 @@ bool rg_session_owner_alive(const struct rg_header *h);
  * (a launcher killed with SIGKILL), while any process of its tree is: the
  * table at path is theirs (os/members.h). */
 bool rg_session_running(const char *path, const struct rg_header *h);
-
-/* Calls fn with the id (as the journal names sessions) of each of this
- * user's sessions that is running: in the table directories, or mapped by
- * a live process wherever its table is (a named session's). An id may
- * come more than once. */
-void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg);
-
-/* The session the table at path belongs to, as the journal names it
- * (id), and its owner, from the header's leading fields; nothing is
- * mapped. False when path is not a table of this user's. */
-bool rg_table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner);
-
-/* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
- * and 16 hex digits? */
-bool rg_table_name(const char *name, const char *prefix);
-
-/* Calls fn for each file in the table directories named like one of this
- * user's session tables: $READGUARD_DIR if set, else /dev/shm,
- * $XDG_RUNTIME_DIR and /tmp. */
-void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
 
 /* getopt_long over the options every session verb takes (-s/--session,
  * unless no_session, and -h/--help) plus the verb's own. Returns the option character, as

@@ -600,3 +600,10 @@ tiers_project() {
 	assert_success
 	assert_content a old
 }
+
+@test "t2120.69 hook claude-code --help prints the usage on stdout and exits 0, as every verb's --help does" {
+	run --separate-stderr "$RG" hook claude-code --help
+	assert_success
+	assert_output --partial "Usage: readguard hook claude-code EVENT"
+	assert_equal "$stderr" ""
+}

@@ -352,9 +352,17 @@ static int claude_code(const char *event, int argc, char **argv)
     return tool_event(&in, strcmp(event, "PreToolUse") == 0); /* or PostToolUse */
 }
 
+static bool is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
 int rg_cmd_hook(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    /* "hook claude-code --help" is where a user who read the settings.json
+     * asks: taken as an event, it was an unknown one, and no usage. */
+    if ((argc == 2 && is_help(argv[1])) ||
+        (argc == 3 && strcmp(argv[1], "claude-code") == 0 && is_help(argv[2]))) {
         fputs(usage, stdout);
         return RG_EXIT_OK;
     }

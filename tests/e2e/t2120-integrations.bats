@@ -607,3 +607,10 @@ tiers_project() {
 	assert_output --partial "Usage: readguard hook claude-code EVENT"
 	assert_equal "$stderr" ""
 }
+
+@test "t2120.70 hook with an unknown option names it as an option, not as an integration" {
+	run --separate-stderr "$RG" hook --bogus
+	assert_failure 2
+	assert_equal "$stderr" "readguard: hook: unrecognized option '--bogus'
+Try 'readguard hook --help'."
+}

@@ -371,7 +371,9 @@ int rg_cmd_hook(int argc, char **argv)
             fputs(usage, stderr);
             return RG_EXIT_TROUBLE;
         }
-        if (strcmp(argv[1], "claude-code") != 0)
+        if (argv[1][0] == '-')
+            rg_err("hook: unrecognized option '%s'", rg_shown(argv[1]));
+        else if (strcmp(argv[1], "claude-code") != 0)
             rg_err("hook: unknown integration '%s' (readguard has one: claude-code)", argv[1]);
         else
             rg_err("hook: claude-code: no event given (%s)", EVENTS);

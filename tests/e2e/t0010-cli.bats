@@ -228,3 +228,18 @@ load helper
 	refute_refused
 	assert_content c/f x
 }
+
+@test "t0010.29 a script whose #! interpreter is missing is said to be so, not to be missing itself" {
+	printf '#!/no/such/interpreter\necho hi\n' >script
+	chmod +x script
+	run -127 --separate-stderr rg ./script
+	assert_equal "$stderr" "readguard: './script': cannot execute: its interpreter (the #! line's, or the ELF loader) was not found; 'readguard doctor ./script' names it"
+}
+
+@test "t0010.30 a command found on PATH whose #! interpreter is missing is said to be so" {
+	mkdir bin
+	printf '#!/no/such/interpreter\necho hi\n' >bin/rg-bad-interp
+	chmod +x bin/rg-bad-interp
+	PATH="$W/bin:$PATH" run -127 --separate-stderr rg rg-bad-interp
+	assert_equal "$stderr" "readguard: 'rg-bad-interp': cannot execute: its interpreter (the #! line's, or the ELF loader) was not found; 'readguard doctor rg-bad-interp' names it"
+}

@@ -3,6 +3,7 @@
 #include "cli/launch/tree.h"
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/launch/handoff.h"
 #include "cli/shown.h"
+#include "core/pathsearch.h"
 extern char **environ;
 static volatile sig_atomic_t child_pid;
 
@@ -35,6 +37,23 @@ void rg_tree_forward_signals(void)
         sigaction(forwarded[i], &sa, NULL);
 }
 
+/* Whether cmd is a file execvp would have run: ENOENT then means that its
+ * interpreter (a #! line's, or the ELF loader) is missing, and "No such file
+ * or directory" would send the user looking for the wrong file. */
+static bool on_path(const char *cmd)
+{
+    if (strchr(cmd, '/'))
+        return access(cmd, F_OK) == 0;
+    struct rg_search search;
+    char name[RG_SEARCH_BUF];
+    if (!*cmd || rg_search_start(&search, getenv("PATH"), cmd) != 0)
+        return false;
+    while (rg_search_next(&search, name))
+        if (access(name, X_OK) == 0)
+            return true;
+    return false;
+}
+
 void rg_tree_exec(char **cmd, bool preload)
 {
     for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
@@ -45,6 +64,10 @@ void rg_tree_exec(char **cmd, bool preload)
     /* execve says EACCES of a directory; the shells' word is clearer. */
     if (e == EACCES && strchr(cmd[0], '/') && stat(cmd[0], &st) == 0 && S_ISDIR(st.st_mode))
         rg_err("'%s': is a directory", rg_shown(cmd[0]));
+    else if (e == ENOENT && on_path(cmd[0]))
+        rg_err("'%s': cannot execute: its interpreter (the #! line's, or the ELF loader) was not "
+               "found; 'readguard doctor %s' names it",
+               rg_shown(cmd[0]), rg_shown(cmd[0]));
     else
         rg_err("'%s': %s", rg_shown(cmd[0]), strerror(e));
     _exit(e == ENOENT || e == ENOTDIR ? RG_EXIT_NOT_FOUND : RG_EXIT_CANNOT_RUN);

@@ -148,3 +148,12 @@ blind_top_write() {
 	refute_refused
 	assert_content ../top.txt blind
 }
+
+# "never / or $HOME" read as a promise about the root itself, which a run
+# started in $HOME (t1310.07's current directory) breaks by design.
+@test "t1310.12 run --help says a work tree's top of / or \$HOME gives way to the current directory" {
+	run --separate-stderr "$RG" run --help
+	assert_success
+	assert_output --partial 'the git work tree holding the current directory unless
+                       that is / or $HOME, else the current directory)'
+}

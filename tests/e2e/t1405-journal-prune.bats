@@ -419,3 +419,13 @@ days_keep() {
 	"$RG" undo b.txt
 	assert_equal "$(cat b.txt)" new
 }
+
+# A bound the user asked for and readguard cannot read ("500MB") must not
+# be silently swapped for the default, five times larger or smaller.
+@test "t1405.23 a READGUARD_JOURNAL_MAX that is not a size is named as the journal is pruned" {
+	mkfile b.txt new
+	rg rm b.txt
+	run --separate-stderr env READGUARD_JOURNAL_MAX=500MB "$RG" sessions --prune
+	assert_success
+	[[ $stderr == *"readguard: READGUARD_JOURNAL_MAX '500MB': expected a positive size in bytes, with K, M or G; the journal is pruned to the default, 1G"* ]] || fail "$stderr"
+}

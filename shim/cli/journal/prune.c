@@ -13,6 +13,7 @@
 #include "cli/journal/live.h"
 #include "cli/journal/objects.h"
 #include "cli/journal/store.h"
+#include "cli/shown.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
 #include "core/text.h"
@@ -55,10 +56,17 @@ static void mark_running(const char *id, void *arg)
             m->s[i].running = true;
 }
 
+/* A value that is no size ("500MB", "1g") is said, not silently taken
+ * for 1G: the user asked for a bound, and would otherwise never learn
+ * that the journal keeps more than that. */
 static int64_t max_bytes(void)
 {
     const char *v = getenv(RG_ENV_JOURNAL_MAX);
     int64_t n = v && *v ? rg_size_parse(v) : -1;
+    if (v && *v && n <= 0)
+        rg_err(RG_ENV_JOURNAL_MAX " '%s': expected a positive size in bytes, with K, M or G; "
+                                  "the journal is pruned to the default, 1G",
+               rg_shown(v));
     return n > 0 ? n : PRUNE_DEFAULT_MAX;
 }
 

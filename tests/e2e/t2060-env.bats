@@ -288,3 +288,12 @@ running_sessions() {
 	assert_success
 	assert_content f new
 }
+
+# Typed at a prompt to try it, env's output runs nowhere; the session made
+# for it would run beside the one a later eval starts, unsaid.
+@test "t2060.28 env on a terminal says its commands are not run, and how to end the session it made" {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	run script -qec "\"$RG\" env" /dev/null
+	assert_success
+	assert_output --regexp "readguard: env: a terminal shows these commands, it does not run them: eval \"\\\$\(readguard env\)\" does\. Session [0-9]+-[0-9]+, started for them, runs until its shell exits \('readguard end --session [0-9]+-[0-9]+' ends it now\)"
+}

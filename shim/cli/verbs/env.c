@@ -187,9 +187,22 @@ static int take_pid(int *argc, char **argv, int32_t *pid, bool *given)
     return 0;
 }
 
+/* Printed to a terminal, the commands run nowhere: a new user typing
+ * `readguard env` to try it gets a session that guards nothing, yet runs
+ * as long as the shell does, beside the one a later eval starts. */
+static void tell_terminal(const char *id)
+{
+    if (isatty(STDOUT_FILENO))
+        rg_err("env: a terminal shows these commands, it does not run them: "
+               "eval \"$(readguard env)\" does. Session %s, started for them, runs until "
+               "its shell exits ('readguard end --session %s' ends it now)",
+               id, id);
+}
+
 /* Prints the commands that make the shell's children join the session at
- * path; made: this env made its table, which a failure then removes. */
-static int print_exports(const char *path, const char *shim, bool made)
+ * path; made: this env made its table, which a failure then removes; fresh:
+ * it made a session, named or not. */
+static int print_exports(const char *path, const char *shim, bool made, bool fresh)
 {
     /* The roots, the log and the id go along with the table: a child that
      * finds the table removed then still guards them all, not just its
@@ -216,6 +229,8 @@ static int print_exports(const char *path, const char *shim, bool made)
     export(RG_ENV_SESSION_LOG, fb.log);
     export(RG_ENV_SESSION_ID, fb.id);
     export(RG_ENV_SESSION_FILE, fb.bind);
+    if (fresh)
+        tell_terminal(fb.id);
     return RG_EXIT_OK;
 }
 
@@ -241,7 +256,7 @@ static int stay(const char *path, const char *id, const char *shim, const char *
         add_opt(opts, sizeof opts, "--pid");
     if (!*opts) {
         rg_err("env: this shell is in session %s already ('readguard end' ends it first)", id);
-        return print_exports(path, shim, false);
+        return print_exports(path, shim, false, false);
     }
     rg_err("env: this shell is in session %s already, which keeps its own settings: %s not "
            "applied, and no new session started ('readguard end' ends it first)",
@@ -306,7 +321,7 @@ int rg_cmd_env(int argc, char **argv)
     int made = start(s, named, given, owner, path, sizeof path);
     if (made < 0)
         return RG_EXIT_FAILURE;
-    return print_exports(path, shim, made == 1 && !named);
+    return print_exports(path, shim, made == 1 && !named, made == 1);
 }
 
 /* How the session left each file it changed, as the end of a run records

@@ -268,6 +268,27 @@ __attribute__((noinline)) static void wl_write_again(long n)
     }
 }
 
+/* Workload 6c plus exactly the system calls the shim adds to it, no shim:
+ * its floor. Not row 3b's floor plus a write: the fstat that reads the
+ * times (here, and the shim's) marks them seen, so the next write must
+ * take a fine-grained timestamp and dirty the inode (the kernel's
+ * multigrain timestamps), where an unseen file's writes within one clock
+ * tick leave the inode alone. That is kernel work of the write, which
+ * only a loop that writes shows. */
+__attribute__((noinline)) static void wl_write_again_floor(long n)
+{
+    struct stat st;
+    for (long i = 0; i < n; i++) {
+        int fd = open(wfile, O_WRONLY);
+        if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0 || syscall(SYS_getpid) <= 0 ||
+            write(fd, buf, BLOCK) != BLOCK)
+            die("cannot overwrite again", wfile);
+        if (syscall(SYS_getpid) <= 0 || syscall(SYS_fstat, fd, &st) != 0)
+            die("cannot fstat", wfile);
+        close(fd);
+    }
+}
+
 /* Its own words, or the compiler folds it into overwrite_first and
  * callgrind cannot tell the two apart. */
 __attribute__((noinline)) static void overwrite_journaled(const char *path)
@@ -365,6 +386,7 @@ static const struct workload workloads[] = {
     {"rename", wl_rename, 1},
     {"write_first", wl_write_first, 1},
     {"write_again", wl_write_again, 1},
+    {"write_again_floor", wl_write_again_floor, 1},
     {"write_journaled", wl_write_journaled, 1},
     {"stat", wl_stat, 3},
     {"fstat", wl_fstat, 1},

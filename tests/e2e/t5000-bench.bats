@@ -8,7 +8,7 @@ RGBENCH="$TOP/build/bench/rgbench"
 RGTABLE="$TOP/build/bench/rgtable"
 FLOOR="$TOP/build/bench/librgfloor.so"
 NOTIFY="$TOP/build/bench/rgnotify"
-WORKLOADS="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_again write_journaled stat fstat getpid sigmask"
+WORKLOADS="read_root read_fstat read_outside write_allowed write_floor write_refused fopen rename write_first write_again write_again_floor write_journaled stat fstat getpid sigmask"
 
 # The table has a row starting with "| LABEL" that holds a ratio, or says
 # the row was not run (no hyperfine). The first such row counts; awk finds
@@ -27,7 +27,7 @@ assert_micro_lines() {
 	for w in $WORKLOADS; do
 		assert_line --regexp "^$w [0-9]+\.[0-9] [0-9]+$"
 	done
-	[ "${#lines[@]}" -eq 15 ]
+	[ "${#lines[@]}" -eq 16 ]
 }
 
 @test "rgbench prints one ns/op figure per workload, bare" {
@@ -344,6 +344,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"npm install, 3 local packages" "floor of npm install: an empty preloaded library" \
 		"floor of npm install: every system call the shim adds" "npm install against that floor" \
 		"6a. first overwrite of a read 4 KiB file" "6c. the session's later overwrites of that file" \
+		"6d. floor of 6c, measured" \
 		"git checkout between branches differing in 100 files" "git switch, 200 files" \
 		"floor of git switch, every system call the shim adds" "git switch against that floor" \
 		"floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" \

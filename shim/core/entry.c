@@ -1,81 +1,13 @@
 /* One entry of the session table: its stamp, and who is writing it. A stamp
  * is published by storing gen last (release). Full stamps of one entry are
- * serialised (stamp_begin): unserialised, two writers of the session closing
+ * serialised (rg_stamp_begin): unserialised, two writers of the session closing
  * at once could leave the older stamp, or a mix of both, after the newer
  * file state, and the session would then refuse its own next write. A reader
  * may still see a stamp half written; each field came from a real fstat of
  * the same inode, so that can only fail to match the file (a refusal the
  * caller's second look clears), never a wrong allow. */
-#include "core/table.h"
-#include <errno.h>
-#include <sched.h>
-#include <time.h>
-
 #include "core/stamplock.h"
-
-/* A stamper waits for another to finish before taking the entry over:
- * bounded, because one killed mid-stamp never finishes, and long, because
- * one taken over while only preempted goes on to store its fields late,
- * over the newer stamp, and the session then refuses its own next write as
- * changed. A count of yields was no bound in time: 1024 of them passed in a
- * millisecond or two while the holder, preempted on a loaded machine, got
- * the CPU back 7-20 ms later (t0500, 1 run in 30 under load). So the wait
- * yields a while, then naps, until a second at least has passed: a stamper
- * that meets a killed one waits that long, once. */
-#define STAMP_SPINS 1024
-#define STAMP_NAP_NS 50000L
-/* Naps counted, not a clock read: clock_gettime would cost the library a
- * symbol version (t0020.07), and a nap lasts at least what it asks. */
-#define STAMP_NAPS (1000000000L / STAMP_NAP_NS)
-
-struct stamp_wait {
-    int spins;
-    long naps;
-};
-
-/* One more moment for a stamp under way. False once the time is up. Not
- * inlined: only a stamper that meets another gets here. */
-static __attribute__((noinline)) bool stamp_wait(struct stamp_wait *w)
-{
-    if (w->spins < STAMP_SPINS) {
-        w->spins++;
-        sched_yield();
-        return true;
-    }
-    if (w->naps == STAMP_NAPS)
-        return false;
-    w->naps++;
-    int saved = errno; /* EINTR: a read's record keeps none (guard/calls.c) */
-    nanosleep(&(struct timespec){0, STAMP_NAP_NS}, NULL);
-    errno = saved;
-    return true;
-}
-
-/* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
- * Says whether another stamp landed since the caller loaded `seen`, or one
- * is taken over. A count that differs from seen's in the low bit only (the
- * lock taken, or released, since) does not tell: the lock held alone, by
- * renew() or a reread's take-over, goes back to the count it had and
- * stores no stamp, and taken for a race it would turn a scan that met it
- * into a look (stamp()). Returns the word as held, for stamp_end. */
-static uint64_t stamp_begin(struct rg_entry *e, uint64_t seen, bool *raced)
-{
-    uint64_t cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-    for (struct stamp_wait w = {0, 0};;) {
-        uint32_t n = rg_stamps_of(cur);
-        bool held = n & 1u, waiting = held && stamp_wait(&w);
-        if (n != rg_stamps_of(seen) && ((n ^ rg_stamps_of(seen)) != 1u || (held && !waiting)))
-            *raced = true;
-        if (waiting) {
-            cur = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-            continue;
-        }
-        uint64_t mine = rg_hash_stamps(rg_hash_of(cur), held ? n + 2 : n + 1);
-        if (atomic_compare_exchange_weak_explicit(&e->hash_stamps, &cur, mine, memory_order_acq_rel,
-                                                  memory_order_acquire))
-            return mine;
-    }
-}
+#include "core/table.h"
 
 /* Renews what a re-read learnt of the bytes of the stamp the caller found
  * (state seen): their hash, and when. Skipped if a full stamp is under way
@@ -169,11 +101,11 @@ static __attribute__((noinline)) void take_over_if_recorded(const struct rg_tabl
                                                             const struct rg_stamp *st,
                                                             uint32_t mark)
 {
-    struct stamp_wait w = {0, 0};
-    for (int lost = 0; lost < STAMP_SPINS;) {
+    struct rg_stamp_wait w = {0, 0};
+    for (int lost = 0; lost < RG_STAMP_SPINS;) {
         uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
         if (rg_stamps_of(seen) & 1u) {
-            if (!stamp_wait(&w))
+            if (!rg_stamp_wait_more(&w))
                 return;
         } else if (!rg_entry_records(t, e, st) || take_over(e, seen, st->reader, mark)) {
             return;
@@ -272,7 +204,7 @@ static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t
      * entry over from it unseen, so this read then counts as a look. */
     int64_t now_ns = time_of(at);
     bool raced = false;
-    uint64_t mine = stamp_begin(e, seen, &raced);
+    uint64_t mine = rg_stamp_begin(e, seen, &raced);
     if (raced) {
         reader &= ~RG_READER_SCAN;
         if (stamp_loses(t, e, st, own_write, now_ns)) {
@@ -320,13 +252,13 @@ void rg_entry_mark_kept(const struct rg_table *t, struct rg_entry *e, const stru
      * if any stamp began since the check's look. After a bounded wait for
      * a stamp under way, nothing is marked: the bytes are kept again,
      * never lost. */
-    struct stamp_wait w = {0, 0};
-    for (int lost = 0; lost < STAMP_SPINS;) {
+    struct rg_stamp_wait w = {0, 0};
+    for (int lost = 0; lost < RG_STAMP_SPINS;) {
         uint64_t seen = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
         uint32_t n = rg_stamps_of(seen);
         uint64_t held = rg_hash_stamps(rg_hash_of(seen), n + 1);
         if (n & 1u) {
-            if (!stamp_wait(&w))
+            if (!rg_stamp_wait_more(&w))
                 return;
             continue;
         }

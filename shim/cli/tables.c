@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/jrecord.h"
+#include "core/procmaps.h"
 #include "core/settings.h"
 #include "core/table.h"
 #include "os/members.h"
@@ -136,24 +136,13 @@ static void running_id(const char *path, void *arg)
  * with its device and inode; NULL otherwise. */
 static const char *shared_writable(const char *line, dev_t *dev, ino_t *ino)
 {
-    const char *p = strchr(line, ' ');                                      /* start-end */
-    if (!p || strncmp(p + 1, "rw-s ", 5) != 0 || !(p = strchr(p + 6, ' '))) /* offset */
+    struct rg_mapping m;
+    if (!rg_maps_line(line, &m) || strcmp(m.perms, "rw-s") != 0 || m.path[0] != '/' ||
+        strstr(m.path, " (deleted)"))
         return NULL;
-    char *end;
-    unsigned long maj = strtoul(p + 1, &end, 16);
-    if (*end != ':')
-        return NULL;
-    unsigned long min = strtoul(end + 1, &end, 16);
-    if (*end != ' ')
-        return NULL;
-    unsigned long long i = strtoull(end + 1, &end, 10);
-    while (*end == ' ')
-        end++;
-    if (*end != '/' || strstr(end, " (deleted)"))
-        return NULL;
-    *dev = makedev(maj, min);
-    *ino = (ino_t)i;
-    return end;
+    *dev = (dev_t)m.dev;
+    *ino = (ino_t)m.ino;
+    return m.path;
 }
 
 struct mapped {

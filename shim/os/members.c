@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/procmaps.h"
 #include "core/settings.h"
 #include "os/sys.h"
 /* Small enough for any thread's stack; a file is read in as many as it takes. */
@@ -44,28 +44,6 @@ static bool environ_names(int pid, const char *path)
     return found;
 }
 
-/* Is one line of /proc/PID/maps ("start-end perms offset MAJ:MIN inode
- * path") a mapping of (dev, ino)? */
-static bool maps_line(const char *line, uint64_t dev, uint64_t ino)
-{
-    const char *p = line;
-    for (int field = 0; field < 3; field++) {
-        p = strchr(p, ' ');
-        if (!p)
-            return false;
-        p++;
-    }
-    char *end;
-    unsigned long maj = strtoul(p, &end, 16);
-    if (*end != ':')
-        return false;
-    unsigned long min = strtoul(end + 1, &end, 16);
-    if (*end != ' ')
-        return false;
-    unsigned long long i = strtoull(end + 1, &end, 10);
-    return (*end == ' ' || *end == '\0') && i == ino && maj == major(dev) && min == minor(dev);
-}
-
 /* Does pid map (dev, ino)? Lines are cut at 255 bytes: the device and
  * inode come well before, and only a path can be longer. */
 static bool maps_file(int pid, uint64_t dev, uint64_t ino)
@@ -86,7 +64,8 @@ static bool maps_file(int pid, uint64_t dev, uint64_t ino)
                 continue;
             }
             line[len] = '\0';
-            found = maps_line(line, dev, ino);
+            struct rg_mapping m;
+            found = rg_maps_line(line, &m) && m.dev == dev && m.ino == ino;
             len = 0;
         }
     rg_sys_close(fd);

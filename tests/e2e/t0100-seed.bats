@@ -539,6 +539,29 @@ subprocess.run(["sh", "-c", "sh daemon.sh </dev/null >/dev/null 2>&1 &"], check=
 	await_prune "$(cat sess)"
 }
 
+# A child forked with no exec, reading in-process: removed at its creator's
+# exit, the table would lose what the child read, and a program the child
+# starts later could not write.
+@test "t0100.60 a forked child that outlives its preloaded creator keeps what it read for the programs it starts" {
+	mkfile f original
+	run --separate-stderr env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" python3 -c '
+import os, time
+open("sess", "w").write(os.environ["READGUARD_SESSION"])
+if os.fork() == 0:
+    os.setsid()
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in 0, 1, 2:
+        os.dup2(null, fd)
+    open("f").read()
+    while not os.path.exists("go"):
+        time.sleep(0.02)
+    os._exit(os.system("sh -c \"echo new >f\" 2>err; echo $? >rc.tmp; mv rc.tmp rc"))'
+	assert_success
+	[ -e "$(cat sess)" ] || fail "the table went while the child still ran"
+	touch go
+	assert_left_running_wrote
+}
+
 @test "t0100.59 a preloaded creator whose children have all ended removes its table at exit" {
 	run env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
 		'echo "$READGUARD_SESSION" >sess; /bin/true; (sh -c :); :'

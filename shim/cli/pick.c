@@ -16,7 +16,14 @@
 #include "core/settings.h"
 #include "os/members.h"
 #include "os/session.h"
-bool rg_session_owner_alive(const struct rg_header *h) { return rg_pid_alive(rg_header_owner(h)); }
+
+/* An owner in another PID namespace is out of sight, not gone: taken for
+ * alive, its session is never pruned or taken over from here. */
+bool rg_session_owner_alive(const struct rg_header *h)
+{
+    bool elsewhere = h->creator_pidns && h->creator_pidns != rg_pidns_self();
+    return elsewhere || rg_pid_alive(rg_header_owner(h));
+}
 
 bool rg_session_running(const char *path, const struct rg_header *h)
 {

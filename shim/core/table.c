@@ -89,6 +89,7 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     h->scan_files = s->scan_files;
     h->scan_window_ns = s->scan_window_ns;
     h->journal_max_file = s->journal_max_file;
+    h->creator_pidns = s->creator_pidns;
     h->version = RG_TABLE_VERSION;
     h->header_size = RG_HEADER_SIZE;
     h->file_size = size;

@@ -136,6 +136,11 @@ struct rg_header {
     char ignores[RG_IGNORES_MAX];      /* the ignore rules, packed as ignore.h says */
     char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (journal.h); "": nowhere */
     int64_t journal_max_file;          /* a larger file is not kept, but logged as unsaved */
+    /* The creator's PID namespace (the inode of /proc/self/ns/pid; 0:
+     * unknown, a table of before it was kept). A session in another sees
+     * none of its processes, so cannot tell it ended. In the padding
+     * before the shared part: no offset moves. */
+    uint64_t creator_pidns;
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
@@ -163,6 +168,8 @@ struct rg_header {
 /* 64 bytes: an entry is one cache line. */
 _Static_assert(sizeof(struct rg_entry) == 64, "entry layout is part of the file format");
 _Static_assert(sizeof(struct rg_header) <= RG_HEADER_SIZE, "header overflows its area");
+_Static_assert(offsetof(struct rg_header, used) == 28800,
+               "creator_pidns fits the padding: tables of before it still attach");
 _Static_assert(offsetof(struct rg_header, created_ns) == 48 &&
                    offsetof(struct rg_header, creator_pid) == 40,
                "the session id's fields lead the header in every version (cli/pick.c)");
@@ -191,6 +198,7 @@ struct rg_settings {
     const char *log_path;
     const char *journal_dir;  /* NULL: the default beside the log (os/session.c) */
     int64_t journal_max_file; /* 0: $READGUARD_JOURNAL_MAX_FILE, else the default */
+    uint64_t creator_pidns;   /* filled by the table's maker (os/session.c) */
     const char *const *roots; /* absolute, canonical */
     size_t nroots;
     uint32_t flags; /* RG_POLICY_* */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/procmaps.h"
@@ -129,4 +130,10 @@ bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool y
         }
     rg_sys_close(dfd);
     return found;
+}
+
+uint64_t rg_pidns_self(void)
+{
+    struct stat st;
+    return rg_sys_fstatat(AT_FDCWD, "/proc/self/ns/pid", &st, 0) == 0 ? (uint64_t)st.st_ino : 0;
 }

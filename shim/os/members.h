@@ -21,4 +21,10 @@
  * that. */
 bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger);
 
+/* This process's PID namespace, the inode of /proc/self/ns/pid; 0 when
+ * /proc cannot tell. A session made in another (a sandbox sharing
+ * /dev/shm, `unshare -p`) has processes this one cannot see: its creator
+ * looks gone while it runs. */
+uint64_t rg_pidns_self(void);
+
 #endif

@@ -81,6 +81,7 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
     bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                 st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && rg_header_owner(&h) > 0 &&
+                (h.creator_pidns == 0 || h.creator_pidns == rg_pidns_self()) &&
                 kill(rg_header_owner(&h), 0) != 0 && errno == ESRCH;
     rg_sys_close(fd);
     char path[PATH_MAX];
@@ -145,6 +146,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, int32_
         int64_t v = env && *env ? rg_size_parse(env) : -1;
         with_log.journal_max_file = v >= 0 ? v : RG_JOURNAL_FILE_MAX;
     }
+    with_log.creator_pidns = rg_pidns_self();
     int r = rg_table_format(map, size, &with_log, rg_sys_geteuid(), creator, rg_now_ns());
     /* The maker's descriptors are its tree's: a launcher's, which it
      * hands on, or a preloaded program's own. */

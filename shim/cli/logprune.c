@@ -226,7 +226,10 @@ void rg_logs_prune(bool now_please, rg_log_pruned_fn *report, void *arg)
     if (now_please || !lately) {
         if (days < now / RG_PRUNE_DAY_NS) /* else nothing is that old */
             prune_in(dfd, dir, now - days * RG_PRUNE_DAY_NS, report, arg);
-        int fd = openat(dfd, LOGS_STAMP, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        /* O_NONBLOCK: a FIFO planted as the stamp must not hold the run's
+         * end waiting for a reader. */
+        int fd =
+            openat(dfd, LOGS_STAMP, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
         if (fd >= 0) {
             futimens(fd, NULL);
             close(fd);

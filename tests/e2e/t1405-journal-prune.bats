@@ -429,3 +429,27 @@ days_keep() {
 	assert_success
 	[[ $stderr == *"readguard: READGUARD_JOURNAL_MAX '500MB': expected a positive size in bytes, with K, M or G; the journal is pruned to the default, 1G"* ]] || fail "$stderr"
 }
+
+# The state directory is the user's, and a session's tree may write there
+# (under --strict, mkfifo is no trapped call): a FIFO where a prune stamps
+# its time must not leave every later run stuck at its end, waiting for a
+# reader that never comes.
+@test "t1405.24 a FIFO planted as the log prune's stamp does not hang the end of a run" {
+	mkdir -p "$XDG_STATE_HOME/readguard"
+	mkfifo "$XDG_STATE_HOME/readguard/.pruned-logs"
+	touch -d '2 hours ago' "$XDG_STATE_HOME/readguard/.pruned-logs"
+	run timeout -s KILL 20 "$RG" run --log "$LOG" -- true
+	assert_success
+}
+
+@test "t1405.25 a FIFO planted as the journal prune's stamp does not hang the end of a run" {
+	mkfile b.txt new
+	rg rm b.txt
+	rm -f "$J/.pruned"
+	mkfifo "$J/.pruned"
+	touch -d '2 hours ago' "$J/.pruned"
+	run timeout -s KILL 20 "$RG" run --log "$LOG" -- true
+	assert_success
+	"$RG" undo b.txt
+	assert_equal "$(cat b.txt)" new
+}

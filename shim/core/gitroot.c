@@ -27,6 +27,39 @@ bool rg_gitfile_says_gitdir(const char *buf, size_t n)
     return n > t && memcmp(buf, tag, t) == 0 && buf[t] != '\n' && buf[t] != '\r';
 }
 
+bool rg_git_line_path(const char *buf, size_t n, const char *base, char *out, size_t cap)
+{
+    char line[PATH_MAX];
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        n--;
+    if (n == 0 || n >= sizeof line || memchr(buf, '\0', n))
+        return false;
+    memcpy(line, buf, n);
+    line[n] = '\0';
+    return rg_path_join(out, cap, base, line);
+}
+
+static size_t hex_run(const char *buf, size_t n)
+{
+    size_t i = 0;
+    while (i < n && ((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f') ||
+                     (buf[i] >= 'A' && buf[i] <= 'F')))
+        i++;
+    return i;
+}
+
+bool rg_git_head_valid(const char *buf, size_t n)
+{
+    if (n >= 4 && memcmp(buf, "ref:", 4) == 0) {
+        size_t i = 4;
+        /* git's own isspace: no locale's. */
+        while (i < n && strchr(" \t\n\r", buf[i]) && buf[i])
+            i++;
+        return n - i >= 5 && memcmp(buf + i, "refs/", 5) == 0;
+    }
+    return hex_run(buf, n) >= 40;
+}
+
 bool rg_git_env_true(const char *value)
 {
     if (!value || !*value)

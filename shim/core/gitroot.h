@@ -24,6 +24,17 @@ bool rg_git_may_climb(size_t cut, long ceiling_len);
  * worktree or a submodule keeps to its repository ("gitdir: PATH")? */
 bool rg_gitfile_says_gitdir(const char *buf, size_t n);
 
+/* The path a line of git's own files names (a gitfile's after "gitdir: ",
+ * a worktree's commondir): its first n bytes less the line ends git trims,
+ * relative to base (absolute) unless absolute, lexically normalised, into
+ * out. False when empty or it does not fit. */
+bool rg_git_line_path(const char *buf, size_t n, const char *base, char *out, size_t cap);
+
+/* Do the first n bytes of a HEAD file say what git's validate_headref
+ * wants: "ref:" and, past blanks, "refs/", or an object id (40 or 64 hex
+ * digits)? Else git passes the directory by as no repository. */
+bool rg_git_head_valid(const char *buf, size_t n);
+
 /* git's boolean environment variables (git_env_bool): true, yes, on or a
  * non-zero number; unset, empty or anything else is false. */
 bool rg_git_env_true(const char *value);

@@ -37,29 +37,86 @@ static long ceiling(const char *dir)
     return best;
 }
 
-/* Does dir hold a repository (.git with a HEAD) or a gitfile, the link of a
- * worktree or a submodule? An empty .git directory, or a file of anything
- * else, git passes by too. */
+/* Up to cap bytes of path, a regular file (a FIFO there never blocks the
+ * walk): their number, or -1. */
+static long read_small(const char *path, char *buf, size_t cap)
+{
+    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    long got =
+        rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? rg_sys_read_full(fd, buf, cap) : -1;
+    rg_sys_close(fd);
+    return got;
+}
+
+/* Is dir/name (dir: up to len bytes of a PATH_MAX buffer, its end restored)
+ * a directory? */
+static bool has_dir(char *dir, size_t len, const char *name)
+{
+    struct stat st;
+    int n = snprintf(dir + len, PATH_MAX - len, "/%s", name);
+    bool yes = n > 0 && (size_t)n < PATH_MAX - len && rg_sys_fstatat(AT_FDCWD, dir, &st, 0) == 0 &&
+               S_ISDIR(st.st_mode);
+    dir[len] = '\0';
+    return yes;
+}
+
+/* Are objects/ and refs/ in the directory a gitdir's commondir names (a
+ * linked worktree's: its HEAD is its own, the rest is the repository's)?
+ * gd: a PATH_MAX buffer of len bytes, left as it was. */
+static bool common_has_store(char *gd, size_t len)
+{
+    char buf[PATH_MAX], common[PATH_MAX];
+    memcpy(gd + len, "/commondir", sizeof "/commondir");
+    long got = read_small(gd, buf, sizeof buf);
+    gd[len] = '\0';
+    if (got <= 0 || !rg_git_line_path(buf, (size_t)got, gd, common, sizeof common))
+        return false;
+    size_t clen = strlen(common);
+    return has_dir(common, clen, "objects") && has_dir(common, clen, "refs");
+}
+
+/* Is gd (a PATH_MAX buffer, left as it was) a repository to git
+ * (setup.c's is_git_directory): a valid HEAD, and objects/ and refs/ in
+ * it or in its commondir? A .git that is none (empty, or a HEAD alone)
+ * git passes by to look further up; so must the walk, or a planted one
+ * would make a later session's root narrower than what its git commands
+ * change. The store is looked for in gd first: no commondir to open in a
+ * repository's own .git. */
+static bool is_git_dir(char *gd)
+{
+    char head[64];
+    size_t len = strlen(gd);
+    if (len + sizeof "/commondir" > PATH_MAX)
+        return false;
+    memcpy(gd + len, "/HEAD", sizeof "/HEAD");
+    long got = read_small(gd, head, sizeof head);
+    gd[len] = '\0';
+    if (got <= 0 || !rg_git_head_valid(head, (size_t)got))
+        return false;
+    return (has_dir(gd, len, "objects") && has_dir(gd, len, "refs")) || common_has_store(gd, len);
+}
+
+/* Does dir hold a repository git would take: a .git directory that is one,
+ * or a gitfile (a worktree's or a submodule's link) naming one? git stops
+ * with an error at a gitfile naming none; the walk goes on up, the wider
+ * root. */
 static bool holds_git(const char *dir)
 {
     char p[PATH_MAX];
     struct stat st;
     int n = snprintf(p, sizeof p, "%s/.git", strcmp(dir, "/") == 0 ? "" : dir);
-    if (n < 0 || (size_t)n + sizeof "/HEAD" > sizeof p || rg_sys_fstatat(AT_FDCWD, p, &st, 0) != 0)
+    if (n < 0 || (size_t)n >= sizeof p || rg_sys_fstatat(AT_FDCWD, p, &st, 0) != 0)
         return false;
-    if (S_ISDIR(st.st_mode)) {
-        memcpy(p + n, "/HEAD", sizeof "/HEAD");
-        return rg_sys_fstatat(AT_FDCWD, p, &st, 0) == 0 && S_ISREG(st.st_mode);
-    }
-    if (!S_ISREG(st.st_mode))
-        return false;
-    int fd = rg_sys_openat(AT_FDCWD, p, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
-    if (fd < 0)
-        return false;
-    char buf[16];
-    long got = rg_sys_read_full(fd, buf, sizeof buf);
-    rg_sys_close(fd);
-    return got > 0 && rg_gitfile_says_gitdir(buf, (size_t)got);
+    if (S_ISDIR(st.st_mode))
+        return is_git_dir(p);
+    char buf[PATH_MAX];
+    long got = read_small(p, buf, sizeof buf);
+    static const size_t tag = sizeof "gitdir: " - 1;
+    return got > 0 && rg_gitfile_says_gitdir(buf, (size_t)got) &&
+           rg_git_line_path(buf + tag, (size_t)got - tag, dir, p, sizeof p) && is_git_dir(p);
 }
 
 /* The walk never looks at $HOME or above when cwd is below it (as $HOME

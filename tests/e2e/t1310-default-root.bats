@@ -157,3 +157,41 @@ blind_top_write() {
 	assert_output --partial 'the git work tree holding the current directory unless
                        that is / or $HOME, else the current directory)'
 }
+
+# git passes by a .git that is no repository (setup.c's is_git_directory:
+# a valid HEAD, objects/ and refs/) and goes on up; a session's tree can
+# plant one (.git/ is free), and a later session started below it must
+# still guard what that session's git commands change.
+@test "t1310.13 a .git directory holding only a HEAD does not make a subdirectory the root" {
+	repo "$W/repo"
+	mkdir "$W/repo/sub/.git"
+	printf 'ref: refs/heads/main\n' >"$W/repo/sub/.git/HEAD"
+	cd "$W/repo/sub"
+	assert_equal "$(git rev-parse --show-toplevel)" "$W/repo"
+	blind_top_write
+	assert_failure
+	assert_refused ../top.txt unread
+	assert_unchanged ../top.txt
+}
+
+@test "t1310.14 a .git file naming no repository does not make a subdirectory the root" {
+	repo "$W/repo"
+	printf 'gitdir: %s\n' "$W/nowhere" >"$W/repo/sub/.git"
+	cd "$W/repo/sub"
+	blind_top_write
+	assert_failure
+	assert_refused ../top.txt unread
+	assert_unchanged ../top.txt
+}
+
+@test "t1310.15 a submodule's subdirectory guards the submodule's top" {
+	repo "$W/inner"
+	repo "$W/repo"
+	git -C "$W/repo" -c protocol.file.allow=always submodule add -q "$W/inner" mod
+	cd "$W/repo/mod/sub"
+	assert_equal "$(git rev-parse --show-toplevel)" "$W/repo/mod"
+	blind_top_write
+	assert_failure
+	assert_refused ../top.txt unread
+	assert_unchanged ../top.txt
+}

@@ -1,5 +1,7 @@
 /* Unit tests for core/gitroot.c: the path logic of finding a work tree's
  * top as git does. */
+#include <limits.h>
+
 #include "check.h"
 #include "core/gitroot.h"
 
@@ -57,6 +59,38 @@ TEST(a_file_of_other_text_or_an_empty_gitdir_is_no_gitfile)
     CHECK(!rg_gitfile_says_gitdir("gitdir:", 7));
     CHECK(!rg_gitfile_says_gitdir("ref: refs/heads/main\n", 21));
     CHECK(!rg_gitfile_says_gitdir("", 0));
+}
+
+TEST(a_gitfile_path_is_relative_to_its_directory_with_line_ends_trimmed)
+{
+    char out[PATH_MAX];
+    CHECK(rg_git_line_path("../.git/modules/m\r\n", 19, "/r/m", out, sizeof out));
+    CHECK_EQ_STR(out, "/r/.git/modules/m");
+    CHECK(rg_git_line_path("/a/b", 4, "/r", out, sizeof out));
+    CHECK_EQ_STR(out, "/a/b");
+}
+
+TEST(an_empty_line_or_one_holding_a_nul_names_no_path)
+{
+    char out[PATH_MAX];
+    CHECK(!rg_git_line_path("\n", 1, "/r", out, sizeof out));
+    CHECK(!rg_git_line_path("a\0b", 3, "/r", out, sizeof out));
+}
+
+TEST(a_head_naming_a_ref_or_an_object_id_is_valid)
+{
+    static const char id[] = "0123456789abcdef0123456789ABCDEF01234567\n";
+    CHECK(rg_git_head_valid("ref: refs/heads/main\n", 21));
+    CHECK(rg_git_head_valid("ref:\trefs/x", 11));
+    CHECK(rg_git_head_valid(id, sizeof id - 1));
+}
+
+TEST(a_head_of_other_text_is_invalid)
+{
+    CHECK(!rg_git_head_valid("", 0));
+    CHECK(!rg_git_head_valid("ref: heads/main\n", 16));
+    CHECK(!rg_git_head_valid("ref: refs", 9));
+    CHECK(!rg_git_head_valid("0123456789abcdef0123456789abcdef0123456\n", 40));
 }
 
 TEST(git_booleans_are_true_yes_on_or_a_nonzero_number)
@@ -119,6 +153,10 @@ int main(void)
     RUN(the_walk_stops_at_a_ceiling_and_climbs_below_it);
     RUN(a_worktree_gitfile_says_gitdir);
     RUN(a_file_of_other_text_or_an_empty_gitdir_is_no_gitfile);
+    RUN(a_gitfile_path_is_relative_to_its_directory_with_line_ends_trimmed);
+    RUN(an_empty_line_or_one_holding_a_nul_names_no_path);
+    RUN(a_head_naming_a_ref_or_an_object_id_is_valid);
+    RUN(a_head_of_other_text_is_invalid);
     RUN(git_booleans_are_true_yes_on_or_a_nonzero_number);
     RUN(git_booleans_unset_empty_false_or_junk_are_false);
     RUN(a_path_through_a_dot_git_component_is_in_the_git_directory);

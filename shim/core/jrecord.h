@@ -26,6 +26,11 @@
  * (cli/journal/prune.c): where a kill -9 leaves it, it is still the object. */
 #define RG_JOURNAL_ASIDE ".prune-"
 #define RG_JOURNAL_SESSIONS "sessions"
+/* An empty file in each folder, that keeps it from ever being empty: a
+ * --strict tree may not remove it (supervise/jseal.c), and rmdir(2), which
+ * the filter does not see, cannot remove a folder that holds a name. No
+ * object, and no index. */
+#define RG_JOURNAL_PIN ".pin"
 #define RG_JOURNAL_ID_MAX 48
 #define RG_JOURNAL_LINKED "ino-"
 #define RG_JOURNAL_OBJECT_MAX 80

@@ -120,6 +120,20 @@ journal_attacked() {
 		fail "planted was created in the journal"
 }
 
+# rmdir(2) is no trapped call, and symlink(2) neither: a journal folder
+# still empty when the tree starts (a first session's) was removed and
+# replaced by a link to a directory of the tree's, where the version the
+# removal kept could then be removed too. A folder that is never empty
+# cannot be removed.
+@test "t6000.95 an empty journal folder cannot be replaced by a link to the tree's own directory (--strict)" {
+	esc_setup
+	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"
+		python3 -c "import os, sys; [os.rmdir(d) for d in sys.argv[1:]]" "$J/objects" "$J/sessions"
+		ln -s "$OUT" "$J/objects"; rm f; rm -f "$OUT"/*' --session "$ESC/tables/s" --keep || true
+	[ ! -e "$ESC/root/f" ] || fail "f was not removed: $(cat "$ESC/out")"
+	esc_undo_restores_f
+}
+
 @test "t6000.34 a name planted where the journal would keep a removed file does not stand in for it (--strict)" {
 	esc_setup
 	esc_session strict 'J="${XDG_STATE_HOME:-$HOME/.local/state}/readguard/journal"

@@ -60,7 +60,8 @@ struct rg_jobj *rg_jobjs_list(const char *objects)
     DIR *d = opendir(objects);
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, RG_JOURNAL_PIN) == 0)
             continue;
         if (strncmp(e->d_name, RG_JOURNAL_ASIDE, strlen(RG_JOURNAL_ASIDE)) == 0) {
             put_back(objects, e->d_name);

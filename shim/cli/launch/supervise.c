@@ -40,10 +40,19 @@ static void journal_pin(struct rg_header *h)
         return;
     char sub[PATH_MAX], real[PATH_MAX];
     const char *subs[] = {RG_JOURNAL_OBJECTS, RG_JOURNAL_SESSIONS};
-    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++)
-        if (snprintf(sub, sizeof sub, "%s/%s", h->journal_dir, subs[i]) >= (int)sizeof sub ||
-            rg_jdir_make(sub) < 0)
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+        if (snprintf(sub, sizeof sub, "%s/%s/" RG_JOURNAL_PIN, h->journal_dir, subs[i]) >=
+            (int)sizeof sub)
             return;
+        *strrchr(sub, '/') = '\0';
+        if (rg_jdir_make(sub) < 0)
+            return;
+        /* rmdir(2) is not trapped: an empty folder could be removed and a
+         * link to the tree's own directory made in its place. Anything
+         * already there pins it as well. */
+        sub[strlen(sub)] = '/';
+        (void)mknod(sub, S_IFREG | 0600, 0);
+    }
     if (realpath(h->journal_dir, real) && strlen(real) < sizeof h->journal_dir)
         memcpy(h->journal_dir, real, strlen(real) + 1);
 }

@@ -133,7 +133,7 @@ int rg_pick_session(const char *arg, struct rg_cli_session *s)
     if (env && *env)
         return attach(env, " (from READGUARD_SESSION)", s);
     struct candidates c = {0};
-    rg_each_session_file(consider, &c);
+    rg_each_table(consider, &c);
     if (c.running == 1)
         return attach(c.first, "", s);
     if (c.running > 1)

@@ -75,16 +75,37 @@ void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg)
 }
 
 /* The Claude Code hook names its table by the agent's session
- * (verbs/hook.c), in the same directories. */
+ * (verbs/hook.c), in the same directories, with no uid in the name: in a
+ * shared /tmp, another user's may be there. */
 static bool hook_table_name(const char *name, const char *prefix)
 {
     (void)prefix;
-    return strncmp(name, "readguard-claude-", strlen("readguard-claude-")) == 0;
+    return rg_hook_table_name(name);
+}
+
+struct mine {
+    void (*fn)(const char *path, void *arg);
+    void *arg;
+};
+
+static void if_mine(const char *path, void *arg)
+{
+    struct mine *m = arg;
+    struct stat st;
+    if (lstat(path, &st) == 0 && st.st_uid == geteuid())
+        m->fn(path, m->arg);
 }
 
 void rg_each_hook_table(void (*fn)(const char *path, void *arg), void *arg)
 {
-    each_table_file(hook_table_name, fn, arg);
+    struct mine m = {fn, arg};
+    each_table_file(hook_table_name, if_mine, &m);
+}
+
+void rg_each_table(void (*fn)(const char *path, void *arg), void *arg)
+{
+    rg_each_session_file(fn, arg);
+    rg_each_hook_table(fn, arg);
 }
 
 struct running_ids {
@@ -206,6 +227,6 @@ static void each_mapped_id(struct running_ids *r)
 void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg)
 {
     struct running_ids r = {fn, arg};
-    rg_each_session_file(running_id, &r);
+    rg_each_table(running_id, &r);
     each_mapped_id(&r);
 }

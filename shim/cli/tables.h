@@ -33,7 +33,10 @@ bool rg_table_name(const char *name, const char *prefix);
 void rg_each_session_file(void (*fn)(const char *path, void *arg), void *arg);
 
 /* The same for the Claude Code hook's tables, readguard-claude-ID (named
- * by the agent's session, verbs/hook.c). */
+ * by the agent's session, verbs/hook.c): this user's files of that name. */
 void rg_each_hook_table(void (*fn)(const char *path, void *arg), void *arg);
+
+/* Both: every table of this user's in the table directories. */
+void rg_each_table(void (*fn)(const char *path, void *arg), void *arg);
 
 #endif

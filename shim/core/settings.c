@@ -44,3 +44,20 @@ int64_t rg_size_parse(const char *s)
         end++;
     return *end ? -1 : (int64_t)(v << shift);
 }
+
+bool rg_hook_id_usable(const char *id)
+{
+    if (!*id)
+        return false;
+    for (; *id; id++)
+        if (!(*id >= 'a' && *id <= 'z') && !(*id >= 'A' && *id <= 'Z') &&
+            !(*id >= '0' && *id <= '9') && *id != '-' && *id != '_')
+            return false;
+    return true;
+}
+
+bool rg_hook_table_name(const char *name)
+{
+    size_t n = sizeof RG_HOOK_TABLE_PREFIX - 1;
+    return strncmp(name, RG_HOOK_TABLE_PREFIX, n) == 0 && rg_hook_id_usable(name + n);
+}

@@ -5,6 +5,7 @@
 #ifndef RG_SETTINGS_H
 #define RG_SETTINGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/table.h"
@@ -31,6 +32,17 @@
 #define RG_ENV_JOURNAL_MAX_FILE "READGUARD_JOURNAL_MAX_FILE"
 #define RG_ENV_JOURNAL_MAX "READGUARD_JOURNAL_MAX"
 #define RG_ENV_JOURNAL_DAYS "READGUARD_JOURNAL_DAYS"
+
+/* The Claude Code hook's table is this prefix and the agent's session id,
+ * in the table directories: the name says whose conversation it serves. */
+#define RG_HOOK_TABLE_PREFIX "readguard-claude-"
+
+/* Can id name a hook's table: letters, digits, '-' and '_', nothing that
+ * makes a path or a table being made (NAME.new-XXXX) of it? */
+bool rg_hook_id_usable(const char *id);
+
+/* Is name a hook's table: the prefix and a usable id? */
+bool rg_hook_table_name(const char *name);
 
 /* Parses a mode name; returns -1 for anything else. */
 int rg_mode_parse(const char *s);

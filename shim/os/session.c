@@ -102,8 +102,11 @@ int rg_session_prune(const char *dir)
     while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            if (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.') &&
-                session_ended(dfd, dir, d->d_name) && rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
+            bool table =
+                (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.')) ||
+                rg_hook_table_name(d->d_name);
+            if (table && session_ended(dfd, dir, d->d_name) &&
+                rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
                 n++;
             off += d->d_reclen;
         }

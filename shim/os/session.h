@@ -19,9 +19,11 @@
 int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
                       char *err, size_t errcap);
 
-/* Removes this user's tables in dir whose session has ended: its creator
+/* Removes this user's tables in dir whose session has ended: its owner
  * has exited and no process of its tree is left (os/members.h). A creator
- * that leaves by _exit (dash does) or SIGKILL cannot remove its own.
+ * that leaves by _exit (dash does) or SIGKILL cannot remove its own, and
+ * Claude Code never removes its hook's (core/settings.h): its owner is
+ * Claude Code, and no process maps it once that and its tools are gone.
  * Returns how many were removed. */
 int rg_session_prune(const char *dir);
 

@@ -614,3 +614,95 @@ tiers_project() {
 	assert_equal "$stderr" "readguard: hook: unrecognized option '--bogus'
 Try 'readguard hook --help'."
 }
+
+# claude_exits: Claude Code (CLAUDE_PID) is gone, as after /exit.
+claude_exits() {
+	kill "$CLAUDE_PID"
+	wait "$CLAUDE_PID" 2>/dev/null || true
+}
+
+@test "t2120.71 sessions lists a running Claude Code hook session, marked as the hook's" {
+	hook SessionStart >/dev/null
+	run --separate-stderr "$RG" sessions
+	assert_success
+	assert_output --regexp "^$TABLE  running  pid $CLAUDE_PID  since [0-9-]+T[0-9:.]+Z  root $W  claude-code hook$"
+	run --separate-stderr "$RG" sessions --json
+	assert_output --partial "{\"session\":\"$TABLE\",\"state\":\"running\",\"hook\":\"claude-code\","
+}
+
+@test "t2120.72 sessions --prune keeps a hook session's table while Claude Code runs, and removes it once it is gone" {
+	hook SessionStart >/dev/null
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_exist "$TABLE"
+	claude_exits
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_line "removed $TABLE"
+	assert_not_exist "$TABLE"
+}
+
+@test "t2120.73 sessions --prune keeps a hook session's table while a Bash tool command of it runs after Claude Code is gone" {
+	hook SessionStart >/dev/null
+	bash_tool "sleep 600 >/dev/null 2>&1 </dev/null & echo \$! >'$BATS_TEST_TMPDIR/bg'"
+	claude_exits
+	run --separate-stderr "$RG" sessions
+	assert_output --partial "$TABLE  running  pid $CLAUDE_PID"
+	"$RG" sessions --prune
+	assert_exist "$TABLE"
+	kill "$(cat "$BATS_TEST_TMPDIR/bg")"
+}
+
+@test "t2120.74 the next conversation's SessionStart removes the table of one whose Claude Code is gone" {
+	hook SessionStart >/dev/null
+	claude_exits
+	sleep 600 &
+	CLAUDE_PID=$!
+	hook SessionStart "{\"session_id\":\"other\",\"cwd\":\"$W\",\"source\":\"startup\"}" >/dev/null
+	assert_not_exist "$TABLE"
+	assert_exist "$TABLES/readguard-claude-other"
+}
+
+@test "t2120.75 a new readguard session's start removes the table of a conversation whose Claude Code is gone" {
+	hook SessionStart >/dev/null
+	claude_exits
+	"$RG" run -- true
+	assert_not_exist "$TABLE"
+}
+
+@test "t2120.76 a resumed conversation whose Claude Code was gone keeps its table and its reads" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	bash_tool 'cat a >/dev/null'
+	claude_exits
+	sleep 600 &
+	CLAUDE_PID=$!
+	: >"$CLAUDE_ENV_FILE"
+	hook SessionStart "{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"source\":\"resume\"}" >/dev/null
+	run --separate-stderr "$RG" sessions
+	assert_output --partial "$TABLE  running  pid $CLAUDE_PID "
+	bash_tool 'echo new >a'
+	assert_content a new
+}
+
+@test "t2120.77 status with no --session finds the running Claude Code hook session" {
+	hook SessionStart >/dev/null
+	run --separate-stderr env -u READGUARD_SESSION "$RG" status --json
+	assert_success
+	assert_output --partial "\"session\":\"$TABLE\""
+}
+
+@test "t2120.78 a second Claude Code on the same conversation owns its table once the first is gone" {
+	hook SessionStart >/dev/null
+	local first=$CLAUDE_PID
+	sleep 600 &
+	CLAUDE_PID=$!
+	kill "$first"
+	wait "$first" 2>/dev/null || true
+	mkfile a old
+	tool PostToolUse Read "\"$W/a\"" >/dev/null
+	run --separate-stderr "$RG" status --json --session "$TABLE"
+	assert_output --partial "\"running\":true,\"pid\":$CLAUDE_PID,"
+	"$RG" sessions --prune
+	assert_exist "$TABLE"
+}

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "core/ignore.h"
+#include "core/settings.h"
 #include "core/table.h"
 #define UID 4242u
 #define CAP 16u
@@ -181,9 +182,26 @@ TEST(reread_leaves_the_read_time_when_reads_never_expire)
     CHECK_EQ_INT(reread_after(0, 10 * RG_TICK_NS), 1000);
 }
 
+TEST(hook_table_name_is_the_prefix_and_a_session_id)
+{
+    CHECK(rg_hook_table_name("readguard-claude-abc-123"));
+    CHECK(rg_hook_table_name("readguard-claude-4f1c_9A"));
+}
+
+TEST(hook_table_name_is_not_one_being_made_nor_an_empty_id)
+{
+    CHECK(!rg_hook_table_name("readguard-claude-abc.new-0a1b2c3d"));
+    CHECK(!rg_hook_table_name("readguard-claude-"));
+    CHECK(!rg_hook_table_name("readguard-claude-abc.log"));
+    CHECK(!rg_hook_table_name("readguard-1000-00000000000000ff"));
+    CHECK(!rg_hook_table_name("xreadguard-claude-abc"));
+}
+
 int main(void)
 {
     RUN(format_stores_knobs_ttl_and_ignore_rules);
+    RUN(hook_table_name_is_the_prefix_and_a_session_id);
+    RUN(hook_table_name_is_not_one_being_made_nor_an_empty_id);
     RUN(format_rejects_unknown_knobs);
     RUN(format_rejects_negative_ttl);
     RUN(format_rejects_ignore_rules_too_long);

@@ -21,6 +21,7 @@
 #include "cli/launch/ccenv.h"
 #include "cli/launch/named.h"
 #include "cli/launch/shim_path.h"
+#include "cli/pick.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
 #include "cli/would.h"
@@ -67,6 +68,7 @@ struct hook_input {
     char tool[64];
     char path[PATH_MAX];
     char table[PATH_MAX];
+    bool joined; /* the table is $READGUARD_SESSION's, not the hook's own */
 };
 
 /* Reports a problem and lets Claude Code go on. */
@@ -102,33 +104,24 @@ static bool field(const char *doc, const char *a, const char *b, char *out, size
     return rg_json_lookup(doc, keys, out, cap);
 }
 
-static bool usable_id(const char *id)
-{
-    if (!*id)
-        return false;
-    for (; *id; id++)
-        if (!(*id >= 'a' && *id <= 'z') && !(*id >= 'A' && *id <= 'Z') &&
-            !(*id >= '0' && *id <= '9') && *id != '-' && *id != '_')
-            return false;
-    return true;
-}
-
 /* Claude Code launched inside a session (readguard run -- claude) keeps
  * using it; otherwise each conversation has its own, named after it, so
  * that claude --resume finds the reads it made. */
 static bool table_path(struct hook_input *in)
 {
     const char *env = getenv(RG_ENV_SESSION);
-    if (env && *env)
+    in->joined = env && *env;
+    if (in->joined)
         return snprintf(in->table, sizeof in->table, "%s", env) < (int)sizeof in->table;
-    if (!usable_id(in->session_id))
+    if (!rg_hook_id_usable(in->session_id))
         return false;
     const char *dir = getenv(RG_ENV_DIR);
     if (!dir || !*dir)
         dir = getenv("XDG_RUNTIME_DIR");
     if (!dir || !*dir)
         dir = "/tmp";
-    int n = snprintf(in->table, sizeof in->table, "%s/readguard-claude-%s", dir, in->session_id);
+    int n =
+        snprintf(in->table, sizeof in->table, "%s/" RG_HOOK_TABLE_PREFIX "%s", dir, in->session_id);
     return n > 0 && n < (int)sizeof in->table;
 }
 
@@ -143,6 +136,41 @@ static int reset(const char *table)
     return 0;
 }
 
+/* Claude Code, as its hooks are told: CLAUDE_PID; 0 when not. */
+static int32_t claude_pid(void)
+{
+    const char *pid = getenv("CLAUDE_PID");
+    char *end;
+    long v = pid ? strtol(pid, &end, 10) : 0;
+    return pid && !*end && v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
+}
+
+/* A conversation resumed in a second Claude Code while the first runs
+ * shares the table; once the first exits, the one still running must own
+ * it, or a prune would take it away under its next Write. */
+static void own_if_orphaned(const struct rg_table *t)
+{
+    int32_t me = claude_pid();
+    if (me && !rg_session_owner_alive(t->hdr) && rg_pid_alive(me))
+        atomic_store(&t->hdr->owner_pid, me);
+}
+
+/* The tables of conversations whose Claude Code is gone pile up where the
+ * hook makes them (80 MiB each, sparse): the start of the next one is
+ * where they go, as a run's start removes ended sessions' tables. After
+ * this one's is opened: a resumed conversation's own table, whose owner
+ * is gone until it is joined, is kept. */
+static void prune_beside(const char *table)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", table);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    slash[slash == dir] = '\0';
+    rg_session_prune(dir);
+}
+
 static int session_start(struct hook_input *in, int argc, char **argv)
 {
     const char *env_file = getenv("CLAUDE_ENV_FILE");
@@ -150,10 +178,8 @@ static int session_start(struct hook_input *in, int argc, char **argv)
         return trouble("%s", "CLAUDE_ENV_FILE is not set: this Claude Code cannot pass variables "
                              "to its Bash tool; launch it with 'readguard run -- claude' instead");
     /* Each hook runs in a short-lived sh; Claude Code itself is CLAUDE_PID. */
-    const char *pid = getenv("CLAUDE_PID");
-    char *end;
-    long owner = pid ? strtol(pid, &end, 10) : 0;
-    if (!pid || *end || owner <= 0 || owner > INT32_MAX) {
+    int32_t owner = claude_pid();
+    if (!owner) {
         trouble("%s", "CLAUDE_PID is not set: the session is tied to this hook's parent");
         owner = getppid();
     }
@@ -174,7 +200,16 @@ static int session_start(struct hook_input *in, int argc, char **argv)
     memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
     const char *named = NULL;
     const struct rg_settings *s = rg_run_settings(argc + 3, args, &named, NULL);
-    if (!s || rg_session_open_named(in->table, s, (int32_t)owner, table, sizeof table) < 0)
+    /* Mapped, a resumed conversation's table is this hook's, for another
+     * start's prune, until its owner is Claude Code again. */
+    struct rg_table held;
+    bool hold = !rg_session_attach(in->table, &held);
+    int r = s ? rg_session_open_named(in->table, s, owner, table, sizeof table) : -1;
+    if (r >= 0 && !in->joined)
+        prune_beside(table);
+    if (hold)
+        rg_session_detach(&held);
+    if (r < 0)
         return trouble("could not start the session '%s'", rg_shown(in->table));
     if (strcmp(in->source, "clear") == 0 || strcmp(in->source, "compact") == 0)
         reset(table);
@@ -299,6 +334,7 @@ static int tool_event(struct hook_input *in, bool pre)
     const char *why = rg_session_attach(in->table, &t);
     if (why)
         return trouble("no session (did the SessionStart hook run?): %s", why);
+    own_if_orphaned(&t);
     if (pre)
         pre_tool_use(in, &t);
     else

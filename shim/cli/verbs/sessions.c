@@ -17,6 +17,7 @@
 #include "cli/policy_show.h"
 #include "cli/shown.h"
 #include "core/jrecord.h"
+#include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -29,8 +30,9 @@ static const char usage[] =
     "'readguard run', the shell of 'readguard env', or the preloaded process that\n"
     "started it), or any process of its tree does. A table no process uses any\n"
     "more is 'ended'; a file with a table's name that is not a usable table is\n"
-    "'broken'. Sessions named with 'run --session PATH' live where their user put\n"
-    "them, and are not listed.\n"
+    "'broken'. The Claude Code hook's sessions (readguard-claude-ID, owned by\n"
+    "Claude Code) are listed too, marked 'claude-code hook'. Sessions named with\n"
+    "'run --session PATH' live where their user put them, and are not listed.\n"
     "\n"
     "  -p, --prune          remove ended sessions, broken ones older than a minute,\n"
     "                       and the default logs of sessions no longer running\n"
@@ -49,14 +51,24 @@ struct listing {
     size_t n, removed;
 };
 
+/* Its name is the only mark: the hook's tables are made as any other. */
+static bool hook_table(const char *path)
+{
+    const char *name = strrchr(path, '/');
+    return rg_hook_table_name(name ? name + 1 : path);
+}
+
 static void show(const struct listing *l, const char *path, const char *state,
                  const struct rg_header *h, const char *why)
 {
+    bool hook = hook_table(path);
     if (l->json) {
         bool first = true;
         fputc('{', stdout);
         rg_jmember_str(stdout, &first, "session", path);
         rg_jmember_str(stdout, &first, "state", state);
+        if (hook)
+            rg_jmember_str(stdout, &first, "hook", "claude-code");
         if (h) {
             char id[RG_JOURNAL_ID_MAX];
             rg_journal_id(id, h->created_ns, h->creator_pid);
@@ -70,14 +82,15 @@ static void show(const struct listing *l, const char *path, const char *state,
         puts("}");
         return;
     }
+    const char *mark = hook ? "  claude-code hook" : "";
     if (!h) {
-        printf("%s  %s  (%s)\n", path, state, why);
+        printf("%s  %s  (%s)%s\n", path, state, why, mark);
         return;
     }
     char created[RG_TIME_LEN];
     rg_format_time(h->created_ns, created);
-    printf("%s  %s  pid %d  since %s  root %s%s\n", path, state, (int)rg_header_owner(h), created,
-           h->nroots ? h->roots : "-", h->nroots > 1 ? " ..." : "");
+    printf("%s  %s  pid %d  since %s  root %s%s%s\n", path, state, (int)rg_header_owner(h), created,
+           h->nroots ? h->roots : "-", h->nroots > 1 ? " ..." : "", mark);
 }
 
 static void prune(struct listing *l, const char *path)
@@ -147,7 +160,7 @@ int rg_cmd_sessions(int argc, char **argv)
     }
     if (rg_verb_no_operands(&v, argc, argv) != RG_EXIT_OK)
         return RG_EXIT_TROUBLE;
-    rg_each_session_file(each, &l);
+    rg_each_table(each, &l);
     if (l.prune) {
         /* After the tables: a log is pruned only once its session is gone,
          * and a table keeps its session's versions. Only the end of a run

@@ -706,3 +706,20 @@ claude_exits() {
 	"$RG" sessions --prune
 	assert_exist "$TABLE"
 }
+
+@test "t2120.79 once a hook session's table is pruned, undo by its id asks for --force, which restores the Write" {
+	read_then_write_a
+	local id
+	id=$("$RG" sessions --json | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+	[ -n "$id" ] || fail "no id listed"
+	claude_exits
+	"$RG" sessions --prune >/dev/null
+	assert_not_exist "$TABLE"
+	run --separate-stderr "$RG" undo --session "$id" a
+	assert_failure 1
+	[[ $stderr == *"its table is gone: undo cannot tell"*"--force"* ]] || fail "$stderr"
+	assert_content a "by the Write tool"
+	run --separate-stderr "$RG" undo --force --session "$id" a
+	assert_success
+	assert_content a old
+}

@@ -742,7 +742,7 @@ table() {
     row "floor of npm install: every system call the shim adds (an fstat per read-mode open under the root; fstat and getpid at a write-open and at its close; the look before an unlink, in a mask pair), no shim (rgfloor, measured)" mfloor npm_install -
     row "npm install against that floor (bare column: the floor; target: within 5%)" vsfloor npm_install "≤ 1.05" floor
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
-    row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, the kept index descriptor's fstat and write, close), no shim (measured)" mfloor git_checkout -
+    row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, index open/write/close, close), no shim (measured)" mfloor git_checkout -
     row "floor of git checkout, every system call the shim adds: the journal's, the masks, getcwd, getpid, the new file's write path, an fstat per read; no shim (measured)" mfloor git_checkout - floor2
     row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     row "floor of git switch, every system call the shim adds: the journal's for the 10 files, the masks, getcwd, getpid, an fstat per read; no shim (rgfloor, measured)" mfloor git_switch -

@@ -9,10 +9,8 @@
  *       an O_PATH open of it and its fstat, linkat by the descriptor into
  *       DIR/objects (DIR on the file's filesystem, as the journal must be),
  *       one record of the journal's fields appended to
- *       DIR/sessions/floor.jsonl through a descriptor kept open (opened
- *       and moved up on the first record; then an fstat that checks it
- *       is still the index, and the write: guard/journal/indexfd.h), and
- *       the descriptor's close; the link is dropped if the unlink fails. Given a DIR as deep
+ *       DIR/sessions/floor.jsonl (open, write, close), and the descriptor's
+ *       close; the link is dropped if the unlink fails. Given a DIR as deep
  *       as the session's journal, the kernel walks paths as long as the
  *       journal's (scripts/dev/bench.sh).
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
@@ -132,24 +130,13 @@ static void append(const char *path, const struct stat *st, const char *object, 
         (long long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
         (long long)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec, (long)st->st_size,
         name ? name + 1 : object);
-    /* As the journal's: the kept descriptor, if an fstat says it is still
-     * the index, else opened again and moved up to 512. */
-    static int fd = -1;
-    static struct stat kept;
-    struct stat seen;
-    if (fd < 0 || sys(SYS_fstat, fd, &seen) != 0 || seen.st_ino != kept.st_ino ||
-        seen.st_dev != kept.st_dev) {
-        int low = (int)sys(SYS_openat, AT_FDCWD, index_path,
-                           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-        if (low < 0)
-            return;
-        fd = (int)sys(SYS_fcntl, low, F_DUPFD_CLOEXEC, 512);
-        sys(SYS_close, low);
-        if (fd < 0 || sys(SYS_fstat, fd, &kept) != 0)
-            return;
-    }
+    int fd =
+        (int)sys(SYS_openat, AT_FDCWD, index_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
     if (n > 0 && (size_t)n < sizeof line)
         (void)sys(SYS_write, fd, line, (size_t)n);
+    sys(SYS_close, fd);
 }
 
 /* As the journal links: by the descriptor itself (Linux 6.10 and later),

@@ -18,7 +18,6 @@ void rg_ctx_use_table(struct rg_ctx *c)
     if (c->caches_used) {
         rg_tiercache_reset(&c->tiers);
         rg_jpaths_reset(&c->jpaths);
-        rg_jindexfd_reset(&c->jindexfd);
     }
     c->caches_used = true;
     for (const char *r = rg_table_root(h, NULL); r && c->nroots < RG_MAX_ROOTS;

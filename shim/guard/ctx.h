@@ -14,7 +14,6 @@
 
 #include "core/policy.h"
 #include "core/table.h"
-#include "guard/journal/indexfd.h"
 #include "guard/journal/paths.h"
 #include "guard/scan.h"
 #include "guard/spawndir.h"
@@ -146,7 +145,6 @@ struct rg_ctx {
     struct rg_tiercache tiers; /* the last directory's tier (guard/tier/tiercache.h) */
     struct rg_jpaths
         jpaths; /* the journal's paths, once a version is kept (guard/journal/paths.h) */
-    struct rg_jindexfd jindexfd;     /* the index's descriptor, once a version is kept */
     struct rg_spawn_dirs spawn_dirs; /* where spawned children's queued opens run */
 };
 

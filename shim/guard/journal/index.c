@@ -9,7 +9,6 @@
 
 #include "core/report.h"
 #include "core/text.h"
-#include "guard/journal/indexfd.h"
 #include "guard/log.h"
 #include "os/clock.h"
 #include "os/errname.h"
@@ -92,19 +91,12 @@ static int append(const struct rg_jkeep *k, const struct rg_jrecord *r)
     size_t n = rg_jrecord_format(line, sizeof line, r);
     if (n == 0)
         return -ENAMETOOLONG;
-    struct rg_jindexfd *cache = &k->c->jindexfd;
-    bool strict = k->c->sealed_ino, kept = true;
-    int seen, fd = rg_jindexfd_get(cache, strict, &seen);
-    if (fd < 0) {
-        fd = open_index(h, path, strict);
-        if (fd < 0)
-            return fd;
-        fd = rg_jindexfd_keep(cache, fd, seen, &kept);
-    }
+    int fd = open_index(h, path, k->c->sealed_ino);
+    if (fd < 0)
+        return fd;
     ssize_t w = write(fd, line, n);
     int e = w < 0 ? -errno : (size_t)w == n ? 0 : -ENOSPC;
-    if (!kept)
-        rg_sys_close(fd);
+    rg_sys_close(fd);
     return e;
 }
 

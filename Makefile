@@ -48,7 +48,8 @@ OS        := $(wildcard shim/os/*.c)
 GUARD     := $(wildcard shim/guard/*.c shim/guard/journal/*.c shim/guard/tier/*.c)
 PRELOAD   := $(wildcard shim/preload/*.c shim/preload/hooks/*.c)
 SUPERVISE := $(wildcard shim/supervise/*.c)
-CLI       := $(wildcard shim/cli/*.c shim/cli/verbs/*.c shim/cli/journal/*.c shim/cli/undo/*.c shim/cli/launch/*.c shim/cli/json/*.c)
+CLI       := $(wildcard shim/cli/*.c shim/cli/verbs/*.c shim/cli/journal/*.c shim/cli/undo/*.c shim/cli/launch/*.c shim/cli/json/*.c \
+	shim/cli/hook/*.c)
 HEADERS   := $(wildcard shim/*/*.h shim/*/*.def)
 
 obj = $(patsubst shim/%.c,$(B)/obj/%.o,$(1))

@@ -322,7 +322,7 @@ bash_tool() {
 	run python3 -c '
 import json, sys
 h = json.load(open(sys.argv[1]))["hooks"]
-for ev, m in [("SessionStart", None), ("PreCompact", None),
+for ev, m in [("SessionStart", None), ("SessionEnd", None), ("PreCompact", None),
               ("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit"),
               ("PostToolUse", "Read|Write|Edit|MultiEdit|NotebookEdit")]:
     (g,) = h[ev]
@@ -330,7 +330,7 @@ for ev, m in [("SessionStart", None), ("PreCompact", None),
     assert g["hooks"] == [{"type": "command", "command": "readguard hook claude-code " + ev}], g
 print(sorted(h))' "$f"
 	assert_success
-	assert_output "['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionStart']"
+	assert_output "['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart']"
 }
 
 @test "t2120.27 an MCP filesystem server under readguard run refuses a blind write, then allows it after a read" {
@@ -390,7 +390,7 @@ assert not r[4]["result"].get("isError"), r[4]
 @test "t2120.37 an unknown event is named, with the known ones, whatever the input lacks" {
 	run --separate-stderr hook Bogus '{}'
 	assert_success
-	assert_equal "$stderr" "readguard: hook: claude-code: unknown event 'Bogus': readguard's hooks are SessionStart, PreToolUse, PostToolUse or PreCompact; it does nothing"
+	assert_equal "$stderr" "readguard: hook: claude-code: unknown event 'Bogus': readguard's hooks are SessionStart, SessionEnd, PreToolUse, PostToolUse or PreCompact; it does nothing"
 }
 
 @test "t2120.38 hook with an unknown integration names it, without the whole usage text" {
@@ -722,4 +722,51 @@ claude_exits() {
 	run --separate-stderr "$RG" undo --force --session "$id" a
 	assert_success
 	assert_content a old
+}
+
+# SessionEnd: what Claude Code leaves, recorded as a run's end records it.
+end_then_prune() {
+	hook SessionEnd "{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"hook_event_name\":\"SessionEnd\",\"reason\":\"prompt_input_exit\"}"
+	claude_exits
+	"$RG" sessions --prune >/dev/null
+	assert_not_exist "$TABLE"
+}
+
+@test "t2120.80 after SessionEnd, undo of a pruned hook session restores the Write without --force" {
+	read_then_write_a
+	local id
+	id=$("$RG" sessions --json | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+	end_then_prune
+	run --separate-stderr "$RG" undo --session "$id" a
+	assert_success
+	assert_content a old
+}
+
+@test "t2120.81 after SessionEnd, an edit made once Claude Code is gone is not undone without --force" {
+	read_then_write_a
+	local id
+	id=$("$RG" sessions --json | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+	end_then_prune
+	printf 'by hand, later\n' >a
+	run --separate-stderr "$RG" undo --session "$id" a
+	assert_failure 1
+	[[ $stderr == *"changed after"* ]] || fail "$stderr"
+	assert_content a "by hand, later"
+}
+
+@test "t2120.82 SessionEnd keeps the table, and its reads, for claude --resume" {
+	read_then_write_a
+	hook SessionEnd "{\"session_id\":\"$SID\",\"cwd\":\"$W\",\"hook_event_name\":\"SessionEnd\",\"reason\":\"other\"}"
+	assert_exist "$TABLE"
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output ""
+}
+
+@test "t2120.83 SessionEnd of a conversation whose session was never started does nothing" {
+	run --separate-stderr hook SessionEnd
+	assert_success
+	assert_output ""
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	assert_not_exist "$TABLE"
 }

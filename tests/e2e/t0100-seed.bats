@@ -564,35 +564,30 @@ if os.fork() == 0:
 
 # A sandbox sharing /dev/shm (bwrap --unshare-pid, unshare -p) sees none
 # of the processes outside it: a running session's creator looks gone.
-running_table_and_sandbox() {
+# sandbox_spares_table COMMAND...: COMMAND run in a new PID namespace while
+# a preloaded session runs outside must leave that session's table.
+sandbox_spares_table() {
 	unshare -pf --mount-proc true 2>/dev/null || skip "no PID namespace can be made here"
 	mkfifo go
 	env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
 		'echo "$READGUARD_SESSION" >sess; cat sess >/dev/null; read -r _ <go' &
 	await_file sess
 	await_file "$(cat sess)"
+	run unshare -pf --mount-proc "$@"
+	local kept=no
+	[ -e "$(cat sess)" ] && kept=yes
+	echo >go
+	wait
+	assert_success
+	[ "$kept" = yes ] || fail "'$*' in a sandbox removed a running session's table"
 }
 
 @test "t0100.61 a session started in another PID namespace leaves a running session's table alone" {
-	running_table_and_sandbox
-	run unshare -pf --mount-proc "$RG" run -- true
-	local kept=no
-	[ -e "$(cat sess)" ] && kept=yes
-	echo >go
-	wait
-	assert_success
-	[ "$kept" = yes ] || fail "the sandbox's session removed a running session's table"
+	sandbox_spares_table "$RG" run -- true
 }
 
 @test "t0100.62 sessions --prune in another PID namespace leaves a running session's table alone" {
-	running_table_and_sandbox
-	run unshare -pf --mount-proc "$RG" sessions --prune
-	local kept=no
-	[ -e "$(cat sess)" ] && kept=yes
-	echo >go
-	wait
-	assert_success
-	[ "$kept" = yes ] || fail "sessions --prune in a sandbox removed a running session's table"
+	sandbox_spares_table "$RG" sessions --prune
 }
 
 @test "t0100.59 a preloaded creator whose children have all ended removes its table at exit" {

@@ -12,6 +12,7 @@
 
 #include "cli/journal/prune.h"
 #include "cli/pick.h"
+#include "core/settings.h"
 #include "os/clock.h"
 #include "os/session.h"
 #define LOGS_EVERY_NS (60LL * 60 * 1000000000)

@@ -23,14 +23,6 @@
  * rare and errs on the side of keeping the table, which is harmless. */
 bool rg_pid_alive(int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
 
-bool rg_table_name(const char *name, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
-        return false;
-    return strspn(name + n, "0123456789abcdef") == 16;
-}
-
 /* Calls fn for each file of the table directories whose name want takes
  * (given the name and this user's "readguard-<uid>-"). */
 static void each_table_file(bool (*want)(const char *name, const char *prefix),

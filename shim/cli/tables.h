@@ -23,10 +23,6 @@ void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg);
  * mapped. False when path is not a table of this user's. */
 bool rg_table_session(const char *path, char id[RG_JOURNAL_ID_MAX], int32_t *owner);
 
-/* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
- * and 16 hex digits? */
-bool rg_table_name(const char *name, const char *prefix);
-
 /* Calls fn for each file in the table directories named like one of this
  * user's session tables: $READGUARD_DIR if set, else /dev/shm,
  * $XDG_RUNTIME_DIR and /tmp. */

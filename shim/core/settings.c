@@ -45,6 +45,14 @@ int64_t rg_size_parse(const char *s)
     return *end ? -1 : (int64_t)(v << shift);
 }
 
+bool rg_table_name(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
+        return false;
+    return strspn(name + n, "0123456789abcdef") == 16;
+}
+
 bool rg_hook_id_usable(const char *id)
 {
     if (!*id)

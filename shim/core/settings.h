@@ -33,6 +33,10 @@
 #define RG_ENV_JOURNAL_MAX "READGUARD_JOURNAL_MAX"
 #define RG_ENV_JOURNAL_DAYS "READGUARD_JOURNAL_DAYS"
 
+/* Is name one rg_session_create gives a table: prefix ("readguard-<uid>-")
+ * and 16 hex digits? Not one being made (NAME.new-XXXX), nor a log. */
+bool rg_table_name(const char *name, const char *prefix);
+
 /* The Claude Code hook's table is this prefix and the agent's session id,
  * in the table directories: the name says whose conversation it serves. */
 #define RG_HOOK_TABLE_PREFIX "readguard-claude-"

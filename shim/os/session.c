@@ -71,7 +71,7 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
 /* Has the session of table dir/name ended: its creator gone, and no
  * process of its tree left (a launcher killed with SIGKILL leaves its
  * children on the table)? */
-static bool session_ended(int dirfd, const char *dir, const char *name)
+static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t pidns)
 {
     struct rg_header h;
     struct stat st;
@@ -81,7 +81,7 @@ static bool session_ended(int dirfd, const char *dir, const char *name)
     bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                 st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && rg_header_owner(&h) > 0 &&
-                (h.creator_pidns == 0 || h.creator_pidns == rg_pidns_self()) &&
+                (h.creator_pidns == 0 || h.creator_pidns == pidns) &&
                 kill(rg_header_owner(&h), 0) != 0 && errno == ESRCH;
     rg_sys_close(fd);
     char path[PATH_MAX];
@@ -97,15 +97,14 @@ int rg_session_prune(const char *dir)
     if (dfd < 0)
         return 0;
     snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)rg_sys_geteuid());
+    uint64_t pidns = rg_pidns_self();
     char buf[4096];
     long got;
     while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            bool table =
-                (strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strchr(d->d_name, '.')) ||
-                rg_hook_table_name(d->d_name);
-            if (table && session_ended(dfd, dir, d->d_name) &&
+            bool table = rg_table_name(d->d_name, prefix) || rg_hook_table_name(d->d_name);
+            if (table && session_ended(dfd, dir, d->d_name, pidns) &&
                 rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
                 n++;
             off += d->d_reclen;

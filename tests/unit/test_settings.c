@@ -182,6 +182,16 @@ TEST(reread_leaves_the_read_time_when_reads_never_expire)
     CHECK_EQ_INT(reread_after(0, 10 * RG_TICK_NS), 1000);
 }
 
+TEST(table_name_is_the_prefix_and_sixteen_hex_digits)
+{
+    CHECK(rg_table_name("readguard-0-0123456789abcdef", "readguard-0-"));
+    CHECK(!rg_table_name("readguard-0-0123456789abcdef.log", "readguard-0-"));
+    CHECK(!rg_table_name("readguard-0-0123456789abcdef.new-0a1b2c", "readguard-0-"));
+    CHECK(!rg_table_name("readguard-0-0123456789ABCDEF", "readguard-0-"));
+    CHECK(!rg_table_name("readguard-1000-0123456789abcdef", "readguard-0-"));
+    CHECK(!rg_table_name("readguard-0-0123", "readguard-0-"));
+}
+
 TEST(hook_table_name_is_the_prefix_and_a_session_id)
 {
     CHECK(rg_hook_table_name("readguard-claude-abc-123"));
@@ -217,5 +227,6 @@ int main(void)
     RUN(reread_renews_the_read_time_when_reads_expire);
     RUN(reread_within_a_tick_leaves_the_read_time);
     RUN(reread_leaves_the_read_time_when_reads_never_expire);
+    RUN(table_name_is_the_prefix_and_sixteen_hex_digits);
     return check_done();
 }

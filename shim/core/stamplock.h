@@ -27,7 +27,9 @@ struct rg_stamp_wait {
  * a stamper that meets another gets here. */
 bool rg_stamp_wait_more(struct rg_stamp_wait *w);
 
+/* rg_stamp_begin past its first try (cur: the word that try loaded). */
 uint64_t rg_stamp_begin_wait(struct rg_entry *e, uint64_t cur, uint64_t seen, bool *raced);
+
 /* Takes the entry's stamp lock (stamps odd while held), keeping its hash.
  * Says whether another stamp landed since the caller loaded `seen`, or one
  * is taken over. A count that differs from seen's in the low bit only (the

@@ -500,3 +500,23 @@ except OSError as e:
 	[ "$(grep -c 'openat2(.*"missing.txt"' "$W/trace")" -eq 1 ]
 	[ "$(grep -Ec '(unlink|unlinkat|newfstatat)\(.*"missing.txt"' "$W/trace")" -eq 0 ]
 }
+
+@test "t1410.35 a removal the journal leaves alone (an ignored *.o) asks nothing of descriptors 0-2" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile b.o object
+	run strace -f -o "$W/trace" -e trace=openat2,fstat,fcntl,unlinkat "$RG" run --log "$LOG" -- rm b.o
+	assert_success
+	refute [ -e b.o ]
+	run awk '/openat2\(.*"b\.o"/ {on = 1} /unlinkat\(.*"b\.o"/ {on = 0} on && /(fstat|fcntl)\([012],/' "$W/trace"
+	assert_output ''
+}
+
+@test "t1410.36 a removed file a preloaded program joining a session by its variable has as its output is kept by a copy: undo brings its old bytes back" {
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	"$RG" run --keep --session "$OUT/s" --log "$LOG" -- true
+	env LD_PRELOAD="$SHIM" READGUARD_SESSION="$OUT/s" READGUARD_ROOTS="$W" \
+		bash -c 'rm a.txt; echo later' >>a.txt
+	"$RG" undo --session "$OUT/s" a.txt
+	assert_equal "$(cat a.txt)" original
+}

@@ -73,16 +73,25 @@ static bool moving(const char *op) { return strcmp(op, RG_JOURNAL_OP_MOVE) == 0;
  * descriptor left open on a removed file does, and the end of the run
  * copies what has another name before it names it by content
  * (cli/journal/settle.h). A file written through a descriptor opened before the
- * session, so through no hook (one the session's launcher handed its tree,
- * or this process's standard output or error), is copied: its later output
- * would go into a linked version. */
+ * session, so through no hook (one the session's launcher handed its tree),
+ * is copied: its later output would go into a linked version. This
+ * process's own standard output and error are asked later (linkable), as
+ * that costs three system calls. */
 static bool last_name(const struct rg_ctx *c, const char *op, int fd, bool follow,
                       const struct stat *st)
 {
     return fd < 0 && !follow && st->st_nlink == 1 &&
            (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0 || moving(op)) &&
-           !rg_outputs_has(c->table.hdr, st->st_dev, st->st_ino) &&
-           !rg_std_writes(st->st_dev, st->st_ino);
+           !rg_outputs_has(c->table.hdr, st->st_dev, st->st_ino);
+}
+
+/* last_name's file, unless this process's descriptor 0, 1 or 2 writes it
+ * (opened before the session, through no hook): asked only once the file
+ * is known to be kept, so a removal the journal leaves alone (a free
+ * tier's `*.o`, `node_modules/`) pays none of its three fstat calls. */
+static bool linkable(bool last, const struct stat *st)
+{
+    return last && !rg_std_writes(st->st_dev, st->st_ino);
 }
 
 /* An unlink, or a rename over the file, of a name whose one other name is
@@ -190,8 +199,10 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.c = c, k.req = req, k.op = op, k.st = st;
     k.abs[0] = k.object[0] = '\0';
     k.objects = k.index = "";
-    bool last = last_name(c, op, fd, follow, st), linked = false;
-    int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, last, st);
+    /* An O_PATH source where the file may be linked: keep_bytes reopens it
+     * readable if it is copied after all. */
+    bool may_link = last_name(c, op, fd, follow, st), linked = false;
+    int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, may_link, st);
     /* A move that cannot be kept loses nothing: no warning, no record. */
     if ((src == -ESTALE && moved_ok) || (src < 0 && moving(op))) {
         *out = src;
@@ -207,8 +218,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     rg_jpaths_get(&c->jpaths, c->table.hdr, k.objects_buf, k.index_buf, &k.objects, &k.index);
     int err = src < 0 ? -src : 0;
     enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
-                                 : keep_bytes(&k, &src, last, fd < 0 && !follow,
-                                              last || given.fd >= 0, &linked, &err);
+                                 : keep_bytes(&k, &src, linkable(may_link, st), fd < 0 && !follow,
+                                              may_link || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     /* A moved file stays under its new name, where it may yet be written. */

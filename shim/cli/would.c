@@ -39,6 +39,9 @@ static struct rg_ctx *ctx_for(const struct rg_table *t)
         memset(&ctx, 0, sizeof ctx);
         ctx.table = *t;
         rg_ctx_use_table(&ctx);
+        /* Asked for a process of the session (a hook speaks for a tool of
+         * it): one that wrote the table cut short would crash the rest. */
+        ctx.table_kept_whole = true;
     }
     return &ctx;
 }
@@ -156,6 +159,7 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     struct rg_ctx *c = ctx_for(t);
     const struct rg_entry *e = f->exists ? rg_table_find(t, f->dev, f->ino) : NULL;
     w->facts = rg_facts_for(c, e);
+    w->facts.own_table = f->exists && rg_ctx_own_table(c, f->dev, f->ino);
     w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
     w->outside_roots = false;
     w->req = (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC,

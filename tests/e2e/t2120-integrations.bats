@@ -770,3 +770,11 @@ end_then_prune() {
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 	assert_not_exist "$TABLE"
 }
+
+@test "t2120.84 a Write of the session's own table is denied as sealed, as the shim refuses it to a shell" {
+	hook SessionStart >/dev/null
+	run --separate-stderr tool PreToolUse Write "\"$TABLE\""
+	assert_success
+	assert_output --partial '"permissionDecision":"deny"'
+	assert_output --partial "this session's own table"
+}

@@ -778,3 +778,16 @@ end_then_prune() {
 	assert_output --partial '"permissionDecision":"deny"'
 	assert_output --partial "this session's own table"
 }
+
+@test "t2120.85 a Write after a Bash command removed the session's table goes on, and says so (documented)" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	bash_tool "rm -f '$TABLE'"
+	run --separate-stderr tool PreToolUse Write "\"$W/a\""
+	assert_success
+	assert_output ""
+	[[ $stderr == *"did the SessionStart hook run?"* ]] || fail "$stderr"
+	run --separate-stderr bash_tool 'echo new >a'
+	assert_failure
+	assert_content a old
+}

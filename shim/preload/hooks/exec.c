@@ -16,33 +16,22 @@
  * takes the loader's lock, which a child forked while another thread held
  * it (a dlopen running constructors) has held by a thread it does not
  * have. For that reason the PATH searches (execvp, execvpe, execlp) are
- * glibc's done here (core/pathsearch.h), each name tried by the system
- * call. The spawns use glibc's, found on first use without that lock
- * (RG_REAL, os/nextsym.h). */
+ * glibc's redone (execsearch.c). The spawns use glibc's, found on first
+ * use without that lock (RG_REAL, os/nextsym.h). */
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/envp.h"
 #include "core/hot.h"
-#include "core/pathsearch.h"
 #include "os/exec_target.h"
 #include "os/libcvar.h"
 #include "preload/hook.h"
+#include "preload/hooks/exec.h"
 #include "preload/hooks/execenv.h"
 
-/* The raw calls leave errno alone unless they fail (and an exec that works
- * does not return): the common exec calls no __errno_location, whose page
- * and PLT entry a forked child would fault in for nothing. */
-RG_START_TEXT static int sys_execve(const char *path, char *const argv[], char *const envp[])
-{
-    return (int)rg_result_raw(rg_syscall6(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0));
-}
-
+/* Like rg_sys_execve (exec.h), errno untouched unless it fails. */
 RG_START_TEXT static int sys_execveat(int dirfd, const char *path, char *const argv[],
                                       char *const envp[], int flags)
 {
@@ -80,11 +69,8 @@ RG_START_TEXT static void exec_begins(void)
 /* After an exec that returned (it failed), or a spawn. */
 RG_START_TEXT static int done(struct rg_env_space *sp, int r)
 {
-    if (sp && sp->map) {
-        int e = errno;
-        munmap(sp->map, sp->map_size);
-        errno = e;
-    }
+    if (sp)
+        rg_env_space_free(sp);
     return r;
 }
 
@@ -124,7 +110,7 @@ RG_START_TEXT static int done(struct rg_env_space *sp, int r)
 RG_START_TEXT static int exec_now(const char *name, const char *path, char *const argv[],
                                   char *const envp[])
 {
-    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, sys_execve(path, argv, env_));
+    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, rg_sys_execve(path, argv, env_));
 }
 
 RG_START_TEXT static int exec_path(const char *name, const char *path, char *const argv[],
@@ -135,118 +121,10 @@ RG_START_TEXT static int exec_path(const char *name, const char *path, char *con
 }
 
 #ifdef __GLIBC__
-/* A PATH search in progress: the hook, the caller's envp, and the
- * environment built for the last name tried, which most names need again
- * (a search tries most of them in vain, and building is a pass over envp). */
-struct search {
-    const char *name;
-    char *const *envp;
-    struct rg_env_need base; /* rg_exec_need's, asked once, when needed */
-    bool asked;
-    struct rg_env_need need; /* what env was built for */
-    char *const *env;        /* NULL until built */
-    struct rg_env_space sp;
-    char other[PATH_MAX];
-};
-
-static bool same_need(const struct rg_env_need *a, const struct rg_env_need *b)
-{
-    return a->preload == b->preload && a->session == b->session && a->binding == b->binding &&
-           a->loader == b->loader;
-}
-
-static void search_exec(struct search *s, const char *path, char *const argv[])
-{
-    struct rg_env_need need;
-    struct rg_target t;
-    rg_exec_target(AT_FDCWD, path, 0, &t);
-    if (rg_exec_settled(rg_ctx_exec_env(), &t, s->envp, &need)) {
-        sys_execve(path, argv, s->envp);
-        return;
-    }
-    if (!s->asked) {
-        rg_exec_need(rg_ctx_exec_env(), &s->base);
-        s->asked = true;
-    }
-    need = s->base;
-    rg_exec_choose(rg_ctx_exec_env(), rg_ready(), s->name, path, &t, &need, s->other);
-    if (!s->env || !same_need(&need, &s->need)) {
-        size_t big = 0;
-        done(&s->sp, 0);
-        s->sp.map = NULL;
-        s->need = need;
-        s->env = rg_envp_complete(s->envp, &s->need)
-                     ? s->envp
-                     : rg_session_envp(s->envp, &s->sp, &s->need, &big);
-        /* On this frame's stack, for this name only: built again for the next. */
-        if (big) {
-            char *const *env = rg_envp_in(s->envp, &s->need, __builtin_alloca(big), big);
-            if (env)
-                sys_execve(path, argv, env);
-            return;
-        }
-        if (!s->env)
-            return;
-    }
-    sys_execve(path, argv, s->env);
-}
-
-/* One name a search tries, and, for a file with no #! line, glibc's
- * second try: the shell, given the file. */
-static void search_try(struct search *s, const char *path, char *const argv[])
-{
-    search_exec(s, path, argv);
-    if (errno != ENOEXEC)
-        return;
-    size_t n = rg_script_slots(argv);
-    if (!n) {
-        errno = E2BIG;
-        return;
-    }
-    char *sh[n];
-    rg_script_argv(path, argv, sh);
-    search_exec(s, RG_SCRIPT_SHELL, sh);
-}
-
-/* Along PATH, the caller's environ's rather than envp's, as in glibc. */
-static void search_path(struct search *s, const char *file, char *const argv[])
-{
-    struct rg_search walk;
-    int err = rg_search_start(&walk, getenv("PATH"), file);
-    if (err) {
-        errno = err;
-        return;
-    }
-    char buf[RG_SEARCH_BUF];
-    bool eacces = false;
-    while (rg_search_next(&walk, buf)) {
-        search_try(s, buf, argv);
-        if (!rg_search_goes_on(errno))
-            return;
-        eacces |= errno == EACCES;
-    }
-    if (eacces)
-        errno = EACCES;
-}
-
-/* glibc's execvpe (core/pathsearch.h), each name tried handed the
- * environment its program needs. */
 static int exec_file(const char *name, const char *file, char *const argv[], char *const envp[])
 {
     exec_begins();
-    if (!*file)
-        return errno = ENOENT, -1;
-    struct search s; /* not zeroed: its buffers are 12 KiB */
-    s.name = name;
-    s.envp = envp;
-    s.env = NULL;
-    s.sp.map = NULL;
-    s.asked = false;
-    if (strchr(file, '/'))
-        search_try(&s, file, argv);
-    else
-        search_path(&s, file, argv);
-    return done(&s.sp, -1);
+    return rg_exec_path_search(name, file, argv, envp);
 }
 #else
 /* musl's search is not glibc's (another default PATH, no shell for a file

@@ -65,3 +65,13 @@ char *const *rg_session_envp(char *const *envp, struct rg_env_space *sp,
     }
     return out;
 }
+
+void rg_env_space_free(struct rg_env_space *sp)
+{
+    if (!sp->map)
+        return;
+    int saved = errno;
+    munmap(sp->map, sp->map_size);
+    errno = saved;
+    sp->map = NULL;
+}

@@ -30,6 +30,10 @@ struct rg_env_space {
 char *const *rg_session_envp(char *const *envp, struct rg_env_space *sp,
                              const struct rg_env_need *need, size_t *stack);
 
+/* Unmaps sp->map, if rg_session_envp mapped one, leaving errno alone: it
+ * runs after an exec that failed, whose error the caller returns. */
+void rg_env_space_free(struct rg_env_space *sp);
+
 /* Builds the environment in mem, of the size rg_session_envp gave; NULL
  * (errno E2BIG) when it does not fit. */
 char *const *rg_envp_in(char *const *envp, const struct rg_env_need *need, void *mem, size_t size);

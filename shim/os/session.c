@@ -1,9 +1,7 @@
 #include "os/session.h"
 #include "core/jrecord.h"
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +11,6 @@
 #include <unistd.h>
 
 #include "core/idmap.h"
-#include "core/ignore.h"
 #include "core/settings.h"
 #include "core/tablebind.h"
 #include "core/text.h"
@@ -66,52 +63,6 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
     return create_sized(path, size);
-}
-
-/* Has the session of table dir/name ended: its creator gone, and no
- * process of its tree left (a launcher killed with SIGKILL leaves its
- * children on the table)? */
-static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t pidns)
-{
-    struct rg_header h;
-    struct stat st;
-    int fd = rg_sys_openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
-    if (fd < 0)
-        return false;
-    bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
-                memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && rg_header_owner(&h) > 0 &&
-                (h.creator_pidns == 0 || h.creator_pidns == pidns) &&
-                kill(rg_header_owner(&h), 0) != 0 && errno == ESRCH;
-    rg_sys_close(fd);
-    char path[PATH_MAX];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
-    return gone && n > 0 && (size_t)n < sizeof path &&
-           !rg_session_has_members(path, st.st_dev, st.st_ino, false);
-}
-
-int rg_session_prune(const char *dir)
-{
-    char prefix[32];
-    int n = 0, dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-    if (dfd < 0)
-        return 0;
-    snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)rg_sys_geteuid());
-    uint64_t pidns = rg_pidns_self();
-    char buf[4096];
-    long got;
-    while ((got = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
-        for (long off = 0; off < got;) {
-            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            bool table = rg_table_name(d->d_name, prefix) || rg_hook_table_name(d->d_name);
-            if (table && session_ended(dfd, dir, d->d_name, pidns) &&
-                rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
-                n++;
-            off += d->d_reclen;
-        }
-    }
-    rg_sys_close(dfd);
-    return n;
 }
 
 /* Maps a new, sized table file, writes its header and closes fd. path is
@@ -342,55 +293,4 @@ void rg_session_default_journal(char *out, size_t cap)
         out[0] = '\0';
     if (n < 0 || (size_t)n >= cap)
         out[0] = '\0';
-}
-
-/* Adds root i's .readguardignore, if it has one. */
-static int add_ignore_file(struct rg_ignore_list *l, const char *root, unsigned i, char *err,
-                           size_t errcap)
-{
-    char path[PATH_MAX], text[RG_IGNORES_MAX];
-    snprintf(path, sizeof path, "%s/%s", strcmp(root, "/") ? root : "", RG_IGNORE_FILE);
-    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-    if (fd == -ENOENT)
-        return 0;
-    ssize_t n = fd < 0 ? fd : read(fd, text, sizeof text);
-    if (fd >= 0 && n < 0)
-        n = -errno;
-    if (fd >= 0)
-        rg_sys_close(fd);
-    if (n < 0) {
-        snprintf(err, errcap, "cannot read '%s': %s", path, strerror((int)-n));
-        return (int)n;
-    }
-    if ((size_t)n == sizeof text ||
-        !rg_ignore_add_lines(l, (char)(RG_IGN_ROOT0 + i), text, (size_t)n)) {
-        snprintf(err, errcap, "'%s': the ignore rules do not fit in %u bytes", path,
-                 RG_IGNORES_MAX);
-        return -E2BIG;
-    }
-    return 0;
-}
-
-int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
-                       const char *const *extra, size_t nextra, char *err, size_t errcap)
-{
-    bool ok = true;
-    if (!(s->flags & RG_POLICY_NO_DEFAULT_IGNORES)) {
-        for (size_t i = 0; rg_default_ignored_dirs[i][0]; i++)
-            ok &= rg_ignore_add(l, RG_IGN_ABSOLUTE, rg_default_ignored_dirs[i]);
-        for (size_t i = 0; rg_default_ignores[i][0]; i++)
-            ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, rg_default_ignores[i]);
-    }
-    for (size_t i = 0; i < s->nroots && i < RG_IGN_MAX_ROOTS; i++) {
-        int r = add_ignore_file(l, s->roots[i], (unsigned)i, err, errcap);
-        if (r < 0)
-            return r;
-    }
-    for (size_t i = 0; i < nextra; i++)
-        ok &= rg_ignore_add(l, RG_IGN_EVERY_ROOT, extra[i]);
-    if (!ok) {
-        snprintf(err, errcap, "the ignore rules do not fit in %u bytes", RG_IGNORES_MAX);
-        return -E2BIG;
-    }
-    return 0;
 }

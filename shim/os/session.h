@@ -24,7 +24,7 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
  * that leaves by _exit (dash does) or SIGKILL cannot remove its own, and
  * Claude Code never removes its hook's (core/settings.h): its owner is
  * Claude Code, and no process maps it once that and its tools are gone.
- * Returns how many were removed. */
+ * Returns how many were removed (os/prune.c). */
 int rg_session_prune(const char *dir);
 
 /* The same, at a path the caller chose (readguard run --session). Fails
@@ -64,7 +64,7 @@ void rg_session_default_journal(char *out, size_t cap);
 /* The ignore rules of a new session, in the order that lets later ones win:
  * the built-in defaults (unless s->flags has RG_POLICY_NO_DEFAULT_IGNORES),
  * each root's .readguardignore, then extra (--ignore). 0, or -errno and a
- * sentence in err. */
+ * sentence in err (os/ignorefile.c). */
 int rg_session_ignores(struct rg_ignore_list *l, const struct rg_settings *s,
                        const char *const *extra, size_t nextra, char *err, size_t errcap);
 

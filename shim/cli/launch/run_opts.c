@@ -1,23 +1,17 @@
-/* readguard run's options: the settings of a new session, parsed once for
- * run and lent to env and hook, which create sessions the same way. */
+/* readguard run's command line: its usage, the options it takes, and their
+ * parse into the settings of a new session (each value checked by
+ * run_values.c), done once for run and lent to env and hook, which create
+ * sessions the same way. */
 #include "cli/launch/run_opts.h"
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/launch/supervise.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
-#include "core/text.h"
-#include "os/gitroot.h"
-#include "os/logfile.h"
-#include "os/session.h"
 static const char run_usage[] =
     "Usage: readguard run [OPTION]... [--] COMMAND [ARG]...\n"
     "Run COMMAND in a new session: writes to existing files under the roots are\n"
@@ -67,139 +61,6 @@ static const char run_usage[] =
     "The session ends, and its table is removed, when every process of the tree\n"
     "has exited.\n";
 
-/* dir is a --root, or NULL for the default, the working directory's git
- * work tree or the directory itself: a user who gave no --root is told of
- * that, not of an option never given. */
-static int add_root(struct rg_run_opts *o, const char *dir)
-{
-    struct stat st;
-    size_t i = o->s.nroots;
-    if (i >= sizeof o->roots / sizeof *o->roots) {
-        rg_err("too many --root options (at most %zu)", i);
-        return -1;
-    }
-    if (!realpath(dir ? dir : ".", o->root_buf[i])) {
-        if (dir)
-            rg_err("--root '%s': %s", rg_shown(dir), strerror(errno));
-        else
-            rg_err("the current directory, the default root, cannot be used (%s): "
-                   "give --root DIR",
-                   strerror(errno));
-        return -1;
-    }
-    if (!dir) {
-        char cwd[PATH_MAX];
-        memcpy(cwd, o->root_buf[i], strlen(o->root_buf[i]) + 1);
-        rg_default_root(cwd, o->root_buf[i], sizeof o->root_buf[i]);
-    }
-    if (stat(o->root_buf[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-        rg_err("--root '%s': Not a directory", rg_shown(dir ? dir : "."));
-        return -1;
-    }
-    o->roots[o->s.nroots++] = o->root_buf[i];
-    return 0;
-}
-
-static int set_log(struct rg_run_opts *o, const char *file, const char *opt)
-{
-    char cwd[PATH_MAX];
-    if (!*file || !getcwd(cwd, sizeof cwd) ||
-        !rg_path_join(o->log_buf, sizeof o->log_buf, cwd, file)) {
-        rg_err("%s '%s': not a usable path", opt, rg_shown(file));
-        return -1;
-    }
-    /* Only readguard's own state directory is made on demand (logfile.h). */
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", o->log_buf);
-    *strrchr(dir, '/') = '\0';
-    struct stat st;
-    const char *why = NULL;
-    if (rg_log_in_state_dir(o->log_buf))
-        why = NULL;
-    else if (stat(dir[0] ? dir : "/", &st) != 0)
-        why = errno == ENOENT ? "does not exist" : strerror(errno);
-    else if (!S_ISDIR(st.st_mode))
-        why = "is not a directory";
-    if (why) {
-        rg_err("%s '%s': the directory '%s' %s", opt, rg_shown(file), rg_shown(dir), why);
-        return -1;
-    }
-    o->s.log_path = o->log_buf;
-    return 0;
-}
-
-static int add_ignore(struct rg_run_opts *o, const char *pattern)
-{
-    if (o->nignores >= RG_RUN_MAX_IGNORES) {
-        rg_err("too many --ignore options (at most %d)", RG_RUN_MAX_IGNORES);
-        return -1;
-    }
-    if (!*pattern) {
-        rg_err("--ignore: the pattern is empty");
-        return -1;
-    }
-    o->ignores[o->nignores++] = pattern;
-    return 0;
-}
-
-static int set_read_ttl(struct rg_run_opts *o, const char *secs)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(secs, &end);
-    /* Up to ten years, so that nanoseconds stay far from overflowing. */
-    /* Under a nanosecond it would be stored as 0: "reads never expire". */
-    if (end == secs || *end || errno || !(v * 1e9 >= 1) || v > 315360000.0) {
-        rg_err("--read-ttl '%s': expected a positive number of seconds, at most 10 years "
-               "(315360000)",
-               secs);
-        return -1;
-    }
-    o->s.read_ttl_ns = (int64_t)(v * 1e9 + 0.5);
-    return 0;
-}
-
-static int set_scan_files(struct rg_run_opts *o, const char *n)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(n, &end, 10);
-    if (end == n || *end || errno || *n == '-' || v > RG_SCAN_FILES_MAX) {
-        rg_err("--scan-files '%s': expected a number of files from 0 to %u", n, RG_SCAN_FILES_MAX);
-        return -1;
-    }
-    o->s.scan_files = (uint32_t)v;
-    return 0;
-}
-
-static int set_scan_window(struct rg_run_opts *o, const char *secs)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(secs, &end);
-    if (end == secs || *end || errno || !(v >= 0.001) || v > 3600.0) {
-        rg_err("--scan-window '%s': expected a number of seconds from 0.001 to 3600", secs);
-        return -1;
-    }
-    o->s.scan_window_ns = (int64_t)(v * 1e9 + 0.5);
-    return 0;
-}
-
-/* Packs the ignore rules into the settings, now that the roots are known. */
-static int pack_ignores(struct rg_run_opts *o)
-{
-    char err[PATH_MAX + 128];
-    struct rg_ignore_list l = {o->ignore_buf, sizeof o->ignore_buf, 0, 0};
-    if (rg_session_ignores(&l, &o->s, o->ignores, o->nignores, err, sizeof err) < 0) {
-        rg_err("%s", err);
-        return -1;
-    }
-    o->s.ignores = l.buf;
-    o->s.ignores_len = l.len;
-    o->s.nignores = l.count;
-    return 0;
-}
-
 /* Notes option ch (from longs) in o->given if it sets the table: the rest
  * (--session, --keep, --supervise, --strict) belong to this run. */
 static void note_given(struct rg_run_opts *o, const struct option *longs, int ch)
@@ -229,22 +90,6 @@ void rg_run_warn_joined(const char *session, const char *given)
                rg_shown(session), given);
 }
 
-/* READGUARD_JOURNAL_MAX_FILE, unless --journal-max-file was given: checked
- * as the option is, since a typo ("100MB") would quietly keep the default. */
-static int env_journal_max_file(struct rg_run_opts *o)
-{
-    const char *v = getenv(RG_ENV_JOURNAL_MAX_FILE);
-    if (o->s.journal_max_file || !v || !*v)
-        return 0;
-    if ((o->s.journal_max_file = rg_size_parse(v)) <= 0) {
-        rg_err(RG_ENV_JOURNAL_MAX_FILE " '%s': expected a positive size in bytes, with K, M "
-                                       "or G (--no-journal keeps nothing)",
-               v);
-        return -1;
-    }
-    return 0;
-}
-
 enum {
     OPT_CAPACITY = 256,
     OPT_NO_DEFAULT_IGNORES,
@@ -262,41 +107,20 @@ enum {
 /* One option of run's, ch, with its optarg: 0, or -1 when it is bad (said). */
 static int apply(struct rg_run_opts *o, int ch)
 {
-    int mode;
     switch (ch) {
-    case 'r': return add_root(o, optarg);
-    case 'm':
-        if ((mode = rg_mode_parse(optarg)) < 0) {
-            rg_err("--mode '%s': expected 'enforce' or 'warn'", optarg);
-            return -1;
-        }
-        o->s.mode = (enum rg_mode)mode;
-        return 0;
-    case 'l': return set_log(o, optarg, "--log");
-    case 'i': return add_ignore(o, optarg);
+    case 'r': return rg_run_add_root(o, optarg);
+    case 'm': return rg_run_set_mode(o, optarg);
+    case 'l': return rg_run_set_log(o, optarg, "--log");
+    case 'i': return rg_run_add_ignore(o, optarg);
     case OPT_NO_DEFAULT_IGNORES: o->s.flags |= RG_POLICY_NO_DEFAULT_IGNORES; return 0;
     case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; return 0;
     case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; return 0;
     case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; return 0;
-    case OPT_JOURNAL_MAX_FILE:
-        if ((o->s.journal_max_file = rg_size_parse(optarg)) <= 0) {
-            rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
-                   "M or G (--no-journal keeps nothing)",
-                   optarg);
-            return -1;
-        }
-        return 0;
-    case OPT_READ_TTL: return set_read_ttl(o, optarg);
-    case OPT_SCAN_FILES: return set_scan_files(o, optarg);
-    case OPT_SCAN_WINDOW: return set_scan_window(o, optarg);
-    case OPT_CAPACITY:
-        if (!(o->s.capacity = rg_capacity_parse(optarg))) {
-            rg_err("--capacity '%s': expected a number of files from %u to %u (k and M "
-                   "count thousands and millions)",
-                   optarg, RG_MIN_CAPACITY, RG_MAX_CAPACITY);
-            return -1;
-        }
-        return 0;
+    case OPT_JOURNAL_MAX_FILE: return rg_run_set_journal_max_file(o, optarg);
+    case OPT_READ_TTL: return rg_run_set_read_ttl(o, optarg);
+    case OPT_SCAN_FILES: return rg_run_set_scan_files(o, optarg);
+    case OPT_SCAN_WINDOW: return rg_run_set_scan_window(o, optarg);
+    case OPT_CAPACITY: return rg_run_set_capacity(o, optarg);
     case 's': o->session = optarg; return 0;
     case 'k': o->keep = true; return 0;
     case OPT_SUPERVISE:
@@ -339,7 +163,7 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
                                 .scan_files = RG_DEFAULT_SCAN_FILES,
                                 .scan_window_ns = RG_DEFAULT_SCAN_WINDOW_NS};
     const char *env_log = getenv(RG_ENV_LOG);
-    if (env_log && *env_log && set_log(o, env_log, RG_ENV_LOG) < 0)
+    if (env_log && *env_log && rg_run_set_log(o, env_log, RG_ENV_LOG) < 0)
         return -1;
     o->given[0] = '\0';
     while ((ch = rg_getopt(argc, argv, "+r:m:l:i:hs:k", longs)) != -1) {
@@ -354,9 +178,9 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
         rg_err("run: no command given\nTry 'readguard run --help'.");
         return -1;
     }
-    if (o->s.nroots == 0 && add_root(o, NULL) < 0)
+    if (o->s.nroots == 0 && rg_run_add_root(o, NULL) < 0)
         return -1;
-    if (env_journal_max_file(o) < 0 || pack_ignores(o) < 0)
+    if (rg_run_env_journal_max_file(o) < 0 || rg_run_pack_ignores(o) < 0)
         return -1;
     return optind;
 }

@@ -2,27 +2,7 @@
 #ifndef RG_CLI_RUN_OPTS_H
 #define RG_CLI_RUN_OPTS_H
 
-#include <limits.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "core/settings.h"
-
-#define RG_RUN_MAX_IGNORES 256
-
-struct rg_run_opts {
-    struct rg_settings s;
-    int supervise;
-    const char *ignores[RG_RUN_MAX_IGNORES];
-    size_t nignores;
-    char ignore_buf[RG_IGNORES_MAX];
-    const char *roots[64];
-    char root_buf[64][PATH_MAX];
-    char log_buf[PATH_MAX];
-    const char *session; /* --session */
-    bool keep;           /* --keep */
-    char given[512];     /* the options given that set the table, "--mode, --log" */
-};
+#include "cli/launch/run_values.h"
 
 /* Parses argv (argv[0] is "run"); returns the index of COMMAND in argv, or
  * -1 after reporting. --help prints the usage and exits. */

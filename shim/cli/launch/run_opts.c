@@ -116,7 +116,7 @@ static int apply(struct rg_run_opts *o, int ch)
     case OPT_ALLOW_APPEND: o->s.flags |= RG_POLICY_ALLOW_APPEND; return 0;
     case OPT_GUARD_UNLINK: o->s.flags |= RG_POLICY_GUARD_UNLINK; return 0;
     case OPT_NO_JOURNAL: o->s.flags |= RG_POLICY_NO_JOURNAL; return 0;
-    case OPT_JOURNAL_MAX_FILE: return rg_run_set_journal_max_file(o, optarg);
+    case OPT_JOURNAL_MAX_FILE: return rg_run_set_journal_max_file(o, optarg, "--journal-max-file");
     case OPT_READ_TTL: return rg_run_set_read_ttl(o, optarg);
     case OPT_SCAN_FILES: return rg_run_set_scan_files(o, optarg);
     case OPT_SCAN_WINDOW: return rg_run_set_scan_window(o, optarg);

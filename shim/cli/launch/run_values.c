@@ -150,13 +150,7 @@ int rg_run_env_journal_max_file(struct rg_run_opts *o)
     const char *v = getenv(RG_ENV_JOURNAL_MAX_FILE);
     if (o->s.journal_max_file || !v || !*v)
         return 0;
-    if ((o->s.journal_max_file = rg_size_parse(v)) <= 0) {
-        rg_err(RG_ENV_JOURNAL_MAX_FILE " '%s': expected a positive size in bytes, with K, M "
-                                       "or G (--no-journal keeps nothing)",
-               v);
-        return -1;
-    }
-    return 0;
+    return rg_run_set_journal_max_file(o, v, RG_ENV_JOURNAL_MAX_FILE);
 }
 
 int rg_run_set_mode(struct rg_run_opts *o, const char *name)
@@ -170,12 +164,12 @@ int rg_run_set_mode(struct rg_run_opts *o, const char *name)
     return 0;
 }
 
-int rg_run_set_journal_max_file(struct rg_run_opts *o, const char *size)
+int rg_run_set_journal_max_file(struct rg_run_opts *o, const char *size, const char *opt)
 {
     if ((o->s.journal_max_file = rg_size_parse(size)) <= 0) {
-        rg_err("--journal-max-file '%s': expected a positive size in bytes, with K, "
-               "M or G (--no-journal keeps nothing)",
-               size);
+        rg_err("%s '%s': expected a positive size in bytes, with K, M or G (--no-journal "
+               "keeps nothing)",
+               opt, size);
         return -1;
     }
     return 0;

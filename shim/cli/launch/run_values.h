@@ -35,12 +35,13 @@ int rg_run_add_root(struct rg_run_opts *o, const char *dir);
 
 int rg_run_set_mode(struct rg_run_opts *o, const char *name);
 
-/* opt names where file came from (--log, or READGUARD_LOG) in a refusal. */
+/* opt, in these two, names where the value came from in a refusal: the
+ * option, or the environment variable that stands in for it. */
 int rg_run_set_log(struct rg_run_opts *o, const char *file, const char *opt);
+int rg_run_set_journal_max_file(struct rg_run_opts *o, const char *size, const char *opt);
 
 int rg_run_set_capacity(struct rg_run_opts *o, const char *n);
 int rg_run_add_ignore(struct rg_run_opts *o, const char *pattern);
-int rg_run_set_journal_max_file(struct rg_run_opts *o, const char *size);
 int rg_run_set_read_ttl(struct rg_run_opts *o, const char *secs);
 int rg_run_set_scan_files(struct rg_run_opts *o, const char *n);
 int rg_run_set_scan_window(struct rg_run_opts *o, const char *secs);

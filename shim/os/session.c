@@ -202,36 +202,48 @@ static uint32_t creator_view_uid(const struct rg_header *h, uint32_t me)
     return rg_idmap_outside(text, me, &outside) ? outside : me;
 }
 
+/* Why a table file could not be opened (fd, -errno), in a user's words. */
+static const char *open_refusal(int fd)
+{
+    switch (fd) {
+    case -ENOENT: return "it does not exist; has the session ended?";
+    case -ELOOP: return "it is a symbolic link";
+    case -EISDIR: return "it is a directory";
+    case -EACCES:
+    case -EPERM: return "it cannot be opened: permission denied; is it another user's?";
+    default: return "it cannot be opened";
+    }
+}
+
+/* Why the file open at fd is no table of this user's (me) to map, or NULL,
+ * with its st filled in. Raw calls: every process that joins a session
+ * comes here once, many only at exit, where each libc function would be
+ * bound lazily. */
+static const char *file_refusal(int fd, uint32_t me, struct stat *st)
+{
+    if (rg_sys_fstat(fd, st) != 0)
+        return "it cannot be examined";
+    if (!S_ISREG(st->st_mode))
+        return "it is not a regular file";
+    if (st->st_uid != me)
+        return "it belongs to another user";
+    if ((size_t)st->st_size < RG_HEADER_SIZE)
+        return "it is too small to be a session table";
+    /* Checked before mapping: a huge sparse file costs nothing to make. */
+    if ((uint64_t)st->st_size > rg_table_file_size(RG_MAX_CAPACITY))
+        return "it is too large to be a session table";
+    return NULL;
+}
+
 const char *rg_session_attach(const char *path, struct rg_table *t)
 {
     /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
-    if (fd == -ENOENT)
-        return "it does not exist; has the session ended?";
-    if (fd == -ELOOP)
-        return "it is a symbolic link";
-    if (fd == -EISDIR)
-        return "it is a directory";
-    if (fd == -EACCES || fd == -EPERM)
-        return "it cannot be opened: permission denied; is it another user's?";
     if (fd < 0)
-        return "it cannot be opened";
-    /* Raw calls: every process that joins a session comes here once, many
-     * only at exit, where each libc function would be bound lazily. */
+        return open_refusal(fd);
     struct stat st;
-    const char *why = NULL;
     uint32_t me = rg_sys_geteuid();
-    if (rg_sys_fstat(fd, &st) != 0)
-        why = "it cannot be examined";
-    else if (!S_ISREG(st.st_mode))
-        why = "it is not a regular file";
-    else if (st.st_uid != me)
-        why = "it belongs to another user";
-    else if ((size_t)st.st_size < RG_HEADER_SIZE)
-        why = "it is too small to be a session table";
-    /* Checked before mapping: a huge sparse file costs nothing to make. */
-    else if ((uint64_t)st.st_size > rg_table_file_size(RG_MAX_CAPACITY))
-        why = "it is too large to be a session table";
+    const char *why = file_refusal(fd, me, &st);
     if (why) {
         rg_sys_close(fd);
         return why;

@@ -211,12 +211,61 @@ int rg_sv_spawn(void *(*fn)(void *), void *arg)
     return -r;
 }
 
+/* The keeper of held, on a thread of its own, and sv once it runs; on
+ * failure, nothing of it is left. */
+static int start_keeper(struct rg_sv_held *held, struct rg_sv *sv)
+{
+    struct rg_sv_turn *turn = rg_sv_turn_new();
+    struct keeper *keeper = malloc(sizeof *keeper);
+    int r = turn && keeper ? 0 : -ENOMEM;
+    if (r == 0) {
+        *keeper = (struct keeper){held, turn};
+        r = rg_sv_spawn(reap, keeper);
+    }
+    if (r != 0) {
+        free(keeper);
+        free(turn);
+        return r;
+    }
+    *sv = (struct rg_sv){held, turn};
+    return 0;
+}
+
+/* nthreads workers on listener, numbered from 1 for sv's turn, each with
+ * a context of its own copied from proto. */
+static int start_workers(int listener, enum rg_sv_level level, const struct rg_ctx *proto,
+                         int nthreads, const struct rg_sv *sv, struct rg_sv_ids *own,
+                         size_t notif_size)
+{
+    for (int i = 0; i < nthreads; i++) {
+        struct worker *w = calloc(1, sizeof *w);
+        if (!w)
+            return -ENOMEM;
+        w->listener = listener;
+        w->level = level;
+        w->number = (uint32_t)i + 1;
+        w->turn = sv->turn;
+        w->held = sv->held;
+        w->own = own;
+        w->ctx = *proto;
+        w->ctx.git = NULL; /* each context keeps its own, under its own lock */
+        w->notif_size = notif_size;
+        int r = rg_sv_spawn(work, w);
+        if (r != 0)
+            return r;
+    }
+    return 0;
+}
+
 int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto, int nthreads,
                 struct rg_sv *sv)
 {
     struct seccomp_notif_sizes sizes;
     if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0)
         return -errno;
+    size_t notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
+                            ? sizes.seccomp_notif
+                            : sizeof(struct seccomp_notif);
     struct rg_ctx *shared = malloc(sizeof *shared);
     if (!shared)
         return -ENOMEM;
@@ -238,38 +287,9 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     if (!own)
         return -ENOMEM;
     rg_sv_ids_own(own);
-    struct rg_sv_turn *turn = rg_sv_turn_new();
-    struct keeper *keeper = malloc(sizeof *keeper);
-    int r = turn && keeper ? 0 : -ENOMEM;
-    if (r == 0) {
-        *keeper = (struct keeper){held, turn};
-        r = rg_sv_spawn(reap, keeper);
-    }
+    int r = start_keeper(held, sv);
     if (r == 0)
-        *sv = (struct rg_sv){held, turn};
-    if (r != 0) {
-        free(keeper);
-        free(turn);
-    }
-    for (int i = 0; r == 0 && i < nthreads; i++) {
-        struct worker *w = calloc(1, sizeof *w);
-        if (!w) {
-            r = -ENOMEM;
-            break;
-        }
-        w->listener = listener;
-        w->level = level;
-        w->number = (uint32_t)i + 1;
-        w->turn = turn;
-        w->held = held;
-        w->own = own;
-        w->ctx = *proto;
-        w->ctx.git = NULL;
-        w->notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
-                            ? sizes.seccomp_notif
-                            : sizeof(struct seccomp_notif);
-        r = rg_sv_spawn(work, w);
-    }
+        r = start_workers(listener, level, proto, nthreads, sv, own, notif_size);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return r;
 }

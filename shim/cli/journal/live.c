@@ -10,7 +10,7 @@
 #include "cli/pick.h"
 #include "core/jrecord.h"
 /* sessions/ID.table: a symbolic link to the table. Not an index
- * (jlist.c reads only *.jsonl), and a link weighs nothing. */
+ * (list.c reads only *.jsonl), and a link weighs nothing. */
 #define NOTE ".table"
 
 void rg_jlive_note(const char *dir, const char *id, const char *table)

@@ -27,7 +27,7 @@
  * session may have linked it and not yet appended its record. An object's
  * age is its mtime, but a version kept by a link and not yet settled has
  * the mtime of the file it was, which may be years old: its ctime is the
- * link's. Settled, it keeps that mtime (jsettle.c tells a write by it),
+ * link's. Settled, it keeps that mtime (settle.c tells a write by it),
  * but a session names it from the moment it has its content name (the
  * settle holds the lock a prune takes until its rename). */
 #define PRUNE_GRACE_NS (10LL * 60 * 1000000000)

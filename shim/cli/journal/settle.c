@@ -110,7 +110,7 @@ void rg_jsettle(const char *dir, const struct rg_jlist *l, rg_jsettle_wanted_fn 
             settle_one(dir, &l->r[i]);
 }
 
-/* Under the lock a prune holds (jprune.c): a content object that no
+/* Under the lock a prune holds (prune.c): a content object that no
  * session names yet and whose mtime is old is one it removes, and a link
  * named here is both until the rename that names it from the record's
  * linked name. A prune holding it settles the journal itself; what it

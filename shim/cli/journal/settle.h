@@ -15,7 +15,7 @@ typedef bool rg_jsettle_wanted_fn(const char *object, void *arg);
 
 /* Settles every linked version that l's records name (those wanted says
  * are, or all when wanted is NULL), in journal dir,
- * which the caller holds locked as a prune does (a flock of dir, jprune.c).
+ * which the caller holds locked as a prune does (a flock of dir, prune.c).
  * Best effort: what cannot be settled now stays a whole file under its
  * linked name, and is tried again next time; one written to since it was
  * kept stays so for good. */

@@ -50,7 +50,7 @@ struct rg_jlist {
 /* Does st, an inode kept for r, have the size and mtime r recorded when it
  * was kept? A write moves the mtime, which only the file's owner can set
  * back, and which the journal's own steps leave alone until the inode is
- * named by content (jsettle.c). Blind to a write in the very clock tick of
+ * named by content (settle.c). Blind to a write in the very clock tick of
  * the file's last change before it was kept, which kernels before 6.13
  * (coarse timestamps) allow. */
 bool rg_jstore_stamp_kept(const struct rg_jrec *r, const struct stat *st);

@@ -1785,3 +1785,15 @@ killed_agent() {
 	assert_success
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1400.167 undo --session of a running env session, run twice: the second says the file is already as before, and keeps nothing" {
+	mkfile a.txt original
+	run --separate-stderr bash -c 'eval "$("$RG" env)" && bash -c "cat a.txt >/dev/null; echo agent >a.txt" &&
+		"$RG" undo --session "$READGUARD_SESSION" a.txt 2>/dev/null &&
+		"$RG" undo --session "$READGUARD_SESSION" a.txt'
+	assert_success
+	[[ $stderr == "readguard: 'a.txt' is already as it was before session "*" changed it" ]] || fail "$stderr"
+	assert_equal "$(cat a.txt)" original
+	run "$RG" history a.txt
+	assert_equal "$(grep -c ' undo ' <<<"$output")" 1
+}

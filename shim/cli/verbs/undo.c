@@ -104,18 +104,22 @@ static bool same_bytes(int a, int b)
     }
 }
 
-/* Is abs already what restoring r would make it? A change since the session
- * that was an earlier undo of it (undo --all run twice) is no reason to
- * refuse: there is nothing to restore. */
+/* Is abs already what restoring r would make it? Then there is nothing to
+ * restore, whether an earlier undo did it (undo run twice, in a session
+ * still running or after it ended) or it changed since: saying "restored"
+ * again, and keeping the same bytes again, would tell the user something
+ * happened. */
 static bool already_restored(const char *dir, const struct rg_jrec *r, const char *abs)
 {
     char obj[PATH_MAX + 80];
     rg_jstore_object(obj, sizeof obj, dir, r->object);
-    struct stat st;
+    struct stat st, ost;
     if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 07777) != (r->mode & 07777))
         return false;
     int a = open(obj, O_RDONLY | O_CLOEXEC), b = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    bool same = a >= 0 && b >= 0 && same_bytes(a, b);
+    /* The sizes first: a large file that differs is not read twice over. */
+    bool same =
+        a >= 0 && b >= 0 && fstat(a, &ost) == 0 && ost.st_size == st.st_size && same_bytes(a, b);
     if (a >= 0)
         close(a);
     if (b >= 0)
@@ -156,16 +160,10 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
 }
 
 /* abs changed after first's session last wrote it, and there is no
- * --force: done already, or what --force would do instead. */
-static int changed_after(const struct undo *u, const struct rg_jrec *first,
-                         const struct rg_jrec *from, const char *abs, const char *file,
+ * --force: what --force would do instead. */
+static int changed_after(const struct rg_jrec *first, const char *abs, const char *file,
                          enum rg_left left)
 {
-    if (already_restored(u->dir, from, abs)) {
-        fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n",
-                rg_shown(file), who(first), first->session);
-        return RG_EXIT_OK;
-    }
     struct stat st;
     if (left == RG_LEFT_UNKNOWN)
         rg_err("undo: '%s': %s %s ended without recording how it left its files (killed?), "
@@ -208,9 +206,14 @@ static int undo_one(struct undo *u, const char *only, const char *file)
                rg_shown(file), who(first), first->session);
         return RG_EXIT_NO;
     }
+    if (already_restored(u->dir, &from, abs)) {
+        fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n",
+                rg_shown(file), who(first), first->session);
+        return RG_EXIT_OK;
+    }
     enum rg_left left = u->force ? RG_LEFT_AS_IS : changed_since(u, first->session, abs);
     if (left != RG_LEFT_AS_IS)
-        return changed_after(u, first, &from, abs, file, left);
+        return changed_after(first, abs, file, left);
     struct rg_jspot spot;
     rc = rg_jrestore_stage(u->dir, &from, abs, file, &spot);
     if (rc != 0)

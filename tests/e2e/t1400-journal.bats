@@ -1797,3 +1797,27 @@ killed_agent() {
 	run "$RG" history a.txt
 	assert_equal "$(grep -c ' undo ' <<<"$output")" 1
 }
+
+@test "t1400.168 undo --all restores a file an undo of an undo left with the session's bytes" {
+	mkfile a.txt original
+	mkfile b.txt b-original
+	rgsh 'cat a.txt b.txt >/dev/null; echo agent >a.txt; echo agent >b.txt'
+	"$RG" undo a.txt 2>/dev/null
+	"$RG" undo a.txt 2>/dev/null
+	assert_equal "$(cat a.txt)" agent
+	run --separate-stderr "$RG" undo --all
+	assert_success
+	assert_equal "$(cat a.txt b.txt)" "$(printf 'original\nb-original')"
+}
+
+@test "t1400.169 undo --all still refuses a file edited after an undo of an undo, and keeps the edit" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo agent >a.txt'
+	"$RG" undo a.txt 2>/dev/null
+	"$RG" undo a.txt 2>/dev/null
+	external_write a.txt later
+	run --separate-stderr "$RG" undo --all
+	assert_failure 1
+	[[ $stderr == *"a.txt': it changed after session"* ]] || fail "$stderr"
+	assert_equal "$(cat a.txt)" later
+}

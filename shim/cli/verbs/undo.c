@@ -1,7 +1,6 @@
 /* readguard undo: putting back the version a session's first change to a
  * file replaced, from the journal. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,13 +15,13 @@
 #include "cli/shown.h"
 #include "cli/undo/left.h"
 #include "cli/undo/restore.h"
+#include "cli/undo/same.h"
 #include "cli/undo/spot.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/gitroot.h"
-#include "os/sys.h"
 static const char undo_usage[] =
     "Usage: readguard undo [--session S] [--force] FILE...\n"
     "       readguard undo [--session S] [--force] --all\n"
@@ -57,6 +56,20 @@ struct undo {
 
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
+/* abs, changed after end, has its bytes and mode as end records the
+ * session left it: an undo of the undo that replaced them put them back,
+ * in a new inode with the time of that undo. No edit made since the
+ * session is there to lose. */
+static bool left_back(const struct undo *u, const struct rg_jrec *end, const char *abs)
+{
+    const struct rg_jrec *k = rg_undo_kept_as_left(&u->l, end);
+    if (!k)
+        return false;
+    /* As the inode was kept, not as it may have been written to since. */
+    const struct rg_jrec *copy = rg_jlist_copy_of(&u->l, k);
+    return rg_undo_holds(u->dir, copy ? copy->object : k->object, end->mode, abs);
+}
+
 /* Did the file change after session s last touched it? An "end" record
  * for the path knows how the session left it (guard/journal/end.h). One
  * for the whole session, with no path, knows only when it ended: what a
@@ -89,19 +102,9 @@ static enum rg_left changed_since(struct undo *u, const char *s, const char *abs
         changed = there != end->exists ||
                   (there && (st.st_ino != end->ino || ns_of(st.st_mtim) != end->mtime_ns ||
                              st.st_size != end->size));
+    if (changed && end && end->exists && there && left_back(u, end, abs))
+        changed = false;
     return changed ? RG_LEFT_CHANGED : RG_LEFT_AS_IS;
-}
-
-static bool same_bytes(int a, int b)
-{
-    char x[16384], y[16384];
-    for (;;) {
-        ssize_t n = rg_sys_read_full(a, x, sizeof x), m = rg_sys_read_full(b, y, sizeof y);
-        if (n < 0 || n != m || memcmp(x, y, (size_t)n) != 0)
-            return false;
-        if (n == 0)
-            return true;
-    }
 }
 
 /* Is abs already what restoring r would make it? Then there is nothing to
@@ -111,20 +114,7 @@ static bool same_bytes(int a, int b)
  * happened. */
 static bool already_restored(const char *dir, const struct rg_jrec *r, const char *abs)
 {
-    char obj[PATH_MAX + 80];
-    rg_jstore_object(obj, sizeof obj, dir, r->object);
-    struct stat st, ost;
-    if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 07777) != (r->mode & 07777))
-        return false;
-    int a = open(obj, O_RDONLY | O_CLOEXEC), b = open(abs, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    /* The sizes first: a large file that differs is not read twice over. */
-    bool same =
-        a >= 0 && b >= 0 && fstat(a, &ost) == 0 && ost.st_size == st.st_size && same_bytes(a, b);
-    if (a >= 0)
-        close(a);
-    if (b >= 0)
-        close(b);
-    return same;
+    return rg_undo_holds(dir, r->object, r->mode, abs);
 }
 
 /* An undo is a session of its own; its id alone would send the user

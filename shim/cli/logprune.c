@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,6 @@
 #include "os/session.h"
 #define LOGS_EVERY_NS (60LL * 60 * 1000000000)
 #define LOGS_STAMP ".pruned-logs"
-#define HEX "0123456789abcdef"
-#define TABLE_HEX 16
 /* Beyond this, a file in /proc is not read further: a process's maps run
  * to a few MiB at most. */
 #define PROC_FILE_MAX (64 << 20)
@@ -71,22 +70,39 @@ static void note_table(const char *path, void *arg)
         names_add(&t->live, name, strlen(name));
 }
 
+/* Is name one of this user's tables, whose default log (name.log) is
+ * pruned: a session's (readguard-UID- and 16 hex digits) or the Claude Code
+ * hook's (readguard-claude- and the agent's session id, tables.h)? */
+static bool table_named(const char *name, const char *prefix)
+{
+    return rg_table_name(name, prefix) || rg_hook_table_name(name);
+}
+
+/* What a table's name is made of, after "readguard-". */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+
 /* Adds each table name of this user's that text names as a file: "/", the
- * prefix, 16 hex digits and no more. A process of a session maps its table
- * (maps) or was started with READGUARD_SESSION naming it (environ). */
+ * name and no more. A process of a session maps its table (maps) or was
+ * started with READGUARD_SESSION naming it (environ). */
 static void names_in(const char *text, size_t len, const char *prefix, struct names *live)
 {
-    char needle[64];
-    size_t nn = (size_t)snprintf(needle, sizeof needle, "/%s", prefix);
+    static const char needle[] = "/readguard-";
+    const size_t nn = sizeof needle - 1;
+    char name[64];
     if (!len)
         return;
     const char *p = text, *end = text + len;
     while ((p = memmem(p, (size_t)(end - p), needle, nn))) {
-        const char *hex = p + nn, *q = hex;
-        while (q < end && q - hex <= TABLE_HEX && *q && strchr(HEX, *q))
+        const char *q = p + nn;
+        while (q < end && q - p < (ptrdiff_t)sizeof name && *q && strchr(NAME_CHARS, *q))
             q++;
-        if (q - hex == TABLE_HEX)
-            names_add(live, p + 1, nn - 1 + TABLE_HEX);
+        size_t n = (size_t)(q - p) - 1;
+        if (n < sizeof name) {
+            memcpy(name, p + 1, n);
+            name[n] = '\0';
+            if (table_named(name, prefix))
+                names_add(live, name, n);
+        }
         p += nn;
     }
 }
@@ -161,7 +177,7 @@ static bool old_log(int dfd, const char *name, const char *prefix, int64_t befor
         return false;
     memcpy(table, name, n - 4);
     table[n - 4] = '\0';
-    return rg_table_name(table, prefix) && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+    return table_named(table, prefix) && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
            S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
            (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec < before;
 }
@@ -183,7 +199,7 @@ static void prune_in(int dfd, const char *dir, int64_t before, rg_log_pruned_fn 
     else if (dup >= 0)
         close(dup);
     if (old.n)
-        rg_each_session_file(note_table, &t);
+        rg_each_table(note_table, &t);
     bool unseen = false;
     for (size_t i = 0; i < old.n; i++)
         unseen |= !names_has(&t.seen, old.v[i], strlen(old.v[i]));

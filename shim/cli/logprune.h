@@ -1,6 +1,7 @@
 /* Pruning the default session logs, by the journal's age policy: every
- * session writes readguard-UID-RANDOM.log in the state directory, and
- * nothing else ever removes it. */
+ * session writes readguard-UID-RANDOM.log (the Claude Code hook's,
+ * readguard-claude-ID.log) in the state directory, and nothing else ever
+ * removes it. */
 #ifndef RG_LOGPRUNE_H
 #define RG_LOGPRUNE_H
 

@@ -791,3 +791,39 @@ end_then_prune() {
 	assert_failure
 	assert_content a old
 }
+
+# hook_log DAYS: the hook session's default log, as status names it, made
+# DAYS days old; its path in $L.
+hook_log() {
+	L=$("$RG" status --session "$TABLE" | sed -n 's/^log  *//p')
+	assert_equal "$L" "$XDG_STATE_HOME/readguard/readguard-claude-$SID.log"
+	printf '{"decision":"refuse"}\n' >>"$L"
+	touch -d "$1 days ago" "$L"
+}
+
+@test "t2120.86 sessions --prune removes a hook session's old default log once Claude Code is gone, as a run's" {
+	hook SessionStart >/dev/null
+	hook_log 40
+	claude_exits
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_line "removed $L"
+	assert_not_exist "$L"
+}
+
+@test "t2120.87 sessions --prune keeps a hook session's old default log while Claude Code runs" {
+	hook SessionStart >/dev/null
+	hook_log 400
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_exist "$L"
+}
+
+@test "t2120.88 sessions --prune keeps a hook session's default log changed within READGUARD_JOURNAL_DAYS" {
+	hook SessionStart >/dev/null
+	hook_log 10
+	claude_exits
+	run --separate-stderr "$RG" sessions --prune
+	assert_success
+	assert_exist "$L"
+}

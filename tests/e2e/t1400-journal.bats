@@ -542,21 +542,21 @@ latin1=$'caf\xe9 100%.txt'
 	assert_equal "$(cat ../a.txt)" x
 }
 
-@test "t1400.47 history of a file with no saved versions says so on stderr, exit 0" {
+@test "t1400.47 history of a file no session kept a version of says so on stderr, exit 0" {
 	mkfile a.txt a
 	mkfile b.txt b
 	rgsh 'cat a.txt >/dev/null; echo x >a.txt'
 	run --separate-stderr "$RG" history a.txt b.txt
 	assert_success
 	assert_line --partial "$W/a.txt"
-	assert_equal "$stderr" "readguard: history: no saved versions of 'b.txt'"
+	assert_equal "$stderr" "readguard: history: 'b.txt': no session kept a version of it"
 }
 
 @test "t1400.48 history of an empty journal says so on stderr, exit 0" {
 	run --separate-stderr "$RG" history
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions"
+	assert_equal "$stderr" "readguard: history: no session kept a file in the journal"
 }
 
 @test "t1400.49 history starts with a header, and its columns line up with it" {
@@ -644,13 +644,13 @@ projects() {
 	assert_line --index 1 --regexp "  $W/p/sub/b.txt$"
 }
 
-@test "t1400.57 history of a directory with no saved versions under it says so on stderr, exit 0" {
+@test "t1400.57 history of a directory no session kept a version under says so on stderr, exit 0" {
 	projects
 	mkdir empty
 	run --separate-stderr "$RG" history empty p
 	assert_success
 	assert_line --partial "$W/p/a.txt"
-	assert_equal "$stderr" "readguard: history: no saved versions under 'empty'"
+	assert_equal "$stderr" "readguard: history: 'empty': no session kept a version of a file under it"
 }
 
 # STATE: where default logs go. refused_log: a session that refused a write
@@ -747,7 +747,7 @@ refused_log() {
 	run --separate-stderr "$RG" history --session 123-456
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions in session 123-456"
+	assert_equal "$stderr" "readguard: history: session 123-456 kept no file in the journal"
 }
 
 @test "t1400.67 history of a gone directory named without its / points to DIR/" {
@@ -756,7 +756,7 @@ refused_log() {
 	run --separate-stderr "$RG" history q
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory then, gone now: 'readguard history q/'"
+	assert_equal "$stderr" "readguard: history: 'q': no session kept a version of it, but of files under it: a directory then, gone now ('readguard history q/' lists them)"
 }
 
 @test "t1400.68 undo of an undo says it restored the file as it was before the undo" {
@@ -813,7 +813,7 @@ refused_log() {
 	run --separate-stderr "$RG" history a.txt
 	assert_success
 	assert_output ''
-	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; it is not there now, and no session kept it as it was moved or removed"* ]] || fail "$stderr"
+	[[ $stderr == "readguard: history: 'a.txt': no session kept a version of it; it is not there now, and no session kept it as it was moved or removed"* ]] || fail "$stderr"
 }
 
 @test "t1400.94 undo of a file that is there and was never kept names --no-journal as a reason" {
@@ -867,7 +867,7 @@ refused_log() {
 	new_session --no-journal
 	run --separate-stderr "$RG" history a.txt
 	assert_success
-	[[ $stderr == "readguard: history: no saved versions of 'a.txt'; session "*", run with --no-journal over it, keeps nothing" ]] || fail "$stderr"
+	[[ $stderr == "readguard: history: 'a.txt': no session kept a version of it; session "*", run with --no-journal over it, keeps nothing" ]] || fail "$stderr"
 }
 
 @test "t1400.100 a process with another state directory keeps versions in its session's fresh journal" {
@@ -1240,7 +1240,7 @@ sid() {
 	run --separate-stderr "$RG" history --session "$a_sid" b.txt
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions of 'b.txt' in session $a_sid"
+	assert_equal "$stderr" "readguard: history: 'b.txt': session $a_sid kept no version of it"
 }
 
 @test "t1400.122 undo of a file changed after an undo names the undo, not a session the user never ran" {
@@ -1662,7 +1662,7 @@ overlapping_sessions() {
 	run --separate-stderr "$RG" history q
 	assert_success
 	assert_output ""
-	assert_equal "$stderr" "readguard: history: no saved versions of 'q', but some under it, a directory then, a file now: 'readguard history q/'"
+	assert_equal "$stderr" "readguard: history: 'q': no session kept a version of it, but of files under it: a directory then, a file now ('readguard history q/' lists them)"
 }
 
 @test "t1400.158 undo of a file whose directory a file took the name of is refused, exit 1, the file left" {

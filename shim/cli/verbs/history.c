@@ -28,9 +28,8 @@ static const char history_usage[] =
     "                       the session's id added as 'id' (and 'session')\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 (with nothing to list, 'no saved versions' on stderr), or 2 on\n"
-    "bad usage, a --session that names no session, or a journal that cannot be\n"
-    "read.\n";
+    "Exit status: 0 (with nothing to list, saying so on stderr), or 2 on bad usage,\n"
+    "a --session that names no session, or a journal that cannot be read.\n";
 
 /* 9, "9 B"; 4096, "4.0 KiB": sizes are read by people here (--json has
  * the bytes). */
@@ -132,21 +131,25 @@ static struct wanted *wants(char **files, size_t n)
 static void say_none(const struct rg_jlist *l, const char *id, char **args, const struct wanted *w,
                      size_t n, size_t shown)
 {
-    if (n == 0 && shown == 0)
-        rg_err("history: no saved versions%s%s", id[0] ? " in session " : "", id);
+    if (n == 0 && shown == 0) {
+        if (id[0])
+            rg_err("history: session %s kept no file in the journal", id);
+        else
+            rg_err("history: no session kept a file in the journal");
+    }
     for (size_t i = 0; i < n; i++) {
         const char *arg = args[i];
+        const char *of = w[i].dir ? "of a file under it" : "of it";
         if (w[i].seen)
             continue;
         if (!w[i].dir && rg_jlist_kept_under(l, w[i].abs))
-            rg_err("history: no saved versions of '%s', but some under it, a directory then, "
-                   "%s now: 'readguard history %s/'",
+            rg_err("history: '%s': no session kept a version of it, but of files under it: a "
+                   "directory then, %s now ('readguard history %s/' lists them)",
                    rg_shown(arg), rg_journal_dir_now(w[i].abs), rg_shown(arg));
         else if (id[0]) /* only S's records were read: other sessions' are not the answer */
-            rg_err("history: no saved versions %s '%s' in session %s", w[i].dir ? "under" : "of",
-                   rg_shown(arg), id);
+            rg_err("history: '%s': session %s kept no version %s", rg_shown(arg), id, of);
         else
-            rg_err("history: no saved versions %s '%s'%s", w[i].dir ? "under" : "of", rg_shown(arg),
+            rg_err("history: '%s': no session kept a version %s%s", rg_shown(arg), of,
                    w[i].dir ? "" : rg_journal_none_why(w[i].abs, false));
     }
 }

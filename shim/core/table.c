@@ -48,6 +48,17 @@ static uint32_t probe_slot(uint64_t h, uint64_t ino, uint32_t i, uint32_t mask)
 
 static uint64_t key_hash(uint64_t dev, uint64_t ino) { return mix(dev, ino >> 4); }
 
+/* Copies str and its NUL into a field of cap bytes: the bytes copied, or 0
+ * when it does not fit. */
+static size_t put_string(char *field, size_t cap, const char *str)
+{
+    size_t n = strlen(str) + 1;
+    if (n > cap)
+        return 0;
+    memcpy(field, str, n);
+    return n;
+}
+
 int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
                     int32_t creator_pid, int64_t now_ns)
 {
@@ -59,27 +70,20 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
 
     size_t off = 0;
     for (size_t i = 0; i < s->nroots; i++) {
-        size_t n = strlen(s->roots[i]) + 1;
-        if (off + n > sizeof h->roots)
+        size_t n = put_string(h->roots + off, sizeof h->roots - off, s->roots[i]);
+        if (!n)
             return -ENAMETOOLONG;
-        memcpy(h->roots + off, s->roots[i], n);
         off += n;
     }
-    if (s->log_path) {
-        size_t n = strlen(s->log_path) + 1;
-        if (n > sizeof h->log_path)
-            return -ENAMETOOLONG;
-        memcpy(h->log_path, s->log_path, n);
-    }
-    if (s->journal_dir) {
-        size_t n = strlen(s->journal_dir) + 1;
-        if (n > sizeof h->journal_dir)
-            return -ENAMETOOLONG;
-        memcpy(h->journal_dir, s->journal_dir, n);
-    }
-    if (s->ignores_len > sizeof h->ignores || (s->flags & ~RG_POLICY_KNOWN) || s->read_ttl_ns < 0 ||
+    if (s->log_path && !put_string(h->log_path, sizeof h->log_path, s->log_path))
+        return -ENAMETOOLONG;
+    if (s->journal_dir && !put_string(h->journal_dir, sizeof h->journal_dir, s->journal_dir))
+        return -ENAMETOOLONG;
+    if (s->ignores_len > sizeof h->ignores)
+        return -ENAMETOOLONG;
+    if ((s->flags & ~RG_POLICY_KNOWN) || s->read_ttl_ns < 0 ||
         !rg_scan_settings_ok(s->scan_files, s->scan_window_ns) || s->journal_max_file < 0)
-        return s->ignores_len > sizeof h->ignores ? -ENAMETOOLONG : -EINVAL;
+        return -EINVAL;
     if (s->ignores_len)
         memcpy(h->ignores, s->ignores, s->ignores_len);
     h->ignores_len = (uint32_t)s->ignores_len;

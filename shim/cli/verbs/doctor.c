@@ -186,25 +186,35 @@ static void name_shim(const char *path, const char *loader)
            name, shim);
 }
 
+/* Has the program an ELF interpreter (PT_INTERP)? The first one's path, when
+ * it lies in the file and fits, goes to loader (PATH_MAX bytes, "" if not). */
+static bool find_interp(const struct image *m, const Elf64_Ehdr *eh, char *loader)
+{
+    bool interp = false;
+    loader[0] = '\0';
+    if (eh->e_phentsize != sizeof(Elf64_Phdr))
+        return false;
+    for (size_t i = 0; i < eh->e_phnum; i++) {
+        uint64_t off = eh->e_phoff + i * sizeof(Elf64_Phdr);
+        if (!in(m, off, sizeof(Elf64_Phdr)))
+            continue;
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)(m->p + off);
+        if (ph->p_type == PT_INTERP && !interp && in(m, ph->p_offset, ph->p_filesz) &&
+            ph->p_filesz < PATH_MAX) {
+            memcpy(loader, m->p + ph->p_offset, ph->p_filesz);
+            loader[ph->p_filesz] = '\0';
+        }
+        interp |= ph->p_type == PT_INTERP;
+    }
+    return interp;
+}
+
 static void check_elf64(const char *path, const struct image *m)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m->p;
     int before = findings;
-    bool interp = false;
-    char loader[PATH_MAX] = "";
-    if (eh->e_phentsize == sizeof(Elf64_Phdr))
-        for (size_t i = 0; i < eh->e_phnum; i++) {
-            uint64_t off = eh->e_phoff + i * sizeof(Elf64_Phdr);
-            if (!in(m, off, sizeof(Elf64_Phdr)))
-                continue;
-            const Elf64_Phdr *ph = (const Elf64_Phdr *)(m->p + off);
-            if (ph->p_type == PT_INTERP && !interp && in(m, ph->p_offset, ph->p_filesz) &&
-                ph->p_filesz < sizeof loader) {
-                memcpy(loader, m->p + ph->p_offset, ph->p_filesz);
-                loader[ph->p_filesz] = '\0';
-            }
-            interp |= ph->p_type == PT_INTERP;
-        }
+    char loader[PATH_MAX];
+    bool interp = find_interp(m, eh, loader);
     struct traits t = {0};
     scan_sections(m, eh, &t);
     t.bun |= bun_trailer(m);

@@ -102,24 +102,35 @@ static void end_session(const char *session, bool kept)
         unlink(session);
 }
 
+/* The session the command runs in, its table's path in session: 1 when it
+ * was made here, 0 when --session joined one (whose settings win over the
+ * options given, as the user is told), -1 after saying why there is none. */
+static int start_session(const struct rg_run_opts *o, char *session, size_t cap)
+{
+    char err[512];
+    if (!o->session) {
+        if (rg_session_create(&o->s, (int32_t)getpid(), session, cap, err, sizeof err) < 0) {
+            rg_err("%s", err);
+            return -1;
+        }
+        return 1;
+    }
+    int made = rg_session_open_named(o->session, &o->s, (int32_t)getpid(), session, cap);
+    if (made == 0)
+        rg_run_warn_joined(session, o->given);
+    return made;
+}
+
 int rg_cmd_run(int argc, char **argv)
 {
     static struct rg_run_opts opts;
     int first = rg_run_parse(argc, argv, &opts);
     if (first < 0)
         return RG_EXIT_FAILURE;
-    char session[PATH_MAX], err[512];
-    int made = 1;
-    if (opts.session)
-        made = rg_session_open_named(opts.session, &opts.s, (int32_t)getpid(), session,
-                                     sizeof session);
-    else if (rg_session_create(&opts.s, (int32_t)getpid(), session, sizeof session, err,
-                               sizeof err) < 0)
-        made = -1, rg_err("%s", err);
+    char session[PATH_MAX];
+    int made = start_session(&opts, session, sizeof session);
     if (made < 0)
         return RG_EXIT_FAILURE;
-    if (made == 0)
-        rg_run_warn_joined(session, opts.given);
     bool kept = opts.keep || !made;
     if (export_env(session, opts.supervise == RG_SUPERVISE_STRICT) < 0 ||
         prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {

@@ -131,7 +131,7 @@ struct rg_ctx {
     _Atomic uint32_t write_hint;
     /* The same for reads, one per inode number modulo RG_READ_HINTS: the
      * files a process reads again (headers, modules, a test's fixtures)
-     * are found without probing the shared index (rg_entry_of_read). 1024,
+     * are found without probing the shared index (calls.c, entry_of_read). 1024,
      * not 256: inode numbers on a disk file system are scattered, and 64
      * files read in turn shared 256 hints often enough to probe the index
      * on about one read in three (rgbench's read row, by the inodes its

@@ -107,17 +107,11 @@ RG_START_TEXT static int done(struct rg_env_space *sp, int r)
 #define SEARCHED(file, buf) (rg_exec_search((file), (buf), sizeof(buf)) ? (buf) : NULL)
 
 /* The shim never calls its own exported names: the hooks below share these. */
-RG_START_TEXT static int exec_now(const char *name, const char *path, char *const argv[],
-                                  char *const envp[])
-{
-    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, rg_sys_execve(path, argv, env_));
-}
-
 RG_START_TEXT static int exec_path(const char *name, const char *path, char *const argv[],
                                    char *const envp[])
 {
     exec_begins();
-    return exec_now(name, path, argv, envp);
+    return WITH_SESSION_ENV(name, AT_FDCWD, path, 0, envp, rg_sys_execve(path, argv, env_));
 }
 
 #ifdef __GLIBC__

@@ -177,10 +177,12 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
 void rg_table_bind(struct rg_table *t, void *map, size_t size)
 {
     t->hdr = map;
+    t->capacity = t->hdr->capacity;
+    t->index_slots = t->hdr->index_slots;
     t->index = (_Atomic uint32_t *)((char *)map + RG_HEADER_SIZE);
     t->entries = (struct rg_entry *)((char *)map + RG_HEADER_SIZE +
-                                     (size_t)t->hdr->index_slots * sizeof(uint32_t));
-    t->names = (_Atomic uint64_t *)(t->entries + t->hdr->capacity);
+                                     (size_t)t->index_slots * sizeof(uint32_t));
+    t->names = (_Atomic uint64_t *)(t->entries + t->capacity);
     t->map_size = size;
 }
 
@@ -188,12 +190,12 @@ void rg_table_bind(struct rg_table *t, void *map, size_t size)
  * the file is shared, and a corrupt slot must not become a wild read. */
 static struct rg_entry *slot_entry(const struct rg_table *t, uint32_t v)
 {
-    return v - 1 < t->hdr->capacity ? &t->entries[v - 1] : NULL;
+    return v - 1 < t->capacity ? &t->entries[v - 1] : NULL;
 }
 
 struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino)
 {
-    uint32_t mask = t->hdr->index_slots - 1;
+    uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
     for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
         uint32_t v =
@@ -221,7 +223,7 @@ static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t i
      * still asked on every read, and must not count past its capacity. */
     uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
     do {
-        if (n >= t->hdr->capacity) {
+        if (n >= t->capacity) {
             mark_full(t);
             return NULL;
         }
@@ -239,7 +241,7 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
 {
     if (dev > UINT32_MAX)
         return NULL;
-    uint32_t mask = t->hdr->index_slots - 1;
+    uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
     struct rg_entry *mine = NULL;
     for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
@@ -291,7 +293,7 @@ _Static_assert(RG_MAX_CAPACITY < NAME_ENTRY_MASK, "entry numbers fit a name slot
 
 static _Atomic uint64_t *name_slot(const struct rg_table *t, uint64_t key)
 {
-    return &t->names[key & (t->hdr->index_slots / 2 - 1)];
+    return &t->names[key & (t->index_slots / 2 - 1)];
 }
 
 void rg_table_name_note(const struct rg_table *t, uint64_t key, const struct rg_entry *e)
@@ -310,7 +312,7 @@ struct rg_entry *rg_table_name_find(const struct rg_table *t, uint64_t key)
         return NULL;
     /* The table is shared: a corrupt slot must not become a wild read. */
     uint64_t n = v & NAME_ENTRY_MASK;
-    return n - 1 < t->hdr->capacity ? &t->entries[n - 1] : NULL;
+    return n - 1 < t->capacity ? &t->entries[n - 1] : NULL;
 }
 
 void rg_table_reset(struct rg_table *t)

@@ -218,6 +218,10 @@ struct rg_table {
     _Atomic uint64_t *names; /* index_slots / 2 of them */
     size_t map_size;
     uint64_t dev, ino; /* the file's, as it was attached (os/session.c) */
+    /* The header's, as validated at bind: any program of the user can
+     * rewrite the shared header, and bounds read from it would send every
+     * process of the session past its mapping. */
+    uint32_t capacity, index_slots;
 };
 
 /* What a decision needs to know about an entry, read once. */

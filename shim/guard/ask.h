@@ -62,7 +62,7 @@ static inline struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev,
     if (c->table_state == RG_TABLE_BROKEN)
         return NULL;
     uint32_t h = atomic_load_explicit(&c->write_hint, memory_order_acquire);
-    if (h - 1 < c->table.hdr->capacity) {
+    if (h - 1 < c->table.capacity) {
         struct rg_entry *e = &c->table.entries[h - 1];
         if (e->ino == ino && e->dev == dev)
             return e;

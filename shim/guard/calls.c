@@ -39,7 +39,7 @@ static inline struct rg_entry *entry_of_read(struct rg_ctx *c, const struct stat
         return NULL;
     _Atomic uint32_t *hint = &c->read_hints[st->st_ino % RG_READ_HINTS];
     uint32_t h = atomic_load_explicit(hint, memory_order_acquire);
-    if (h - 1 < c->table.hdr->capacity) {
+    if (h - 1 < c->table.capacity) {
         struct rg_entry *e = &c->table.entries[h - 1];
         if (e->ino == st->st_ino && e->dev == st->st_dev)
             return e;

@@ -29,7 +29,7 @@ __attribute__((cold)) void rg_scan_start(const struct rg_table *t, struct rg_sca
 {
     for (uint32_t i = 1; i <= files && i <= next; i++) {
         struct rg_scan_read *r = &s->ring[(next - i) % RG_SCAN_RING];
-        if (r->view && r->entry - 1 < t->hdr->capacity)
+        if (r->view && r->entry - 1 < t->capacity)
             rg_entry_downgrade(&t->entries[r->entry - 1], s->pid);
         r->view = false;
     }

@@ -320,3 +320,24 @@ removed_then_write() {
 	[[ ${lines[1]} == "$(printf '%016x:%016x:' "$dev" "$ino")"* ]] ||
 		fail "the binding '${lines[1]}' is not the table's file ($dev, $ino)"
 }
+
+@test "t3300.32 a table's capacity rewritten while a process has it mapped: that process neither crashes nor writes an unread file" {
+	local table="$BATS_TEST_TMPDIR/t"
+	good_table "$table"
+	mkfile f original
+	mkfile g unread
+	snapshot g
+	mkfifo "$BATS_TEST_TMPDIR/go" "$BATS_TEST_TMPDIR/ready"
+	env LD_PRELOAD="$SHIM" READGUARD_SESSION="$table" READGUARD_ROOTS="$W" \
+		sh -c ': <f; echo >"$1"; read -r _ <"$0"; echo new >g' "$BATS_TEST_TMPDIR/go" \
+		"$BATS_TEST_TMPDIR/ready" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	local sh=$!
+	read -r _ <"$BATS_TEST_TMPDIR/ready"
+	# Outside the session, as any program of the user may, once sh has it mapped.
+	patch_table "$table" 28 'b"\xff\xff\xff\xff\x00\x00\x00\x80"'
+	echo >"$BATS_TEST_TMPDIR/go"
+	local status=0
+	wait "$sh" || status=$?
+	[ "$status" -lt 128 ] || fail "sh died of signal $((status - 128)): $(cat "$BATS_TEST_TMPDIR/out")"
+	assert_unchanged g
+}

@@ -70,8 +70,7 @@ static int mark_one(struct rg_table *t, const char *path, void *arg)
     }
     struct rg_entry *e = rg_table_find_or_add(t, st.st_dev, st.st_ino);
     if (!e) {
-        rg_err("mark: '%s': the session table is full (%u files)", rg_shown(path),
-               t->hdr->capacity);
+        rg_err("mark: '%s': the session table is full (%u files)", rg_shown(path), t->capacity);
         return RG_EXIT_NO;
     }
     struct rg_record was = rg_entry_load(t, e);

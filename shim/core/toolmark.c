@@ -374,3 +374,22 @@ bool rg_depfile(const char *name, const char *head, size_t n)
     return i > 2 && i + 1 < n && head[i] == ':' && head[i - 2] == '.' && head[i - 1] == 'o' &&
            (head[i + 1] == ' ' || head[i + 1] == '\n');
 }
+
+bool rg_compdb(const char *name, const char *head, size_t n)
+{
+    /* As its first bytes read with JSON's white space taken out; "[]" is
+     * bear's when make compiled nothing. */
+    static const char tight_heads[][16] = {
+        "[]", "[{\"arguments\"", "[{\"command\"", "[{\"directory\"", "[{\"file\"", "[{\"output\""};
+    char tight[16];
+    size_t len = 0;
+    if (strcmp(name, "compile_commands.json") != 0)
+        return false;
+    for (size_t i = 0; i < n && len < sizeof tight; i++)
+        if (!blank(head[i]) && head[i] != '\n' && head[i] != '\r')
+            tight[len++] = head[i];
+    for (size_t k = 0; k < sizeof tight_heads / sizeof *tight_heads; k++)
+        if (starts(tight, len, tight_heads[k]))
+            return true;
+    return false;
+}

@@ -133,6 +133,12 @@ bool rg_gcov_data(const char *name, const char *head, size_t n);
  * source file never begins so. */
 bool rg_depfile(const char *name, const char *head, size_t n);
 
+/* A JSON compilation database, compile_commands.json, that bear, cmake,
+ * meson or compiledb write over (bear by a rename) without reading: an
+ * array, empty or of objects whose first key is one the format defines.
+ * Whoever wrote it, another run of its tool writes it again. */
+bool rg_compdb(const char *name, const char *head, size_t n);
+
 /* The most first bytes an artifact above needs. */
 #define RG_ARTIFACT_HEAD RG_WHEEL_HEAD
 

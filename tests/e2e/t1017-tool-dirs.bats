@@ -8,8 +8,8 @@
 # output (an html directory its .buildinfo marks, doctrees that are
 # pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
 # MYMETA.yml, perl Build.PL's _build/ (its build_params begins as
-# Data::Dumper's code), gcc -MMD's NAME.d. Each test is a second session
-# in a project that is no git work tree.
+# Data::Dumper's code), gcc -MMD's NAME.d, bear's compile_commands.json.
+# Each test is a second session in a project that is no git work tree.
 
 load helper
 
@@ -253,4 +253,29 @@ perl_project() {
 	assert_failure
 	assert_refused _build/notes unread
 	assert_unchanged _build/notes
+}
+
+@test "t1017.18 bear run again in a second session rewrites compile_commands.json; the journal keeps it" {
+	need gcc
+	need make
+	need bear
+	printf 'int main(void)\n{\n    return 0;\n}\n' >main.c
+	printf 'main: main.c\n\tgcc -o main main.c\n' >Makefile
+	bear -- make >/dev/null || fail "the first run of bear failed"
+	assert_file_exist compile_commands.json
+	run --separate-stderr "$RG" run --log "$LOG" -- bear -- make -B
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_output --partial "$W/compile_commands.json"
+}
+
+@test "t1017.19 a compile_commands.json that is no compilation database is still refused" {
+	printf '{"note": "kept by hand"}\n' >compile_commands.json
+	make_old compile_commands.json
+	snapshot compile_commands.json
+	run --separate-stderr blind compile_commands.json
+	assert_failure
+	assert_refused compile_commands.json unread
+	assert_unchanged compile_commands.json
 }

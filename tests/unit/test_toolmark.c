@@ -442,9 +442,30 @@ TEST(sqlite_companion_needs_a_name_before_its_suffix)
     CHECK_EQ_INT(rg_sqlite_companion(""), 0);
 }
 
+static bool compdb(const char *name, const char *s) { return rg_compdb(name, s, strlen(s)); }
+
+TEST(compdb_as_bear_cmake_and_meson_begin_it)
+{
+    CHECK(compdb("compile_commands.json", "[\n  {\n    \"arguments\": [\n"));
+    CHECK(compdb("compile_commands.json", "[\n{\n  \"directory\": \"/src/build\",\n"));
+    CHECK(compdb("compile_commands.json", "[\r\n\t{ \"command\": \"cc -c a.c\",\n"));
+    CHECK(compdb("compile_commands.json", "[]\n"));
+}
+
+TEST(other_json_or_name_is_no_compdb)
+{
+    CHECK(!compdb("compile_commands.json", "{\"note\": \"kept by hand\"}\n"));
+    CHECK(!compdb("compile_commands.json", "[\n  {\n    \"name\": \"x\"\n"));
+    CHECK(!compdb("compile_commands.json", "[\n  {\n    \"dir"));
+    CHECK(!compdb("compile_commands.json", ""));
+    CHECK(!compdb("commands.json", "[\n{\n  \"directory\": \"/src\",\n"));
+}
+
 int main(void)
 {
     RUN(cachedir_signature_begins_the_tag);
+    RUN(compdb_as_bear_cmake_and_meson_begin_it);
+    RUN(other_json_or_name_is_no_compdb);
     RUN(perl_mymeta_is_cpan_metas_dump_abstract_first);
     RUN(mymeta_a_person_writes_is_no_perl_mymeta);
     RUN(module_build_params_mark_only_a_directory_named_build);

@@ -12,7 +12,8 @@ bool rg_artifact_owned(const char *abs, const char *head, long n)
         return rg_wheel_head(head, (size_t)n);
     if (rg_mo_name(name))
         return rg_mo_head(head, (size_t)n);
-    if (rg_gcov_data(name, head, (size_t)n) || rg_depfile(name, head, (size_t)n))
+    if (rg_gcov_data(name, head, (size_t)n) || rg_depfile(name, head, (size_t)n) ||
+        rg_compdb(name, head, (size_t)n))
         return true;
     return rg_doctree_name(name) && rg_pickle_head(head, (size_t)n);
 }

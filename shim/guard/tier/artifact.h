@@ -4,8 +4,8 @@
  * Sphinx doctree (sphinx-build -M puts them in _build/doctrees, beside
  * the html output its .buildinfo marks), a message catalog msgfmt
  * compiled (NAME.mo, NAME.gmo), gcc --coverage's NAME.gcno and the
- * NAME.gcda its program adds to at exit, gcc -MMD's NAME.d. Each run
- * writes them over
+ * NAME.gcda its program adds to at exit, gcc -MMD's NAME.d, the
+ * compile_commands.json bear or cmake writes. Each run writes them over
  * unread, and outside a git work tree no ignore rule says they are the
  * tool's. They are journaled (readguard(1), IGNORE RULES), never free: a
  * wheel kept in a project may be the only copy of a build.

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/elfscan.h"
 #include "cli/launch/shim_path.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
@@ -43,93 +44,12 @@ static const char usage[] =
 static const char supervise[] = "run it with 'readguard run --supervise' (seccomp), which "
                                 "does not depend on the preload";
 
-struct image {
-    const unsigned char *p;
-    size_t size;
-};
-
 static int findings;
 
 static void finding(const char *path, const char *what, const char *instead)
 {
     printf("%s: %s; %s.\n", path, what, instead);
     findings++;
-}
-
-static bool in(const struct image *m, uint64_t off, uint64_t len)
-{
-    return off <= m->size && len <= m->size - off;
-}
-
-static const Elf64_Shdr *section(const struct image *m, const Elf64_Ehdr *eh, size_t i)
-{
-    uint64_t off = eh->e_shoff + i * (uint64_t)eh->e_shentsize;
-    return in(m, off, sizeof(Elf64_Shdr)) ? (const Elf64_Shdr *)(m->p + off) : NULL;
-}
-
-static const char *str_at(const struct image *m, const Elf64_Shdr *strtab, uint64_t idx)
-{
-    if (!strtab || !in(m, strtab->sh_offset, strtab->sh_size) || idx >= strtab->sh_size)
-        return "";
-    const char *s = (const char *)m->p + strtab->sh_offset + idx;
-    return memchr(s, '\0', strtab->sh_size - idx) ? s : "";
-}
-
-struct traits {
-    bool go, bun, uring, libuv;
-};
-
-/* Undefined dynamic symbols named io_uring_*, or DT_NEEDED liburing. */
-static void scan_dynamic(const struct image *m, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
-                         struct traits *t)
-{
-    const Elf64_Shdr *strtab = section(m, eh, sh->sh_link);
-    if (!in(m, sh->sh_offset, sh->sh_size) || !sh->sh_entsize)
-        return;
-    size_t n = sh->sh_size / sh->sh_entsize;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char *ent = m->p + sh->sh_offset + i * sh->sh_entsize;
-        if (sh->sh_type == SHT_DYNSYM && sh->sh_entsize >= sizeof(Elf64_Sym)) {
-            const Elf64_Sym *sym = (const Elf64_Sym *)ent;
-            const char *name = str_at(m, strtab, sym->st_name);
-            if (sym->st_shndx == SHN_UNDEF && strncmp(name, "io_uring_", 9) == 0)
-                t->uring = true;
-            if (strcmp(name, "uv_loop_init") == 0) /* node links libuv in, or imports it */
-                t->libuv = true;
-        } else if (sh->sh_type == SHT_DYNAMIC && sh->sh_entsize >= sizeof(Elf64_Dyn)) {
-            const Elf64_Dyn *d = (const Elf64_Dyn *)ent;
-            const char *needed = d->d_tag == DT_NEEDED ? str_at(m, strtab, d->d_un.d_val) : "";
-            t->uring |= strncmp(needed, "liburing.so", 11) == 0;
-            t->libuv |= strncmp(needed, "libuv.so", 8) == 0;
-        }
-    }
-}
-
-/* Go writes its build information to .go.buildinfo and a "Go" build ID
- * note; Bun's compiled executables carry a .bun section. */
-static void scan_sections(const struct image *m, const Elf64_Ehdr *eh, struct traits *t)
-{
-    const Elf64_Shdr *names = section(m, eh, eh->e_shstrndx);
-    if (eh->e_shentsize != sizeof(Elf64_Shdr))
-        return;
-    for (size_t i = 0; i < eh->e_shnum; i++) {
-        const Elf64_Shdr *sh = section(m, eh, i);
-        if (!sh)
-            break;
-        const char *name = str_at(m, names, sh->sh_name);
-        t->go |= strcmp(name, ".go.buildinfo") == 0 || strcmp(name, ".note.go.buildid") == 0;
-        t->bun |= strcmp(name, ".bun") == 0;
-        if (sh->sh_type == SHT_DYNSYM || sh->sh_type == SHT_DYNAMIC)
-            scan_dynamic(m, eh, sh, t);
-    }
-}
-
-/* Older Bun executables append the script after a marker at the end. */
-static bool bun_trailer(const struct image *m)
-{
-    static const char mark[] = "---- Bun! ----";
-    size_t tail = m->size < 4096 ? m->size : 4096;
-    return memmem(m->p + m->size - tail, tail, mark, sizeof mark - 1) != NULL;
 }
 
 /* The shim of each build that is installed: glibc's, and musl's beside it. */
@@ -186,38 +106,14 @@ static void name_shim(const char *path, const char *loader)
            name, shim);
 }
 
-/* Has the program an ELF interpreter (PT_INTERP)? The first one's path, when
- * it lies in the file and fits, goes to loader (PATH_MAX bytes, "" if not). */
-static bool find_interp(const struct image *m, const Elf64_Ehdr *eh, char *loader)
-{
-    bool interp = false;
-    loader[0] = '\0';
-    if (eh->e_phentsize != sizeof(Elf64_Phdr))
-        return false;
-    for (size_t i = 0; i < eh->e_phnum; i++) {
-        uint64_t off = eh->e_phoff + i * sizeof(Elf64_Phdr);
-        if (!in(m, off, sizeof(Elf64_Phdr)))
-            continue;
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(m->p + off);
-        if (ph->p_type == PT_INTERP && !interp && in(m, ph->p_offset, ph->p_filesz) &&
-            ph->p_filesz < PATH_MAX) {
-            memcpy(loader, m->p + ph->p_offset, ph->p_filesz);
-            loader[ph->p_filesz] = '\0';
-        }
-        interp |= ph->p_type == PT_INTERP;
-    }
-    return interp;
-}
-
-static void check_elf64(const char *path, const struct image *m)
+static void check_elf64(const char *path, const struct rg_image *m)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m->p;
     int before = findings;
     char loader[PATH_MAX];
-    bool interp = find_interp(m, eh, loader);
-    struct traits t = {0};
-    scan_sections(m, eh, &t);
-    t.bun |= bun_trailer(m);
+    bool interp = rg_elf_interp(m, loader);
+    struct rg_elf_traits t;
+    rg_elf_traits(m, &t);
     if (!interp && eh->e_type == ET_EXEC)
         finding(path, "statically linked (no ELF interpreter): LD_PRELOAD never loads", supervise);
     else if (!interp && eh->e_type == ET_DYN)
@@ -252,7 +148,7 @@ static void check_elf64(const char *path, const struct image *m)
         name_shim(path, loader);
 }
 
-static int check_image(const char *path, const struct image *m)
+static int check_image(const char *path, const struct rg_image *m)
 {
     if (m->size < EI_NIDENT || memcmp(m->p, ELFMAG, SELFMAG) != 0) {
         printf("%s: not an ELF program; nothing the preload would miss.\n", path);
@@ -291,7 +187,7 @@ static bool resolve(const char *cmd, char *out, size_t cap)
 static int diagnose(const char *cmd, int depth);
 
 /* "#!/usr/bin/env node" → node; "#!/bin/sh -e" → /bin/sh. */
-static int follow_script(const char *path, const struct image *m, int depth)
+static int follow_script(const char *path, const struct rg_image *m, int depth)
 {
     char line[PATH_MAX];
     /* The mapping ends where the file does: a script with no newline and no
@@ -340,7 +236,7 @@ static int diagnose(const char *cmd, int depth)
                 st.st_mode & S_ISUID ? "setuid: the dynamic linker ignores LD_PRELOAD"
                                      : "setgid: the dynamic linker ignores LD_PRELOAD",
                 "run it outside the session, or use a copy without the bit");
-    struct image m = {NULL, (size_t)st.st_size};
+    struct rg_image m = {NULL, (size_t)st.st_size};
     void *map = m.size ? mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
     close(fd);
     if (map == MAP_FAILED) {

@@ -64,7 +64,11 @@ static struct moved known_at(struct rg_ctx *c, int dirfd, const char *path)
         m.kept = m.known && r.written;
         m.e = m.known ? e : NULL;
         m.was = r;
-        if (m.known || !rg_wait_restamp(&r, n))
+        /* The renamer's own write descriptor restamps at its close, after
+         * this rename: waiting for it would wait the whole second for
+         * nothing (rustc renames its dep-graph.part.bin still open). */
+        bool own = r.writers == 1 && r.writer_pid == rg_ctx_pid(c);
+        if (m.known || own || !rg_wait_restamp(&r, n))
             break;
     }
     return m;

@@ -296,3 +296,18 @@ open("f", "a").write("last\n")'
 	refute_refused
 	assert_content f "$(printf 'new\nsibling\nlast')"
 }
+
+@test "t1530.22 renaming a file the renamer still holds open for writing does not wait for its own restamp" {
+	# rustc's incremental cache: dep-graph.part.bin written, renamed to
+	# dep-graph.bin, then closed. Its own close comes only after the rename.
+	run --separate-stderr rg "$PY" -c '
+import os, time
+f = open("part.bin", "wb"); f.write(b"x" * 4096); f.flush()
+t = time.monotonic(); os.rename("part.bin", "graph.bin"); took = time.monotonic() - t
+f.write(b"y"); f.close()
+open("graph.bin", "ab").write(b"z")
+print("%.3f" % took)'
+	assert_success
+	refute_refused
+	(( $(printf '%s\n' "$output" | awk '{ print ($1 < 0.5) }') )) || fail "the rename took ${output}s"
+}

@@ -252,6 +252,8 @@ int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
                                const struct rg_write_open *w, struct stat *out)
 {
     int fd = w->fd;
+    /* Set here as well as through sp: cppcheck does not follow sp to mine
+     * and would call it used uninitialised. */
     struct stat mine;
     mine.st_mode = 0;
     struct stat *sp = out ? out : &mine;

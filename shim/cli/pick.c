@@ -18,11 +18,13 @@
 #include "os/session.h"
 
 /* An owner in another PID namespace is out of sight, not gone: taken for
- * alive, its session is never pruned or taken over from here. */
+ * alive, its session is never pruned or taken over from here, unless
+ * that namespace is seen to have no process left. */
 bool rg_session_owner_alive(const struct rg_header *h)
 {
-    bool elsewhere = h->creator_pidns && h->creator_pidns != rg_pidns_self();
-    return elsewhere || rg_pid_alive(rg_header_owner(h));
+    if (h->creator_pidns && h->creator_pidns != rg_pidns_self())
+        return !rg_pidns_gone(h->creator_pidns);
+    return rg_pid_alive(rg_header_owner(h));
 }
 
 bool rg_session_running(const char *path, const struct rg_header *h)

@@ -1,5 +1,6 @@
 #include "os/members.h"
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,4 +137,68 @@ uint64_t rg_pidns_self(void)
 {
     struct stat st;
     return rg_sys_fstatat(AT_FDCWD, "/proc/self/ns/pid", &st, 0) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+/* The inode of the initial PID namespace's file (PROC_PID_INIT_INO, fixed
+ * by the kernel since 3.8). */
+#define PIDNS_INIT_INO 0xEFFFFFFCU
+
+/* Is process pid in a PID namespace below this one? Its status's NSpid
+ * line then holds more than one number, its pid in each. Read even where
+ * its namespace cannot be: a status is anyone's to read. */
+static bool nested(int dfd, int pid)
+{
+    char file[64], buf[CHUNK];
+    snprintf(file, sizeof file, "%d/status", pid);
+    int fd = rg_sys_openat(dfd, file, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return true;
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    rg_sys_close(fd);
+    buf[got > 0 ? got : 0] = '\0';
+    const char *p = strstr(buf, "\nNSpid:");
+    if (!p)
+        return true; /* before Linux 4.1, no such line: perhaps */
+    p += strlen("\nNSpid:");
+    p += strspn(p, "\t");
+    p += strspn(p, "0123456789");
+    return *p == '\t';
+}
+
+/* Is process pid (its /proc directory open at dfd) in namespace ns? Gone,
+ * or another user's (no creator of this user's tables): no. One of this
+ * user's whose namespace cannot be looked at (not dumpable): no when it
+ * is in this namespace, perhaps below it. */
+static bool in_pidns(int dfd, int pid, uint64_t ns)
+{
+    char file[64];
+    struct stat st;
+    snprintf(file, sizeof file, "%d/ns/pid", pid);
+    int r = rg_sys_fstatat(dfd, file, &st, 0);
+    if (r == 0)
+        return (uint64_t)st.st_ino == ns;
+    snprintf(file, sizeof file, "%d", pid);
+    return r != -ENOENT && r != -ESRCH && rg_sys_fstatat(dfd, file, &st, 0) == 0 &&
+           st.st_uid == rg_sys_geteuid() && nested(dfd, pid);
+}
+
+bool rg_pidns_gone(uint64_t ns)
+{
+    char buf[CHUNK];
+    if (ns == 0 || rg_pidns_self() != PIDNS_INIT_INO)
+        return false;
+    int dfd = rg_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd < 0)
+        return false;
+    bool found = false;
+    long n;
+    while (!found && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0)
+        for (long off = 0; off < n && !found;) {
+            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+            int pid = pid_of(d->d_name);
+            found = pid > 0 && in_pidns(dfd, pid, ns);
+            off += d->d_reclen;
+        }
+    rg_sys_close(dfd);
+    return n == 0 && !found;
 }

@@ -27,4 +27,11 @@ bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool y
  * looks gone while it runs. */
 uint64_t rg_pidns_self(void);
 
+/* Has PID namespace ns (an inode from rg_pidns_self) no process left?
+ * Told only from the initial namespace, the one that sees every process:
+ * from any other a namespace out of sight may still hold a session's
+ * creator, and the answer is false. False too when a process of this user
+ * cannot be looked at. */
+bool rg_pidns_gone(uint64_t ns);
+
 #endif

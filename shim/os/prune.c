@@ -15,6 +15,16 @@
 #include "os/members.h"
 #include "os/session.h"
 #include "os/sys.h"
+/* Is the creator of the table with header h gone? By its pid, from its
+ * own PID namespace; from another, only when no process is left in
+ * that namespace. */
+static bool creator_gone(const struct rg_header *h, uint64_t pidns)
+{
+    if (h->creator_pidns == 0 || h->creator_pidns == pidns)
+        return kill(rg_header_owner(h), 0) != 0 && errno == ESRCH;
+    return rg_pidns_gone(h->creator_pidns);
+}
+
 /* Has the session of table dir/name ended: its creator gone, and no
  * process of its tree left (a launcher killed with SIGKILL leaves its
  * children on the table)? */
@@ -28,8 +38,7 @@ static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t
     bool gone = rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                 st.st_uid == rg_sys_geteuid() && pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h &&
                 memcmp(h.magic, RG_MAGIC, sizeof h.magic) == 0 && rg_header_owner(&h) > 0 &&
-                (h.creator_pidns == 0 || h.creator_pidns == pidns) &&
-                kill(rg_header_owner(&h), 0) != 0 && errno == ESRCH;
+                creator_gone(&h, pidns);
     rg_sys_close(fd);
     char path[PATH_MAX];
     int n = snprintf(path, sizeof path, "%s/%s", dir, name);

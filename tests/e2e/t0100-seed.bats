@@ -590,6 +590,58 @@ sandbox_spares_table() {
 	sandbox_spares_table "$RG" sessions --prune
 }
 
+# The other way round: the initial PID namespace sees every process, so it
+# can tell a sandbox's session has ended by finding none left in its
+# namespace, though the creator's pid means nothing here.
+in_initial_pidns() {
+	[ "$(stat -Lc %i /proc/self/ns/pid)" = 4026531836 ] || skip "not in the initial PID namespace"
+	unshare -pf --mount-proc true 2>/dev/null || skip "no PID namespace can be made here"
+}
+
+# sandboxed_table_pruned COMMAND...: COMMAND run here after a session
+# kept by --keep in a sandbox has ended must remove its table.
+sandboxed_table_pruned() {
+	in_initial_pidns
+	run unshare -pf --mount-proc "$RG" run --keep -- sh -c 'echo "$READGUARD_SESSION" >sess'
+	assert_success
+	[ -e "$(cat sess)" ] || fail "--keep kept no table"
+	run "$@"
+	assert_success
+	[ ! -e "$(cat sess)" ] || fail "'$*' kept the table of a session whose namespace has no process left"
+}
+
+# sandboxed_table_spared COMMAND...: COMMAND run here while a session runs
+# in a sandbox must leave its table.
+sandboxed_table_spared() {
+	in_initial_pidns
+	mkfifo go
+	unshare -pf --mount-proc "$RG" run -- sh -c 'echo "$READGUARD_SESSION" >sess; read -r _ <go' &
+	await_file sess
+	run "$@"
+	local kept=no
+	[ -e "$(cat sess)" ] && kept=yes
+	echo >go
+	wait
+	assert_success
+	[ "$kept" = yes ] || fail "'$*' removed the table of a session running in a sandbox"
+}
+
+@test "t0100.63 a session started after a sandbox's session ended removes its table" {
+	sandboxed_table_pruned "$RG" run -- true
+}
+
+@test "t0100.64 sessions --prune removes the table of a sandbox's session that ended" {
+	sandboxed_table_pruned "$RG" sessions --prune
+}
+
+@test "t0100.65 a session started beside a sandbox's running session leaves its table alone" {
+	sandboxed_table_spared "$RG" run -- true
+}
+
+@test "t0100.66 sessions --prune leaves the table of a sandbox's running session alone" {
+	sandboxed_table_spared "$RG" sessions --prune
+}
+
 @test "t0100.59 a preloaded creator whose children have all ended removes its table at exit" {
 	run env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
 		'echo "$READGUARD_SESSION" >sess; /bin/true; (sh -c :); :'

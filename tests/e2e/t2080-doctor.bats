@@ -162,6 +162,14 @@ uv_user() {
 	[[ $stderr == *"not a regular file"* ]] || fail "$stderr"
 }
 
+@test "t2080.21 doctor passes over a directory on PATH named as the command, as execvp does" {
+	mkdir -p dirs/tool progs
+	cp /bin/true progs/tool
+	PATH="$PWD/dirs:$PWD/progs:$PATH" run --separate-stderr "$RG" doctor tool
+	assert_success
+	assert_output --partial "$PWD/progs/tool: a dynamically linked"
+}
+
 @test "t2080.12 doctor of a truncated ELF file does not crash" {
 	head -c 100 /bin/true >trunc
 	run --separate-stderr "$RG" doctor ./trunc

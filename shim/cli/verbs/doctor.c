@@ -168,6 +168,14 @@ static int check_image(const char *path, const struct rg_image *m)
     return 0;
 }
 
+/* execvp goes on past a directory of the command's name (its execve fails
+ * with EACCES): "doctor ." must not find one of PATH's directories. */
+static bool runnable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
 /* COMMAND as execvp would find it. */
 static bool resolve(const char *cmd, char *out, size_t cap)
 {
@@ -177,7 +185,7 @@ static bool resolve(const char *cmd, char *out, size_t cap)
     for (const char *p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
         size_t n = strcspn(p, ":");
         if (snprintf(out, cap, "%.*s%s%s", (int)n, p, n ? "/" : "", cmd) < (int)cap &&
-            access(out, X_OK) == 0)
+            runnable(out))
             return true;
         p += n + (p[n] == ':');
     }

@@ -1,5 +1,6 @@
 #include "cli/policy_show.h"
 #include "cli/json/out.h"
+#include "cli/shown.h"
 #include "core/ignore.h"
 /* Which roots a rule applies under: every one, or one root's .readguardignore. */
 static const char *rule_scope(const struct rg_header *h, char scope, char *buf, size_t cap)
@@ -33,7 +34,7 @@ static void journal_human(FILE *f, const struct rg_header *h)
     while (u < 3 && n >= 1024 && n % 1024 == 0)
         n /= 1024, u++;
     if (journal_of(h))
-        fprintf(f, "journal     %s (files up to %lld %s)\n", h->journal_dir, n, unit[u]);
+        fprintf(f, "journal     %s (files up to %lld %s)\n", rg_shown(h->journal_dir), n, unit[u]);
     else
         fprintf(f, "journal     (off: --no-journal, nothing is kept for undo)\n");
 }
@@ -58,7 +59,7 @@ void rg_policy_show_human(FILE *f, const struct rg_header *h)
     char scope, buf[RG_LOG_PATH_MAX];
     for (const char *r = rg_ignore_next(h->ignores, h->ignores_len, NULL, &scope); r;
          r = rg_ignore_next(h->ignores, h->ignores_len, r, &scope))
-        fprintf(f, "            %-24s %s\n", r, rule_scope(h, scope, buf, sizeof buf));
+        fprintf(f, "            %-24s %s\n", r, rg_shown(rule_scope(h, scope, buf, sizeof buf)));
 }
 
 void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)

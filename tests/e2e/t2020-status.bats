@@ -207,3 +207,13 @@ assert h["id"] == st["id"] == h["session"], (st, h)
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "readguard: session '$d/tbl': it cannot be opened: permission denied; is it another user's?"
 }
+
+@test "t2020.16 status writes a root with a newline in its name as \\n, keeping one line per setting" {
+	local root="$W/a
+b"
+	mkdir "$root"
+	new_session --root "$root"
+	run --separate-stderr "$RG" status
+	assert_success
+	assert_line "roots       $W/a\\nb"
+}

@@ -509,3 +509,14 @@ rejoined() {
 	[ -s id1 ] || fail "the first run exported no READGUARD_SESSION_ID"
 	assert_equal "$(cat id2)" "$(cat id1)"
 }
+
+@test "t2070.50 sessions writes a root with a newline in its name as \\n, keeping one line per session" {
+	local root="$W/a
+b"
+	mkdir "$root"
+	new_session --root "$root"
+	run --separate-stderr "$RG" sessions
+	assert_success
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "  root $W/a\\nb"
+}

@@ -84,13 +84,14 @@ static void show(const struct listing *l, const char *path, const char *state,
     }
     const char *mark = hook ? "  claude-code hook" : "";
     if (!h) {
-        printf("%s  %s  (%s)%s\n", path, state, why, mark);
+        printf("%s  %s  (%s)%s\n", rg_shown(path), state, why, mark);
         return;
     }
     char created[RG_TIME_LEN];
     rg_format_time(h->created_ns, created);
-    printf("%s  %s  pid %d  since %s  root %s%s%s\n", path, state, (int)rg_header_owner(h), created,
-           h->nroots ? h->roots : "-", h->nroots > 1 ? " ..." : "", mark);
+    printf("%s  %s  pid %d  since %s  root %s%s%s\n", rg_shown(path), state,
+           (int)rg_header_owner(h), created, h->nroots ? rg_shown(h->roots) : "-",
+           h->nroots > 1 ? " ..." : "", mark);
 }
 
 static void prune(struct listing *l, const char *path)
@@ -98,7 +99,7 @@ static void prune(struct listing *l, const char *path)
     if (unlink(path) == 0) {
         l->removed++;
         if (!l->json)
-            printf("removed %s\n", path);
+            printf("removed %s\n", rg_shown(path));
         return;
     }
     rg_err("sessions: cannot remove '%s': %s", rg_shown(path), strerror(errno));
@@ -111,7 +112,7 @@ static void pruned_log(const char *path, int err, void *arg)
     if (!err) {
         l->removed++;
         if (!l->json)
-            printf("removed %s\n", path);
+            printf("removed %s\n", rg_shown(path));
         return;
     }
     rg_err("sessions: cannot remove '%s': %s", rg_shown(path), strerror(err));

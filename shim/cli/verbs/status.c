@@ -10,6 +10,7 @@
 #include "cli/json/out.h"
 #include "cli/pick.h"
 #include "cli/policy_show.h"
+#include "cli/shown.h"
 #include "cli/where.h"
 #include "core/jrecord.h"
 #include "core/settings.h"
@@ -60,7 +61,7 @@ static void human(const struct rg_cli_session *s)
     uint32_t used = atomic_load(&h->used);
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, h->created_ns, h->creator_pid);
-    printf("session     %s\n", s->path);
+    printf("session     %s\n", rg_shown(s->path));
     printf("id          %s\n", id);
     printf("state       %s (pid %d)\n", rg_session_running(s->path, h) ? "running" : "ended",
            (int)rg_header_owner(h));
@@ -68,8 +69,8 @@ static void human(const struct rg_cli_session *s)
     printf("mode        %s\n", rg_mode_name((enum rg_mode)h->mode));
     const char *label = "roots";
     for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r), label = "")
-        printf("%-11s %s\n", label, r);
-    printf("log         %s\n", h->log_path[0] ? h->log_path : "(none)");
+        printf("%-11s %s\n", label, rg_shown(r));
+    printf("log         %s\n", h->log_path[0] ? rg_shown(h->log_path) : "(none)");
     rg_policy_show_human(stdout, h);
     printf("capacity    %u files, %u used (%.1f%%)%s\n", h->capacity, used,
            100.0 * used / h->capacity, atomic_load(&h->full) ? ", FULL" : "");

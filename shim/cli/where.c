@@ -47,7 +47,7 @@ static void walk(const struct rg_header *h, struct rg_where *w, size_t n)
 
 size_t rg_where_find(const struct rg_table *t, struct rg_where **out)
 {
-    uint32_t used = atomic_load(&t->hdr->used);
+    uint32_t used = rg_table_used(t);
     struct rg_where *w = calloc(used ? used : 1, sizeof *w);
     size_t n = 0;
     *out = w;

@@ -186,6 +186,12 @@ void rg_table_bind(struct rg_table *t, void *map, size_t size)
     t->map_size = size;
 }
 
+uint32_t rg_table_used(const struct rg_table *t)
+{
+    uint32_t used = atomic_load(&t->hdr->used);
+    return used < t->capacity ? used : t->capacity;
+}
+
 /* Index slot values are trusted only as far as they point inside the table:
  * the file is shared, and a corrupt slot must not become a wild read. */
 static struct rg_entry *slot_entry(const struct rg_table *t, uint32_t v)

@@ -254,6 +254,11 @@ bool rg_scan_settings_ok(uint32_t files, int64_t window_ns);
 
 void rg_table_bind(struct rg_table *t, void *map, size_t size);
 
+/* How many entries have been claimed: the bound of a loop over t->entries.
+ * The header's count is shared and may be rewritten past the capacity the
+ * table was attached with, so it is clamped to that. */
+uint32_t rg_table_used(const struct rg_table *t);
+
 struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino);
 /* NULL when the table is full (the header's full flag is then set). */
 struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino);

@@ -430,6 +430,19 @@ TEST(validate_rejects_used_beyond_capacity)
 
 /* --- bind, find, add ------------------------------------------------------ */
 
+TEST(used_is_clamped_to_the_capacity_bound_at_attach)
+{
+    struct fixture f = make_table(16, false);
+    atomic_store(&f.t.hdr->used, 3);
+    CHECK_EQ_INT(rg_table_used(&f.t), 3);
+    atomic_store(&f.t.hdr->used, 16);
+    CHECK_EQ_INT(rg_table_used(&f.t), 16);
+    /* Rewritten after attach, as any program of the user may. */
+    atomic_store(&f.t.hdr->used, UINT32_MAX);
+    CHECK_EQ_INT(rg_table_used(&f.t), 16);
+    drop(&f);
+}
+
 TEST(bind_points_into_the_mapping)
 {
     struct fixture f = make_table(16, false);
@@ -2032,6 +2045,7 @@ int main(void)
     RUN(validate_rejects_unterminated_log_path);
     RUN(validate_rejects_generation_zero);
     RUN(validate_rejects_used_beyond_capacity);
+    RUN(used_is_clamped_to_the_capacity_bound_at_attach);
     RUN(bind_points_into_the_mapping);
     RUN(find_on_empty_table_is_null);
     RUN(find_or_add_then_find_returns_same_entry);

@@ -47,7 +47,7 @@ static const char *entry_state(const struct rg_table *t, const struct rg_entry *
 
 static uint32_t count_tracked(const struct rg_table *t)
 {
-    uint32_t used = atomic_load(&t->hdr->used), n = 0;
+    uint32_t used = rg_table_used(t), n = 0;
     for (uint32_t i = 0; i < used; i++)
         n += t->entries[i].ino != 0 && rg_entry_load(t, &t->entries[i]).found;
     return n;
@@ -58,7 +58,7 @@ static void human(const struct rg_cli_session *s)
     const struct rg_header *h = s->table.hdr;
     char created[RG_TIME_LEN];
     rg_format_time(h->created_ns, created);
-    uint32_t used = atomic_load(&h->used);
+    uint32_t used = rg_table_used(&s->table);
     char id[RG_JOURNAL_ID_MAX];
     rg_journal_id(id, h->created_ns, h->creator_pid);
     printf("session     %s\n", rg_shown(s->path));
@@ -72,8 +72,8 @@ static void human(const struct rg_cli_session *s)
         printf("%-11s %s\n", label, rg_shown(r));
     printf("log         %s\n", h->log_path[0] ? rg_shown(h->log_path) : "(none)");
     rg_policy_show_human(stdout, h);
-    printf("capacity    %u files, %u used (%.1f%%)%s\n", h->capacity, used,
-           100.0 * used / h->capacity, atomic_load(&h->full) ? ", FULL" : "");
+    printf("capacity    %u files, %u used (%.1f%%)%s\n", s->table.capacity, used,
+           100.0 * used / s->table.capacity, atomic_load(&h->full) ? ", FULL" : "");
     printf("tracked     %u files read or written in this generation\n", count_tracked(&s->table));
     printf("generation  %u\n", atomic_load(&h->generation));
     printf("reads       %llu\n", (unsigned long long)atomic_load(&h->reads));
@@ -153,8 +153,8 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_roots_show_json(stdout, &first, h);
     rg_jmember_str(stdout, &first, "log", h->log_path);
     rg_policy_show_json(stdout, &first, h);
-    rg_jmember_int(stdout, &first, "capacity", h->capacity);
-    rg_jmember_int(stdout, &first, "used", atomic_load(&h->used));
+    rg_jmember_int(stdout, &first, "capacity", s->table.capacity);
+    rg_jmember_int(stdout, &first, "used", rg_table_used(&s->table));
     rg_jmember_bool(stdout, &first, "full", atomic_load(&h->full) != 0);
     rg_jmember_int(stdout, &first, "tracked", count_tracked(&s->table));
     rg_jmember_int(stdout, &first, "generation", atomic_load(&h->generation));

@@ -110,3 +110,30 @@ configure_once() {
 	refute_refused
 	assert_success
 }
+
+@test "t1016.09 ./configure of a libtool project run again moves libtoolT onto last time's libtool; the journal keeps it" {
+	need automake libtoolize
+	autoconf_project
+	sed -i 's/^AC_INIT(\[demo\], \[1.0\])$/&\nAM_INIT_AUTOMAKE([foreign])\nLT_INIT/' configure.ac
+	printf '%s\n' 'bin_PROGRAMS = demo' 'demo_SOURCES = main.c' >Makefile.am
+	rm Makefile.in
+	"$RG" run --log "$LOG" -- bash -c 'autoreconf -fi && ./configure -q' >/dev/null 2>&1 ||
+		fail "the first session could not configure the libtool project"
+	[ -f libtool ] || fail "configure left no libtool"
+	run --separate-stderr "$RG" run --log "$LOG" -- ./configure -q
+	refute_refused
+	assert_success
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/libtool"
+}
+
+@test "t1016.10 a libtool script configure did not write is still refused" {
+	printf '#!/bin/sh\n# libtool: a wrapper kept by hand\nexec /usr/bin/libtool "$@"\n' >libtool
+	make_old libtool
+	snapshot libtool
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >libtool'
+	assert_failure
+	assert_refused libtool unread
+	assert_unchanged libtool
+}

@@ -339,6 +339,7 @@ TEST(configure_outputs_are_config_log_and_config_status_by_name)
     CHECK(rg_configure_output("config.log"));
     CHECK(rg_configure_output("config.status"));
     CHECK(rg_configure_output("configure"));
+    CHECK(rg_configure_output("libtool"));
     CHECK(rg_configure_output("stamp-h1"));
     CHECK(rg_configure_output("stamp-h12"));
     CHECK(!rg_configure_output("stamp-h"));
@@ -385,6 +386,16 @@ TEST(configure_is_the_script_autoconf_says_it_generated)
     CHECK(!wrote("configure", "#!/bin/sh\n# configure: hand-written, as ffmpeg's is\n"));
     CHECK(!wrote("configure", script + 11)); /* no "#!" line */
     CHECK(!wrote("configure.sh", script));
+}
+
+TEST(libtool_is_the_script_config_status_says_it_generated)
+{
+    CHECK(
+        wrote("libtool", "#! /bin/bash\n# Generated automatically by config.status (demo) 1.0\n"));
+    CHECK(!wrote("libtool", "#! /bin/bash\n# Generated automatically by config.status"));
+    CHECK(!wrote("libtool", "# Generated automatically by config.status (demo) 1.0\n"));
+    CHECK(!wrote("libtool", "#!/bin/sh\n# libtool: a wrapper written by hand\n"));
+    CHECK(!wrote("libtool.sh", "#! /bin/bash\n# Generated automatically by config.status (d)\n"));
 }
 
 TEST(config_h_in_is_the_template_autoheader_says_it_generated)
@@ -495,6 +506,7 @@ int main(void)
     RUN(config_log_begins_with_configures_two_lines);
     RUN(config_status_is_a_script_configure_says_it_generated);
     RUN(configure_is_the_script_autoconf_says_it_generated);
+    RUN(libtool_is_the_script_config_status_says_it_generated);
     RUN(config_h_in_is_the_template_autoheader_says_it_generated);
     RUN(stamp_h_says_which_header_it_stamps);
     RUN(sqlite_header_is_sixteen_bytes_with_its_nul);

@@ -90,26 +90,83 @@ static bool table_path(struct rg_hook_input *in)
     return n > 0 && n < (int)sizeof in->table;
 }
 
-#define EVENTS "SessionStart, SessionEnd, PreToolUse, PostToolUse or PreCompact"
-
-static bool known_event(const char *event)
+static int session_end(struct rg_hook_input *in, int argc, char **argv)
 {
-    static const char *const known[] = {"SessionStart", "SessionEnd", "PreToolUse", "PostToolUse",
-                                        "PreCompact"};
-    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-        if (strcmp(event, known[i]) == 0)
-            return true;
-    return false;
+    (void)argc;
+    (void)argv;
+    return rg_hook_session_end(in);
 }
 
-static int claude_code(const char *event, int argc, char **argv)
+static int pre_compact(struct rg_hook_input *in, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return rg_hook_forget_reads(in->table);
+}
+
+static int pre_tool_use(struct rg_hook_input *in, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return rg_hook_tool(in, true);
+}
+
+static int post_tool_use(struct rg_hook_input *in, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return rg_hook_tool(in, false);
+}
+
+/* The one list of the events readguard has a hook for: the dispatch and
+ * the messages that name them all come from it. */
+static const struct event {
+    const char *name;
+    int (*run)(struct rg_hook_input *in, int argc, char **argv);
+} events[] = {
+    {"SessionStart", rg_hook_session_start},
+    {"SessionEnd", session_end},
+    {"PreToolUse", pre_tool_use},
+    {"PostToolUse", post_tool_use},
+    {"PreCompact", pre_compact},
+};
+
+#define NEVENTS (sizeof events / sizeof *events)
+
+static const struct event *event_named(const char *name)
+{
+    for (size_t i = 0; i < NEVENTS; i++)
+        if (strcmp(name, events[i].name) == 0)
+            return &events[i];
+    return NULL;
+}
+
+/* "A, B or C", as the messages name the events. */
+static const char *event_names(void)
+{
+    static char list[128];
+    size_t len = 0;
+    for (size_t i = 0; i < NEVENTS && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i == 0            ? ""
+                                : i + 1 < NEVENTS ? ", "
+                                                  : " or ",
+                                events[i].name);
+    return list;
+}
+
+static int claude_code(const char *name, int argc, char **argv)
 {
     /* Said before the input is read: a settings.json that names an event
      * readguard has no hook for is a mistake to show, not a bad input. */
-    if (!known_event(event))
-        return rg_hook_trouble("claude-code: unknown event '%s': readguard's hooks are " EVENTS
-                               "; it does nothing",
-                               event);
+    const struct event *event = event_named(name);
+    if (!event) {
+        char why[256];
+        snprintf(why, sizeof why,
+                 "claude-code: unknown event '%s': readguard's hooks are %s; it does nothing", name,
+                 event_names());
+        return rg_hook_trouble("%s", why);
+    }
     struct rg_hook_input in = {0};
     char *doc = read_all(stdin);
     if (!doc)
@@ -129,13 +186,7 @@ static int claude_code(const char *event, int argc, char **argv)
     free(doc);
     if (!table_path(&in))
         return rg_hook_trouble("%s", "no usable session_id in the hook input");
-    if (strcmp(event, "SessionStart") == 0)
-        return rg_hook_session_start(&in, argc, argv);
-    if (strcmp(event, "SessionEnd") == 0)
-        return rg_hook_session_end(&in);
-    if (strcmp(event, "PreCompact") == 0)
-        return rg_hook_forget_reads(in.table);
-    return rg_hook_tool(&in, strcmp(event, "PreToolUse") == 0); /* or PostToolUse */
+    return event->run(&in, argc, argv);
 }
 
 static bool is_help(const char *arg)
@@ -162,7 +213,7 @@ int rg_cmd_hook(int argc, char **argv)
         else if (strcmp(argv[1], "claude-code") != 0)
             rg_err("hook: unknown integration '%s' (readguard has one: claude-code)", argv[1]);
         else
-            rg_err("hook: claude-code: no event given (%s)", EVENTS);
+            rg_err("hook: claude-code: no event given (%s)", event_names());
         fputs("Try 'readguard hook --help'.\n", stderr);
         return RG_EXIT_TROUBLE;
     }

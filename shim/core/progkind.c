@@ -112,18 +112,3 @@ bool rg_script_interp(const unsigned char *buf, size_t n, char *out, size_t cap)
     out[i - start] = '\0';
     return true;
 }
-
-const char *rg_prog_words(enum rg_prog kind)
-{
-    switch (kind) {
-    case RG_PROG_GLIBC: return "a glibc program";
-    case RG_PROG_MUSL: return "a musl program";
-    case RG_PROG_OTHER_LD: return "a program for a dynamic linker readguard has no shim for";
-    case RG_PROG_STATIC: return "a statically linked program";
-    case RG_PROG_GO: return "a Go program";
-    case RG_PROG_SETID: return "a setuid or setgid program";
-    case RG_PROG_SCRIPT: return "a script";
-    case RG_PROG_UNKNOWN: break;
-    }
-    return "a program readguard cannot read";
-}

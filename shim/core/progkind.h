@@ -41,7 +41,4 @@ enum rg_prog rg_interp_kind(const char *interp);
 /* The interpreter of a "#!" line in buf (n bytes), copied to out. */
 bool rg_script_interp(const unsigned char *buf, size_t n, char *out, size_t cap);
 
-/* The program's name for people: "a statically linked program", ... */
-const char *rg_prog_words(enum rg_prog kind);
-
 #endif

@@ -309,12 +309,3 @@ int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct s
     struct rg_file f = rg_file_of(st);
     return rg_ask_named(c, req, &f, c->session_path) == RG_REFUSE ? -EACCES : 0;
 }
-
-int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists)
-{
-    struct stat st;
-    int r = rg_ask_path_stat(c, req, follow, &st);
-    if (exists)
-        *exists = st.st_mode != 0;
-    return r < 0 ? r : 0;
-}

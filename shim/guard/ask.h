@@ -132,8 +132,6 @@ rg_ask_allows_at_once(struct rg_ctx *c, const struct rg_request *req, const stru
 enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_file *f, int fd,
                       bool follow);
 
-/* Asks about a path that is not open: a missing path is a new file. 0 or
- * -EACCES; *exists (if given) says whether the path was there. */
 /* rg_ask for a call the first look decides whole (the session's own files
  * under --strict: the policy refuses them at its head), reported with abs
  * as the path the call named: nothing there located the file. */
@@ -144,10 +142,11 @@ enum rg_action rg_ask_named(struct rg_ctx *c, const struct rg_request *req, stru
  * --strict (see rg_ctx_sealed), whatever the call is: a read-open, or the
  * source of a rename, which the policy otherwise lets through. -EACCES or 0. */
 int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
-int rg_ask_path(struct rg_ctx *c, const struct rg_request *req, bool follow, bool *exists);
-/* The same, leaving what the path names in *st (st_mode 0: nothing), and
- * 1 where the change is allowed only once the old bytes are kept
- * (RG_ALLOW_KEPT: rg_journal_keep's act). */
+
+/* Asks about a path that is not open: a missing path is a new file. 0,
+ * -EACCES, or 1 where the change is allowed only once the old bytes are
+ * kept (RG_ALLOW_KEPT: rg_journal_keep's act); what the path names is left
+ * in *st (st_mode 0: nothing). */
 int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
 /* The same, of the file itself (not a final symlink's target) that st
  * describes, looked at already. */

@@ -134,18 +134,6 @@ int rg_record_read_at(struct rg_ctx *c, int dirfd, const char *path, int fd)
     return fd;
 }
 
-int rg_guard_open(struct rg_ctx *c, const struct rg_request *req)
-{
-    if (!rg_flags_write(req->flags)) {
-        int fd = rg_open_paused(req, req->flags);
-        rg_guard_opened_read(c, req, fd);
-        return fd;
-    }
-    struct rg_write_open w;
-    rg_open_write(req, &w);
-    return rg_guard_opened_write(c, req, &w);
-}
-
 int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st)
 {
     if (rg_flags_write(req->flags)) {
@@ -319,7 +307,7 @@ int rg_guard_check_path(struct rg_ctx *c, const struct rg_request *req)
     if (act == RG_REFUSE)
         return -EACCES;
     /* The open is the C library's own, which no hook sees: its old bytes
-     * are kept now, or a journaled file is refused as rg_guard_open would. */
+     * are kept now, or a journaled file is refused as rg_guard_open_stat would. */
     if (st.st_mode != 0 && S_ISREG(st.st_mode) &&
         rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", -1, follow, &st,
                         act == RG_ALLOW_KEPT ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)

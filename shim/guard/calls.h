@@ -26,11 +26,11 @@ static inline void rg_guard_opened_read(struct rg_ctx *c, const struct rg_reques
     if (fd >= 0 && !(req->resolve == 0 && rg_read_outside_roots(c, req->path)))
         rg_record_read(c, req, fd);
 }
-int rg_guard_open(struct rg_ctx *c, const struct rg_request *req);
-/* The same, and the descriptor's stat in st (st_mode 0 if there is none):
- * a read is recorded from that one fstat, where a caller that needs the
- * stat too (the supervisor) would make a second; a write's is the one it
- * was judged on (rg_guard_opened_write_stat). */
+/* Carries out the open req asks for, judged if it is a write, recorded if a
+ * read, with the descriptor's stat in st (st_mode 0 if there is none): a
+ * read is recorded from that one fstat, where a caller that needs the stat
+ * too (the supervisor) would make a second; a write's is the one it was
+ * judged on (rg_guard_opened_write_stat). */
 int rg_guard_open_stat(struct rg_ctx *c, const struct rg_request *req, struct stat *st);
 /* Its record alone, of a read-mode open made and stated (st) already: for
  * the supervisor, which records some reads once the caller holds the

@@ -79,6 +79,34 @@ static void prune_beside(const char *table)
     rg_session_prune(dir);
 }
 
+/* run's settings, from its options in argv, for a session the hook makes:
+ * rooted in root (cap bytes) at the project directory's git work tree, as
+ * readguard run would take from there: the model's git commands change all
+ * of it. argc is at most 60. */
+static const struct rg_settings *start_settings(const char *project, int argc, char **argv,
+                                                char *root, size_t cap)
+{
+    char cwd[PATH_MAX];
+    snprintf(root, cap, "%s", project[0] ? project : ".");
+    if (realpath(root, cwd))
+        rg_default_root(cwd, root, cap);
+    char *args[64] = {"hook", "--root", root};
+    memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
+    const char *named = NULL;
+    return rg_run_settings(argc + 3, args, &named, NULL);
+}
+
+/* Claude Code adds SessionStart's output to the model's context. */
+static void tell_the_model(const char *root)
+{
+    printf("Files under %s are guarded by readguard. Writing an existing file that you have "
+           "not read in this session (with the Read tool or a shell command), or that changed "
+           "since you read it, is refused: a shell command fails with 'Permission denied' and a "
+           "'readguard: refused' line, a Write or Edit is denied with the reason. Read the file, "
+           "then retry.\n",
+           root);
+}
+
 int rg_hook_session_start(struct rg_hook_input *in, int argc, char **argv)
 {
     const char *env_file = getenv("CLAUDE_ENV_FILE");
@@ -92,23 +120,12 @@ int rg_hook_session_start(struct rg_hook_input *in, int argc, char **argv)
         rg_hook_trouble("%s", "CLAUDE_PID is not set: the session is tied to this hook's parent");
         owner = getppid();
     }
-    char shim[PATH_MAX], table[PATH_MAX];
+    char shim[PATH_MAX], table[PATH_MAX], root[PATH_MAX];
     if (rg_preload_path(shim, sizeof shim) < 0)
         return rg_hook_trouble("%s", "cannot find libreadguard.so next to readguard or in ../lib/");
-    /* The project directory's git work tree, as readguard run would take
-     * from there: the model's git commands change all of it. */
-    char cwd[PATH_MAX], root[PATH_MAX];
-    char *dir = in->cwd[0] ? in->cwd : ".";
-    if (realpath(dir, cwd)) {
-        rg_default_root(cwd, root, sizeof root);
-        dir = root;
-    }
-    char *args[64] = {"hook", "--root", dir};
     if (argc > 60)
         return rg_hook_trouble("%s", "too many options");
-    memcpy(args + 3, argv, (size_t)argc * sizeof *argv);
-    const char *named = NULL;
-    const struct rg_settings *s = rg_run_settings(argc + 3, args, &named, NULL);
+    const struct rg_settings *s = start_settings(in->cwd, argc, argv, root, sizeof root);
     /* Mapped, a resumed conversation's table is this hook's, for another
      * start's prune, until its owner is Claude Code again. */
     struct rg_table held;
@@ -124,13 +141,7 @@ int rg_hook_session_start(struct rg_hook_input *in, int argc, char **argv)
         rg_hook_forget_reads(table);
     if (rg_ccenv_write(env_file, table, shim) != 0)
         return rg_hook_trouble("cannot write $CLAUDE_ENV_FILE '%s'", rg_shown(env_file));
-    /* Claude Code adds SessionStart's output to the model's context. */
-    printf("Files under %s are guarded by readguard. Writing an existing file that you have "
-           "not read in this session (with the Read tool or a shell command), or that changed "
-           "since you read it, is refused: a shell command fails with 'Permission denied' and a "
-           "'readguard: refused' line, a Write or Edit is denied with the reason. Read the file, "
-           "then retry.\n",
-           dir);
+    tell_the_model(root);
     return 0;
 }
 

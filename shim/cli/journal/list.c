@@ -181,6 +181,11 @@ void rg_jlist_free(struct rg_jlist *l)
 
 bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
 
+const char *rg_jrec_who(const struct rg_jrec *r)
+{
+    return strcmp(r->op, "undo") == 0 ? "the undo" : "session";
+}
+
 bool rg_jlist_kept_under(const struct rg_jlist *l, const char *abs)
 {
     for (size_t i = 0; i < l->n; i++)

@@ -79,6 +79,10 @@ void rg_jlist_free(struct rg_jlist *l);
 
 /* Is r a kept version (not the "end" record of how a session left a file)? */
 bool rg_jrec_is_save(const struct rg_jrec *r);
+/* What made r, before its id in a message: "session", or "the undo" for an
+ * undo, a session of its own, whose id alone would send the user looking
+ * for a session they never ran. */
+const char *rg_jrec_who(const struct rg_jrec *r);
 typedef bool rg_jrec_pred(const struct rg_jrec *r, const void *arg);
 /* The record of l that want takes with the latest time (of those at the
  * same time, the last in l); NULL if it takes none. */

@@ -110,9 +110,8 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         return RG_EXIT_TROUBLE;
     }
     rg_jstore_object(obj, sizeof obj, dir, from.object);
-    /* An undo is a session of its own, one the user never ran by that name. */
     snprintf(old_label, sizeof old_label, "%s (before %s %s)", label_name(file, name, sizeof name),
-             strcmp(first->op, "undo") == 0 ? "the undo" : "session", first->session);
+             rg_jrec_who(first), first->session);
     const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
     /* A removal, as git shows one; name is free again once old_label has it. */
     const char *new_label = now == abs ? label_name(file, name, sizeof name) : now;

@@ -117,13 +117,6 @@ static bool already_restored(const char *dir, const struct rg_jrec *r, const cha
     return rg_undo_holds(dir, r->object, r->mode, abs);
 }
 
-/* An undo is a session of its own; its id alone would send the user
- * looking for a session they never ran. */
-static const char *who(const struct rg_jrec *r)
-{
-    return strcmp(r->op, "undo") == 0 ? "the undo" : "session";
-}
-
 /* Keeps what abs has now, then puts the version staged in spot in its
  * place, every step in spot's directory: an exit status, or -1 when
  * restored with nothing to say. */
@@ -159,19 +152,19 @@ static int changed_after(const struct rg_jrec *first, const char *abs, const cha
         rg_err("undo: '%s': %s %s ended without recording how it left its files (killed?), "
                "and its table is gone: undo cannot tell whether the file changed since; "
                "--force restores it anyway (its content now is kept)",
-               rg_shown(file), who(first), first->session);
+               rg_shown(file), rg_jrec_who(first), first->session);
     else if (lstat(abs, &st) != 0)
         rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                "--force recreates it anyway",
-               rg_shown(file), who(first), first->session);
+               rg_shown(file), rg_jrec_who(first), first->session);
     else if (S_ISLNK(st.st_mode)) /* the journal keeps regular files' bytes only */
         rg_err("undo: '%s': it is a symbolic link now, made after %s %s last wrote it; "
                "--force replaces it anyway (the link is not kept)",
-               rg_shown(file), who(first), first->session);
+               rg_shown(file), rg_jrec_who(first), first->session);
     else
         rg_err("undo: '%s': it changed after %s %s last wrote it; --force restores it "
                "anyway (its content now is kept)",
-               rg_shown(file), who(first), first->session);
+               rg_shown(file), rg_jrec_who(first), first->session);
     return RG_EXIT_NO;
 }
 
@@ -193,12 +186,12 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (lstat(abs, &now) == 0 && S_ISDIR(now.st_mode)) {
         rg_err("undo: '%s' is a directory now, not the file %s %s changed: move it away, then "
                "undo again",
-               rg_shown(file), who(first), first->session);
+               rg_shown(file), rg_jrec_who(first), first->session);
         return RG_EXIT_NO;
     }
     if (already_restored(u->dir, &from, abs)) {
         fprintf(stderr, "readguard: '%s' is already as it was before %s %s changed it\n",
-                rg_shown(file), who(first), first->session);
+                rg_shown(file), rg_jrec_who(first), first->session);
         return RG_EXIT_OK;
     }
     enum rg_left left = u->force ? RG_LEFT_AS_IS : changed_since(u, first->session, abs);
@@ -213,7 +206,7 @@ static int undo_one(struct undo *u, const char *only, const char *file)
     if (rc >= 0)
         return rc;
     fprintf(stderr, "readguard: restored '%s' as it was before %s %s changed it\n", rg_shown(file),
-            who(first), first->session);
+            rg_jrec_who(first), first->session);
     return RG_EXIT_OK;
 }
 

@@ -10,7 +10,10 @@
  * Under --strict, new user and mount namespaces, setns and chroot go to the
  * supervisor only to be refused with the reason (supervise/ns.c): in them a
  * path the tree names could be another file than the one the supervisor
- * resolves. clone3 passes its flags in memory, where a filter cannot look,
+ * resolves. The tree's ptrace attaches and process_vm_writev go there too, to be
+ * let run only on its own processes, and pidfd_getfd fails: a process of
+ * the user outside the tree writes for whoever drives it (reach.c).
+ * clone3 passes its flags in memory, where a filter cannot look,
  * so it fails with ENOSYS, which makes glibc and Go fall back to clone;
  * so do setxattrat and removexattrat (Linux 6.13, value in memory too),
  * which no libc makes for setxattr, whose own calls are judged (meta.c).
@@ -27,6 +30,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 
 #include "core/syscall.h"
@@ -97,6 +101,27 @@ static size_t xattr_at(struct sock_filter *out)
     out[n++] = JEQ(SYS_setxattrat, 1, 0);
     out[n++] = JEQ(SYS_removexattrat, 0, 1);
     out[n++] = FAIL(ENOSYS);
+    return n;
+}
+
+/* Expects the call's number loaded; continues past its last instruction
+ * with it still loaded. A --strict tree's ways into a process outside it
+ * (reach.c): a ptrace attach and process_vm_writev go to the supervisor,
+ * which lets them run on the tree's own processes; pidfd_getfd fails. */
+static size_t processes(struct sock_filter *out)
+{
+    size_t n = 0;
+    out[n++] = JEQ(SYS_pidfd_getfd, 0, 1);
+    out[n++] = FAIL(EPERM);
+    out[n++] = JEQ(SYS_process_vm_writev, 5, 0);
+    out[n++] = JEQ(SYS_ptrace, 0, 5);
+    /* The low half of the request: a long whose high half is set is no
+     * request at all, so this sends a superset of the attaches. */
+    out[n++] = LD(offsetof(struct seccomp_data, args[0]));
+    out[n++] = JEQ(PTRACE_ATTACH, 2, 0);
+    out[n++] = JEQ(PTRACE_SEIZE, 1, 0);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+    out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     return n;
 }
 
@@ -186,6 +211,7 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
     if (level == RG_SV_STRICT) {
         n += namespaces(out + n);
         n += xattr_at(out + n);
+        n += processes(out + n);
     }
     size_t at = n++;
     n += from_trampoline(out + n, level); /* the library's own, checked */

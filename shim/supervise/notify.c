@@ -85,8 +85,8 @@ int rg_sv_need_target(struct rg_sv_call *call)
 
 static void dispatch(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
-    if (!sc) { /* no guarded call: a namespace to refuse, or unknown */
-        if (!rg_sv_refuse_ns(call))
+    if (!sc) { /* no guarded call: a namespace or a process to refuse, or unknown */
+        if (!rg_sv_refuse_ns(call) && !rg_sv_reach(call))
             rg_sv_reply(call, -ENOSYS);
         return;
     }

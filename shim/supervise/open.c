@@ -48,36 +48,37 @@ static bool own_thread(int32_t pid)
     return access(task, F_OK) == 0;
 }
 
-/* A /proc file of the supervisor itself, reached through a symlink that
- * still says "self" (such as /etc/mtab -> ../proc/self/mounts with a
- * writable twist) or by a thread's id: the target must never get the
- * supervisor's own files. */
-static bool supervisors_own(int fd, const struct stat *st)
+/* The process whose /proc file fd is, by the path the kernel gives it: 0
+ * for a file that is not in /proc or not a process's, -1 when it cannot
+ * tell. The path is the kernel's, never a name the target wrote. */
+static int32_t proc_owner(int fd, const struct stat *st)
 {
     static dev_t proc_dev;
     struct stat proc;
     if (!proc_dev && stat("/proc/self", &proc) == 0)
         proc_dev = proc.st_dev;
     if (st->st_dev != proc_dev)
-        return false;
+        return 0;
     char link[64], where[256];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, where, sizeof where - 1);
     if (n <= 0)
-        return true;
+        return -1;
     where[n] = '\0';
-    int32_t pid = rg_sv_proc_pid(where);
-    return pid > 0 && (pid == (int32_t)getpid() || own_thread(pid));
+    return rg_sv_proc_pid(where);
 }
 
-/* What the target may never be handed, whatever the policy says: the
- * supervisor's own /proc files, and under --strict the session's table (a
+/* What the target may never be handed, whatever the policy says: a /proc
+ * file of the supervisor itself (reached through a symlink that still says
+ * "self", such as /etc/mtab -> ../proc/self/mounts with a writable twist,
+ * or by a thread's id), and under --strict the session's table (a
  * write-open of it is refused by the guard, with its reason; a read-open
  * quietly, as tools that list sessions open every table they find). st is
- * fd's, or NULL if fstat failed. */
-static bool forbidden(const struct rg_sv_call *call, int fd, const struct stat *st)
+ * fd's, or NULL if fstat failed. owner: proc_owner's answer. */
+static bool forbidden(const struct rg_sv_call *call, int32_t owner, const struct stat *st)
 {
-    return st && (supervisors_own(fd, st) || rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino));
+    return st && (owner < 0 || (owner > 0 && (owner == (int32_t)getpid() || own_thread(owner))) ||
+                  rg_ctx_sealed(call->ctx, st->st_dev, st->st_ino));
 }
 
 /* Hands fd to the target. O_TRUNC waits until the descriptor is installed
@@ -295,6 +296,13 @@ static int open_judged(struct rg_sv_call *call, struct opening *o, struct stat *
     return fd;
 }
 
+/* Under --strict, a /proc file of a process outside the tree opened to be
+ * written: its mem is that process's code and data (reach.c). */
+static bool outside_tree(const struct rg_sv_call *call, const struct opening *o, int32_t owner)
+{
+    return call->level == RG_SV_STRICT && o->changes && owner > 0 && !rg_sv_in_tree(owner);
+}
+
 /* What the caller must not be handed, though the guard let it open: the
  * supervisor's own files, and under --strict the journal for a change. */
 static int checked(struct rg_sv_call *call, struct opening *o, int fd, const struct stat *st)
@@ -305,9 +313,13 @@ static int checked(struct rg_sv_call *call, struct opening *o, int fd, const str
     if (!what && o->changes && known && rg_sv_other_table_fd(call->ctx, fd, known))
         what = RG_SV_TABLE;
     int r = fd;
-    if (forbidden(call, fd, known))
+    int32_t owner = known ? proc_owner(fd, known) : 0;
+    if (forbidden(call, owner, known))
         r = -EACCES;
-    else if (what)
+    else if (outside_tree(call, o, owner)) {
+        rg_sv_say_outside(call, "a write-open of another process's /proc file");
+        r = -EACCES;
+    } else if (what)
         r = rg_sv_sealed_refuse(call, &o->req, known, what);
     if (r != fd) {
         rg_note_close(call->ctx, fd);

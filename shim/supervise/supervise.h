@@ -239,6 +239,16 @@ bool rg_sv_still_valid(const struct rg_sv_call *call);
  * caller's stderr. False for any other call. */
 bool rg_sv_refuse_ns(struct rg_sv_call *call);
 
+/* --- reach.c: what a --strict tree may not do to processes outside it ---- */
+/* Is pid a process (or thread) of the tree, not readguard itself? */
+bool rg_sv_in_tree(int32_t pid);
+/* Says on the caller's stderr that what reached outside the tree. */
+void rg_sv_say_outside(struct rg_sv_call *call, const char *what);
+/* If the call is a ptrace attach or process_vm_writev (sent by the filter
+ * under --strict only), lets it run on a process of the tree and refuses it
+ * with EPERM, and the reason, on any other. False for any other call. */
+bool rg_sv_reach(struct rg_sv_call *call);
+
 /* --- turn.c: which handler thread waits on the listener ------------------- */
 struct rg_sv_turn;
 /* The turn, free; NULL if it cannot be had. */

@@ -16,6 +16,7 @@ int main(void)
 #include <signal.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 
 #include "check.h"
@@ -235,6 +236,37 @@ TEST(hybrid_leaves_namespaces_alone)
     CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
 }
 
+TEST(strict_sends_ptrace_attaches_and_process_vm_writev_to_the_supervisor)
+{
+    long attaches[] = {PTRACE_ATTACH, PTRACE_SEIZE};
+    for (size_t i = 0; i < 2; i++) {
+        struct seccomp_data d = with_flags(SYS_ptrace, (uint64_t)attaches[i]);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    }
+    struct seccomp_data d = call(SYS_process_vm_writev, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+}
+
+TEST(strict_lets_other_ptrace_requests_and_process_vm_readv_pass)
+{
+    long others[] = {PTRACE_TRACEME, PTRACE_PEEKDATA, PTRACE_POKEDATA, PTRACE_CONT, PTRACE_DETACH};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        struct seccomp_data d = with_flags(SYS_ptrace, (uint64_t)others[i]);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+    }
+    struct seccomp_data d = call(SYS_process_vm_readv, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
+TEST(strict_fails_pidfd_getfd_whose_descriptor_it_cannot_pin)
+{
+    struct seccomp_data d = call(SYS_pidfd_getfd, 0x401000);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(EPERM));
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+}
+
 TEST(strict_still_guards_the_guarded_calls_after_the_namespace_checks)
 {
     struct seccomp_data d = call(SYS_truncate, 0x401000);
@@ -260,6 +292,9 @@ int main(void)
     RUN(openat2_whose_flags_it_cannot_see_fails_with_enosys_in_both_modes);
     RUN(the_shims_own_openat2_passes_in_hybrid_mode);
     RUN(hybrid_leaves_namespaces_alone);
+    RUN(strict_sends_ptrace_attaches_and_process_vm_writev_to_the_supervisor);
+    RUN(strict_lets_other_ptrace_requests_and_process_vm_readv_pass);
+    RUN(strict_fails_pidfd_getfd_whose_descriptor_it_cannot_pin);
     RUN(strict_still_guards_the_guarded_calls_after_the_namespace_checks);
     return check_done();
 }

@@ -84,10 +84,10 @@ struct rg_ctx {
     /* Whether tiers and jpaths may hold another table's answers: a fresh
      * process's are empty, and left untouched (below). */
     bool caches_used;
-    /* Did the last absolute read lie outside every root, by its name? Then
-     * the next is tested for it the way that is cheaper outside (a hint:
-     * both ways give the same answer; guard/dircache.c). Written only when
-     * it changes. */
+    /* Was the last absolute read outside every root? Then the next asks
+     * its directory's cached answer first, else the roots (a hint: both
+     * ways give the same answer; guard/dircache.c). Written only when it
+     * changes. */
     _Atomic bool outside_last;
     struct rg_overflow *overflow; /* read at every exit (rg_fd_take_each) */
     struct rg_gitcache *git;      /* NULL until a write asks git (gitrules.h) */

@@ -43,13 +43,20 @@ static bool resolve_dir(const char *dir, char *out, size_t cap)
     return true;
 }
 
-/* A fixed open-addressing table of 63-bit directory hashes, the low bit
- * holding the answer. No malloc and no lock: open(2) is async-signal-safe,
- * so this may run in a signal handler or in a child forked mid-call. Two
- * directories with one hash would share an answer; the worst that can do is
- * skip recording a read, never let a write through. */
+/* A fixed open-addressing table of directory hashes whose two low bits
+ * hold the answer (below). No malloc and no lock: open(2) is
+ * async-signal-safe, so this may run in a signal handler or in a child
+ * forked mid-call. Two directories with one hash would share an answer; the
+ * worst that can do is skip recording a read, never let a write through. */
 #define SLOT_MASK (RG_DIRCACHE_SLOTS - 1)
 #define MAX_PROBE 8
+/* A cached directory is plain and lexically under no root. DIR_OUTSIDE: it
+ * resolves outside every root, so every path in it lies outside, unless
+ * DIR_HOLDS_ROOT: a root is a name in it, and the path may be that root.
+ * The whole answer, so that a read in a known directory compares no root. */
+#define DIR_OUTSIDE 1u
+#define DIR_HOLDS_ROOT 2u
+#define DIR_BITS 3ull
 
 /* path[0, n), sixteen bytes a step by the content hash's lane (one
  * 64x64->128-bit multiply where two multiplies and two shifts took eight
@@ -76,85 +83,94 @@ static inline __attribute__((always_inline)) uint64_t hash_dir(const char *path,
         h = rg_hash_lane(h, w0, w1);
     }
     h = rg_hash_fold(h ^ 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull);
-    h &= ~1ull;
-    return h ? h : 2;
+    h &= ~DIR_BITS;
+    return h ? h : DIR_BITS + 1;
 }
 
-static bool lookup(struct rg_ctx *c, uint64_t h, bool *outside)
+/* The cached bits for h, or -1: not cached. */
+static inline __attribute__((always_inline)) int lookup(struct rg_ctx *c, uint64_t h)
 {
     for (unsigned i = 0; i < MAX_PROBE; i++) {
         uint64_t v = atomic_load_explicit(&c->dircache[(h + i) & SLOT_MASK], memory_order_relaxed);
         if (v == 0)
-            return false;
-        if ((v & ~1ull) == h) {
-            *outside = v & 1;
-            return true;
-        }
+            return -1;
+        if ((v & ~DIR_BITS) == h)
+            return (int)(v & DIR_BITS);
     }
-    return false;
+    return -1;
 }
 
-static void remember(struct rg_ctx *c, uint64_t h, bool outside)
+static void remember(struct rg_ctx *c, uint64_t h, unsigned bits)
 {
     for (unsigned i = 0; i < MAX_PROBE; i++) {
         uint64_t empty = 0;
         if (atomic_compare_exchange_strong_explicit(&c->dircache[(h + i) & SLOT_MASK], &empty,
-                                                    h | outside, memory_order_relaxed,
+                                                    h | bits, memory_order_relaxed,
                                                     memory_order_relaxed) ||
-            (empty & ~1ull) == h)
+            (empty & ~DIR_BITS) == h)
             return;
     }
     /* Full around this hash: the directory is looked up again next time. */
 }
 
-/* A directory the cache does not know yet: out of line, with its two
- * PATH_MAX buffers, so that a read answered by the roots or by the cache
- * needs no large frame. */
-__attribute__((noinline)) static bool look_up_dir(struct rg_ctx *c, const char *path, size_t n,
-                                                  uint64_t h)
+/* Is path[0, n), followed by the '/' at n, lexically under a root? With
+ * the '/' known, a root of length L <= n is ruled out by the byte at L. */
+static bool dir_under_a_root(const struct rg_ctx *c, const char *path, size_t n)
+{
+    for (size_t i = 0; i < c->nroots; i++) {
+        size_t len = c->root_len[i];
+        if (len == 1 || (len <= n && path[len] == '/' && memcmp(path, c->roots[i], len) == 0))
+            return true; /* len == 1: the root is "/" */
+    }
+    return false;
+}
+
+/* Is a root a name right in path[0, n) (its last '/' at n)? */
+static bool dir_holds_a_root(const struct rg_ctx *c, const char *path, size_t n)
+{
+    for (size_t i = 0; i < c->nroots; i++)
+        if (c->root_dir_len[i] == n && memcmp(path, c->roots[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* A directory the cache does not know yet, lexically under no root: out
+ * of line, with its two PATH_MAX buffers, so that a read answered by the
+ * roots or by the cache needs no large frame. */
+__attribute__((noinline)) static unsigned look_up_dir(struct rg_ctx *c, const char *path, size_t n,
+                                                      uint64_t h)
 {
     /* Only plain directories are answered, so only they are ever cached, and
      * a hit needs no second look at the path. */
     if (n >= PATH_MAX || !lexically_plain(path, n + 1))
-        return false;
+        return 0;
     char dir[PATH_MAX], real[PATH_MAX];
     memcpy(dir, path, n);
     dir[n ? n : 1] = '\0';
     if (n == 0)
         dir[0] = '/';
     int saved = errno; /* readlink's: a read's open answers with its own */
-    bool outside = resolve_dir(dir, real, sizeof real) && !rg_under_a_root(c, real);
+    unsigned bits = 0;
+    if (resolve_dir(dir, real, sizeof real) && !rg_under_a_root(c, real))
+        bits = DIR_OUTSIDE | (dir_holds_a_root(c, path, n) ? DIR_HOLDS_ROOT : 0);
     errno = saved;
-    remember(c, h, outside);
-    return outside;
+    remember(c, h, bits);
+    return bits;
+}
+
+/* Is a path in the directory path[0, n) outside every root? It is
+ * lexically under none. */
+static inline __attribute__((always_inline)) bool dir_outside(struct rg_ctx *c, const char *path,
+                                                              size_t n)
+{
+    uint64_t h = hash_dir(path, n);
+    int bits = lookup(c, h);
+    return (bits >= 0 ? (unsigned)bits : look_up_dir(c, path, n, h)) & DIR_OUTSIDE;
 }
 
 bool rg_dir_outside_roots(struct rg_ctx *c, const char *path)
 {
-    size_t n = (size_t)(strrchr(path, '/') - path);
-    uint64_t h = hash_dir(path, n);
-    bool outside;
-    return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
-}
-
-/* rg_under_a_root for a path whose last '/' is at n, so whose bytes up to
- * n are all there to compare: no strncmp, and a root longer than n can
- * only be the path itself, which needs its last '/' at n too. Most roots
- * are ruled out by one byte, the one after where the root would end, and
- * the compare is only made for a directory at or under the root. */
-static inline __attribute__((always_inline)) bool under_a_root_at(const struct rg_ctx *c,
-                                                                  const char *path, size_t n)
-{
-    for (size_t i = 0; i < c->nroots; i++) {
-        size_t len = c->root_len[i];
-        const char *r = c->roots[i];
-        if (len == 1) /* the root is "/" */
-            return true;
-        if (len <= n ? path[len] == '/' && memcmp(path, r, len) == 0
-                     : n == c->root_dir_len[i] && strcmp(path, r) == 0)
-            return true;
-    }
-    return false;
+    return dir_outside(c, path, (size_t)(strrchr(path, '/') - path));
 }
 
 static void note_outside(struct rg_ctx *c, bool outside)
@@ -163,28 +179,55 @@ static void note_outside(struct rg_ctx *c, bool outside)
         atomic_store_explicit(&c->outside_last, outside, memory_order_relaxed);
 }
 
-/* Two ways to the same answer, each the cheaper for one side: strncmp per
- * root answers a read under a root alone, and one under no root then
- * needs strrchr for its directory anyway, with which under_a_root_at rules
- * most roots out by one byte. Reads come in runs on one side (a
- * compiler's headers, then its sources), so the way the last read needed
- * is taken first. */
+/* After a read that was not outside: strncmp per root answers a read
+ * under a root alone, without strrchr, the hash and the probe. */
+__attribute__((noinline)) static bool roots_first(struct rg_ctx *c, const char *path)
+{
+    if (rg_under_a_root(c, path))
+        return false;
+    note_outside(c, true);
+    return dir_outside(c, path, (size_t)(strrchr(path, '/') - path));
+}
+
+/* A directory not (known) outside, or one that holds a root. */
+__attribute__((noinline)) static bool not_plainly_outside(struct rg_ctx *c, const char *path,
+                                                          unsigned bits)
+{
+    bool outside = (bits & DIR_OUTSIDE) && !rg_under_a_root(c, path);
+    note_outside(c, outside);
+    return outside;
+}
+
+/* A directory the cache does not know, after a read outside: out of line,
+ * so that a read answered by the cache saves no more registers. */
+__attribute__((noinline)) static unsigned unknown_dir(struct rg_ctx *c, const char *path, size_t n,
+                                                      uint64_t h)
+{
+    return dir_under_a_root(c, path, n) ? 0 : look_up_dir(c, path, n, h);
+}
+
+/* After a read outside: the directory's cached bits alone, which need no
+ * root compared (the roots were, when it was first seen). A directory under
+ * a root is answered by the roots, and not cached: the cache holds what
+ * lies outside them. */
+__attribute__((noinline)) static bool dir_first(struct rg_ctx *c, const char *path)
+{
+    size_t n = (size_t)(strrchr(path, '/') - path);
+    uint64_t h = hash_dir(path, n);
+    int bits = lookup(c, h);
+    if (bits == DIR_OUTSIDE)
+        return true;
+    if (bits < 0)
+        bits = (int)unknown_dir(c, path, n, h);
+    return not_plainly_outside(c, path, (unsigned)bits);
+}
+
+/* Reads come in runs on one side of the roots (a compiler's headers, then
+ * its sources), so the way the last read needed is taken first. Both give
+ * the same answer. Each way is a tail call, with its own frame. */
 bool rg_abs_outside_roots(struct rg_ctx *c, const char *path)
 {
-    size_t n;
-    if (!atomic_load_explicit(&c->outside_last, memory_order_relaxed)) {
-        if (rg_under_a_root(c, path))
-            return false;
-        note_outside(c, true);
-        n = (size_t)(strrchr(path, '/') - path);
-    } else {
-        n = (size_t)(strrchr(path, '/') - path);
-        if (under_a_root_at(c, path, n)) {
-            note_outside(c, false);
-            return false;
-        }
-    }
-    uint64_t h = hash_dir(path, n);
-    bool outside;
-    return lookup(c, h, &outside) ? outside : look_up_dir(c, path, n, h);
+    if (atomic_load_explicit(&c->outside_last, memory_order_relaxed))
+        return dir_first(c, path);
+    return roots_first(c, path);
 }

@@ -329,35 +329,3 @@ void rg_table_reset(struct rg_table *t)
         next = (g + 1) & RG_GEN_MASK ? (g + 1) & RG_GEN_MASK : 1;
     while (!atomic_compare_exchange_weak(&t->hdr->generation, &g, next));
 }
-
-const char *rg_table_root(const struct rg_header *h, const char *prev)
-{
-    if (h->nroots == 0)
-        return NULL;
-    if (!prev)
-        return h->roots;
-    const char *next = prev + strlen(prev) + 1;
-    uint32_t i = 0;
-    for (const char *p = h->roots; p != next; p += strlen(p) + 1)
-        i++;
-    return i < h->nroots ? next : NULL;
-}
-
-void rg_table_roots_list(const struct rg_header *h, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (const char *r = rg_table_root(h, NULL); r; r = rg_table_root(h, r)) {
-        size_t n = strlen(r);
-        if (strchr(r, ':') || o + (o > 0) + n >= cap) {
-            o = 0;
-            break;
-        }
-        if (o > 0)
-            out[o++] = ':';
-        memcpy(out + o, r, n);
-        o += n;
-    }
-    if (o == 0)
-        out[o++] = '/';
-    out[o] = '\0';
-}

@@ -20,6 +20,16 @@ size_t rg_table_file_size(uint32_t capacity)
            slots / 2 * sizeof(uint64_t);
 }
 
+size_t rg_table_entries_at(uint32_t capacity)
+{
+    return RG_HEADER_SIZE + index_slots_for(capacity) * sizeof(uint32_t);
+}
+
+size_t rg_table_names_at(uint32_t capacity)
+{
+    return rg_table_entries_at(capacity) + (size_t)capacity * sizeof(struct rg_entry);
+}
+
 static uint64_t mix(uint64_t dev, uint64_t ino)
 {
     uint64_t x = ino ^ (dev * 0x9e3779b97f4a7c15ull);
@@ -169,7 +179,9 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
         h->journal_max_file < 0 || h->ignores_len > sizeof h->ignores ||
         (h->ignores_len && h->ignores[h->ignores_len - 1] != '\0'))
         return "its settings are corrupt";
-    if (atomic_load(&h->used) > h->capacity || atomic_load(&h->generation) == 0)
+    uint32_t backed = atomic_load(&h->backed);
+    if (atomic_load(&h->used) > backed || backed > h->capacity ||
+        (backed % RG_BACK_CHUNK && backed != h->capacity) || atomic_load(&h->generation) == 0)
         return "its counters are corrupt";
     return NULL;
 }
@@ -184,6 +196,7 @@ void rg_table_bind(struct rg_table *t, void *map, size_t size)
                                      (size_t)t->index_slots * sizeof(uint32_t));
     t->names = (_Atomic uint64_t *)(t->entries + t->capacity);
     t->map_size = size;
+    t->back = NULL;
 }
 
 uint32_t rg_table_used(const struct rg_table *t)
@@ -223,7 +236,29 @@ static void mark_full(struct rg_table *t)
                                             memory_order_relaxed);
 }
 
-static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino)
+void rg_table_backed_raise(struct rg_header *h, uint32_t to)
+{
+    uint32_t was = atomic_load_explicit(&h->backed, memory_order_relaxed);
+    while (was < to && !atomic_compare_exchange_weak_explicit(
+                           &h->backed, &was, to, memory_order_release, memory_order_relaxed))
+        ;
+}
+
+/* Backs the chunk entry n opens. Every process finding n at the mark backs
+ * it (a rare race; backing twice is harmless); none claims n before one has
+ * succeeded, so none writes to a page the file system may not have. */
+static bool back_chunk(struct rg_table *t, uint32_t n)
+{
+    uint32_t to = rg_table_chunk_end(n, t->capacity);
+    if (t->back && t->back(t, n - n % RG_BACK_CHUNK, to) < 0)
+        return false;
+    rg_table_backed_raise(t->hdr, to);
+    return true;
+}
+
+/* NULL with *unbacked when the next entry's chunk is not backed yet. */
+static inline __attribute__((always_inline)) struct rg_entry *
+claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
 {
     /* A bounded compare-and-swap rather than fetch-and-add: a full table is
      * still asked on every read, and must not count past its capacity. */
@@ -231,6 +266,10 @@ static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t i
     do {
         if (n >= t->capacity) {
             mark_full(t);
+            return NULL;
+        }
+        if (n >= atomic_load_explicit(&t->hdr->backed, memory_order_acquire)) {
+            *unbacked = true;
             return NULL;
         }
     } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1, memory_order_relaxed,
@@ -243,10 +282,9 @@ static struct rg_entry *claim_entry(struct rg_table *t, uint64_t dev, uint64_t i
     return e;
 }
 
-struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino)
+static inline __attribute__((always_inline)) struct rg_entry *
+find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
 {
-    if (dev > UINT32_MAX)
-        return NULL;
     uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
     struct rg_entry *mine = NULL;
@@ -254,7 +292,7 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
         _Atomic uint32_t *slot = &t->index[probe_slot(h, ino, i, mask)];
         uint32_t v = atomic_load_explicit(slot, memory_order_acquire);
         if (v == 0) {
-            if (!mine && !(mine = claim_entry(t, dev, ino)))
+            if (!mine && !(mine = claim_entry(t, dev, ino, unbacked)))
                 return NULL;
             uint32_t want = (uint32_t)(mine - t->entries) + 1;
             if (atomic_compare_exchange_strong_explicit(slot, &v, want, memory_order_release,
@@ -268,6 +306,37 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
     }
     mark_full(t);
     return NULL;
+}
+
+/* A claim at the backed mark: the chunk backed, then the claim again (it may
+ * fill up meanwhile). Reached by a tail call, so that rg_table_find_or_add
+ * stays a leaf (a call in it cost every lookup 8 instructions of registers
+ * saved). Without room nothing is claimed, and the table answers as full. */
+__attribute__((noinline, cold)) static struct rg_entry *add_backed(struct rg_table *t, uint64_t dev,
+                                                                   uint64_t ino)
+{
+    bool unbacked = true;
+    struct rg_entry *e = NULL;
+    while (unbacked) {
+        uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
+        if (n < t->capacity && n >= atomic_load_explicit(&t->hdr->backed, memory_order_acquire) &&
+            !back_chunk(t, n)) {
+            mark_full(t);
+            return NULL;
+        }
+        unbacked = false;
+        e = find_or_claim(t, dev, ino, &unbacked);
+    }
+    return e;
+}
+
+struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t ino)
+{
+    if (dev > UINT32_MAX)
+        return NULL;
+    bool unbacked = false;
+    struct rg_entry *e = find_or_claim(t, dev, ino, &unbacked);
+    return __builtin_expect(unbacked, 0) ? add_backed(t, dev, ino) : e;
 }
 
 /* Two scanners sharing a slot may mix their names: a message may then name

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 14u
+#define RG_TABLE_VERSION 15u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -32,6 +32,13 @@
 #define RG_MAX_PROBE 256u
 #define RG_UNGUARDED_SLOTS 128u
 #define RG_OUTPUT_SLOTS 16u
+/* Entries are backed by the table's file system a chunk at a time, ahead of
+ * the first write to them (rg_table.back): 1024 entries, 64 KiB. One call
+ * per 1024 new files is lost in the cost of recording them (an fstat and
+ * an index probe each), and a session holds at most 64 KiB it has not used
+ * yet; a megabyte would let a table of a small --capacity hold all its room
+ * at once, and a page would be a call every 64 files. */
+#define RG_BACK_CHUNK 1024u
 
 /* An entry's gen carries, in its top bit, whether the stamp came from the
  * session's own write (a restamp) rather than from a read, or the journal
@@ -146,6 +153,11 @@ struct rg_header {
     _Alignas(64) _Atomic uint32_t used;
     _Atomic uint32_t generation;
     _Atomic uint32_t full; /* 0 room, 1 full, 2 full and a process warned */
+    /* Entries whose pages the file system has been made to back (a whole
+     * number of chunks, or the capacity): only these are ever claimed, so
+     * used <= backed, and nothing below used can raise SIGBUS when the file
+     * system fills up. Only raised, by whoever backed the next chunk. */
+    _Atomic uint32_t backed;
     _Alignas(64) _Atomic uint64_t reads;
     _Atomic uint64_t writes_allowed;
     _Atomic uint64_t refusals;
@@ -222,6 +234,11 @@ struct rg_table {
      * rewrite the shared header, and bounds read from it would send every
      * process of the session past its mapping. */
     uint32_t capacity, index_slots;
+    /* Makes the file system back entries [from, to) before any is written:
+     * 0 when it did, or cannot tell (today's sparse table); -errno when it
+     * has no room, which the table answers as full. NULL: nothing to ask
+     * (a table in anonymous memory). Set by the table's mapper (os/). */
+    int (*back)(const struct rg_table *t, uint32_t from, uint32_t to);
 };
 
 /* What a decision needs to know about an entry, read once. */
@@ -239,6 +256,22 @@ struct rg_record {
 };
 
 size_t rg_table_file_size(uint32_t capacity);
+/* Where the entries start in a table file, and where the names start after
+ * them: what lies outside [entries, names) (header, index, names) is read
+ * and written anywhere at any time, so its room is taken at creation. */
+size_t rg_table_entries_at(uint32_t capacity);
+size_t rg_table_names_at(uint32_t capacity);
+
+/* The end of the chunk that entry n starts or lies in: the entries that
+ * must be backed before n is written. */
+static inline uint32_t rg_table_chunk_end(uint32_t n, uint32_t capacity)
+{
+    uint32_t end = n - n % RG_BACK_CHUNK + RG_BACK_CHUNK;
+    return end < capacity ? end : capacity;
+}
+
+/* Raises the header's backed mark to to, never lowers it. */
+void rg_table_backed_raise(struct rg_header *h, uint32_t to);
 
 /* Fills a zeroed mapping of rg_table_file_size(capacity) bytes. Returns 0 or
  * -errno (-ENAMETOOLONG when the roots or log path do not fit). */

@@ -419,6 +419,7 @@ TEST(validate_rejects_generation_zero)
 TEST(validate_rejects_used_beyond_capacity)
 {
     struct fixture f = good_copy();
+    atomic_store(&f.t.hdr->backed, f.t.hdr->capacity);
     atomic_store(&f.t.hdr->used, f.t.hdr->capacity);
     CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
     atomic_store(&f.t.hdr->used, f.t.hdr->capacity + 1);

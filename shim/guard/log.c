@@ -207,12 +207,20 @@ void rg_log_table_full(struct rg_ctx *c)
     if (c->mode == RG_MODE_WARN || !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
         return;
     int saved = errno; /* from a read's record, which keeps none (guard/calls.c) */
-    char msg[256];
-    int m = snprintf(msg, sizeof msg,
-                     "readguard: warning: the session table is full (%u files): further reads "
-                     "are not recorded, so writes to those files will be refused. Start the "
-                     "session with a larger --capacity.\n",
-                     c->table.hdr->capacity);
+    char msg[320];
+    const struct rg_header *h = c->table.hdr;
+    uint32_t used = atomic_load_explicit(&h->used, memory_order_relaxed);
+    /* Stopped at the last chunk backed, short of its capacity: it is the
+     * file system that is full (core/table.h, RG_BACK_CHUNK). */
+    bool no_room = used < h->capacity && used == atomic_load(&h->backed);
+    int m =
+        snprintf(msg, sizeof msg,
+                 "readguard: warning: the session table is full (%u files)%s: further reads "
+                 "are not recorded, so writes to those files will be refused. %s\n",
+                 no_room ? used : h->capacity, no_room ? ": its file system has no room left" : "",
+                 no_room ? "Free room there, or point " RG_ENV_DIR
+                           " at a file system with room for new sessions."
+                         : "Start the session with a larger --capacity.");
     int efd = rg_log_err_fd(c);
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w; /* stderr failing too leaves nowhere to say so */

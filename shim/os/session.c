@@ -19,6 +19,7 @@
 #include "os/members.h"
 #include "os/procfd.h"
 #include "os/sys.h"
+#include "os/tableroom.h"
 /* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
  * in whichever process touches them, so a directory counts only if the whole
  * table would fit in its free space. */
@@ -30,14 +31,18 @@ static int has_room(const char *dir, size_t size)
     return (unsigned long long)vfs.f_bavail * vfs.f_frsize >= size;
 }
 
-/* A new file of size bytes at path (O_EXCL), or -errno with nothing left. */
-static int create_sized(const char *path, size_t size)
+/* A new table file at path (O_EXCL), its room taken, or -errno with
+ * nothing left: a file system without the room fails here, with a reason,
+ * not later, by SIGBUS in the session's processes. */
+static int create_sized(const char *path, uint32_t capacity)
 {
     int fd =
         rg_sys_openat(AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return fd;
-    int r = rg_sys_ftruncate(fd, (off_t)size);
+    int r = rg_sys_ftruncate(fd, (off_t)rg_table_file_size(capacity));
+    if (r == 0)
+        r = rg_table_room_take(fd, capacity);
     if (r < 0) {
         rg_sys_close(fd);
         rg_sys_unlinkat(AT_FDCWD, path, 0);
@@ -46,7 +51,7 @@ static int create_sized(const char *path, size_t size)
     return fd;
 }
 
-static int create_in(const char *dir, size_t size, char *path, size_t cap)
+static int create_in(const char *dir, uint32_t capacity, char *path, size_t cap)
 {
     unsigned char rnd[8];
     if (rg_sys_getrandom(rnd, sizeof rnd) != (long)sizeof rnd)
@@ -62,7 +67,7 @@ static int create_in(const char *dir, size_t size, char *path, size_t cap)
                      rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
     if (n < 0 || (size_t)n >= cap)
         return -ENAMETOOLONG;
-    return create_sized(path, size);
+    return create_sized(path, capacity);
 }
 
 /* Maps a new, sized table file, writes its header and closes fd. path is
@@ -128,7 +133,7 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
         if (i > 0 && !has_room(dirs[i], size))
             continue;
         rg_session_prune(dirs[i]);
-        fd = create_in(dirs[i], size, path, cap);
+        fd = create_in(dirs[i], s->capacity, path, cap);
         named = i == 0;
         if (named)
             break;
@@ -136,7 +141,8 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
     /* The variable, when it chose the directory: else a typo in it reads
      * as a fault of readguard's. */
     if (fd < 0) {
-        snprintf(err, errcap, "cannot create a session table of %zu MiB%s%s%s: %s", size >> 20,
+        snprintf(err, errcap, "cannot create a session table of %zu %ciB%s%s%s: %s",
+                 size >> (size >> 20 ? 20 : 10), size >> 20 ? 'M' : 'K',
                  named ? " in " RG_ENV_DIR " '" : "", named ? dirs[0] : "", named ? "'" : "",
                  strerror(-fd));
         return fd;
@@ -170,7 +176,7 @@ int rg_session_create_at(const struct rg_settings *s, int32_t creator, const cha
         n = snprintf(tmp, sizeof tmp, "%s.new-%02x%02x%02x%02x", path, rnd[0], rnd[1], rnd[2],
                      rnd[3]);
     if (n >= 0)
-        fd = (size_t)n < sizeof tmp ? create_sized(tmp, size) : -ENAMETOOLONG;
+        fd = (size_t)n < sizeof tmp ? create_sized(tmp, s->capacity) : -ENAMETOOLONG;
     if (fd >= 0) {
         int r = format_table(fd, size, s, creator, path, tmp, err, errcap);
         if (r < 0)
@@ -265,6 +271,7 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
         return why;
     }
     rg_table_bind(t, map, size);
+    t->back = rg_table_room_back;
     t->dev = st.st_dev;
     t->ino = st.st_ino;
     return NULL;

@@ -65,15 +65,17 @@ READ_ALL='for i in $(seq -w 1 20); do "$T/rgprobe" read "f$i" || exit 9; done'
 	assert_equal "$stderr" ""
 }
 
-# readguard(1), FILES: the table is a sparse file of about 80 MiB at the
-# default capacity, of which only the pages of tracked files take memory.
-@test "t3410.07 a table at the default capacity is a sparse file of about 80 MiB that takes under 1 MiB" {
+# readguard(1), FILES: the table is a file of about 80 MiB at the default
+# capacity, of which the index and the names, which any read may touch,
+# take their room at once, and the entries theirs 64 KiB at a time.
+@test "t3410.07 a table at the default capacity is a file of about 80 MiB that takes its index and names, 16 MiB" {
 	run "$RG" run -- sh -c 'cat f01 >/dev/null; stat -c "%s %b %B" "$READGUARD_SESSION"'
 	assert_success
 	local size blocks unit
 	read -r size blocks unit <<<"$output"
 	[ "$size" -ge $((80 << 20)) ] && [ "$size" -lt $((81 << 20)) ] || fail "size $size"
-	[ $((blocks * unit)) -lt $((1 << 20)) ] || fail "takes $((blocks * unit)) bytes"
+	[ $((blocks * unit)) -ge $((16 << 20)) ] && [ $((blocks * unit)) -lt $((17 << 20)) ] ||
+		fail "takes $((blocks * unit)) bytes"
 }
 
 # hammer's rule for a file it saved: one whole "worker W iteration I" line.
@@ -113,4 +115,70 @@ assert_full_table_held() {
 	run --separate-stderr timeout 120 "$RG" run --capacity 16 --log "$LOG" -- \
 		"$T/hammer" procs 8 10 f??
 	assert_full_table_held
+}
+
+# A table's file system filled up by a process outside the session, once the
+# session has begun: its processes go on, answering as a full table, where
+# they died of SIGBUS (exit 135) at their first new record.
+
+# on_tiny_fs SCRIPT [ARGS]: SCRIPT (sh) as root in a mount namespace of the
+# test's own, $1 a 256 KiB tmpfs there. Skips where that cannot be had.
+on_tiny_fs() {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a small file system"
+	unshare -m true 2>/dev/null || skip "no mount namespaces here"
+	mkdir -p "$BATS_TEST_TMPDIR/tables"
+	run --separate-stderr unshare -m sh -c 'mount -t tmpfs -o size=256k tmpfs "$1" || exit 77
+'"$1" sh "$BATS_TEST_TMPDIR/tables" "${@:2}"
+	[ "$status" != 77 ] || skip "cannot mount a tmpfs here"
+}
+
+# session_on_filled_fs COMMAND: COMMAND (sh) in a session of capacity 4096
+# whose table is on a tiny tmpfs, run once a process outside the session
+# has filled that file system up.
+session_on_filled_fs() {
+	on_tiny_fs 'go=$1/../go
+READGUARD_DIR=$1 "$2" run --capacity 4096 --log "$3" -- sh -c "
+	while [ ! -e $go ]; do sleep 0.05; done
+	$4" &
+while ! ls "$1"/readguard-* >/dev/null 2>&1; do sleep 0.05; done
+dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+touch "$go" && wait $!' "$RG" "$LOG" "$1"
+}
+
+# Each of f01..f20 read by a process of its own; a read that fails (or a
+# process killed, 135 for SIGBUS) stops there with its status.
+READ_EACH='for i in $(seq -w 1 20); do "$T/rgprobe" read "f$i" || exit $?; done'
+
+@test "t3410.10 reads go on when the table's file system fills up after the session began" {
+	session_on_filled_fs "$READ_EACH"
+	assert_success
+	[ "${#lines[@]}" -eq 20 ] || fail "expected 20 reads: $output"
+	refute_output --partial err
+}
+
+@test "t3410.11 the session is warned once that its table's file system has no room left" {
+	session_on_filled_fs "$READ_EACH; $READ_EACH"
+	assert_success
+	assert_equal "$(grep -c "^readguard: warning: the session table is full (0 files): its file system has no room left" <<<"$stderr")" 1
+	[[ $stderr == *"Free room there, or point READGUARD_DIR at a file system with room for new sessions."* ]] ||
+		fail "$stderr"
+}
+
+@test "t3410.12 a file read once the table's file system filled up is refused as table-full" {
+	snapshot f01
+	session_on_filled_fs "$READ_EACH; \"\$T/rgprobe\" open f01 O_WRONLY"
+	assert_failure
+	assert_line "err EACCES"
+	assert_unchanged f01
+	[[ $stderr == *"refused to write 'f01': the session table is full"* ]] || fail "$stderr"
+	[ "$(log_field 1 reason)" = '"table-full"' ] || fail "log: $(cat "$LOG")"
+}
+
+@test "t3410.13 a session is not begun on a file system without room for its table" {
+	on_tiny_fs 'dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+READGUARD_DIR=$1 "$2" run --capacity 4096 -- true' "$RG"
+	assert_failure
+	[ "$status" -lt 128 ] || fail "killed by signal $((status - 128)): $stderr"
+	[[ $stderr == *"cannot create a session table of 352 KiB in READGUARD_DIR '$BATS_TEST_TMPDIR/tables': No space left on device"* ]] ||
+		fail "$stderr"
 }

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "core/table.h"
@@ -16,10 +18,10 @@ struct fixture {
     size_t size;
 };
 
-static struct fixture make_table(uint32_t cap)
+static struct fixture make_shared_table(uint32_t cap, int share)
 {
     struct fixture f = {.size = rg_table_file_size(cap)};
-    f.map = mmap(NULL, f.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    f.map = mmap(NULL, f.size, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1, 0);
     struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = cap};
     if (f.map == MAP_FAILED || rg_table_format(f.map, f.size, &s, UID, 77, 1) != 0) {
         fprintf(stderr, "# cannot set up a table\n");
@@ -28,6 +30,8 @@ static struct fixture make_table(uint32_t cap)
     rg_table_bind(&f.t, f.map, f.size);
     return f;
 }
+
+static struct fixture make_table(uint32_t cap) { return make_shared_table(cap, MAP_PRIVATE); }
 
 static void drop(struct fixture *f) { munmap(f->map, f->size); }
 
@@ -187,6 +191,38 @@ TEST(a_table_with_nothing_to_ask_counts_its_entries_backed)
     drop(&f);
 }
 
+/* What a process of the session sees: every entry it was handed lies
+ * below the mark, i.e. in a chunk backed before the entry was claimed. */
+static int claim_below_the_mark(struct fixture *f, uint64_t first, uint32_t n)
+{
+    for (uint64_t i = first; i < first + n; i++) {
+        struct rg_entry *e = rg_table_find_or_add(&f->t, 9, i);
+        if (!e || (uint32_t)(e - f->t.entries) >= atomic_load(&f->t.hdr->backed))
+            return 1;
+    }
+    return 0;
+}
+
+TEST(processes_claiming_at_once_never_pass_the_mark)
+{
+    enum { PROCS = 4, EACH = 3000 };
+    struct fixture f = make_shared_table(4 * RG_BACK_CHUNK * PROCS, MAP_SHARED);
+    f.t.back = fake_back;
+    fs.room = 1;
+    pid_t pid[PROCS];
+    for (int p = 0; p < PROCS; p++)
+        if ((pid[p] = fork()) == 0)
+            _exit(claim_below_the_mark(&f, (uint64_t)p * EACH + 1, EACH));
+    int failed = 0, st;
+    for (int p = 0; p < PROCS; p++)
+        failed += waitpid(pid[p], &st, 0) != pid[p] || !WIFEXITED(st) || WEXITSTATUS(st);
+    CHECK_EQ_INT(failed, 0);
+    uint32_t used = atomic_load(&f.t.hdr->used), backed = atomic_load(&f.t.hdr->backed);
+    CHECK(used >= PROCS * EACH && used <= backed && backed - used < RG_BACK_CHUNK);
+    CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
+    drop(&f);
+}
+
 static const char *validate(struct fixture *f) { return rg_table_validate(f->map, f->size, UID); }
 
 TEST(validate_rejects_used_beyond_backed)
@@ -234,6 +270,7 @@ int main(void)
     RUN(records_go_on_once_the_file_system_has_room_again);
     RUN(a_known_file_is_found_without_room);
     RUN(a_table_with_nothing_to_ask_counts_its_entries_backed);
+    RUN(processes_claiming_at_once_never_pass_the_mark);
     RUN(validate_rejects_used_beyond_backed);
     RUN(validate_rejects_backed_beyond_capacity);
     RUN(validate_rejects_backed_off_a_chunk_boundary);

@@ -108,27 +108,25 @@ int rg_jindex_append(const struct rg_jkeep *k)
     return append(k, &r);
 }
 
-void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
+/* The session log's line for it, as for a refusal: the log is where a
+ * user looks for what readguard let through without a way back. */
+static void log_unsaved(const struct rg_jkeep *k, const struct rg_jrecord *r, const char *why)
 {
-    struct rg_jrecord r;
-    fill_record(k, &r);
-    r.unsaved = why;
-    append(k, &r);
     struct rg_ctx *c = k->c;
     const char *log = c->table.hdr->log_path;
     char sid[RG_JOURNAL_ID_MAX];
     rg_journal_id(sid, c->table.hdr->created_ns, c->table.hdr->creator_pid);
     struct rg_log_line l = {
-        .time_ns = r.time_ns,
-        .pid = r.pid,
-        .prog = r.prog,
+        .time_ns = r->time_ns,
+        .pid = r->pid,
+        .prog = r->prog,
         .op = rg_op_name(k->req->op),
         .call = k->req->call,
         .path = k->abs,
         .decision = "unsaved",
         .reason = why,
-        .current_mtime_ns = r.mtime_ns,
-        .current_size = r.size,
+        .current_mtime_ns = r->mtime_ns,
+        .current_size = r->size,
         .session = sid,
     };
     char line[4096];
@@ -139,8 +137,11 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
         (void)w;
         rg_sys_close(fd);
     }
-    if (atomic_exchange(&c->journal_warned, 1))
-        return;
+}
+
+static void warn_unsaved(const struct rg_jkeep *k, const char *why, int err)
+{
+    struct rg_ctx *c = k->c;
     char msg[2 * PATH_MAX + 640], shown[PATH_MAX], jdir[PATH_MAX];
     rg_line_escape(shown, sizeof shown, k->abs);
     rg_line_escape(jdir, sizeof jdir, c->table.hdr->journal_dir);
@@ -159,4 +160,16 @@ void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
     int efd = rg_log_err_fd(c);
     ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
     (void)w;
+}
+
+void rg_jindex_unsaved(const struct rg_jkeep *k, const char *why, int err)
+{
+    struct rg_jrecord r;
+    fill_record(k, &r);
+    r.unsaved = why;
+    append(k, &r);
+    log_unsaved(k, &r, why);
+    /* Once a process: every later change would say the same. */
+    if (!atomic_exchange(&k->c->journal_warned, 1))
+        warn_unsaved(k, why, err);
 }

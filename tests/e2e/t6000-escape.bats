@@ -830,3 +830,17 @@ PY
 		true
 	assert_equal "$(esc_verdict)" bypass
 }
+
+# Git's ignore rules are read as they are at each write, and a git-ignored
+# file is journaled: the tree that writes them makes an unread file
+# writable, its old bytes kept. Documented (LIMITATIONS); this pins it.
+@test "t6000.96 a .gitignore the tree writes lets it write an unread file, kept for undo (--strict, documented)" {
+	command -v git >/dev/null || skip "git is not installed"
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	(cd "$ESC/root" && esc_drop git init -q .) || fail "git init failed"
+	esc_session strict 'echo f >.gitignore && echo PWN >f' --session "$ESC/tables/s" --keep ||
+		fail "the write was refused: $(cat "$ESC/out")"
+	grep -qx PWN "$ESC/root/f" || fail "f holds '$(cat "$ESC/root/f")'"
+	esc_undo_restores_f
+}

@@ -111,26 +111,48 @@ static bool young_enough(int pid, long long born)
     return at < 0 || at >= born;
 }
 
-bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)
+/* Does is(dfd, pid, arg) hold for a process in /proc (open at dfd)? 1 or
+ * 0; -1 when /proc cannot be read through. */
+static int any_process(bool (*is)(int dfd, int pid, const void *arg), const void *arg)
 {
     char buf[CHUNK];
-    int self = (int)rg_sys_getpid();
-    long long born = younger ? started(self) : -1;
     int dfd = rg_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (dfd < 0)
-        return true; /* no way to look: keep the table */
+        return -1;
     bool found = false;
     long n;
     while (!found && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0)
         for (long off = 0; off < n && !found;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             int pid = pid_of(d->d_name);
-            found = pid > 0 && pid != self && young_enough(pid, born) &&
-                    (environ_names(pid, path) || maps_file(pid, dev, ino));
+            found = pid > 0 && is(dfd, pid, arg);
             off += d->d_reclen;
         }
     rg_sys_close(dfd);
-    return found;
+    return found ? 1 : n == 0 ? 0 : -1;
+}
+
+struct member_look {
+    const char *path;
+    uint64_t dev, ino;
+    int self;
+    long long born;
+};
+
+static bool is_member(int dfd, int pid, const void *arg)
+{
+    (void)dfd;
+    const struct member_look *m = arg;
+    return pid != m->self && young_enough(pid, m->born) &&
+           (environ_names(pid, m->path) || maps_file(pid, m->dev, m->ino));
+}
+
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)
+{
+    struct member_look m = {path, dev, ino, (int)rg_sys_getpid(), -1};
+    if (younger)
+        m.born = started(m.self);
+    return any_process(is_member, &m) != 0; /* no way to look: keep the table */
 }
 
 uint64_t rg_pidns_self(void)
@@ -169,8 +191,9 @@ static bool nested(int dfd, int pid)
  * or another user's (no creator of this user's tables): no. One of this
  * user's whose namespace cannot be looked at (not dumpable): no when it
  * is in this namespace, perhaps below it. */
-static bool in_pidns(int dfd, int pid, uint64_t ns)
+static bool in_pidns(int dfd, int pid, const void *arg)
 {
+    uint64_t ns = *(const uint64_t *)arg;
     char file[64];
     struct stat st;
     snprintf(file, sizeof file, "%d/ns/pid", pid);
@@ -184,21 +207,5 @@ static bool in_pidns(int dfd, int pid, uint64_t ns)
 
 bool rg_pidns_gone(uint64_t ns)
 {
-    char buf[CHUNK];
-    if (ns == 0 || rg_pidns_self() != PIDNS_INIT_INO)
-        return false;
-    int dfd = rg_sys_openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-    if (dfd < 0)
-        return false;
-    bool found = false;
-    long n;
-    while (!found && (n = rg_syscall6(SYS_getdents64, dfd, (long)buf, sizeof buf, 0, 0, 0)) > 0)
-        for (long off = 0; off < n && !found;) {
-            const struct dirent64 *d = (const struct dirent64 *)(buf + off);
-            int pid = pid_of(d->d_name);
-            found = pid > 0 && in_pidns(dfd, pid, ns);
-            off += d->d_reclen;
-        }
-    rg_sys_close(dfd);
-    return n == 0 && !found;
+    return ns != 0 && rg_pidns_self() == PIDNS_INIT_INO && any_process(in_pidns, &ns) == 0;
 }

@@ -24,6 +24,14 @@ table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swa
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
 rdonly-trunc other-session-mark other-session-swap"
 
+# esc_require: what every test of an escape needs (a build, root to drop
+# to uid 65534, setpriv), or the skip that says which is missing.
+esc_require() {
+	[ -x "$RG" ] || fail "$RG not built (run make)"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run the session as uid 65534"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+}
+
 esc_drop() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }

@@ -8,9 +8,7 @@ load helper
 load escape
 
 setup() {
-	[ -x "$RG" ] || fail "$RG not built (run make)"
-	[ "$(id -u)" -eq 0 ] || skip "needs root to run the session as uid 65534"
-	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	esc_require
 	ESC=
 }
 

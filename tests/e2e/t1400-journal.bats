@@ -355,10 +355,10 @@ objects() {
 	assert_line -- '-two'
 }
 
-@test "t1400.32 diff of a file no session changed says so, exit 1" {
+@test "t1400.32 diff of a file no session changed says so, exit 2 as diff(1) of a missing file, not 1 for differs" {
 	mkfile a.txt x
 	run "$RG" diff a.txt
-	assert_failure 1
+	assert_failure 2
 	assert_output --partial "no session kept a version of it"
 }
 
@@ -716,7 +716,7 @@ refused_log() {
 	mkfile d/a.txt a
 	rgsh 'cat d/a.txt >/dev/null; echo x >d/a.txt'
 	run "$RG" diff d
-	assert_failure 1
+	assert_failure 2
 	assert_output --partial "diff: 'd' is a directory: diff takes files ('readguard history d'"
 	refute_output --partial "no session kept a version of it"
 }
@@ -1217,7 +1217,7 @@ sid() {
 	assert_file_not_exist b.txt
 }
 
-@test "t1400.120 diff --session of a file only other sessions kept names that session, exit 1" {
+@test "t1400.120 diff --session of a file only other sessions kept names that session, exit 2" {
 	mkfile a.txt a-old
 	mkfile b.txt b-old
 	rg rm a.txt
@@ -1225,7 +1225,7 @@ sid() {
 	a_sid=$(sid a.txt)
 	rg rm b.txt
 	run --separate-stderr "$RG" diff --session "$a_sid" b.txt
-	assert_failure 1
+	assert_failure 2
 	assert_output ""
 	assert_equal "$stderr" "readguard: diff: 'b.txt': session $a_sid kept no version of it (other sessions did: see 'readguard history b.txt')"
 }
@@ -1331,7 +1331,7 @@ sid() {
 	assert_equal "$stderr" "readguard: undo: 'a.txt/' names a directory: undo takes files ('readguard history a.txt/' lists those kept under it; 'undo --all' restores a session's files)"
 	assert_equal "$(cat a.txt)" x
 	run --separate-stderr "$RG" diff a.txt/
-	assert_failure 1
+	assert_failure 2
 	assert_output ""
 }
 
@@ -1463,7 +1463,7 @@ sid() {
 	rm -r q
 	for verb in undo diff; do
 		run --separate-stderr "$RG" $verb q
-		assert_failure 1
+		assert_failure $([ $verb = undo ] && echo 1 || echo 2)
 		assert_equal "$stderr" "readguard: $verb: 'q' was a directory, gone now: $verb takes files ('readguard history q/' lists those kept under it$([ $verb = undo ] && echo "; 'undo --all' restores a session's files"))"
 	done
 	assert_file_not_exist q

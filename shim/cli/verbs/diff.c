@@ -27,9 +27,10 @@ static const char diff_usage[] =
     "                       session that last changed FILE)\n"
     "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0 if no FILE differs, 1 if one does or has no kept version, 2 on\n"
-    "bad usage or an error (such as a kept version that is damaged, which undo\n"
-    "refuses too).\n";
+    "Exit status, as diff(1)'s: 0 if no FILE differs, 1 if one does, 2 if one has\n"
+    "no kept version to compare it with (as diff(1) of a missing file), on bad\n"
+    "usage or an error (such as a kept version that is damaged, which undo refuses\n"
+    "too).\n";
 
 /* Does file need quoting in a diff header: a control character, a quote
  * or backslash (which quoting would make ambiguous), or bytes that are not
@@ -86,8 +87,10 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     char target[RG_JOURNAL_OBJECT_MAX];
     int rc;
     const struct rg_jrec *first = rg_journal_version_of(l, "diff", only, file, abs, &rc);
+    /* Nothing to compare with is trouble, as diff(1) of a missing file:
+     * exit 1 must mean "differs", or a script reads a file as changed. */
     if (!first)
-        return rc;
+        return RG_EXIT_TROUBLE;
     struct stat st;
     /* As undo does: a copy of a kept inode as it was kept, if there is one. */
     struct rg_jrec from = *first;

@@ -154,3 +154,15 @@ setup() {
 	assert_success
 	assert_equal "$stderr" ""
 }
+
+@test "t2030.15 forget of a directory refuses it, exit 2, rather than succeed and forget nothing" {
+	new_session
+	mkdir d
+	mkfile d/a old
+	in_session cat d/a >/dev/null
+	run --separate-stderr "$RG" forget d
+	assert_failure 2
+	assert_equal "$stderr" "readguard: forget: 'd' is a directory: forget takes files ('readguard reset' forgets every read)"
+	in_session sh -c 'echo new >d/a'
+	assert_content d/a new
+}

@@ -12,10 +12,12 @@
 static const char usage[] =
     "Usage: readguard forget [--session S] FILE...\n"
     "Forget that the session read each FILE, so it must be read again before it\n"
-    "may be written. A FILE the session never read is left as it is.\n"
+    "may be written. A FILE the session never read is left as it is; a directory\n"
+    "is refused ('readguard reset' forgets every read).\n"
     "\n" RG_SESSION_HELP_LIVE "  -h, --help           show this help and exit\n"
     "\n"
-    "Exit status: 0, or 2 if there is no usable session or a FILE cannot be examined.\n";
+    "Exit status: 0, or 2 if there is no usable session or a FILE cannot be examined\n"
+    "or is a directory.\n";
 
 static int forget_one(struct rg_table *t, const char *path, void *arg)
 {
@@ -23,6 +25,14 @@ static int forget_one(struct rg_table *t, const char *path, void *arg)
     (void)arg;
     if (stat(path, &st) != 0) {
         rg_err("forget: '%s': %s", rg_shown(path), strerror(errno));
+        return RG_EXIT_TROUBLE;
+    }
+    /* A read is recorded per file: exit 0 here would let a user think the
+     * files in it forgotten. */
+    if (S_ISDIR(st.st_mode)) {
+        rg_err("forget: '%s' is a directory: forget takes files ('readguard reset' forgets "
+               "every read)",
+               rg_shown(path));
         return RG_EXIT_TROUBLE;
     }
     struct rg_entry *e = rg_table_find(t, st.st_dev, st.st_ino);

@@ -97,6 +97,15 @@ assert f["state"] == "read" and f["size"] == 6, f
 ' "$output" "$W/a" || fail "bad JSON: $output"
 }
 
+@test "t2020.06b status --files says a file read outside the roots has no name under them, not a bare -" {
+	new_session
+	printf 'out\n' >"$OUT/o"
+	in_session cat "$OUT/./o" >/dev/null
+	run --separate-stderr "$RG" status --files
+	assert_success
+	assert_line --regexp "^read +$(stat -c '%d:%i' "$OUT/o") .* \\(no name under the roots\\)$"
+}
+
 @test "t2020.07 status --json gives the session's id, as history prints it" {
 	new_session
 	mkfile a old

@@ -22,7 +22,8 @@ static const char usage[] =
     "reads recorded, writes allowed, refusals, warnings) and how full its table is.\n"
     "\n" RG_SESSION_HELP_LIVE
     "  -f, --files          also list every tracked file: state, dev:ino, mtime,\n"
-    "                       size, and its path now under the roots ('-' if none)\n"
+    "                       size, and its path now under the roots (or: no name\n"
+    "                       under the roots)\n"
     "  -j, --json           one JSON object on stdout, for programs\n"
     "  -h, --help           show this help and exit\n"
     "\n"
@@ -82,6 +83,10 @@ static void human(const struct rg_cli_session *s)
     printf("warnings    %llu\n", (unsigned long long)atomic_load(&h->warnings));
 }
 
+/* Where no walk of the roots found the inode: outside them, or removed
+ * since. A path found is absolute, so this cannot be mistaken for one. */
+#define RG_STATUS_NO_NAME "(no name under the roots)"
+
 static void human_files(const struct rg_table *t)
 {
     struct rg_where *w;
@@ -95,7 +100,7 @@ static void human_files(const struct rg_table *t)
         rg_format_time(atomic_load(&e->mtime_ns), mt);
         /* One row per file: a newline in a name would start a false one. */
         char shown[4 * PATH_MAX];
-        rg_line_escape(shown, sizeof shown, w[i].path ? w[i].path : "-");
+        rg_line_escape(shown, sizeof shown, w[i].path ? w[i].path : RG_STATUS_NO_NAME);
         printf("%-9s  %-20s  %-30s  %10lld  %s\n", entry_state(t, e), id, mt,
                (long long)atomic_load(&e->size), shown);
     }

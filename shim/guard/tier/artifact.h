@@ -5,7 +5,8 @@
  * the html output its .buildinfo marks), a message catalog msgfmt
  * compiled (NAME.mo, NAME.gmo), gcc --coverage's NAME.gcno and the
  * NAME.gcda its program adds to at exit, gcc -MMD's NAME.d, the
- * compile_commands.json bear or cmake writes. Each run writes them over
+ * compile_commands.json bear or cmake writes, Go source a generator wrote
+ * (core/gomark.h). Each run writes them over
  * unread, and outside a git work tree no ignore rule says they are the
  * tool's. They are journaled (readguard(1), IGNORE RULES), never free: a
  * wheel kept in a project may be the only copy of a build.
@@ -18,8 +19,8 @@
 #include <stdbool.h>
 
 /* abs: the file's absolute real path; head: its first n bytes (n < 0:
- * none could be read), at least RG_ARTIFACT_HEAD of them when it has
- * them. */
+ * none could be read), at least RG_ARTIFACT_HEAD and
+ * RG_GO_GENERATED_HEAD of them when it has them. */
 bool rg_artifact_owned(const char *abs, const char *head, long n);
 
 #endif

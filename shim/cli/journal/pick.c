@@ -153,7 +153,8 @@ const char *rg_journal_dir_now(const char *abs)
     return S_ISREG(st.st_mode) ? "a file" : "no directory";
 }
 
-bool rg_names_dir(const char *file)
+/* Does FILE end in '/', the name of a directory, there or gone? */
+static bool names_dir(const char *file)
 {
     size_t n = strlen(file);
     return n > 0 && file[n - 1] == '/';
@@ -203,7 +204,7 @@ bool rg_journal_abs(const char *file, char *out, size_t cap)
         return false;
     if (lstat(file, &st) == 0 && !S_ISLNK(st.st_mode) && realpath(file, real))
         return (size_t)snprintf(out, cap, "%s", real) < cap;
-    if (rg_names_dir(file))
+    if (names_dir(file))
         return false;
     if (!rg_journal_cwd(cwd, sizeof cwd) || !rg_path_join(buf, sizeof buf, cwd, file))
         return false;
@@ -251,7 +252,7 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
 {
     *rc = RG_EXIT_NO;
     if (!rg_journal_abs(file, abs, PATH_MAX)) {
-        if (rg_names_dir(file)) {
+        if (names_dir(file)) {
             takes_files(verb, file, "names a directory", "");
             return NULL;
         }

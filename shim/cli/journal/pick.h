@@ -30,8 +30,6 @@ bool rg_journal_cwd(char *out, size_t cap);
  * gone: symlinks in its directory resolved, relative to the cwd. False for
  * "" and for a name ending in '/' that is no directory now. */
 bool rg_journal_abs(const char *file, char *out, size_t cap);
-/* Does FILE end in '/', the name of a directory, there or gone? */
-bool rg_names_dir(const char *file);
 /* What abs, a directory the journal kept files under, is now: "gone", or
  * what took its name ("a file", "no directory"), to follow "was a
  * directory," so that the user is not told a file there is gone. */

@@ -114,7 +114,8 @@ int rg_jstore_claim(const char *obj, int64_t size)
     return rename(obj, aside) == 0 ? -ENOENT : -errno;
 }
 
-int rg_jstore_write_all(int fd, const char *buf, size_t n)
+/* Writes all n bytes of buf to fd: 0, or -errno. */
+static int write_all(int fd, const char *buf, size_t n)
 {
     /* A short write (a full disk, RLIMIT_FSIZE) sets no errno: the next
      * one says why. */
@@ -138,7 +139,7 @@ int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
     while (r == 0 && (n = read(src, buf, sizeof buf)) > 0) {
         rg_sha256_update(&s, buf, (size_t)n);
         if (dst >= 0)
-            r = rg_jstore_write_all(dst, buf, (size_t)n);
+            r = write_all(dst, buf, (size_t)n);
     }
     if (r == 0 && n < 0)
         r = -errno;

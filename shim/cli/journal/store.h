@@ -67,9 +67,6 @@ bool rg_jstore_named_by(const char *dir, const char *hex, const struct stat *st)
 int rg_jstore_kept_unchanged(const char *dir, const struct rg_jrec *r, int fd,
                              const struct stat *st);
 
-/* Writes all n bytes of buf to fd: 0, or -errno. */
-int rg_jstore_write_all(int fd, const char *buf, size_t n);
-
 /* Reads every session's records in dir (only session `only` if not NULL,
  * without listing the others), sorted by session, then in the order they
  * were written. An index that cannot be read whole is counted in unread,

@@ -45,7 +45,11 @@ RG_START_TEXT enum rg_libc rg_shim_libc(const char *entry, size_t len)
     return rg_plist_is_musl(entry, len) ? RG_LIBC_MUSL : RG_LIBC_GLIBC;
 }
 
-RG_START_TEXT const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl)
+/* The entry for a program loaded by `loader`, given the session's glibc and
+ * musl entries (either may be NULL: not built). NULL when neither fits; for
+ * musl without its own build, glibc's when it names $LIB (musl skips it, and
+ * the program's glibc children find it). */
+RG_START_TEXT static const char *shim_for(enum rg_libc loader, const char *glibc, const char *musl)
 {
     if (loader == RG_LIBC_GLIBC)
         return glibc;
@@ -75,7 +79,7 @@ RG_START_TEXT bool rg_env_choose(struct rg_env_need *need, enum rg_prog kind, bo
         need->preload = own == RG_LIBC_GLIBC ? glibc : musl;
         return false;
     }
-    need->preload = rg_shim_for(need->loader, glibc, musl);
+    need->preload = shim_for(need->loader, glibc, musl);
     return need->preload &&
            rg_shim_libc(need->preload, rg_plist_entry_len(need->preload)) == need->loader;
 }

@@ -63,12 +63,6 @@ long rg_envp_build(char *const *envp, const struct rg_env_need *need, char **out
 /* Which build an LD_PRELOAD entry naming the shim is. */
 enum rg_libc rg_shim_libc(const char *entry, size_t len);
 
-/* The entry for a program loaded by `loader`, given the session's glibc and
- * musl entries (either may be NULL: not built). NULL when neither fits; for
- * musl without its own build, glibc's when it names $LIB (musl skips it, and
- * the program's glibc children find it). */
-const char *rg_shim_for(enum rg_libc loader, const char *glibc, const char *musl);
-
 /* Fills need->preload and need->loader for a program of this kind, from the
  * session's glibc and musl entries (NULL: that build is not there, or the
  * session ended) and the build doing the exec (own). Returns whether the

@@ -214,14 +214,6 @@ RG_START_TEXT bool rg_exec_foreign(const struct rg_target *t)
            (t->kind == RG_PROG_MUSL && own_libc != RG_LIBC_MUSL);
 }
 
-RG_START_TEXT void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c,
-                                   const char *call, const char *path, const struct rg_target *t,
-                                   struct rg_env_need *need, char *other_buf)
-{
-    rg_exec_need(x, need);
-    rg_exec_choose(x, c, call, path, t, need, other_buf);
-}
-
 /* Whether the table is there matters only when envp lacks something or the
  * program is named unguarded. A session that ended adds nothing and names
  * nothing; one still there, for a guarded program of this libc whose envp
@@ -247,7 +239,8 @@ RG_START_TEXT bool rg_exec_settle(const struct rg_exec_env *x, const struct rg_c
 {
     if (rg_exec_settled(x, t, envp, need))
         return true;
-    rg_exec_prepare(x, c, call, path, t, need, other_buf);
+    rg_exec_need(x, need);
+    rg_exec_choose(x, c, call, path, t, need, other_buf);
     return rg_envp_complete(envp, need);
 }
 

@@ -52,41 +52,38 @@ void rg_exec_env_capture(struct rg_exec_env *x, const struct rg_env_vars *v);
  * no state. */
 void rg_exec_need(const struct rg_exec_env *x, struct rg_env_need *need);
 
-/* rg_exec_need for one program about to be exec'd, t (os/exec_target.h,
- * looked at with execveat's arguments; path as given, for a notice): the
- * shim its loader can load, or none, and LD_PRELOAD cleared of the one it
- * cannot. A program that runs unguarded is named (unguarded.h) in the table
- * of c (the ready context, or NULL), unless the session is supervised.
- * Async-signal-safe, like rg_exec_need. */
 struct rg_ctx;
 struct rg_target;
-/* other_buf (PATH_MAX bytes) holds the other libc's shim entry, built only
- * for a program of that libc (rg_exec_foreign): need->preload may point into
- * it, so it must outlive need. NULL when rg_exec_foreign(t) is false, so
- * that the common exec takes no such buffer from a forked child's stack. */
-void rg_exec_prepare(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
-                     const char *path, const struct rg_target *t, struct rg_env_need *need,
-                     char *other_buf);
 
 /* Does envp already carry all that an exec of t needs, were the session's
- * table still there (need as rg_exec_prepare would leave it then)? Then
- * it goes on as it is whether or not the table is there, and nothing is
- * named unguarded; false asks rg_exec_prepare. No system call. */
+ * table still there (need as rg_exec_need and rg_exec_choose would leave it
+ * then)? Then it goes on as it is whether or not the table is there, and
+ * nothing is named unguarded; false asks them. No system call. */
 bool rg_exec_settled(const struct rg_exec_env *x, const struct rg_target *t, char *const *envp,
                      struct rg_env_need *need);
 
-/* rg_exec_prepare for an exec with envp: need as it leaves it, and whether
- * envp already carries it (rg_envp_complete), asking whether the session's
- * table is still there only when that could change what the exec does. */
+/* rg_exec_need and rg_exec_choose for an exec with envp: need as they
+ * leave it, and whether envp already carries it (rg_envp_complete), asking
+ * whether the session's table is still there only when that could change
+ * what the exec does. */
 bool rg_exec_settle(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
                     const char *path, const struct rg_target *t, char *const *envp,
                     struct rg_env_need *need, char *other_buf);
 
-/* Is t a program of the other libc, whose shim rg_exec_prepare names? */
+/* Is t a program of the other libc, whose shim rg_exec_choose names? */
 bool rg_exec_foreign(const struct rg_target *t);
 
-/* rg_exec_prepare's second half, for need as rg_exec_need left it: a PATH
- * search asks rg_exec_need once and this for each name it tries. */
+/* For need as rg_exec_need left it and one program about to be exec'd, t
+ * (os/exec_target.h, looked at with execveat's arguments; path as given,
+ * for a notice): the shim its loader can load, or none, and LD_PRELOAD
+ * cleared of the one it cannot. A program that runs unguarded is named
+ * (unguarded.h) in the table of c (the ready context, or NULL), unless the
+ * session is supervised. Async-signal-safe, like rg_exec_need. A PATH
+ * search asks rg_exec_need once and this for each name it tries.
+ * other_buf (PATH_MAX bytes) holds the other libc's shim entry, built only
+ * for a program of that libc (rg_exec_foreign): need->preload may point into
+ * it, so it must outlive need. NULL when rg_exec_foreign(t) is false, so
+ * that the common exec takes no such buffer from a forked child's stack. */
 void rg_exec_choose(const struct rg_exec_env *x, const struct rg_ctx *c, const char *call,
                     const char *path, const struct rg_target *t, struct rg_env_need *need,
                     char *other_buf);

@@ -1,5 +1,5 @@
 /* readguard run's own exec of the command makes the choice the shim's exec
- * hooks make for every later one (preload/context.c, rg_exec_prepare): the build of
+ * hooks make for every later one (preload/handoff.c, rg_exec_choose): the build of
  * the shim the command's loader can load, or none, named when it runs
  * unguarded. `readguard run -- ./musl-prog` must start. */
 #include "cli/launch/handoff.h"

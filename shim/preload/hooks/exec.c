@@ -2,7 +2,7 @@
  * descriptors that exec closes without a close() call, and hand the new image
  * the environment of the session (core/envp.h) when the program scrubbed it,
  * with the build of the shim its loader can load, or none (a musl program dies
- * on glibc's shim): rg_exec_prepare looks at the program first. glibc's
+ * on glibc's shim): rg_exec_choose looks at the program first. glibc's
  * variants call its internal execve, so each needs its own hook.
  *
  * These run in vfork children, which share the parent's memory: they never

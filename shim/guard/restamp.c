@@ -186,22 +186,6 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
     restamp(c, fd, s, true);
 }
 
-/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
- * by a parent shell: restamp them if the session already knows the file.
- * Opened in the session, the open kept the old bytes and marked them the
- * session's own (or counts a writer): they stay its own. Opened before it
- * (`readguard run -- CMD >> file`), nothing was kept: the file stays the
- * read it was, as of now, or the journal would take the bytes before the
- * session's next change for its own and keep nothing of them. Raw system
- * calls only: a process that never entered the shim comes here first at
- * exit, where each libc function would be bound lazily. */
-void rg_restamp_inherited(struct rg_table *t, int fd)
-{
-    int fl = rg_sys_getfl(fd);
-    if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
-        rg_restamp_written(t, fd, fl);
-}
-
 void rg_restamp_written(struct rg_table *t, int fd, int fl)
 {
     struct stat st;
@@ -222,10 +206,18 @@ void rg_restamp_written(struct rg_table *t, int fd, int fl)
         rg_entry_append_end(e, &now, (int32_t)rg_sys_getpid());
 }
 
+/* Descriptors 0-2 are often the session's writes too (`cmd > file`), opened
+ * by a parent shell: restamp them if the session already knows the file.
+ * Opened in the session, the open kept the old bytes and marked them the
+ * session's own (or counts a writer): they stay its own. Opened before it
+ * (`readguard run -- CMD >> file`), nothing was kept: the file stays the
+ * read it was, as of now, or the journal would take the bytes before the
+ * session's next change for its own and keep nothing of them. */
 static void restamp_inherited(struct rg_ctx *c, int fd)
 {
-    if (c->table_state != RG_TABLE_BROKEN)
-        rg_restamp_inherited(&c->table, fd);
+    int fl = c->table_state != RG_TABLE_BROKEN ? rg_sys_getfl(fd) : -1;
+    if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+        rg_restamp_written(&c->table, fd, fl);
 }
 
 /* Is c's memory this process's own (me)? Not in a vfork child, which

@@ -46,13 +46,11 @@ void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, const struct rg_re
                         int dirfd, const char *path, uint64_t dev, uint64_t ino);
 /* The process is exiting: restamp everything it still holds. */
 void rg_restamp_at_exit(struct rg_ctx *c);
-/* What rg_note_close does for an untracked descriptor 0-2, on table t:
- * restamps the file it writes if the session knows it. Raw system calls
- * only (no lazy binding, errno untouched), so a process that never set
- * its context up can do it at exit (preload/context.c). */
-void rg_restamp_inherited(struct rg_table *t, int fd);
-/* The same for fd open for writing with status flags fl (its F_GETFL,
- * which the caller asked already). */
+/* What rg_note_close does for an untracked descriptor 0-2 open for writing
+ * with status flags fl (its F_GETFL, which the caller asked already), on
+ * table t: restamps the file it writes if the session knows it. Raw system
+ * calls only (no lazy binding, errno untouched), so a process that never
+ * set its context up can do it at exit (preload/stdfds.c). */
 void rg_restamp_written(struct rg_table *t, int fd, int fl);
 
 #endif

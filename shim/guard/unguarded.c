@@ -1,5 +1,6 @@
 #include "guard/unguarded.h"
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,7 +14,9 @@
 #include "os/logfile.h"
 #include "os/sys.h"
 
-bool rg_unguarded_first(struct rg_header *h, uint64_t dev, uint64_t ino)
+/* Is this the first time the session sees the program? Marks it seen. A
+ * full list counts every program as new: a repeated line beats silence. */
+static bool first_time(struct rg_header *h, uint64_t dev, uint64_t ino)
 {
     uint64_t key = rg_header_file_key(dev, ino);
     for (unsigned i = 0; i < RG_UNGUARDED_SLOTS; i++) {
@@ -119,7 +122,7 @@ void rg_unguarded_notice(struct rg_header *h, const char *session_path,
         h = mapped = map_header(session_path);
     if (!h)
         return; /* no session to keep the once-only promise in: stay quiet */
-    if (rg_unguarded_first(h, u->dev, u->ino))
+    if (first_time(h, u->dev, u->ino))
         tell(h, u, err_fd);
     if (mapped)
         munmap(mapped, RG_HEADER_SIZE);

@@ -7,14 +7,10 @@
 #ifndef RG_UNGUARDED_H
 #define RG_UNGUARDED_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/progkind.h"
 #include "core/table.h"
-/* Is this the first time the session sees the program? Marks it seen. A
- * full list counts every program as new: a repeated line beats silence. */
-bool rg_unguarded_first(struct rg_header *h, uint64_t dev, uint64_t ino);
 
 struct rg_unguarded {
     const char *path;  /* as exec'd */

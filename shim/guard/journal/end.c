@@ -158,7 +158,9 @@ static int append_ends(struct pass *p, const char *index)
     return p->err;
 }
 
-int rg_jend_open(const char *index)
+/* The session index at index, open to read: -ENOENT when the session kept
+ * nothing, and has none. */
+static int open_index(const char *index)
 {
     int fd = rg_sys_openat(AT_FDCWD, index, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
     struct stat st;
@@ -169,7 +171,11 @@ int rg_jend_open(const char *index)
     return fd;
 }
 
-int rg_jend_append(int fd, const char *index, const struct rg_jend_by *by)
+/* Appends to the session index at index an "end" record for each path its
+ * records name, once each, reading them from fd (open_index), which it
+ * closes: one pass over the index, and one append per 64 KiB of records.
+ * 0, or -errno. */
+static int end_each_path(int fd, const char *index, const struct rg_jend_by *by)
 {
     struct stat st;
     int e = rg_sys_fstat(fd, &st);
@@ -196,8 +202,8 @@ int rg_jend_append(int fd, const char *index, const struct rg_jend_by *by)
 
 int rg_jend_session(const char *index, const struct rg_jend_by *by)
 {
-    int fd = rg_jend_open(index);
-    return fd >= 0 ? rg_jend_append(fd, index, by) : fd == -ENOENT ? 0 : fd;
+    int fd = open_index(index);
+    return fd >= 0 ? end_each_path(fd, index, by) : fd == -ENOENT ? 0 : fd;
 }
 
 void rg_jend_close(struct rg_ctx *c)
@@ -209,9 +215,9 @@ void rg_jend_close(struct rg_ctx *c)
     const char *objects, *index;
     rg_jpaths_get(&c->jpaths, h, objects_buf, index_buf, &objects, &index);
     /* Opened first: a session that kept nothing pays this one look. */
-    int fd = index[0] ? rg_jend_open(index) : -ENOENT;
+    int fd = index[0] ? open_index(index) : -ENOENT;
     if (fd < 0)
         return;
     struct rg_jend_by by = {rg_log_actor_prog(c), "exit", (int)rg_sys_getpid(), rg_now_ns()};
-    rg_jend_append(fd, index, &by);
+    end_each_path(fd, index, &by);
 }

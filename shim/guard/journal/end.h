@@ -24,17 +24,9 @@ struct rg_jend_by {
 size_t rg_jend_format(char *out, size_t cap, int at, const char *name, const char *abs,
                       const struct rg_jend_by *by);
 
-/* The session index at index, open to read: -ENOENT when the session kept
- * nothing, and has none. */
-int rg_jend_open(const char *index);
-
 /* Appends to the session index at index an "end" record for each path its
- * records name, once each, reading them from fd (rg_jend_open), which it
- * closes: one pass over the index, and one append per 64 KiB of records.
- * 0, or -errno. */
-int rg_jend_append(int fd, const char *index, const struct rg_jend_by *by);
-
-/* Both: nothing, and 0, for a session with no index. */
+ * records name, once each: nothing, and 0, for a session with no index;
+ * else 0, or -errno. */
 int rg_jend_session(const char *index, const struct rg_jend_by *by);
 
 /* rg_jend_session for c's session, as its creator leaves. */

@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 
 #include "os/sys.h"
-long rg_fd_head(int fd, char *buf, size_t cap)
+
+/* rg_file_head through fd, when fd is a regular file open for reading (pread:
+ * its offset is left alone); -1 otherwise (write-only, O_PATH, not a
+ * regular file), and the caller reads by path. */
+static long fd_head(int fd, char *buf, size_t cap)
 {
     struct stat st;
     if (fd < 0 || rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
@@ -39,13 +43,13 @@ long rg_file_head(const char *path, char *buf, size_t cap)
         rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    long n = rg_fd_head(fd, buf, cap);
+    long n = fd_head(fd, buf, cap);
     rg_sys_close(fd);
     return n;
 }
 
 long rg_head_of(const char *path, int fd, char *buf, size_t cap)
 {
-    long n = rg_fd_head(fd, buf, cap);
+    long n = fd_head(fd, buf, cap);
     return n >= 0 ? n : rg_file_head(path, buf, cap);
 }

@@ -13,11 +13,6 @@
  * file or cannot be read. */
 long rg_file_head(const char *path, char *buf, size_t cap);
 
-/* The same through fd, when fd is a regular file open for reading (pread:
- * its offset is left alone); -1 otherwise (write-only, O_PATH, not a
- * regular file), and the caller reads by path. */
-long rg_fd_head(int fd, char *buf, size_t cap);
-
 /* Through fd when it can be read (sqlite3 opens O_RDWR): the inode judged,
  * not whatever the name holds by now; else by path. fd may be -1. */
 long rg_head_of(const char *path, int fd, char *buf, size_t cap);

@@ -75,7 +75,7 @@ static const char *skip_pid(const char *p)
 
 /* The length of the magic link path starts with, /proc/PID[/task/TID]/ then
  * cwd, root, exe, fd/N, ns/NAME or map_files/NAME; 0 if it starts with none. */
-size_t rg_sv_proc_link_len(const char *path)
+static size_t proc_link_len(const char *path)
 {
     static const char *const bare[] = {"cwd", "root", "exe"};
     static const char *const named[] = {"fd/", "ns/", "map_files/"};
@@ -101,7 +101,7 @@ size_t rg_sv_proc_link_len(const char *path)
 
 int rg_sv_cross(const char **path, uint64_t *resolve)
 {
-    size_t len = rg_sv_proc_link_len(*path);
+    size_t len = proc_link_len(*path);
     *resolve = RESOLVE_NO_MAGICLINKS;
     if (!len)
         return AT_FDCWD;

@@ -70,10 +70,6 @@ int32_t rg_sv_proc_pid(const char *path);
  * readguard's own? The tree may cross those magic links: the caller could
  * itself, and they lead nowhere readguard's own would. */
 bool rg_sv_tree_proc(const char *path);
-/* The length of the /proc magic link path begins with
- * (/proc/PID[/task/TID]/cwd, root, exe, fd/N, ns/NAME, map_files/NAME), or
- * 0. Pure. */
-size_t rg_sv_proc_link_len(const char *path);
 /* How to resolve an absolute path that may cross the tree's /proc magic
  * links (rewritten from /proc/self, or rg_sv_tree_proc): only the link it
  * begins with, as the caller named it. Crossed by any other (a "root" or
@@ -217,8 +213,6 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
  * file system), then settles every copy still held, as the reaper would a
  * moment later: the run may end, and the process with it, before either. */
 void rg_sv_finish(const struct rg_sv *sv);
-/* Starts fn(arg) on a detached thread of readguard's: 0, or -errno. */
-int rg_sv_spawn(void *(*fn)(void *), void *arg);
 
 /* Fills in call->target's thread group and umask (from /proc/TID/status)
  * if not done yet. 0 or -errno. */

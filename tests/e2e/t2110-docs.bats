@@ -259,3 +259,13 @@ section() {
 	done
 	[ -z "$bad" ] || fail "--help naming README:$bad"
 }
+
+@test "t2110.21 readguard --help and every verb's --help fit an 80-column terminal" {
+	local verbs verb long
+	verbs=$("$RG" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }
+		on && /^  [a-z]/ { print $1 }' | sort -u)
+	[ -n "$verbs" ] || fail "no verbs found in readguard --help"
+	long=$({ "$RG" --help; for verb in $verbs; do "$RG" "$verb" --help; done; } 2>&1 |
+		awk 'length($0) > 80')
+	[ -z "$long" ] || fail "lines longer than 80 columns: $long"
+}

@@ -520,3 +520,21 @@ except OSError as e:
 	"$RG" undo --session "$OUT/s" a.txt
 	assert_equal "$(cat a.txt)" original
 }
+
+@test "t1410.37 an unlink of a missing name before the process sets up fails ENOENT: the table is not attached for it" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile there.txt kept
+	# Output to /dev/null: a regular file on 1 or 2 is restamped at exit,
+	# which attaches the table for that alone.
+	strace -ff -o "$W/tr" -e trace=execve,openat,openat2,newfstatat,unlink,unlinkat \
+		"$RG" run --log "$LOG" -- rm -f missing.txt there.txt >/dev/null 2>&1
+	local t missing table
+	t=$(grep -l '^execve("[^"]*/rm"' "$W"/tr.*)
+	[ "$(grep -Ec '(unlink|unlinkat|openat2)\(.*"missing.txt"' "$t")" -eq 0 ]
+	# Attached once, for the name that is there, which is judged as before.
+	missing=$(grep -n '"missing.txt"' "$t" | tail -1 | cut -d: -f1)
+	table=$(grep -n '/readguard-[0-9]*-[0-9a-f]*", O_RDWR' "$t" | cut -d: -f1)
+	[ "$table" -gt "$missing" ]
+	[ ! -e there.txt ]
+	assert_equal "$(cat "$J/objects/$(sum kept)")" kept
+}

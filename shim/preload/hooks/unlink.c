@@ -5,13 +5,30 @@
  * (--no-journal) these hooks cost one flag test. */
 #include "preload/hooks/unlink.h"
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guard/journal/keep.h"
 #include "preload/hook.h"
+/* Is there no such name, in a process that has not set up yet? Then the
+ * kernel's answer is ENOENT, as the journal's look would find once set up
+ * (rg_guard_unlink), and there is nothing to keep or judge: `rm -f
+ * conftest*`, as configure runs it around each check, need not attach
+ * the table for names that are not there. Looked at as unlink walks it
+ * (the last name not followed); only plain flags, which the kernel checks
+ * before the name. Once set up, this would be a second look. */
+static bool absent_unready(int dirfd, const char *path, int flags)
+{
+    struct stat st;
+    return !rg_ready() && !(flags & ~AT_REMOVEDIR) &&
+           rg_sys_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == -ENOENT;
+}
+
 int rg_hook_unlink(const char *call, int dirfd, const char *path, int flags)
 {
     int saved = errno;
+    if (absent_unready(dirfd, path, flags))
+        return (int)rg_result(-ENOENT, saved);
     struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0, 0, NULL, NULL};
     struct rg_ctx *c = rg_enter();
     long r;

@@ -88,6 +88,51 @@ static int bracket(const unsigned char **pp, unsigned char t, bool pathname)
 }
 
 static int dowild(const unsigned char *p, const unsigned char *text, bool pathname,
+                  unsigned *budget);
+
+/* p is just past a '*': steps it over any more stars, and says whether they
+ * are "**" as a whole component (between slashes or at either end), which
+ * alone crosses directories under pathname. */
+static bool starstar_component(const unsigned char **pp, const unsigned char *pattern)
+{
+    const unsigned char *p = *pp;
+    if (*p != '*')
+        return false;
+    const unsigned char *before = p - 2;
+    while (*++p == '*')
+        ;
+    *pp = p;
+    return (before < pattern || *before == '/') &&
+           (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'));
+}
+
+/* The stars before p may swallow any run of text: tries the rest of the
+ * pattern at each place it could start, up to the next '/' unless
+ * match_slash. */
+static int star_backtrack(const unsigned char *p, const unsigned char *text, bool pathname,
+                          bool match_slash, unsigned *budget)
+{
+    for (unsigned char t = *text;; t = *++text) {
+        if (t == '\0')
+            return ABORT_ALL;
+        if (!glob_special(*p)) {
+            /* Skip straight to the next place the literal can match. */
+            while ((t = *text) != '\0' && (match_slash || t != '/') && t != *p)
+                text++;
+            if (t != *p)
+                return NOMATCH;
+        }
+        int r = dowild(p, text, pathname, budget);
+        if (r != NOMATCH) {
+            if (!match_slash || r != ABORT_TO_STARSTAR)
+                return r;
+        } else if (!match_slash && t == '/') {
+            return ABORT_TO_STARSTAR;
+        }
+    }
+}
+
+static int dowild(const unsigned char *p, const unsigned char *text, bool pathname,
                   unsigned *budget)
 {
     const unsigned char *pattern = p;
@@ -118,23 +163,12 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
         }
         case '*': break;
         }
-        bool match_slash;
-        if (*++p == '*') {
-            const unsigned char *before = p - 2;
-            while (*++p == '*')
-                ;
-            if ((before < pattern || *before == '/') &&
-                (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'))) {
-                /* "**" as a whole component: "a/" "**" "/b" also matches a/b. */
-                if (p[0] == '/' && dowild(p + 1, text, pathname, budget) == MATCH)
-                    return MATCH;
-                match_slash = true;
-            } else {
-                match_slash = !pathname;
-            }
-        } else {
-            match_slash = !pathname;
-        }
+        ++p;
+        bool component = starstar_component(&p, pattern);
+        /* "a/" "**" "/b" also matches a/b. */
+        if (component && p[0] == '/' && dowild(p + 1, text, pathname, budget) == MATCH)
+            return MATCH;
+        bool match_slash = component || !pathname;
         if (*p == '\0')
             return match_slash || !strchr((const char *)text, '/') ? MATCH : NOMATCH;
         if (!match_slash && *p == '/') {
@@ -145,24 +179,7 @@ static int dowild(const unsigned char *p, const unsigned char *text, bool pathna
             text = (const unsigned char *)slash;
             continue; /* the loop steps over the slash in both */
         }
-        for (;; t = *++text) {
-            if (t == '\0')
-                return ABORT_ALL;
-            if (!glob_special(*p)) {
-                /* Skip straight to the next place the literal can match. */
-                while ((t = *text) != '\0' && (match_slash || t != '/') && t != *p)
-                    text++;
-                if (t != *p)
-                    return NOMATCH;
-            }
-            int r = dowild(p, text, pathname, budget);
-            if (r != NOMATCH) {
-                if (!match_slash || r != ABORT_TO_STARSTAR)
-                    return r;
-            } else if (!match_slash && t == '/') {
-                return ABORT_TO_STARSTAR;
-            }
-        }
+        return star_backtrack(p, text, pathname, match_slash, budget);
     }
     return *text ? NOMATCH : MATCH;
 }

@@ -146,6 +146,54 @@ static int64_t time_of(struct stamp_time *at)
     return at->ns;
 }
 
+/* e holds a stamp of this generation, cur: is st news to it? Not when it
+ * is older, nor a re-read of the bytes e records (which renews e's read at
+ * most), nor a read of the same ctime as the session's write stamped, within
+ * a tick of it: it may have looked in the middle of that write (new times,
+ * old size). When it is, *reader and *own are what the new stamp keeps. */
+static inline __attribute__((always_inline)) bool
+news_to(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st, bool own_write,
+        struct stamp_time *at, uint32_t cur, uint64_t seen, uint32_t *reader, bool *own)
+{
+    int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
+    if (st->ctime_ns < ctime)
+        return false;
+    bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
+                atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
+    /* Only the inode moved (a rename, a chmod): its bytes are still the
+     * ones looked at or written, which a scan does not take over. */
+    uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
+    if (same && (*reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
+        *reader = had;
+    /* Nor does a read make the session's own bytes another's while an
+     * own write or act is counted: that act (a rename, whose restamp
+     * is still to come) is what moved ctime, and the journal, asked in
+     * between whether the bytes are the session's own, would keep
+     * them, and link the replaced file on for a sibling to write. */
+    if (same && (cur & RG_GEN_WRITE) && rg_entry_writers(e))
+        *own = true;
+    if (st->ctime_ns != ctime)
+        return true;
+    /* Re-reading an unchanged file is the common case: leave its line
+     * clean, unless reads expire; then renew it, at most once a tick.
+     * When the session wrote these bytes, a scan that saw them
+     * between the write and this restamp does not make them its
+     * own, and a read that recorded them first leaves them the
+     * session's own (the journal need not keep them). */
+    if (same) {
+        if (own_write)
+            own_keep(t, e, cur, had, st);
+        /* A read that hashed describes the bytes the session has as of
+         * now: a record that was racy is calm from here on. */
+        if (st->hash ||
+            (t->hdr->read_ttl_ns > 0 &&
+             time_of(at) - atomic_load_explicit(&e->read_ns, memory_order_relaxed) > RG_TICK_NS))
+            renew(e, seen, st->hash, time_of(at));
+        return false;
+    }
+    return own_write || !(cur & RG_GEN_WRITE) || time_of(at) - ctime >= RG_TICK_NS;
+}
+
 /* Inline in both: a frame of its own cost each restamp and first read a
  * call. */
 static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t,
@@ -158,47 +206,8 @@ static inline __attribute__((always_inline)) bool stamp(const struct rg_table *t
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t reader = st->reader;
     bool own = own_write;
-    if ((cur & RG_GEN_MASK) == gen) {
-        int64_t ctime = atomic_load_explicit(&e->ctime_ns, memory_order_relaxed);
-        if (st->ctime_ns < ctime)
-            return false;
-        bool same = atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
-                    atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;
-        /* Only the inode moved (a rename, a chmod): its bytes are still the
-         * ones looked at or written, which a scan does not take over. */
-        uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
-        if (same && (reader & RG_READER_SCAN) && !(had & RG_READER_SCAN))
-            reader = had;
-        /* Nor does a read make the session's own bytes another's while an
-         * own write or act is counted: that act (a rename, whose restamp
-         * is still to come) is what moved ctime, and the journal, asked in
-         * between whether the bytes are the session's own, would keep
-         * them, and link the replaced file on for a sibling to write. */
-        if (same && (cur & RG_GEN_WRITE) && rg_entry_writers(e))
-            own = true;
-        if (st->ctime_ns == ctime) {
-            /* Re-reading an unchanged file is the common case: leave its line
-             * clean, unless reads expire; then renew it, at most once a tick.
-             * When the session wrote these bytes, a scan that saw them
-             * between the write and this restamp does not make them its
-             * own, and a read that recorded them first leaves them the
-             * session's own (the journal need not keep them). */
-            if (same) {
-                if (own_write)
-                    own_keep(t, e, cur, had, st);
-                /* A read that hashed describes the bytes the session has as of
-                 * now: a record that was racy is calm from here on. */
-                if (st->hash ||
-                    (t->hdr->read_ttl_ns > 0 &&
-                     time_of(at) - atomic_load_explicit(&e->read_ns, memory_order_relaxed) >
-                         RG_TICK_NS))
-                    renew(e, seen, st->hash, time_of(at));
-                return false;
-            }
-            if (!own_write && (cur & RG_GEN_WRITE) && time_of(at) - ctime < RG_TICK_NS)
-                return false;
-        }
-    }
+    if ((cur & RG_GEN_MASK) == gen && !news_to(t, e, st, own_write, at, cur, seen, &reader, &own))
+        return false;
     /* Another stamp landed since we looked (a session write restamping
      * what this read saw before it, typically): a scan must not take the
      * entry over from it unseen, so this read then counts as a look. */

@@ -573,13 +573,20 @@ sandbox_spares_table() {
 		'echo "$READGUARD_SESSION" >sess; cat sess >/dev/null; read -r _ <go' &
 	await_file sess
 	await_file "$(cat sess)"
-	run unshare -pf --mount-proc "$@"
+	table_left_by unshare -pf --mount-proc "$@"
+}
+
+# table_left_by COMMAND...: COMMAND, run while the session started in the
+# background (its table's path in sess) waits on the fifo go, must succeed
+# and leave that table; the session then ends.
+table_left_by() {
+	run "$@"
 	local kept=no
 	[ -e "$(cat sess)" ] && kept=yes
 	echo >go
 	wait
 	assert_success
-	[ "$kept" = yes ] || fail "'$*' in a sandbox removed a running session's table"
+	[ "$kept" = yes ] || fail "'$*' removed the table of a session still running"
 }
 
 @test "t0100.61 a session started in another PID namespace leaves a running session's table alone" {
@@ -617,13 +624,7 @@ sandboxed_table_spared() {
 	mkfifo go
 	unshare -pf --mount-proc "$RG" run -- sh -c 'echo "$READGUARD_SESSION" >sess; read -r _ <go' &
 	await_file sess
-	run "$@"
-	local kept=no
-	[ -e "$(cat sess)" ] && kept=yes
-	echo >go
-	wait
-	assert_success
-	[ "$kept" = yes ] || fail "'$*' removed the table of a session running in a sandbox"
+	table_left_by "$@"
 }
 
 @test "t0100.63 a session started after a sandbox's session ended removes its table" {

@@ -26,6 +26,17 @@ autoconf_project() {
 	[ -f autom4te.cache/requests ] || fail "autoreconf left no autom4te.cache/requests"
 }
 
+# automake_project [MACRO]: autoconf_project's, made an automake project
+# (calling MACRO too: LT_INIT) and configured in a first session.
+automake_project() {
+	autoconf_project
+	sed -i "s/^AC_INIT(\\[demo\\], \\[1.0\\])\$/&\\nAM_INIT_AUTOMAKE([foreign])${1:+\\n$1}/" configure.ac
+	printf '%s\n' 'bin_PROGRAMS = demo' 'demo_SOURCES = main.c' >Makefile.am
+	rm Makefile.in
+	"$RG" run --log "$LOG" -- bash -c 'autoreconf -fi && ./configure -q' >/dev/null 2>&1 ||
+		fail "the first session could not configure the automake project"
+}
+
 @test "t1016.01 autoreconf run again in a second session rewrites its autom4te.cache" {
 	autoconf_project
 	run --separate-stderr "$RG" run --log "$LOG" -- autoreconf -i
@@ -99,12 +110,7 @@ configure_once() {
 
 @test "t1016.08 ./configure of an automake project run again rewrites its stamp-h1" {
 	need automake
-	autoconf_project
-	sed -i 's/^AC_INIT(\[demo\], \[1.0\])$/&\nAM_INIT_AUTOMAKE([foreign])/' configure.ac
-	printf '%s\n' 'bin_PROGRAMS = demo' 'demo_SOURCES = main.c' >Makefile.am
-	rm Makefile.in
-	"$RG" run --log "$LOG" -- bash -c 'autoreconf -i && ./configure -q' >/dev/null 2>&1 ||
-		fail "the first session could not configure the automake project"
+	automake_project
 	[ -f stamp-h1 ] || fail "configure left no stamp-h1"
 	run --separate-stderr "$RG" run --log "$LOG" -- bash -c './configure -q && make -s'
 	refute_refused
@@ -113,12 +119,7 @@ configure_once() {
 
 @test "t1016.09 ./configure of a libtool project run again moves libtoolT onto last time's libtool; the journal keeps it" {
 	need automake libtoolize
-	autoconf_project
-	sed -i 's/^AC_INIT(\[demo\], \[1.0\])$/&\nAM_INIT_AUTOMAKE([foreign])\nLT_INIT/' configure.ac
-	printf '%s\n' 'bin_PROGRAMS = demo' 'demo_SOURCES = main.c' >Makefile.am
-	rm Makefile.in
-	"$RG" run --log "$LOG" -- bash -c 'autoreconf -fi && ./configure -q' >/dev/null 2>&1 ||
-		fail "the first session could not configure the libtool project"
+	automake_project LT_INIT
 	[ -f libtool ] || fail "configure left no libtool"
 	run --separate-stderr "$RG" run --log "$LOG" -- ./configure -q
 	refute_refused

@@ -187,6 +187,45 @@ section() {
 	[ -z "$bad" ] || fail "$bad"
 }
 
+# readme_of FILE: the README.md of the nearest folder above FILE that has one.
+readme_of() {
+	local d
+	d=$(dirname "$1")
+	until [ -f "$d/README.md" ]; do d=$(dirname "$d"); done
+	echo "$d/README.md"
+}
+
+# parts FILE: the first cells of the rows of FILE's tables headed "part" or
+# "file", each name in them on a line of its own, without backquotes.
+parts() {
+	awk -F'|' '/^\| *(part|file) *\|/ { on = 1; next } !/^\|/ { on = 0 } on && !/^\|-/ { print $2 }' "$1" |
+		tr -d '`' | tr ',' '\n' | sed 's/^ *//; s/ *$//; s:/$::'
+}
+
+@test "t2110.22 every source file under shim/ is named in its folder's README" {
+	local f name readme bad=
+	while read -r f; do
+		name=$(basename "$f")
+		readme=$(readme_of "$f")
+		grep -qwF -- "${name%.*}" "$readme" || bad+="${f#"$TOP"/} (${readme#"$TOP"/}); "
+	done < <(find "$TOP/shim" -type f \( -name '*.[ch]' -o -name '*.def' -o -name '*.ld' \))
+	[ -z "$bad" ] || fail "not named in their README: $bad"
+}
+
+@test "t2110.23 every part a shim/ README's table lists is a file or folder there" {
+	local readme dir part bad=
+	while read -r readme; do
+		dir=$(dirname "$readme")
+		while read -r part; do
+			# export.map is made by the build, in build/.
+			[ -n "$part" ] && [ "$part" != export.map ] || continue
+			[ -e "$dir/$part" ] || compgen -G "$dir/$part.*" >/dev/null ||
+				bad+="${readme#"$TOP"/}: $part; "
+		done < <(parts "$readme")
+	done < <(find "$TOP/shim" -mindepth 2 -name README.md)
+	[ -z "$bad" ] || fail "parts with no file: $bad"
+}
+
 @test "t2110.12 every verb of readguard --help has a man page section and a line in README's usage" {
 	local verbs verb text usage
 	verbs=$("$RG" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit }

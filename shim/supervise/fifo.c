@@ -11,7 +11,6 @@
  * never a guarded write: there is nothing in it to lose. */
 #include <errno.h>
 #include <linux/openat2.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +64,7 @@ bool rg_sv_fifo_wait(const struct rg_sv_call *call, int dfd, const char *path, i
     w->probe = probe;
     w->flags = flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_NOFOLLOW | O_NONBLOCK);
     memcpy(&w->req, call->req, sizeof w->req);
-    pthread_t th;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int r = pthread_create(&th, &attr, wait_open, w);
-    pthread_attr_destroy(&attr);
-    if (r != 0) {
+    if (rg_sv_spawn(wait_open, w) != 0) {
         rg_sys_close(pfd);
         free(w);
         return false;

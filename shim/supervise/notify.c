@@ -200,8 +200,7 @@ static void *reap(void *arg)
     return NULL;
 }
 
-/* Starts fn(arg) on a detached thread of readguard's: 0, or -errno. */
-static int spawn_detached(void *(*fn)(void *), void *arg)
+int rg_sv_spawn(void *(*fn)(void *), void *arg)
 {
     pthread_t th;
     pthread_attr_t attr;
@@ -221,7 +220,7 @@ static int start_keeper(struct rg_sv_held *held, struct rg_sv *sv)
     int r = turn && keeper ? 0 : -ENOMEM;
     if (r == 0) {
         *keeper = (struct keeper){held, turn};
-        r = spawn_detached(reap, keeper);
+        r = rg_sv_spawn(reap, keeper);
     }
     if (r != 0) {
         free(keeper);
@@ -251,7 +250,7 @@ static int start_workers(int listener, enum rg_sv_level level, const struct rg_c
         w->ctx = *proto;
         w->ctx.git = NULL; /* each context keeps its own, under its own lock */
         w->notif_size = notif_size;
-        int r = spawn_detached(work, w);
+        int r = rg_sv_spawn(work, w);
         if (r != 0)
             return r;
     }

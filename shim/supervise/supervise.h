@@ -213,6 +213,8 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
  * file system), then settles every copy still held, as the reaper would a
  * moment later: the run may end, and the process with it, before either. */
 void rg_sv_finish(const struct rg_sv *sv);
+/* Starts fn(arg) on a detached thread of readguard's: 0, or -errno. */
+int rg_sv_spawn(void *(*fn)(void *), void *arg);
 
 /* Fills in call->target's thread group and umask (from /proc/TID/status)
  * if not done yet. 0 or -errno. */

@@ -5,31 +5,6 @@
 /* Memory orders: an entry's key is written before the index slot that
  * publishes it (release) and read after loading that slot (acquire). What
  * an entry holds, and how it is stamped, is core/entry.c's. */
-static size_t index_slots_for(uint32_t capacity)
-{
-    size_t slots = 1024;
-    while (slots < 2 * (size_t)capacity)
-        slots <<= 1;
-    return slots;
-}
-
-size_t rg_table_file_size(uint32_t capacity)
-{
-    size_t slots = index_slots_for(capacity);
-    return RG_HEADER_SIZE + slots * sizeof(uint32_t) + (size_t)capacity * sizeof(struct rg_entry) +
-           slots / 2 * sizeof(uint64_t);
-}
-
-size_t rg_table_entries_at(uint32_t capacity)
-{
-    return RG_HEADER_SIZE + index_slots_for(capacity) * sizeof(uint32_t);
-}
-
-size_t rg_table_names_at(uint32_t capacity)
-{
-    return rg_table_entries_at(capacity) + (size_t)capacity * sizeof(struct rg_entry);
-}
-
 static uint64_t mix(uint64_t dev, uint64_t ino)
 {
     uint64_t x = ino ^ (dev * 0x9e3779b97f4a7c15ull);
@@ -109,7 +84,8 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
     h->file_size = size;
     h->entry_size = sizeof(struct rg_entry);
     h->capacity = s->capacity;
-    h->index_slots = (uint32_t)index_slots_for(s->capacity);
+    h->index_slots = (uint32_t)rg_table_index_slots(s->capacity);
+    h->pages = rg_table_page_count(h->index_slots);
     h->uid = uid;
     h->creator_pid = creator_pid;
     atomic_store(&h->owner_pid, creator_pid);
@@ -165,7 +141,7 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
         h->entry_size != sizeof(struct rg_entry))
         return "it was made by another version of readguard";
     if (h->capacity < RG_MIN_CAPACITY || h->capacity > RG_MAX_CAPACITY ||
-        h->index_slots != index_slots_for(h->capacity) ||
+        h->index_slots != rg_table_index_slots(h->capacity) ||
         h->file_size != rg_table_file_size(h->capacity))
         return "its header is corrupt (sizes disagree)";
     if (h->file_size != size)
@@ -181,8 +157,16 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
         return "its settings are corrupt";
     uint32_t backed = atomic_load(&h->backed);
     if (atomic_load(&h->used) > backed || backed > h->capacity ||
-        (backed % RG_BACK_CHUNK && backed != h->capacity) || atomic_load(&h->generation) == 0)
+        (backed % RG_BACK_CHUNK && backed != h->capacity) || atomic_load(&h->generation) == 0 ||
+        atomic_load(&h->roomless) > 1)
         return "its counters are corrupt";
+    if (h->pages != rg_table_page_count(h->index_slots))
+        return "its header is corrupt (sizes disagree)";
+    /* A bit past the last page would have a lookup trust a page that is
+     * not there (the map's own last word, or the names past their end). */
+    const uint64_t *pages = (const uint64_t *)((const char *)map + rg_table_pages_at(h->capacity));
+    if (h->pages % 64 && pages[h->pages / 64] >> (h->pages % 64))
+        return "its page map is corrupt";
     return NULL;
 }
 
@@ -195,6 +179,7 @@ void rg_table_bind(struct rg_table *t, void *map, size_t size)
     t->entries = (struct rg_entry *)((char *)map + RG_HEADER_SIZE +
                                      (size_t)t->index_slots * sizeof(uint32_t));
     t->names = (_Atomic uint64_t *)(t->entries + t->capacity);
+    t->pages = (_Atomic uint64_t *)(t->names + t->index_slots / 2);
     t->map_size = size;
     t->back = NULL;
 }
@@ -212,13 +197,24 @@ static struct rg_entry *slot_entry(const struct rg_table *t, uint32_t v)
     return v - 1 < t->capacity ? &t->entries[v - 1] : NULL;
 }
 
+/* Probe i's line, when it opens one (a line of 16 slots lies in a page),
+ * lies in a page not marked backed: it holds no key, and ends the probe as
+ * an empty slot does. Each key's probe passed only through filled slots,
+ * so through marked pages, on its way to where it was put. */
+static inline bool line_unbacked(const struct rg_table *t, uint32_t i, uint32_t slot)
+{
+    return !(i & 15) && !rg_table_page_backed(t, slot >> RG_INDEX_PAGE_SHIFT);
+}
+
 struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t ino)
 {
     uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
     for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
-        uint32_t v =
-            atomic_load_explicit(&t->index[probe_slot(h, ino, i, mask)], memory_order_acquire);
+        uint32_t s = probe_slot(h, ino, i, mask);
+        if (line_unbacked(t, i, s))
+            return NULL;
+        uint32_t v = atomic_load_explicit(&t->index[s], memory_order_acquire);
         if (v == 0)
             return NULL;
         struct rg_entry *e = slot_entry(t, v);
@@ -244,21 +240,35 @@ void rg_table_backed_raise(struct rg_header *h, uint32_t to)
         ;
 }
 
+/* The file system refused room: the table is full, and says why. */
+static void no_room(struct rg_table *t)
+{
+    atomic_store_explicit(&t->hdr->roomless, 1, memory_order_relaxed);
+    mark_full(t);
+}
+
+/* What a claim lacks (find_or_claim's *lack): nothing, the next entry's
+ * chunk, or LACK_PAGE + an index page. */
+#define LACK_CHUNK 1u
+#define LACK_PAGE 2u
+
 /* Backs the chunk entry n opens. Every process finding n at the mark backs
  * it (a rare race; backing twice is harmless); none claims n before one has
  * succeeded, so none writes to a page the file system may not have. */
 static bool back_chunk(struct rg_table *t, uint32_t n)
 {
     uint32_t to = rg_table_chunk_end(n, t->capacity);
-    if (t->back && t->back(t, n - n % RG_BACK_CHUNK, to) < 0)
+    size_t from = (size_t)((char *)&t->entries[n - n % RG_BACK_CHUNK] - (char *)t->hdr);
+    if (t->back &&
+        t->back(t, from, (size_t)(to - n + n % RG_BACK_CHUNK) * sizeof(struct rg_entry)) < 0)
         return false;
     rg_table_backed_raise(t->hdr, to);
     return true;
 }
 
-/* NULL with *unbacked when the next entry's chunk is not backed yet. */
+/* NULL with *lack when the next entry's chunk is not backed yet. */
 static inline __attribute__((always_inline)) struct rg_entry *
-claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
+claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack)
 {
     /* A bounded compare-and-swap rather than fetch-and-add: a full table is
      * still asked on every read, and must not count past its capacity. */
@@ -269,7 +279,7 @@ claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
             return NULL;
         }
         if (n >= atomic_load_explicit(&t->hdr->backed, memory_order_acquire)) {
-            *unbacked = true;
+            *lack = LACK_CHUNK;
             return NULL;
         }
     } while (!atomic_compare_exchange_weak_explicit(&t->hdr->used, &n, n + 1, memory_order_relaxed,
@@ -283,16 +293,23 @@ claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
 }
 
 static inline __attribute__((always_inline)) struct rg_entry *
-find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
+find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack)
 {
     uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
     struct rg_entry *mine = NULL;
     for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
-        _Atomic uint32_t *slot = &t->index[probe_slot(h, ino, i, mask)];
+        uint32_t s = probe_slot(h, ino, i, mask);
+        /* The key is nowhere past here: it goes here, once the page is
+         * backed (an entry claimed meanwhile stays unused, as below). */
+        if (line_unbacked(t, i, s)) {
+            *lack = LACK_PAGE + (s >> RG_INDEX_PAGE_SHIFT);
+            return NULL;
+        }
+        _Atomic uint32_t *slot = &t->index[s];
         uint32_t v = atomic_load_explicit(slot, memory_order_acquire);
         if (v == 0) {
-            if (!mine && !(mine = claim_entry(t, dev, ino, unbacked)))
+            if (!mine && !(mine = claim_entry(t, dev, ino, lack)))
                 return NULL;
             uint32_t want = (uint32_t)(mine - t->entries) + 1;
             if (atomic_compare_exchange_strong_explicit(slot, &v, want, memory_order_release,
@@ -308,24 +325,28 @@ find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, bool *unbacked)
     return NULL;
 }
 
-/* A claim at the backed mark: the chunk backed, then the claim again (it may
- * fill up meanwhile). Reached by a tail call, so that rg_table_find_or_add
- * stays a leaf (a call in it cost every lookup 8 instructions of registers
- * saved). Without room nothing is claimed, and the table answers as full. */
+/* A claim that lacks a backed chunk or index page: backed, then the claim
+ * again (it may fill up meanwhile, or reach another page). Reached by a
+ * tail call, so that rg_table_find_or_add stays a leaf (a call in it cost
+ * every lookup 8 instructions of registers saved). Without room nothing is
+ * claimed, and the table answers as full. */
 __attribute__((noinline, cold)) static struct rg_entry *add_backed(struct rg_table *t, uint64_t dev,
-                                                                   uint64_t ino)
+                                                                   uint64_t ino, uint32_t lack)
 {
-    bool unbacked = true;
     struct rg_entry *e = NULL;
-    while (unbacked) {
+    while (lack) {
         uint32_t n = atomic_load_explicit(&t->hdr->used, memory_order_relaxed);
-        if (n < t->capacity && n >= atomic_load_explicit(&t->hdr->backed, memory_order_acquire) &&
-            !back_chunk(t, n)) {
-            mark_full(t);
+        bool room = lack == LACK_CHUNK
+                        ? n >= t->capacity ||
+                              n < atomic_load_explicit(&t->hdr->backed, memory_order_acquire) ||
+                              back_chunk(t, n)
+                        : rg_table_page_back(t, lack - LACK_PAGE);
+        if (!room) {
+            no_room(t);
             return NULL;
         }
-        unbacked = false;
-        e = find_or_claim(t, dev, ino, &unbacked);
+        lack = 0;
+        e = find_or_claim(t, dev, ino, &lack);
     }
     return e;
 }
@@ -334,60 +355,9 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
 {
     if (dev > UINT32_MAX)
         return NULL;
-    bool unbacked = false;
-    struct rg_entry *e = find_or_claim(t, dev, ino, &unbacked);
-    return __builtin_expect(unbacked, 0) ? add_backed(t, dev, ino) : e;
-}
-
-/* Two scanners sharing a slot may mix their names: a message may then name
- * the wrong program, never allow a write. */
-void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog)
-{
-    struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
-    atomic_store_explicit(&s->pid, 0, memory_order_relaxed);
-    strncpy(s->prog, prog, sizeof s->prog - 1);
-    s->prog[sizeof s->prog - 1] = '\0';
-    atomic_store_explicit(&s->pid, pid, memory_order_release);
-}
-
-void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16])
-{
-    const struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
-    out[0] = '\0';
-    if (pid > 0 && atomic_load_explicit(&s->pid, memory_order_acquire) == pid) {
-        memcpy(out, s->prog, 15);
-        out[15] = '\0';
-    }
-}
-
-/* A name slot packs the key's top bits with the entry number + 1, in one
- * word so that no reader sees half of a note. RG_MAX_CAPACITY fits. */
-#define NAME_ENTRY_BITS 27u
-#define NAME_ENTRY_MASK ((1ull << NAME_ENTRY_BITS) - 1)
-_Static_assert(RG_MAX_CAPACITY < NAME_ENTRY_MASK, "entry numbers fit a name slot");
-
-static _Atomic uint64_t *name_slot(const struct rg_table *t, uint64_t key)
-{
-    return &t->names[key & (t->index_slots / 2 - 1)];
-}
-
-void rg_table_name_note(const struct rg_table *t, uint64_t key, const struct rg_entry *e)
-{
-    uint64_t v = (key & ~NAME_ENTRY_MASK) | ((uint64_t)(e - t->entries) + 1);
-    _Atomic uint64_t *slot = name_slot(t, key);
-    /* Most reads are of a name already noted: do not dirty its line again. */
-    if (atomic_load_explicit(slot, memory_order_relaxed) != v)
-        atomic_store_explicit(slot, v, memory_order_relaxed);
-}
-
-struct rg_entry *rg_table_name_find(const struct rg_table *t, uint64_t key)
-{
-    uint64_t v = atomic_load_explicit(name_slot(t, key), memory_order_relaxed);
-    if (v == 0 || (v & ~NAME_ENTRY_MASK) != (key & ~NAME_ENTRY_MASK))
-        return NULL;
-    /* The table is shared: a corrupt slot must not become a wild read. */
-    uint64_t n = v & NAME_ENTRY_MASK;
-    return n - 1 < t->capacity ? &t->entries[n - 1] : NULL;
+    uint32_t lack = 0;
+    struct rg_entry *e = find_or_claim(t, dev, ino, &lack);
+    return __builtin_expect(lack != 0, 0) ? add_backed(t, dev, ino, lack) : e;
 }
 
 void rg_table_reset(struct rg_table *t)

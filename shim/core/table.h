@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #define RG_MAGIC "RDGUARD\x01"
-#define RG_TABLE_VERSION 15u
+#define RG_TABLE_VERSION 16u
 #define RG_HEADER_SIZE 32768u
 #define RG_LOG_PATH_MAX 4096u
 #define RG_ROOTS_MAX 8192u
@@ -39,6 +39,16 @@
  * yet; a megabyte would let a table of a small --capacity hold all its room
  * at once, and a page would be a call every 64 files. */
 #define RG_BACK_CHUNK 1024u
+/* The index and the names are backed a page at a time too, each page
+ * before its first touch: a lookup touches a random page of each, and at
+ * creation backing all 16 MiB of them (at the default capacity) cost
+ * 6 ms of fallocate, 3 ms more of unlink, and that much /dev/shm for every
+ * live session, most of it never used. 4 KiB, the smallest page a Linux
+ * port has: a session takes what it touches, as the sparse file did. */
+#define RG_PAGE_SHIFT 12u
+#define RG_PAGE_SIZE (1u << RG_PAGE_SHIFT)
+#define RG_INDEX_PAGE_SHIFT (RG_PAGE_SHIFT - 2u) /* 1024 slots of 4 bytes */
+#define RG_NAMES_PAGE_SHIFT (RG_PAGE_SHIFT - 3u) /* 512 of 8 bytes */
 
 /* An entry's gen carries, in its top bit, whether the stamp came from the
  * session's own write (a restamp) rather than from a read, or the journal
@@ -148,6 +158,9 @@ struct rg_header {
      * none of its processes, so cannot tell it ended. In the padding
      * before the shared part: no offset moves. */
     uint64_t creator_pidns;
+    /* Bits in the page map (rg_table.pages): pages of the index, then of
+     * the names. Fixed by the capacity; kept to be checked at attach. */
+    uint32_t pages;
 
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
@@ -158,6 +171,9 @@ struct rg_header {
      * used <= backed, and nothing below used can raise SIGBUS when the file
      * system fills up. Only raised, by whoever backed the next chunk. */
     _Atomic uint32_t backed;
+    /* 1 once the file system refused to back a page or chunk: what made
+     * the table full, for its warning (guard/log.c). */
+    _Atomic uint32_t roomless;
     _Alignas(64) _Atomic uint64_t reads;
     _Atomic uint64_t writes_allowed;
     _Atomic uint64_t refusals;
@@ -228,17 +244,26 @@ struct rg_table {
     _Atomic uint32_t *index;
     struct rg_entry *entries;
     _Atomic uint64_t *names; /* index_slots / 2 of them */
+    /* The page map, after the names: bit p set once page p of the index
+     * (p < index_slots / 1024) or of the names (the rest) is backed by the
+     * file system. Set only after it is, never cleared: a page marked is
+     * backed, one backed but unmarked (a process killed in between) is
+     * backed again by the next to need it. Nothing reads or writes a page
+     * not marked: an index page not marked holds no key, and ends a probe
+     * as an empty slot would. */
+    _Atomic uint64_t *pages;
     size_t map_size;
     uint64_t dev, ino; /* the file's, as it was attached (os/session.c) */
     /* The header's, as validated at bind: any program of the user can
      * rewrite the shared header, and bounds read from it would send every
      * process of the session past its mapping. */
     uint32_t capacity, index_slots;
-    /* Makes the file system back entries [from, to) before any is written:
-     * 0 when it did, or cannot tell (today's sparse table); -errno when it
-     * has no room, which the table answers as full. NULL: nothing to ask
-     * (a table in anonymous memory). Set by the table's mapper (os/). */
-    int (*back)(const struct rg_table *t, uint32_t from, uint32_t to);
+    /* Makes the file system back bytes [off, off + len) of the mapping
+     * (entries, a page of the index or names) before any is touched: 0
+     * when it did, or cannot tell (a sparse table, as before); -errno when
+     * it has no room, which the table answers as full. NULL: nothing to
+     * ask (a table in anonymous memory). Set by the table's mapper (os/). */
+    int (*back)(const struct rg_table *t, size_t off, size_t len);
 };
 
 /* What a decision needs to know about an entry, read once. */
@@ -255,12 +280,38 @@ struct rg_record {
     uint32_t reader; /* RG_READER_* */
 };
 
+/* The index's slots for a capacity: a power of two, at least twice it. */
+static inline size_t rg_table_index_slots(uint32_t capacity)
+{
+    size_t slots = 1024;
+    while (slots < 2 * (size_t)capacity)
+        slots <<= 1;
+    return slots;
+}
+/* Bits in the page map: a page of the index per 1024 slots, and as many of
+ * the names (half as many slots, each twice the size). */
+static inline uint32_t rg_table_page_count(size_t slots)
+{
+    return (uint32_t)(slots >> RG_INDEX_PAGE_SHIFT) * 2;
+}
+
 size_t rg_table_file_size(uint32_t capacity);
-/* Where the entries start in a table file, and where the names start after
- * them: what lies outside [entries, names) (header, index, names) is read
- * and written anywhere at any time, so its room is taken at creation. */
+/* Where the entries start in a table file, the names after them, and the
+ * page map after those. The header and the page map are read anywhere at
+ * any time, so their room is taken at creation; the rest as it is needed. */
 size_t rg_table_entries_at(uint32_t capacity);
 size_t rg_table_names_at(uint32_t capacity);
+size_t rg_table_pages_at(uint32_t capacity);
+
+/* Is page p (of the index, then the names) marked backed? Acquire: what
+ * the page holds is read after the mark that says it may be touched. */
+static inline bool rg_table_page_backed(const struct rg_table *t, uint32_t p)
+{
+    return atomic_load_explicit(&t->pages[p >> 6], memory_order_acquire) >> (p & 63) & 1;
+}
+/* Has the file system back page p, then marks it: false, marking nothing,
+ * when it has no room. */
+bool rg_table_page_back(const struct rg_table *t, uint32_t p);
 
 /* The end of the chunk that entry n starts or lies in: the entries that
  * must be backed before n is written. */

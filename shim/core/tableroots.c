@@ -1,6 +1,6 @@
 /* The roots a table's header holds, read back: one by one, and as the list
- * READGUARD_ROOTS takes (core/table.h). Apart from table.c, which is the
- * index and its entries. */
+ * READGUARD_ROOTS takes (core/table.h); and the scanners it names. Apart
+ * from table.c, which is the index and its entries. */
 #include "core/table.h"
 #include <string.h>
 
@@ -34,4 +34,25 @@ void rg_table_roots_list(const struct rg_header *h, char *out, size_t cap)
     if (o == 0)
         out[o++] = '/';
     out[o] = '\0';
+}
+
+/* Two scanners sharing a slot may mix their names: a message may then name
+ * the wrong program, never allow a write. */
+void rg_scanner_note(struct rg_header *h, int32_t pid, const char *prog)
+{
+    struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
+    atomic_store_explicit(&s->pid, 0, memory_order_relaxed);
+    strncpy(s->prog, prog, sizeof s->prog - 1);
+    s->prog[sizeof s->prog - 1] = '\0';
+    atomic_store_explicit(&s->pid, pid, memory_order_release);
+}
+
+void rg_scanner_name(const struct rg_header *h, int32_t pid, char out[16])
+{
+    const struct rg_scanner *s = &h->scanners[(uint32_t)pid % RG_SCANNERS];
+    out[0] = '\0';
+    if (pid > 0 && atomic_load_explicit(&s->pid, memory_order_acquire) == pid) {
+        memcpy(out, s->prog, 15);
+        out[15] = '\0';
+    }
 }

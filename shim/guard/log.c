@@ -210,9 +210,9 @@ void rg_log_table_full(struct rg_ctx *c)
     char msg[320];
     const struct rg_header *h = c->table.hdr;
     uint32_t used = atomic_load_explicit(&h->used, memory_order_relaxed);
-    /* Stopped at the last chunk backed, short of its capacity: it is the
-     * file system that is full (core/table.h, RG_BACK_CHUNK). */
-    bool no_room = used < h->capacity && used == atomic_load(&h->backed);
+    /* The file system refused a chunk of entries or a page of the index
+     * (core/table.h, rg_header.roomless), not the capacity that ran out. */
+    bool no_room = used < h->capacity && atomic_load(&h->roomless);
     int m =
         snprintf(msg, sizeof msg,
                  "readguard: warning: the session table is full (%u files)%s: further reads "

@@ -1,14 +1,12 @@
 #include "os/tableroom.h"
 #include <errno.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "os/sys.h"
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; headers of before it lack it */
 #endif
-/* The largest page size of a Linux port: a start rounded down to it is on
- * a page boundary whatever the page size, since the mapping starts on one. */
-#define PAGE_MAX 65536u
 
 /* Only a file system out of room refuses: one without fallocate, or a
  * filter that denies it, leaves the table as sparse as before this. */
@@ -25,9 +23,9 @@ static long take(int fd, size_t off, size_t len)
 
 int rg_table_room_take(int fd, uint32_t capacity)
 {
-    size_t names = rg_table_names_at(capacity);
-    int r = no_room(take(fd, 0, rg_table_entries_at(capacity)));
-    return r ? r : no_room(take(fd, names, rg_table_file_size(capacity) - names));
+    size_t map = rg_table_pages_at(capacity);
+    int r = no_room(take(fd, 0, RG_HEADER_SIZE));
+    return r ? r : no_room(take(fd, map, rg_table_file_size(capacity) - map));
 }
 
 /* Populating the mapping, not fallocate: a process of the session holds no
@@ -35,13 +33,15 @@ int rg_table_room_take(int fd, uint32_t capacity)
  * name would cost three calls more and fail wherever the name no longer
  * leads to it. A populate the file system cannot back says so (EFAULT)
  * where a write would have raised SIGBUS; a kernel of before 5.14 does
- * not know it (EINVAL), and the table is then as sparse as before. */
-int rg_table_room_back(const struct rg_table *t, uint32_t from, uint32_t to)
+ * not know it (EINVAL), and the table is then as sparse as before. The
+ * start goes down to the machine's page (a range must start on one): a
+ * page of the names may start mid-page, after entries of a small table. */
+int rg_table_room_back(const struct rg_table *t, size_t off, size_t len)
 {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     char *base = (char *)t->hdr;
-    size_t start = (size_t)((char *)&t->entries[from] - base);
-    size_t end = (size_t)((char *)&t->entries[to] - base);
-    start -= start % PAGE_MAX;
-    long r = rg_sys3(SYS_madvise, (long)(base + start), (long)(end - start), MADV_POPULATE_WRITE);
+    size_t start = off - off % page;
+    long r =
+        rg_sys3(SYS_madvise, (long)(base + start), (long)(off + len - start), MADV_POPULATE_WRITE);
     return r == -EFAULT || r == -ENOMEM || r == -EINTR ? -ENOSPC : 0;
 }

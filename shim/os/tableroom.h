@@ -5,18 +5,19 @@
 #ifndef RG_TABLEROOM_H
 #define RG_TABLEROOM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/table.h"
 
 /* Takes the room of what any process reads or writes anywhere at any time
- * (header, index, names) in the new table file open at fd. 0, or -errno
+ * (the header, the page map) in the new table file open at fd. 0, or -errno
  * when the file system has no room; 0 too where it cannot reserve room
  * (no fallocate there): such a table is as sparse as ever. */
 int rg_table_room_take(int fd, uint32_t capacity);
 
-/* rg_table.back: has the file system back entries [from, to) of t's
+/* rg_table.back: has the file system back bytes [off, off + len) of t's
  * mapping. 0 when it did or cannot tell, -ENOSPC when it has no room. */
-int rg_table_room_back(const struct rg_table *t, uint32_t from, uint32_t to);
+int rg_table_room_back(const struct rg_table *t, size_t off, size_t len);
 
 #endif

@@ -62,9 +62,10 @@ static const struct rg_stamp stamp_a = {.mtime_ns = 1000, .ctime_ns = 2000, .siz
 
 TEST(file_size_is_header_index_entries_and_names)
 {
-    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64 + 512 * 8);
-    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64 + 512 * 8);
-    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64 + 1024 * 8);
+    /* And a page for the page map, which holds a bit per page of index or names. */
+    CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64 + 512 * 8 + 4096);
+    CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64 + 512 * 8 + 4096);
+    CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64 + 1024 * 8 + 4096);
 }
 
 /* --- names ---------------------------------------------------------------- */
@@ -104,6 +105,7 @@ TEST(a_corrupt_name_slot_points_nowhere)
 {
     struct fixture f = make_table(16, false);
     uint64_t key = 0xabcdef0123456789ull;
+    rg_table_name_note(&f.t, key, rg_table_find_or_add(&f.t, 1, 1)); /* its page backed */
     /* An entry number past the capacity, with the right key bits. */
     f.t.names[key & (f.t.hdr->index_slots / 2 - 1)] = (key & ~((1ull << 27) - 1)) | 17u;
     CHECK(rg_table_name_find(&f.t, key) == NULL);
@@ -453,7 +455,8 @@ TEST(bind_points_into_the_mapping)
     CHECK((char *)t.index == (char *)f.map + RG_HEADER_SIZE);
     CHECK((char *)t.entries == (char *)f.map + RG_HEADER_SIZE + 1024 * 4);
     CHECK((char *)t.names == (char *)(t.entries + 16));
-    CHECK((char *)(t.names + 512) == (char *)f.map + f.size);
+    CHECK((char *)t.pages == (char *)(t.names + 512));
+    CHECK((char *)t.pages + RG_PAGE_SIZE == (char *)f.map + f.size);
     CHECK_EQ_INT(t.map_size, f.size);
     drop(&f);
 }

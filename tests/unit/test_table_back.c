@@ -37,23 +37,33 @@ static void drop(struct fixture *f) { munmap(f->map, f->size); }
 
 /* A file system that backs what it is asked for until it has no room. */
 static struct {
-    int calls, room;
-    uint32_t from, to;
+    int calls, room, pages; /* calls: for entries; pages: for a page */
+    uint32_t from, to;      /* the entries of the last call for them */
+    size_t page_off, page_len;
+    int page_room; /* -1: as room; else the room for pages alone */
 } fs;
 
-static int fake_back(const struct rg_table *t, uint32_t from, uint32_t to)
+/* Entries [from, to) from their bytes; anything else is a page. */
+static int fake_back(const struct rg_table *t, size_t off, size_t len)
 {
-    (void)t;
-    fs.calls++;
-    fs.from = from, fs.to = to;
-    return fs.room ? 0 : -ENOSPC;
+    size_t entries = (size_t)((char *)t->entries - (char *)t->hdr);
+    size_t names = (size_t)((char *)t->names - (char *)t->hdr);
+    if (off >= entries && off < names) {
+        fs.calls++;
+        fs.from = (uint32_t)((off - entries) / sizeof(struct rg_entry));
+        fs.to = (uint32_t)((off + len - entries) / sizeof(struct rg_entry));
+        return fs.room ? 0 : -ENOSPC;
+    }
+    fs.pages++;
+    fs.page_off = off, fs.page_len = len;
+    return (fs.page_room < 0 ? fs.room : fs.page_room) ? 0 : -ENOSPC;
 }
 
 static struct fixture backed_table(uint32_t cap, int room)
 {
     struct fixture f = make_table(cap);
     f.t.back = fake_back;
-    fs.calls = 0, fs.room = room, fs.from = fs.to = 0;
+    fs.calls = fs.pages = 0, fs.room = room, fs.from = fs.to = 0, fs.page_room = -1;
     return f;
 }
 
@@ -88,7 +98,8 @@ TEST(the_entries_lie_between_the_index_and_the_names)
 {
     CHECK_EQ_INT(rg_table_entries_at(16), RG_HEADER_SIZE + 1024 * 4);
     CHECK_EQ_INT(rg_table_names_at(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64);
-    CHECK_EQ_INT(rg_table_file_size(16) - rg_table_names_at(16), 512 * 8);
+    CHECK_EQ_INT(rg_table_pages_at(16) - rg_table_names_at(16), 512 * 8);
+    CHECK_EQ_INT(rg_table_file_size(16) - rg_table_pages_at(16), RG_PAGE_SIZE);
 }
 
 TEST(the_backed_mark_is_never_lowered)
@@ -208,7 +219,7 @@ TEST(processes_claiming_at_once_never_pass_the_mark)
     enum { PROCS = 4, EACH = 3000 };
     struct fixture f = make_shared_table(4 * RG_BACK_CHUNK * PROCS, MAP_SHARED);
     f.t.back = fake_back;
-    fs.room = 1;
+    fs.room = 1, fs.page_room = -1;
     pid_t pid[PROCS];
     for (int p = 0; p < PROCS; p++)
         if ((pid[p] = fork()) == 0)

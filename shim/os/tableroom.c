@@ -1,5 +1,6 @@
 #include "os/tableroom.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,11 +22,28 @@ static long take(int fd, size_t off, size_t len)
     return r;
 }
 
+/* Can this kernel populate a mapping ahead of use (5.14)? Asked of a page
+ * of our own stack, which is there already: before 5.14 the advice is
+ * unknown (EINVAL). */
+static bool populates(void)
+{
+    char here;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t at = (uintptr_t)&here & ~(uintptr_t)(page - 1);
+    return rg_sys3(SYS_madvise, (long)at, page, MADV_POPULATE_WRITE) != -EINVAL;
+}
+
+/* The index and names are backed a page at a time as they are first
+ * touched (core/table.h, rg_table.pages). A kernel that cannot populate
+ * them has their room taken here, as before that: else a file system
+ * filled up later would kill the first process to touch a new page. */
 int rg_table_room_take(int fd, uint32_t capacity)
 {
-    size_t map = rg_table_pages_at(capacity);
-    int r = no_room(take(fd, 0, RG_HEADER_SIZE));
-    return r ? r : no_room(take(fd, map, rg_table_file_size(capacity) - map));
+    bool lazy = populates();
+    size_t upto = lazy ? RG_HEADER_SIZE : rg_table_entries_at(capacity);
+    size_t from = lazy ? rg_table_pages_at(capacity) : rg_table_names_at(capacity);
+    int r = no_room(take(fd, 0, upto));
+    return r ? r : no_room(take(fd, from, rg_table_file_size(capacity) - from));
 }
 
 /* Populating the mapping, not fallocate: a process of the session holds no

@@ -242,6 +242,42 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
     return true;
 }
 
+/* The journal keeps the bytes of the regular file st describes before the
+ * write act lets through goes ahead, and may turn act into a refusal when
+ * it cannot. An append let through unread is kept too: its holder can take
+ * O_APPEND off (fcntl F_SETFL), ftruncate or punch holes through the
+ * very descriptor, and nothing would see that. Once per session while
+ * only its appends change the file (the append stamp), and once per
+ * process: its later appends would keep a longer copy each time, and
+ * what it destroys past the first is mostly its own appends. *kept says
+ * whether the journal holds an unread append's file (untracked). */
+static enum rg_action keep_first(struct rg_ctx *c, const struct rg_request *req, int fd,
+                                 bool follow, const struct stat *st, const struct rg_file *f,
+                                 enum rg_action act, bool *kept)
+{
+    if (act != RG_ALLOW_UNTRACKED)
+        return rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
+                               st, act, NULL);
+    *kept = append_kept(c, f, st);
+    if (*kept || appended_before(c, f, st))
+        return act;
+    return rg_journal_keep_append(c, req, fd, follow, st, act, kept);
+}
+
+/* A refused write changes nothing: fd, opened untruncated, is closed. The
+ * touch case (RG_READ_ONLY) gets a read-only descriptor on the inode
+ * judged instead. */
+static int refused(struct rg_ctx *c, const struct rg_request *req, int fd, const struct rg_file *f,
+                   enum rg_action act)
+{
+    rg_sys_close(fd);
+    if (act == RG_REFUSE)
+        return -EACCES;
+    fd = reopen_read_only(req, f);
+    rg_fd_track(c, fd, f->dev, f->ino, RG_OPENER_STANDIN, NULL);
+    return fd;
+}
+
 int rg_guard_opened_write(struct rg_ctx *c, const struct rg_request *req,
                           const struct rg_write_open *w)
 {
@@ -273,30 +309,11 @@ int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
         fresh = true;
     bool follow = !(req->flags & O_NOFOLLOW);
     enum rg_action act = fresh ? RG_ALLOW : rg_ask(c, req, &f, fd, follow);
-    /* An append let through unread is kept too: its holder can take
-     * O_APPEND off (fcntl F_SETFL), ftruncate or punch holes through the
-     * very descriptor, and nothing would see that. Once per session while
-     * only its appends change the file (the append stamp), and once per
-     * process: its later appends would keep a longer copy each time, and
-     * what it destroys past the first is mostly its own appends. */
-    bool unread_append = act == RG_ALLOW_UNTRACKED;
-    bool kept = unread_append && !fresh && f.regular && append_kept(c, &f, sp);
-    bool appended = kept || (unread_append && appended_before(c, &f, sp));
-    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY && !appended) {
-        if (unread_append)
-            act = rg_journal_keep_append(c, req, fd, follow, sp, act, &kept);
-        else
-            act = rg_journal_keep(c, req, (req->flags & O_TRUNC) ? "truncate" : "write", fd, follow,
-                                  sp, act, NULL);
-    }
-    if (act == RG_REFUSE || act == RG_READ_ONLY) {
-        rg_sys_close(fd);
-        if (act == RG_REFUSE)
-            return -EACCES;
-        fd = reopen_read_only(req, &f);
-        rg_fd_track(c, fd, f.dev, f.ino, RG_OPENER_STANDIN, NULL);
-        return fd;
-    }
+    bool kept = false;
+    if (!fresh && f.regular && act != RG_REFUSE && act != RG_READ_ONLY)
+        act = keep_first(c, req, fd, follow, sp, &f, act, &kept);
+    if (act == RG_REFUSE || act == RG_READ_ONLY)
+        return refused(c, req, fd, &f, act);
     if (act == RG_ALLOW_UNTRACKED) {
         untracked(c, fd, &f, sp, kept);
         note_on_stderr(c, fd, sp);

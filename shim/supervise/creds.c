@@ -19,7 +19,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "os/sys.h"
 #include "supervise/supervise.h"
 static long ids(const char *status, const char *name, int which)
 {
@@ -47,21 +46,6 @@ static int groups_of(const char *status, gid_t *out, int cap)
         out[n++] = (gid_t)g;
     }
     return n;
-}
-
-static int load_status(int32_t tid, char *buf, size_t cap)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
-    int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
-    if (fd < 0)
-        return fd;
-    ssize_t n = read(fd, buf, cap - 1);
-    rg_sys_close(fd);
-    if (n <= 0)
-        return -ESRCH;
-    buf[n] = '\0';
-    return 0;
 }
 
 static bool switch_to(uid_t uid, gid_t gid, const gid_t *groups, int ngroups)
@@ -173,7 +157,7 @@ int rg_sv_creds_enter(const struct rg_sv_target *t, const struct rg_sv_ids *own,
      * have dropped. */
     if (!own->caps && stat(path, &st) == 0 && st.st_uid == own->uid && st.st_gid == own->gid)
         return 0;
-    int r = load_status(t->tid, status, sizeof status);
+    int r = rg_sv_read_status(t->tid, status, sizeof status);
     if (r < 0)
         return r;
     long uid = ids(status, "\nUid:", 3), gid = ids(status, "\nGid:", 3);

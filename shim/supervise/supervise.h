@@ -50,6 +50,9 @@ struct rg_sv_target {
 };
 /* Reads /proc/TID/status. 0 or -errno. */
 int rg_sv_target_load(struct rg_sv_target *t, int32_t tid);
+/* /proc/TID/status, as much as fits in cap bytes, NUL-terminated: 0, or
+ * -errno (-ESRCH when it reads empty: the thread is gone). */
+int rg_sv_read_status(int32_t tid, char *buf, size_t cap);
 /* Copies a NUL-terminated string from the target's memory. 0, -EFAULT or
  * -ENAMETOOLONG. */
 int rg_sv_read_string(const struct rg_sv_target *t, uint64_t addr, char *out, size_t cap);

@@ -19,18 +19,27 @@ static long field(const char *status, const char *name, int base)
     return p ? strtol(p + strlen(name), NULL, base) : -1;
 }
 
-int rg_sv_target_load(struct rg_sv_target *t, int32_t tid)
+int rg_sv_read_status(int32_t tid, char *buf, size_t cap)
 {
-    char path[64], buf[2048];
+    char path[64];
     snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0)
         return fd;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+    ssize_t n = read(fd, buf, cap - 1);
     rg_sys_close(fd);
     if (n <= 0)
         return -ESRCH;
     buf[n] = '\0';
+    return 0;
+}
+
+int rg_sv_target_load(struct rg_sv_target *t, int32_t tid)
+{
+    char buf[2048];
+    int r = rg_sv_read_status(tid, buf, sizeof buf);
+    if (r < 0)
+        return r;
     long tgid = field(buf, "\nTgid:", 10), mask = field(buf, "\nUmask:", 8);
     if (tgid <= 0)
         return -ESRCH;

@@ -138,3 +138,12 @@ configure_once() {
 	assert_refused libtool unread
 	assert_unchanged libtool
 }
+
+@test "t1016.11 make dist run again in a second session writes over last time's tarball; the journal keeps it" {
+	need automake
+	automake_project
+	"$RG" run --log "$LOG" -- make -s dist >/dev/null 2>&1 || fail "the first session's make dist failed"
+	assert_file_exist demo-1.0.tar.gz
+	echo '/* 2 */' >>main.c
+	second_run 'make -s dist >/dev/null' demo-1.0.tar.gz
+}

@@ -9,7 +9,8 @@
 # pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
 # MYMETA.yml, perl Build.PL's _build/ (its build_params begins as
 # Data::Dumper's code), gcc -MMD's NAME.d, bear's compile_commands.json,
-# Go source a generator wrote ("// Code generated ... DO NOT EDIT." first).
+# Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
+# npm pack's NAME-VERSION.tgz (gzip's magic first).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -305,4 +306,21 @@ gen_go() {
 	assert_failure
 	assert_refused n_gen.go unread
 	assert_unchanged n_gen.go
+}
+
+@test "t1017.22 npm pack run again in a second session writes over last time's tarball; the journal keeps it" {
+	need npm
+	printf '{"name":"tiny","version":"1.0.0","files":["index.js"]}\n' >package.json
+	printf 'module.exports = 1;\n' >index.js
+	"$RG" run --log "$LOG" -- npm pack -q --offline >/dev/null 2>&1 || fail "the first session's npm pack failed"
+	assert_file_exist tiny-1.0.0.tgz
+	printf 'module.exports = 2;\n' >index.js
+	second_run 'npm pack -q --offline >/dev/null' tiny-1.0.0.tgz
+}
+
+@test "t1017.23 a file named as a release tarball that is not compressed stays guarded" {
+	mkfile tiny-1.0.0.tgz 'not gzip'
+	run --separate-stderr blind tiny-1.0.0.tgz
+	assert_failure
+	assert_refused tiny-1.0.0.tgz unread
 }

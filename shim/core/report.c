@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/settings.h"
 #include "core/table.h"
 #include "core/text.h"
 /* Why the journal could not keep the bytes, in words. */
@@ -112,10 +113,16 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
     case RG_WHY_CHANGED: n = changed_text(buf, cap, r); break;
     case RG_WHY_REPLACED: n = replaced_text(buf, cap, r); break;
     case RG_WHY_TABLE_FULL:
-        n = snprintf(buf, cap,
-                     "the session table is full (%u files), so this session cannot record "
-                     "reading it. Start the session with a larger --capacity.",
-                     capacity);
+        n = capacity
+                ? snprintf(buf, cap,
+                           "the session table is full (%u files), so this session cannot "
+                           "record reading it. Start the session with a larger --capacity.",
+                           capacity)
+                : snprintf(
+                      buf, cap,
+                      "the session table is full: its file system has no room left, so "
+                      "this session cannot record reading it. Free room there, or point " RG_ENV_DIR
+                      " at a file system with room for new sessions.");
         break;
     case RG_WHY_NO_TABLE:
         n = snprintf(buf, cap,

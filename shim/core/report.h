@@ -24,7 +24,8 @@ struct rg_report {
 };
 
 /* The reason sentence, as printed after "refused to write 'PATH': ".
- * capacity and problem fill in the table-full and no-table sentences.
+ * capacity and problem fill in the table-full and no-table sentences;
+ * capacity 0: it is the table's file system that has no room left.
  * Returns the length written. */
 size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
                       const char *problem);

@@ -170,7 +170,8 @@ READ_EACH='for i in $(seq -w 1 20); do "$T/rgprobe" read "f$i" || exit $?; done'
 	assert_failure
 	assert_line "err EACCES"
 	assert_unchanged f01
-	[[ $stderr == *"refused to write 'f01': the session table is full"* ]] || fail "$stderr"
+	[[ $stderr == *"refused to write 'f01': the session table is full: its file system has no room left, so this session cannot record reading it. Free room there, or point READGUARD_DIR at a file system with room for new sessions."* ]] ||
+		fail "$stderr"
 	[ "$(log_field 1 reason)" = '"table-full"' ] || fail "log: $(cat "$LOG")"
 }
 

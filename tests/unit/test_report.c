@@ -53,6 +53,18 @@ TEST(table_full_sentence_names_the_capacity)
     CHECK(strstr(reason_for(RG_WHY_TABLE_FULL, false), "is full (16 files)") != NULL);
 }
 
+TEST(table_full_sentence_without_room_names_the_file_system)
+{
+    struct rg_facts facts = {0};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_TABLE_FULL},
+                          NULL, NULL};
+    char buf[512];
+    rg_reason_text(buf, sizeof buf, &r, 0, NULL);
+    CHECK(strstr(buf, "is full: its file system has no room left") != NULL);
+    CHECK(strstr(buf, "Free room there, or point READGUARD_DIR at") != NULL);
+    CHECK(strstr(buf, "--capacity") == NULL);
+}
+
 TEST(no_table_sentence_names_the_problem)
 {
     CHECK(strstr(reason_for(RG_WHY_NO_TABLE, false), "unusable (wrong magic)") != NULL);
@@ -270,6 +282,7 @@ int main(void)
     RUN(changed_sentence_names_times_and_sizes);
     RUN(changed_sentence_with_mtime_put_back_names_the_ctime);
     RUN(table_full_sentence_names_the_capacity);
+    RUN(table_full_sentence_without_room_names_the_file_system);
     RUN(no_table_sentence_names_the_problem);
     RUN(reason_text_is_cut_to_the_buffer);
     RUN(sealed_sentence_says_to_steer_from_outside);

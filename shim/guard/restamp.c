@@ -186,7 +186,7 @@ static void restamp_taken(struct rg_ctx *c, int fd, struct rg_fdslot *s)
     restamp(c, fd, s, true);
 }
 
-void rg_restamp_written(struct rg_table *t, int fd, int fl)
+RG_START_TEXT void rg_restamp_written(struct rg_table *t, int fd, int fl)
 {
     struct stat st;
     if (rg_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))

@@ -2,12 +2,14 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "core/hot.h"
+
 /* Does stream hold output not yet written? Only then is it flushed: most
  * processes that reach here wrote nothing through stdio, and the flush
  * would bind three libc functions at exit. Read unlocked, as ftrylockfile
  * below gives up on a held lock anyway; glibc's FILE is public, and a wide
  * stream buffers apart from these pointers. */
-bool rg_stream_pending(void *stream)
+RG_START_TEXT bool rg_stream_pending(void *stream)
 {
     const FILE *fp = stream;
 #ifdef __GLIBC__
@@ -18,7 +20,7 @@ bool rg_stream_pending(void *stream)
 #endif
 }
 
-void rg_flush_pending(void *stream)
+RG_START_TEXT void rg_flush_pending(void *stream)
 {
     /* stdio flushes after destructors run; flush now so the stamp sees the
      * bytes, but never wait for a lock another thread may hold forever. */
@@ -45,7 +47,7 @@ extern FILE *_IO_iter_begin(void);
  * function is bound only here (about 700), by the few processes that exit
  * with a regular file on 0-2. The list is walked unlocked, as exit's own
  * flush walks it, newest first, the order that flush writes in. */
-void rg_flush_std_pending(void)
+RG_START_TEXT void rg_flush_std_pending(void)
 {
 #ifdef __GLIBC__
     for (FILE *fp = _IO_iter_begin(); fp; fp = fp->_chain)

@@ -1,6 +1,7 @@
 #include "os/clock.h"
 #include <errno.h>
 
+#include "core/hot.h"
 #include "os/nextsym.h"
 #include "os/sys.h"
 
@@ -36,7 +37,7 @@ rg_clock_fn rg_clock_fn_ = first_read;
 
 int64_t rg_now_ns(void) { return rg_clock_ns(CLOCK_REALTIME); }
 
-int64_t rg_now_ns_raw(void)
+RG_START_TEXT int64_t rg_now_ns_raw(void)
 {
     struct timespec ts;
     by_syscall(CLOCK_REALTIME, &ts);

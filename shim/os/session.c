@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/idmap.h"
 #include "core/settings.h"
 #include "core/tablebind.h"
@@ -192,7 +193,7 @@ int rg_session_create_at(const struct rg_settings *s, int32_t creator, const cha
  * inside a user namespace (unshare -Ur), the one its uid maps to outside.
  * The file's owner, which fstat shows through the same mapping, has already
  * said the file is this user's; the header must agree. */
-static uint32_t creator_view_uid(const struct rg_header *h, uint32_t me)
+RG_START_TEXT static uint32_t creator_view_uid(const struct rg_header *h, uint32_t me)
 {
     uint32_t outside;
     char text[4096];
@@ -241,7 +242,7 @@ static const char *file_refusal(int fd, uint32_t me, struct stat *st)
     return NULL;
 }
 
-const char *rg_session_attach(const char *path, struct rg_table *t)
+RG_START_TEXT const char *rg_session_attach(const char *path, struct rg_table *t)
 {
     /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
@@ -277,7 +278,7 @@ const char *rg_session_attach(const char *path, struct rg_table *t)
     return NULL;
 }
 
-void rg_session_detach(struct rg_table *t)
+RG_START_TEXT void rg_session_detach(struct rg_table *t)
 {
     if (t->hdr)
         rg_sys_munmap(t->hdr, t->map_size);

@@ -32,12 +32,12 @@ RG_START_TEXT static int written_file(int fd)
  * meanwhile, or a child forked meanwhile, which finds KEEPING for good,
  * attaches a table of its own for its restamp, as before. */
 enum { NONE, KEEPING, KEPT };
-static _Atomic int kept_state;
-static struct rg_table kept;
+RG_START_DATA static _Atomic int kept_state;
+RG_START_DATA static struct rg_table kept;
 
 /* The table to restamp on: the kept one, or own, attached for this
  * restamp alone; NULL if the session's is unusable. */
-static struct rg_table *table_for_restamp(const char *session, struct rg_table *own)
+RG_START_TEXT static struct rg_table *table_for_restamp(const char *session, struct rg_table *own)
 {
     int state = atomic_load_explicit(&kept_state, memory_order_acquire);
     if (state == KEPT)
@@ -61,7 +61,7 @@ static struct rg_table *table_for_restamp(const char *session, struct rg_table *
  * The restamp looks at each file again (a flush may have written it since)
  * but not at its flags, which written_file asked. An unusable table
  * restamps nothing, as with the context. */
-static void restamp_unready(const char *session, const int fl[3])
+RG_START_TEXT static void restamp_unready(const char *session, const int fl[3])
 {
     struct rg_table own = {0};
     if (!session[0] || !rg_crit_enter())
@@ -77,7 +77,7 @@ static void restamp_unready(const char *session, const int fl[3])
     rg_crit_leave();
 }
 
-void rg_std_restamp(const char *session, int fd, void *stream)
+RG_START_TEXT void rg_std_restamp(const char *session, int fd, void *stream)
 {
     int fl[3] = {-1, -1, -1};
     if ((unsigned)fd > 2)

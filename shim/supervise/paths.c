@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -103,6 +104,25 @@ static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req,
     return there ? rg_ask_sealed(c, req, &st) : 0;
 }
 
+/* A directory moved out of scope is judged by a walk of what it holds,
+ * then moved: a walk slow enough for the watchdog to pass the turn on (a
+ * large tree) let another handler carry out a rename of an unread file into
+ * a part already walked, and the file left the roots unjudged. The tree
+ * puts an existing file into a directory only by a rename or a link, so
+ * these are carried out one at a time: what a walk saw is what moves. */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int renamed(struct rg_sv_call *call, const struct rg_request *req, const struct named *from,
+                   unsigned flags)
+{
+    pthread_mutex_lock(&names_lock);
+    int r = rg_sv_still_valid(call)
+                ? rg_guard_rename(call->ctx, req, from->at.dirfd, from->at.name, flags)
+                : -ESRCH;
+    pthread_mutex_unlock(&names_lock);
+    return r;
+}
+
 void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
 {
     static _Thread_local struct named from = {.dfd = -1}, to = {.dfd = -1};
@@ -130,9 +150,7 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = rg_sv_sealed_refuse(call, &req, NULL, what);
     if (r == 0) {
         rg_sv_held_settle(call->held);
-        r = rg_sv_still_valid(call)
-                ? rg_guard_rename(call->ctx, &req, from.at.dirfd, from.at.name, (unsigned)sc->flags)
-                : -ESRCH;
+        r = renamed(call, &req, &from, (unsigned)sc->flags);
     }
     drop(&to);
     drop(&from);
@@ -170,7 +188,9 @@ static int link_checked(struct rg_sv_call *call, const struct named *from,
     int r = what ? rg_sv_sealed_refuse(call, req, NULL, what) : 0;
     if (r == 0) {
         rg_sv_held_settle(call->held);
+        pthread_mutex_lock(&names_lock);
         r = rg_sv_still_valid(call) ? rg_guard_link_fd(call->ctx, req, fd, flags) : -ESRCH;
+        pthread_mutex_unlock(&names_lock);
     }
     rg_sys_close(fd);
     return r;

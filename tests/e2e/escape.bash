@@ -19,7 +19,7 @@
 ESC_MODES="preload supervise strict"
 ESC_VECTORS="rename-launder link-launder mtime-restore mtime-restore-large cp-p-restore
 utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-back
-root-out-back unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
+root-out-back dir-out-race unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
 table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
 rdonly-trunc other-session-mark other-session-swap"
@@ -226,6 +226,40 @@ done.set()
 PY'
 }
 esc_dir_swap_race() { esc_dir_swap "$1" n; }
+
+# A directory moved out of the roots is judged by a walk of what it holds,
+# then moved. 30000 subdirectories make the walk long (the supervisor's turn
+# passes on, supervise/turn.c); meanwhile a second process renames the
+# unread f into the subdirectory the walk looked at first, so that the walk
+# has passed it, and f goes out with the directory, to be written there.
+# Either way f is put back under its name.
+esc_dir_out_race() {
+	esc_py "$1" <<'PY'
+import time
+os.mkdir("d")
+for i in range(30000):
+    os.mkdir("d/%d" % i)
+x = "d/%s/x" % os.listdir("d")[0]
+pid = os.fork()
+if pid == 0:
+    time.sleep(0.1)
+    try:
+        os.rename("f", x)
+    finally:
+        os._exit(0)
+try:
+    os.rename("d", OUT + "/d")
+except OSError:
+    pass
+os.waitpid(pid, 0)
+if os.path.exists(OUT + "/" + x):
+    with open(OUT + "/" + x, "w") as w:
+        w.write("PWN\n")
+    os.rename(OUT + "/d", "d")
+if os.path.exists(x):
+    os.rename(x, "f")
+PY
+}
 # Both names in the swapped directory ("b/n" onto "b/v", an atomic save's
 # shape): the two names share one anchor, which a swap between the check of
 # b/v (read) and the rename must not move onto a/v (unread).
@@ -344,6 +378,7 @@ libc.syscall(265, -100, b\"f\", -100, (os.environ[\"OUT\"] + \"/x\").encode(), 0
 		# The root itself moved away and back: its files go with it.
 		esc_session "$mode" 'cd .. && mv root r2; echo PWN >r2/f; mv r2 root'
 		;;
+	dir-out-race) esc_dir_out_race "$mode" ;;
 	unlink-mv-away) esc_session "$mode" 'mv f "$OUT/trash"' --guard-unlink ;;
 	unlink-raw)
 		# A static program's unlink: only the supervisor can see it.

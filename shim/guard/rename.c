@@ -199,7 +199,7 @@ static __attribute__((noinline)) void keep_moved(struct rg_ctx *c, const struct 
     struct stat st;
     if (j->targets < 2 && j->from.ino && rg_journal_on(c) && !moves_nothing(j) &&
         rg_sys_fstatat(j->old.dirfd, j->old.path, &st, AT_SYMLINK_NOFOLLOW) == 0)
-        rg_journal_keep_moved(c, &j->old, &st);
+        rg_journal_keep_moved(c, &j->old, j->req, &st);
 }
 
 /* Judges the files the names hold now and keeps what the rename replaces,

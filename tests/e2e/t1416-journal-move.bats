@@ -285,3 +285,19 @@ except OSError:
 	assert_success
 	grep -q '"decision":"unsaved","reason":"too-large"' "$LOG"
 }
+
+# Under its new name out of the roots a file is written unseen: a link to
+# it in the journal took those writes, and undo then found the file "as it
+# was before the session".
+@test "t1416.28 mv of a read file out of the roots, written there and moved back: undo restores the original" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null && mv a.txt "$OUT/a.txt" && echo changed >"$OUT/a.txt" && mv "$OUT/a.txt" a.txt'
+	assert_content a.txt changed
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}
+
+@test "t1416.29 --strict: mv of a read file to a free name (a.o), written there and moved back: undo restores the original" {
+	strict_undo_restores 'cat a.txt >/dev/null && mv a.txt a.o && echo changed >a.o && mv a.o a.txt'
+}

@@ -169,7 +169,18 @@ static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_ac
 struct given {
     int fd;
     bool plain;
+    const struct rg_request *to; /* a move's new name */
 };
+
+/* A move to a name out of guarded scope (outside the roots, or free) is
+ * kept by a copy: writes there keep nothing, and through a link they would
+ * change the version kept, which undo would then take for the file's old
+ * bytes. */
+static __attribute__((noinline)) bool leaves_scope(struct rg_ctx *c, const struct rg_request *to)
+{
+    char abs[PATH_MAX];
+    return to && rg_scope_of_name(c, to->dirfd, to->path, false, abs, sizeof abs) == RG_SCOPE_FREE;
+}
 
 /* Where the file lies, into k->abs. A path that holds no symbolic link is
  * its own real path once joined to the working directory's: that spares a
@@ -201,7 +212,7 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.objects = k.index = "";
     /* An O_PATH source where the file may be linked: keep_bytes reopens it
      * readable if it is copied after all. */
-    bool may_link = last_name(c, op, fd, follow, st), linked = false;
+    bool may_link = last_name(c, op, fd, follow, st) && !leaves_scope(c, given.to), linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, may_link, st);
     /* A move that cannot be kept loses nothing: no warning, no record. */
     if ((src == -ESTALE && moved_ok) || (src < 0 && moving(op))) {
@@ -255,7 +266,7 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                bool *linked)
 {
     int out;
-    act = keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false}, &out);
+    act = keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false, NULL}, &out);
     if (linked)
         *linked = out & 1;
     return act;
@@ -266,7 +277,7 @@ enum rg_action rg_journal_keep_append(struct rg_ctx *c, const struct rg_request 
                                       bool *kept)
 {
     int out;
-    act = keep(c, req, "write", fd, follow, st, act, false, (struct given){-1, false}, &out);
+    act = keep(c, req, "write", fd, follow, st, act, false, (struct given){-1, false, NULL}, &out);
     *kept = out & KEPT;
     return act;
 }
@@ -298,7 +309,7 @@ enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request 
                                       enum rg_action act, bool *linked)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain}, &out);
+    act = keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain, NULL}, &out);
     *linked = out & 1;
     return act;
 }
@@ -307,14 +318,15 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
                              const struct stat *st, enum rg_action act)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false}, &out);
+    act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false, NULL}, &out);
     return act == RG_REFUSE ? -EACCES : out < 0 ? out : out & 1;
 }
 
-void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req,
+                           const struct rg_request *to, const struct stat *st)
 {
     int out;
-    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true, (struct given){-1, false},
+    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true, (struct given){-1, false, to},
          &out);
 }
 

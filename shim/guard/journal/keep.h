@@ -113,12 +113,14 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
                              const struct stat *st, enum rg_action act);
 
 /* Keeps the file req names (st: as judged), which a rename is about to move
- * away from that name, unless its bytes are the session's own (an atomic
- * save's temp file), outside the roots or free: by a link, as op "move".
+ * away from that name to to, unless its bytes are the session's own (an atomic
+ * save's temp file), outside the roots or free: by a link, as op "move";
+ * by a copy where to is out of guarded scope.
  * A move destroys nothing, so what cannot be kept is neither logged nor
  * refused; nor is the file marked kept, as it lives on under its new name
  * and a write there must keep its bytes again. */
-void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
+void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req,
+                           const struct rg_request *to, const struct stat *st);
 
 /* Keeps, by a copy, the file a call setting its times names (as
  * rg_meta_file does: dirfd, path and AT_* flags) where the journal may hold

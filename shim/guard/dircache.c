@@ -6,6 +6,7 @@
 
 #include "core/content.h"
 #include "core/text.h"
+#include "os/procfd.h"
 #include "os/sys.h"
 /* Absolute, with no "//", "." or ".." component. A name that only starts
  * with a dot is plain: toolchains live in ~/.pyenv, ~/.nvm, ~/.cargo, and a
@@ -30,17 +31,12 @@ static bool lexically_plain(const char *path, size_t n)
 /* Where the directory really is, or false if that cannot be told. */
 static bool resolve_dir(const char *dir, char *out, size_t cap)
 {
-    char link[64];
     int fd = rg_sys_openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
     if (fd < 0)
         return false;
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, out, cap - 1);
+    long n = rg_fd_path(fd, out, cap);
     rg_sys_close(fd);
-    if (n <= 0 || out[0] != '/')
-        return false;
-    out[n] = '\0';
-    return true;
+    return n >= 0;
 }
 
 /* A fixed open-addressing table of directory hashes whose two low bits

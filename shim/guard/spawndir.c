@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "core/text.h"
+#include "os/procfd.h"
 static void take(_Atomic int *lock)
 {
     while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
@@ -33,13 +34,7 @@ static int target(const struct rg_spawn_dirs *d, int i, const char *path, int fd
 {
     char base[PATH_MAX];
     if (!path) {
-        char link[RG_FD_LINK_MAX];
-        rg_fd_link(link, fd);
-        ssize_t n = readlink(link, out, PATH_MAX - 1);
-        if (n <= 0 || out[0] != '/')
-            return -EBADF;
-        out[n] = '\0';
-        return 0;
+        return rg_fd_path(fd, out, PATH_MAX) < 0 ? -EBADF : 0;
     }
     if (path[0] == '/')
         return rg_concat(out, PATH_MAX, path) ? 0 : -ENAMETOOLONG;

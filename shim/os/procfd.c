@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "core/outputs.h"
+#include "core/text.h"
 #include "os/sys.h"
 /* Is d_name the number skip? */
 static bool is_fd(const char *name, int skip)
@@ -89,4 +90,15 @@ void rg_outputs_note(struct rg_header *h)
         }
     }
     rg_sys_close(dfd);
+}
+
+long rg_fd_path(int fd, char *out, size_t cap)
+{
+    char link[RG_FD_LINK_MAX];
+    rg_fd_link(link, fd);
+    ssize_t n = readlink(link, out, cap - 1);
+    if (n <= 0 || out[0] != '/')
+        return -1;
+    out[n] = '\0';
+    return (long)n;
 }

@@ -1,9 +1,10 @@
-/* Whether a process holds a file open, from /proc/PID/fd. Shared by the
- * shim and `readguard check`. */
+/* Whether a process holds a file open, from /proc/PID/fd, and the path a
+ * descriptor names. Shared by the shim and `readguard check`. */
 #ifndef RG_HOLDER_H
 #define RG_HOLDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/table.h"
@@ -32,5 +33,10 @@ bool rg_std_writes(uint64_t dev, uint64_t ino);
  * descriptor, from /proc/self/fd, else 0-2; once per launch, off the hot
  * path. */
 void rg_outputs_note(struct rg_header *h);
+
+/* The path /proc/self/fd/FD names, in out (cap bytes, NUL-terminated): its
+ * length, or -1 when it names none starting with '/' (a pipe, a socket, no
+ * /proc). A length of cap - 1 may be a path cut off. */
+long rg_fd_path(int fd, char *out, size_t cap);
 
 #endif

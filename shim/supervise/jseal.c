@@ -14,6 +14,7 @@
 
 #include "core/text.h"
 #include "guard/ask.h"
+#include "os/procfd.h"
 #include "supervise/supervise.h"
 static const char *journal_of(const struct rg_ctx *c)
 {
@@ -45,18 +46,6 @@ static enum rg_sv_sealed touches(const struct rg_ctx *c, const char *path)
 
 static bool any_sealed(const struct rg_ctx *c) { return journal_of(c)[0] || log_of(c)[0]; }
 
-/* The path of descriptor fd, in out (PATH_MAX): false if it has none. */
-static bool path_of(int fd, char *out)
-{
-    char link[RG_FD_LINK_MAX];
-    rg_fd_link(link, fd);
-    ssize_t n = readlink(link, out, PATH_MAX - 1);
-    if (n <= 0 || out[0] != '/')
-        return false;
-    out[n] = '\0';
-    return true;
-}
-
 enum rg_sv_sealed rg_sv_sealed_at(const struct rg_ctx *c, int dirfd, const char *name)
 {
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
@@ -83,7 +72,7 @@ enum rg_sv_sealed rg_sv_sealed_at_seen(const struct rg_ctx *c, struct rg_sv_jdir
         return RG_SV_UNSEALED;
     if (seen->fd != dirfd) {
         seen->fd = dirfd;
-        seen->named = path_of(dirfd, seen->path);
+        seen->named = rg_fd_path(dirfd, seen->path, sizeof seen->path) >= 0;
     }
     if (!seen->named)
         return RG_SV_UNSEALED;
@@ -98,7 +87,8 @@ enum rg_sv_sealed rg_sv_sealed_at_seen(const struct rg_ctx *c, struct rg_sv_jdir
 enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd)
 {
     char path[PATH_MAX];
-    return any_sealed(c) && path_of(fd, path) ? touches(c, path) : RG_SV_UNSEALED;
+    return any_sealed(c) && rg_fd_path(fd, path, sizeof path) >= 0 ? touches(c, path)
+                                                                   : RG_SV_UNSEALED;
 }
 
 /* The path req names, for the log line: req->dirfd is the supervisor's own
@@ -107,10 +97,12 @@ enum rg_sv_sealed rg_sv_sealed_fd(const struct rg_ctx *c, int fd)
 static void named_path(const struct rg_request *req, char out[PATH_MAX])
 {
     char dir[PATH_MAX];
-    bool found = req->path[0] == '/' ? rg_path_join(out, PATH_MAX, "/", req->path)
-                 : req->dirfd >= 0
-                     ? path_of(req->dirfd, dir) && rg_path_join(out, PATH_MAX, dir, req->path)
-                     : false;
+    bool found;
+    if (req->path[0] == '/')
+        found = rg_path_join(out, PATH_MAX, "/", req->path);
+    else
+        found = req->dirfd >= 0 && rg_fd_path(req->dirfd, dir, sizeof dir) >= 0 &&
+                rg_path_join(out, PATH_MAX, dir, req->path);
     if (!found)
         out[0] = '\0';
 }

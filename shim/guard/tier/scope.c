@@ -11,18 +11,14 @@
 #include "guard/tier/filemark.h"
 #include "guard/tier/gitrules.h"
 #include "guard/tier/tiercache.h"
+#include "os/procfd.h"
 #include "os/sys.h"
 static bool fd_path(int fd, char *out, size_t cap)
 {
-    char link[RG_FD_LINK_MAX];
-    rg_fd_link(link, fd);
-    ssize_t n = readlink(link, out, cap - 1);
+    long n = rg_fd_path(fd, out, cap);
     /* A full buffer may be a cut-off path: a prefix of a root's path is not
      * under the root, so trusting it would leave the file unguarded. */
-    if (n <= 0 || (size_t)n >= cap - 1 || out[0] != '/')
-        return false;
-    out[n] = '\0';
-    return true;
+    return n >= 0 && (size_t)n < cap - 1;
 }
 
 /* Without /proc (some sandboxes), fall back to the lexical path. */

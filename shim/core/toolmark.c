@@ -367,17 +367,6 @@ bool rg_gcov_data(const char *name, const char *head, size_t n)
     return false;
 }
 
-bool rg_depfile(const char *name, const char *head, size_t n)
-{
-    size_t len = strlen(name), i = 0;
-    if (len <= 2 || strcmp(name + len - 2, ".d") != 0)
-        return false;
-    while (i < n && head[i] != ':' && head[i] != ' ' && head[i] != '\n' && head[i] != '\0')
-        i++;
-    return i > 2 && i + 1 < n && head[i] == ':' && head[i - 2] == '.' && head[i - 1] == 'o' &&
-           (head[i + 1] == ' ' || head[i + 1] == '\n');
-}
-
 bool rg_compdb(const char *name, const char *head, size_t n)
 {
     /* As its first bytes read with JSON's white space taken out; "[]" is

@@ -126,13 +126,6 @@ bool rg_mo_head(const char *head, size_t n);
 #define RG_GCOV_HEAD 4
 bool rg_gcov_data(const char *name, const char *head, size_t n);
 
-/* The dependency file gcc -MD or -MMD writes beside an object, NAME.d,
- * over unread at each compile (make reads it only where a makefile
- * includes it, ninja only after the compile): a make rule whose first
- * target is an object, "NAME.o:" then a blank or the line's end. A D
- * source file never begins so. */
-bool rg_depfile(const char *name, const char *head, size_t n);
-
 /* A JSON compilation database, compile_commands.json, that bear, cmake,
  * meson or compiledb write over (bear by a rename) without reading: an
  * array, empty or of objects whose first key is one the format defines.

@@ -8,7 +8,8 @@
 # output (an html directory its .buildinfo marks, doctrees that are
 # pickles named NAME.doctree), perl Makefile.PL's MYMETA.json and
 # MYMETA.yml, perl Build.PL's _build/ (its build_params begins as
-# Data::Dumper's code), gcc -MMD's NAME.d, bear's compile_commands.json,
+# Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
+# is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
 # npm pack's NAME-VERSION.tgz (gzip's magic first).
 # Each test is a second session in a project that is no git work tree.
@@ -323,4 +324,19 @@ gen_go() {
 	run --separate-stderr blind tiny-1.0.0.tgz
 	assert_failure
 	assert_refused tiny-1.0.0.tgz unread
+}
+
+@test "t1017.24 gcc -MMD -o prog, compiled and linked at once, run again in a second session rewrites prog.d" {
+	need gcc
+	printf 'int main(void)\n{\n    return 0;\n}\n' >prog.c
+	"$RG" run --log "$LOG" -- gcc -MMD -o prog prog.c || fail "the first session's gcc -MMD failed"
+	assert_file_exist prog.d
+	second_run 'gcc -MMD -o prog prog.c' prog.d
+}
+
+@test "t1017.25 a NAME.d whose rule names another target is still refused" {
+	mkfile prog.d 'other: prog.c'
+	run --separate-stderr blind prog.d
+	assert_failure
+	assert_refused prog.d unread
 }

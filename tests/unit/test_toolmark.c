@@ -224,26 +224,6 @@ TEST(mymeta_a_person_writes_is_no_perl_mymeta)
     CHECK(!rg_perl_mymeta("MYMETA.yml", yml, sizeof yml - 1));
 }
 
-static bool depfile(const char *name, const char *s) { return rg_depfile(name, s, strlen(s)); }
-
-TEST(depfile_is_a_rule_for_an_object_named_dot_d)
-{
-    CHECK(depfile("main.d", "main.o: main.c util.h\n"));
-    CHECK(depfile("obj/main.d", "obj/main.o: src/main.c \\\n src/util.h\n"));
-    CHECK(depfile("a.d", "a.o:\n"));
-}
-
-TEST(d_source_or_other_rule_is_no_depfile)
-{
-    CHECK(!depfile("main.d", "module main;\nvoid main() {}\n"));
-    CHECK(!depfile("main.d", "main: main.c\n"));
-    CHECK(!depfile("main.d", "main.obj: main.c\n"));
-    CHECK(!depfile("main.d", ".o: x\n"));
-    CHECK(!depfile("main.d", "main.o:")); /* cut short */
-    CHECK(!depfile("main.dep", "main.o: main.c\n"));
-    CHECK(!depfile("main.d", "main.o:main.c\n"));
-}
-
 TEST(module_build_params_mark_only_a_directory_named_build)
 {
     const struct rg_dirmark *m = &rg_dirmarks[10];
@@ -480,8 +460,6 @@ int main(void)
     RUN(perl_mymeta_is_cpan_metas_dump_abstract_first);
     RUN(mymeta_a_person_writes_is_no_perl_mymeta);
     RUN(module_build_params_mark_only_a_directory_named_build);
-    RUN(depfile_is_a_rule_for_an_object_named_dot_d);
-    RUN(d_source_or_other_rule_is_no_depfile);
     RUN(gcov_data_is_named_for_its_own_magic);
     RUN(gcov_data_under_the_other_name_or_cut_short_is_no_gcov_data);
     RUN(pyvenv_python3_venv_writes_home_first);

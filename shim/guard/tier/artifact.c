@@ -1,6 +1,7 @@
 #include "guard/tier/artifact.h"
 #include <string.h>
 
+#include "core/depmark.h"
 #include "core/distmark.h"
 #include "core/gomark.h"
 #include "core/toolmark.h"

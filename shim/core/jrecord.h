@@ -53,8 +53,8 @@ struct rg_jrecord {
     int64_t time_ns;
     int pid;
     const char *prog;
-    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "move",
-                       "undo"; "end": the file as the session left it (no object) */
+    const char *op; /* "write", "rename", "truncate", "unlink", "exchange", "move", "link",
+                       "times", "undo"; "end": the file as the session left it (no object) */
     const char *call;
     const char *path; /* absolute; any bytes: one that is not UTF-8 is written
                          as "path" for people and "path_bytes" to read back */

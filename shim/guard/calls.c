@@ -20,6 +20,7 @@
 #include "guard/restamp.h"
 #include "guard/scan.h"
 #include "guard/sysopen.h"
+#include "guard/tier/scope.h"
 #include "guard/wopen.h"
 #include "os/clock.h"
 #include "os/session.h"
@@ -169,17 +170,33 @@ long rg_guard_meta_change(struct rg_ctx *c, const struct rg_meta_file *f,
     return rg_guard_meta(c, f, call);
 }
 
+/* A link the session may make of a file it may write: a new name out of
+ * guarded scope (outside the roots, or free) is one that writes go through
+ * unseen, keeping nothing, so its bytes are kept now, as before a write. */
+static int judge_link(struct rg_ctx *c, const struct rg_request *req, int fd, bool follow,
+                      const struct stat *st)
+{
+    struct rg_file file = rg_file_of(st);
+    enum rg_action act = rg_ask(c, req, &file, fd, follow);
+    char abs[PATH_MAX];
+    if (act == RG_REFUSE)
+        return -EACCES;
+    if (!rg_journal_on(c) ||
+        rg_scope_of_name(c, req->to_dirfd, req->to_path, false, abs, sizeof abs) != RG_SCOPE_FREE)
+        return 0;
+    return rg_journal_keep(c, req, "link", fd, follow, st, act, NULL) == RG_REFUSE ? -EACCES : 0;
+}
+
 int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
 {
     bool follow = flags & AT_SYMLINK_FOLLOW;
     struct rg_meta_file f = {req->dirfd, req->path,
                              (flags & AT_EMPTY_PATH) | (follow ? 0 : AT_SYMLINK_NOFOLLOW)};
     struct stat st;
-    if (rg_sys_fstatat(f.dirfd, f.path, &st, f.flags) == 0 && S_ISREG(st.st_mode)) {
-        struct rg_file file = rg_file_of(&st);
-        if (rg_ask(c, req, &file, -1, follow) == RG_REFUSE)
-            return -EACCES;
-    }
+    int r;
+    if (rg_sys_fstatat(f.dirfd, f.path, &st, f.flags) == 0 && S_ISREG(st.st_mode) &&
+        (r = judge_link(c, req, -1, follow, &st)) < 0)
+        return r;
     struct rg_meta_call call = {
         SYS_linkat, {req->dirfd, (long)req->path, req->to_dirfd, (long)req->to_path, flags}, false};
     return (int)rg_guard_meta(c, &f, &call);
@@ -188,11 +205,10 @@ int rg_guard_link(struct rg_ctx *c, const struct rg_request *req, int flags)
 int rg_guard_link_fd(struct rg_ctx *c, const struct rg_request *req, int fd, int flags)
 {
     struct stat st;
-    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        struct rg_file file = rg_file_of(&st);
-        if (rg_ask(c, req, &file, fd, true) == RG_REFUSE)
-            return -EACCES;
-    }
+    int r;
+    if (rg_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        (r = judge_link(c, req, fd, true, &st)) < 0)
+        return r;
     /* The descriptor's /proc name, followed, reaches the inode it holds
      * (a symbolic link's own, for an O_NOFOLLOW one), as its name did when
      * it was opened. A link by the program's empty name stays one: the

@@ -301,3 +301,18 @@ except OSError:
 @test "t1416.29 --strict: mv of a read file to a free name (a.o), written there and moved back: undo restores the original" {
 	strict_undo_restores 'cat a.txt >/dev/null && mv a.txt a.o && echo changed >a.o && mv a.o a.txt'
 }
+
+# A link is a name too: writes through one out of the roots change the file
+# in place, unseen, so its bytes are kept as the link is made.
+@test "t1416.30 ln of a read file out of the roots, written through that name: undo restores the original" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null && ln a.txt "$OUT/a.txt" && echo changed >"$OUT/a.txt"'
+	assert_content a.txt changed
+	run "$RG" undo a.txt
+	assert_success
+	assert_content a.txt original
+}
+
+@test "t1416.31 --strict: ln of a read file to a free name (a.o), written through it: undo restores the original" {
+	strict_undo_restores 'cat a.txt >/dev/null && ln a.txt a.o && echo changed >a.o'
+}

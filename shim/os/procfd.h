@@ -1,7 +1,7 @@
 /* Whether a process holds a file open, from /proc/PID/fd, and the path a
  * descriptor names. Shared by the shim and `readguard check`. */
-#ifndef RG_HOLDER_H
-#define RG_HOLDER_H
+#ifndef RG_PROCFD_H
+#define RG_PROCFD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * life (SessionStart, SessionEnd, PreCompact) and the file tools
  * (PreToolUse, PostToolUse). A hook must never stand in Claude Code's way:
  * each reports its own failures on stderr and returns 0. */
-#ifndef RG_HOOK_H
-#define RG_HOOK_H
+#ifndef RG_CLI_HOOK_H
+#define RG_CLI_HOOK_H
 
 #include <limits.h>
 #include <stdbool.h>

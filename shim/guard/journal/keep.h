@@ -12,8 +12,8 @@
  * instant leaves the file untouched, or its bytes kept whole. Nothing is
  * fsync'd: the copy outlives the process, not a power cut (README:
  * Journal). */
-#ifndef RG_JOURNAL_H
-#define RG_JOURNAL_H
+#ifndef RG_JKEEP_H
+#define RG_JKEEP_H
 
 #include <stdbool.h>
 #include <sys/stat.h>

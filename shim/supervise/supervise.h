@@ -48,7 +48,9 @@ struct rg_sv_target {
     int32_t tgid;
     mode_t umask;
 };
-/* Reads /proc/TID/status. 0 or -errno. */
+/* t as thread tid: its thread group and umask (022 where the kernel does
+ * not show it), from /proc/TID/status. 0, or -errno (-ESRCH: the thread
+ * is gone). */
 int rg_sv_target_load(struct rg_sv_target *t, int32_t tid);
 /* /proc/TID/status, as much as fits in cap bytes, NUL-terminated: 0, or
  * -errno (-ESRCH when it reads empty: the thread is gone). */

@@ -13,6 +13,7 @@
 #include "core/policy.h"
 #include "core/text.h"
 #include "guard/ask.h"
+#include "guard/journal/keep.h"
 #include "guard/log.h"
 #include "guard/tier/scope.h"
 #include "os/errname.h"
@@ -48,13 +49,20 @@ static int unwalkable(struct walk *w, int err)
     return -EACCES;
 }
 
-static int ask_file(struct walk *w, const struct stat *st)
+/* A file the session may write goes out with the directory, where writes
+ * keep nothing: its bytes are kept now, by a copy, as it leaves its name. */
+static int ask_file(struct walk *w, int dfd, const char *name, const struct stat *st)
 {
     struct rg_request r = *w->req;
     r.path = w->path;
     struct rg_file f = rg_file_of(st);
     f.new_scope = RG_SCOPE_FREE; /* the whole directory is moving out */
-    return rg_ask(w->c, &r, &f, -1, false) == RG_REFUSE ? -EACCES : 0;
+    if (rg_ask(w->c, &r, &f, -1, false) == RG_REFUSE)
+        return -EACCES;
+    r.dirfd = dfd;
+    r.path = name;
+    rg_journal_keep_leaving(w->c, &r, st);
+    return 0;
 }
 
 static int walk_dir(struct walk *w, int dfd, int depth);
@@ -67,7 +75,7 @@ static int walk_entry(struct walk *w, int dfd, const char *name, int depth)
     if (bad)
         return bad == -ENOENT ? 0 : unwalkable(w, -bad);
     if (S_ISREG(st.st_mode))
-        return ask_file(w, &st);
+        return ask_file(w, dfd, name, &st);
     if (!S_ISDIR(st.st_mode))
         return 0;
     if (depth >= MAX_DEPTH)

@@ -316,3 +316,18 @@ except OSError:
 @test "t1416.31 --strict: ln of a read file to a free name (a.o), written through it: undo restores the original" {
 	strict_undo_restores 'cat a.txt >/dev/null && ln a.txt a.o && echo changed >a.o'
 }
+
+# A directory moved out takes its files out of scope together.
+@test "t1416.32 mv of a directory out of the roots, a read file in it written there, moved back: undo restores the original" {
+	mkdir -p sub/deep
+	mkfile sub/deep/a.txt original
+	rgsh 'cat sub/deep/a.txt >/dev/null && mv sub "$OUT/sub" && echo changed >"$OUT/sub/deep/a.txt" && mv "$OUT/sub" sub'
+	assert_content sub/deep/a.txt changed
+	run "$RG" undo sub/deep/a.txt
+	assert_success
+	assert_content sub/deep/a.txt original
+}
+
+@test "t1416.33 --strict: mv of a directory to a free name (build), a read file in it written there, moved back: undo restores the original" {
+	strict_undo_restores 'mkdir sub && cat a.txt >/dev/null && mv a.txt sub/ && mv sub build && echo changed >build/a.txt && mv build/a.txt a.txt'
+}

@@ -170,6 +170,7 @@ struct given {
     int fd;
     bool plain;
     const struct rg_request *to; /* a move's new name */
+    bool copy;                   /* a move out of guarded scope, known so */
 };
 
 /* A move to a name out of guarded scope (outside the roots, or free) is
@@ -212,7 +213,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.objects = k.index = "";
     /* An O_PATH source where the file may be linked: keep_bytes reopens it
      * readable if it is copied after all. */
-    bool may_link = last_name(c, op, fd, follow, st) && !leaves_scope(c, given.to), linked = false;
+    bool may_link = last_name(c, op, fd, follow, st) && !given.copy && !leaves_scope(c, given.to),
+         linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, may_link, st);
     /* A move that cannot be kept loses nothing: no warning, no record. */
     if ((src == -ESTALE && moved_ok) || (src < 0 && moving(op))) {
@@ -266,7 +268,8 @@ enum rg_action rg_journal_keep(struct rg_ctx *c, const struct rg_request *req, c
                                bool *linked)
 {
     int out;
-    act = keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false, NULL}, &out);
+    act =
+        keep(c, req, op, fd, follow, st, act, false, (struct given){-1, false, NULL, false}, &out);
     if (linked)
         *linked = out & 1;
     return act;
@@ -277,7 +280,8 @@ enum rg_action rg_journal_keep_append(struct rg_ctx *c, const struct rg_request 
                                       bool *kept)
 {
     int out;
-    act = keep(c, req, "write", fd, follow, st, act, false, (struct given){-1, false, NULL}, &out);
+    act = keep(c, req, "write", fd, follow, st, act, false, (struct given){-1, false, NULL, false},
+               &out);
     *kept = out & KEPT;
     return act;
 }
@@ -309,7 +313,8 @@ enum rg_action rg_journal_keep_opened(struct rg_ctx *c, const struct rg_request 
                                       enum rg_action act, bool *linked)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain, NULL}, &out);
+    act =
+        keep(c, req, op, -1, false, st, act, false, (struct given){pfd, plain, NULL, false}, &out);
     *linked = out & 1;
     return act;
 }
@@ -318,7 +323,7 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
                              const struct stat *st, enum rg_action act)
 {
     int out;
-    act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false, NULL}, &out);
+    act = keep(c, req, op, -1, false, st, act, true, (struct given){-1, false, NULL, false}, &out);
     return act == RG_REFUSE ? -EACCES : out < 0 ? out : out & 1;
 }
 
@@ -326,8 +331,15 @@ void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req,
                            const struct rg_request *to, const struct stat *st)
 {
     int out;
-    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true, (struct given){-1, false, to},
-         &out);
+    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true,
+         (struct given){-1, false, to, false}, &out);
+}
+
+void rg_journal_keep_leaving(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+{
+    int out;
+    keep(c, req, RG_JOURNAL_OP_MOVE, -1, false, st, RG_ALLOW, true,
+         (struct given){-1, false, NULL, true}, &out);
 }
 
 void rg_journal_keep_retimed(struct rg_ctx *c, int dirfd, const char *path, int flags)

@@ -122,6 +122,10 @@ int rg_journal_keep_replaced(struct rg_ctx *c, const struct rg_request *req, con
 void rg_journal_keep_moved(struct rg_ctx *c, const struct rg_request *req,
                            const struct rg_request *to, const struct stat *st);
 
+/* rg_journal_keep_moved's keep, by a copy, of a file a directory moved out
+ * of guarded scope takes along (guard/names.c). */
+void rg_journal_keep_leaving(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
+
 /* Keeps, by a copy, the file a call setting its times names (as
  * rg_meta_file does: dirfd, path and AT_* flags) where the journal may hold
  * it by a link still (a move's, rg_journal_keep_moved): undo tells a write

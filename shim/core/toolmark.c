@@ -301,6 +301,11 @@ bool rg_cmake_wrote(const char *name, const char *head, size_t n)
     return i >= 0 && starts(head, n, cmake_outputs[i].line);
 }
 
+bool rg_cmake_manifest(const char *name, const char *head, size_t n)
+{
+    return strcmp(name, "install_manifest.txt") == 0 && n > 0 && head[0] == '/';
+}
+
 bool rg_wheel_name(const char *name)
 {
     size_t len = strlen(name), dashes = 0;

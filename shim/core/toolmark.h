@@ -171,4 +171,9 @@ bool rg_perl_mymeta(const char *name, const char *head, size_t n);
 bool rg_cmake_output(const char *name);
 bool rg_cmake_wrote(const char *name, const char *head, size_t n);
 
+/* The list cmake's install step writes, install_manifest.txt, over unread
+ * at each make install: the absolute paths it installed, one a line. Only
+ * with cmake's own cmake_install.cmake beside it (the caller looks). */
+bool rg_cmake_manifest(const char *name, const char *head, size_t n);
+
 #endif

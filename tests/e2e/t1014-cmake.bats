@@ -4,7 +4,8 @@
 # journaled from its top down, as a CACHEDIR.TAG's directory is (t1011),
 # whatever the tree is called (_build, cmake-build-debug, out: build/ is a
 # default ignore rule already). A cache beside a CMakeLists.txt (an
-# in-source build) marks nothing. Each test runs in a project that is no
+# in-source build) marks nothing; its install_manifest.txt is journaled
+# beside cmake's cmake_install.cmake. Each test runs in a project that is no
 # git work tree; the tools are Debian's (scripts/dev/install-deps.sh test
 # installs them), and a test whose tool is missing is skipped.
 
@@ -134,4 +135,23 @@ configure_and_build() {
 	refute_refused
 	assert_success
 	assert_file_contains build.ninja 'demo2'
+}
+
+@test "t1014.11 make install in an in-source build rewrites install_manifest.txt in a second session; the journal keeps it" {
+	printf '%s\n' 'install(TARGETS demo DESTINATION bin)' >>CMakeLists.txt
+	configure_and_build .
+	"$RG" run --log "$LOG" -- make -s install DESTDIR="$W/stage" >/dev/null ||
+		fail "the first session's make install failed"
+	assert_file_exist install_manifest.txt
+	second_run 'make -s install DESTDIR="$PWD/stage" >/dev/null' install_manifest.txt
+}
+
+@test "t1014.12 an install_manifest.txt beside no cmake_install.cmake of cmake's stays guarded" {
+	mkfile install_manifest.txt /usr/local/bin/demo
+	printf 'message(hi)\n' >cmake_install.cmake
+	snapshot install_manifest.txt
+	run --separate-stderr "$RG" run --log "$LOG" -- bash -c 'echo blind >install_manifest.txt'
+	assert_failure
+	assert_refused install_manifest.txt unread
+	assert_unchanged install_manifest.txt
 }

@@ -304,6 +304,15 @@ TEST(cmake_outputs_are_told_by_name_and_cmakes_first_line)
     CHECK(!cmake_wrote("notes", "# CMAKE generated file: DO NOT EDIT!\n"));
 }
 
+TEST(cmake_install_manifest_is_a_list_of_absolute_paths)
+{
+    static const char list[] = "/usr/local/bin/demo\n/usr/local/lib/libdemo.a";
+    CHECK(rg_cmake_manifest("install_manifest.txt", list, strlen(list)));
+    CHECK(!rg_cmake_manifest("install_manifest.txt", "demo\n", 5));
+    CHECK(!rg_cmake_manifest("install_manifest.txt", "", 0));
+    CHECK(!rg_cmake_manifest("manifest.txt", list, strlen(list)));
+}
+
 static bool wrote(const char *name, const char *s)
 {
     return rg_configure_wrote(name, s, strlen(s));
@@ -480,6 +489,7 @@ int main(void)
     RUN(cmake_cache_begins_with_cmakes_first_line);
     RUN(in_source_cmake_cache_marks_only_its_tools_directories);
     RUN(cmake_outputs_are_told_by_name_and_cmakes_first_line);
+    RUN(cmake_install_manifest_is_a_list_of_absolute_paths);
     RUN(configure_outputs_are_config_log_and_config_status_by_name);
     RUN(config_log_begins_with_configures_two_lines);
     RUN(config_status_is_a_script_configure_says_it_generated);

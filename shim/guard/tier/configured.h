@@ -1,7 +1,8 @@
 /* Is a file one autoconf or its configure wrote: configure, autoheader's
  * config.h.in, config.log, config.status, a stamp-hN? Or one cmake wrote
  * in an in-source build: Makefile, cmake_install.cmake,
- * CTestTestfile.cmake? Or perl Makefile.PL's MYMETA.json, MYMETA.yml?
+ * CTestTestfile.cmake, and the install_manifest.txt its install step
+ * writes beside a cmake_install.cmake cmake wrote? Or perl Makefile.PL's MYMETA.json, MYMETA.yml?
  * They are written
  * over before a byte of them is read, every run (autoconf and autoheader
  * move configure and config.h.in onto NAME~), and

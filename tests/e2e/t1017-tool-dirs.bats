@@ -11,7 +11,8 @@
 # Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
-# npm pack's NAME-VERSION.tgz (gzip's magic first).
+# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's and flex's C (by
+# their own first line).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -339,4 +340,30 @@ gen_go() {
 	run --separate-stderr blind prog.d
 	assert_failure
 	assert_refused prog.d unread
+}
+
+# grammar: a bison grammar and a flex scanner, as a C project keeps them.
+grammar() {
+	need bison flex
+	printf '%s\n' '%{' 'int yylex(void);' 'void yyerror(const char *s) { (void)s; }' '%}' \
+		'%token NUM' '%%' 's: NUM ;' '%%' >parse.y
+	printf '%s\n' '%option noyywrap' '%%' '[0-9]+ { return 1; }' '%%' >scan.l
+}
+
+@test "t1017.26 bison and flex run again in a second session rewrite their parser, header and scanner; the journal keeps them" {
+	grammar
+	"$RG" run --log "$LOG" -- bash -c 'bison -d parse.y && flex scan.l' ||
+		fail "the first session's bison or flex failed"
+	assert_file_exist parse.tab.c parse.tab.h lex.yy.c
+	sed -i 's/^s: NUM ;$/s: NUM | s NUM ;/' parse.y
+	second_run 'bison -d parse.y && flex scan.l' parse.tab.h
+	run "$RG" history
+	assert_output --partial "$W/lex.yy.c"
+}
+
+@test "t1017.27 a C file whose #line names another file is still refused" {
+	mkfile scan.c "$(printf '#line 2 "scan.l"\nint x;')"
+	run --separate-stderr blind scan.c
+	assert_failure
+	assert_refused scan.c unread
 }

@@ -11,8 +11,8 @@
 # Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
-# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's and flex's C (by
-# their own first line).
+# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's and SWIG's
+# output (by their own first lines).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -366,4 +366,15 @@ grammar() {
 	run --separate-stderr blind scan.c
 	assert_failure
 	assert_refused scan.c unread
+}
+
+@test "t1017.28 swig run again in a second session rewrites its wrapper and module; the journal keeps them" {
+	need swig
+	printf '%s\n' '%module example' '%{' 'int fact(int n);' '%}' 'int fact(int n);' >example.i
+	"$RG" run --log "$LOG" -- swig -python example.i || fail "the first session's swig failed"
+	assert_file_exist example_wrap.c example.py
+	printf '%s\n' 'int twice(int n);' >>example.i
+	second_run 'swig -python example.i' example_wrap.c
+	run "$RG" history
+	assert_output --partial "$W/example.py"
 }

@@ -11,8 +11,8 @@
 # Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
-# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's and SWIG's
-# output (by their own first lines).
+# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's and
+# protoc's output (by their own first lines).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -377,4 +377,16 @@ grammar() {
 	second_run 'swig -python example.i' example_wrap.c
 	run "$RG" history
 	assert_output --partial "$W/example.py"
+}
+
+@test "t1017.29 protoc run again in a second session rewrites its C++ and Python; the journal keeps them" {
+	need protoc
+	printf '%s\n' 'syntax = "proto3";' 'message M { int32 a = 1; }' >m.proto
+	"$RG" run --log "$LOG" -- protoc --cpp_out=. --python_out=. m.proto ||
+		fail "the first session's protoc failed"
+	assert_file_exist m.pb.cc m.pb.h m_pb2.py
+	sed -i 's/a = 1;/a = 1; int32 b = 2;/' m.proto
+	second_run 'protoc --cpp_out=. --python_out=. m.proto' m.pb.cc
+	run "$RG" history
+	assert_output --partial "$W/m_pb2.py"
 }

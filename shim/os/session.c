@@ -21,9 +21,9 @@
 #include "os/procfd.h"
 #include "os/sys.h"
 #include "os/tableroom.h"
-/* tmpfs pages a shared mapping touches beyond the mount's size raise SIGBUS
- * in whichever process touches them, so a directory counts only if the whole
- * table would fit in its free space. */
+/* A directory counts only if it has the room rg_table_room_need says: a
+ * small /dev/shm (64 MiB in a container) is still chosen for a lazily
+ * backed table of 80 MiB, which there answers as full once out of room. */
 static int has_room(const char *dir, size_t size)
 {
     struct statvfs vfs;
@@ -123,7 +123,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, int32_
 int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
                       char *err, size_t errcap)
 {
-    size_t size = rg_table_file_size(s->capacity);
+    size_t size = rg_table_file_size(s->capacity), need = rg_table_room_need(s->capacity);
     const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
     int fd = -ENOSPC;
     bool named = false;
@@ -131,7 +131,7 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
         if (!dirs[i] || !*dirs[i])
             continue;
         /* An explicit directory is used as given, or the creation fails. */
-        if (i > 0 && !has_room(dirs[i], size))
+        if (i > 0 && !has_room(dirs[i], need))
             continue;
         rg_session_prune(dirs[i]);
         fd = create_in(dirs[i], s->capacity, path, cap);

@@ -46,6 +46,16 @@ int rg_table_room_take(int fd, uint32_t capacity)
     return r ? r : no_room(take(fd, from, rg_table_file_size(capacity) - from));
 }
 
+/* Lazily backed, a table can outgrow its file system only into answers of
+ * a full table. Else its entries (and, where fallocate is missing, all of
+ * it) are sparse pages whose first touch raises SIGBUS once the file
+ * system is full: only a directory with room for all of it is safe. */
+size_t rg_table_room_need(uint32_t capacity)
+{
+    size_t whole = rg_table_file_size(capacity);
+    return populates() ? RG_HEADER_SIZE + whole - rg_table_pages_at(capacity) : whole;
+}
+
 /* Populating the mapping, not fallocate: a process of the session holds no
  * descriptor of its table (it closes it once mapped), and reopening it by
  * name would cost three calls more and fail wherever the name no longer

@@ -16,6 +16,11 @@
  * (no fallocate there): such a table is as sparse as ever. */
 int rg_table_room_take(int fd, uint32_t capacity);
 
+/* The free room a directory needs for a new table at capacity to be
+ * safe there: what rg_table_room_take takes where pages are backed as
+ * they are first touched, else the whole table. */
+size_t rg_table_room_need(uint32_t capacity);
+
 /* rg_table.back: has the file system back bytes [off, off + len) of t's
  * mapping. 0 when it did or cannot tell, -ENOSPC when it has no room. */
 int rg_table_room_back(const struct rg_table *t, size_t off, size_t len);

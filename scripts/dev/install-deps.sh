@@ -28,8 +28,8 @@ test_pkgs="$test_pkgs valgrind"
 test_pkgs="$test_pkgs libmodule-build-perl"
 # t4100: a static busybox's truncate(1) and touch(1) under --supervise
 test_pkgs="$test_pkgs busybox-static"
-# t1017.26-29: generators run again in a second session (bison, flex, swig, protoc)
-test_pkgs="$test_pkgs bison flex swig protobuf-compiler"
+# t1017.26-30: generators run again in a second session (bison, flex, swig, protoc, gperf)
+test_pkgs="$test_pkgs bison flex swig protobuf-compiler gperf"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

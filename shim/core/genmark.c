@@ -56,11 +56,27 @@ static bool protoc_wrote(const char *head, size_t n)
     return starts(head, n, "# ") && starts(head + 2, n - 2, said);
 }
 
+/* gperf's first line names it, its language and its version; the next
+ * gives its command line. */
+static bool gperf_wrote(const char *head, size_t n)
+{
+    static const char langs[][sizeof "/* ANSI-C"] = {"/* ANSI-C", "/* C", "/* C++", "/* KR-C"};
+    const char *nl = memchr(head, '\n', n);
+    if (!nl || !starts(nl, n - (size_t)(nl - head), "\n/* Command-line: gperf "))
+        return false;
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++) {
+        size_t len = strlen(langs[i]);
+        if (starts(head, n, langs[i]) && starts(head + len, n - len, " code produced by gperf "))
+            return true;
+    }
+    return false;
+}
+
 bool rg_generator_wrote(const char *name, const char *head, size_t n)
 {
     if (!*name)
         return false;
-    if (swig_wrote(head, n) || protoc_wrote(head, n))
+    if (swig_wrote(head, n) || protoc_wrote(head, n) || gperf_wrote(head, n))
         return true;
     if (starts(head, n, "/* A Bison parser, made by GNU Bison ") ||
         starts(head, n, "// A Bison parser, made by GNU Bison "))

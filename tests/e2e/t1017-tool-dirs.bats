@@ -11,8 +11,8 @@
 # Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
-# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's and
-# protoc's output (by their own first lines).
+# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's,
+# protoc's and gperf's output (by their own first lines).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -389,4 +389,13 @@ grammar() {
 	second_run 'protoc --cpp_out=. --python_out=. m.proto' m.pb.cc
 	run "$RG" history
 	assert_output --partial "$W/m_pb2.py"
+}
+
+@test "t1017.30 gperf run again in a second session rewrites its hash function; the journal keeps it" {
+	need gperf
+	printf '%s\n' '%%' 'foo' 'bar' '%%' >kw.gperf
+	"$RG" run --log "$LOG" -- gperf --output-file=kw.c kw.gperf || fail "the first session's gperf failed"
+	assert_file_exist kw.c
+	sed -i 's/^bar$/baz/' kw.gperf
+	second_run 'gperf --output-file=kw.c kw.gperf' kw.c
 }

@@ -72,11 +72,22 @@ static bool gperf_wrote(const char *head, size_t n)
     return false;
 }
 
+/* xgettext's template begins with its placeholder title, which a person
+ * who takes the template over replaces; a translation (NAME.po) copied
+ * from it keeps the title but not the name. */
+static bool xgettext_wrote(const char *name, const char *head, size_t n)
+{
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, ".pot") == 0 &&
+           starts(head, n, "# SOME DESCRIPTIVE TITLE.\n");
+}
+
 bool rg_generator_wrote(const char *name, const char *head, size_t n)
 {
     if (!*name)
         return false;
-    if (swig_wrote(head, n) || protoc_wrote(head, n) || gperf_wrote(head, n))
+    if (swig_wrote(head, n) || protoc_wrote(head, n) || gperf_wrote(head, n) ||
+        xgettext_wrote(name, head, n))
         return true;
     if (starts(head, n, "/* A Bison parser, made by GNU Bison ") ||
         starts(head, n, "// A Bison parser, made by GNU Bison "))

@@ -12,7 +12,7 @@
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
 # npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's,
-# protoc's and gperf's output (by their own first lines).
+# protoc's, gperf's and xgettext's output (by their own first lines).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -398,4 +398,15 @@ grammar() {
 	assert_file_exist kw.c
 	sed -i 's/^bar$/baz/' kw.gperf
 	second_run 'gperf --output-file=kw.c kw.gperf' kw.c
+}
+
+@test "t1017.31 xgettext run again in a second session rewrites its template; a translation stays guarded" {
+	need xgettext
+	printf '%s\n' '#include <libintl.h>' 'const char *s(void) { return gettext("hi"); }' >a.c
+	"$RG" run --log "$LOG" -- xgettext -o messages.pot a.c || fail "the first session's xgettext failed"
+	assert_file_exist messages.pot
+	cp messages.pot de.po
+	sed -i 's/"hi"/"ho"/' a.c
+	second_run 'xgettext -o messages.pot a.c' messages.pot
+	assert_blind_refused de.po
 }

@@ -58,6 +58,17 @@ TEST(gperfs_two_first_lines_mark_its_output)
     CHECK(!generated("kw.c", "/* C code produced by gperf version 3.1 */\n/* Edited. */\n"));
 }
 
+TEST(xgettexts_title_marks_its_template_only)
+{
+    static const char pot[] = "# SOME DESCRIPTIVE TITLE.\n# Copyright (C) YEAR\n";
+    CHECK(generated("messages.pot", pot));
+    CHECK(generated("po/demo.pot", pot));
+    CHECK(!generated("de.po", pot));
+    CHECK(!generated(".pot", pot));
+    CHECK(!generated("demo.pot", "# Demo's messages.\n# Copyright (C) 2024\n"));
+    CHECK(!generated("demo.pot", "# SOME DESCRIPTIVE TITLE.")); /* cut short */
+}
+
 TEST(a_persons_c_file_is_not_generated)
 {
     CHECK(!generated("main.c", "/* A parser I wrote. */\n"));
@@ -78,6 +89,7 @@ int main(void)
     RUN(swigs_first_comment_marks_its_wrapper_and_module);
     RUN(protocs_line_marks_its_output);
     RUN(gperfs_two_first_lines_mark_its_output);
+    RUN(xgettexts_title_marks_its_template_only);
     RUN(a_persons_c_file_is_not_generated);
     return check_done();
 }

@@ -8,7 +8,7 @@
  * compile_commands.json bear or cmake writes, Go source a generator wrote
  * (core/gomark.h), a tarball make dist or npm pack wrote
  * (core/distmark.h), bison's, flex's, SWIG's,
- * protoc's and gperf's output (core/genmark.h). Each run writes them over
+ * protoc's, gperf's and xgettext's output (core/genmark.h). Each run writes them over
  * unread, and outside a git work tree no ignore rule says they are the
  * tool's. They are journaled (readguard(1), IGNORE RULES), never free: a
  * wheel kept in a project may be the only copy of a build.

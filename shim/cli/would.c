@@ -200,7 +200,7 @@ void rg_would_reason(const struct rg_table *t, const char *path, const struct rg
     char scanner[16];
     rg_scanner_name(t->hdr, (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK), scanner);
     struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision, scanner, &w->was};
-    rg_reason_text(out, cap, &r, t->capacity, NULL);
+    rg_reason_text(out, cap, &r, rg_table_full_at(t->hdr), NULL);
 }
 
 const char *rg_would_allowed_why(const struct rg_would *w)

@@ -295,6 +295,17 @@ static inline uint32_t rg_table_page_count(size_t slots)
     return (uint32_t)(slots >> RG_INDEX_PAGE_SHIFT) * 2;
 }
 
+/* What a table-full reason counts (core/report.h): the capacity, or 0 when
+ * the table stopped short of it because its file system refused room
+ * (roomless), which no larger --capacity would cure. */
+static inline uint32_t rg_table_full_at(const struct rg_header *h)
+{
+    return atomic_load_explicit(&h->roomless, memory_order_relaxed) &&
+                   atomic_load_explicit(&h->used, memory_order_relaxed) < h->capacity
+               ? 0
+               : h->capacity;
+}
+
 size_t rg_table_file_size(uint32_t capacity);
 /* Where the entries start in a table file, the names after them, and the
  * page map after those. The header and the page map are read anywhere at

@@ -95,19 +95,6 @@ static bool is_the_file(int fd, const struct rg_file *f)
            (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino;
 }
 
-/* What a table-full refusal counts: the capacity, or 0 when the table
- * stopped short of it because its file system refused room (core/table.h,
- * rg_header.roomless), which no larger --capacity would cure. */
-static uint32_t full_at(const struct rg_header *h)
-{
-    if (!h)
-        return 0;
-    return atomic_load_explicit(&h->roomless, memory_order_relaxed) &&
-                   atomic_load_explicit(&h->used, memory_order_relaxed) < h->capacity
-               ? 0
-               : h->capacity;
-}
-
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
@@ -116,7 +103,8 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
     n += (size_t)snprintf(line + n, sizeof line - n,
                           "'%s: ", r->req->op == RG_OP_LINK ? " out of the guarded files" : "");
-    n += rg_reason_text(line + n, sizeof line - n - 1, r, full_at(c->table.hdr), c->problem);
+    n += rg_reason_text(line + n, sizeof line - n - 1, r,
+                        c->table.hdr ? rg_table_full_at(c->table.hdr) : 0, c->problem);
     line[n++] = '\n';
     int fd = rg_log_err_fd(c);
     if (fd < 0 || is_the_file(fd, r->file))

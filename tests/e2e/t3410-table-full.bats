@@ -214,3 +214,11 @@ touch "$go" && wait $!' "$RG" "$LOG" "$1"
 	assert_equal "$(grep -c "^readguard: warning: the session table is full ([0-9]* files): its file system has no room left" <<<"$stderr")" 1
 	assert_content f01 new
 }
+
+# readguard check words it as the refusal does (t3410.12): no larger
+# --capacity would cure a table its file system stopped short.
+@test "t3410.16 check of a file read once the table's file system filled up words it as the refusal does" {
+	session_on_filled_fs "\"\$T/rgprobe\" read f01 && \"\$RG\" check f01"
+	assert_equal "$status" 1
+	assert_line "refused to write 'f01': the session table is full: its file system has no room left, so this session cannot record reading it. Free room there, or point READGUARD_DIR at a file system with room for new sessions."
+}

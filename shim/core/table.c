@@ -293,17 +293,21 @@ claim_entry(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack)
 }
 
 static inline __attribute__((always_inline)) struct rg_entry *
-find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack)
+find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack,
+              struct rg_entry **claimed)
 {
     uint32_t mask = t->index_slots - 1;
     uint64_t h = key_hash(dev, ino);
-    struct rg_entry *mine = NULL;
+    struct rg_entry *mine = *claimed;
     for (uint32_t i = 0; i < RG_MAX_PROBE; i++) {
         uint32_t s = probe_slot(h, ino, i, mask);
         /* The key is nowhere past here: it goes here, once the page is
-         * backed (an entry claimed meanwhile stays unused, as below). */
+         * backed, in the entry claimed meanwhile if there is one (another
+         * key took the slot it was meant for), lest each such race lose
+         * an entry of the table for good. */
         if (line_unbacked(t, i, s)) {
             *lack = LACK_PAGE + (s >> RG_INDEX_PAGE_SHIFT);
+            *claimed = mine;
             return NULL;
         }
         _Atomic uint32_t *slot = &t->index[s];
@@ -330,8 +334,8 @@ find_or_claim(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t *lack)
  * tail call, so that rg_table_find_or_add stays a leaf (a call in it cost
  * every lookup 8 instructions of registers saved). Without room nothing is
  * claimed, and the table answers as full. */
-__attribute__((noinline, cold)) static struct rg_entry *add_backed(struct rg_table *t, uint64_t dev,
-                                                                   uint64_t ino, uint32_t lack)
+__attribute__((noinline, cold)) static struct rg_entry *
+add_backed(struct rg_table *t, uint64_t dev, uint64_t ino, uint32_t lack, struct rg_entry *claimed)
 {
     struct rg_entry *e = NULL;
     while (lack) {
@@ -346,7 +350,7 @@ __attribute__((noinline, cold)) static struct rg_entry *add_backed(struct rg_tab
             return NULL;
         }
         lack = 0;
-        e = find_or_claim(t, dev, ino, &lack);
+        e = find_or_claim(t, dev, ino, &lack, &claimed);
     }
     return e;
 }
@@ -356,8 +360,9 @@ struct rg_entry *rg_table_find_or_add(struct rg_table *t, uint64_t dev, uint64_t
     if (dev > UINT32_MAX)
         return NULL;
     uint32_t lack = 0;
-    struct rg_entry *e = find_or_claim(t, dev, ino, &lack);
-    return __builtin_expect(lack != 0, 0) ? add_backed(t, dev, ino, lack) : e;
+    struct rg_entry *claimed = NULL;
+    struct rg_entry *e = find_or_claim(t, dev, ino, &lack, &claimed);
+    return __builtin_expect(lack != 0, 0) ? add_backed(t, dev, ino, lack, claimed) : e;
 }
 
 void rg_table_reset(struct rg_table *t)

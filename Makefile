@@ -206,7 +206,7 @@ test: deps deps-supervise
 unit: $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 	scripts/dev/run-tests.sh --unit-only $(UNIT_BIN) $(FUZZ_REPLAY_BIN)
 
-$(B)/unit/%: tests/unit/%.c tests/unit/check.h $(LIB_OBJ) $(HEADERS)
+$(B)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIB_OBJ) -pthread
 

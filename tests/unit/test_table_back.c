@@ -10,30 +10,9 @@
 
 #include "check.h"
 #include "core/table.h"
-#define UID 4242u
-
-struct fixture {
-    struct rg_table t;
-    void *map;
-    size_t size;
-};
-
-static struct fixture make_shared_table(uint32_t cap, int share)
-{
-    struct fixture f = {.size = rg_table_file_size(cap)};
-    f.map = mmap(NULL, f.size, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1, 0);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = cap};
-    if (f.map == MAP_FAILED || rg_table_format(f.map, f.size, &s, UID, 77, 1) != 0) {
-        fprintf(stderr, "# cannot set up a table\n");
-        exit(2);
-    }
-    rg_table_bind(&f.t, f.map, f.size);
-    return f;
-}
+#include "table_fixture.h"
 
 static struct fixture make_table(uint32_t cap) { return make_shared_table(cap, MAP_PRIVATE); }
-
-static void drop(struct fixture *f) { munmap(f->map, f->size); }
 
 /* A file system that backs what it is asked for until it has no room. */
 static struct {
@@ -233,8 +212,6 @@ TEST(processes_claiming_at_once_never_pass_the_mark)
     CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
     drop(&f);
 }
-
-static const char *validate(struct fixture *f) { return rg_table_validate(f->map, f->size, UID); }
 
 TEST(validate_rejects_used_beyond_backed)
 {

@@ -10,14 +10,8 @@
 
 #include "check.h"
 #include "core/table.h"
-#define UID 4242u
+#include "table_fixture.h"
 #define CAP 4096u /* 8192 slots: 8 pages of index, 8 of names */
-
-struct fixture {
-    struct rg_table t;
-    void *map;
-    size_t size;
-};
 
 /* The file system: backs what it is asked for while it has room. */
 static struct {
@@ -41,20 +35,11 @@ static int fake_back(const struct rg_table *t, size_t off, size_t len)
 
 static struct fixture make_table(int share, int room)
 {
-    struct fixture f = {.size = rg_table_file_size(CAP)};
-    f.map = mmap(NULL, f.size, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1, 0);
-    struct rg_settings s = {.mode = RG_MODE_ENFORCE, .capacity = CAP};
-    if (f.map == MAP_FAILED || rg_table_format(f.map, f.size, &s, UID, 77, 1) != 0) {
-        fprintf(stderr, "# cannot set up a table\n");
-        exit(2);
-    }
-    rg_table_bind(&f.t, f.map, f.size);
+    struct fixture f = make_shared_table(CAP, share);
     f.t.back = fake_back;
     fs.room = room, fs.pages = fs.chunks = 0, fs.off = 0;
     return f;
 }
-
-static void drop(struct fixture *f) { munmap(f->map, f->size); }
 
 static uint32_t index_pages(const struct fixture *f) { return f->t.index_slots >> 10; }
 
@@ -263,8 +248,6 @@ TEST(processes_backing_pages_at_once_agree)
     CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
     drop(&f);
 }
-
-static const char *validate(struct fixture *f) { return rg_table_validate(f->map, f->size, UID); }
 
 TEST(validate_rejects_a_page_count_that_disagrees)
 {

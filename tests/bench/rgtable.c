@@ -26,11 +26,19 @@
  * made-up entries never match a real file. */
 #define FAKE_DEV 0xfffff000u
 
-static double now_ns(void)
+static int64_t now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
+    return rg_timespec_ns(&ts);
+}
+
+/* By strtol, not atol: a count such as "10x" is refused, not read as 10. */
+static long count_arg(const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    return *s && !*end && n > 0 ? n : 0;
 }
 
 static int fill(const char *path, long n)
@@ -73,19 +81,19 @@ static int session(long iters)
                             .roots = roots,
                             .nroots = 1};
     char path[PATH_MAX], err[256];
-    double create = 0, attach = 0;
+    int64_t create = 0, attach = 0;
     for (long i = 0; i < iters; i++) {
-        double t0 = now_ns();
+        int64_t t0 = now_ns();
         if (rg_session_create(&s, (int32_t)getpid(), path, sizeof path, err, sizeof err) < 0) {
             fprintf(stderr, "rgtable: %s\n", err);
             return 2;
         }
-        double t1 = now_ns();
+        int64_t t1 = now_ns();
         struct rg_table t;
         const char *why = rg_session_attach(path, &t);
         if (!why)
             rg_session_detach(&t);
-        double t2 = now_ns();
+        int64_t t2 = now_ns();
         unlink(path);
         if (why) {
             fprintf(stderr, "rgtable: %s\n", why);
@@ -94,16 +102,17 @@ static int session(long iters)
         create += t1 - t0;
         attach += t2 - t1;
     }
-    printf("create_ns %.0f\nattach_ns %.0f\n", create / iters, attach / iters);
+    printf("create_ns %.0f\nattach_ns %.0f\n", (double)create / (double)iters,
+           (double)attach / (double)iters);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "fill") == 0 && atol(argv[3]) > 0)
-        return fill(argv[2], atol(argv[3]));
-    if (argc == 3 && strcmp(argv[1], "session") == 0 && atol(argv[2]) > 0)
-        return session(atol(argv[2]));
+    if (argc == 4 && strcmp(argv[1], "fill") == 0 && count_arg(argv[3]))
+        return fill(argv[2], count_arg(argv[3]));
+    if (argc == 3 && strcmp(argv[1], "session") == 0 && count_arg(argv[2]))
+        return session(count_arg(argv[2]));
     fprintf(stderr, "usage: rgtable fill TABLE N | rgtable session ITERS\n");
     return 2;
 }

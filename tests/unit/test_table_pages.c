@@ -243,7 +243,7 @@ TEST(processes_backing_pages_at_once_agree)
         failed += waitpid(pid[p], &st, 0) != pid[p] || !WIFEXITED(st) || WEXITSTATUS(st);
     CHECK_EQ_INT(failed, 0);
     CHECK(fills_only_marked(&f));
-    for (uint64_t i = 0; i < PROCS * EACH; i++)
+    for (uint64_t i = 0; i < (uint64_t)PROCS * EACH; i++)
         CHECK(rg_table_find(&f.t, 9, i * 2654435761u) != NULL);
     CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
     drop(&f);

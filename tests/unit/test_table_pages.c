@@ -89,6 +89,20 @@ static uint64_t same_line_other_page(uint64_t first, uint32_t slots)
             return run;
 }
 
+/* The inodes 16 to 31 fill one line of 16 slots, so a key whose first line
+ * is theirs must probe on: into another page, for same_line_other_page's. */
+static void fill_the_line(struct fixture *f)
+{
+    for (uint64_t ino = 16; ino < 32; ino++)
+        CHECK(rg_table_find_or_add(&f->t, 9, ino) != NULL);
+}
+
+static void the_line_is_found(struct fixture *f)
+{
+    for (uint64_t ino = 16; ino < 32; ino++)
+        CHECK(rg_table_find(&f->t, 9, ino) != NULL);
+}
+
 TEST(a_new_table_has_its_page_count_and_nothing_marked)
 {
     struct fixture f = make_table(MAP_PRIVATE, 1);
@@ -126,8 +140,7 @@ TEST(the_first_record_backs_and_marks_one_index_page)
 TEST(records_on_a_marked_page_ask_nothing_more)
 {
     struct fixture f = make_table(MAP_PRIVATE, 1);
-    for (uint64_t ino = 16; ino < 32; ino++) /* one line: one page */
-        CHECK(rg_table_find_or_add(&f.t, 9, ino) != NULL);
+    fill_the_line(&f); /* one line: one page */
     CHECK_EQ_INT(fs.pages, 1);
     drop(&f);
 }
@@ -176,16 +189,14 @@ TEST(a_probe_goes_on_into_the_next_page_it_backs)
 {
     struct fixture f = make_table(MAP_PRIVATE, 1);
     uint64_t other = same_line_other_page(16, f.t.index_slots);
-    for (uint64_t ino = 16; ino < 32; ino++)
-        CHECK(rg_table_find_or_add(&f.t, 9, ino) != NULL);
+    fill_the_line(&f);
     CHECK(rg_table_find(&f.t, 9, other) == NULL);
     CHECK_EQ_INT(fs.pages, 1);
     struct rg_entry *e = rg_table_find_or_add(&f.t, 9, other);
     CHECK(e != NULL);
     CHECK_EQ_INT(fs.pages, 2);
     CHECK(rg_table_find(&f.t, 9, other) == e);
-    for (uint64_t ino = 16; ino < 32; ino++)
-        CHECK(rg_table_find(&f.t, 9, ino) != NULL);
+    the_line_is_found(&f);
     drop(&f);
 }
 
@@ -195,15 +206,13 @@ TEST(a_probe_into_a_page_without_room_answers_full)
 {
     struct fixture f = make_table(MAP_PRIVATE, 1);
     uint64_t other = same_line_other_page(16, f.t.index_slots);
-    for (uint64_t ino = 16; ino < 32; ino++)
-        CHECK(rg_table_find_or_add(&f.t, 9, ino) != NULL);
+    fill_the_line(&f);
     fs.room = 0;
     uint32_t used = atomic_load(&f.t.hdr->used);
     CHECK(rg_table_find_or_add(&f.t, 9, other) == NULL);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->used), used);
-    for (uint64_t ino = 16; ino < 32; ino++)
-        CHECK(rg_table_find(&f.t, 9, ino) != NULL);
+    the_line_is_found(&f);
     drop(&f);
 }
 

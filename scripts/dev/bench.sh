@@ -569,7 +569,8 @@ fi
 
 # --- the table ---------------------------------------------------------------
 # LABEL KIND NAME TARGET [BASE: the workload a floor row is the floor of;
-# for an mfloor row, which of macro NAME's floors: floor (default), floor2]
+# for an mvsfloor row, the floor workload NAME is held to; for an mfloor or
+# vsfloor row, which of macro NAME's floors: floor (default), floor2]
 row() {
     local label=$1 kind=$2 name=$3 target=$4 base=${5:-read_root} a b ratio ok ia ib
     case $kind in
@@ -598,6 +599,14 @@ row() {
             "$(awk -v x="$b" 'BEGIN {printf "%.1f ms", x * 1000}')" \
             "$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", b / a}')" "$ia"
         return
+        ;;
+    mvsfloor) # micro NAME guarded against its measured floor BASE (the bare column); TARGET: that ratio
+        a=$(median "$res/$base.bare") b=$(median "$res/$name.rg")
+        ia=- ib=-
+        if [ -f "$res/$base.ir_bare" ] && [ -f "$res/$name.ir_rg" ]; then
+            ia=$(cat "$res/$base.ir_bare") ib=$(cat "$res/$name.ir_rg")
+            ib="$ib (+$((ib - ia)))"
+        fi
         ;;
     vsfloor) # macro NAME guarded against its floor BASE (the bare column); TARGET: that ratio
         base=${5:-floor}
@@ -668,7 +677,9 @@ row() {
         b=$(awk -v x="$(median "$res/$name.rg")" 'BEGIN {printf "%.1f ms", x * 1000}')
         ;;
     esac
-    ratio=$(awk -v a="$(median "$res/$name.bare")" -v b="$(median "$res/$name.rg")" \
+    # Against the bare run of the same workload, or of its floor.
+    [ "$kind" = mvsfloor ] || base=$name
+    ratio=$(awk -v a="$(median "$res/$base.bare")" -v b="$(median "$res/$name.rg")" \
         'BEGIN {printf "%.3f", b / a}')
     if [ "$kind" = macro_cpu ]; then # the CPU time ratio is the row's, the wall one beside it
         ia="wall ${ratio}x"
@@ -701,10 +712,12 @@ table() {
     echo "|---|---|---|---|---|---|---|"
     row "1. open + read 4 KiB + close, inside a root (ns/op)" micro read_root "≤ 1.20"
     row "1a. floor of 1: the same plus one fstat, no shim (ns/op; bare column: 1 bare)" floor read_fstat -
+    row "1 against that floor (bare column: the floor, 1a; target: within 5%)" mvsfloor read_root "≤ 1.05" read_fstat
     row "2. the same outside all roots (ns/op)" micro read_outside "≤ 1.03"
     row "3. allowed write-open + close (ns/op)" micro write_allowed "≤ 1.30"
     floor_row "3a. floor of 3: bare + 2 fstat + 2 getpid (computed)" write_allowed 2 2
     row "3b. floor of 3, measured: the same loop making every system call the shim adds (2 fstat, 2 getpid), no shim (ns/op; bare column: 3 bare)" floor write_floor - write_allowed
+    row "3 against that floor (bare column: the floor, 3b; target: within 5%)" mvsfloor write_allowed "≤ 1.05" write_floor
     row "4. refused write-open (ns/op; bare: the open succeeds)" micro write_refused -
     row "5. fopen + fclose, read mode (ns/op)" micro fopen -
     row "6. rename over an allowed file (ns/op)" micro rename -
@@ -712,11 +725,13 @@ table() {
     row "6b. the same, unread but git-ignored: asks git's rules, journaled (ns/op)" micro write_journaled -
     row "6c. the session's later overwrites of that file: kept already, within the write row (ns/op)" micro write_again "≤ 1.30"
     row "6d. floor of 6c, measured: the same loop making every system call the shim adds (2 fstat, 2 getpid), no shim; its fstat makes the next write's timestamp fine-grained (ns/op; bare column: 6c bare)" floor write_again_floor - write_again
+    row "6c against that floor (bare column: the floor, 6d; target: within 5%)" mvsfloor write_again "≤ 1.05" write_again_floor
     row "7. stat + lstat + access, no open (ns/call)" micro stat -
     row "git status, $tree_files files" macro git_status "≤ 1.05"
     row "git diff, $tree_files files" macro git_diff "≤ 1.05"
     row "grep -r over them" macro grep_r "≤ 1.07"
     row "floor of grep -r: bare + an fstat after each read-mode open, no shim (measured)" mfloor grep_r -
+    row "grep -r against that floor (bare column: the floor; target: within 5%)" vsfloor grep_r "≤ 1.05" floor
     row "make -j2, $((c_files + 1)) C files" macro make_j2 "≤ 1.05"
     row "python3 -m compileall, $py_files modules" macro compileall "≤ 1.05"
     row "tar -x, $tar_files files" macro tar_x "≤ 1.05"
@@ -729,6 +744,7 @@ table() {
     row "the same under readguard run --supervise (a session of its own)" macro true_loop_supervise "≤ 1.20"
     row "floor of --supervise: the same under a plain readguard run, no supervisor (measured)" mfloor true_loop_supervise -
     row "floor of --supervise with its round trips: that plain run, each open the filter sends answered at once by a listener that judges nothing (rgnotify, measured)" mfloor true_loop_supervise - floor2
+    row "--supervise against that floor, with its round trips (bare column: the floor; target: within 5%)" vsfloor true_loop_supervise "≤ 1.05" floor2
     row "make -j2, $((c_files + 1)) C files, under readguard run --strict (CPU time of the whole tree and readguard; wall ratio beside it)" macro_cpu make_j2_strict "≤ 1.25"
     row "floor of --strict: the same under a plain readguard run, no supervisor (measured)" mfloor make_j2_strict -
     row "floor of --strict with its round trips: bare, every open sent to a listener that lets it through at once, no library (rgnotify, measured)" mfloor make_j2_strict - floor2
@@ -744,6 +760,7 @@ table() {
     row "git checkout between branches differing in $nco files (journal)" macro git_checkout "≤ 1.15"
     row "floor of git checkout: bare + the journal's kernel work per file (O_PATH open, fstat, linkat, index open/write/close, close), no shim (measured)" mfloor git_checkout -
     row "floor of git checkout, every system call the shim adds: the journal's, the masks, getcwd, getpid, the new file's write path, an fstat per read; no shim (measured)" mfloor git_checkout - floor2
+    row "git checkout against that floor, every system call the shim adds (bare column: the floor; target: within 5%)" vsfloor git_checkout "≤ 1.05" floor2
     row "git switch, $tree_files files, 10 differing (journal)" macro git_switch "≤ 1.05"
     row "floor of git switch, every system call the shim adds: the journal's for the 10 files, the masks, getcwd, getpid, an fstat per read; no shim (rgfloor, measured)" mfloor git_switch -
     row "git switch against that floor (bare column: the floor; target: within 5%)" vsfloor git_switch "≤ 1.05" floor

@@ -354,7 +354,9 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"floor of --supervise with its round trips" \
 		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run" \
 		"floor of --strict with its round trips" \
-		"floor of start-up: a library with the shim's imports" "the shim against that floor"; do
+		"floor of start-up: a library with the shim's imports" "the shim against that floor" \
+		"1 against that floor" "3 against that floor" "6c against that floor" "grep -r against that floor" \
+		"git checkout against that floor" "--supervise against that floor"; do
 		assert_row "$row"
 	done
 	# grep -r's whole run is counted too, the steady measure of that row.

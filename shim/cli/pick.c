@@ -27,6 +27,15 @@ bool rg_session_owner_alive(const struct rg_header *h)
     return rg_pid_alive(rg_header_owner(h));
 }
 
+bool rg_pid_runs_readguard(int32_t pid)
+{
+    char exe[64];
+    struct stat own, self;
+    snprintf(exe, sizeof exe, "/proc/%d/exe", (int)pid);
+    return pid > 0 && stat(exe, &own) == 0 && stat("/proc/self/exe", &self) == 0 &&
+           own.st_dev == self.st_dev && own.st_ino == self.st_ino;
+}
+
 bool rg_session_running(const char *path, const struct rg_header *h)
 {
     struct stat st;

@@ -49,6 +49,12 @@ void rg_drop_session(struct rg_cli_session *s);
  * over from a gone one, which the header records as owner_pid? */
 bool rg_session_owner_alive(const struct rg_header *h);
 
+/* Is pid a live process of this very program? A session's owner that is
+ * one is the launcher of `readguard run` (env's exits at once, the hook's
+ * sessions are Claude Code's): its session ends with its command, and an
+ * `end` that removed the table would leave the tree failing closed. */
+bool rg_pid_runs_readguard(int32_t pid);
+
 /* A session is running while its owner is, or, once the owner is gone
  * (a launcher killed with SIGKILL), while any process of its tree is: the
  * table at path is theirs (os/members.h). */

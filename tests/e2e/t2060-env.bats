@@ -297,3 +297,56 @@ running_sessions() {
 	assert_success
 	assert_output --regexp "readguard: env: a terminal shows these commands, it does not run them: eval \"\\\$\(readguard env\)\" does\. Session [0-9]+-[0-9]+, started for them, runs until its shell exits \('readguard end --session [0-9]+-[0-9]+' ends it now\)"
 }
+
+# A shell whose session ended under it (its table removed: an end run
+# without eval, a prune) keeps LD_PRELOAD and a binding to a table that is
+# gone, so every command it starts fails closed: end must still unset them.
+@test "t2060.29 end whose READGUARD_SESSION table is gone still prints the commands that unset it" {
+	run --separate-stderr bash -c '
+		eval "$("$RG" env)" || exit 9
+		"$RG" end >/dev/null || exit 8       # run without eval: the table goes
+		eval "$("$RG" end)" || exit 7
+		echo "[${LD_PRELOAD-unset}] [${READGUARD_SESSION-unset}] [${READGUARD_SESSION_FILE-unset}]"'
+	assert_success
+	assert_output '[unset] [unset] [unset]'
+	[[ $stderr == *"readguard: end: session '"*"' (from READGUARD_SESSION) has ended already: only unsetting it"* ]] ||
+		fail "$stderr"
+}
+
+# The shell of `readguard run -- bash` has READGUARD_SESSION too; end there
+# would remove the table under the running tree, whose next commands then
+# fail closed: every write refused, reads counting for nothing.
+@test "t2060.30 end in the shell of a running readguard run leaves its session running" {
+	mkfile a old
+	run --separate-stderr "$RG" run -- bash -c '
+		"$RG" end; echo "end=$?"
+		[ -f "$READGUARD_SESSION" ] || echo "table gone"
+		cat a >/dev/null; echo new >a'
+	assert_success
+	assert_output 'end=2'
+	[[ $stderr == "readguard: end: this shell is in the session of 'readguard run' (pid "*"), which ends when its command exits"* ]] ||
+		fail "$stderr"
+	[ "$(cat a)" = new ] || fail "a: $(cat a)"
+}
+
+@test "t2060.31 env in the shell of a running readguard run says the session ends with its command" {
+	run --separate-stderr "$RG" run -- "$RG" env
+	assert_success
+	[[ $stderr == "readguard: env: this shell is in session "*" already (that of 'readguard run', which ends with its command)" ]] ||
+		fail "$stderr"
+}
+
+@test "t2060.32 end on a terminal says its commands are not run, and how to run them" {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	new_session
+	READGUARD_SESSION=$S run script -qec "\"$RG\" end" /dev/null
+	assert_success
+	assert_output --partial "readguard: end: a terminal shows these commands, it does not run them: eval \"\$(readguard end)\" does, now that the session has ended"
+}
+
+@test "t2060.33 env's and end's --help name every variable they set and unset" {
+	run "$RG" env --help
+	assert_output --partial "export READGUARD_SESSION_FILE="
+	run "$RG" end --help
+	assert_output --partial "READGUARD_SESSION_ID and READGUARD_SESSION_FILE"
+}

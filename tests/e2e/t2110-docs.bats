@@ -308,3 +308,12 @@ parts() {
 		awk 'length($0) > 80')
 	[ -z "$long" ] || fail "lines longer than 80 columns: $long"
 }
+
+# run returns when its command exits, leaving what runs in the background in
+# the session (readguard(1), run): its --help said the session ended, table
+# removed, only once every process of the tree had exited.
+@test "t2110.24 run --help says run returns with its command, as the man page does" {
+	run "$RG" run --help
+	assert_output --partial "run returns when COMMAND exits"
+	refute_output --partial "when every process of the tree"
+}

@@ -60,8 +60,10 @@ static const char run_usage[] =
     "\n"
     "Exit status is COMMAND's; 125 if readguard itself failed, 126 if COMMAND could\n"
     "not be run, 127 if it was not found, 128+N if it was killed by signal N.\n"
-    "The session ends, and its table is removed, when every process of the tree\n"
-    "has exited.\n";
+    "run returns when COMMAND exits (with --supervise or --strict, when the whole\n"
+    "tree has), removing the session's table unless it was kept or joined; a\n"
+    "process left running in the background stays guarded, and its table is\n"
+    "removed once it is gone, by the next session or 'readguard sessions --prune'.\n";
 
 /* Notes option ch (from longs) in o->given if it sets the table: the rest
  * (--session, --keep, --supervise, --strict) belong to this run. */

@@ -33,6 +33,7 @@ static const char env_usage[] =
     "  export READGUARD_ROOTS=ROOT[:ROOT]...\n"
     "  export READGUARD_SESSION_LOG=LOG\n"
     "  export READGUARD_SESSION_ID=ID\n"
+    "  export READGUARD_SESSION_FILE=DEV:INO:HASH\n"
     "The shell itself is not guarded (it is already running); every command it\n"
     "starts is. The session lives while the shell does; end it with\n"
     "  eval \"$(readguard end)\"\n"
@@ -56,7 +57,9 @@ static const char end_usage[] =
     "Usage: eval \"$(readguard end [--session S])\"\n"
     "Remove the session's table and print the shell commands that take\n"
     "readguard out of LD_PRELOAD and unset READGUARD_SESSION, READGUARD_ROOTS,\n"
-    "READGUARD_SESSION_LOG and READGUARD_SESSION_ID.\n"
+    "READGUARD_SESSION_LOG, READGUARD_SESSION_ID and READGUARD_SESSION_FILE.\n"
+    "A session that has ended already is only unset; the session of a running\n"
+    "'readguard run', which ends with its command, is ended only with --session.\n"
     "\n" RG_SESSION_HELP "; default:\n"
     "                       $READGUARD_SESSION (never another running session)\n"
     "  -h, --help           show this help and exit\n"
@@ -246,7 +249,7 @@ static void add_opt(char *list, size_t cap, const char *opt)
  * options that would set up a session, printing the running one's would
  * drop them unsaid, and starting another would strand the first. */
 static int stay(const char *path, const char *id, const char *shim, const char *given,
-                bool named_other, bool pid_given)
+                bool named_other, bool pid_given, int32_t now)
 {
     char opts[600];
     snprintf(opts, sizeof opts, "%s", given);
@@ -255,7 +258,9 @@ static int stay(const char *path, const char *id, const char *shim, const char *
     if (pid_given)
         add_opt(opts, sizeof opts, "--pid");
     if (!*opts) {
-        rg_err("env: this shell is in session %s already ('readguard end' ends it first)", id);
+        rg_err("env: this shell is in session %s already (%s)", id,
+               rg_pid_runs_readguard(now) ? "that of 'readguard run', which ends with its command"
+                                          : "'readguard end' ends it first");
         return print_exports(path, shim, false, false);
     }
     rg_err("env: this shell is in session %s already, which keeps its own settings: %s not "
@@ -317,7 +322,7 @@ int rg_cmd_env(int argc, char **argv)
     int32_t now = 0;
     if (in_session(path, sizeof path, id, &now))
         return stay(path, id, shim, given ? given : "", named && !names_table(named, path),
-                    pid_given && owner != now);
+                    pid_given && owner != now, now);
     int made = start(s, named, given, owner, path, sizeof path);
     if (made < 0)
         return RG_EXIT_FAILURE;
@@ -355,9 +360,25 @@ int rg_cmd_end(int argc, char **argv)
                "nothing to end; 'readguard end --session S' ends session S");
         return RG_EXIT_TROUBLE;
     }
+    struct stat st;
+    if (!v.session && stat(env, &st) != 0 && errno == ENOENT) {
+        rg_err("end: session '%s' (from READGUARD_SESSION) has ended already: only unsetting it",
+               rg_shown(env));
+        unpreload(); /* else every command the shell starts fails closed */
+        return RG_EXIT_OK;
+    }
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;
+    int32_t run = rg_header_owner(s.table.hdr);
+    if (!v.session && rg_pid_runs_readguard(run)) {
+        rg_err(
+            "end: this shell is in the session of 'readguard run' (pid %d), which ends when "
+            "its command exits ('readguard end --session S' would end it under the running tree)",
+            (int)run);
+        rg_drop_session(&s);
+        return RG_EXIT_TROUBLE;
+    }
     close_journal(s.table.hdr);
     rg_drop_session(&s);
     if (unlink(s.path) != 0) {
@@ -365,5 +386,8 @@ int rg_cmd_end(int argc, char **argv)
         return RG_EXIT_TROUBLE;
     }
     unpreload();
+    if (isatty(STDOUT_FILENO))
+        rg_err("end: a terminal shows these commands, it does not run them: "
+               "eval \"$(readguard end)\" does, now that the session has ended");
     return RG_EXIT_OK;
 }

@@ -453,3 +453,29 @@ days_keep() {
 	"$RG" undo b.txt
 	assert_equal "$(cat b.txt)" new
 }
+
+# A --strict tree may make a symbolic link or a FIFO in the journal (calls
+# the filter does not trap). Neither is an index readguard made, nor names a
+# version undo would restore: a prune that took one for an index it cannot
+# read would remove nothing ever again, and the journal's cap would be gone.
+plant_then_prune() {
+	local out
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	old_session old
+	stale_stamp
+	mkfile b.txt new
+	run "$RG" run --strict --log "$LOG" -- sh -c "$1; rm b.txt"
+	assert_success
+	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
+	assert_file_not_exist "$(old_object old)"
+	"$RG" undo b.txt
+	assert_equal "$(cat b.txt)" new
+}
+
+@test "t1405.26 a symbolic link a --strict tree plants among the session indexes does not stop the prune" {
+	plant_then_prune "ln -s /nonexistent '$J/sessions/9-9.jsonl'"
+}
+
+@test "t1405.27 a FIFO a --strict tree plants among the session indexes does not stop the prune" {
+	plant_then_prune "mkfifo '$J/sessions/9-9.jsonl'"
+}

@@ -154,8 +154,12 @@ int rg_jlist_load(const char *dir, const char *only, struct rg_jlist *l)
         snprintf(id, sizeof id, "%.*s", (int)strlen(names[i]->d_name) - 6, names[i]->d_name);
         snprintf(path, sizeof path, "%s/%s", sessions, names[i]->d_name);
         int r = load_file(path, id, l);
-        /* Gone since the listing: a prune dropped it, with its records. */
-        if (r < 0 && r != -ENOENT) {
+        /* Gone since the listing: a prune dropped it, with its records. A
+         * link or a FIFO is no index (open_index): counted unread, it would
+         * stop every prune, and the journal's cap with it. */
+        if (r == -ELOOP || r == -EINVAL)
+            rg_err("journal: '%s' is not a session index readguard made: ignored", rg_shown(path));
+        else if (r < 0 && r != -ENOENT) {
             l->unread++;
             rg_err("journal: cannot read the session index '%s': %s", rg_shown(path), strerror(-r));
         }

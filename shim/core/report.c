@@ -81,6 +81,18 @@ static int expired_text(char *buf, size_t cap, const struct rg_report *r)
                     read_at, (double)r->facts->read_ttl_ns / 1e9);
 }
 
+/* The scanner's name is the tree's to choose (prctl PR_SET_NAME): escaped,
+ * a newline in it cannot start a line of its own. */
+static int scanned_text(char *buf, size_t cap, const struct rg_report *r)
+{
+    char who[4 * 16];
+    rg_line_escape(who, sizeof who, r->scanner && r->scanner[0] ? r->scanner : "?");
+    return snprintf(buf, cap,
+                    "it was only scanned by `%s` (pid %d, one of many files read at once). "
+                    "Read it to write it, then retry.",
+                    who, (int)(r->facts->rec.reader & RG_READER_PID_MASK));
+}
+
 /* The session's own files: its journal, or its table; or another session's table. */
 static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
 {
@@ -131,13 +143,7 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                      problem ? problem : "unknown");
         break;
     case RG_WHY_EXPIRED: n = expired_text(buf, cap, r); break;
-    case RG_WHY_SCANNED:
-        n = snprintf(buf, cap,
-                     "it was only scanned by `%s` (pid %d, one of many files read at once). "
-                     "Read it to write it, then retry.",
-                     r->scanner && r->scanner[0] ? r->scanner : "?",
-                     (int)(r->facts->rec.reader & RG_READER_PID_MASK));
-        break;
+    case RG_WHY_SCANNED: n = scanned_text(buf, cap, r); break;
     case RG_WHY_SEALED: n = sealed_text(buf, cap, r); break;
     case RG_WHY_UNKEPT: n = unkept_text(buf, cap, r); break;
     case RG_WHY_OK: n = snprintf(buf, cap, "it may be written."); break;

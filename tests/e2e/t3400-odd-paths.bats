@@ -308,3 +308,31 @@ except OSError as e:
 	"$RG" diff 'a"b\c' | sed 's/ (before .*//' | patch -s -R
 	assert_equal "$(cat 'a"b\c')" original
 }
+
+# A program's name is the tree's to choose (its file's name, prctl
+# PR_SET_NAME): shown as a name is, escaped, it cannot start a false line.
+
+@test "t3400.25 log and history show a newline in a program's name escaped, one line per entry" {
+	mkfile g original
+	cp "$(command -v dash || command -v sh)" $'s\nFAKE'
+	run --separate-stderr rgsh './$'"'"'s\nFAKE'"'"' -c "echo x >g"; "$RG" log
+		./$'"'"'s\nFAKE'"'"' -c "cat g >/dev/null; echo y >g"'
+	assert_equal "${#lines[@]}" 1
+	[[ ${lines[0]} == *' s\nFAKE['*"'$W/g': not read in this session" ]] || fail "log: $output"
+	run --separate-stderr "$RG" history g
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	[[ ${lines[1]} == *'  s\nFAKE['*"  $W/g" ]] || fail "history: $output"
+}
+
+@test "t3400.26 a refusal naming a scanner whose name holds a newline stays one stderr line" {
+	mkdir src
+	for i in $(seq 1 12); do mkfile "src/f$i" "zzz $i"; done
+	cp "$(command -v cat)" $'c\nFAKE'
+	run --separate-stderr rgsh './$'"'"'c\nFAKE'"'"' src/* >/dev/null; echo PWN >src/f7'
+	assert_failure
+	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[0]} == "readguard: refused to write 'src/f7': it was only scanned by \`c\\nFAKE\` (pid "* ]] ||
+		fail "stderr: $stderr"
+	assert_content src/f7 "zzz 7"
+}

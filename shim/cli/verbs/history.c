@@ -57,12 +57,14 @@ static void print_record(const struct rg_jrec *r, bool json)
         printf("{\"session\":\"%s\",\"id\":\"%s\",%s\n", r->session, r->session, r->line + 1);
         return;
     }
-    char note[96] = "", proc[64], size[32];
+    char note[96] = "", who[4 * 64], proc[4 * 64 + 16], size[32];
     if (!r->object)
         snprintf(note, sizeof note, "  (not kept: %s)", r->unsaved ? r->unsaved : "?");
-    snprintf(proc, sizeof proc, "%s[%d]", r->prog ? r->prog : "?", r->pid);
+    /* One row per version: a newline in a name, a file's or the program's
+     * (the tree's to choose), would start a false one. */
+    rg_line_escape(who, sizeof who, r->prog ? r->prog : "?");
+    snprintf(proc, sizeof proc, "%s[%d]", who, r->pid);
     human_size(r->size, size, sizeof size);
-    /* One row per version: a newline in a name would start a false one. */
     char shown[4 * PATH_MAX];
     rg_line_escape(shown, sizeof shown, r->path);
     printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, shown, note);

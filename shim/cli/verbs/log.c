@@ -86,10 +86,11 @@ static void print_line(const char *line, bool as_json, const char *only)
     if (d && strcmp(d, "mark") == 0)
         op = NULL; /* "marked '/p'", not "marked mark '/p'" */
     /* One line per entry, as the refusal on stderr was. */
-    char name[4 * PATH_MAX];
+    char name[4 * PATH_MAX], who[4 * 64];
     rg_line_escape(name, sizeof name, path ? path : "?");
-    printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", prog ? prog : "?", pid ? pid : "?", shown,
-           op ? " " : "", op ? op : "", name, why);
+    rg_line_escape(who, sizeof who, prog ? prog : "?");
+    printf("%s %s[%s] %s%s%s '%s': %s\n", t ? t : "?", who, pid ? pid : "?", shown, op ? " " : "",
+           op ? op : "", name, why);
 }
 
 /* Prints the complete lines that buf[0..*len) holds, keeping a partial

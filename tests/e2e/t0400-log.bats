@@ -391,3 +391,12 @@ FIELDS='time pid prog op path decision reason recorded_mtime current_mtime recor
 	[ -f "$log" ] || fail "no log file: $(ls -la "${log%/*}")"
 	grep -q '"reason":"unread"' "$log"
 }
+
+# Accepted, a directory left the session without a log, told only at its
+# first refusal (EISDIR), after the command had long started.
+@test "t0400.33 --log naming a directory exits 125 before the command runs" {
+	run --separate-stderr "$RG" run --log "$W" -- sh -c 'echo ran'
+	assert_failure 125
+	assert_output ''
+	assert_equal "$stderr" "readguard: --log '$W': is a directory: name the log file"
+}

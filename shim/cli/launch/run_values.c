@@ -70,6 +70,11 @@ int rg_run_set_log(struct rg_run_opts *o, const char *file, const char *opt)
         rg_err("%s '%s': the directory '%s' %s", opt, rg_shown(file), rg_shown(dir), why);
         return -1;
     }
+    /* Else accepted, and told only at the first line the session logs. */
+    if (stat(o->log_buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rg_err("%s '%s': is a directory: name the log file", opt, rg_shown(file));
+        return -1;
+    }
     o->s.log_path = o->log_buf;
     return 0;
 }

@@ -30,6 +30,8 @@ test_pkgs="$test_pkgs libmodule-build-perl"
 test_pkgs="$test_pkgs busybox-static"
 # t1017.26-30: generators run again in a second session (bison, flex, swig, protoc, gperf)
 test_pkgs="$test_pkgs bison flex swig protobuf-compiler gperf"
+# t1018.26: mypy --junit-xml in a second session
+test_pkgs="$test_pkgs mypy"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

@@ -21,6 +21,11 @@ static const char report_heads[][PATTERN_MAX] = {
     /* NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one pattern, two lines */
     "<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites><testsuite name=\"*\" errors=\"#\" "
     "failures=\"#\" skipped=\"#\" tests=\"#\" time=\"",
+    /* mypy --junit-xml: its template's suite, one per run, attributes in
+     * alphabetical order and named mypy (pytest's has them in its own). */
+    /* NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one pattern, two lines */
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite errors=\"#\" failures=\"#\" "
+    "name=\"mypy\" skips=\"#\" tests=\"#\" time=\"",
     /* istanbul's clover.xml (jest --coverage, nyc, c8). */
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage generated=\"#\" clover=\"3.2.0\">\n",
     /* istanbul's coverage-final.json (jest, nyc, c8 --reporter=json):

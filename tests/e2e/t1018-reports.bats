@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The journaled tier outside git: the reports a project's test and coverage
-# tools write over, unread, each run, told by what the tool writes first
+# tools write over, unread, each run (coverage.py, pytest, mypy, istanbul, go
+# test, gcov, valgrind), told by what the tool writes first
 # (core/reportmark.c), never by their name. A second session's run of the
 # same tool must not be refused, and the journal keeps the last report;
 # a file a person wrote under the same name stays guarded. Each test runs
@@ -234,4 +235,23 @@ valgrind_project() {
 @test "t1018.25 a file of notes whose first line looks like valgrind's is still refused" {
 	printf '==2024== the year in review\nplans\n' >notes.txt
 	assert_blind_refused notes.txt
+}
+
+# A typed module mypy checks; a first session writes its JUnit report.
+mypy_project() {
+	need mypy
+	printf 'def add(a: int, b: int) -> int:\n    return a + b\n' >app.py
+	first_report 'mypy --no-incremental --junit-xml mypy.xml app.py'
+}
+
+@test "t1018.26 mypy --junit-xml run again in a second session rewrites its report; the journal keeps it" {
+	mypy_project
+	second_run 'mypy --no-incremental --junit-xml mypy.xml app.py' mypy.xml
+}
+
+@test "t1018.27 a JUnit XML of another suite, in mypy's attribute order, is still refused" {
+	printf '%s\n' '<?xml version="1.0" encoding="utf-8"?>' \
+		'<testsuite errors="0" failures="0" name="lint" skips="0" tests="1" time="0.1">' \
+		'</testsuite>' >mypy.xml
+	assert_blind_refused mypy.xml
 }

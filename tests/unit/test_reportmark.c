@@ -77,6 +77,16 @@ TEST(pytest_junit_xml_is_one_line_with_pytests_suite_attributes)
                  "time=\"0.050\" timestamp=\"2026-11-27T07:34:49.198682\" hostname=\"vm\">"));
 }
 
+TEST(mypy_junit_xml_is_its_templates_declaration_and_suite)
+{
+    /* mypy 1.0's template, and later versions' counts of several tests. */
+    CHECK(report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite errors=\"0\" "
+                 "failures=\"1\" name=\"mypy\" skips=\"0\" tests=\"1\" time=\"1.852\">\n"
+                 "  <testcase classname=\"mypy\" file=\"mypy\" line=\"1\""));
+    CHECK(report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite errors=\"0\" "
+                 "failures=\"2\" name=\"mypy\" skips=\"0\" tests=\"3\" time=\"0.200\">\n"));
+}
+
 TEST(junit_xml_a_person_writes_is_no_report)
 {
     /* Pretty-printed, as an editor or a fixture keeps it. */
@@ -89,6 +99,12 @@ TEST(junit_xml_a_person_writes_is_no_report)
                   "time=\"0.050\">"));
     CHECK(!report("<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites><testsuite "
                   "name=\"pytest\" errors=\"none\" failures=\"0\""));
+    /* A suite of another tool in mypy's attribute order, and mypy's
+     * attributes in a person's order. */
+    CHECK(!report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite errors=\"0\" "
+                  "failures=\"0\" name=\"lint\" skips=\"0\" tests=\"1\" time=\"0.1\">\n"));
+    CHECK(!report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite name=\"mypy\" "
+                  "errors=\"0\" failures=\"0\" skips=\"0\" tests=\"1\" time=\"0.1\">\n"));
 }
 
 TEST(istanbul_clover_xml_is_its_declaration_and_root)
@@ -230,6 +246,7 @@ int main(void)
     RUN(lcov_tracefile_begins_with_a_test_name_then_a_source_file);
     RUN(lcov_look_alikes_are_no_report);
     RUN(pytest_junit_xml_is_one_line_with_pytests_suite_attributes);
+    RUN(mypy_junit_xml_is_its_templates_declaration_and_suite);
     RUN(junit_xml_a_person_writes_is_no_report);
     RUN(istanbul_clover_xml_is_its_declaration_and_root);
     RUN(istanbul_coverage_final_json_repeats_its_path_first);

@@ -244,3 +244,14 @@ shim said:  ${stderr_lines[0]}"
 	assert_success
 	assert_output "allowed to write '.venv/data': it is in the journaled tier (git ignores it, a 'journal' rule names it, or a tool owns it): a write is allowed, and its old bytes are kept first."
 }
+
+# It said "allowed to write 'sub': it is not a regular file", exit 0, where
+# an open of a directory for writing fails (EISDIR) before readguard is asked.
+@test "t2040.21 check of a directory exits 2, saying a write to it fails with EISDIR" {
+	new_session
+	mkdir sub
+	run --separate-stderr "$RG" check sub
+	assert_equal "$status" 2
+	assert_output ''
+	assert_equal "$stderr" "readguard: check: 'sub' is a directory: an open of it for writing fails (EISDIR), which readguard does not refuse"
+}

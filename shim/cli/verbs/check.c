@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/pick.h"
@@ -30,13 +31,22 @@ static const char usage[] =
     "\n"
     "Exit status: 0 if every FILE may be written (in warn mode, always), 1 if a\n"
     "write to some FILE would be refused, 2 if there is no usable session or a FILE\n"
-    "cannot be examined, such as one whose directory does not exist (a write there\n"
-    "fails with ENOENT, which is no refusal).\n";
+    "cannot be examined, such as one whose directory does not exist, or a directory\n"
+    "(a write there fails with ENOENT or EISDIR, which is no refusal).\n";
 
 static int check_one(struct rg_table *t, const char *path, void *arg)
 {
     bool quiet = *(const bool *)arg;
     struct rg_would w;
+    struct stat st;
+    /* As for a missing directory: a write there fails before readguard is
+     * asked, so "allowed" would mislead. */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        rg_err("check: '%s' is a directory: an open of it for writing fails (EISDIR), which "
+               "readguard does not refuse",
+               rg_shown(path));
+        return RG_EXIT_TROUBLE;
+    }
     if (!rg_would_write(t, path, "check", &w))
         return RG_EXIT_TROUBLE;
     enum rg_action a = w.decision.action;

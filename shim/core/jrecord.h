@@ -46,7 +46,7 @@
 #define RG_JOURNAL_OP_END "end"
 
 /* Default per-file cap (--journal-max-file): a larger file is logged as not
- * kept. Whole-journal caps are the CLI's (jstore.h). */
+ * kept. Whole-journal caps are the CLI's (cli/journal/prune.h). */
 #define RG_JOURNAL_FILE_MAX (64LL << 20)
 
 struct rg_jrecord {

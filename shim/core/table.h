@@ -79,7 +79,7 @@ enum rg_mode { RG_MODE_ENFORCE = 0, RG_MODE_WARN = 1 };
 #define RG_POLICY_ALLOW_APPEND 0x1u       /* O_APPEND without O_TRUNC needs no read */
 #define RG_POLICY_GUARD_UNLINK 0x2u       /* removing an unread or stale file is a write */
 #define RG_POLICY_NO_DEFAULT_IGNORES 0x4u /* the built-in ignore rules were left out */
-#define RG_POLICY_NO_JOURNAL 0x8u         /* --no-journal: keep no old bytes (journal.h) */
+#define RG_POLICY_NO_JOURNAL 0x8u         /* --no-journal: keep no old bytes (guard/journal/) */
 #define RG_POLICY_KNOWN 0xfu
 
 /* One tracked inode. dev is 32 bits because Linux encodes st_dev in 32 bits
@@ -151,7 +151,7 @@ struct rg_header {
     char log_path[RG_LOG_PATH_MAX];
     char roots[RG_ROOTS_MAX];          /* nroots absolute paths, each NUL-ended */
     char ignores[RG_IGNORES_MAX];      /* the ignore rules, packed as ignore.h says */
-    char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (journal.h); "": nowhere */
+    char journal_dir[RG_LOG_PATH_MAX]; /* where old bytes are kept (guard/journal/); "": nowhere */
     int64_t journal_max_file;          /* a larger file is not kept, but logged as unsaved */
     /* The creator's PID namespace (the inode of /proc/self/ns/pid; 0:
      * unknown, a table of before it was kept). A session in another sees

@@ -20,7 +20,7 @@ struct rg_jobj {
     int64_t kept_ns; /* when it was kept, as the listing found it (0: not looked at) */
     bool listed;     /* in the listing, so the sweep may judge it */
     bool link;       /* a symlink: to[] is worth reading */
-    bool unsettled;  /* a linked name still holding its bytes (jsettle.h) */
+    bool unsettled;  /* a linked name still holding its bytes (settle.h) */
     int refs;
     size_t seen; /* the session and direction of the last count (rg_jobjs_count) */
     struct rg_jobj *next;

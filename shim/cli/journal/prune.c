@@ -21,7 +21,7 @@
 /* Sessions older than READGUARD_JOURNAL_DAYS (default 30) are dropped, then
  * the oldest others until the journal fits in READGUARD_JOURNAL_MAX (default
  * 1G); the most recent session, and any whose table is still there
- * (jlive.h), is always kept (a running agent's may be asked to undo what
+ * (live.h), is always kept (a running agent's may be asked to undo what
  * it removed a minute ago, however long ago it started). An object goes when no kept
  * session names it, once it is older than a grace period: a running
  * session may have linked it and not yet appended its record. An object's
@@ -39,7 +39,7 @@ struct sess {
     char *id;
     size_t from, to; /* its records */
     int64_t start_ns, bytes;
-    bool drop, running; /* running: its table is still there (jlive.h) */
+    bool drop, running; /* running: its table is still there (live.h) */
 };
 
 /* Marks the session named id, if the journal holds it, as running. */

@@ -9,7 +9,7 @@
 /* Drops old sessions' records, and the versions no kept session names, by
  * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX; at most
  * once an hour unless now_please. Versions kept by a link are named by
- * content first (jsettle.h). */
+ * content first (settle.h). */
 void rg_jstore_prune(const char *dir, bool now_please);
 
 #define RG_PRUNE_DAY_NS (86400LL * 1000000000)

@@ -63,7 +63,7 @@ static int name_checked(int fd, const struct stat *st, const char *dir, const ch
 
 /* Gives the inode at linked, kept for r, its content name too (hex); a
  * version with those bytes kept already is the one that stays. An inode
- * written to since it was kept (jstore.h) is left alone (-ESTALE): named
+ * written to since it was kept (store.h) is left alone (-ESTALE): named
  * by its new bytes, undo would restore them as the old. Its stamp is
  * checked after the read, so a write as it is hashed counts too. Its mtime
  * is how that is told, so nothing here sets it (nor need it: no prune runs

@@ -1,5 +1,5 @@
-/* The journal as the CLI sees it (layout in ../jrecord.h; which one a verb
- * reads: jpick.h): reading every session's records back, keeping a file's
+/* The journal as the CLI sees it (layout in core/jrecord.h; which one a verb
+ * reads: pick.h): reading every session's records back, keeping a file's
  * bytes before undo replaces them, and the "end" records that say how a
  * session left each file it changed. */
 #ifndef RG_JSTORE_H

@@ -1,5 +1,5 @@
 /* undo's two steps on one file: writing the kept version beside it, and
- * putting it in place (jswap.h), saying what the exchange found. */
+ * putting it in place (swap.h), saying what the exchange found. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,7 +20,7 @@
  * of a copy under the name of the whole. An inode kept by a link and not
  * yet named by content (inode, as fstat'd before, else NULL) has no name
  * to check against: it is checked to be as it was before the copy, which
- * a write during it would move (jstore.h). 0, -1 (errno), 1 (damaged) or
+ * a write during it would move (journal/store.h). 0, -1 (errno), 1 (damaged) or
  * 2 (written to). */
 static int copy_checked(const char *dir, const struct rg_jrec *r, int src, int dst,
                         const struct stat *inode)
@@ -67,7 +67,7 @@ static int give_owner(int fd, const struct rg_jrec *r)
 }
 
 /* Opens the directory abs lies in, recreating it if need be (owned as r's
- * file was, where undo may: jspot.h), into spot:
+ * file was, where undo may: spot.h), into spot:
  * 0, or an exit status once told. A symbolic link on the way is a tree
  * changed since the session (the journal records real paths): undo does
  * not follow it, as that is how a hostile tree leads it elsewhere. */
@@ -203,7 +203,7 @@ static void name_writer(char *out, size_t cap, int32_t pid)
         snprintf(out, cap, "process %d", (int)pid);
 }
 
-/* Says what undo found where it restored file (jswap.h): an exit status,
+/* Says what undo found where it restored file (swap.h): an exit status,
  * or -1 when there is nothing to say. */
 static int tell_displaced(const char *file, const char *tmp, const struct rg_jswap *d)
 {

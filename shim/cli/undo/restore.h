@@ -10,7 +10,7 @@
  * dir beside it, into spot->tmp, to be put in place once the content abs
  * has now is kept: a reader sees the old file or the restored one, never
  * half of it. Its directories are recreated; spot is its directory, opened
- * once (jspot.h), which every later step acts in. 0, with spot open (the
+ * once (spot.h), which every later step acts in. 0, with spot open (the
  * caller closes it), or an exit status once told on stderr. */
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
                       struct rg_jspot *spot);

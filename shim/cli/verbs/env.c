@@ -330,7 +330,7 @@ int rg_cmd_env(int argc, char **argv)
 }
 
 /* How the session left each file it changed, as the end of a run records
- * it (jstore.h): else undo would take a later edit for the session's. And
+ * it (journal/store.h): else undo would take a later edit for the session's. And
  * the prune a run's end makes: a user who never wraps a command in
  * `readguard run` would otherwise keep every session's versions, past any
  * age and size. The table is still there, so the prune keeps this session. */

@@ -70,9 +70,9 @@ static int export_env(const char *session, bool strict)
 }
 
 /* How the session left each file it changed, so that undo can tell a later
- * change from the session's own (jstore.h). A table that outlives the run
+ * change from the session's own (journal/store.h). A table that outlives the run
  * is noted first, so that no prune drops what it says the journal kept
- * (jlive.h), this run's own prune included. */
+ * (journal/live.h), this run's own prune included. */
 static void close_journal(const char *session, bool kept)
 {
     struct rg_table t;

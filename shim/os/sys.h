@@ -128,11 +128,6 @@ static inline int rg_sys_munmap(void *addr, size_t len)
     return (int)rg_sys3(SYS_munmap, (long)addr, (long)len, 0);
 }
 
-static inline int rg_sys_mprotect(void *addr, size_t len, int prot)
-{
-    return (int)rg_sys3(SYS_mprotect, (long)addr, (long)len, prot);
-}
-
 /* A count, or -errno, as getrandom(2); by system call, as libc's is one more
  * symbol version (GLIBC_2.25) for ld.so to check in every process. */
 static inline long rg_sys_getrandom(void *buf, size_t len)

@@ -15,6 +15,7 @@
 #include "cli/pick.h"
 #include "core/settings.h"
 #include "os/clock.h"
+#include "os/logfile.h"
 #include "os/session.h"
 #define LOGS_EVERY_NS (60LL * 60 * 1000000000)
 #define LOGS_STAMP ".pruned-logs"
@@ -227,11 +228,8 @@ static void prune_in(int dfd, const char *dir, int64_t before, rg_log_pruned_fn 
 void rg_logs_prune(bool now_please, rg_log_pruned_fn *report, void *arg)
 {
     char dir[PATH_MAX];
-    rg_session_default_journal(dir, sizeof dir); /* the state directory's journal/ */
-    char *slash = strrchr(dir, '/');
-    if (!slash)
+    if (rg_state_dir(dir, sizeof dir) < 0)
         return;
-    *slash = '\0';
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
         return;

@@ -10,18 +10,29 @@
 
 #include "core/table.h"
 #include "os/sys.h"
-bool rg_log_in_state_dir(const char *path)
+int rg_state_dir(char *out, size_t cap)
 {
     const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char dir[RG_LOG_PATH_MAX];
-    int n;
+    int n = -1;
     if (state && state[0] == '/')
-        n = snprintf(dir, sizeof dir, "%s/readguard/", state);
+        n = snprintf(out, cap, "%s/readguard", state);
     else if (home && home[0] == '/')
-        n = snprintf(dir, sizeof dir, "%s/.local/state/readguard/", home);
-    else
+        n = snprintf(out, cap, "%s/.local/state/readguard", home);
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = '\0';
+        return -1;
+    }
+    return n;
+}
+
+bool rg_log_in_state_dir(const char *path)
+{
+    char dir[RG_LOG_PATH_MAX];
+    int n = rg_state_dir(dir, sizeof dir - 1);
+    if (n < 0)
         return false;
-    return n > 0 && (size_t)n < sizeof dir && strncmp(path, dir, (size_t)n) == 0;
+    dir[n++] = '/'; /* the directory's files, not a sibling that starts alike */
+    return strncmp(path, dir, (size_t)n) == 0;
 }
 
 int rg_log_dir_make(const char *path)

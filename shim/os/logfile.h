@@ -4,6 +4,7 @@
 #define RG_LOGFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Opens the log for appending, creating it 0600; its missing parents are
  * made 0700 only inside readguard's state directory. Returns a descriptor
@@ -27,9 +28,12 @@ int rg_log_set_aside(const char *path);
  * directory; -ENOENT otherwise. */
 int rg_log_dir_make(const char *path);
 
-/* Is path inside readguard's state directory, $XDG_STATE_HOME/readguard
- * (else ~/.local/state/readguard), where logs and the journal go by
- * default? */
+/* readguard's state directory, where logs and the journal go by default:
+ * $XDG_STATE_HOME/readguard, else ~/.local/state/readguard. Its length, or
+ * -1 and "" when neither variable is an absolute path or out is too small. */
+int rg_state_dir(char *out, size_t cap);
+
+/* Is path inside readguard's state directory? */
 bool rg_log_in_state_dir(const char *path);
 
 #endif

@@ -71,6 +71,18 @@ static int create_in(const char *dir, uint32_t capacity, char *path, size_t cap)
     return create_sized(path, capacity);
 }
 
+/* The log of a session whose table is at table_path, when --log names
+ * none: in the state directory, by the table's name, else beside the
+ * table. */
+static void default_log(const char *table_path, char *out, size_t cap)
+{
+    const char *name = strrchr(table_path, '/');
+    name = name ? name + 1 : table_path;
+    int n = rg_state_dir(out, cap);
+    if (n < 0 || snprintf(out + n, cap - (size_t)n, "/%s.log", name) >= (int)(cap - (size_t)n))
+        snprintf(out, cap, "%s.log", table_path);
+}
+
 /* Maps a new, sized table file, writes its header and closes fd. path is
  * the table's name, which names its default log; file is where it is now,
  * removed again if that fails. */
@@ -88,7 +100,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, int32_
     char log[RG_LOG_PATH_MAX], journal[RG_LOG_PATH_MAX];
     struct rg_settings with_log = *s;
     if (!s->log_path) {
-        rg_session_default_log(path, log, sizeof log);
+        default_log(path, log, sizeof log);
         with_log.log_path = log;
         /* Made now, by the session's maker: a process of the session
          * with another HOME or XDG_STATE_HOME (a tool that sets them) may
@@ -285,32 +297,9 @@ RG_START_TEXT void rg_session_detach(struct rg_table *t)
     t->hdr = NULL;
 }
 
-void rg_session_default_log(const char *table_path, char *out, size_t cap)
-{
-    const char *name = strrchr(table_path, '/');
-    name = name ? name + 1 : table_path;
-    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    int n;
-    if (state && state[0] == '/')
-        n = snprintf(out, cap, "%s/readguard/%s.log", state, name);
-    else if (home && home[0] == '/')
-        n = snprintf(out, cap, "%s/.local/state/readguard/%s.log", home, name);
-    else
-        n = snprintf(out, cap, "%s.log", table_path);
-    if (n < 0 || (size_t)n >= cap)
-        snprintf(out, cap, "%s.log", table_path);
-}
-
 void rg_session_default_journal(char *out, size_t cap)
 {
-    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    int n = 0;
-    if (state && state[0] == '/')
-        n = snprintf(out, cap, "%s/readguard/journal", state);
-    else if (home && home[0] == '/')
-        n = snprintf(out, cap, "%s/.local/state/readguard/journal", home);
-    else
-        out[0] = '\0';
-    if (n < 0 || (size_t)n >= cap)
+    int n = rg_state_dir(out, cap);
+    if (n >= 0 && snprintf(out + n, cap - (size_t)n, "/journal") >= (int)(cap - (size_t)n))
         out[0] = '\0';
 }

@@ -54,9 +54,6 @@ struct rg_fallback {
  * why the table is unusable. */
 const char *rg_session_fallback(const char *path, struct rg_fallback *f);
 
-/* The default log of a session whose table is at table_path. */
-void rg_session_default_log(const char *table_path, char *out, size_t cap);
-
 /* The default journal directory: $XDG_STATE_HOME/readguard/journal, else
  * ~/.local/state/readguard/journal; "" when neither is known. */
 void rg_session_default_journal(char *out, size_t cap);

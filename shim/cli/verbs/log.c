@@ -20,6 +20,7 @@
 #include "core/jrecord.h"
 #include "core/jsonl.h"
 #include "core/text.h"
+#include "os/logfile.h"
 #include "os/session.h"
 static const char usage[] =
     "Usage: readguard log [--session S] [--follow] [--json]\n"
@@ -176,12 +177,10 @@ static int show_id(const char *id, bool as_json)
 {
     char journal[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 256], tag[RG_JOURNAL_ID_MAX + 16];
     rg_session_default_journal(journal, sizeof journal);
-    char *slash = strrchr(journal, '/');
-    if (!slash) {
+    if (!journal[0] || rg_state_dir(dir, sizeof dir) < 0) {
         rg_err("log: no state directory: neither XDG_STATE_HOME nor HOME is an absolute path");
         return RG_EXIT_TROUBLE;
     }
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - journal), journal);
     snprintf(tag, sizeof tag, "\"session\":\"%s\"", id);
     if (!find_log(tag, dir, log, sizeof log)) {
         struct stat st;
@@ -205,12 +204,9 @@ static int show_id(const char *id, bool as_json)
  * 'run' that only refused, history knows no id to give. */
 static bool newest_id(char *id, size_t cap)
 {
-    char journal[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 256], best[PATH_MAX + 256] = "";
-    rg_session_default_journal(journal, sizeof journal);
-    char *slash = strrchr(journal, '/');
-    if (!slash)
+    char dir[PATH_MAX], path[PATH_MAX + 256], best[PATH_MAX + 256] = "";
+    if (rg_state_dir(dir, sizeof dir) < 0)
         return false;
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - journal), journal);
     DIR *d = opendir(dir);
     struct dirent *e;
     struct timespec newest = {0, 0};

@@ -479,3 +479,15 @@ plant_then_prune() {
 @test "t1405.27 a FIFO a --strict tree plants among the session indexes does not stop the prune" {
 	plant_then_prune "mkfifo '$J/sessions/9-9.jsonl'"
 }
+
+# As READGUARD_JOURNAL_MAX is: "30d" or "1e6" silently meant 30 days, so a
+# user who asked for 7 kept four times as long, and never learned it. Once,
+# though the journal and the logs both ask for it.
+@test "t1405.28 a READGUARD_JOURNAL_DAYS that is not a number of days is named once as sessions --prune prunes" {
+	mkfile b.txt new
+	rg rm b.txt
+	run --separate-stderr env READGUARD_JOURNAL_DAYS=7d "$RG" sessions --prune
+	assert_success
+	assert_equal "$(grep -c JOURNAL_DAYS <<<"$stderr")" 1
+	[[ $stderr == *"readguard: READGUARD_JOURNAL_DAYS '7d': expected a positive whole number of days; the journal and the logs are pruned to the default, 30"* ]] || fail "$stderr"
+}

@@ -80,6 +80,13 @@ int64_t rg_prune_days(void)
     char *end = NULL;
     errno = 0;
     long long n = v ? strtoll(v, &end, 10) : 0;
+    static bool told; /* asked by the journal's prune and the logs' both */
+    if (v && *v && (end == v || *end || n <= 0) && !told) {
+        told = true; /* as for READGUARD_JOURNAL_MAX: said, not silently 30 */
+        rg_err(RG_ENV_JOURNAL_DAYS " '%s': expected a positive whole number of days; the "
+                                   "journal and the logs are pruned to the default, 30",
+               rg_shown(v));
+    }
     if (!v || end == v || *end || n <= 0)
         return PRUNE_DEFAULT_DAYS;
     return errno == ERANGE || n > INT64_MAX / RG_PRUNE_DAY_NS ? INT64_MAX / RG_PRUNE_DAY_NS : n;

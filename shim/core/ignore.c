@@ -104,9 +104,12 @@ static bool frees(const struct rule *r, const char *root, const char *abs)
     return under_n(abs, r->text, r->len) && !under_n(root, r->text, r->len);
 }
 
-/* A file, whose absolute rules are looked at in the same pass as its name's. */
+/* A file, whose absolute rules are looked at in the same pass as its name's.
+ * Those no longer than dir_len, its directory's length, were looked at for
+ * the directory already (rg_ignore_dir_freed): none of them freed it. */
 struct file_at {
     const char *root, *abs;
+    size_t dir_len;
 };
 
 /* The last rule that matches decides; a '!' rule leaves the path to git.
@@ -194,7 +197,7 @@ enum rg_tier rg_ignore_file_tier(const char *list, size_t len, const char *root,
     if (dirs != RG_TIER_NONE || !rel)
         return in_ignored_dir(list, len, root, abs) ? RG_TIER_FREE : rel ? dirs : RG_TIER_NONE;
     const char *slash = strrchr(rel, '/');
-    struct file_at file = {root, abs};
+    struct file_at file = {root, abs, 0};
     return rules_tier(list, len, root_index, rel, slash ? slash + 1 : rel, false, &file);
 }
 
@@ -282,7 +285,8 @@ static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned 
     size_t name_len = strlen(name);
     for (const struct rg_ignore_rule *r = cr->r; r < cr->r + cr->count; r++) {
         if (r->kind == RG_RULE_ABSOLUTE) {
-            if (under_n(file->abs, r->pat, r->len) && !under_n(file->root, r->pat, r->len))
+            if (r->len > file->dir_len && under_n(file->abs, r->pat, r->len) &&
+                !under_n(file->root, r->pat, r->len))
                 return RG_TIER_FREE;
             continue;
         }
@@ -302,17 +306,39 @@ static enum rg_tier compiled_tier(const struct rg_ignore_compiled *cr, unsigned 
     return last;
 }
 
-enum rg_tier rg_ignore_file_tier_compiled(const struct rg_ignore_compiled *cr, const char *root,
-                                          unsigned root_index, const char *abs, enum rg_tier dirs)
+/* A rule no longer than the directory abs[0, n) holds abs exactly when it
+ * holds the directory: abs[len] is the directory's own byte, or the '/'
+ * after it. */
+bool rg_ignore_dir_freed(const struct rg_ignore_compiled *cr, const char *root, const char *abs,
+                         size_t n)
+{
+    for (const struct rg_ignore_rule *r = cr->r; r < cr->r + cr->count; r++)
+        if (r->kind == RG_RULE_ABSOLUTE && r->len <= n && under_n(abs, r->pat, r->len) &&
+            !under_n(root, r->pat, r->len))
+            return true;
+    return false;
+}
+
+enum rg_tier rg_ignore_file_tier_compiled_at(const struct rg_ignore_compiled *cr, const char *root,
+                                             unsigned root_index, const char *abs,
+                                             enum rg_tier dirs, size_t n, bool freed)
 {
     if (!cr->list || cr->len == 0)
         return RG_TIER_NONE;
     const char *rel = rel_of(root, abs);
     if (dirs != RG_TIER_NONE || !rel)
         return rg_ignore_file_tier(cr->list, cr->len, root, root_index, abs, dirs);
+    if (freed)
+        return RG_TIER_FREE;
     const char *slash = strrchr(rel, '/');
-    struct file_at file = {root, abs};
+    struct file_at file = {root, abs, n};
     return compiled_tier(cr, root_index, rel, slash ? slash + 1 : rel, &file);
+}
+
+enum rg_tier rg_ignore_file_tier_compiled(const struct rg_ignore_compiled *cr, const char *root,
+                                          unsigned root_index, const char *abs, enum rg_tier dirs)
+{
+    return rg_ignore_file_tier_compiled_at(cr, root, root_index, abs, dirs, 0, false);
 }
 
 enum rg_tier rg_ignore_tier(const char *list, size_t len, const char *root, unsigned root_index,

@@ -115,6 +115,21 @@ bool rg_ignore_compile(const char *list, size_t len, struct rg_ignore_compiled *
 enum rg_tier rg_ignore_file_tier_compiled(const struct rg_ignore_compiled *cr, const char *root,
                                           unsigned root_index, const char *abs, enum rg_tier dirs);
 
+/* Does an absolute rule free every file of abs's directory, abs[0, n),
+ * under root? It depends on the directory alone, so a caller that writes
+ * a directory's files one after another asks once (guard/tier/tiercache.h):
+ * the absolute rules (/dev, /proc, /tmp, ...) were a third of a file's
+ * pass, more for a tree under one of them. */
+bool rg_ignore_dir_freed(const struct rg_ignore_compiled *cr, const char *root, const char *abs,
+                         size_t n);
+
+/* rg_ignore_file_tier_compiled, given rg_ignore_dir_freed's answer for
+ * abs's directory abs[0, n): only the absolute rules longer than it (which
+ * may name abs itself) are looked at again. */
+enum rg_tier rg_ignore_file_tier_compiled_at(const struct rg_ignore_compiled *cr, const char *root,
+                                             unsigned root_index, const char *abs,
+                                             enum rg_tier dirs, size_t n, bool freed);
+
 /* Is abs free under root (rg_ignore_tier says RG_TIER_FREE)? */
 bool rg_ignored(const char *list, size_t len, const char *root, unsigned root_index,
                 const char *abs);

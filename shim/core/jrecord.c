@@ -115,20 +115,22 @@ void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t crea
         out[0] = '\0';
 }
 
-void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
-                       int64_t ctime_ns)
+size_t rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
+                         int64_t ctime_ns)
 {
     struct line o = {out, out + RG_JOURNAL_OBJECT_MAX};
-    put_s(&o, RG_JOURNAL_LINKED);
+    put(&o, RG_JOURNAL_LINKED, sizeof RG_JOURNAL_LINKED - 1);
     put_u(&o, dev, 0);
     put(&o, "-", 1);
     put_u(&o, ino, 0);
     put(&o, "-", 1);
     put_i(&o, ctime_ns, 0);
-    if (o.p)
-        *o.p = '\0';
-    else
+    if (!o.p) {
         out[0] = '\0';
+        return 0;
+    }
+    *o.p = '\0';
+    return (size_t)(o.p - out);
 }
 
 bool rg_jobject_is_linked(const char *name)

@@ -73,9 +73,10 @@ void rg_journal_id(char out[RG_JOURNAL_ID_MAX], int64_t created_ns, int32_t crea
 bool rg_journal_is_id(const char *s);
 
 /* The name of a version kept by a link: unique to the inode and its state
- * (ctime), so two processes that keep it at once make one name. */
-void rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
-                       int64_t ctime_ns);
+ * (ctime), so two processes that keep it at once make one name. Its
+ * length, which a caller joining it to the directory needs. */
+size_t rg_jobject_linked(char out[RG_JOURNAL_OBJECT_MAX], uint64_t dev, uint64_t ino,
+                         int64_t ctime_ns);
 
 /* Is name one the journal makes: a SHA-256 in hex, or a linked name? What a
  * record says is checked before it becomes part of a path. */

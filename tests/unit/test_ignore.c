@@ -2,6 +2,7 @@
  * gitignore rules (last match wins, directories hide their contents). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/ignore.h"
@@ -475,6 +476,40 @@ TEST(compiled_rules_answer_a_file_as_the_list_does)
                  RG_TIER_FREE);
 }
 
+/* The absolute rules' answer for a directory, asked once and given to each
+ * of its files' passes, is the list's answer file by file: for a rule
+ * shorter than the directory, as long as it, and one naming the file. */
+TEST(a_directory_freed_once_answers_each_file_as_the_list_does)
+{
+    static const char *const paths[] = {"/r/abs/file.txt", "/r/abs/file.txt2",
+                                        "/r/abs",          "/r/abs/file.txt/x",
+                                        "/r/a.o",          "/r/d/keep.o",
+                                        "/r/x.tmp",        "/r",
+                                        "/tmp/a.txt",      "/tmp",
+                                        "/r/tmp/a.txt",    "/x",
+                                        "/r/src/d/a.c"};
+    static const char *const roots[] = {"/r", "/", "/tmp"};
+    every_kind();
+    CHECK(rg_ignore_add(&list, RG_IGN_ABSOLUTE, "/r/abs"));
+    CHECK(rg_ignore_add(&list, RG_IGN_ABSOLUTE, "/tmp"));
+    struct rg_ignore_compiled cr;
+    CHECK(rg_ignore_compile(list.buf, list.len, &cr));
+    for (size_t k = 0; k < sizeof roots / sizeof *roots; k++)
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+            const char *abs = paths[i];
+            size_t n = (size_t)(strrchr(abs, '/') - abs);
+            bool freed = rg_ignore_dir_freed(&cr, roots[k], abs, n);
+            CHECK_EQ_INT(
+                rg_ignore_file_tier_compiled_at(&cr, roots[k], 0, abs, RG_TIER_NONE, n, freed),
+                rg_ignore_file_tier(list.buf, list.len, roots[k], 0, abs, RG_TIER_NONE));
+        }
+    /* Not a test that cannot fail: /r/abs frees its files, /tmp not a
+     * root's own. */
+    CHECK(rg_ignore_dir_freed(&cr, "/r", "/r/abs/x", 6));
+    CHECK(!rg_ignore_dir_freed(&cr, "/r", "/r/d/x", 4));
+    CHECK(!rg_ignore_dir_freed(&cr, "/tmp", "/tmp/x", 4));
+}
+
 /* '*' then a literal is compiled to a comparison of the name's tail: the
  * same answers as the matcher, for names shorter than, equal to and
  * longer than the literal, '!' rules, keywords, and near shapes. */
@@ -551,6 +586,7 @@ int main(void)
     RUN(directories_answer_depends_on_the_directory_alone);
     RUN(file_half_takes_the_directories_answer_unless_an_absolute_rule_frees_it);
     RUN(compiled_rules_answer_a_file_as_the_list_does);
+    RUN(a_directory_freed_once_answers_each_file_as_the_list_does);
     RUN(suffix_rules_answer_a_file_as_the_list_does);
     RUN(a_list_of_too_many_rules_is_not_compiled);
     RUN(an_empty_list_compiles_to_no_rule);

@@ -10,7 +10,8 @@
 TEST(linked_name_says_device_inode_and_ctime)
 {
     char name[RG_JOURNAL_OBJECT_MAX];
-    rg_jobject_linked(name, 65024, 10954568, 1795479344362957579LL);
+    CHECK_EQ_INT((int)rg_jobject_linked(name, 65024, 10954568, 1795479344362957579LL),
+                 (int)strlen("ino-65024-10954568-1795479344362957579"));
     CHECK_EQ_STR(name, "ino-65024-10954568-1795479344362957579");
     CHECK(rg_jobject_is_linked(name));
     CHECK(rg_jobject_valid(name));
@@ -19,7 +20,8 @@ TEST(linked_name_says_device_inode_and_ctime)
 TEST(largest_linked_name_fits)
 {
     char name[RG_JOURNAL_OBJECT_MAX];
-    rg_jobject_linked(name, UINT64_MAX, UINT64_MAX, INT64_MAX);
+    size_t n = rg_jobject_linked(name, UINT64_MAX, UINT64_MAX, INT64_MAX);
+    CHECK_EQ_INT((int)n, (int)strlen(name));
     CHECK(rg_jobject_is_linked(name));
 }
 

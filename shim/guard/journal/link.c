@@ -11,12 +11,21 @@
 #include "guard/journal/copy.h"
 #include "guard/meta.h"
 #include "os/sys.h"
+/* objects/name into out, as rg_concat would (empty where it does not
+ * fit): name's length is known, so one strlen, not three. */
 static void linked_name(char *out, size_t cap, const char *objects, const struct stat *st,
                         char name[RG_JOURNAL_OBJECT_MAX])
 {
-    rg_jobject_linked(name, st->st_dev, st->st_ino,
-                      (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec);
-    rg_concat(out, cap, objects, "/", name);
+    size_t n = rg_jobject_linked(name, st->st_dev, st->st_ino,
+                                 (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec),
+           o = strlen(objects);
+    if (o + 1 + n >= cap) {
+        out[0] = '\0';
+        return;
+    }
+    memcpy(out, objects, o);
+    out[o] = '/';
+    memcpy(out + o + 1, name, n + 1);
 }
 
 /* The link to, made through rg_guard_meta: the link moves the ctime of a

@@ -10,6 +10,9 @@
  * another (or a child forked while it was taken) works the answer out
  * without it.
  *
+ * So is what the absolute rules say of its files (rg_ignore_dir_freed),
+ * from the compiled rules once they are.
+ *
  * The rules themselves are kept too, compiled for a file's pass
  * (rg_ignore_compile), by the first thread to need them; until that is
  * done (or in a child forked meanwhile, or for a list too long to
@@ -29,8 +32,9 @@ struct rg_tiercache {
     _Atomic int lock;
     size_t len; /* of dir; 0: empty */
     char dir[PATH_MAX];
-    uint8_t tier[RG_TIERCACHE_ROOTS]; /* enum rg_tier + 1 per root; 0: not asked yet */
-    _Atomic int compiled_state;       /* 0: not yet; 1: being compiled; 2: done; 3: too long */
+    uint8_t tier[RG_TIERCACHE_ROOTS];  /* enum rg_tier + 1 per root; 0: not asked yet */
+    uint8_t freed[RG_TIERCACHE_ROOTS]; /* rg_ignore_dir_freed + 1 per root; 0: not asked yet */
+    _Atomic int compiled_state;        /* 0: not yet; 1: being compiled; 2: done; 3: too long */
     struct rg_ignore_compiled compiled;
 };
 

@@ -19,6 +19,8 @@ static int unkept_text(char *buf, size_t cap, const struct rg_report *r)
                  (long long)f->size, (long long)r->facts->journal_max_file);
     else if (f->unkept == RG_UNKEPT_UNREADABLE)
         snprintf(why, sizeof why, "it cannot be read (%s)", err);
+    else if (f->unkept_err == ENAMETOOLONG)
+        snprintf(why, sizeof why, "its path is longer than the journal can name (%s)", err);
     else if (f->unkept_err == ENOSPC || f->unkept_err == EDQUOT)
         snprintf(why, sizeof why, "the journal is full (%s)", err);
     else

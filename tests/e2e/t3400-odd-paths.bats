@@ -336,3 +336,49 @@ except OSError as e:
 		fail "stderr: $stderr"
 	assert_content src/f7 "zzz 7"
 }
+
+# deep MODE: python3 walks 25 directories of 200 bytes each by openat, so
+# the file at the bottom is past PATH_MAX, and makes it (make), or reads
+# then overwrites it (readwrite), or removes it (rm), or prints it (cat).
+deep() {
+	python3 - "$1" <<'PY'
+import os, sys
+fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+for _ in range(25):
+    if sys.argv[1] == "make":
+        os.mkdir("d" * 200, dir_fd=fd)
+    fd = os.open("d" * 200, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+if sys.argv[1] == "make":
+    os.write(os.open("f", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), b"original\n")
+elif sys.argv[1] == "readwrite":
+    os.read(os.open("f", os.O_RDONLY, dir_fd=fd), 100)
+    os.write(os.open("f", os.O_WRONLY | os.O_TRUNC, dir_fd=fd), b"new\n")
+elif sys.argv[1] == "rm":
+    os.unlink("f", dir_fd=fd)
+else:
+    sys.stdout.write(os.read(os.open("f", os.O_RDONLY, dir_fd=fd), 100).decode())
+PY
+}
+
+@test "t3400.27 a read file past PATH_MAX is overwritten with a warning that undo cannot bring it back, no version under a name undo never finds" {
+	deep make
+	run --separate-stderr rg bash -c "$(declare -f deep); deep readwrite"
+	assert_success
+	[[ $stderr == *"the old bytes of 'f' were not kept in the journal"*"(journal-unwritable: ENAMETOOLONG); the change goes ahead, and \`readguard undo\` cannot bring them back."* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr != *"Make the journal writable"* ]] || fail "stderr: $stderr"
+	assert_equal "$(deep cat)" new
+	run --separate-stderr "$RG" history --json
+	assert_output --partial '"object":null,"unsaved":"journal-unwritable"'
+}
+
+@test "t3400.28 --strict: removing an unread file past PATH_MAX is refused, as the journal cannot keep it where undo finds it" {
+	local out
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	deep make
+	run --separate-stderr "$RG" run --strict --log "$LOG" -- bash -c "$(declare -f deep); deep rm"
+	assert_failure
+	[[ $stderr == *"refused to remove 'f': its old bytes could not be kept in the journal: its path is longer than the journal can name (ENAMETOOLONG)"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(deep cat)" original
+}

@@ -148,7 +148,7 @@ static void warn_unsaved(const struct rg_jkeep *k, const char *why, int err)
     const char *name = rg_errname(err);
     /* Too large or unreadable is the file's; an unwritable journal is the
      * user's to fix, once, for every later change. */
-    bool ours = strcmp(why, "journal-unwritable") == 0;
+    bool ours = strcmp(why, "journal-unwritable") == 0 && err != ENAMETOOLONG;
     int m = snprintf(msg, sizeof msg,
                      "readguard: warning: the old bytes of '%s' were not kept in the journal "
                      "'%s' (%s%s%s); the change goes ahead, and `readguard undo` cannot bring "

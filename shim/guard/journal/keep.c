@@ -230,9 +230,14 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     }
     rg_jpaths_get(&c->jpaths, c->table.hdr, k.objects_buf, k.index_buf, &k.objects, &k.index);
     int err = src < 0 ? -src : 0;
-    enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE
-                                 : keep_bytes(&k, &src, linkable(may_link, st), fd < 0 && !follow,
-                                              may_link || given.fd >= 0, &linked, &err);
+    enum rg_unkept why = src < 0 ? RG_UNKEPT_UNREADABLE : RG_UNKEPT_NONE;
+    /* A file past PATH_MAX is located by the name it was given, relative:
+     * a version kept under that name is one undo can never find. */
+    if (why == RG_UNKEPT_NONE && k.abs[0] != '/')
+        why = RG_UNKEPT_JOURNAL, err = ENAMETOOLONG;
+    if (why == RG_UNKEPT_NONE)
+        why = keep_bytes(&k, &src, linkable(may_link, st), fd < 0 && !follow,
+                         may_link || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     /* A moved file stays under its new name, where it may yet be written. */

@@ -721,6 +721,14 @@ os.rename(\"t\", \"f\")
 	allowed strict '"$RG" run --no-journal -- bash -c "cat f >/dev/null && echo new >f"' f new
 }
 
+@test "t6000.98 a preloaded process of the tree pointed at another session's table records no read there (--strict)" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_other_session strict "LD_PRELOAD='$SHIM' READGUARD_SESSION=\"\$TABLES/other\" cat f >/dev/null" || true
+	grep -q "another session's table" "$ESC/out" || fail "not refused as another's table: $(cat "$ESC/out")"
+	assert_equal "$(esc_verdict)" refused
+}
+
 @test "t6000.87 another session's table cannot be cut short by the tree (--strict)" {
 	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
 	esc_setup

@@ -520,3 +520,13 @@ b"
 	assert_equal "${#lines[@]}" 1
 	assert_output --partial "  root $W/a\\nb"
 }
+
+# READGUARD_DIR is the only directory looked in: a typo in it listed
+# "no sessions", exit 0, as if none ran.
+@test "t2070.51 sessions with a READGUARD_DIR that is no directory names it and exits 2" {
+	READGUARD_DIR="$BATS_TEST_TMPDIR/none" run --separate-stderr "$RG" sessions
+	assert_equal "$status" 2
+	assert_output ''
+	[[ $stderr == *"readguard: sessions: READGUARD_DIR '$BATS_TEST_TMPDIR/none', the only directory looked in: No such file or directory" ]] ||
+		fail "$stderr"
+}

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,7 +44,8 @@ static const char usage[] =
     "  -h, --help           show this help and exit\n"
     "\n"
     "Exit status: 0 (with no session, and nothing removed, 'no sessions' on\n"
-    "stderr), or 2 if a table or a log could not be removed.\n";
+    "stderr), or 2 if a table or a log could not be removed, or if\n"
+    "$READGUARD_DIR is set to no directory.\n";
 
 struct listing {
     bool prune, json;
@@ -175,5 +177,18 @@ int rg_cmd_sessions(int argc, char **argv)
     /* Last: "no sessions" after "removed" lines would say nothing was done. */
     if (l.n == 0 && l.removed == 0)
         rg_err("no sessions");
+    /* The only directory looked in: else a typo in it reads "no sessions". */
+    const char *dir = getenv(RG_ENV_DIR);
+    struct stat st;
+    int bad = 0;
+    if (dir && *dir && stat(dir, &st) != 0)
+        bad = errno;
+    else if (dir && *dir && !S_ISDIR(st.st_mode))
+        bad = ENOTDIR;
+    if (bad) {
+        rg_err("sessions: READGUARD_DIR '%s', the only directory looked in: %s", rg_shown(dir),
+               strerror(bad));
+        return RG_EXIT_TROUBLE;
+    }
     return l.rc;
 }

@@ -12,7 +12,8 @@
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
 # npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's,
-# protoc's, gperf's and xgettext's output (by their own first lines).
+# protoc's, gperf's and xgettext's output (by their own first lines), the
+# rejects GNU patch wrote (NAME.rej, its header naming NAME).
 # Each test is a second session in a project that is no git work tree.
 
 load helper
@@ -409,4 +410,37 @@ grammar() {
 	sed -i 's/"hi"/"ho"/' a.c
 	second_run 'xgettext -o messages.pot a.c' messages.pot
 	assert_blind_refused de.po
+}
+
+# rejects_project: a.txt whose first of two hunks a.diff cannot apply, and
+# a first session's patch, which left a.txt.rej (and a.txt.orig) behind.
+rejects_project() {
+	need patch
+	seq 1 40 | sed 's/^/line /' >a.orig-text
+	sed 's/^line 5$/line five/; s/^line 35$/line thirty-five/' a.orig-text >a.new-text
+	diff -u a.orig-text a.new-text | sed '1s/^--- [^\t]*/--- a.txt/; 2s/^+++ [^\t]*/+++ a.txt/' >a.diff
+	sed 's/^line 5$/line FIVE/' a.orig-text >a.txt
+	run "$RG" run --log "$LOG" -- patch -i a.diff
+	assert_failure 1
+	assert_file_exist a.txt.rej a.txt.orig
+	sed 's/^line 5$/line FIVE/' a.orig-text >a.txt
+}
+
+@test "t1017.32 patch retried in a second session rewrites last time's rejects, so no patch is left half applied" {
+	rejects_project
+	run --separate-stderr "$RG" run --log "$LOG" -- patch -i a.diff
+	refute_refused
+	assert_failure 1 # a hunk failed, as it did bare
+	run grep -c 'thirty-five' a.txt
+	assert_output 1
+	run grep -c '^-line 5$' a.txt.rej
+	assert_output 1
+	run "$RG" history
+	assert_success
+	assert_output --partial "$W/a.txt.rej"
+}
+
+@test "t1017.33 a .rej a person keeps, a diff of another file, is still refused" {
+	printf '%s\n' '--- b.txt' '+++ b.txt' '@@ -1 +1 @@' '-old' '+new' >a.txt.rej
+	assert_blind_refused a.txt.rej
 }

@@ -8,7 +8,8 @@
  * compile_commands.json bear or cmake writes, Go source a generator wrote
  * (core/gomark.h), a tarball make dist or npm pack wrote
  * (core/distmark.h), bison's, flex's, SWIG's,
- * protoc's, gperf's and xgettext's output (core/genmark.h). Each run writes them over
+ * protoc's, gperf's and xgettext's output (core/genmark.h), the rejects
+ * GNU patch wrote (core/rejmark.h). Each run writes them over
  * unread, and outside a git work tree no ignore rule says they are the
  * tool's. They are journaled (readguard(1), IGNORE RULES), never free: a
  * wheel kept in a project may be the only copy of a build.
@@ -22,7 +23,8 @@
 
 /* abs: the file's absolute real path; head: its first n bytes (n < 0:
  * none could be read), at least RG_ARTIFACT_HEAD, RG_DIST_HEAD,
- * RG_GENERATED_C_HEAD and RG_GO_GENERATED_HEAD of them when it has them. */
+ * RG_GENERATED_C_HEAD, RG_GO_GENERATED_HEAD and RG_REJECTS_HEAD of them when
+ * it has them. */
 bool rg_artifact_owned(const char *abs, const char *head, long n);
 
 #endif

@@ -3,6 +3,7 @@
 #include "core/distmark.h"
 #include "core/genmark.h"
 #include "core/gomark.h"
+#include "core/rejmark.h"
 #include "core/reportmark.h"
 #include "core/texmark.h"
 #include "core/toolmark.h"
@@ -16,7 +17,8 @@
 _Static_assert(FILE_HEAD >= RG_SQLITE_HEAD && FILE_HEAD >= RG_CONFIGURE_HEAD &&
                    FILE_HEAD >= RG_ARTIFACT_HEAD && FILE_HEAD >= RG_PICKLE_HEAD &&
                    FILE_HEAD >= RG_TEX_HEAD && FILE_HEAD >= RG_GO_GENERATED_HEAD &&
-                   FILE_HEAD >= RG_DIST_HEAD && FILE_HEAD >= RG_GENERATED_C_HEAD,
+                   FILE_HEAD >= RG_DIST_HEAD && FILE_HEAD >= RG_GENERATED_C_HEAD &&
+                   FILE_HEAD >= RG_REJECTS_HEAD,
                "the head read holds every marker's");
 
 bool rg_file_marked(const char *abs, int fd)

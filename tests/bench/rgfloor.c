@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rawsys.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 /* libc's syscall(), for the library's own raw calls: the exported
@@ -241,22 +243,26 @@ static bool recorded(const char *path)
            (strncmp(path, root, root_len) == 0 && (path[root_len] == '/' || !path[root_len]));
 }
 
+/* The open and the calls after it in line, as the shim makes them
+ * (rawsys.h): through libc's syscall() each paid a return of its own. */
 static int floor_open(int dirfd, const char *path, int flags, mode_t mode)
 {
-    int fd = (int)sys(SYS_openat, dirfd, path, flags, mode);
-    if (fd < 0 || (flags & (O_DIRECTORY | O_PATH)))
+    int fd = (int)raw_sys4(SYS_openat, dirfd, (long)path, flags | O_LARGEFILE, mode);
+    if (fd < 0) {
+        errno = -fd;
+        return -1;
+    }
+    if (flags & (O_DIRECTORY | O_PATH))
         return fd;
-    int saved = errno;
     struct stat st;
     if ((flags & O_ACCMODE) == O_RDONLY) {
         if (reads && recorded(path))
-            sys(SYS_fstat, fd, &st);
+            raw_sys2(SYS_fstat, fd, (long)&st);
     } else if (shim && fd < MAX_FD) {
-        sys(SYS_fstat, fd, &st);
-        sys(SYS_getpid);
+        raw_sys2(SYS_fstat, fd, (long)&st);
+        raw_sys0(SYS_getpid);
         __atomic_fetch_or(&written[fd / 8], (unsigned char)(1u << fd % 8), __ATOMIC_RELAXED);
     }
-    errno = saved;
     return fd;
 }
 
@@ -304,13 +310,16 @@ EXPORT int close(int fd)
     if (shim && fd >= 0 && fd < MAX_FD &&
         __atomic_fetch_and(&written[fd / 8], (unsigned char)~(1u << fd % 8), __ATOMIC_RELAXED) &
             (1u << fd % 8)) {
-        int saved = errno;
         struct stat st;
-        sys(SYS_getpid);
-        sys(SYS_fstat, fd, &st);
-        errno = saved;
+        raw_sys0(SYS_getpid);
+        raw_sys2(SYS_fstat, fd, (long)&st);
     }
-    return (int)sys(SYS_close, fd);
+    long r = raw_sys4(SYS_close, fd, 0, 0, 0);
+    if (r < 0) {
+        errno = (int)-r;
+        return -1;
+    }
+    return 0;
 }
 
 /* _FORTIFY_SOURCE's opens (git's reads), which take no mode. */

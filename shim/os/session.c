@@ -153,11 +153,17 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
     }
     /* The variable, when it chose the directory: else a typo in it reads
      * as a fault of readguard's. */
+    /* The room its creation takes, only when room is what lacked: the file's
+     * size (80 MiB, sparse) would send a user to free room it never needs. */
     if (fd < 0) {
-        snprintf(err, errcap, "cannot create a session table of %zu %ciB%s%s%s: %s",
-                 size >> (size >> 20 ? 20 : 10), size >> 20 ? 'M' : 'K',
+        char room[96] = "";
+        if (fd == -ENOSPC)
+            snprintf(room, sizeof room, " (a table takes %zu %ciB to begin%s)",
+                     need >> (need >> 20 ? 20 : 10), need >> 20 ? 'M' : 'K',
+                     named ? "" : ", in /dev/shm, $XDG_RUNTIME_DIR or /tmp");
+        snprintf(err, errcap, "cannot create a session table%s%s%s: %s%s",
                  named ? " in " RG_ENV_DIR " '" : "", named ? dirs[0] : "", named ? "'" : "",
-                 strerror(-fd));
+                 strerror(-fd), room);
         return fd;
     }
     return format_table(fd, size, s, creator, path, path, err, errcap);

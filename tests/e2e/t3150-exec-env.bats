@@ -230,3 +230,20 @@ table_looks() {
 	assert_equal "$one" 1
 	assert_equal "$ten" "$one"
 }
+
+@test "t3150.20 a READGUARD_SESSION naming no table does not leave the session: a blind write is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg env READGUARD_SESSION=garbage sh -c 'echo new >f'
+	assert_failure
+	assert_unchanged f
+}
+
+@test "t3150.21 an LD_PRELOAD naming a missing library does not leave the session" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg env LD_PRELOAD=/nonexistent/lib.so sh -c 'echo new >f'
+	assert_failure
+	assert_refused f unread
+	assert_unchanged f
+}

@@ -118,6 +118,19 @@ journal_attacked() {
 		fail "planted was created in the journal"
 }
 
+# mkdir(2) is no trapped call: a directory the tree makes in the journal
+# is the journal's all the same, by its path.
+@test "t6000.99 a file made in a directory the tree made in the journal is refused (--strict)" {
+	journal_attacked 'mkdir "$J/objects/d" && echo PWN >"$J/objects/d/x"'
+}
+
+@test "t6000.100 an anonymous file made in the journal cannot be given a name there (--strict)" {
+	journal_attacked 'python3 -c "import os, sys
+fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
+os.write(fd, b\"PWN\")
+os.link(\"/proc/self/fd/%d\" % fd, sys.argv[1] + \"/planted\")" "$J/objects"'
+}
+
 # rmdir(2) is no trapped call, and symlink(2) neither: a journal folder
 # still empty when the tree starts (a first session's) was removed and
 # replaced by a link to a directory of the tree's, where the version the

@@ -83,7 +83,7 @@ static void append_unlock(struct rg_entry *e, uint64_t held, uint64_t seen)
 }
 
 /* Stores the append stamp st of mark, and releases the lock with its check
- * as the hash (stamp_end: a stamper that took the lock over meanwhile keeps
+ * as the hash (rg_stamp_end: a stamper that took the lock over meanwhile keeps
  * its own hash, which then fails the check). */
 static void append_store(struct rg_entry *e, uint64_t held, const struct rg_stamp *st, int64_t mark)
 {

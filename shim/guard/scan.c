@@ -51,7 +51,7 @@ uint32_t rg_scan_note(struct rg_scan *s, const struct rg_table *t, uint32_t entr
 /* A fork child writes the header words only, not the ring and the marks
  * (1.5 KiB, a page or two of copy-on-write faults in every child a shell
  * forks): with next at 0 the ring is empty, and every read of it (the
- * inline hit, seen_lately, the pace, start_scanning) looks only at
+ * inline hit, rg_scan_seen, the pace, rg_scan_start) looks only at
  * positions below next, which this process pushed after the fork. A stale
  * mark only ever sends a lookup on to that walk, and the child's pushes
  * rewrite the mark of every bucket they fill. */

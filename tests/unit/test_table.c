@@ -602,7 +602,7 @@ TEST(own_write_mark_is_not_believed_while_a_stamp_is_under_way)
     struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
     CHECK(rg_entry_stamp(&f.t, e, &stamp_a, true, 555));
     CHECK(rg_entry_load(&f.t, e).written);
-    uint64_t held = atomic_load(&e->hash_stamps) + 1; /* stamp_begin's odd count */
+    uint64_t held = atomic_load(&e->hash_stamps) + 1; /* rg_stamp_begin's odd count */
     atomic_store(&e->hash_stamps, held);
     atomic_store(&e->mtime_ns, 3000);
     atomic_store(&e->size, 20);
@@ -1428,7 +1428,7 @@ TEST(own_write_restamp_drops_the_hash)
 
 /* --- a full table ---------------------------------------------------------- */
 
-/* Adds keys (3, 1), (3, 2)... until find_or_add fails; returns how many fit. */
+/* Adds keys (3, 1), (3, 2)... until rg_table_find_or_add fails; returns how many fit. */
 static uint32_t fill(struct fixture *f)
 {
     uint32_t n = 0;

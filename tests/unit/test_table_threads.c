@@ -133,7 +133,7 @@ TEST(shared_keys_hammered_from_many_threads_stay_consistent)
         busy += e && rg_entry_load(&table, e).writers != 0;
     }
     CHECK_EQ_INT(missing, 0);
-    CHECK_EQ_INT(busy, 0); /* every writer_open was matched by a close */
+    CHECK_EQ_INT(busy, 0); /* every rg_entry_writer_open was matched by a close */
     teardown();
 }
 
@@ -409,7 +409,7 @@ TEST(kept_marks_racing_with_reads_mark_only_the_version_kept)
  * keeps it off for milliseconds) is waited for, not taken over: taken over,
  * it stores its older fields late, over the newer stamp, and the session
  * then refuses its own next write as changed. The holder here takes the
- * stamp lock as stamp_begin does, and keeps it 30 ms, far longer than
+ * stamp lock as rg_stamp_begin does, and keeps it 30 ms, far longer than
  * the yields a stamper spins before it sleeps. */
 static _Atomic int held;
 

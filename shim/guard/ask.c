@@ -216,6 +216,24 @@ static void report(struct rg_ctx *c, const struct rg_request *req, struct rg_fil
     rg_log_decision(c, &rep);
 }
 
+/* The facts of f, whose entry is e, and the pure policy's answer to them.
+ * Inline in rg_ask's loop. */
+static inline __attribute__((always_inline)) struct rg_decision
+look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
+        struct rg_entry *e, struct rg_facts *facts)
+{
+    rg_ask_facts(c, f, fd, e, facts);
+    return rg_decide(req, f, facts);
+}
+
+/* The same, finding f's entry (rg_entry_of_write, not added). */
+static inline __attribute__((always_inline)) struct rg_decision
+first_look(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
+           struct rg_facts *facts)
+{
+    return look_at(c, req, f, fd, rg_entry_of_write(c, f->dev, f->ino, false), facts);
+}
+
 /* Asks the policy, working out the scope only when the answer depends on it,
  * and reports a refusal or warning. Returns the action to carry out.
  * A "changed" answer is only final once a fresh look agrees with the last
@@ -231,7 +249,7 @@ enum rg_action rg_ask(struct rg_ctx *c, const struct rg_request *req, struct rg_
     abs[0] = '\0';
     struct looks l = {0};
     for (;;) {
-        d = rg_ask_first_look(c, req, f, fd, &facts);
+        d = first_look(c, req, f, fd, &facts);
         if (d.action == RG_ALLOW) /* the common answer: nothing more to ask */
             return RG_ALLOW;
         d = answer(c, req, f, fd, follow, &facts, d, abs);
@@ -296,7 +314,7 @@ enum rg_action rg_ask_named(struct rg_ctx *c, const struct rg_request *req, stru
                             const char *abs)
 {
     struct rg_facts facts;
-    struct rg_decision d = rg_ask_first_look(c, req, f, -1, &facts);
+    struct rg_decision d = first_look(c, req, f, -1, &facts);
     if (d.action == RG_WARN || d.action == RG_REFUSE)
         report(c, req, f, &facts, d, abs);
     return d.action;

@@ -94,22 +94,6 @@ static inline __attribute__((always_inline)) void rg_ask_facts(struct rg_ctx *c,
     facts->own_table = rg_ctx_own_table(c, f->dev, f->ino);
 }
 
-/* The same, and the pure policy's answer to them. Inline in rg_ask's loop. */
-static inline __attribute__((always_inline)) struct rg_decision
-rg_ask_look_at(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
-               struct rg_entry *e, struct rg_facts *facts)
-{
-    rg_ask_facts(c, f, fd, e, facts);
-    return rg_decide(req, f, facts);
-}
-/* The same, finding f's entry e (rg_entry_of_write, not added). */
-static inline __attribute__((always_inline)) struct rg_decision
-rg_ask_first_look(struct rg_ctx *c, const struct rg_request *req, const struct rg_file *f, int fd,
-                  struct rg_facts *facts)
-{
-    return rg_ask_look_at(c, req, f, fd, rg_entry_of_write(c, f->dev, f->ino, false), facts);
-}
-
 /* Does the policy allow f's write at its first look, as rg_ask would
  * answer at once? Reentrant (lock-free loads, the pure policy's head; it
  * logs nothing), for a hook outside the critical section. False: ask

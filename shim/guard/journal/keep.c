@@ -13,20 +13,22 @@
 #include "guard/journal/index.h"
 #include "guard/journal/link.h"
 #include "guard/tier/scope.h"
+#include "os/clock.h"
 #include "os/errname.h"
 #include "os/procfd.h"
 #include "os/sys.h"
-/* rg_journal_owns of the file's entry as it is now; fd: the descriptor
- * being judged (or -1), which says nothing of a writer at work. Inline:
- * keep() asks for every allowed write judged inside. */
+/* rg_journal_owns_as of the file st describes, by its entry as it is now;
+ * fd: the descriptor being judged (or -1), which says nothing of a writer
+ * at work. Inline: keep() asks for every allowed write judged inside. */
 static inline bool own_bytes(struct rg_ctx *c, const struct stat *st, int fd)
 {
     struct rg_entry *e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
     if (!e)
         return false;
     struct rg_record r = rg_entry_load(&c->table, e);
-    return rg_journal_owns(&r, r.writers > 0 && rg_writer_holds(r.writer_pid, e->dev, e->ino, fd),
-                           st);
+    bool writer_alive = r.writers > 0 && rg_writer_holds(r.writer_pid, e->dev, e->ino, fd);
+    int64_t mtime = rg_timespec_ns(&st->st_mtim), ctime = rg_timespec_ns(&st->st_ctim);
+    return rg_journal_owns_as(&r, writer_alive, mtime, ctime, st->st_size);
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to

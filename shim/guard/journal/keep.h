@@ -47,14 +47,6 @@ static inline bool rg_journal_owns_as(const struct rg_record *r, bool writer_ali
     return r->written && r->found && r->mtime_ns == mtime_ns && r->size == size &&
            r->ctime_ns == ctime_ns;
 }
-/* The same, for the file st describes. */
-static inline bool rg_journal_owns(const struct rg_record *r, bool writer_alive,
-                                   const struct stat *st)
-{
-    int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-    int64_t ctime = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-    return rg_journal_owns_as(r, writer_alive, mtime, ctime, st->st_size);
-}
 
 /* Does rg_journal_keep find at its first test, before it looks at the
  * path, that f's file needs nothing kept: the journal off, not a regular

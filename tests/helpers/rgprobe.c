@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,21 +121,7 @@ static const struct {
 
 static const char *prog = "rgprobe";
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: %s OP ARGS...\n"
-            "ops: open PATH FLAGS [MODE] | openat DIR PATH FLAGS [MODE] |"
-            " creat PATH [MODE] | fopen PATH MODE | freopen PATH MODE |"
-            " rename OLD NEW | renameat OLD NEW | renameat2 OLD NEW FLAGS |"
-            " truncate PATH LEN | sys_open PATH FLAGS [MODE] |"
-            " sys_openat PATH FLAGS [MODE] | sys_openat2 PATH FLAGS [MODE] |"
-            " sys_rename OLD NEW | sys_renameat2 OLD NEW FLAGS |"
-            " sys_truncate PATH LEN | read PATH | write PATH TEXT |"
-            " append PATH TEXT | opath PATH\n",
-            prog);
-    exit(2);
-}
+static void usage(void);
 
 static const char *errname(int e)
 {
@@ -265,258 +252,317 @@ static void report_rc(long rc, int e, const char *what)
     printf("ok\n");
 }
 
+static void report_stream(FILE *f, int e, const char *what)
+{
+    if (!f)
+        fail_with(e);
+    check_errno(e, what);
+    printf("ok %d\n", fileno(f));
+    fclose(f);
+}
+
+/* Each op is one function: argc and argv are its own arguments, after OP. */
+
+static int print(const char *op, int argc, char **argv)
+{
+    (void)op;
+    if (argc != 1)
+        usage();
+    fputs(argv[0], stdout);
+    return 0;
+}
+
+static int print_err(const char *op, int argc, char **argv)
+{
+    static char buf[BUFSIZ];
+    (void)op;
+    if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
+        usage();
+    fputs(argv[0], stderr);
+    return 0;
+}
+
+/* As coreutils' close_stdout lets go of 1 and then 2 (print_close_both):
+ * two let-gos of a process that made no hooked call before. */
+static int print_close(const char *op, int argc, char **argv)
+{
+    static char buf[BUFSIZ];
+    if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
+        usage();
+    fputs(argv[0], stdout);
+    fputs(argv[0], stderr);
+    if (fclose(stdout) != 0)
+        return 1;
+    return strcmp(op, "print_close_both") == 0 && fclose(stderr) != 0;
+}
+
+static int print_fd1(const char *op, int argc, char **argv)
+{
+    FILE *out = argc == 1 ? fdopen(1, "w") : NULL;
+    (void)op;
+    if (!out)
+        usage();
+    fputs(argv[0], out);
+    return 0;
+}
+
+static int open_by_path(const char *path, const char *op, int flags, mode_t mode)
+{
+    if (strcmp(op, "open") == 0)
+        return call_open(path, flags, mode);
+    if (strcmp(op, "sys_open") == 0)
+#ifdef SYS_open
+        return (int)syscall(SYS_open, path, flags, mode);
+#else
+        return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+#endif
+    if (strcmp(op, "sys_openat") == 0)
+        return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(unsigned int)flags;
+    how.mode = needs_mode(flags) ? mode : 0;
+    return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+}
+
+static int open_op(const char *op, int argc, char **argv)
+{
+    if (argc < 2 || argc > 3)
+        usage();
+    int flags = (int)parse_flags(argv[1]);
+    mode_t mode = argc == 3 ? parse_mode(argv[2]) : 0644;
+    errno = ERRNO_SENTINEL;
+    int fd = open_by_path(argv[0], op, flags, mode);
+    report_fd(fd, errno, op);
+    return 0;
+}
+
+static int openat_op(const char *op, int argc, char **argv)
+{
+    if (argc < 3 || argc > 4)
+        usage();
+    int flags = (int)parse_flags(argv[2]);
+    mode_t mode = argc == 4 ? parse_mode(argv[3]) : 0644;
+    int dirfd = open(argv[0], O_RDONLY | O_DIRECTORY);
+    if (dirfd < 0) {
+        fprintf(stderr, "%s: cannot open directory '%s': %s\n", prog, argv[0], strerror(errno));
+        exit(2);
+    }
+    errno = ERRNO_SENTINEL;
+    int fd = call_openat(dirfd, argv[1], flags, mode);
+    int e = errno;
+    close(dirfd);
+    report_fd(fd, e, op);
+    return 0;
+}
+
+static int creat_op(const char *op, int argc, char **argv)
+{
+    if (argc < 1 || argc > 2)
+        usage();
+    mode_t mode = argc == 2 ? parse_mode(argv[1]) : 0644;
+    errno = ERRNO_SENTINEL;
+    int fd = creat(argv[0], mode);
+    report_fd(fd, errno, op);
+    return 0;
+}
+
+static int fopen_op(const char *op, int argc, char **argv)
+{
+    if (argc != 2)
+        usage();
+    errno = ERRNO_SENTINEL;
+    FILE *f = fopen(argv[0], argv[1]);
+    report_stream(f, errno, op);
+    return 0;
+}
+
+static int freopen_op(const char *op, int argc, char **argv)
+{
+    if (argc != 2)
+        usage();
+    FILE *base = fopen("/dev/null", "r");
+    if (!base) {
+        perror("fopen /dev/null");
+        exit(2);
+    }
+    errno = ERRNO_SENTINEL;
+    FILE *f = freopen(argv[0], argv[1], base);
+    report_stream(f, errno, op);
+    return 0;
+}
+
+static int rename_op(const char *op, int argc, char **argv)
+{
+    long rc;
+    if (argc != 2)
+        usage();
+    errno = ERRNO_SENTINEL;
+    if (strcmp(op, "rename") == 0)
+        rc = rename(argv[0], argv[1]);
+    else if (strcmp(op, "renameat") == 0)
+        rc = renameat(AT_FDCWD, argv[0], AT_FDCWD, argv[1]);
+    else
+#ifdef SYS_rename
+        rc = syscall(SYS_rename, argv[0], argv[1]);
+#else
+        rc = syscall(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1], 0);
+#endif
+    report_rc(rc, errno, op);
+    return 0;
+}
+
+static int renameat2_op(const char *op, int argc, char **argv)
+{
+    long rc;
+    if (argc != 3)
+        usage();
+    unsigned int flags = (unsigned int)parse_flags(argv[2]);
+    errno = ERRNO_SENTINEL;
+    if (strcmp(op, "renameat2") == 0)
+        rc = renameat2(AT_FDCWD, argv[0], AT_FDCWD, argv[1], flags);
+    else
+        rc = syscall(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1], flags);
+    report_rc(rc, errno, op);
+    return 0;
+}
+
+static int truncate_op(const char *op, int argc, char **argv)
+{
+    long rc;
+    if (argc != 2)
+        usage();
+    long long len = parse_len(argv[1]);
+    errno = ERRNO_SENTINEL;
+    if (strcmp(op, "truncate") == 0)
+        rc = truncate(argv[0], (off_t)len);
+    else
+        rc = syscall(SYS_truncate, argv[0], len);
+    report_rc(rc, errno, op);
+    return 0;
+}
+
+/* close(fd), or the system call libuv makes for it, reported. */
+static void close_checked(int fd, bool by_syscall)
+{
+    errno = ERRNO_SENTINEL;
+    if ((by_syscall ? (int)syscall(SYS_close, fd) : close(fd)) < 0)
+        fail_with(errno);
+    check_errno(errno, "close");
+}
+
+static int read_op(const char *op, int argc, char **argv)
+{
+    char buf[65536];
+    ssize_t n;
+    (void)op;
+    if (argc != 1)
+        usage();
+    errno = ERRNO_SENTINEL;
+    int fd = open(argv[0], O_RDONLY);
+    if (fd < 0)
+        fail_with(errno);
+    check_errno(errno, "open");
+    do {
+        errno = ERRNO_SENTINEL;
+        n = read(fd, buf, sizeof buf);
+        if (n < 0)
+            fail_with(errno);
+        check_errno(errno, "read");
+    } while (n > 0);
+    close_checked(fd, false);
+    printf("ok\n");
+    return 0;
+}
+
+static int write_op(const char *op, int argc, char **argv)
+{
+    if (argc != 2)
+        usage();
+    int flags = strcmp(op, "append") != 0 ? O_WRONLY | O_TRUNC | O_CREAT : O_WRONLY | O_APPEND;
+    errno = ERRNO_SENTINEL;
+    int fd = call_open(argv[0], flags, 0644);
+    if (fd < 0)
+        fail_with(errno);
+    check_errno(errno, "open");
+    size_t len = strlen(argv[1]), off = 0;
+    while (off < len) {
+        errno = ERRNO_SENTINEL;
+        ssize_t n = write(fd, argv[1] + off, len - off);
+        if (n < 0)
+            fail_with(errno);
+        check_errno(errno, "write");
+        off += (size_t)n;
+    }
+    close_checked(fd, strcmp(op, "sys_close_write") == 0);
+    printf("ok\n");
+    return 0;
+}
+
+static int opath_op(const char *op, int argc, char **argv)
+{
+    if (argc != 1)
+        usage();
+    errno = ERRNO_SENTINEL;
+    int fd = open(argv[0], O_PATH);
+    report_fd(fd, errno, op);
+    return 0;
+}
+
+/* Every op, once: main's dispatch and usage's list. The print ops leave
+ * their output in stdio for exit to write, as the tests of a restamp at
+ * exit want it; the others flush it once they have reported. */
+static const struct probe {
+    const char *name, *args;
+    int (*run)(const char *op, int argc, char **argv);
+    bool exit_flushes;
+} probes[] = {
+    {"open", "PATH FLAGS [MODE]", open_op, false},
+    {"openat", "DIR PATH FLAGS [MODE]", openat_op, false},
+    {"creat", "PATH [MODE]", creat_op, false},
+    {"fopen", "PATH MODE", fopen_op, false},
+    {"freopen", "PATH MODE", freopen_op, false},
+    {"rename", "OLD NEW", rename_op, false},
+    {"renameat", "OLD NEW", rename_op, false},
+    {"renameat2", "OLD NEW FLAGS", renameat2_op, false},
+    {"truncate", "PATH LEN", truncate_op, false},
+    {"sys_open", "PATH FLAGS [MODE]", open_op, false},
+    {"sys_openat", "PATH FLAGS [MODE]", open_op, false},
+    {"sys_openat2", "PATH FLAGS [MODE]", open_op, false},
+    {"sys_rename", "OLD NEW", rename_op, false},
+    {"sys_renameat2", "OLD NEW FLAGS", renameat2_op, false},
+    {"sys_truncate", "PATH LEN", truncate_op, false},
+    {"read", "PATH", read_op, false},
+    {"write", "PATH TEXT", write_op, false},
+    {"append", "PATH TEXT", write_op, false},
+    {"sys_close_write", "PATH TEXT", write_op, false},
+    {"opath", "PATH", opath_op, false},
+    {"print", "TEXT", print, true},
+    {"print_err", "TEXT", print_err, true},
+    {"print_fd1", "TEXT", print_fd1, true},
+    {"print_close_both", "TEXT", print_close, true},
+    {"print_close_out", "TEXT", print_close, true},
+};
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: %s OP ARGS...\nops:", prog);
+    for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+        fprintf(stderr, "%s %s %s", i ? " |" : "", probes[i].name, probes[i].args);
+    fputc('\n', stderr);
+    exit(2);
+}
+
 int main(int argc, char **argv)
 {
-    const char *op;
-    int e;
-
     if (argc < 2)
         usage();
-    op = argv[1];
-    argc -= 2;
-    argv += 2;
-
-    if (strcmp(op, "print") == 0) {
-        if (argc != 1)
-            usage();
-        fputs(argv[0], stdout);
-        return 0;
-    }
-    if (strcmp(op, "print_err") == 0) {
-        static char buf[BUFSIZ];
-        if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
-            usage();
-        fputs(argv[0], stderr);
-        return 0;
-    }
-    /* As coreutils' close_stdout lets go of 1 and then 2 (print_close_both):
-     * two let-gos of a process that made no hooked call before. */
-    if (strcmp(op, "print_close_both") == 0 || strcmp(op, "print_close_out") == 0) {
-        static char buf[BUFSIZ];
-        if (argc != 1 || setvbuf(stderr, buf, _IOFBF, sizeof buf) != 0)
-            usage();
-        fputs(argv[0], stdout);
-        fputs(argv[0], stderr);
-        if (fclose(stdout) != 0)
-            return 1;
-        return strcmp(op, "print_close_both") == 0 && fclose(stderr) != 0;
-    }
-    if (strcmp(op, "print_fd1") == 0) {
-        FILE *out = argc == 1 ? fdopen(1, "w") : NULL;
-        if (!out)
-            usage();
-        fputs(argv[0], out);
-        return 0;
-    }
-    if (strcmp(op, "open") == 0 || strcmp(op, "sys_open") == 0 || strcmp(op, "sys_openat") == 0 ||
-        strcmp(op, "sys_openat2") == 0) {
-        int flags, fd;
-        mode_t mode = 0644;
-
-        if (argc < 2 || argc > 3)
-            usage();
-        flags = (int)parse_flags(argv[1]);
-        if (argc == 3)
-            mode = parse_mode(argv[2]);
-        errno = ERRNO_SENTINEL;
-        if (strcmp(op, "open") == 0) {
-            fd = call_open(argv[0], flags, mode);
-        } else if (strcmp(op, "sys_open") == 0) {
-#ifdef SYS_open
-            fd = (int)syscall(SYS_open, argv[0], flags, mode);
-#else
-            fd = (int)syscall(SYS_openat, AT_FDCWD, argv[0], flags, mode);
-#endif
-        } else if (strcmp(op, "sys_openat") == 0) {
-            fd = (int)syscall(SYS_openat, AT_FDCWD, argv[0], flags, mode);
-        } else {
-            struct open_how how;
-
-            memset(&how, 0, sizeof how);
-            how.flags = (unsigned long long)(unsigned int)flags;
-            how.mode = needs_mode(flags) ? mode : 0;
-            fd = (int)syscall(SYS_openat2, AT_FDCWD, argv[0], &how, sizeof how);
+    for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+        if (strcmp(argv[1], probes[i].name) == 0) {
+            int rc = probes[i].run(probes[i].name, argc - 2, argv + 2);
+            if (!probes[i].exit_flushes)
+                fflush(stdout);
+            return rc;
         }
-        e = errno;
-        report_fd(fd, e, op);
-    } else if (strcmp(op, "openat") == 0) {
-        int flags, dirfd, fd;
-        mode_t mode = 0644;
-
-        if (argc < 3 || argc > 4)
-            usage();
-        flags = (int)parse_flags(argv[2]);
-        if (argc == 4)
-            mode = parse_mode(argv[3]);
-        dirfd = open(argv[0], O_RDONLY | O_DIRECTORY);
-        if (dirfd < 0) {
-            fprintf(stderr, "%s: cannot open directory '%s': %s\n", prog, argv[0], strerror(errno));
-            exit(2);
-        }
-        errno = ERRNO_SENTINEL;
-        fd = call_openat(dirfd, argv[1], flags, mode);
-        e = errno;
-        close(dirfd);
-        report_fd(fd, e, op);
-    } else if (strcmp(op, "creat") == 0) {
-        int fd;
-        mode_t mode = 0644;
-
-        if (argc < 1 || argc > 2)
-            usage();
-        if (argc == 2)
-            mode = parse_mode(argv[1]);
-        errno = ERRNO_SENTINEL;
-        fd = creat(argv[0], mode);
-        e = errno;
-        report_fd(fd, e, op);
-    } else if (strcmp(op, "fopen") == 0) {
-        FILE *f;
-
-        if (argc != 2)
-            usage();
-        errno = ERRNO_SENTINEL;
-        f = fopen(argv[0], argv[1]);
-        e = errno;
-        if (!f)
-            fail_with(e);
-        check_errno(e, op);
-        printf("ok %d\n", fileno(f));
-        fclose(f);
-    } else if (strcmp(op, "freopen") == 0) {
-        FILE *base, *f;
-
-        if (argc != 2)
-            usage();
-        base = fopen("/dev/null", "r");
-        if (!base) {
-            perror("fopen /dev/null");
-            exit(2);
-        }
-        errno = ERRNO_SENTINEL;
-        f = freopen(argv[0], argv[1], base);
-        e = errno;
-        if (!f)
-            fail_with(e);
-        check_errno(e, op);
-        printf("ok %d\n", fileno(f));
-        fclose(f);
-    } else if (strcmp(op, "rename") == 0 || strcmp(op, "renameat") == 0 ||
-               strcmp(op, "sys_rename") == 0) {
-        long rc;
-
-        if (argc != 2)
-            usage();
-        errno = ERRNO_SENTINEL;
-        if (strcmp(op, "rename") == 0)
-            rc = rename(argv[0], argv[1]);
-        else if (strcmp(op, "renameat") == 0)
-            rc = renameat(AT_FDCWD, argv[0], AT_FDCWD, argv[1]);
-        else
-#ifdef SYS_rename
-            rc = syscall(SYS_rename, argv[0], argv[1]);
-#else
-            rc = syscall(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1], 0);
-#endif
-        e = errno;
-        report_rc(rc, e, op);
-    } else if (strcmp(op, "renameat2") == 0 || strcmp(op, "sys_renameat2") == 0) {
-        unsigned int flags;
-        long rc;
-
-        if (argc != 3)
-            usage();
-        flags = (unsigned int)parse_flags(argv[2]);
-        errno = ERRNO_SENTINEL;
-        if (strcmp(op, "renameat2") == 0)
-            rc = renameat2(AT_FDCWD, argv[0], AT_FDCWD, argv[1], flags);
-        else
-            rc = syscall(SYS_renameat2, AT_FDCWD, argv[0], AT_FDCWD, argv[1], flags);
-        e = errno;
-        report_rc(rc, e, op);
-    } else if (strcmp(op, "truncate") == 0 || strcmp(op, "sys_truncate") == 0) {
-        long long len;
-        long rc;
-
-        if (argc != 2)
-            usage();
-        len = parse_len(argv[1]);
-        errno = ERRNO_SENTINEL;
-        if (strcmp(op, "truncate") == 0)
-            rc = truncate(argv[0], (off_t)len);
-        else
-            rc = syscall(SYS_truncate, argv[0], len);
-        e = errno;
-        report_rc(rc, e, op);
-    } else if (strcmp(op, "read") == 0) {
-        char buf[65536];
-        ssize_t n;
-        int fd;
-
-        if (argc != 1)
-            usage();
-        errno = ERRNO_SENTINEL;
-        fd = open(argv[0], O_RDONLY);
-        e = errno;
-        if (fd < 0)
-            fail_with(e);
-        check_errno(e, "open");
-        do {
-            errno = ERRNO_SENTINEL;
-            n = read(fd, buf, sizeof buf);
-            e = errno;
-            if (n < 0)
-                fail_with(e);
-            check_errno(e, "read");
-        } while (n > 0);
-        errno = ERRNO_SENTINEL;
-        if (close(fd) < 0)
-            fail_with(errno);
-        check_errno(errno, "close");
-        printf("ok\n");
-    } else if (strcmp(op, "write") == 0 || strcmp(op, "append") == 0 ||
-               strcmp(op, "sys_close_write") == 0) {
-        size_t len, off = 0;
-        int fd, flags;
-
-        if (argc != 2)
-            usage();
-        flags = strcmp(op, "append") != 0 ? O_WRONLY | O_TRUNC | O_CREAT : O_WRONLY | O_APPEND;
-        errno = ERRNO_SENTINEL;
-        fd = call_open(argv[0], flags, 0644);
-        e = errno;
-        if (fd < 0)
-            fail_with(e);
-        check_errno(e, "open");
-        len = strlen(argv[1]);
-        while (off < len) {
-            ssize_t n;
-
-            errno = ERRNO_SENTINEL;
-            n = write(fd, argv[1] + off, len - off);
-            e = errno;
-            if (n < 0)
-                fail_with(e);
-            check_errno(e, "write");
-            off += (size_t)n;
-        }
-        errno = ERRNO_SENTINEL;
-        if ((strcmp(op, "sys_close_write") == 0 ? (int)syscall(SYS_close, fd) : close(fd)) < 0)
-            fail_with(errno);
-        check_errno(errno, "close");
-        printf("ok\n");
-    } else if (strcmp(op, "opath") == 0) {
-        int fd;
-
-        if (argc != 1)
-            usage();
-        errno = ERRNO_SENTINEL;
-        fd = open(argv[0], O_PATH);
-        e = errno;
-        report_fd(fd, e, op);
-    } else {
-        usage();
-    }
-    fflush(stdout);
-    return 0;
+    usage();
 }

@@ -46,6 +46,10 @@ struct rg_jlist {
     "the kept version's bytes no longer match their name: it was written to after it was " \
     "kept (through a descriptor left open on the removed file, or the name it was moved "  \
     "to), or a power cut damaged it"
+/* And of a copy whose bytes no longer match their content name. */
+#define RG_JSTORE_DAMAGED                                                      \
+    "the kept version is damaged (its bytes no longer match their name: part " \
+    "of a copy a power cut cut short?)"
 
 /* Does st, an inode kept for r, have the size and mtime r recorded when it
  * was kept? A write moves the mtime, which only the file's owner can set

@@ -139,9 +139,7 @@ static int fill_staged(const char *dir, const struct rg_jrec *r, int src, int ds
     else if (rc > 0 && rg_jobject_is_linked(r->object))
         rg_err("undo: '%s': " RG_JSTORE_WRITTEN_OR_DAMAGED "; not restoring", rg_shown(file));
     else if (rc > 0)
-        rg_err("undo: '%s': the kept version is damaged (its bytes no longer match their "
-               "name: part of a copy a power cut cut short?); not restoring",
-               rg_shown(file));
+        rg_err("undo: '%s': " RG_JSTORE_DAMAGED "; not restoring", rg_shown(file));
     else if (rc < 0)
         rg_err("undo: '%s': %s", rg_shown(file), strerror(e));
     return rc == 0 ? 0 : -1;

@@ -79,12 +79,26 @@ static const char *label_name(const char *file, char *out, size_t cap)
     return out;
 }
 
+/* Tells why the version kept as from cannot be shown (intact: what
+ * rg_jstore_intact answered), in the words undo uses for it. */
+static void tell_unusable(const char *dir, const struct rg_jrec *from, const char *file, int intact)
+{
+    char target[RG_JOURNAL_OBJECT_MAX];
+    if (intact == 0 && rg_jobject_is_linked(from->object))
+        rg_err("diff: '%s': %s; undo refuses it too", rg_shown(file),
+               rg_jstore_content_name(dir, from, target) ? RG_JSTORE_WRITTEN_OR_DAMAGED
+                                                         : RG_JSTORE_WRITTEN);
+    else if (intact == 0)
+        rg_err("diff: '%s': " RG_JSTORE_DAMAGED "; undo refuses it too", rg_shown(file));
+    else
+        rg_err("diff: '%s': the kept version cannot be read: %s", rg_shown(file), strerror(errno));
+}
+
 /* diff(1) does the diffing: what it prints is what people already read. */
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
 {
     char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[4 * PATH_MAX + 128];
     char name[4 * PATH_MAX + 2];
-    char target[RG_JOURNAL_OBJECT_MAX];
     int rc;
     const struct rg_jrec *first = rg_journal_version_of(l, "diff", only, file, abs, &rc);
     /* Nothing to compare with is trouble, as diff(1) of a missing file:
@@ -99,17 +113,7 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         from.object = copy->object;
     int intact = rg_jstore_intact(dir, &from);
     if (intact <= 0) {
-        if (intact == 0 && rg_jobject_is_linked(from.object))
-            rg_err("diff: '%s': %s; undo refuses it too", rg_shown(file),
-                   rg_jstore_content_name(dir, &from, target) ? RG_JSTORE_WRITTEN_OR_DAMAGED
-                                                              : RG_JSTORE_WRITTEN);
-        else if (intact == 0)
-            rg_err("diff: '%s': the kept version is damaged (its bytes no longer match their "
-                   "name: part of a copy a power cut cut short?); undo refuses it too",
-                   rg_shown(file));
-        else
-            rg_err("diff: '%s': the kept version cannot be read: %s", rg_shown(file),
-                   strerror(errno));
+        tell_unusable(dir, &from, file, intact);
         return RG_EXIT_TROUBLE;
     }
     rg_jstore_object(obj, sizeof obj, dir, from.object);

@@ -827,3 +827,16 @@ hook_log() {
 	assert_success
 	assert_exist "$L"
 }
+
+@test "t2120.89 a Write after a Bash command put a FIFO in the session's table's place goes on, says so, and does not hang (documented)" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	bash_tool "rm -f '$TABLE' && mkfifo '$TABLE'"
+	run --separate-stderr timeout 20 bash -c "$(declare -f hook tool); SID=$SID W=$W RG=$RG tool PreToolUse Write '\"$W/a\"'"
+	assert_success
+	assert_output ""
+	[[ $stderr == *"did the SessionStart hook run?): it is not a regular file"* ]] || fail "$stderr"
+	run --separate-stderr timeout 20 bash -c "$(declare -f bash_tool); CLAUDE_ENV_FILE=$CLAUDE_ENV_FILE BATS_TEST_TMPDIR=$BATS_TEST_TMPDIR bash_tool 'echo new >a'"
+	assert_failure
+	assert_content a old
+}

@@ -75,14 +75,26 @@ const char *rg_op_name(enum rg_op op)
     return "?";
 }
 
+static const char backup_suffixes[][6] = {"~", ".bak", ".orig", ".old"}; /* no relocations */
+
+size_t rg_backup_base_len(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof backup_suffixes / sizeof *backup_suffixes; i++) {
+        size_t s = strlen(backup_suffixes[i]);
+        if (n > s && strcmp(name + n - s, backup_suffixes[i]) == 0 && name[n - s - 1] != '/')
+            return n - s;
+    }
+    return 0;
+}
+
 bool rg_backup_name(const char *base, const char *name)
 {
-    static const char suffixes[][6] = {"~", ".bak", ".orig", ".old"}; /* no relocations */
     size_t n = strlen(base);
     if (n == 0 || strncmp(base, name, n) != 0 || base[n - 1] == '/')
         return false;
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
-        if (strcmp(name + n, suffixes[i]) == 0)
+    for (size_t i = 0; i < sizeof backup_suffixes / sizeof *backup_suffixes; i++)
+        if (strcmp(name + n, backup_suffixes[i]) == 0)
             return true;
     return false;
 }

@@ -77,4 +77,8 @@ const char *rg_op_name(enum rg_op op);
  * ".old", as sed -i.bak, perl -pi.orig, patch -b and Emacs rotate them? */
 bool rg_backup_name(const char *base, const char *name);
 
+/* The length of the name whose backup name is name (name less its "~",
+ * ".bak", ".orig" or ".old"), or 0 when name is none. */
+size_t rg_backup_base_len(const char *name);
+
 #endif

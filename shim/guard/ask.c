@@ -146,6 +146,34 @@ bool rg_wait_restamp(const struct rg_record *r, int look)
     return true;
 }
 
+/* A copy onto the backup name of a file the session read, still as it read
+ * it (NAME~, .bak, .orig, .old beside NAME): GNU patch copies NAME to
+ * NAME.orig when no hunk applies, over last time's, as the rename onto it
+ * that sed -i.bak and patch -b make is judged (guard/tier/scope.h):
+ * journaled. A read within a tick of NAME's last change is told by its
+ * bytes, as the rename's source is. */
+static bool backs_up_read(struct rg_ctx *c, const struct rg_request *req, const char *abs)
+{
+    size_t n = req->op == RG_OP_OPEN ? rg_backup_base_len(abs) : 0;
+    char base[PATH_MAX];
+    struct stat st;
+    if (n == 0 || n >= sizeof base)
+        return false;
+    memcpy(base, abs, n);
+    base[n] = '\0';
+    if (rg_sys_fstatat(AT_FDCWD, base, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    struct rg_file f = rg_file_of(&st);
+    struct rg_record r = rg_entry_load(&c->table, rg_entry_for(c, &f, false));
+    enum rg_stamp_match m = rg_record_match(&f, &r);
+    if (m == RG_STAMP_ASK_BYTES) {
+        struct rg_request at = {.dirfd = AT_FDCWD, .path = base};
+        rg_take_hash(&at, &f, -1, false);
+        m = rg_record_match(&f, &r);
+    }
+    return m == RG_STAMP_MATCHES;
+}
+
 /* The policy's answer once what it asked for is worked out, in the order
  * it asks: the bytes' hash, the reader's lineage, the file's scope, the
  * scope of the new name. abs gets the file's path where the scope needed it. */
@@ -165,6 +193,8 @@ static struct rg_decision answer(struct rg_ctx *c, const struct rg_request *req,
     }
     if (d.action == RG_NEED_SCOPE) {
         f->scope = rg_scope_locate(c, req->dirfd, req->path, fd, follow, true, abs, PATH_MAX);
+        if (f->scope == RG_SCOPE_GUARDED && backs_up_read(c, req, abs))
+            f->scope = RG_SCOPE_JOURNALED;
         d = rg_decide(req, f, facts);
     }
     if (d.action == RG_NEED_NEW_SCOPE) {

@@ -2,7 +2,8 @@
 # Backup files a tool rotates: sed -i.bak, perl -pi.orig and patch -b rename
 # the file they just read onto last time's backup. That backup is the tool's
 # to replace: the rename is journaled, not refused, and undo brings the old
-# backup back. Any other rename onto an unread file is still refused.
+# backup back; so is patch's copy of a file it read onto its backup name.
+# Any other rename or write onto an unread file is still refused.
 
 load helper
 
@@ -158,4 +159,46 @@ future() {
 	assert_refused f.bak unread
 	assert_unchanged f.bak
 	assert_content f b
+}
+
+# GNU patch backs a file up by copying it when no hunk of a patch applies:
+# a first session's patch left f.orig, and f is as it was again.
+failed_patch_project() {
+	command -v patch >/dev/null || skip "patch is not installed"
+	mkfile f 'x'
+	printf -- '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n' >fix.patch
+	run "$RG" run --log "$LOG" -- patch f fix.patch
+	assert_failure 1
+	assert_file_exist f.orig f.rej
+	make_old f.orig
+}
+
+@test "t1015.15 patch whose hunk fails again in a second session copies the file over last time's .orig" {
+	failed_patch_project
+	mkfile f 'y'
+	run --separate-stderr rg patch f fix.patch
+	refute_refused
+	assert_failure 1 # the hunk failed, as it did in the first
+	assert_content f.orig y
+	run "$RG" undo f.orig
+	assert_success
+	assert_content f.orig x
+}
+
+@test "t1015.16 a copy onto the backup name of a file the session never read is still refused" {
+	mkfile g 'g'
+	snapshot f.bak
+	run --separate-stderr rgsh 'cat g >/dev/null && cp g f.bak'
+	assert_refused f.bak unread
+	assert_unchanged f.bak
+}
+
+@test "t1015.17 a write onto the backup name of a file changed since the session read it is still refused" {
+	snapshot f.bak
+	bg_session 'cat f >/dev/null' 'echo blind >f.bak'
+	external_write f 'changed'
+	bg_finish
+	assert_failure
+	assert_refused f.bak unread
+	assert_unchanged f.bak
 }

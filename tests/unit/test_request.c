@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -235,10 +236,24 @@ TEST(other_names_are_not_backups)
     CHECK(!rg_backup_name("f", "f/.bak"));
 }
 
+TEST(a_backup_names_base_is_the_name_less_its_suffix)
+{
+    CHECK(rg_backup_base_len("/w/a.txt.orig") == strlen("/w/a.txt"));
+    CHECK(rg_backup_base_len("f.bak") == 1);
+    CHECK(rg_backup_base_len("e~") == 1);
+    CHECK(rg_backup_base_len("d/x.old") == 3);
+    CHECK(rg_backup_base_len("f.bak2") == 0);
+    CHECK(rg_backup_base_len("f") == 0);
+    CHECK(rg_backup_base_len(".orig") == 0);
+    CHECK(rg_backup_base_len("d/.orig") == 0);
+    CHECK(rg_backup_base_len("~") == 0);
+}
+
 int main(void)
 {
     RUN(backup_names_are_the_base_and_a_backup_suffix);
     RUN(other_names_are_not_backups);
+    RUN(a_backup_names_base_is_the_name_less_its_suffix);
     RUN(flags_write_rdonly_is_not_a_write);
     RUN(flags_write_wronly_is_a_write);
     RUN(flags_write_rdwr_is_a_write);

@@ -382,3 +382,26 @@ PY
 		fail "stderr: $stderr"
 	assert_equal "$(deep cat)" original
 }
+
+# strict_json: standard input is UTF-8, and JSON: one document, or one per line.
+strict_json() {
+	python3 -c '
+import json, sys
+text = sys.stdin.buffer.read().decode("utf-8")
+try:
+    json.loads(text)
+except ValueError:
+    [json.loads(line) for line in text.splitlines() if line.strip()]
+'
+}
+
+@test "t3400.29 status --json --files gives a name that is not UTF-8 by its bytes too, and it and sessions --json stay UTF-8 JSON" {
+	mkdir $'r\377\nx'
+	cd $'r\377\nx'
+	mkfile $'f\377' original
+	"$RG" run --session "$W/t" --keep -- bash -c 'cat f* >/dev/null; echo new >f*'
+	"$RG" status --json --files --session "$W/t" | strict_json
+	"$RG" status --json --files --session "$W/t" | grep -qF '"path_bytes":"'"$W"'/r%ff\nx/f%ff"' ||
+		fail "the name's bytes are not in: $("$RG" status --json --files --session "$W/t")"
+	"$RG" sessions --json | strict_json
+}

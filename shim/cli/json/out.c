@@ -15,6 +15,20 @@ void rg_jstr(FILE *f, const char *s)
     fprintf(f, "\"%s\"", buf);
 }
 
+void rg_jmember_path(FILE *f, bool *first, const char *key, const char *path)
+{
+    rg_jmember_str(f, first, key, path);
+    if (rg_utf8_valid(path))
+        return;
+    char buf[PATH_MAX * 6 + 8];
+    if (rg_json_escape_bytes(buf, sizeof buf, path) == SIZE_MAX)
+        return;
+    char bytes_key[64];
+    snprintf(bytes_key, sizeof bytes_key, "%s_bytes", key);
+    rg_jkey(f, first, bytes_key);
+    fprintf(f, "\"%s\"", buf);
+}
+
 void rg_jmember_str(FILE *f, bool *first, const char *key, const char *s)
 {
     rg_jkey(f, first, key);

@@ -127,11 +127,12 @@ static void json_files(const struct rg_table *t)
             fputs("null", stdout);
         } else
             rg_jmember_time(stdout, &first, "stamped", atomic_load(&e->read_ns));
-        rg_jkey(stdout, &first, "path");
         if (w[i].path)
-            rg_jstr(stdout, w[i].path);
-        else
+            rg_jmember_path(stdout, &first, "path", w[i].path);
+        else {
+            rg_jkey(stdout, &first, "path");
             fputs("null", stdout);
+        }
         fputc('}', stdout);
     }
     fputc(']', stdout);

@@ -1,5 +1,8 @@
-/* Unit tests for table.c and entry.c: format, validation, the lock-free index, stamps,
- * generations, writer counts, and concurrent adds from several processes. */
+/* Unit tests for core/table.c and core/entry.c: format and validation, the
+ * names reads came by, the lock-free index, stamps, generations, writer
+ * counts, content hashes, a full table, the roots, and concurrent adds from
+ * several processes. The append stamp and the readers' scans have files of
+ * their own (test_table_append.c, test_table_scans.c). */
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -66,50 +69,6 @@ TEST(file_size_is_header_index_entries_and_names)
     CHECK_EQ_INT(rg_table_file_size(16), RG_HEADER_SIZE + 1024 * 4 + 16 * 64 + 512 * 8 + 4096);
     CHECK_EQ_INT(rg_table_file_size(512), RG_HEADER_SIZE + 1024 * 4 + 512 * 64 + 512 * 8 + 4096);
     CHECK_EQ_INT(rg_table_file_size(513), RG_HEADER_SIZE + 2048 * 4 + 513 * 64 + 1024 * 8 + 4096);
-}
-
-/* --- names ---------------------------------------------------------------- */
-
-TEST(a_noted_name_finds_its_entry)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
-    rg_table_name_note(&f.t, 0xabcdef0123456789ull, e);
-    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == e);
-    drop(&f);
-}
-
-TEST(a_name_never_noted_finds_nothing)
-{
-    struct fixture f = make_table(16, false);
-    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == NULL);
-    drop(&f);
-}
-
-TEST(another_name_in_the_same_slot_is_not_taken_for_it)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
-    rg_table_name_note(&f.t, 0x1111111100000007ull, e);
-    /* Same low bits (slot), other high bits: not this name. */
-    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == NULL);
-    /* And a later note of that name takes the slot over. */
-    struct rg_entry *g = rg_table_find_or_add(&f.t, 1, 6);
-    rg_table_name_note(&f.t, 0x2222222200000007ull, g);
-    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == g);
-    CHECK(rg_table_name_find(&f.t, 0x1111111100000007ull) == NULL);
-    drop(&f);
-}
-
-TEST(a_corrupt_name_slot_points_nowhere)
-{
-    struct fixture f = make_table(16, false);
-    uint64_t key = 0xabcdef0123456789ull;
-    rg_table_name_note(&f.t, key, rg_table_find_or_add(&f.t, 1, 1)); /* its page backed */
-    /* An entry number past the capacity, with the right key bits. */
-    f.t.names[key & (f.t.hdr->index_slots / 2 - 1)] = (key & ~((1ull << 27) - 1)) | 17u;
-    CHECK(rg_table_name_find(&f.t, key) == NULL);
-    drop(&f);
 }
 
 TEST(format_then_validate_is_ok)
@@ -428,6 +387,50 @@ TEST(validate_rejects_used_beyond_capacity)
     CHECK_REASON(rg_table_validate(f.map, f.size, UID), "counters are corrupt");
     atomic_store(&f.t.hdr->used, UINT32_MAX);
     CHECK_REASON(rg_table_validate(f.map, f.size, UID), "counters are corrupt");
+    drop(&f);
+}
+
+/* --- names ---------------------------------------------------------------- */
+
+TEST(a_noted_name_finds_its_entry)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
+    rg_table_name_note(&f.t, 0xabcdef0123456789ull, e);
+    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == e);
+    drop(&f);
+}
+
+TEST(a_name_never_noted_finds_nothing)
+{
+    struct fixture f = make_table(16, false);
+    CHECK(rg_table_name_find(&f.t, 0xabcdef0123456789ull) == NULL);
+    drop(&f);
+}
+
+TEST(another_name_in_the_same_slot_is_not_taken_for_it)
+{
+    struct fixture f = make_table(16, false);
+    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 5);
+    rg_table_name_note(&f.t, 0x1111111100000007ull, e);
+    /* Same low bits (slot), other high bits: not this name. */
+    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == NULL);
+    /* And a later note of that name takes the slot over. */
+    struct rg_entry *g = rg_table_find_or_add(&f.t, 1, 6);
+    rg_table_name_note(&f.t, 0x2222222200000007ull, g);
+    CHECK(rg_table_name_find(&f.t, 0x2222222200000007ull) == g);
+    CHECK(rg_table_name_find(&f.t, 0x1111111100000007ull) == NULL);
+    drop(&f);
+}
+
+TEST(a_corrupt_name_slot_points_nowhere)
+{
+    struct fixture f = make_table(16, false);
+    uint64_t key = 0xabcdef0123456789ull;
+    rg_table_name_note(&f.t, key, rg_table_find_or_add(&f.t, 1, 1)); /* its page backed */
+    /* An entry number past the capacity, with the right key bits. */
+    f.t.names[key & (f.t.hdr->index_slots / 2 - 1)] = (key & ~((1ull << 27) - 1)) | 17u;
+    CHECK(rg_table_name_find(&f.t, key) == NULL);
     drop(&f);
 }
 
@@ -998,228 +1001,6 @@ TEST(read_of_the_same_stamp_does_not_mark_a_read_own)
     drop(&f);
 }
 
-/* --- the append stamp (--allow-append) ------------------------------------ */
-
-static const struct rg_stamp appended_a = {.mtime_ns = 5000, .ctime_ns = 6000, .size = 100};
-static const struct rg_stamp appended_b = {.mtime_ns = 5100, .ctime_ns = 6100, .size = 120};
-
-TEST(append_stamp_is_no_record_of_a_read_or_a_write)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    CHECK(rg_entry_appended_as(e, &appended_a));
-    struct rg_record r = rg_entry_load(&f.t, e);
-    CHECK(!r.found);
-    CHECK(!r.written);
-    CHECK(!rg_entry_records(&f.t, e, &appended_a));
-    CHECK(!rg_entry_own_as_is(&f.t, e, &appended_a));
-    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
-    rg_table_reset(&f.t);
-    CHECK(!rg_entry_load(&f.t, e).found);
-    drop(&f);
-}
-
-TEST(append_begin_drops_a_read_record)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_stamp(&f.t, e, &appended_a, false, 7001);
-    CHECK(rg_entry_load(&f.t, e).found);
-    rg_entry_append_begin(e, &appended_a, 42);
-    CHECK(!rg_entry_load(&f.t, e).found);
-    CHECK(rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(forgotten_read_is_no_append_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_stamp(&f.t, e, &appended_a, false, 7001);
-    rg_entry_forget(e);
-    CHECK(!rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(append_stamp_is_told_from_a_forgotten_read_and_a_fresh_entry)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *a = rg_table_find_or_add(&f.t, 1, 1);
-    struct rg_entry *r = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_entry *n = rg_table_find_or_add(&f.t, 1, 3);
-    rg_entry_append_begin(a, &appended_a, 42);
-    rg_entry_stamp(&f.t, r, &appended_a, false, 7001);
-    rg_entry_forget(r);
-    CHECK(rg_entry_appended(a));
-    CHECK(!rg_entry_appended(r));
-    CHECK(!rg_entry_appended(n));
-    rg_entry_stamp(&f.t, a, &appended_b, false, 7002); /* read since: a record again */
-    CHECK(!rg_entry_appended(a));
-    drop(&f);
-}
-
-TEST(fresh_entry_is_no_append_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    CHECK(!rg_entry_appended_as(e, &(struct rg_stamp){0}));
-    drop(&f);
-}
-
-TEST(append_stamp_is_of_its_bytes_only)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    struct rg_stamp other = appended_a;
-    other.ctime_ns++;
-    CHECK(!rg_entry_appended_as(e, &other));
-    other = appended_a;
-    other.size++;
-    CHECK(!rg_entry_appended_as(e, &other));
-    other = appended_a;
-    other.mtime_ns++;
-    CHECK(!rg_entry_appended_as(e, &other));
-    drop(&f);
-}
-
-/* A field stored by a stamper taken over mid-stamp: the check fails. */
-TEST(torn_append_stamp_is_none)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    atomic_store(&e->size, appended_b.size);
-    struct rg_stamp torn = appended_a;
-    torn.size = appended_b.size;
-    CHECK(!rg_entry_appended_as(e, &torn));
-    CHECK(!rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(read_after_an_append_stamp_is_a_read_and_ends_it)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    CHECK(rg_entry_stamp(&f.t, e, &appended_a, false, 7001));
-    CHECK(rg_entry_load(&f.t, e).found);
-    CHECK(!rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(append_end_by_the_appender_moves_the_stamp_on)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    rg_entry_append_end(e, &appended_b, 42);
-    CHECK(rg_entry_appended_as(e, &appended_b));
-    CHECK(!rg_entry_appended_as(e, &appended_a));
-    CHECK(!rg_entry_load(&f.t, e).found);
-    CHECK_EQ_INT(rg_stamps_of(atomic_load(&e->hash_stamps)) & 1u, 0);
-    drop(&f);
-}
-
-TEST(append_end_by_another_process_leaves_the_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_a, 42);
-    rg_entry_append_end(e, &appended_b, 43);
-    CHECK(rg_entry_appended_as(e, &appended_a));
-    CHECK_EQ_INT(rg_stamps_of(atomic_load(&e->hash_stamps)) & 1u, 0);
-    drop(&f);
-}
-
-TEST(append_end_of_a_shorter_file_leaves_the_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_b, 42);
-    struct rg_stamp cut = appended_b;
-    cut.ctime_ns += 10;
-    cut.size = 3;
-    rg_entry_append_end(e, &cut, 42);
-    CHECK(rg_entry_appended_as(e, &appended_b));
-    CHECK(!rg_entry_appended_as(e, &cut));
-    drop(&f);
-}
-
-TEST(append_end_with_an_older_look_leaves_the_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    struct rg_stamp older = appended_b;
-    older.ctime_ns = appended_a.ctime_ns - 1;
-    rg_entry_append_begin(e, &appended_a, 42);
-    rg_entry_append_end(e, &older, 42);
-    CHECK(rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(append_end_on_a_record_changes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_stamp(&f.t, e, &appended_a, false, 7001);
-    uint64_t word = atomic_load(&e->hash_stamps);
-    rg_entry_append_end(e, &appended_b, 42);
-    CHECK(rg_entry_records(&f.t, e, &appended_a));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).read_ns, 7001);
-    CHECK(atomic_load(&e->hash_stamps) == word);
-    drop(&f);
-}
-
-TEST(append_end_on_a_forgotten_read_changes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_stamp(&f.t, e, &appended_a, false, 7001);
-    rg_entry_forget(e);
-    rg_entry_append_end(e, &appended_b, 42);
-    CHECK(!rg_entry_appended_as(e, &appended_b));
-    CHECK(!rg_entry_load(&f.t, e).found);
-    drop(&f);
-}
-
-TEST(append_begin_keeps_a_newer_stamp)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_append_begin(e, &appended_b, 42);
-    rg_entry_append_begin(e, &appended_a, 43);
-    CHECK(rg_entry_appended_as(e, &appended_b));
-    drop(&f);
-}
-
-/* A stamp under way (or a stamper killed mid-stamp): no append stamp is
- * made, the record is dropped all the same, and the lock is left alone. */
-TEST(append_begin_while_a_stamp_is_under_way_leaves_no_stamp_and_no_record)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 1);
-    rg_entry_stamp(&f.t, e, &appended_a, false, 7001);
-    uint64_t word = atomic_load(&e->hash_stamps) + 1;
-    atomic_store(&e->hash_stamps, word);
-    rg_entry_append_begin(e, &appended_a, 42);
-    CHECK(!rg_entry_load(&f.t, e).found);
-    CHECK(atomic_load(&e->hash_stamps) == word);
-    atomic_store(&e->hash_stamps, word + 1);
-    CHECK(!rg_entry_appended_as(e, &appended_a));
-    drop(&f);
-}
-
-TEST(append_check_is_never_zero_and_tells_the_appender)
-{
-    CHECK(rg_append_check(&(struct rg_stamp){0}, 0) != 0);
-    CHECK(rg_append_check(&appended_a, rg_append_mark(1)) !=
-          rg_append_check(&appended_a, rg_append_mark(2)));
-    CHECK(rg_append_mark(0) < 0);
-    CHECK(rg_append_mark(RG_WRITING_PID_MASK) < 0);
-}
-
 /* --- generations and forgetting ------------------------------------------- */
 
 TEST(reset_forgets_every_read)
@@ -1707,310 +1488,6 @@ TEST(concurrent_adds_from_processes_publish_each_key_once)
         }
 }
 
-#define SCAN RG_READER_SCAN
-
-static uint32_t reader_after(uint32_t first, uint32_t then)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = first;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
-    st.reader = then;
-    rg_entry_reread(&f.t, e, &st);
-    uint32_t r = rg_entry_load(&f.t, e).reader;
-    drop(&f);
-    return r;
-}
-
-/* Entry (1, 2) holding stamp_a, recorded as a scan by reader 123; st is
- * that stamp, for the test to vary. */
-static struct rg_entry *scanned(struct fixture *f, struct rg_stamp *st)
-{
-    struct rg_entry *e = rg_table_find_or_add(&f->t, 1, 2);
-    *st = stamp_a;
-    st->reader = 123 | SCAN;
-    rg_entry_stamp(&f->t, e, st, false, 5000);
-    return e;
-}
-
-TEST(own_write_restamp_of_the_same_bytes_clears_a_scan)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    st.reader = 0;
-    rg_entry_stamp(&f.t, e, &st, true, 6000);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
-    drop(&f);
-}
-
-TEST(scan_of_a_renamed_file_keeps_the_look_at_its_bytes)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 0;
-    rg_entry_stamp(&f.t, e, &st, true, 5000);
-    st.ctime_ns += 100; /* renamed: same bytes, newer ctime */
-    st.reader = 123 | SCAN;
-    CHECK(rg_entry_stamp(&f.t, e, &st, false, 6000));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
-    st.ctime_ns += 100;
-    st.mtime_ns += 100; /* new bytes: the scan is all there is */
-    CHECK(rg_entry_stamp(&f.t, e, &st, false, 7000));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    drop(&f);
-}
-
-TEST(stamp_records_the_reader) { CHECK_EQ_INT(reader_after(123 | SCAN, 123 | SCAN), 123 | SCAN); }
-
-TEST(reread_view_takes_over_a_scan) { CHECK_EQ_INT(reader_after(123 | SCAN, 456), 456); }
-
-TEST(reread_scan_takes_over_another_scan)
-{
-    CHECK_EQ_INT(reader_after(123 | SCAN, 456 | SCAN), 456 | SCAN);
-}
-
-TEST(reread_no_scan_takes_over_a_view_and_two_views_are_the_sessions)
-{
-    CHECK_EQ_INT(reader_after(123, 456 | SCAN), 123);
-    CHECK_EQ_INT(reader_after(123, 456), 0);
-    CHECK_EQ_INT(reader_after(0, 456 | SCAN), 0);
-}
-
-/* A read that fstat'ed stamp_a, then lost the CPU while the file changed
- * and a scanner (123) recorded the newer bytes: what that read hands the
- * scanner's record to, as calls.c's stamp() does. */
-static uint32_t reader_after_older_read(uint32_t older_reader)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
-    rg_entry_stamp(&f.t, e, &newer, false, 5000);
-    struct rg_stamp older = stamp_a;
-    older.reader = older_reader;
-    CHECK(!rg_entry_stamp(&f.t, e, &older, false, 6000));
-    rg_entry_reread(&f.t, e, &older);
-    struct rg_record r = rg_entry_load(&f.t, e);
-    CHECK_EQ_INT(r.mtime_ns, newer.mtime_ns);
-    drop(&f);
-    return r.reader;
-}
-
-TEST(view_of_older_bytes_leaves_a_newer_scan_to_its_scanner)
-{
-    CHECK_EQ_INT(reader_after_older_read(456), 123 | SCAN);
-}
-
-TEST(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner)
-{
-    CHECK_EQ_INT(reader_after_older_read(456 | SCAN), 123 | SCAN);
-}
-
-TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    st.size++;
-    st.reader = 456;
-    rg_entry_reread(&f.t, e, &st);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    drop(&f);
-}
-
-/* rg_entry_reread step by step: the read checked that the entry records
- * its stamp (seen loaded first), and before it hands the entry over the
- * same scanner (123) records newer bytes, leaving the reader word as the
- * read last saw it. */
-TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t seen = atomic_load(&e->hash_stamps);
-    st.reader = 456;
-    CHECK(rg_entry_records(&f.t, e, &st));
-    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
-    CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
-    CHECK(!rg_entry_take_over(e, seen, st.reader, 0));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    drop(&f);
-}
-
-TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t seen = atomic_load(&e->hash_stamps);
-    CHECK(rg_entry_take_over(e, seen, 456, 0));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
-    CHECK(atomic_load(&e->hash_stamps) == seen);
-    drop(&f);
-}
-
-TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t held = atomic_load(&e->hash_stamps) + 1; /* odd: a stamper is storing */
-    atomic_store(&e->hash_stamps, held);
-    CHECK(!rg_entry_take_over(e, held, 456, 0));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    CHECK(atomic_load(&e->hash_stamps) == held);
-    drop(&f);
-}
-
-/* An own write's restamp step by step: it found the bytes it wrote (seen
- * loaded first), recorded by a scanner that saw them between the write and
- * the restamp, and before it hands them over and marks them written the
- * scanner records newer bytes. */
-TEST(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t seen = atomic_load(&e->hash_stamps);
-    st.reader = 456;
-    CHECK(rg_entry_records(&f.t, e, &st));
-    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
-    CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
-    CHECK(!rg_entry_take_over(e, seen, st.reader, RG_GEN_WRITE));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
-    drop(&f);
-}
-
-TEST(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t seen = atomic_load(&e->hash_stamps);
-    st.reader = 456;
-    CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
-    CHECK(atomic_load(&e->gen) & RG_GEN_WRITE);
-    CHECK(atomic_load(&e->hash_stamps) == seen);
-    drop(&f);
-}
-
-/* A read that looked in the middle of the session's own write (a truncate
- * sets the times before the size) hashed the old bytes under the new
- * stamp; the write's restamp of that stamp must not leave the hash to
- * vouch against the session's own bytes. */
-TEST(own_write_restamp_of_a_hashed_read_drops_the_hash)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 3);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123;
-    st.hash = 77;
-    CHECK(rg_entry_stamp(&f.t, e, &st, false, 5000));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).hash, 77);
-    st.reader = 0;
-    st.hash = 0;
-    CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
-    struct rg_record r = rg_entry_load(&f.t, e);
-    CHECK_EQ_INT(r.hash, 0);
-    CHECK(r.written);
-    drop(&f);
-}
-
-/* Two processes looked at one stamp; the first turns out to be scanning
- * and its views become scans: the second's look must still count. */
-TEST(view_re_read_by_another_process_survives_the_first_readers_downgrade)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 4);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123;
-    CHECK(rg_entry_stamp(&f.t, e, &st, false, 5000));
-    st.reader = 456;
-    CHECK(!rg_entry_stamp(&f.t, e, &st, false, 5001));
-    rg_entry_reread(&f.t, e, &st);
-    rg_entry_downgrade(e, 123);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 0);
-    drop(&f);
-}
-
-TEST(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    atomic_fetch_add(&e->hash_stamps, 1);
-    st.reader = 456;
-    CHECK(!rg_entry_stamp(&f.t, e, &st, true, 5001));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
-    drop(&f);
-}
-
-TEST(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    atomic_fetch_add(&e->hash_stamps, 1);
-    st.reader = 456;
-    rg_entry_reread(&f.t, e, &st);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    drop(&f);
-}
-
-TEST(downgrade_turns_own_view_into_a_scan)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 123;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
-    rg_entry_downgrade(e, 123);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    drop(&f);
-}
-
-TEST(downgrade_leaves_another_process_view)
-{
-    struct fixture f = make_table(16, false);
-    struct rg_entry *e = rg_table_find_or_add(&f.t, 1, 2);
-    struct rg_stamp st = stamp_a;
-    st.reader = 456;
-    rg_entry_stamp(&f.t, e, &st, false, 5000);
-    rg_entry_downgrade(e, 123);
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 456);
-    drop(&f);
-}
-
-TEST(scanner_names_are_found_by_pid)
-{
-    struct fixture f = make_table(16, false);
-    char name[16];
-    rg_scanner_note(f.t.hdr, 4321, "a-very-long-program-name");
-    rg_scanner_name(f.t.hdr, 4321, name);
-    CHECK_EQ_STR(name, "a-very-long-pro");
-    rg_scanner_name(f.t.hdr, 4322, name);
-    CHECK_EQ_STR(name, "");
-    drop(&f);
-}
-
-TEST(scanner_name_of_a_pid_that_lost_its_slot_is_empty)
-{
-    struct fixture f = make_table(16, false);
-    char name[16];
-    rg_scanner_note(f.t.hdr, 7, "grep");
-    rg_scanner_note(f.t.hdr, 7 + RG_SCANNERS, "git");
-    rg_scanner_name(f.t.hdr, 7, name);
-    CHECK_EQ_STR(name, "");
-    rg_scanner_name(f.t.hdr, 7 + RG_SCANNERS, name);
-    CHECK_EQ_STR(name, "git");
-    drop(&f);
-}
-
 int main(void)
 {
     RUN(file_size_is_header_index_entries_and_names);
@@ -2100,45 +1577,6 @@ int main(void)
     RUN(stamp_keeps_the_hash_of_the_read);
     RUN(rereading_the_same_stamp_with_new_bytes_updates_the_hash);
     RUN(own_write_restamp_drops_the_hash);
-    RUN(stamp_records_the_reader);
-    RUN(scan_of_a_renamed_file_keeps_the_look_at_its_bytes);
-    RUN(own_write_restamp_of_the_same_bytes_clears_a_scan);
-    RUN(reread_view_takes_over_a_scan);
-    RUN(reread_scan_takes_over_another_scan);
-    RUN(reread_no_scan_takes_over_a_view_and_two_views_are_the_sessions);
-    RUN(view_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
-    RUN(scan_of_older_bytes_leaves_a_newer_scan_to_its_scanner);
-    RUN(reread_of_other_bytes_with_the_same_ctime_takes_nothing);
-    RUN(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing);
-    RUN(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock);
-    RUN(take_over_while_a_stamp_is_under_way_takes_nothing);
-    RUN(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing);
-    RUN(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock);
-    RUN(own_write_restamp_of_a_hashed_read_drops_the_hash);
-    RUN(view_re_read_by_another_process_survives_the_first_readers_downgrade);
-    RUN(own_write_restamp_meeting_a_stamper_that_died_gives_up_and_marks_nothing);
-    RUN(reread_meeting_a_stamper_that_died_gives_up_and_takes_nothing);
-    RUN(downgrade_turns_own_view_into_a_scan);
-    RUN(downgrade_leaves_another_process_view);
-    RUN(scanner_names_are_found_by_pid);
-    RUN(scanner_name_of_a_pid_that_lost_its_slot_is_empty);
-    RUN(append_stamp_is_no_record_of_a_read_or_a_write);
-    RUN(append_begin_drops_a_read_record);
-    RUN(forgotten_read_is_no_append_stamp);
-    RUN(append_stamp_is_told_from_a_forgotten_read_and_a_fresh_entry);
-    RUN(fresh_entry_is_no_append_stamp);
-    RUN(append_stamp_is_of_its_bytes_only);
-    RUN(torn_append_stamp_is_none);
-    RUN(read_after_an_append_stamp_is_a_read_and_ends_it);
-    RUN(append_end_by_the_appender_moves_the_stamp_on);
-    RUN(append_end_by_another_process_leaves_the_stamp);
-    RUN(append_end_of_a_shorter_file_leaves_the_stamp);
-    RUN(append_end_with_an_older_look_leaves_the_stamp);
-    RUN(append_end_on_a_record_changes_nothing);
-    RUN(append_end_on_a_forgotten_read_changes_nothing);
-    RUN(append_begin_keeps_a_newer_stamp);
-    RUN(append_begin_while_a_stamp_is_under_way_leaves_no_stamp_and_no_record);
-    RUN(append_check_is_never_zero_and_tells_the_appender);
     RUN(small_table_fills_up_and_sets_full);
     RUN(full_table_still_finds_and_returns_known_keys);
     RUN(full_table_stays_valid_after_many_failed_adds);

@@ -1,5 +1,6 @@
-/* A formatted table in anonymous memory for the tests of core/table.c and
- * core/tablepages.c; MAP_SHARED where forked processes race on one table. */
+/* A formatted table in anonymous memory for the tests of the table and its
+ * entries (core/table.c, tablepages.c, entry.c, entry_append.c); MAP_SHARED
+ * where forked processes race on one table. */
 #ifndef RG_TEST_TABLE_FIXTURE_H
 #define RG_TEST_TABLE_FIXTURE_H
 

@@ -26,6 +26,13 @@ static const char report_heads[][PATTERN_MAX] = {
     /* NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one pattern, two lines */
     "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite errors=\"#\" failures=\"#\" "
     "name=\"mypy\" skips=\"#\" tests=\"#\" time=\"",
+    /* eslint -f json -o: compact, each file's results under its absolute
+     * path, its messages next. */
+    "[{\"filePath\":\"/*\",\"messages\":[",
+    /* eslint -f junit -o: a suite per file, eslint's package first. */
+    /* NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one pattern, two lines */
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites>\n<testsuite "
+    "package=\"org.eslint\" time=\"",
     /* istanbul's clover.xml (jest --coverage, nyc, c8). */
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage generated=\"#\" clover=\"3.2.0\">\n",
     /* istanbul's coverage-final.json (jest, nyc, c8 --reporter=json):

@@ -1,9 +1,10 @@
 /* The reports a project's test and coverage tools write, told from a
  * file's first bytes: coverage.py's XML, JSON and LCOV reports, pytest's
- * and mypy's JUnit XML, istanbul's (jest, nyc, c8) LCOV, clover and cobertura
- * reports, go test's -coverprofile, gcov's annotated sources, valgrind's
- * log. Each run writes them over before a byte of them is read, under a
- * name the user chose (coverage xml -o, --junitxml=, --junit-xml, -coverprofile=,
+ * and mypy's JUnit XML, eslint's JSON and JUnit XML, istanbul's (jest,
+ * nyc, c8) LCOV, clover and cobertura reports, go test's -coverprofile,
+ * gcov's annotated sources, valgrind's log. Each run writes them over
+ * before a byte of them is read, under a name the user chose (coverage
+ * xml -o, --junitxml=, --junit-xml, eslint -o, -coverprofile=,
  * --log-file=), and outside a git work tree no ignore rule says they are
  * the tools' (readguard(1), IGNORE RULES, Markers). Each is told by the
  * text its tool writes first, in the tool's own spelling, never by its

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The journaled tier outside git: the reports a project's test and coverage
-# tools write over, unread, each run (coverage.py, pytest, mypy, istanbul, go
-# test, gcov, valgrind), told by what the tool writes first
+# tools write over, unread, each run (coverage.py, pytest, mypy, eslint,
+# istanbul, go test, gcov, valgrind), told by what the tool writes first
 # (core/reportmark.c), never by their name. A second session's run of the
 # same tool must not be refused, and the journal keeps the last report;
 # a file a person wrote under the same name stays guarded. Each test runs
@@ -254,4 +254,32 @@ mypy_project() {
 		'<testsuite errors="0" failures="0" name="lint" skips="0" tests="1" time="0.1">' \
 		'</testsuite>' >mypy.xml
 	assert_blind_refused mypy.xml
+}
+
+# eslint (from npm: Debian's pulls in 75 packages, so it is not installed
+# for CI and these skip there) on one file with a config of its own; a
+# first session writes its JSON and JUnit reports.
+eslint_project() {
+	command -v eslint >/dev/null || skip "eslint is not installed (npm install eslint@8)"
+	mkdir -p src
+	printf 'const x = 1;\nmodule.exports = x;\n' >src/a.js
+	printf '{"root": true, "parserOptions": {"ecmaVersion": 2020}, "env": {"node": true}, "rules": {}}\n' >.eslintrc.json
+	first_report 'eslint --no-eslintrc -c .eslintrc.json -f json -o eslint.json src &&
+		eslint --no-eslintrc -c .eslintrc.json -f junit -o eslint.xml src'
+	assert_file_exist eslint.json eslint.xml
+}
+
+@test "t1018.28 eslint -f json -o run again in a second session rewrites its report; the journal keeps it" {
+	eslint_project
+	second_run 'eslint --no-eslintrc -c .eslintrc.json -f json -o eslint.json src' eslint.json
+}
+
+@test "t1018.29 eslint -f junit -o run again in a second session rewrites its report; the journal keeps it" {
+	eslint_project
+	second_run 'eslint --no-eslintrc -c .eslintrc.json -f junit -o eslint.xml src' eslint.xml
+}
+
+@test "t1018.30 a pretty-printed JSON list of files and messages a person keeps is still refused" {
+	printf '%s\n' '[' '  {' '    "filePath": "/w/src/a.js",' '    "messages": []' '  }' ']' >eslint.json
+	assert_blind_refused eslint.json
 }

@@ -87,6 +87,26 @@ TEST(mypy_junit_xml_is_its_templates_declaration_and_suite)
                  "failures=\"2\" name=\"mypy\" skips=\"0\" tests=\"3\" time=\"0.200\">\n"));
 }
 
+TEST(eslints_json_and_junit_are_reports)
+{
+    CHECK(report("[{\"filePath\":\"/w/src/a.js\",\"messages\":[],\"suppressedMessages\":[],"
+                 "\"errorCount\":0,"));
+    CHECK(report("[{\"filePath\":\"/w/src/a.js\",\"messages\":[{\"ruleId\":\"semi\","));
+    CHECK(report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites>\n<testsuite "
+                 "package=\"org.eslint\" time=\"0\" tests=\"1\" errors=\"0\" "
+                 "name=\"/w/src/a.js\">\n"));
+}
+
+TEST(json_or_xml_a_person_writes_like_eslints_is_no_report)
+{
+    /* Pretty-printed, a relative path, or no messages next. */
+    CHECK(!report("[\n  {\n    \"filePath\": \"/w/a.js\",\n    \"messages\": []\n"));
+    CHECK(!report("[{\"filePath\":\"src/a.js\",\"messages\":[]}]"));
+    CHECK(!report("[{\"filePath\":\"/w/a.js\",\"owner\":\"me\"}]"));
+    CHECK(!report("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites>\n  <testsuite "
+                  "package=\"org.eslint\" time=\"0\">\n"));
+}
+
 TEST(junit_xml_a_person_writes_is_no_report)
 {
     /* Pretty-printed, as an editor or a fixture keeps it. */
@@ -247,6 +267,8 @@ int main(void)
     RUN(lcov_look_alikes_are_no_report);
     RUN(pytest_junit_xml_is_one_line_with_pytests_suite_attributes);
     RUN(mypy_junit_xml_is_its_templates_declaration_and_suite);
+    RUN(eslints_json_and_junit_are_reports);
+    RUN(json_or_xml_a_person_writes_like_eslints_is_no_report);
     RUN(junit_xml_a_person_writes_is_no_report);
     RUN(istanbul_clover_xml_is_its_declaration_and_root);
     RUN(istanbul_coverage_final_json_repeats_its_path_first);

@@ -27,13 +27,27 @@ bool rg_session_owner_alive(const struct rg_header *h)
     return rg_pid_alive(rg_header_owner(h));
 }
 
-bool rg_pid_runs_readguard(int32_t pid)
+static bool runs_readguard(int32_t pid)
 {
     char exe[64];
     struct stat own, self;
     snprintf(exe, sizeof exe, "/proc/%d/exe", (int)pid);
     return pid > 0 && stat(exe, &own) == 0 && stat("/proc/self/exe", &self) == 0 &&
            own.st_dev == self.st_dev && own.st_ino == self.st_ino;
+}
+
+bool rg_session_ends_elsewhere(const char *path, int32_t owner, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    if (rg_hook_table_name(base ? base + 1 : path) && rg_pid_alive(owner))
+        snprintf(out, cap, "Claude Code's hooks, pid %d, which ends when Claude Code exits",
+                 (int)owner);
+    else if (runs_readguard(owner))
+        snprintf(out, cap, "'readguard run', pid %d, which ends when its command exits",
+                 (int)owner);
+    else
+        return false;
+    return true;
 }
 
 bool rg_session_running(const char *path, const struct rg_header *h)

@@ -49,11 +49,12 @@ void rg_drop_session(struct rg_cli_session *s);
  * over from a gone one, which the header records as owner_pid? */
 bool rg_session_owner_alive(const struct rg_header *h);
 
-/* Is pid a live process of this very program? A session's owner that is
- * one is the launcher of `readguard run` (env's exits at once, the hook's
- * sessions are Claude Code's): its session ends with its command, and an
- * `end` that removed the table would leave the tree failing closed. */
-bool rg_pid_runs_readguard(int32_t pid);
+/* Does the session at path, owned by owner, end with another life than a
+ * shell's: a `readguard run`'s (an owner that is this very program, as
+ * env's exits at once) or, for the hook's tables, Claude Code's? Then an
+ * `end` from its shell would remove the table under a running tree,
+ * leaving it failing closed. Says whose, and when it ends, in out. */
+bool rg_session_ends_elsewhere(const char *path, int32_t owner, char *out, size_t cap);
 
 /* A session is running while its owner is, or, once the owner is gone
  * (a launcher killed with SIGKILL), while any process of its tree is: the

@@ -324,7 +324,7 @@ running_sessions() {
 		cat a >/dev/null; echo new >a'
 	assert_success
 	assert_output 'end=2'
-	[[ $stderr == "readguard: end: this shell is in the session of 'readguard run' (pid "*"), which ends when its command exits"* ]] ||
+	[[ $stderr == "readguard: end: this shell is in the session of 'readguard run', pid "*", which ends when its command exits"* ]] ||
 		fail "$stderr"
 	[ "$(cat a)" = new ] || fail "a: $(cat a)"
 }
@@ -332,7 +332,7 @@ running_sessions() {
 @test "t2060.31 env in the shell of a running readguard run says the session ends with its command" {
 	run --separate-stderr "$RG" run -- "$RG" env
 	assert_success
-	[[ $stderr == "readguard: env: this shell is in session "*" already (that of 'readguard run', which ends with its command)" ]] ||
+	[[ $stderr == "readguard: env: this shell is in session "*" already (that of 'readguard run', pid "*", which ends when its command exits)" ]] ||
 		fail "$stderr"
 }
 

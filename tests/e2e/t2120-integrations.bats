@@ -840,3 +840,18 @@ hook_log() {
 	assert_failure
 	assert_content a old
 }
+
+# The Bash tool's shell has READGUARD_SESSION too: an `end` the model runs
+# there removed the conversation's table, and every later Bash command then
+# failed closed, its reads counting for nothing.
+@test "t2120.90 end in the Bash tool's shell leaves the conversation's session running" {
+	mkfile a old
+	hook SessionStart >/dev/null
+	run --separate-stderr bash_tool '"$RG" end; echo "end=$?"'
+	assert_output 'end=2'
+	[[ $stderr == "readguard: end: this shell is in the session of Claude Code's hooks, pid $CLAUDE_PID, which ends when Claude Code exits"* ]] ||
+		fail "$stderr"
+	assert_file_exist "$TABLE"
+	bash_tool 'cat a >/dev/null; echo new >a'
+	assert_content a new
+}

@@ -58,8 +58,8 @@ static const char end_usage[] =
     "Remove the session's table and print the shell commands that take\n"
     "readguard out of LD_PRELOAD and unset READGUARD_SESSION, READGUARD_ROOTS,\n"
     "READGUARD_SESSION_LOG, READGUARD_SESSION_ID and READGUARD_SESSION_FILE.\n"
-    "A session that has ended already is only unset; the session of a running\n"
-    "'readguard run', which ends with its command, is ended only with --session.\n"
+    "A session that has ended already is only unset; one that ends with a running\n"
+    "'readguard run' or Claude Code (its hooks') is ended only with --session.\n"
     "\n" RG_SESSION_HELP "; default:\n"
     "                       $READGUARD_SESSION (never another running session)\n"
     "  -h, --help           show this help and exit\n"
@@ -257,10 +257,11 @@ static int stay(const char *path, const char *id, const char *shim, const char *
         add_opt(opts, sizeof opts, "--session");
     if (pid_given)
         add_opt(opts, sizeof opts, "--pid");
+    char by[160];
     if (!*opts) {
-        rg_err("env: this shell is in session %s already (%s)", id,
-               rg_pid_runs_readguard(now) ? "that of 'readguard run', which ends with its command"
-                                          : "'readguard end' ends it first");
+        bool other = rg_session_ends_elsewhere(path, now, by, sizeof by);
+        rg_err("env: this shell is in session %s already (%s%s)", id, other ? "that of " : "",
+               other ? by : "'readguard end' ends it first");
         return print_exports(path, shim, false, false);
     }
     rg_err("env: this shell is in session %s already, which keeps its own settings: %s not "
@@ -370,12 +371,12 @@ int rg_cmd_end(int argc, char **argv)
     struct rg_cli_session s;
     if (rg_pick_session(v.session, &s) < 0)
         return RG_EXIT_TROUBLE;
-    int32_t run = rg_header_owner(s.table.hdr);
-    if (!v.session && rg_pid_runs_readguard(run)) {
-        rg_err(
-            "end: this shell is in the session of 'readguard run' (pid %d), which ends when "
-            "its command exits ('readguard end --session S' would end it under the running tree)",
-            (int)run);
+    char by[160];
+    if (!v.session &&
+        rg_session_ends_elsewhere(s.path, rg_header_owner(s.table.hdr), by, sizeof by)) {
+        rg_err("end: this shell is in the session of %s ('readguard end --session S' would "
+               "end it under its running tree)",
+               by);
         rg_drop_session(&s);
         return RG_EXIT_TROUBLE;
     }

@@ -79,8 +79,9 @@ static void make_file_as(const char *path, const char *label)
     if (fd < 0)
         die("cannot create", path);
     memset(buf, 'x', sizeof buf);
+    /* The file's first bytes, not a string: no NUL goes after them. */
     if (label)
-        memcpy(buf, label, strlen(label));
+        memcpy(buf, label, strlen(label)); /* NOLINT(bugprone-not-null-terminated-result) */
     if (write(fd, buf, sizeof buf) != (ssize_t)sizeof buf)
         die("cannot write", path);
     close(fd);
@@ -402,7 +403,7 @@ static double now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* A round's ns/op is the median of its batches of BATCH calls (NFILES:
@@ -465,7 +466,7 @@ static void run(const struct workload *w, long iters)
         ns = (double)first_ns;
     if (w->run == wl_write_journaled)
         ns = (double)journaled_ns;
-    printf("%s %.1f %ld\n", w->name, med >= 0 ? med : ns / n / w->per_call, n + n / 10 + 1);
+    printf("%s %.1f %ld\n", w->name, med >= 0 ? med : ns / (double)n / w->per_call, n + n / 10 + 1);
 }
 
 int main(int argc, char **argv)
@@ -481,8 +482,10 @@ int main(int argc, char **argv)
         setup();
         return 0;
     }
-    long iters = atol(argv[2]);
-    if (iters <= 0) {
+    /* By strtol, not atol: "10x" is refused, not read as 10. */
+    char *end;
+    long iters = strtol(argv[2], &end, 10);
+    if (*end || iters <= 0) {
         fprintf(stderr, "rgbench: ITERS must be a positive number\n");
         return 2;
     }

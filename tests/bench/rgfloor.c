@@ -89,10 +89,11 @@ __attribute__((constructor)) static void floor_init(void)
                   (int)sizeof index_path;
     reads = r && *r == '1';
     root = getenv("RG_FLOOR_ROOT");
-    if (root && *root)
+    if (root && *root) {
         root_len = strlen(root);
-    while (root_len > 1 && root[root_len - 1] == '/')
-        root_len--;
+        while (root_len > 1 && root[root_len - 1] == '/')
+            root_len--;
+    }
     const char *h = getenv("RG_FLOOR_SHIM");
     shim = h && *h == '1';
     static const int sync_signals[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS};

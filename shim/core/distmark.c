@@ -14,12 +14,19 @@ static const struct {
     {".tar.zst", "\x28\xb5\x2f\xfd", 4},
 };
 
-/* NAME-VERSION: a '-' after a first byte, then a digit. A name such as
- * notes.tar.gz or backup-old.tgz is no release. */
+static bool digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* NAME-VERSION: a '-' after a first byte, then a digit, or 'v' and a digit
+ * (yarn 1's NAME-vVERSION). A name such as notes.tar.gz or backup-old.tgz
+ * is no release. Yarn 2 and later name theirs package.tgz, whatever the
+ * package. */
 static bool name_version(const char *stem, size_t len)
 {
+    if (len == sizeof "package" - 1 && memcmp(stem, "package", len) == 0)
+        return true;
     for (size_t i = 1; i + 1 < len; i++)
-        if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9')
+        if (stem[i] == '-' &&
+            (digit(stem[i + 1]) || (stem[i + 1] == 'v' && i + 2 < len && digit(stem[i + 2]))))
             return true;
     return false;
 }

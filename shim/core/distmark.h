@@ -1,6 +1,7 @@
 /* A source distribution a packer wrote: make dist (automake's
  * PACKAGE-VERSION.tar.gz, or .tar.xz, .tar.bz2, .tar.zst with dist-xz,
- * dist-bzip2, dist-zstd), npm pack (NAME-VERSION.tgz), python's sdist.
+ * dist-bzip2, dist-zstd), npm pack (NAME-VERSION.tgz), yarn pack
+ * (NAME-vVERSION.tgz; package.tgz since yarn 2), python's sdist.
  * Each run writes it over unread, in the directory it was run from, and
  * outside a git work tree (or with no ignore rule for it) no rule says it
  * is the packer's. Told by its name, NAME-VERSION and a tarball's
@@ -18,8 +19,8 @@
 #define RG_DIST_HEAD 6
 
 /* Is name (a last component) NAME-VERSION.EXT, VERSION beginning with a
- * digit and NAME not empty, whose first n bytes are the magic number of
- * EXT's compressor (.tar.gz and .tgz: gzip; .tar.xz; .tar.bz2; .tar.zst)? */
+ * digit or 'v' and a digit and NAME not empty, or package.tgz, whose first n bytes are the magic
+ * number of EXT's compressor (.tar.gz and .tgz: gzip; .tar.xz; .tar.bz2; .tar.zst)? */
 bool rg_dist_tarball(const char *name, const char *head, size_t n);
 
 #endif

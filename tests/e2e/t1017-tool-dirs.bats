@@ -11,7 +11,8 @@
 # Data::Dumper's code), gcc -MMD's NAME.d (an object's, or the output's it
 # is named after), bear's compile_commands.json,
 # Go source a generator wrote ("// Code generated ... DO NOT EDIT." first),
-# npm pack's NAME-VERSION.tgz (gzip's magic first), bison's, flex's, SWIG's,
+# npm pack's NAME-VERSION.tgz and yarn pack's NAME-vVERSION.tgz or
+# package.tgz (gzip's magic first), bison's, flex's, SWIG's,
 # protoc's, gperf's and xgettext's output (by their own first lines), the
 # rejects GNU patch wrote (NAME.rej, its header naming NAME).
 # Each test is a second session in a project that is no git work tree.
@@ -443,4 +444,38 @@ rejects_project() {
 @test "t1017.33 a .rej a person keeps, a diff of another file, is still refused" {
 	printf '%s\n' '--- b.txt' '+++ b.txt' '@@ -1 +1 @@' '-old' '+new' >a.txt.rej
 	assert_blind_refused a.txt.rej
+}
+
+# yarn_pack_project MAJOR: a package yarn packs, yarn on PATH being of
+# MAJOR version (1, or 2 for any later); yarn is npm's (Debian's pulls in
+# hundreds of packages, so CI skips these). A first session packs it.
+yarn_pack_project() {
+	command -v yarn >/dev/null || skip "yarn is not installed (npm install yarn)"
+	local v
+	v=$(cd / && yarn --version 2>/dev/null) || skip "yarn --version failed"
+	if [ "$1" = 1 ]; then [ "${v%%.*}" = 1 ] || skip "yarn $v is not yarn 1"; else [ "${v%%.*}" != 1 ] || skip "yarn $v is yarn 1"; fi
+	printf '{"name":"tiny","version":"1.0.0","license":"MIT","files":["index.js"]}\n' >package.json
+	printf 'module.exports = 1;\n' >index.js
+	[ "$1" = 1 ] || : >yarn.lock
+	"$RG" run --log "$LOG" -- yarn pack >/dev/null 2>&1 || fail "the first session's yarn pack failed"
+	printf 'module.exports = 2;\n' >index.js
+}
+
+@test "t1017.34 yarn 1's pack run again in a second session writes over last time's NAME-vVERSION.tgz" {
+	yarn_pack_project 1
+	assert_file_exist tiny-v1.0.0.tgz
+	second_run 'yarn pack >/dev/null' tiny-v1.0.0.tgz
+}
+
+@test "t1017.35 yarn 2's pack run again in a second session writes over last time's package.tgz" {
+	yarn_pack_project 2
+	assert_file_exist package.tgz
+	second_run 'yarn pack >/dev/null' package.tgz
+}
+
+@test "t1017.36 a package.tgz that is no gzip stays guarded" {
+	mkfile package.tgz 'not gzip'
+	run --separate-stderr blind package.tgz
+	assert_failure
+	assert_refused package.tgz unread
 }

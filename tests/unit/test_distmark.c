@@ -12,6 +12,8 @@ TEST(packers_tarballs_are_marked_by_name_and_magic)
     CHECK(rg_dist_tarball("amx-1.0.tar.gz", gz, 6));
     CHECK(rg_dist_tarball("tiny-1.0.0.tgz", gz, 6));
     CHECK(rg_dist_tarball("scope-tiny-1.0.0-beta.1.tgz", gz, 6));
+    CHECK(rg_dist_tarball("tiny-v1.0.0.tgz", gz, 6)); /* yarn 1 */
+    CHECK(rg_dist_tarball("package.tgz", gz, 6));     /* yarn 2 and later */
     CHECK(rg_dist_tarball("amx-1.0.tar.xz", xz, 6));
     CHECK(rg_dist_tarball("amx-1.0.tar.bz2", "BZh91AY", 7));
     CHECK(rg_dist_tarball("amx-1.0.tar.zst", "\x28\xb5\x2f\xfd\x00", 5));
@@ -21,6 +23,10 @@ TEST(a_name_without_a_version_or_another_archive_is_not)
 {
     CHECK(!rg_dist_tarball("notes.tar.gz", gz, 6));
     CHECK(!rg_dist_tarball("backup-old.tgz", gz, 6));
+    CHECK(!rg_dist_tarball("backup-v.tgz", gz, 6));
+    CHECK(!rg_dist_tarball("backup-vx1.tgz", gz, 6));
+    CHECK(!rg_dist_tarball("package.tgz", "not gzip", 8));
+    CHECK(!rg_dist_tarball("mypackage.tgz", gz, 6));
     CHECK(!rg_dist_tarball("-1.0.tgz", gz, 6));
     CHECK(!rg_dist_tarball("amx-.tgz", gz, 6));
     CHECK(!rg_dist_tarball(".tgz", gz, 6));

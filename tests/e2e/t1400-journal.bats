@@ -1821,3 +1821,20 @@ killed_agent() {
 	[[ $stderr == *"a.txt': it changed after session"* ]] || fail "$stderr"
 	assert_equal "$(cat a.txt)" later
 }
+
+# A tree's truncate -s 20G takes no room on disk; undo copying it byte by
+# byte into the journal, to keep what it replaces, would fill the disk.
+@test "t1400.170 undo of a file grown past the journal's per-file cap copies nothing and says to move it away" {
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; truncate -s 1M a.txt'
+	run --separate-stderr env READGUARD_JOURNAL_MAX_FILE=4K "$RG" undo a.txt
+	assert_failure 1
+	[[ $stderr == *"undo: 'a.txt': it is larger now than the journal keeps of a file (READGUARD_JOURNAL_MAX_FILE), so undo cannot keep its content; nothing restored (move it away, then undo again)" ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(stat -c %s a.txt)" 1048576
+	run find "$XDG_STATE_HOME/readguard/journal" -type f -size +100k
+	assert_output ""
+	mv a.txt a.big
+	"$RG" undo --force a.txt
+	assert_content a.txt original
+}

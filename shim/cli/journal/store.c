@@ -2,13 +2,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/pick.h"
 #include "core/jrecord.h"
+#include "core/settings.h"
 #include "core/sha256.h"
 #include "guard/journal/end.h"
 #include "os/clock.h"
@@ -182,8 +185,16 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     return r;
 }
 
-int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
-                      const char *op, struct rg_jkept *kept)
+/* The journal's cap on a copy, as a run started now would set it. */
+static int64_t max_file(void)
+{
+    const char *env = getenv(RG_ENV_JOURNAL_MAX_FILE);
+    int64_t v = env && *env ? rg_size_parse(env) : -1;
+    return v >= 0 ? v : RG_JOURNAL_FILE_MAX;
+}
+
+static int keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
+                   const char *op, struct rg_jkept *kept, int64_t cap)
 {
     struct stat st, now;
     if (kept)
@@ -194,6 +205,12 @@ int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name,
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
         return 0;
+    }
+    /* A tree's truncate -s 20G takes no room; its copy, byte by byte, would
+     * fill the disk the journal is on. */
+    if (st.st_size > cap) {
+        close(fd);
+        return RG_JSTORE_TOO_LARGE;
     }
     char hex[RG_SHA256_HEX];
     int r = rg_jstore_copy(fd, dir, hex);
@@ -212,10 +229,17 @@ int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name,
     return keep_record(dir, id, abs, op, &st, hex);
 }
 
+int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
+                      const char *op, struct rg_jkept *kept)
+{
+    return keep_at(dir, id, at, name, abs, op, kept, max_file());
+}
+
+/* The hook holds the file to its session's cap before it asks. */
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
                    struct rg_jkept *kept)
 {
-    return rg_jstore_keep_at(dir, id, AT_FDCWD, abs, abs, op, kept);
+    return keep_at(dir, id, AT_FDCWD, abs, abs, op, kept, INT64_MAX);
 }
 
 int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op)

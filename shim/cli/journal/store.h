@@ -126,7 +126,9 @@ struct rg_jkept {
 int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char *op,
                    struct rg_jkept *kept);
 /* The same, of the file name in directory at (abs is then its path, for
- * the record alone). */
+ * the record alone), for undo: RG_JSTORE_TOO_LARGE, nothing copied, when
+ * it is larger than READGUARD_JOURNAL_MAX_FILE (or 64 MiB). */
+#define RG_JSTORE_TOO_LARGE 1
 int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
                       const char *op, struct rg_jkept *kept);
 

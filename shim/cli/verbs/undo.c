@@ -19,6 +19,7 @@
 #include "cli/undo/spot.h"
 #include "cli/verbs.h"
 #include "core/jrecord.h"
+#include "core/settings.h"
 #include "core/text.h"
 #include "os/clock.h"
 #include "os/gitroot.h"
@@ -130,6 +131,14 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
                "again)",
                rg_shown(file));
         return RG_EXIT_NO; /* not restored, as when it changed before undo looked */
+    }
+    if (r == RG_JSTORE_TOO_LARGE) {
+        rg_jspot_drop_tmp(spot);
+        rg_err("undo: '%s': it is larger now than the journal keeps of a file "
+               "(" RG_ENV_JOURNAL_MAX_FILE "), so undo cannot keep its content; nothing "
+               "restored (move it away, then undo again)",
+               rg_shown(file));
+        return RG_EXIT_NO;
     }
     if (r < 0) {
         rg_jspot_drop_tmp(spot);

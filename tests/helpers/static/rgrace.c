@@ -54,6 +54,38 @@ static void *flip(void *arg)
     return NULL;
 }
 
+/* Starts flip on names a and b, the buffer holding first's name. */
+static pthread_t start_flipping(const char *a, const char *b, int first)
+{
+    pthread_t th;
+    names[0] = a;
+    names[1] = b;
+    snprintf(path, sizeof path, "%s", names[first]);
+    pthread_create(&th, NULL, flip, NULL);
+    return th;
+}
+
+static void stop_racer(pthread_t th)
+{
+    atomic_store(&stop, 1);
+    pthread_join(th, NULL);
+}
+
+/* Did the open give fd on victim's inode? */
+static bool reached(int fd, const struct stat *victim)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_ino == victim->st_ino && st.st_dev == victim->st_dev;
+}
+
+/* TRIES, by strtol: a count that is not a number is no tries at all. */
+static long count(const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    return *s && !*end ? n : 0;
+}
+
 static void *swap(void *arg)
 {
     const char *link = arg;
@@ -66,7 +98,7 @@ static void *swap(void *arg)
 
 static int link_race(char **argv)
 {
-    struct stat victim, st;
+    struct stat victim;
     char alt[4096];
     snprintf(alt, sizeof alt, "%s.alt", argv[0]);
     if (stat(argv[1], &victim) != 0 || symlink(argv[1], argv[0]) != 0 ||
@@ -74,7 +106,7 @@ static int link_race(char **argv)
         perror("rgrace: set-up");
         return 2;
     }
-    long tries = atol(argv[3]), hits = 0, opened = 0;
+    long tries = count(argv[3]), hits = 0, opened = 0;
     pthread_t th;
     pthread_create(&th, NULL, swap, argv[0]);
     for (long i = 0; i < tries; i++) {
@@ -82,46 +114,39 @@ static int link_race(char **argv)
         if (fd < 0)
             continue;
         opened++;
-        if (fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev)
-            hits++;
+        hits += reached(fd, &victim);
         close(fd);
     }
-    atomic_store(&stop, 1);
-    pthread_join(th, NULL);
+    stop_racer(th);
     printf("opened %ld victim %ld\n", opened, hits);
     return 0;
 }
 
 static int read_race(char **argv)
 {
-    struct stat victim, st;
+    struct stat victim;
     if (strlen(argv[0]) != strlen(argv[1]) || stat(argv[2], &victim) != 0) {
         fprintf(stderr, "usage: rgrace --read A B VICTIM TRIES (A, B of equal length)\n");
         return 2;
     }
-    names[0] = argv[0];
-    names[1] = argv[1];
-    strcpy(path, names[0]);
-    long tries = atol(argv[3]), reached = 0, wrote = 0;
-    pthread_t th;
-    pthread_create(&th, NULL, flip, NULL);
+    long tries = count(argv[3]), hits = 0, wrote = 0;
+    pthread_t th = start_flipping(argv[0], argv[1], 0);
     for (long i = 0; i < tries; i++) {
         int fd = open(path, O_RDONLY);
         if (fd < 0)
             continue;
-        bool hit = fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev;
+        bool hit = reached(fd, &victim);
         close(fd);
         if (!hit)
             continue;
-        reached++;
+        hits++;
         if ((fd = open(argv[2], O_WRONLY)) >= 0) {
             wrote++;
             close(fd);
         }
     }
-    atomic_store(&stop, 1);
-    pthread_join(th, NULL);
-    printf("read victim %ld wrote %ld\n", reached, wrote);
+    stop_racer(th);
+    printf("read victim %ld wrote %ld\n", hits, wrote);
     return 0;
 }
 
@@ -143,7 +168,7 @@ static int dirs_race(char **argv)
         return 2;
     }
     close(fd);
-    long tries = atol(argv[3]), renamed = 0;
+    long tries = count(argv[3]), renamed = 0;
     pthread_t th;
     pthread_create(&th, NULL, swap_dirs, argv);
     for (long i = 0; i < tries; i++) {
@@ -155,8 +180,7 @@ static int dirs_race(char **argv)
         close(fd);
         renamed += rename("rgrace.new", dest) == 0;
     }
-    atomic_store(&stop, 1);
-    pthread_join(th, NULL);
+    stop_racer(th);
     unlink("rgrace.new");
     printf("renamed %ld\n", renamed);
     return 0;
@@ -176,7 +200,7 @@ static void *flip_how(void *arg)
 
 static int how_race(char **argv)
 {
-    long tries = atol(argv[1]), wrote = 0, enosys = 0;
+    long tries = count(argv[1]), wrote = 0, enosys = 0;
     how.flags = path_flags;
     pthread_t th;
     pthread_create(&th, NULL, flip_how, NULL);
@@ -189,15 +213,40 @@ static int how_race(char **argv)
         wrote += (fcntl(fd, F_GETFL) & (O_PATH | O_ACCMODE)) == O_WRONLY;
         close(fd);
     }
-    atomic_store(&stop, 1);
-    pthread_join(th, NULL);
+    stop_racer(th);
     printf("wrote %ld enosys %ld\n", wrote, enosys);
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
+    return 2;
+}
+
+/* The race without an option: write-opens of the flipping buffer. */
+static int buffer_race(char **argv)
+{
+    struct stat victim;
+    if (strlen(argv[0]) != strlen(argv[1]) || stat(argv[0], &victim) != 0)
+        return usage();
+    long tries = count(argv[2]), hits = 0, opened = 0;
+    pthread_t th = start_flipping(argv[0], argv[1], 1);
+    for (long i = 0; i < tries; i++) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0)
+            continue;
+        opened++;
+        hits += reached(fd, &victim);
+        close(fd);
+    }
+    stop_racer(th);
+    printf("opened %ld victim %ld\n", opened, hits);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    struct stat victim, st;
     if (argc == 6 && strcmp(argv[1], "--link") == 0)
         return link_race(argv + 2);
     if (argc == 6 && strcmp(argv[1], "--read") == 0)
@@ -210,27 +259,5 @@ int main(int argc, char **argv)
         path_flags |= 1ULL << 32;
         return how_race(argv + 2);
     }
-    if (argc != 4 || strlen(argv[1]) != strlen(argv[2]) || stat(argv[1], &victim) != 0) {
-        fprintf(stderr, "usage: rgrace VICTIM ALLOWED TRIES (names of equal length)\n");
-        return 2;
-    }
-    names[0] = argv[1];
-    names[1] = argv[2];
-    strcpy(path, names[1]);
-    long tries = atol(argv[3]), hits = 0, opened = 0;
-    pthread_t th;
-    pthread_create(&th, NULL, flip, NULL);
-    for (long i = 0; i < tries; i++) {
-        int fd = open(path, O_WRONLY);
-        if (fd < 0)
-            continue;
-        opened++;
-        if (fstat(fd, &st) == 0 && st.st_ino == victim.st_ino && st.st_dev == victim.st_dev)
-            hits++;
-        close(fd);
-    }
-    atomic_store(&stop, 1);
-    pthread_join(th, NULL);
-    printf("opened %ld victim %ld\n", opened, hits);
-    return 0;
+    return argc == 4 ? buffer_race(argv + 1) : usage();
 }

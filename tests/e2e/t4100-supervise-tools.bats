@@ -155,3 +155,20 @@ truncate_refused() { # MODE TRUNCATE...
 	assert_content f original
 	[ "$(stat -c %Y f)" -gt "$(date -d '-1 hour' +%s)" ] || fail "the time was not set"
 }
+
+@test "t4100.12 a Go module's build, test, mod tidy and gofmt -w run again in a second supervised session" {
+	go_tool
+	printf 'module example.com/m\n\ngo 1.19\n' >go.mod
+	printf 'package main\n\nfunc Add(a, b int) int { return a + b }\n\nfunc main() { println(Add(1, 2)) }\n' >main.go
+	printf 'package main\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("sum")\n\t}\n}\n' >main_test.go
+	local each='go build -o m . && go test -count=1 . >/dev/null && go mod tidy && go vet . && gofmt -w main.go'
+	run --separate-stderr sv env GOCACHE="$CACHE/gocache" GOPROXY=off GOFLAGS= CGO_ENABLED=0 bash -c "$each"
+	assert_success
+	printf 'package main\n\nfunc   Add(a,b int) int { return a+b }\n\nfunc main() { println(Add(1, 2)) }\n' >main.go
+	make_old go.mod main.go m
+	run --separate-stderr sv env GOCACHE="$CACHE/gocache" GOPROXY=off GOFLAGS= CGO_ENABLED=0 bash -c "$each"
+	assert_success
+	refute_refused
+	run grep -c 'func Add(a, b int) int { return a + b }' main.go
+	assert_output 1
+}

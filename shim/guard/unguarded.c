@@ -10,6 +10,7 @@
 #include "core/jrecord.h"
 #include "core/report.h"
 #include "core/table.h"
+#include "core/text.h"
 #include "os/clock.h"
 #include "os/logfile.h"
 #include "os/sys.h"
@@ -56,11 +57,13 @@ static const char *reason_name(enum rg_prog kind)
 
 static void tell(const struct rg_header *h, const struct rg_unguarded *u, int err_fd)
 {
-    char line[PATH_MAX + 256];
+    /* The tree names its programs: a newline in one must not start a line. */
+    char line[PATH_MAX + 256], shown[PATH_MAX];
+    rg_line_escape(shown, sizeof shown, u->path);
     int n = snprintf(line, sizeof line,
                      "readguard: '%s' runs unguarded: %s; 'readguard run --supervise' guards "
                      "it.\n",
-                     u->path, why(u->kind));
+                     shown, why(u->kind));
     if (n > 0 && err_fd >= 0) {
         ssize_t w = write(err_fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line);
         (void)w;

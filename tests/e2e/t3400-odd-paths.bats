@@ -405,3 +405,12 @@ except ValueError:
 		fail "the name's bytes are not in: $("$RG" status --json --files --session "$W/t")"
 	"$RG" sessions --json | strict_json
 }
+
+@test "t3400.30 the notice naming a static program whose name holds a newline stays one line" {
+	mkfile data original
+	cp "$T/rgstatic" $'s\nFAKE'
+	run --separate-stderr rg ./$'s\nFAKE' read data
+	assert_equal "${#stderr_lines[@]}" 1
+	[[ ${stderr_lines[0]} == "readguard: './s\\nFAKE' runs unguarded: it is statically linked"* ]] ||
+		fail "stderr: $stderr"
+}

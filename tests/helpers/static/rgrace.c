@@ -86,6 +86,24 @@ static long count(const char *s)
     return *s && !*end ? n : 0;
 }
 
+/* Write-opens name tries times while the racer th runs, then stops it and
+ * prints how many opens gave a descriptor and how many reached victim. */
+static int write_opens(const char *name, long tries, const struct stat *victim, pthread_t th)
+{
+    long hits = 0, opened = 0;
+    for (long i = 0; i < tries; i++) {
+        int fd = open(name, O_WRONLY);
+        if (fd < 0)
+            continue;
+        opened++;
+        hits += reached(fd, victim);
+        close(fd);
+    }
+    stop_racer(th);
+    printf("opened %ld victim %ld\n", opened, hits);
+    return 0;
+}
+
 static void *swap(void *arg)
 {
     const char *link = arg;
@@ -106,20 +124,9 @@ static int link_race(char **argv)
         perror("rgrace: set-up");
         return 2;
     }
-    long tries = count(argv[3]), hits = 0, opened = 0;
     pthread_t th;
     pthread_create(&th, NULL, swap, argv[0]);
-    for (long i = 0; i < tries; i++) {
-        int fd = open(argv[0], O_WRONLY);
-        if (fd < 0)
-            continue;
-        opened++;
-        hits += reached(fd, &victim);
-        close(fd);
-    }
-    stop_racer(th);
-    printf("opened %ld victim %ld\n", opened, hits);
-    return 0;
+    return write_opens(argv[0], count(argv[3]), &victim, th);
 }
 
 static int read_race(char **argv)
@@ -230,19 +237,8 @@ static int buffer_race(char **argv)
     struct stat victim;
     if (strlen(argv[0]) != strlen(argv[1]) || stat(argv[0], &victim) != 0)
         return usage();
-    long tries = count(argv[2]), hits = 0, opened = 0;
     pthread_t th = start_flipping(argv[0], argv[1], 1);
-    for (long i = 0; i < tries; i++) {
-        int fd = open(path, O_WRONLY);
-        if (fd < 0)
-            continue;
-        opened++;
-        hits += reached(fd, &victim);
-        close(fd);
-    }
-    stop_racer(th);
-    printf("opened %ld victim %ld\n", opened, hits);
-    return 0;
+    return write_opens(path, count(argv[2]), &victim, th);
 }
 
 int main(int argc, char **argv)

@@ -1838,3 +1838,21 @@ killed_agent() {
 	"$RG" undo --force a.txt
 	assert_content a.txt original
 }
+
+# Without --strict a session's tree may plant records (LIMITATIONS): one
+# whose path climbs out through ".." passes the "under here" of --all by
+# its letters, yet nothing outside is written (the path, resolved, names a
+# file no record holds; and undo's walk down from / takes no "..").
+@test "t1400.171 a record planted with a path through .. makes undo --all write nothing outside the work tree" {
+	mkdir sub "$BATS_TEST_TMPDIR/elsewhere"
+	printf 'mine\n' >"$BATS_TEST_TMPDIR/elsewhere/x"
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo new >a.txt'
+	local idx planted
+	idx=$(ls "$J/sessions/"*.jsonl)
+	planted=$(sed "s#\"path\":\"$W/a.txt\"#\"path\":\"$W/sub/../../elsewhere/x\"#" "$idx")
+	printf '%s\n' "$planted" >>"$idx"
+	run --separate-stderr "$RG" undo --all --force
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/elsewhere/x")" mine
+	assert_content a.txt original
+}

@@ -226,7 +226,7 @@ static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess
     }
 }
 
-void rg_jstore_prune(const char *dir, bool now_please)
+void rg_jprune(const char *dir, bool now_please)
 {
     char stamp[PATH_MAX + 16];
     snprintf(stamp, sizeof stamp, "%s/.pruned", dir);

@@ -10,7 +10,7 @@
  * the policy of READGUARD_JOURNAL_DAYS and READGUARD_JOURNAL_MAX; at most
  * once an hour unless now_please. Versions kept by a link are named by
  * content first (settle.h). */
-void rg_jstore_prune(const char *dir, bool now_please);
+void rg_jprune(const char *dir, bool now_please);
 
 #define RG_PRUNE_DAY_NS (86400LL * 1000000000)
 

@@ -343,7 +343,7 @@ static void close_journal(const struct rg_header *h)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jstore_close_session(h->journal_dir, id);
     rg_jsettle_session(h->journal_dir, id);
-    rg_jstore_prune(h->journal_dir, false);
+    rg_jprune(h->journal_dir, false);
 }
 
 int rg_cmd_end(int argc, char **argv)

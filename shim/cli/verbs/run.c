@@ -87,7 +87,7 @@ static void close_journal(const char *session, bool kept)
             rg_jlive_note(h->journal_dir, id, table);
         rg_jstore_close_session(h->journal_dir, id);
         rg_jsettle_session(h->journal_dir, id);
-        rg_jstore_prune(h->journal_dir, false);
+        rg_jprune(h->journal_dir, false);
     }
     rg_session_detach(&t);
 }

@@ -172,7 +172,7 @@ int rg_cmd_sessions(int argc, char **argv)
         rg_logs_prune(true, pruned_log, &l);
         char journal[PATH_MAX];
         rg_session_default_journal(journal, sizeof journal);
-        rg_jstore_prune(journal, true);
+        rg_jprune(journal, true);
     }
     /* Last: "no sessions" after "removed" lines would say nothing was done. */
     if (l.n == 0 && l.removed == 0)

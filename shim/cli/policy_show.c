@@ -59,7 +59,10 @@ void rg_policy_show_human(FILE *f, const struct rg_header *h)
     char scope, buf[RG_LOG_PATH_MAX];
     for (const char *r = rg_ignore_next(h->ignores, h->ignores_len, NULL, &scope); r;
          r = rg_ignore_next(h->ignores, h->ignores_len, r, &scope))
-        fprintf(f, "            %-24s %s\n", r, rg_shown(rule_scope(h, scope, buf, sizeof buf)));
+        /* A rule is a line of a .readguardignore, which a session's tree
+         * may write: its control characters (an ESC) reach no terminal. */
+        fprintf(f, "            %-24s %s\n", rg_shown(r),
+                rg_shown(rule_scope(h, scope, buf, sizeof buf)));
 }
 
 void rg_policy_show_json(FILE *f, bool *first, const struct rg_header *h)

@@ -226,3 +226,14 @@ b"
 	assert_success
 	assert_line "roots       $W/a\\nb"
 }
+
+# A .readguardignore is a file a session's tree may create (a new file),
+# and the next session shows its lines: an ESC in one must reach no
+# terminal as a control sequence.
+@test "t2020.17 status shows an ignore rule's control characters escaped" {
+	printf 'free a\033[31mRED*\n' >.readguardignore
+	run --separate-stderr rg "$RG" status
+	assert_success
+	assert_output --partial 'free a\x1b[31mRED*'
+	[[ $output != *$'\033'* ]] || fail "an ESC reached the output: $output"
+}

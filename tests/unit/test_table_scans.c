@@ -123,11 +123,12 @@ TEST(reread_of_other_bytes_with_the_same_ctime_takes_nothing)
     drop(&f);
 }
 
-/* rg_entry_reread step by step: the read checked that the entry records
- * its stamp (seen loaded first), and before it hands the entry over the
- * same scanner (123) records newer bytes, leaving the reader word as the
- * read last saw it. */
-TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
+/* A take-over step by step (mark: 0 for rg_entry_reread's, RG_GEN_WRITE
+ * for an own write's restamp): it checked that the entry records the
+ * bytes it looked at (seen loaded first), and before it hands the entry
+ * over the same scanner (123) records newer bytes, leaving the reader word
+ * as the look last saw it. Nothing is taken, nothing marked. */
+static void newer_bytes_before_the_take_over(uint32_t mark)
 {
     struct fixture f = make_table();
     struct rg_stamp st;
@@ -137,9 +138,15 @@ TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
     CHECK(rg_entry_records(&f.t, e, &st));
     struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
     CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
-    CHECK(!rg_entry_take_over(e, seen, st.reader, 0));
+    CHECK(!rg_entry_take_over(e, seen, st.reader, mark));
     CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
+    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
     drop(&f);
+}
+
+TEST(take_over_after_the_scanner_recorded_newer_bytes_takes_nothing)
+{
+    newer_bytes_before_the_take_over(0);
 }
 
 TEST(take_over_with_no_stamp_since_hands_the_scan_over_and_frees_the_lock)
@@ -167,24 +174,11 @@ TEST(take_over_while_a_stamp_is_under_way_takes_nothing)
     drop(&f);
 }
 
-/* An own write's restamp step by step: it found the bytes it wrote (seen
- * loaded first), recorded by a scanner that saw them between the write and
- * the restamp, and before it hands them over and marks them written the
- * scanner records newer bytes. */
+/* The own write found the bytes it wrote, recorded by a scanner that saw
+ * them between the write and the restamp. */
 TEST(own_take_over_after_the_scanner_recorded_newer_bytes_marks_nothing)
 {
-    struct fixture f = make_table();
-    struct rg_stamp st;
-    struct rg_entry *e = scanned(&f, &st);
-    uint64_t seen = atomic_load(&e->hash_stamps);
-    st.reader = 456;
-    CHECK(rg_entry_records(&f.t, e, &st));
-    struct rg_stamp newer = {.mtime_ns = 3000, .ctime_ns = 4000, .size = 11, .reader = 123 | SCAN};
-    CHECK(rg_entry_stamp(&f.t, e, &newer, false, 6000));
-    CHECK(!rg_entry_take_over(e, seen, st.reader, RG_GEN_WRITE));
-    CHECK_EQ_INT(rg_entry_load(&f.t, e).reader, 123 | SCAN);
-    CHECK(!(atomic_load(&e->gen) & RG_GEN_WRITE));
-    drop(&f);
+    newer_bytes_before_the_take_over(RG_GEN_WRITE);
 }
 
 TEST(own_write_restamp_takes_a_scan_of_its_bytes_over_and_frees_the_lock)

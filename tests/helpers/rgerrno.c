@@ -103,7 +103,7 @@ static int spawn_true(posix_spawn_file_actions_t *fa)
     return r == 0 ? 0 : -1;
 }
 
-static void success(void)
+static void success_opens(void)
 {
     put("a");
     SUCCEED("open", fd_of("a", O_RDWR));
@@ -120,19 +120,31 @@ static void success(void)
     SUCCEED("syscall(SYS_openat)", syscall(SYS_openat, AT_FDCWD, "a", O_RDWR, 0));
     struct open_how how = {.flags = O_RDWR};
     SUCCEED("syscall(SYS_openat2)", syscall(SYS_openat2, AT_FDCWD, "a", &how, sizeof how));
+}
+
+static void success_streams(void)
+{
     SUCCEED_PTR("fopen", fopen("a", "r+"));
     SUCCEED_PTR("fopen64", fopen64("a", "w"));
     SUCCEED_PTR("freopen", freopen("a", "a", fopen("/dev/null", "r")));
     SUCCEED_PTR("freopen64", freopen64("a", "r", fopen("/dev/null", "r")));
     FILE *fp = fopen("a", "w");
     SUCCEED("fclose", fp ? fclose(fp) : -1);
+}
+
+static void success_truncates(void)
+{
     int fd = fd_of("a", O_RDWR);
     SUCCEED("ftruncate", ftruncate(fd, 3));
     SUCCEED("ftruncate64", ftruncate64(fd, 2));
     SUCCEED("close", close(fd));
     SUCCEED("truncate", truncate("a", 1));
     SUCCEED("truncate64", truncate64("a", 0));
-    fd = fd_of("a", O_WRONLY);
+}
+
+static void success_descriptors(void)
+{
+    int fd = fd_of("a", O_WRONLY);
     int fd2 = fd_of("b", O_WRONLY);
     SUCCEED("dup2", dup2(fd, fd2));
     SUCCEED("dup2 onto itself", dup2(fd, fd));
@@ -143,6 +155,10 @@ static void success(void)
     errno = SENTINEL;
     closefrom(fd);
     report("closefrom", errno == SENTINEL && fcntl(fd, F_GETFD) == -1, 0, errno);
+}
+
+static void success_names(void)
+{
     put("c");
     SUCCEED("rename", rename("c", "d"));
     SUCCEED("renameat", renameat(AT_FDCWD, "d", AT_FDCWD, "c"));
@@ -154,11 +170,19 @@ static void success(void)
     SUCCEED("unlinkat", unlinkat(AT_FDCWD, "c", 0));
     put("c");
     SUCCEED("remove", remove("c"));
+}
+
+static void success_temporaries(void)
+{
     char t1[] = "tmpXXXXXX", t2[] = "tmpXXXXXX", t3[] = "tmpXXXXXX.s", t4[] = "tmpXXXXXX.s";
     SUCCEED("mkstemp", mkstemp(t1));
     SUCCEED("mkostemp", mkostemp(t2, O_CLOEXEC));
     SUCCEED("mkstemps", mkstemps(t3, 2));
     SUCCEED("mkostemps", mkostemps(t4, 2, O_CLOEXEC));
+}
+
+static void success_children(void)
+{
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     errno = SENTINEL;
@@ -181,6 +205,19 @@ static void success(void)
     report("popen", p && errno == SENTINEL, p != NULL, errno);
     if (p)
         pclose(p);
+}
+
+/* Each call succeeds and keeps errno: in this order, as each group
+ * leaves the files the next one starts from. */
+static void success(void)
+{
+    success_opens();
+    success_streams();
+    success_truncates();
+    success_descriptors();
+    success_names();
+    success_temporaries();
+    success_children();
 }
 
 static void refused(void)

@@ -120,75 +120,95 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* N or ITERS, by strtol: one that is not a whole number is 0, refused. */
+static int count(const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    return *s && !*end && n > 0 && n <= 1000000000 ? (int)n : 0;
+}
+
+/* The workers as threads of this process: 0, or 2 if one cannot start. */
+static int run_threads(int n)
+{
+    pthread_t *tid = calloc((size_t)n, sizeof *tid);
+
+    if (!tid)
+        return 2;
+    for (int w = 0; w < n; w++) {
+        int rc = pthread_create(&tid[w], NULL, worker, (void *)(long)w);
+
+        if (rc) {
+            fprintf(stderr, "hammer: pthread_create: %s\n", strerror(rc));
+            free(tid);
+            return 2;
+        }
+    }
+    for (int w = 0; w < n; w++)
+        pthread_join(tid[w], NULL);
+    free(tid);
+    return 0;
+}
+
+/* The workers as processes, whose exit statuses count into nacces and
+ * nother: 0, or 2 if one cannot be started or waited for. */
+static int run_procs(int n)
+{
+    pid_t *pid = calloc((size_t)n, sizeof *pid);
+
+    if (!pid)
+        return 2;
+    fflush(stderr);
+    for (int w = 0; w < n; w++) {
+        pid[w] = fork();
+        if (pid[w] < 0) {
+            perror("hammer: fork");
+            free(pid);
+            return 2;
+        }
+        if (pid[w] == 0) {
+            worker((void *)(long)w);
+            _exit(nacces ? 1 : nother ? 2 : 0);
+        }
+    }
+    for (int w = 0; w < n; w++) {
+        int st;
+
+        if (waitpid(pid[w], &st, 0) < 0) {
+            perror("hammer: waitpid");
+            free(pid);
+            return 2;
+        }
+        if (!WIFEXITED(st)) {
+            fprintf(stderr, "hammer: worker %d died (status %#x)\n", w, st);
+            nother++;
+        } else if (WEXITSTATUS(st) == 1) {
+            nacces++;
+        } else if (WEXITSTATUS(st) != 0) {
+            nother++;
+        }
+    }
+    free(pid);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int n, w, threads;
-
-    if (argc < 5 || (strcmp(argv[1], "threads") && strcmp(argv[1], "procs"))) {
+    if (argc < 5 || (strcmp(argv[1], "threads") != 0 && strcmp(argv[1], "procs") != 0)) {
         fprintf(stderr, "usage: hammer threads|procs N ITERS FILE...\n");
         return 64;
     }
-    threads = strcmp(argv[1], "threads") == 0;
-    n = atoi(argv[2]);
-    iters = atoi(argv[3]);
+    int threads = strcmp(argv[1], "threads") == 0;
+    int n = count(argv[2]);
+    iters = count(argv[3]);
     files = argv + 4;
     nfiles = argc - 4;
     if (n < 1 || n > 256 || iters < 1) {
         fprintf(stderr, "hammer: bad N or ITERS\n");
         return 64;
     }
-
-    if (threads) {
-        pthread_t *tid = calloc((size_t)n, sizeof *tid);
-
-        if (!tid)
-            return 2;
-        for (w = 0; w < n; w++) {
-            int rc = pthread_create(&tid[w], NULL, worker, (void *)(long)w);
-
-            if (rc) {
-                fprintf(stderr, "hammer: pthread_create: %s\n", strerror(rc));
-                return 2;
-            }
-        }
-        for (w = 0; w < n; w++)
-            pthread_join(tid[w], NULL);
-        free(tid);
-    } else {
-        pid_t *pid = calloc((size_t)n, sizeof *pid);
-
-        if (!pid)
-            return 2;
-        fflush(stderr);
-        for (w = 0; w < n; w++) {
-            pid[w] = fork();
-            if (pid[w] < 0) {
-                perror("hammer: fork");
-                return 2;
-            }
-            if (pid[w] == 0) {
-                worker((void *)(long)w);
-                _exit(nacces ? 1 : nother ? 2 : 0);
-            }
-        }
-        for (w = 0; w < n; w++) {
-            int st;
-
-            if (waitpid(pid[w], &st, 0) < 0) {
-                perror("hammer: waitpid");
-                return 2;
-            }
-            if (!WIFEXITED(st)) {
-                fprintf(stderr, "hammer: worker %d died (status %#x)\n", w, st);
-                nother++;
-            } else if (WEXITSTATUS(st) == 1) {
-                nacces++;
-            } else if (WEXITSTATUS(st) != 0) {
-                nother++;
-            }
-        }
-        free(pid);
-    }
+    if ((threads ? run_threads(n) : run_procs(n)) != 0)
+        return 2;
     if (nacces)
         return 1;
     return nother ? 2 : 0;

@@ -101,6 +101,44 @@ static int vfork_bigenv(int n, const char *prog)
     return 0;
 }
 
+/* The exec forms that replace this process: VIA's call, with the empty
+ * environment where it takes one and after clearenv() where it reads
+ * environ. Returns only when the call failed (127), or VIA is unknown (2). */
+static int exec_here(const char *via, const char *prog, char **args)
+{
+    /* Up to three arguments after PROG are enough for the tests' list forms. */
+    char *a[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3 && args[i + 1]; i++)
+        a[i] = args[i + 1];
+    if (strcmp(via, "execve") == 0)
+        execve(prog, args, empty);
+    else if (strcmp(via, "execvpe") == 0)
+        execvpe(prog, args, empty);
+    else if (strcmp(via, "execveat") == 0)
+        execveat(AT_FDCWD, prog, args, empty, 0);
+    else if (strcmp(via, "fexecve") == 0)
+        fexecve(open(prog, O_RDONLY | O_CLOEXEC), args, empty);
+    else if (strcmp(via, "execle") == 0)
+        execle(prog, prog, a[0], a[1], a[2], (char *)NULL, empty);
+    else {
+        clearenv(); /* the forms that pass environ on */
+        if (strcmp(via, "execv") == 0)
+            execv(prog, args);
+        else if (strcmp(via, "execvp") == 0)
+            execvp(prog, args);
+        else if (strcmp(via, "execl") == 0)
+            execl(prog, prog, a[0], a[1], a[2], (char *)NULL);
+        else if (strcmp(via, "execlp") == 0)
+            execlp(prog, prog, a[0], a[1], a[2], (char *)NULL);
+        else {
+            fprintf(stderr, "rgexec: unknown VIA %s\n", via);
+            return 2;
+        }
+    }
+    perror("rgexec");
+    return 127;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -127,39 +165,5 @@ int main(int argc, char **argv)
         }
         return pid < 0 ? 127 : wait_for(pid);
     }
-    if (strcmp(via, "execve") == 0)
-        execve(prog, args, empty);
-    else if (strcmp(via, "execvpe") == 0)
-        execvpe(prog, args, empty);
-    else if (strcmp(via, "execveat") == 0)
-        execveat(AT_FDCWD, prog, args, empty, 0);
-    else if (strcmp(via, "fexecve") == 0) {
-        int fd = open(prog, O_RDONLY | O_CLOEXEC);
-        fexecve(fd, args, empty);
-    } else if (strcmp(via, "execle") == 0) {
-        /* up to three arguments after PROG are enough for the tests */
-        char *a[4] = {NULL, NULL, NULL, NULL};
-        for (int i = 0; i < 3 && args[i + 1]; i++)
-            a[i] = args[i + 1];
-        execle(prog, prog, a[0], a[1], a[2], (char *)NULL, empty);
-    } else {
-        clearenv();
-        char *a[4] = {NULL, NULL, NULL, NULL};
-        for (int i = 0; i < 3 && args[i + 1]; i++)
-            a[i] = args[i + 1];
-        if (strcmp(via, "execv") == 0)
-            execv(prog, args);
-        else if (strcmp(via, "execvp") == 0)
-            execvp(prog, args);
-        else if (strcmp(via, "execl") == 0)
-            execl(prog, prog, a[0], a[1], a[2], (char *)NULL);
-        else if (strcmp(via, "execlp") == 0)
-            execlp(prog, prog, a[0], a[1], a[2], (char *)NULL);
-        else {
-            fprintf(stderr, "rgexec: unknown VIA %s\n", via);
-            return 2;
-        }
-    }
-    perror("rgexec");
-    return 127;
+    return exec_here(via, prog, args);
 }

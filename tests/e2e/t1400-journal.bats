@@ -1856,3 +1856,25 @@ killed_agent() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/elsewhere/x")" mine
 	assert_content a.txt original
 }
+
+# A tree still running (a process left behind) may grow the file while
+# undo copies it to keep it; a truncate -s takes no room, the copy would.
+@test "t1400.172 a file grown while undo keeps it is not copied past the size it had: undo restores nothing, exit 1" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt original
+	rgsh 'cat a.txt >/dev/null; echo new >a.txt'
+	# Undo's copy is held at its first read, as the file grows to 64 MiB.
+	strace -f -o "$W/tr" -P "$W/a.txt" -e trace=read -e inject=read:delay_enter=1500000:when=1 \
+		"$RG" undo a.txt 2>"$W/undo.err" &
+	local undo=$!
+	sleep 0.7
+	truncate -s 64M a.txt
+	local rc=0
+	wait "$undo" || rc=$?
+	assert_equal "$rc" 1
+	run cat "$W/undo.err"
+	assert_output --partial "it changed while undo kept its content; nothing restored"
+	run grep -c '^[0-9]* *read(' "$W/tr"
+	[ "$output" -le 3 ] || fail "undo read the grown file: $output reads"
+	assert_equal "$(stat -c %s a.txt)" 67108864
+}

@@ -131,7 +131,10 @@ static int write_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
-int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
+/* rg_jstore_hash_copy, stopping with -EAGAIN past limit bytes: a file
+ * that grows while it is read has changed, and what it grew by (a
+ * truncate -s 20G takes no room) is not copied. */
+static int hash_copy_upto(int src, int dst, char hex[RG_SHA256_HEX], int64_t limit)
 {
     char buf[65536];
     struct rg_sha256 s;
@@ -139,7 +142,12 @@ int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
     rg_sha256_init(&s);
     ssize_t n = 0;
     int r = 0;
+    int64_t total = 0;
     while (r == 0 && (n = read(src, buf, sizeof buf)) > 0) {
+        if ((total += n) > limit) {
+            r = -EAGAIN;
+            break;
+        }
         rg_sha256_update(&s, buf, (size_t)n);
         if (dst >= 0)
             r = write_all(dst, buf, (size_t)n);
@@ -151,7 +159,12 @@ int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
     return r;
 }
 
-int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
+int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
+{
+    return hash_copy_upto(src, dst, hex, INT64_MAX);
+}
+
+static int copy_upto(int src, const char *dir, char hex[RG_SHA256_HEX], int64_t limit)
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80];
     snprintf(objects, sizeof objects, "%s/" RG_JOURNAL_OBJECTS, dir);
@@ -162,7 +175,7 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     int dst = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (dst < 0)
         return -errno;
-    r = rg_jstore_hash_copy(src, dst, hex);
+    r = hash_copy_upto(src, dst, hex, limit);
     struct stat copied;
     if (r == 0 && fstat(dst, &copied) != 0)
         r = -errno;
@@ -183,6 +196,11 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
     }
     unlink(tmp);
     return r;
+}
+
+int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
+{
+    return copy_upto(src, dir, hex, INT64_MAX);
 }
 
 /* The journal's cap on a copy, as a run started now would set it. */
@@ -213,7 +231,7 @@ static int keep_at(const char *dir, const char *id, int at, const char *name, co
         return RG_JSTORE_TOO_LARGE;
     }
     char hex[RG_SHA256_HEX];
-    int r = rg_jstore_copy(fd, dir, hex);
+    int r = copy_upto(fd, dir, hex, st.st_size);
     close(fd);
     /* A write that landed during the copy is in no version: say so before
      * anything names the copy (undo then leaves the file alone). */

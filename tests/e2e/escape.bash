@@ -77,10 +77,11 @@ setup_file() {
 	export RG ESC_BIN
 }
 
-# bats loads this file again for each test, after helper.bash has set RG to
-# the build tree's: take the copy setup_file made, if it made one.
+# bats loads this file again for each test, after helper.bash has set RG and
+# SHIM to the build tree's: take the copy setup_file made, if it made one.
 if [ -n "${ESC_BIN:-}" ]; then
 	RG="$ESC_BIN/readguard"
+	SHIM="$ESC_BIN/libreadguard.so"
 	T="$ESC_BIN/t"
 fi
 

@@ -1878,3 +1878,37 @@ killed_agent() {
 	[ "$output" -le 3 ] || fail "undo read the grown file: $output reads"
 	assert_equal "$(stat -c %s a.txt)" 67108864
 }
+
+# A write that lands during undo is kept like the file undo replaces, so it
+# is held to the same cap: a truncate -s 20G then takes no room, its copy would.
+@test "t1400.173 a write during undo that grows the file past the journal's per-file cap is not copied into the journal, but left beside it" {
+	export READGUARD_JOURNAL_MAX_FILE=4K
+	hold_undo_restore
+	truncate -s 1M a.txt
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 2
+	assert_equal "$(cat a.txt)" old
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output --regexp "cannot be kept in the journal \(File too large\); they are in '$W/\.a\.txt\.rg-undo-[0-9]+'$"
+	run find "$J" -type f -size +100k
+	assert_output ""
+	assert_equal "$(stat -c %s .a.txt.rg-undo-*)" 1048576
+}
+
+@test "t1400.174 after a rename fallback, a caught write past the journal's per-file cap is not copied beside the file either" {
+	export READGUARD_JOURNAL_MAX_FILE=4K
+	hold_undo_restore 'renameat2:error=EINVAL:delay_enter=3000000:when=1'
+	truncate -s 1M a.txt
+	# The journal cannot take it, whatever its size: the copy beside is all.
+	mv "$J/objects" "$J/objects.away" && : >"$J/objects"
+	local status=0
+	wait "$undoer" || status=$?
+	assert_equal "$status" 2
+	assert_renamed_after_einval
+	assert_equal "$(cat a.txt)" old
+	run cat "$BATS_TEST_TMPDIR/undo.err"
+	assert_output --partial "cannot be kept in the journal (File too large), nor left beside it"
+	run find "$W" "$J" -type f -size +100k
+	assert_output ""
+}

@@ -260,13 +260,28 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
     return keep_at(dir, id, AT_FDCWD, abs, abs, op, kept, INT64_MAX);
 }
 
+/* How many bytes a copy of fd may read, into *st: its size now, or -EFBIG
+ * past the journal's cap (a truncate -s 20G takes no room; its copy would). */
+static int64_t copy_limit(int fd, struct stat *st)
+{
+    if (fstat(fd, st) != 0)
+        return -errno;
+    return st->st_size > max_file() ? -EFBIG : st->st_size;
+}
+
+int rg_jstore_hash_copy_capped(int src, int dst, char hex[RG_SHA256_HEX])
+{
+    struct stat st;
+    int64_t limit = copy_limit(src, &st);
+    return limit < 0 ? (int)limit : hash_copy_upto(src, dst, hex, limit);
+}
+
 int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op)
 {
     struct stat st;
     char hex[RG_SHA256_HEX];
-    if (fstat(fd, &st) != 0)
-        return -errno;
-    int r = rg_jstore_copy(fd, dir, hex);
+    int64_t limit = copy_limit(fd, &st);
+    int r = limit < 0 ? (int)limit : copy_upto(fd, dir, hex, limit);
     return r < 0 ? r : keep_record(dir, id, abs, op, &st, hex);
 }
 

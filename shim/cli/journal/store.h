@@ -133,7 +133,8 @@ int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name,
                       const char *op, struct rg_jkept *kept);
 
 /* Keeps the bytes of the open regular file fd, from its offset, as session
- * id's version of abs. 0, or -errno. */
+ * id's version of abs. 0, or -errno: -EFBIG, nothing copied, past
+ * READGUARD_JOURNAL_MAX_FILE (or 64 MiB); -EAGAIN when it grows meanwhile. */
 int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, const char *op);
 
 /* Is the file of b the file of a, unchanged (inode, size, mtime, ctime)? */
@@ -147,6 +148,9 @@ int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
  * read by its SHA-256 in hex. 0, or -errno of the read or write that
  * failed. */
 int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX]);
+/* The same, held as rg_jstore_keep_fd holds its copy: -EFBIG, nothing
+ * read, past the cap; -EAGAIN past the size src had when it began. */
+int rg_jstore_hash_copy_capped(int src, int dst, char hex[RG_SHA256_HEX]);
 
 /* Claims the kept object obj, of size bytes, for a record about to name
  * it, as the shim does (guard/journal/copy.c): its mtime made new, then seen

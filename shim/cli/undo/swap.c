@@ -93,7 +93,9 @@ static int keep_caught(const char *dir, const struct rg_jspot *s, const char *ab
 }
 
 /* After a rename fallback, the bytes a write left that the journal could
- * not take have no name but old: copied to s->tmp, beside the file. */
+ * not take have no name but old: copied to s->tmp, beside the file, held
+ * to the journal's cap, as a file the journal refused for its size would
+ * fill this disk instead. */
 static bool leave_beside(int old, const struct rg_jspot *s)
 {
     char hex[RG_SHA256_HEX];
@@ -102,7 +104,7 @@ static bool leave_beside(int old, const struct rg_jspot *s)
                                0600);
     if (dst < 0)
         return false;
-    bool ok = lseek(old, 0, SEEK_SET) == 0 && rg_jstore_hash_copy(old, dst, hex) == 0;
+    bool ok = lseek(old, 0, SEEK_SET) == 0 && rg_jstore_hash_copy_capped(old, dst, hex) == 0;
     if (close(dst) != 0 || !ok) {
         unlinkat(s->dir, s->tmp, 0);
         return false;

@@ -116,6 +116,18 @@ static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
                     "--session).");
 }
 
+/* A bad READGUARD_* variable is the only problem whose text starts with
+ * its name (preload/envsettings.c, attach.c): a new session would read the
+ * same variable and fail the same way, so the advice is to fix it. */
+static int no_table_text(char *buf, size_t cap, const char *problem)
+{
+    bool bad_var = problem && strncmp(problem, "READGUARD_", 10) == 0;
+    return snprintf(buf, cap, "the session table is unusable (%s), so no read can be proven. %s",
+                    problem ? problem : "unknown",
+                    bad_var ? "Fix or unset the variable it names, then retry."
+                            : "Start a new session with 'readguard run'.");
+}
+
 size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,
                       const char *problem)
 {
@@ -138,12 +150,7 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
                       "this session cannot record reading it. Free room there, or point " RG_ENV_DIR
                       " at a file system with room for new sessions.");
         break;
-    case RG_WHY_NO_TABLE:
-        n = snprintf(buf, cap,
-                     "the session table is unusable (%s), so no read can be proven. Start a "
-                     "new session with 'readguard run'.",
-                     problem ? problem : "unknown");
-        break;
+    case RG_WHY_NO_TABLE: n = no_table_text(buf, cap, problem); break;
     case RG_WHY_EXPIRED: n = expired_text(buf, cap, r); break;
     case RG_WHY_SCANNED: n = scanned_text(buf, cap, r); break;
     case RG_WHY_SEALED: n = sealed_text(buf, cap, r); break;

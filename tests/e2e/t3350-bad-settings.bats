@@ -260,3 +260,14 @@ run_rejects() {
 	assert_failure 125
 	[[ $stderr != *"MiB"* ]] || fail "$stderr"
 }
+
+# The advice was to start a new session with 'readguard run', which reads
+# the same bad variable: the fix is the variable itself.
+@test "t3350.26 a bad READGUARD_* variable's refusal advises fixing it, not a new session" {
+	mkfile f original
+	run --separate-stderr env READGUARD_DIR="$BATS_TEST_TMPDIR" READGUARD_MODE=bogus \
+		LD_PRELOAD="$SHIM" "$T/rgprobe" open f O_WRONLY
+	assert_probe_err EACCES
+	[[ $stderr == *"Fix or unset the variable it names, then retry."* ]] || fail "$stderr"
+	[[ $stderr != *"readguard run"* ]] || fail "$stderr"
+}

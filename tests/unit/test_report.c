@@ -70,6 +70,18 @@ TEST(no_table_sentence_names_the_problem)
     CHECK(strstr(reason_for(RG_WHY_NO_TABLE, false), "unusable (wrong magic)") != NULL);
 }
 
+TEST(no_table_from_a_bad_variable_advises_fixing_it)
+{
+    static char buf[512];
+    struct rg_facts facts = {0};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_NO_TABLE},
+                          NULL, NULL};
+    rg_reason_text(buf, sizeof buf, &r, 16, "READGUARD_MODE is neither 'enforce' nor 'warn'");
+    CHECK(strstr(buf, "Fix or unset the variable it names") != NULL);
+    CHECK(strstr(buf, "readguard run") == NULL);
+    CHECK(strstr(reason_for(RG_WHY_NO_TABLE, false), "readguard run") != NULL);
+}
+
 static const char *scanned_by(const char *scanner)
 {
     static char buf[512];
@@ -284,6 +296,7 @@ int main(void)
     RUN(table_full_sentence_names_the_capacity);
     RUN(table_full_sentence_without_room_names_the_file_system);
     RUN(no_table_sentence_names_the_problem);
+    RUN(no_table_from_a_bad_variable_advises_fixing_it);
     RUN(reason_text_is_cut_to_the_buffer);
     RUN(sealed_sentence_says_to_steer_from_outside);
     RUN(sealed_journal_sentence_names_the_journal_not_the_table);

@@ -138,6 +138,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(verb, "--version") == 0) {
+        if (argc > 2) { /* as every verb rejects what it would ignore */
+            rg_err("--version: unexpected argument '%s'\nTry 'readguard --help'.", argv[2]);
+            return RG_EXIT_TROUBLE;
+        }
         printf("readguard %s\n", RG_VERSION);
         return 0;
     }

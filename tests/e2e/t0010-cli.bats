@@ -243,3 +243,10 @@ load helper
 	PATH="$W/bin:$PATH" run -127 --separate-stderr rg rg-bad-interp
 	assert_equal "$stderr" "readguard: 'rg-bad-interp': cannot execute: its interpreter (the #! line's, or the ELF loader) was not found; 'readguard doctor rg-bad-interp' names it"
 }
+
+@test "t0010.31 --version with a stray operand is bad usage, 2, not ignored" {
+	run --separate-stderr "$RG" --version extra
+	assert_equal "$status" 2
+	[[ -z $output ]] || fail "printed: $output"
+	[[ $stderr == *"unexpected argument 'extra'"*"Try 'readguard --help'."* ]] || fail "$stderr"
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/procmaps.h"
@@ -14,10 +15,10 @@
 /* Small enough for any thread's stack; a file is read in as many as it takes. */
 #define CHUNK 4096
 
-/* Did pid start with READGUARD_SESSION=path? Its environment is read as
- * the kernel keeps it, NUL-separated, a chunk at a time: an entry may
- * straddle two chunks. */
-static bool environ_names(int pid, const char *path)
+/* Did pid start with READGUARD_SESSION=path? 1 or 0; -1 when its
+ * environment reads empty. It is read as the kernel keeps it,
+ * NUL-separated, a chunk at a time: an entry may straddle two chunks. */
+static int environ_names(int pid, const char *path)
 {
     char file[64], buf[CHUNK], want[PATH_MAX + 32];
     snprintf(file, sizeof file, "/proc/%d/environ", pid);
@@ -26,12 +27,13 @@ static bool environ_names(int pid, const char *path)
     if (fd < 0 || n <= 0 || (size_t)n >= sizeof want) {
         if (fd >= 0)
             rg_sys_close(fd);
-        return false;
+        return 0;
     }
     size_t len = (size_t)n, at = 0; /* how much of want this entry matched */
-    bool match = true, found = false;
+    bool match = true, found = false, empty = true;
     ssize_t got;
-    while (!found && (got = read(fd, buf, sizeof buf)) > 0)
+    while (!found && (got = read(fd, buf, sizeof buf)) > 0) {
+        empty = false;
         for (ssize_t i = 0; i < got && !found; i++) {
             if (buf[i] == '\0') {
                 found = match && at == len;
@@ -42,8 +44,9 @@ static bool environ_names(int pid, const char *path)
                 match = false;
             }
         }
+    }
     rg_sys_close(fd);
-    return found;
+    return found ? 1 : empty ? -1 : 0;
 }
 
 /* Does pid map (dev, ino)? Lines are cut at 255 bytes: the device and
@@ -74,22 +77,54 @@ static bool maps_file(int pid, uint64_t dev, uint64_t ino)
     return found;
 }
 
-/* When pid started, in clock ticks after boot (field 22 of its stat, the
- * 20th after the name's closing parenthesis); -1 when it cannot be told. */
-static long long started(int pid)
+/* pid's stat read into buf (cap bytes), and where its field n (from 3,
+ * the state) begins; NULL when it cannot be read. Fields are counted
+ * from the name's closing parenthesis: the name may hold spaces. */
+static const char *stat_field(int pid, int n, char *buf, size_t cap)
 {
-    char file[64], buf[1024];
+    char file[64];
     snprintf(file, sizeof file, "/proc/%d/stat", pid);
     int fd = rg_sys_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0)
-        return -1;
-    ssize_t got = read(fd, buf, sizeof buf - 1);
+        return NULL;
+    ssize_t got = read(fd, buf, cap - 1);
     rg_sys_close(fd);
     buf[got > 0 ? got : 0] = '\0';
     char *p = strrchr(buf, ')');
-    for (int field = 2; p && field < 22; field++)
+    for (int field = 2; p && field < n; field++)
         p = strchr(p + 1, ' ');
-    return p ? strtoll(p + 1, NULL, 10) : -1;
+    return p ? p + 1 : NULL;
+}
+
+/* When pid started, in clock ticks after boot; -1 when it cannot be told. */
+static long long started(int pid)
+{
+    char buf[1024];
+    const char *p = stat_field(pid, 22, buf, sizeof buf);
+    return p ? strtoll(p, NULL, 10) : -1;
+}
+
+#define PF_KTHREAD 0x00200000 /* include/linux/sched.h */
+
+/* Is pid inside an execve, between taking its new memory and laying out
+ * its arguments and environment there? Its command line then reads
+ * empty, as only a zombie's or a kernel thread's otherwise does. */
+static bool execing(int pid)
+{
+    char file[64], buf[1024];
+    snprintf(file, sizeof file, "/proc/%d/cmdline", pid);
+    int fd = rg_sys_openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    ssize_t got = read(fd, buf, 1);
+    rg_sys_close(fd);
+    const char *state = got == 0 ? stat_field(pid, 3, buf, sizeof buf) : NULL;
+    if (!state || *state == 'Z' || *state == 'X')
+        return false;
+    const char *flags = state;
+    for (int field = 3; flags && field < 9; field++)
+        flags = strchr(flags + 1, ' ');
+    return flags && !(strtoul(flags + 1, NULL, 10) & PF_KTHREAD);
 }
 
 static int pid_of(const char *name)
@@ -139,12 +174,33 @@ struct member_look {
     long long born;
 };
 
+/* How long, at most, a process in the middle of an exec is waited for.
+ * Loading a program takes milliseconds; one that takes longer is counted
+ * a member: a table kept is pruned later, one removed under a member
+ * refuses all it writes from then on. */
+#define EXEC_WAIT_MS 1000
+
+/* A member maps the table, or an exec handed it READGUARD_SESSION. The
+ * map is looked at first: a child forked but not yet exec'd has the table
+ * only there, and a look that comes too late for that finds the exec
+ * begun, its new environment to read, or not laid out yet: waited for. */
 static bool is_member(int dfd, int pid, const void *arg)
 {
     (void)dfd;
     const struct member_look *m = arg;
-    return pid != m->self && young_enough(pid, m->born) &&
-           (environ_names(pid, m->path) || maps_file(pid, m->dev, m->ino));
+    if (pid == m->self || !young_enough(pid, m->born))
+        return false;
+    for (int waited = 0; waited < EXEC_WAIT_MS; waited++) {
+        if (maps_file(pid, m->dev, m->ino))
+            return true;
+        int env = environ_names(pid, m->path);
+        if (env >= 0)
+            return env;
+        if (!execing(pid)) /* it may have ended since the look above */
+            return environ_names(pid, m->path) > 0;
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return true;
 }
 
 bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)

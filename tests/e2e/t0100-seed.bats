@@ -517,6 +517,20 @@ daemon_script() {
 	assert_left_running_wrote
 }
 
+# The creator's look at /proc can catch its daemon inside execve, its new
+# environment not yet laid out: a chain of execs widens that window, and
+# the launch is tried many times.
+@test "t0100.67 a daemon caught in the middle of its exec at its creator's exit keeps the table" {
+	printf 'while [ ! -e go ]; do sleep 0.02; done\n' >wait.sh
+	for try in $(seq 40); do
+		rm -f sess
+		env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
+			'echo "$READGUARD_SESSION" >sess; (setsid env env env env env env env env sh wait.sh </dev/null >/dev/null 2>&1 &); :'
+		[ -e "$(cat sess)" ] || { touch go; fail "try $try: the table went while the daemon still ran"; }
+	done
+	touch go
+}
+
 @test "t0100.57 a daemon a preloaded python left through a reaped child can still write a file it read" {
 	mkfile f original
 	daemon_script

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,11 +175,20 @@ struct member_look {
     long long born;
 };
 
-/* How long, at most, a process in the middle of an exec is waited for.
- * Loading a program takes milliseconds; one that takes longer is counted
- * a member: a table kept is pruned later, one removed under a member
- * refuses all it writes from then on. */
+/* How long, at most, processes in the middle of an exec are waited for,
+ * all looks of this process together. Loading a program takes
+ * milliseconds; one that takes longer is counted a member: a table kept is
+ * pruned later, one removed under a member refuses all it writes from then
+ * on. */
 #define EXEC_WAIT_MS 1000
+
+/* What this process has waited so far. Any process of the user can make
+ * its command line read empty for good (prctl PR_SET_MM_MAP): waited for
+ * anew at each look, it would cost a prune a second per table, and a tree
+ * that left many tables the start of every session. Once the budget is
+ * spent, one seen mid-exec is a member at once: its table kept, and
+ * pruned later. */
+static _Atomic int exec_waited_ms;
 
 /* A member maps the table, or an exec handed it READGUARD_SESSION. The
  * map is looked at first: a child forked but not yet exec'd has the table
@@ -190,7 +200,7 @@ static bool is_member(int dfd, int pid, const void *arg)
     const struct member_look *m = arg;
     if (pid == m->self || !young_enough(pid, m->born))
         return false;
-    for (int waited = 0; waited < EXEC_WAIT_MS; waited++) {
+    for (;;) {
         if (maps_file(pid, m->dev, m->ino))
             return true;
         int env = environ_names(pid, m->path);
@@ -198,9 +208,10 @@ static bool is_member(int dfd, int pid, const void *arg)
             return env;
         if (!execing(pid)) /* it may have ended since the look above */
             return environ_names(pid, m->path) > 0;
+        if (atomic_fetch_add_explicit(&exec_waited_ms, 1, memory_order_relaxed) >= EXEC_WAIT_MS)
+            return true;
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }
-    return true;
 }
 
 bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# A tree that fools the look for a session's members (shim/os/members.c),
+# which waits for a process seen in the middle of an exec: its command line
+# reads empty there. Any process of the user can make its command line and
+# environment read empty for good (prctl PR_SET_MM_MAP, unprivileged), and
+# so be waited for at every look. Each runs as uid 65534
+# (tests/e2e/escape.bash).
+
+load helper
+load escape
+
+setup() {
+	esc_require
+	ESC=
+	BLANK=
+	PY3=$(command -v /usr/bin/python3 || command -v python3) || skip "python3 is not installed"
+}
+
+teardown() {
+	[ -z "${BLANK:-}" ] || kill -9 "$BLANK" 2>/dev/null || true
+	esc_teardown
+}
+
+# blank: a process of uid 65534, outside any session (one a tree left),
+# whose command line and environment read empty, as an exec's do midway.
+blank() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY3" -c '
+import ctypes, os, sys, time
+f = ["0", "0", "0"] + open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+f = [int(x) if x.isdigit() else 0 for x in f]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sbrk.restype = ctypes.c_void_p
+m = (ctypes.c_uint64 * 12)(f[26], f[27], f[45], f[46], f[47], libc.sbrk(0), f[28],
+                           f[48], f[48], f[50], f[50], 0)
+arg = bytes(m) + (0).to_bytes(4, "little") + (0xFFFFFFFF).to_bytes(4, "little")
+if libc.prctl(35, 14, arg, len(arg), 0) != 0:  # PR_SET_MM, PR_SET_MM_MAP
+    sys.exit("PR_SET_MM_MAP: " + os.strerror(ctypes.get_errno()))
+time.sleep(60)' 2>"$ESC/blank.err" &
+	BLANK=$!
+	local i
+	for i in $(seq 1 100); do
+		[ -r "/proc/$BLANK/cmdline" ] && [ "$(wc -c <"/proc/$BLANK/cmdline")" = 0 ] && return 0
+		kill -0 "$BLANK" 2>/dev/null || skip "PR_SET_MM_MAP refused: $(cat "$ESC/blank.err")"
+		sleep 0.05
+	done
+	fail "the command line of $BLANK never read empty"
+}
+
+# A tree copies its table to N names: tables whose creator is gone once
+# the session ends, that a new session's prune looks at, one by one.
+@test "t6060.01 a process posing as mid-exec delays a new session's start by a second at most, however many ended tables there are" {
+	esc_setup
+	esc_session preload 'for i in 1 2 3 4 5 6 7 8; do cp "$READGUARD_SESSION" "$TABLES/readguard-65534-000000000000000$i"; done'
+	[ "$(ls "$ESC/tables" | grep -c '^readguard-65534-0')" = 8 ] || fail "no tables copied: $(cat "$ESC/out")"
+	blank
+	local t0 t1
+	t0=$(date +%s%N)
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION HOME="$ESC" \
+		READGUARD_DIR="$ESC/tables" "$RG" run -- true) || fail "the session did not start"
+	t1=$(date +%s%N)
+	[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "the session took $(((t1 - t0) / 1000000)) ms to start"
+}

@@ -538,3 +538,44 @@ except OSError as e:
 	[ ! -e there.txt ]
 	assert_equal "$(cat "$J/objects/$(sum kept)")" kept
 }
+
+# killed_at_unlink FILE: FILE removed by an rm killed -9 between the link
+# that keeps it and its unlink, so the kept inode has a second name a
+# process left behind can still write through; the run's own settle is held
+# off (the journal's lock), so the next prune settles it. linked: its name.
+killed_at_unlink() {
+	mkdir -p "$J/objects"
+	flock "$J" strace -f -o /dev/null -P "$W/$1" -e trace=unlink,unlinkat \
+		-e inject=unlink,unlinkat:signal=KILL:when=1 "$RG" run --log "$LOG" -- rm "$W/$1" || :
+	linked=$(grep -ho '"object":"ino-[^"]*"' "$J/sessions/"*.jsonl | tail -1 | cut -d'"' -f4)
+	assert_equal "$(stat -c %h "$J/objects/$linked")" 2
+	refute [ -L "$J/objects/$linked" ]
+}
+
+@test "t1410.38 a kept inode with a second name larger than the per-file cap is not copied to name it by its bytes" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	head -c 1M /dev/urandom >a.txt
+	killed_at_unlink a.txt
+	READGUARD_JOURNAL_MAX_FILE=4K "$RG" sessions --prune >/dev/null
+	run find "$J" -type f -size +100k
+	assert_output "$J/objects/$linked"
+	refute [ -L "$J/objects/$linked" ]
+}
+
+@test "t1410.39 a kept inode with a second name, grown through it as the prune copies it, is not copied past the size it had" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkfile a.txt original
+	killed_at_unlink a.txt
+	# The settle hashes it (two reads), then copies it: its first read is held.
+	strace -f -o "$W/tr" -P "$J/objects/$linked" -e trace=read \
+		-e inject=read:delay_enter=1500000:when=3 "$RG" sessions --prune >/dev/null &
+	local prune=$!
+	sleep 0.7
+	truncate -s 64M a.txt
+	wait "$prune"
+	run grep -c '^[0-9]* *read(' "$W/tr"
+	[ "$output" -le 5 ] || fail "the settle read the grown file: $output reads"
+	run find "$J" -type f -size +100k ! -name "$linked" # it grew, taking no room
+	assert_output ""
+	refute [ -L "$J/objects/$linked" ]
+}

@@ -41,14 +41,18 @@ static int open_linked(const char *linked, struct stat *st)
 /* Names fd, the inode at linked as st, by hex, its bytes' hash, once
  * checked: a copy where the inode has another name (a kill between the
  * shim's link and the unlink it kept the file for) and may still change
- * through it, checked again after; else a link. */
+ * through it, checked again after; else a link. The copy is held to the
+ * journal's cap and to st's size: through that name a truncate -s 20G
+ * takes no room, its copy would. Past the cap the linked name stays. */
 static int name_checked(int fd, const struct stat *st, const char *dir, const char *linked,
                         const char *hex)
 {
     struct stat now;
     if (st->st_nlink > 1) {
         char copied[RG_SHA256_HEX];
-        int e = lseek(fd, 0, SEEK_SET) == 0 ? rg_jstore_copy(fd, dir, copied) : -errno;
+        if (st->st_size > rg_jstore_max_file())
+            return -EFBIG;
+        int e = lseek(fd, 0, SEEK_SET) == 0 ? rg_jstore_copy(fd, dir, copied, st->st_size) : -errno;
         if (e == 0 &&
             (fstat(fd, &now) != 0 || !rg_jstore_same_state(st, &now) || strcmp(copied, hex) != 0))
             e = -ESTALE;
@@ -65,18 +69,19 @@ static int name_checked(int fd, const struct stat *st, const char *dir, const ch
  * version with those bytes kept already is the one that stays. An inode
  * written to since it was kept (store.h) is left alone (-ESTALE): named
  * by its new bytes, undo would restore them as the old. Its stamp is
- * checked after the read, so a write as it is hashed counts too. Its mtime
+ * checked after the read, so a write as it is hashed counts too (one that
+ * grows it stops the read at the size it had). Its mtime
  * is how that is told, so nothing here sets it (nor need it: no prune runs
  * meanwhile, rg_jsettle_session); one named already is a settle killed
  * before its rename, and needs only that. */
 static int name_by_content(const char *dir, const struct rg_jrec *r, const char *linked,
                            char hex[RG_SHA256_HEX])
 {
-    struct stat st, now;
+    struct stat st = {0}, now;
     int fd = open_linked(linked, &st);
     if (fd < 0)
         return fd;
-    int e = rg_jstore_hash_copy(fd, -1, hex);
+    int e = rg_jstore_hash_upto(fd, hex, st.st_size);
     if (e == 0 && fstat(fd, &now) != 0)
         e = -errno;
     if (e == 0 && !rg_jstore_named_by(dir, hex, &now))

@@ -164,6 +164,11 @@ int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX])
     return hash_copy_upto(src, dst, hex, INT64_MAX);
 }
 
+int rg_jstore_hash_upto(int src, char hex[RG_SHA256_HEX], int64_t limit)
+{
+    return hash_copy_upto(src, -1, hex, limit);
+}
+
 static int copy_upto(int src, const char *dir, char hex[RG_SHA256_HEX], int64_t limit)
 {
     char objects[PATH_MAX], tmp[PATH_MAX + 64], obj[PATH_MAX + 80];
@@ -198,13 +203,12 @@ static int copy_upto(int src, const char *dir, char hex[RG_SHA256_HEX], int64_t 
     return r;
 }
 
-int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX])
+int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX], int64_t limit)
 {
-    return copy_upto(src, dir, hex, INT64_MAX);
+    return copy_upto(src, dir, hex, limit);
 }
 
-/* The journal's cap on a copy, as a run started now would set it. */
-static int64_t max_file(void)
+int64_t rg_jstore_max_file(void)
 {
     const char *env = getenv(RG_ENV_JOURNAL_MAX_FILE);
     int64_t v = env && *env ? rg_size_parse(env) : -1;
@@ -250,7 +254,7 @@ static int keep_at(const char *dir, const char *id, int at, const char *name, co
 int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
                       const char *op, struct rg_jkept *kept)
 {
-    return keep_at(dir, id, at, name, abs, op, kept, max_file());
+    return keep_at(dir, id, at, name, abs, op, kept, rg_jstore_max_file());
 }
 
 /* The hook holds the file to its session's cap before it asks. */
@@ -266,7 +270,7 @@ static int64_t copy_limit(int fd, struct stat *st)
 {
     if (fstat(fd, st) != 0)
         return -errno;
-    return st->st_size > max_file() ? -EFBIG : st->st_size;
+    return st->st_size > rg_jstore_max_file() ? -EFBIG : st->st_size;
 }
 
 int rg_jstore_hash_copy_capped(int src, int dst, char hex[RG_SHA256_HEX])

@@ -141,13 +141,20 @@ int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, 
 bool rg_jstore_same_state(const struct stat *a, const struct stat *b);
 
 /* Copies src into objects/ under its SHA-256, which it names in hex (a
- * version kept already stays as it is). 0, or -errno. */
-int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX]);
+ * version kept already stays as it is). 0, or -errno: -EAGAIN, nothing
+ * named, past limit bytes (the size src had: one that grows has changed). */
+int rg_jstore_copy(int src, const char *dir, char hex[RG_SHA256_HEX], int64_t limit);
+
+/* The journal's cap on a copy, as a run started now would set it:
+ * READGUARD_JOURNAL_MAX_FILE, or 64 MiB. */
+int64_t rg_jstore_max_file(void);
 
 /* Reads src to its end, into dst too unless dst is -1, and names what it
  * read by its SHA-256 in hex. 0, or -errno of the read or write that
  * failed. */
 int rg_jstore_hash_copy(int src, int dst, char hex[RG_SHA256_HEX]);
+/* Hashes src as rg_jstore_hash_copy does, -EAGAIN past limit bytes. */
+int rg_jstore_hash_upto(int src, char hex[RG_SHA256_HEX], int64_t limit);
 /* The same, held as rg_jstore_keep_fd holds its copy: -EFBIG, nothing
  * read, past the cap; -EAGAIN past the size src had when it began. */
 int rg_jstore_hash_copy_capped(int src, int dst, char hex[RG_SHA256_HEX]);

@@ -26,17 +26,43 @@ static bool same_file(const struct rg_jkept *kept, const struct stat *now, int f
     return lseek(fd, 0, SEEK_SET) == 0 && same;
 }
 
-/* Where the filesystem cannot exchange: a plain rename, with the file it
- * replaces held open across it, so an in-place write before the rename is
- * still seen. A file that replaces abs between that open and the rename is
- * the one write this cannot see. */
-static int rename_over(const struct rg_jspot *s, int *old)
+/* Links the file at s->name beside it, at aside, and opens it there: a
+ * rename over it then leaves it a name, so a write caught in it stays
+ * there, whatever its size, with nothing copied. -1 where it cannot be
+ * linked (a file system without hard links; nothing, or no file, there). */
+static int link_aside(const struct rg_jspot *s, char *aside, size_t size)
 {
-    *old = openat(s->dir, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    snprintf(aside, size, "%s.old", s->tmp);
+    if (linkat(s->dir, s->name, s->dir, aside, 0) != 0)
+        return -1;
+    int fd = openat(s->dir, aside, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        unlinkat(s->dir, aside, 0);
+    return fd;
+}
+
+/* Where the filesystem cannot exchange: a plain rename, with the file it
+ * replaces linked aside (else held open) across it, so an in-place write
+ * before the rename is still seen; once s->tmp is free, that name is
+ * moved there (*named), as an exchange leaves it. A file that replaces
+ * abs between that link and the rename is the one write this cannot see. */
+static int rename_over(const struct rg_jspot *s, int *old, bool *named)
+{
+    char aside[sizeof s->tmp + 8];
+    *old = link_aside(s, aside, sizeof aside);
+    bool linked = *old >= 0;
+    if (!linked)
+        *old = openat(s->dir, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (renameat2(s->dir, s->tmp, s->dir, s->name, 0) == 0 ||
-        (errno == ENOSYS && renameat(s->dir, s->tmp, s->dir, s->name) == 0))
+        (errno == ENOSYS && renameat(s->dir, s->tmp, s->dir, s->name) == 0)) {
+        *named = linked && renameat(s->dir, aside, s->dir, s->tmp) == 0;
+        if (linked && !*named)
+            unlinkat(s->dir, aside, 0);
         return 0;
+    }
     int e = -errno;
+    if (linked)
+        unlinkat(s->dir, aside, 0);
     if (*old >= 0)
         close(*old);
     *old = -1;
@@ -62,7 +88,7 @@ static int put_in_place(const struct rg_jspot *s, int *old, bool *named)
             return 0;
         }
         if (errno == EINVAL || errno == ENOSYS)
-            return rename_over(s, old);
+            return rename_over(s, old, named);
         if (errno != ENOENT)
             return -errno;
         /* Nothing at abs: recreated, unless a file appeared meanwhile,
@@ -70,7 +96,7 @@ static int put_in_place(const struct rg_jspot *s, int *old, bool *named)
         if (renameat2(s->dir, s->tmp, s->dir, s->name, RENAME_NOREPLACE) == 0)
             return 0;
         if (errno == EINVAL || errno == ENOSYS)
-            return rename_over(s, old);
+            return rename_over(s, old, named);
         if (errno != EEXIST)
             return -errno;
     }

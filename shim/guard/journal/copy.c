@@ -51,9 +51,13 @@ int rg_jcopy_bytes(int src, int dst, int64_t size)
     }
     if (in >= size)
         return 0;
+    /* No further than size, as copy_file_range: a file another process
+     * grows meanwhile (truncate -s takes no room) would have its zeros
+     * written into the journal, past the per-file cap, until it is full. */
     char buf[COPY_BUF];
-    for (off_t off = 0;;) {
-        ssize_t n = pread(src, buf, sizeof buf, off);
+    for (off_t off = 0; off < size;) {
+        size_t want = size - off < (int64_t)sizeof buf ? (size_t)(size - off) : sizeof buf;
+        ssize_t n = pread(src, buf, want, off);
         if (n <= 0)
             return n < 0 ? -errno : 0;
         for (ssize_t done = 0; done < n;) {
@@ -64,6 +68,7 @@ int rg_jcopy_bytes(int src, int dst, int64_t size)
         }
         off += n;
     }
+    return 0;
 }
 
 /* Names the copy by its bytes, read back from the copy itself: the source

@@ -31,3 +31,29 @@ teardown() {
 	assert_output PWN # as the session left it: nothing restored
 	grep -q "undo" "$ESC/out" || fail "undo said nothing: $(cat "$ESC/out")"
 }
+
+# The tree removes sub/f (kept), then puts a symbolic link to a directory
+# outside the root where sub was: undo walks down from / and follows no
+# link, so the removed file is not recreated through it.
+@test "t6080.02 undo of a removed file whose directory the tree swapped for a link out writes nothing outside" {
+	esc_session preload 'rm sub/f; mv sub sub.moved; ln -s "$OUT" sub'
+	[ -L "$ESC/root/sub" ] || fail "the tree could not plant the link: $(cat "$ESC/out")"
+	: >"$ESC/out"
+	esc_drop "$RG" undo --force "$ESC/root/sub/f" >>"$ESC/out" 2>&1 || true
+	assert_file_not_exist "$ESC/outside/f"
+	(cd "$ESC/root" && esc_drop "$RG" undo --all --force) >>"$ESC/out" 2>&1 || true
+	assert_file_not_exist "$ESC/outside/f"
+	[ -L "$ESC/root/sub" ] || fail "undo replaced the link"
+}
+
+# The same under --strict, where the removal is the supervisor's, and the
+# link a call the filter lets through.
+@test "t6080.03 undo of a file removed under --strict whose directory the tree swapped for a link out writes nothing outside" {
+	"$RG" run --strict -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_session strict 'rm sub/f; mv sub sub.moved; ln -s "$OUT" sub'
+	[ -L "$ESC/root/sub" ] || fail "the tree could not plant the link: $(cat "$ESC/out")"
+	: >"$ESC/out"
+	esc_drop "$RG" undo --force "$ESC/root/sub/f" >>"$ESC/out" 2>&1 || true
+	(cd "$ESC/root" && esc_drop "$RG" undo --all --force) >>"$ESC/out" 2>&1 || true
+	assert_file_not_exist "$ESC/outside/f"
+}

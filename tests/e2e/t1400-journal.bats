@@ -1927,3 +1927,48 @@ kill_among_copies() {
 	run find "$J" -type f -size +100k
 	assert_output ""
 }
+
+# other_project: a session in a second directory, beside $W, kept o.txt.
+other_project() {
+	mkdir "$BATS_TEST_TMPDIR/other"
+	(cd "$BATS_TEST_TMPDIR/other" && mkfile o.txt theirs && rg rm o.txt)
+}
+
+@test "t1400.175 history with no FILE lists only the versions under the current directory's project, not another directory's" {
+	other_project
+	mkfile a.txt original
+	rg rm a.txt
+	run --separate-stderr "$RG" history
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 1 --partial "  $W/a.txt"
+	run --separate-stderr "$RG" history --json
+	assert_equal "${#lines[@]}" 1
+	assert_line --index 0 --partial "\"path\":\"$W/a.txt\""
+}
+
+@test "t1400.176 history --all lists every directory's versions; --session S lists S's wherever they are" {
+	other_project
+	mkfile a.txt original
+	rg rm a.txt
+	run --separate-stderr "$RG" history --all
+	assert_success
+	assert_equal "${#lines[@]}" 3
+	assert_line --partial "  $BATS_TEST_TMPDIR/other/o.txt"
+	assert_line --partial "  $W/a.txt"
+	local sid
+	sid=$(awk 'NR == 2 { print $2 }' <<<"$output")
+	run --separate-stderr "$RG" history --session "$sid"
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 1 --partial "  $BATS_TEST_TMPDIR/other/o.txt"
+	run --separate-stderr "$RG" history --all a.txt
+	assert_failure 2
+}
+
+@test "t1400.177 history with no FILE where nothing was kept under here, but elsewhere, says so and points to --all" {
+	other_project
+	run --separate-stderr "$RG" history
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "readguard: history: no session kept a file under '$W' ('readguard history --all' lists every directory's)"
+}

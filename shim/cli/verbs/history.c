@@ -1,4 +1,5 @@
 /* readguard history: the versions of files the journal kept. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,15 +16,19 @@
 #include "cli/verbs.h"
 #include "core/jrecord.h"
 #include "core/text.h"
+#include "os/gitroot.h"
 
 static const char history_usage[] =
-    "Usage: readguard history [--session S] [--json] [FILE|DIR]...\n"
+    "Usage: readguard history [--session S | --all] [--json] [FILE|DIR]...\n"
     "List the versions of files that sessions kept in the journal before changing\n"
     "them, under a header line: time, session, process, operation, size (B, KiB,\n"
     "MiB ...) and path; only those of FILE, or of the files under DIR (a directory,\n"
-    "or a name ending in '/'), if given. Oldest first.\n"
+    "or a name ending in '/'), if given; else those under the current directory's\n"
+    "git work tree (else the directory), as undo --all takes it. Oldest first.\n"
     "\n" RG_SESSION_HELP ":\n"
-    "                       only S's versions (default: every session's)\n"
+    "                       only S's versions, wherever they are (default: every\n"
+    "                       session's)\n"
+    "  -a, --all            without FILE, every directory's versions\n"
     "  -j, --json           one JSON object per line, as the journal stores it, with\n"
     "                       the session's id added as 'id' (and 'session')\n"
     "  -h, --help           show this help and exit\n"
@@ -127,13 +132,25 @@ static struct wanted *wants(char **files, size_t n)
     return w;
 }
 
+static bool any_save(const struct rg_jlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (rg_jrec_is_save(&l->r[i]))
+            return true;
+    return false;
+}
+
 /* Silence would read as "the journal is empty" or "a typo": says which,
  * for each FILE (of n) that no version was shown for, or for the whole
  * journal (or session id) when no FILE was given and nothing was shown. */
 static void say_none(const struct rg_jlist *l, const char *id, char **args, const struct wanted *w,
                      size_t n, size_t shown)
 {
-    if (n == 0 && shown == 0) {
+    if (n == 0 && shown == 0 && w[0].abs && any_save(l))
+        rg_err("history: no session kept a file under '%s' ('readguard history --all' lists "
+               "every directory's)",
+               rg_shown(w[0].abs));
+    else if (n == 0 && shown == 0) {
         if (id[0])
             rg_err("history: session %s kept no file in the journal", id);
         else
@@ -185,16 +202,37 @@ static struct row *oldest_first(const struct rg_jlist *l, struct wanted *w, size
     return rows;
 }
 
+/* Without FILE or --session, the versions under here, as undo --all
+ * takes it: a project's, not those of every directory the user ever ran
+ * a session in. As an extra wanted entry (w has room), out of FILE's. */
+static bool scope_here(struct wanted *w)
+{
+    char cwd[PATH_MAX], here[PATH_MAX];
+    if (!rg_journal_cwd(cwd, sizeof cwd)) {
+        rg_err("history: cannot find the current directory: %s", strerror(errno));
+        return false;
+    }
+    rg_default_root(cwd, here, sizeof here);
+    w->dir = true;
+    return (w->abs = strdup(here)) != NULL;
+}
+
 int rg_cmd_history(int argc, char **argv)
 {
-    static const struct option longs[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    struct rg_verb v = {"history", history_usage, "j", longs, NULL, false};
-    bool json = false;
+    static const struct option longs[] = {
+        {"json", no_argument, NULL, 'j'}, {"all", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
+    struct rg_verb v = {"history", history_usage, "ja", longs, NULL, false};
+    bool json = false, all = false;
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
-        if (ch != 'j')
+        if (ch != 'j' && ch != 'a')
             return rg_verb_usage_error(&v);
-        json = true;
+        json |= ch == 'j';
+        all |= ch == 'a';
+    }
+    if (all && (v.session || optind < argc)) {
+        rg_err("history: --all lists every directory's versions: it takes no --session or FILE");
+        return rg_verb_usage_error(&v);
     }
     char dir[PATH_MAX], id[RG_JOURNAL_ID_MAX];
     if (rg_journal_pick(v.session, dir, sizeof dir, id, sizeof id) < 0)
@@ -204,15 +242,23 @@ int rg_cmd_history(int argc, char **argv)
     struct wanted *files = wants(args, nfiles);
     if (!files)
         return RG_EXIT_TROUBLE;
+    size_t nwanted = nfiles;
+    if (nfiles == 0 && !v.session && !all) {
+        if (!scope_here(&files[0])) {
+            unwant(files, 1);
+            return RG_EXIT_TROUBLE;
+        }
+        nwanted = 1;
+    }
     struct rg_jlist l = {0};
     int r = rg_jlist_load(dir, id[0] ? id : NULL, &l);
     if (r < 0) {
         rg_err("history: cannot read the journal '%s': %s", rg_shown(dir), strerror(-r));
-        unwant(files, nfiles);
+        unwant(files, nwanted);
         return RG_EXIT_TROUBLE;
     }
     size_t shown = 0;
-    struct row *rows = oldest_first(&l, files, nfiles, &shown);
+    struct row *rows = oldest_first(&l, files, nwanted, &shown);
     for (size_t i = 0; i < shown; i++) {
         if (i == 0 && !json)
             printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
@@ -221,6 +267,6 @@ int rg_cmd_history(int argc, char **argv)
     free(rows);
     say_none(&l, id, args, files, nfiles, shown);
     rg_jlist_free(&l);
-    unwant(files, nfiles);
+    unwant(files, nwanted);
     return RG_EXIT_OK;
 }

@@ -112,11 +112,12 @@ hid() {
 	assert_equal "$stderr" "readguard: log: no session '1795468256807933359-12987': it is neither a table nor an id in the journal or the logs in '$XDG_STATE_HOME/readguard'"
 }
 
-@test "t2050.11 log with no session running points to --session ID" {
+@test "t2050.11 log with no session running and nothing logged says so, not to ask for --session" {
 	run --separate-stderr "$RG" log
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == *"readguard: log: an ended session's lines: 'readguard log --session ID', with the id that 'readguard history' prints"* ]] || fail "$stderr"
+	[[ $stderr == *"readguard: log: no session has logged anything in '$XDG_STATE_HOME/readguard' yet (a session run with --log FILE logs to FILE)" ]] || fail "$stderr"
+	[[ $stderr != *"log --session"* ]] || fail "$stderr"
 }
 
 @test "t2050.12 log --session ID of a session whose default log was pruned says it may have been" {

@@ -244,6 +244,18 @@ static bool newest_id(char *id, size_t cap)
     return id[0] != '\0';
 }
 
+/* Where no default log has a line, --session ID would find none either:
+ * says that, not to ask for it. */
+static void say_none_logged(void)
+{
+    char dir[PATH_MAX];
+    if (rg_state_dir(dir, sizeof dir) < 0)
+        snprintf(dir, sizeof dir, "%s", "$XDG_STATE_HOME/readguard");
+    rg_err("log: no session has logged anything in '%s' yet (a session run with --log "
+           "FILE logs to FILE)",
+           rg_shown(dir));
+}
+
 int rg_cmd_log(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -280,8 +292,7 @@ int rg_cmd_log(int argc, char **argv)
             rg_err("log: the last session to log anything was %s: 'readguard log --session %s'", id,
                    id);
         else
-            rg_err("log: an ended session's lines: 'readguard log --session ID', with the id "
-                   "that 'readguard history' prints");
+            say_none_logged();
         return RG_EXIT_TROUBLE;
     }
     char log[RG_LOG_PATH_MAX];

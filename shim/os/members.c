@@ -16,6 +16,12 @@
 /* Small enough for any thread's stack; a file is read in as many as it takes. */
 #define CHUNK 4096
 
+/* The most an exec lays out as arguments and environment (fs/exec.c: 3/4
+ * of _STK_LIM). What /proc shows as an environment is a range of memory the
+ * process itself may set (prctl PR_SET_MM_MAP), terabytes of zeros, read at
+ * each look for minutes: no exec hands on more than this. */
+#define ENVIRON_MAX (6 << 20)
+
 /* Did pid start with READGUARD_SESSION=path? 1 or 0; -1 when its
  * environment reads empty. It is read as the kernel keeps it,
  * NUL-separated, a chunk at a time: an entry may straddle two chunks. */
@@ -33,7 +39,9 @@ static int environ_names(int pid, const char *path)
     size_t len = (size_t)n, at = 0; /* how much of want this entry matched */
     bool match = true, found = false, empty = true;
     ssize_t got;
-    while (!found && (got = read(fd, buf, sizeof buf)) > 0) {
+    for (size_t total = 0; !found && total < ENVIRON_MAX; total += (size_t)got) {
+        if ((got = read(fd, buf, sizeof buf)) <= 0)
+            break;
         empty = false;
         for (ssize_t i = 0; i < got && !found; i++) {
             if (buf[i] == '\0') {

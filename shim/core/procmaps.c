@@ -44,3 +44,21 @@ bool rg_maps_line(const char *line, struct rg_mapping *m)
     m->path = p;
     return true;
 }
+
+#define PF_EXITING 0x00000004 /* include/linux/sched.h */
+#define PF_KTHREAD 0x00200000
+
+bool rg_stat_may_exec(const char *stat)
+{
+    /* Fields are counted from the name's closing parenthesis: the name may
+     * hold spaces and parentheses. The state is field 3, the flags 9. */
+    const char *p = strrchr(stat, ')');
+    if (!p || p[1] != ' ' || p[2] == '\0' || p[2] == 'Z' || p[2] == 'X')
+        return false;
+    for (int field = 2; p && field < 9; field++)
+        p = strchr(p + 1, ' ');
+    unsigned long long flags;
+    if (!p || !number(&(const char *){p + 1}, 10, ' ', &flags))
+        return false;
+    return !(flags & (PF_KTHREAD | PF_EXITING));
+}

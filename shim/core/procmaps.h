@@ -21,4 +21,11 @@ struct rg_mapping {
  * short (a caller's buffer) without harm. */
 bool rg_maps_line(const char *line, struct rg_mapping *m);
 
+/* Can a process whose /proc/PID/cmdline reads empty, and whose
+ * /proc/PID/stat reads stat, be inside an execve (its new memory taken,
+ * its arguments not yet laid out)? Not a zombie, not a kernel thread, and
+ * not one exiting: an exit gives its memory back first, and a big one
+ * takes seconds at it, with a command line that reads empty all along. */
+bool rg_stat_may_exec(const char *stat);
+
 #endif

@@ -113,11 +113,10 @@ static long long started(int pid)
     return p ? strtoll(p, NULL, 10) : -1;
 }
 
-#define PF_KTHREAD 0x00200000 /* include/linux/sched.h */
-
 /* Is pid inside an execve, between taking its new memory and laying out
  * its arguments and environment there? Its command line then reads
- * empty, as only a zombie's or a kernel thread's otherwise does. */
+ * empty, as otherwise only a zombie's, a kernel thread's or an exiting
+ * process's does (core/procmaps.h). */
 static bool execing(int pid)
 {
     char file[64], buf[1024];
@@ -127,13 +126,7 @@ static bool execing(int pid)
         return false;
     ssize_t got = read(fd, buf, 1);
     rg_sys_close(fd);
-    const char *state = got == 0 ? stat_field(pid, 3, buf, sizeof buf) : NULL;
-    if (!state || *state == 'Z' || *state == 'X')
-        return false;
-    const char *flags = state;
-    for (int field = 3; flags && field < 9; field++)
-        flags = strchr(flags + 1, ' ');
-    return flags && !(strtoul(flags + 1, NULL, 10) & PF_KTHREAD);
+    return got == 0 && stat_field(pid, 3, buf, sizeof buf) && rg_stat_may_exec(buf);
 }
 
 static int pid_of(const char *name)

@@ -56,6 +56,24 @@ TEST(text_that_is_not_a_maps_line_is_refused)
     CHECK(!rg_maps_line("0-1 rws 0 08:01 5 /x", &m));
 }
 
+/* /proc/PID/stat up to its flags: pid (comm) state ppid pgrp session tty
+ * tpgid flags. */
+TEST(an_empty_command_line_may_be_an_exec_only_in_a_live_user_process)
+{
+    CHECK(rg_stat_may_exec("4451 (cc1) R 4450 4440 4440 0 -1 4194304 120 0 0 0"));
+    CHECK(rg_stat_may_exec("7 (a) b) D 1 7 7 0 -1 4194560 0"));
+    /* Exiting (PF_EXITING): seen for seconds while a big process's memory
+     * goes back, and never a member. */
+    CHECK(!rg_stat_may_exec("4451 (cc1) R 4450 4440 4440 0 -1 4194308 120 0 0 0"));
+    CHECK(!rg_stat_may_exec("4451 (aclocal) D 1 4440 4440 0 -1 1077936196 9"));
+    CHECK(!rg_stat_may_exec("4451 (cc1) Z 4450 4440 4440 0 -1 4194304 120"));
+    CHECK(!rg_stat_may_exec("4451 (cc1) X 4450 4440 4440 0 -1 4194304 120"));
+    CHECK(!rg_stat_may_exec("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0"));
+    CHECK(!rg_stat_may_exec("4451 (cc1) R 4450 4440"));
+    CHECK(!rg_stat_may_exec("4451 (cc1"));
+    CHECK(!rg_stat_may_exec(""));
+}
+
 int main(void)
 {
     RUN(a_shared_table_gives_its_perms_device_inode_and_path);
@@ -64,5 +82,6 @@ int main(void)
     RUN(a_pseudo_path_is_given_as_it_stands);
     RUN(a_path_with_spaces_is_given_whole);
     RUN(text_that_is_not_a_maps_line_is_refused);
+    RUN(an_empty_command_line_may_be_an_exec_only_in_a_live_user_process);
     return check_done();
 }

@@ -44,15 +44,10 @@ static size_t put_string(char *field, size_t cap, const char *str)
     return n;
 }
 
-int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
-                    int32_t creator_pid, int64_t now_ns)
+/* The roots, the log path and the journal directory into their fixed-size
+ * header fields: 0, or -ENAMETOOLONG when one does not fit. */
+static int put_paths(struct rg_header *h, const struct rg_settings *s)
 {
-    struct rg_header *h = map;
-    if (s->capacity < RG_MIN_CAPACITY || s->capacity > RG_MAX_CAPACITY)
-        return -EINVAL;
-    if (size != rg_table_file_size(s->capacity))
-        return -EINVAL;
-
     size_t off = 0;
     for (size_t i = 0; i < s->nroots; i++) {
         size_t n = put_string(h->roots + off, sizeof h->roots - off, s->roots[i]);
@@ -64,6 +59,20 @@ int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_
         return -ENAMETOOLONG;
     if (s->journal_dir && !put_string(h->journal_dir, sizeof h->journal_dir, s->journal_dir))
         return -ENAMETOOLONG;
+    return 0;
+}
+
+int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
+                    int32_t creator_pid, int64_t now_ns)
+{
+    struct rg_header *h = map;
+    if (s->capacity < RG_MIN_CAPACITY || s->capacity > RG_MAX_CAPACITY)
+        return -EINVAL;
+    if (size != rg_table_file_size(s->capacity))
+        return -EINVAL;
+    int err = put_paths(h, s);
+    if (err)
+        return err;
     if (s->ignores_len > sizeof h->ignores)
         return -ENAMETOOLONG;
     if ((s->flags & ~RG_POLICY_KNOWN) || s->read_ttl_ns < 0 ||

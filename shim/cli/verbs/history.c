@@ -217,6 +217,20 @@ static bool scope_here(struct wanted *w)
     return (w->abs = strdup(here)) != NULL;
 }
 
+/* The wanted records, oldest first, under one header line: how many. */
+static size_t print_oldest_first(const struct rg_jlist *l, struct wanted *w, size_t nw, bool json)
+{
+    size_t shown = 0;
+    struct row *rows = oldest_first(l, w, nw, &shown);
+    for (size_t i = 0; i < shown; i++) {
+        if (i == 0 && !json)
+            printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
+        print_record(rows[i].r, json);
+    }
+    free(rows);
+    return shown;
+}
+
 int rg_cmd_history(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -257,14 +271,7 @@ int rg_cmd_history(int argc, char **argv)
         unwant(files, nwanted);
         return RG_EXIT_TROUBLE;
     }
-    size_t shown = 0;
-    struct row *rows = oldest_first(&l, files, nwanted, &shown);
-    for (size_t i = 0; i < shown; i++) {
-        if (i == 0 && !json)
-            printf(HISTORY_ROW, "TIME", "SESSION", "PROCESS", "OP", "SIZE", "PATH", "");
-        print_record(rows[i].r, json);
-    }
-    free(rows);
+    size_t shown = print_oldest_first(&l, files, nwanted, json);
     say_none(&l, id, args, files, nfiles, shown);
     rg_jlist_free(&l);
     unwant(files, nwanted);

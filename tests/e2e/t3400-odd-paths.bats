@@ -368,7 +368,8 @@ PY
 		fail "stderr: $stderr"
 	[[ $stderr != *"Make the journal writable"* ]] || fail "stderr: $stderr"
 	assert_equal "$(deep cat)" new
-	run --separate-stderr "$RG" history --json
+	# --all: the record names f only as the session gave it, under no project.
+	run --separate-stderr "$RG" history --all --json
 	assert_output --partial '"object":null,"unsaved":"journal-unwritable"'
 }
 

@@ -1072,7 +1072,7 @@ assert_renamed_after_einval() {
 	assert_equal "$(cat .a.txt.rg-undo-*)" 'late write'
 }
 
-@test "t1400.112 after a rename fallback, a caught write the journal cannot take is copied beside the file" {
+@test "t1400.112 after a rename fallback, a caught write the journal cannot take is left beside the file" {
 	hold_undo_restore 'renameat2:error=EINVAL:delay_enter=3000000:when=1'
 	external_write a.txt 'late write'
 	mv "$J/objects" "$J/objects.away" && : >"$J/objects"

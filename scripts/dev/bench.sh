@@ -10,6 +10,9 @@
 #              scripts/dev/bench-notes.md) to FILE instead of the table to stdout
 #   RG_BENCH_BUDGET=SECONDS  start no macro workload after that long: the rows
 #              not run say so (a loaded machine can take an hour)
+#   RG_BENCH_ONLY="git_checkout compileall ..."  time only these macro rows
+#              (the names macro() is called with below); the micro and
+#              scale rows always run. The others say not run.
 #   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure and pytest
 #   RG_BENCH_NPM_ROUNDS=N    rounds of npm install (a round runs it 4 times)
 #   RG_BENCH_CG_MACRO="grep_r pytest ..."  the macro rows to count under
@@ -364,11 +367,16 @@ for i in range(int(sys.argv[2])):
         log "macro: $1 skipped, past RG_BENCH_BUDGET ($RG_BENCH_BUDGET s)"
         skipped="$skipped $1"
     }
+    not_chosen() { # NAME: true when RG_BENCH_ONLY names other rows
+        [ -n "${RG_BENCH_ONLY:-}" ] || return 1
+        case " $RG_BENCH_ONLY " in *" ${1%/callgrind} "*) return 1 ;; esac
+    }
     # The guarded side runs in the kept session, unless GUARD (set for the
     # one call) is a prefix of its own, such as a supervised readguard run.
     macro() {
         local name=$1 prep=$2 cmd=$3 n=${4:-$rounds} r k f kinds="bare rg cbare crg"
         local cmds=("env ${5:-} $cmd" "${GUARD:-env LD_PRELOAD=$SHIM $(session_env "$mtab")} $cmd")
+        not_chosen "$name" && return
         past_budget "$name" && return
         log "macro: $name"
         printf '%s' "$prep" >"$work/$name.prep"
@@ -818,6 +826,9 @@ if [ -n "$out" ]; then
         echo "Load average when the run began: $load_at_start, when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (the machine has $(nproc) CPUs)."
         if [ -n "$skipped" ]; then
             echo "**Not run, past the time budget (RG_BENCH_BUDGET=$RG_BENCH_BUDGET s):$skipped.**"
+        fi
+        if [ -n "${RG_BENCH_ONLY:-}" ]; then
+            echo "**Of the macro rows, only these ran (RG_BENCH_ONLY): $RG_BENCH_ONLY.**"
         fi
         echo "Instructions are callgrind's counts of user-space instructions (libc and the shim, not"
         echo "the kernel) per call of the same loop, $cg_iters calls; for a macro row, of one whole run of"

@@ -381,6 +381,22 @@ await_file() {
 	fail "'$1' never appeared"
 }
 
+# await_trace FILE CALLS [N]: waits up to twenty seconds until strace,
+# writing to FILE, shows the Nth (default first) entry to any of CALLS (an
+# ERE: "rename|renameat2"), and fails the test if it never comes. strace
+# prints a call as it enters it, before an injected delay holds it: a test
+# that acts while a call is held waits on this, never on a sleep, which a
+# loaded machine outlasts before the call is reached.
+await_trace() {
+	local i n re="(^|[[:space:]])($2)\\("
+	for ((i = 0; i < 400; i++)); do
+		n=$(grep -cEs "$re" "$1") || :
+		[ "${n:-0}" -ge "${3:-1}" ] && return 0
+		sleep 0.05
+	done
+	fail "strace never showed call ${3:-1} to $2 in '$1'"
+}
+
 # await_prune TABLE: until sessions --prune has removed TABLE, which the
 # processes left running keep until they are gone, 20 s at most.
 await_prune() {

@@ -939,11 +939,11 @@ damage_kept_version() {
 	obj="$J/objects/$(printf 'current\n' | sha256sum | cut -d' ' -f1)"
 	# Held as it publishes its copy of "current" (kept already: a claim),
 	# while another program writes the file.
-	strace -f -o /dev/null -P "$obj" -e trace=utimensat,renameat2 \
+	strace -f -o "$BATS_TEST_TMPDIR/tr" -P "$obj" -e trace=utimensat,renameat2 \
 		-e inject=utimensat:delay_exit=1500000 -e inject=renameat2:delay_exit=1500000 \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	local undo=$!
-	sleep 0.7
+	await_trace "$BATS_TEST_TMPDIR/tr" 'utimensat|renameat2'
 	external_write a.txt 'late write'
 	local rc=0
 	wait "$undo" || rc=$?
@@ -1039,16 +1039,12 @@ assert_renamed_after_einval() {
 	rg rm a.txt
 	local abs i
 	abs=$(realpath -m a.txt)
-	strace -f -o /dev/null -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 \
+	strace -f -o "$BATS_TEST_TMPDIR/tr" -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 \
 		-e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	undoer=$!
-	for ((i = 0; i < 200; i++)); do
-		compgen -G '.a.txt.rg-undo-*' >/dev/null && break
-		sleep 0.02
-	done
 	# Staged: undo's look finds nothing to keep, and its restore is held.
-	sleep 0.3
+	await_trace "$BATS_TEST_TMPDIR/tr" 'rename|renameat|renameat2'
 	printf 'new file\n' >a.txt
 	local status=0
 	wait "$undoer" || status=$?
@@ -1878,7 +1874,7 @@ kill_among_copies() {
 	strace -f -o "$W/tr" -P "$W/a.txt" -e trace=read -e inject=read:delay_enter=1500000:when=1 \
 		"$RG" undo a.txt 2>"$W/undo.err" &
 	local undo=$!
-	sleep 0.7
+	await_trace "$W/tr" read
 	truncate -s 64M a.txt
 	local rc=0
 	wait "$undo" || rc=$?

@@ -54,21 +54,18 @@ prune_due_on_old() {
 
 # hold_prune CALLS INJECT...: start a due prune in the background
 # (pruner), under strace tracing CALLS on obj with each INJECT, and wait
-# until it has dropped the old session's index, so it is at the objects,
-# where the injections hold or break it.
+# until it enters the call the first INJECT holds (its when=N, if given):
+# it has dropped the old session's index then, and is at the objects.
 hold_prune() {
-	local calls=$1 inject=() i
+	local calls=$1 inject=() i held=${2%%:*} when=1
 	shift
+	[[ $1 =~ :when=([0-9]+) ]] && when=${BASH_REMATCH[1]}
 	for i in "$@"; do inject+=(-e "inject=$i"); done
-	strace -f -o /dev/null -P "$obj" -e trace="$calls" "${inject[@]}" \
+	strace -f -o "$BATS_TEST_TMPDIR/tr" -P "$obj" -e trace="$calls" "${inject[@]}" \
 		"$RG" run --log "$LOG" -- true &
 	pruner=$!
-	for ((i = 0; i < 100; i++)); do
-		[ -e "$J/sessions/$OLD_ID.jsonl" ] || break
-		sleep 0.05
-	done
+	await_trace "$BATS_TEST_TMPDIR/tr" "${held//,/|}" "$when"
 	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
-	sleep 0.5
 }
 
 @test "t1405.01 a run ending within the hour of the last prune reads its own index only, never the list of kept sessions" {

@@ -570,7 +570,7 @@ killed_at_unlink() {
 	strace -f -o "$W/tr" -P "$J/objects/$linked" -e trace=read \
 		-e inject=read:delay_enter=1500000:when=3 "$RG" sessions --prune >/dev/null &
 	local prune=$!
-	sleep 0.7
+	await_trace "$W/tr" read 3
 	truncate -s 64M a.txt
 	wait "$prune"
 	run grep -c '^[0-9]* *read(' "$W/tr"

@@ -29,10 +29,10 @@ teardown() {
 	touch -d "1 minute ago" f # past the tick: the read hashes nothing
 	cp f "$BATS_TEST_TMPDIR/f.orig"
 	# The journal's first read of f is held, as f grows to 64 MiB.
-	strace -f -o /dev/null -P "$W/f" -e trace=pread64 -e inject=pread64:delay_enter=1500000:when=1 \
+	strace -f -o "$BATS_TEST_TMPDIR/tr" -P "$W/f" -e trace=pread64 -e inject=pread64:delay_enter=1500000:when=1 \
 		"$RG" run --log "$LOG" -- sh -c 'cat f >/dev/null; echo x >f' &
 	local pid=$!
-	sleep 0.7
+	await_trace "$BATS_TEST_TMPDIR/tr" pread64
 	truncate -s 64M f
 	wait "$pid" || fail "the session failed: $(cat "$LOG")"
 	run find "$SHM_STATE/readguard/journal" -type f -size +1M

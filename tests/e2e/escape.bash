@@ -142,18 +142,14 @@ esc_teardown() {
 
 # Waits (outside the session) until the session says it has read the file.
 esc_wait_for() {
-	local i
-	for i in $(seq 1 200); do
-		[ -e "$ESC/root/$1" ] && return 0
-		sleep 0.02
-	done
-	return 1
+	esc_wait_for_file "$ESC/root/$1"
 }
 
-# Waits until FILE exists (a named session's table, say).
+# Waits until FILE exists (a named session's table, say), 20 s at most: a
+# --strict session on a loaded machine may take seconds to start.
 esc_wait_for_file() {
 	local i
-	for i in $(seq 1 200); do
+	for ((i = 0; i < 1000; i++)); do
 		[ -e "$1" ] && return 0
 		sleep 0.02
 	done

@@ -364,10 +364,11 @@ plant_index() {
 }
 
 @test "t6000.67 a FIFO with a reader planted at the session's index name does not take its records (--strict)" {
-	# A reader that opens without waiting for a writer, and gives up in 3 s.
+	# A reader that opens without waiting for a writer, and gives up in 3 s;
+	# the tree writes once it has opened.
 	plant_index 'mkfifo "$J/sessions/$id.jsonl" && echo planted
-		python3 -c "import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK); print(\"reading\", flush=True); time.sleep(3)" "$J/sessions/$id.jsonl" &
-		sleep 1'
+		python3 -c "import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK); print(\"reading\", flush=True); open(sys.argv[2], \"w\").close(); time.sleep(3)" "$J/sessions/$id.jsonl" "$OUT/reading" &
+		for i in $(seq 400); do [ -e "$OUT/reading" ] && break; sleep 0.05; done'
 	grep -q planted "$ESC/out" && grep -q reading "$ESC/out" || fail "$(cat "$ESC/out")"
 }
 

@@ -25,14 +25,15 @@ PY3=$(command -v /usr/bin/python3 || command -v python3)
 
 # bystander [SCRIPT]: a process of uid 65534 outside the session, in the
 # root: python running SCRIPT then sleeping (default: only sleeping). Its
-# pid goes in $ESC/outside/pid, for the tree.
+# pid goes in $ESC/outside/pid, for the tree, once SCRIPT has run.
 bystander() {
 	(cd "$ESC/root" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$PY3" -c "${1:-}
+open('../outside/ready', 'w').close()
 import time; time.sleep(60)") 3>&- &
 	BYSTANDER=$!
+	esc_wait_for_file "$ESC/outside/ready" || fail "the bystander never started"
 	echo "$BYSTANDER" >"$ESC/outside/pid"
-	sleep 0.3
 }
 
 # reach SCRIPT: python SCRIPT in a --strict tree, with sc(nr, args...) for

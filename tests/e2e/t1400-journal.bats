@@ -961,27 +961,24 @@ damage_kept_version() {
 	assert_equal "$stderr" "readguard: diff: 'a.txt': the kept version is damaged (its bytes no longer match their name: part of a copy a power cut cut short?); undo refuses it too"
 }
 
-# hold_undo_restore INJECT...: a.txt is "old", overwritten by a session with
+# hold_undo_restore [INJECT]: a.txt is "old", overwritten by a session with
 # "current"; `readguard undo a.txt` runs in the background (undoer) under
 # strace, its renames of a.txt (by path, or in its directory, where undo
-# acts) held 3 s as they enter (INJECT adds to that); the test waits until
-# undo has kept a.txt's content now, so the write it makes next lands
-# between that look and the restore. strace's own lines go to
-# $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
+# acts) held 3 s as they enter (INJECT replaces that); the test waits until
+# the held rename is entered, undo having kept a.txt's content now, so the
+# write it makes next lands between that look and the restore. strace's own
+# lines go to $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
 hold_undo_restore() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	mkfile a.txt old
 	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
-	local abs i inject=(-e "inject=rename,renameat,renameat2:delay_enter=3000000:when=1")
+	local abs spec=${1:-rename,renameat,renameat2:delay_enter=3000000:when=1} when=1
 	abs=$(realpath a.txt)
-	[ $# = 0 ] || inject=(-e "inject=$1")
-	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 "${inject[@]}" \
+	[[ $spec =~ :when=([0-9]+) ]] && when=${BASH_REMATCH[1]}
+	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$abs" -P "$W" -e trace=rename,renameat,renameat2 -e "inject=$spec" \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	undoer=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -qs '"op":"undo"' "$J/sessions/"*.jsonl && break
-		sleep 0.02
-	done
+	await_trace "$BATS_TEST_TMPDIR/strace" "$(spec=${spec%%:*} && echo "${spec//,/|}")" "$when"
 	grep -qs '"op":"undo"' "$J/sessions/"*.jsonl || fail "undo kept nothing: $(cat "$BATS_TEST_TMPDIR/undo.err")"
 }
 

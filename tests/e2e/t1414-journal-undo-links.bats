@@ -36,11 +36,8 @@ setup() {
 	strace -f -o "$BATS_TEST_TMPDIR/strace" -P "$W/sub/f" -P "$W/sub" -e trace=rename,renameat,renameat2 \
 		-e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
 		"$RG" undo sub/f 2>"$BATS_TEST_TMPDIR/undo.err" &
-	local undoer=$! i staged
-	for ((i = 0; i < 200; i++)); do
-		grep -qs '"op":"undo"' "$J/sessions/"*.jsonl && break
-		sleep 0.02
-	done
+	local undoer=$! staged
+	await_trace "$BATS_TEST_TMPDIR/strace" 'rename|renameat|renameat2'
 	staged=$(cd sub && compgen -G '.f.rg-undo-*') || fail "nothing staged: $(cat "$BATS_TEST_TMPDIR/undo.err")"
 	# The hostile tree: sub is now a link to a directory with a file of
 	# its choosing at the staged name, beside a victim.

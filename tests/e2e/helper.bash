@@ -381,6 +381,18 @@ await_file() {
 	fail "'$1' never appeared"
 }
 
+# await CMD [ARG]...: waits up to twenty seconds until CMD succeeds (a
+# state some other process is to reach), and fails the test if it never
+# does.
+await() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	fail "never came true: $*"
+}
+
 # await_trace FILE CALLS [N]: waits up to twenty seconds until strace,
 # writing to FILE, shows the Nth (default first) entry to any of CALLS (an
 # ERE: "rename|renameat2"), and fails the test if it never comes. strace

@@ -1103,10 +1103,20 @@ hold_open() {
 	mkfifo "$BATS_TEST_TMPDIR/go"
 	bash -c "exec 3$1a.txt; read -r _ <\"\$1\"; ${2:-}" _ "$BATS_TEST_TMPDIR/go" &
 	holder=$!
-	local i
-	for ((i = 0; i < 200; i++)); do
-		[ "$(readlink "/proc/$holder/fd/3")" = "$W/a.txt" ] && break
-		sleep 0.02
+	await holds_open "$holder" 3
+}
+
+# holds_open PID FD: PID has a.txt open as FD.
+holds_open() {
+	[ "$(readlink "/proc/$1/fd/$2")" = "$W/a.txt" ]
+}
+
+# maps_closed PID: PID maps a.txt, and has closed every descriptor of it.
+maps_closed() {
+	grep -q "$W/a.txt" "/proc/$1/maps" 2>/dev/null || return 1
+	local fd
+	for fd in "/proc/$1/fd/"*; do
+		[ "$(readlink "$fd")" != "$W/a.txt" ] || return 1
 	done
 }
 
@@ -1155,11 +1165,8 @@ late"
 		ctypes.memmove(p, b"LATEMAP", 7)
 		libc.msync(ctypes.c_void_p(p), 8, 4)  # MS_SYNC
 	PY
-	local mapper=$! i
-	for ((i = 0; i < 200; i++)); do
-		grep -q "$W/a.txt" "/proc/$mapper/maps" 2>/dev/null && break
-		sleep 0.02
-	done
+	local mapper=$!
+	await maps_closed "$mapper"
 	run --separate-stderr "$RG" undo a.txt
 	release "$mapper"
 	assert_failure 1
@@ -1600,15 +1607,12 @@ except FileNotFoundError:
 # after it, rewrites f.txt ("orig" -> "B") and ends; then A rewrites it
 # ("B" -> "A") and ends. A changed f.txt last, though B started last.
 overlapping_sessions() {
-	local a i
+	local a
 	mkfile f.txt orig
 	"$RG" run --log "$LOG" -- sh -c \
 		'touch started; until [ -e go ]; do sleep 0.05; done; cat f.txt >/dev/null; echo A >f.txt' &
 	a=$!
-	for ((i = 0; i < 200; i++)); do
-		[ -e started ] && break
-		sleep 0.05
-	done
+	await_file started
 	rg sh -c 'cat f.txt >/dev/null; echo B >f.txt'
 	touch go
 	wait "$a"

@@ -222,8 +222,8 @@ as_nobody() {
 				while [ ! -e sticky/go ]; do sleep 0.05; done
 				rm -f sticky/a.txt; echo appended >>sticky/a.txt'
 	) >"$D/out" 2>&1 &
-	local bg=$! m n tries=0
-	until [ -e "$D/sticky/read" ] || [ $((tries += 1)) -gt 200 ]; do sleep 0.05; done
+	local bg=$! m n
+	await_file "$D/sticky/read"
 	m=$(stat -c %.9Y "$D/sticky/a.txt")
 	n=$(stat -c %s "$D/sticky/a.txt")
 	head -c "$n" /dev/zero | tr '\0' X 1<>"$D/sticky/a.txt"
@@ -322,7 +322,7 @@ removed_under_writer() {
 	mkfile a.txt original
 	env -u LD_PRELOAD -u READGUARD_SESSION -u READGUARD_ROOTS -u READGUARD_MODE bash -c '
 		exec 4<>a.txt; : >opened
-		for i in $(seq 200); do [ -e go ] && break; sleep 0.05; done
+		for i in $(seq 1200); do [ -e go ] && break; sleep 0.05; done
 		printf "CORRUPTE\n" >&4; : >written' >/dev/null 2>&1 3>&- &
 	await_file opened
 	"$@" "$RG" run --log "$LOG" -- rm a.txt

@@ -834,8 +834,7 @@ while not os.path.exists(out + \"/go\"):
     time.sleep(0.02)
 os.truncate(os.environ[\"TABLES\"] + \"/other\", 0)
 "; true' &
-	local i
-	for i in $(seq 1 500); do [ -e "$ESC/outside/pid" ] && break; sleep 0.02; done
+	esc_wait_for_file "$ESC/outside/pid" || fail "the tree's process never started: $(cat "$ESC/out")"
 	python3 - "$ESC/tables/other" "$(cat "$ESC/outside/pid")" "$(cat "$ESC/outside/t0")" <<'PY' || true
 import struct, sys
 with open(sys.argv[1], "r+b") as f:

@@ -44,7 +44,7 @@ if libc.prctl(35, 14, arg, len(arg), 0) != 0:  # PR_SET_MM, PR_SET_MM_MAP
 time.sleep(60)' "${1:-0}" 2>"$ESC/blank.err" &
 	BLANK=$!
 	local i
-	for i in $(seq 1 100); do
+	for i in $(seq 1 400); do
 		[ -r "/proc/$BLANK/cmdline" ] && [ "$(wc -c <"/proc/$BLANK/cmdline")" = 0 ] && return 0
 		kill -0 "$BLANK" 2>/dev/null || skip "PR_SET_MM_MAP refused: $(cat "$ESC/blank.err")"
 		sleep 0.05

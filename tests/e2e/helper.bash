@@ -396,17 +396,29 @@ await() {
 # await_trace FILE CALLS [N]: waits up to twenty seconds until strace,
 # writing to FILE, shows the Nth (default first) entry to any of CALLS (an
 # ERE: "rename|renameat2"), and fails the test if it never comes. strace
-# prints a call as it enters it, before an injected delay holds it: a test
-# that acts while a call is held waits on this, never on a sleep, which a
-# loaded machine outlasts before the call is reached.
+# prints a call as it enters it, before a delay_enter injection holds it: a
+# test that acts while a call is held waits on this, never on a sleep,
+# which a loaded machine outlasts before the call is reached.
 await_trace() {
-	local i n re="(^|[[:space:]])($2)\\("
+	await_trace_line "$1" "(^|[[:space:]])($2)\\(" "${3:-1}"
+}
+
+# await_trace_exit FILE CALLS: as await_trace, until a call to any of CALLS
+# has been carried out and is held by a delay_exit injection: strace prints
+# its result, with "(DELAYED)", before the delay (on the line of its entry,
+# or on one of its own if another process's line came between).
+await_trace_exit() {
+	await_trace_line "$1" "(^|[[:space:]])(($2)\\(|<\\.\\.\\. ($2) resumed>).*\\(DELAYED\\)$" 1
+}
+
+await_trace_line() {
+	local i n
 	for ((i = 0; i < 400; i++)); do
-		n=$(grep -cEs "$re" "$1") || :
-		[ "${n:-0}" -ge "${3:-1}" ] && return 0
+		n=$(grep -cEs "$2" "$1") || :
+		[ "${n:-0}" -ge "$3" ] && return 0
 		sleep 0.05
 	done
-	fail "strace never showed call ${3:-1} to $2 in '$1'"
+	fail "strace never showed line $3 matching '$2' in '$1'"
 }
 
 # await_prune TABLE: until sessions --prune has removed TABLE, which the

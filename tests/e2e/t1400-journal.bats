@@ -943,7 +943,7 @@ damage_kept_version() {
 		-e inject=utimensat:delay_exit=1500000 -e inject=renameat2:delay_exit=1500000 \
 		"$RG" undo a.txt 2>"$BATS_TEST_TMPDIR/undo.err" &
 	local undo=$!
-	await_trace "$BATS_TEST_TMPDIR/tr" 'utimensat|renameat2'
+	await_trace_exit "$BATS_TEST_TMPDIR/tr" 'utimensat|renameat2'
 	external_write a.txt 'late write'
 	local rc=0
 	wait "$undo" || rc=$?

@@ -54,8 +54,8 @@ prune_due_on_old() {
 
 # hold_prune CALLS INJECT...: start a due prune in the background
 # (pruner), under strace tracing CALLS on obj with each INJECT, and wait
-# until it enters the call the first INJECT holds (its when=N, if given):
-# it has dropped the old session's index then, and is at the objects.
+# until the call the first INJECT holds (its when=N, if given) is held: it
+# has dropped the old session's index then, and is at the objects.
 hold_prune() {
 	local calls=$1 inject=() i held=${2%%:*} when=1
 	shift
@@ -64,7 +64,11 @@ hold_prune() {
 	strace -f -o "$BATS_TEST_TMPDIR/tr" -P "$obj" -e trace="$calls" "${inject[@]}" \
 		"$RG" run --log "$LOG" -- true &
 	pruner=$!
-	await_trace "$BATS_TEST_TMPDIR/tr" "${held//,/|}" "$when"
+	if [[ $1 == *delay_exit* ]]; then
+		await_trace_exit "$BATS_TEST_TMPDIR/tr" "${held//,/|}"
+	else
+		await_trace "$BATS_TEST_TMPDIR/tr" "${held//,/|}" "$when"
+	fi
 	assert_file_not_exist "$J/sessions/$OLD_ID.jsonl"
 }
 

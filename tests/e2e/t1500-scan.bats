@@ -353,12 +353,13 @@ for i in range(1, 21):
 	tree 20
 	# The scanner's child outlives it and is handed to a reaper: its line no
 	# longer reaches the scanner, so its scan does not unlock the write.
+	# The child writes once the scanner is gone; the session waits for it.
 	run --separate-stderr rgsh "python3 -c '
-import glob, subprocess
+import glob, os, subprocess
 for p in glob.glob(\"src/*.c\"):
     open(p).read()
-subprocess.Popen([\"sh\", \"-c\", \"sleep 0.5; echo orphan > src/f7.c\"])
-'; sleep 1.5"
+subprocess.Popen([\"sh\", \"-c\", \"while kill -0 \$0 2>/dev/null; do sleep 0.05; done; echo orphan > src/f7.c; : >\\\"\$OUT/wrote\\\"\", str(os.getpid())])
+'; for i in \$(seq 400); do [ -e \"\$OUT/wrote\" ] && break; sleep 0.05; done"
 	[[ $stderr == *"refused to write 'src/f7.c': $MSG_SCANNED \`python3\`"* ]] || fail "$stderr"
 	assert_content src/f7.c "int f7 = 1; /* zzz */"
 }

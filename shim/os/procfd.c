@@ -55,9 +55,15 @@ static bool fd_writes(int fd, struct stat *st)
 
 bool rg_std_writes(uint64_t dev, uint64_t ino)
 {
+    /* The inode first, then the access mode: output redirected to a file
+     * (`CMD >log 2>&1`, as an agent runs a command) is the common case,
+     * and its F_GETFL would be two calls more per kept file, for a file
+     * that is not the one kept. */
     for (int fd = 0; fd <= 2; fd++) {
         struct stat st;
-        if (fd_writes(fd, &st) && st.st_ino == ino && st.st_dev == dev)
+        int fl;
+        if (rg_sys_fstat(fd, &st) == 0 && st.st_ino == ino && st.st_dev == dev &&
+            S_ISREG(st.st_mode) && (fl = rg_sys_getfl(fd)) >= 0 && (fl & O_ACCMODE) != O_RDONLY)
             return true;
     }
     return false;

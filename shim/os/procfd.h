@@ -24,7 +24,8 @@ bool rg_pid_holds(int32_t pid, uint64_t dev, uint64_t ino, int skip);
  * descriptor (`readguard run -- CMD >> f`) was opened before the session,
  * so its writes pass no hook: a file it writes that loses its last name
  * must be kept by a copy, as a link would keep the output written after.
- * Three fstat calls, made only before a journal link. */
+ * Three fstat calls (and F_GETFL of one that is the file), made only
+ * before a journal link. */
 bool rg_std_writes(uint64_t dev, uint64_t ino);
 
 /* Adds to h's list of outputs (core/outputs.h) every regular file this

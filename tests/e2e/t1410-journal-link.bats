@@ -579,3 +579,16 @@ killed_at_unlink() {
 	assert_output ""
 	refute [ -L "$J/objects/$linked" ]
 }
+
+@test "t1410.40 a removal the journal links, with output and errors going to files, asks those descriptors' flags only of the file kept" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir -p "$J/objects"
+	mkfile a.txt original
+	local ino
+	ino=$(inode a.txt)
+	strace -f -o "$W/trace" -e trace=openat2,fcntl,unlinkat "$RG" run --log "$LOG" -- rm a.txt \
+		>"$OUT/out.log" 2>"$OUT/err.log"
+	assert_equal "$(inode "$J/objects/$(sum original)")" "$ino"
+	run awk '/openat2\(.*"a\.txt"/ {on = 1} /unlinkat\(.*"a\.txt"/ {on = 0} on && /fcntl\([012],/' "$W/trace"
+	assert_output ''
+}

@@ -30,6 +30,24 @@ static inline long raw_sys4(long nr, long a, long b, long c, long d)
 #endif
 }
 
+/* renameat2's flags are its fifth argument. */
+static inline long raw_sys5(long nr, long a, long b, long c, long d, long e)
+{
+#if defined(__x86_64__)
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    long r = syscall(nr, a, b, c, d, e);
+    return r == -1 ? -errno : r;
+#endif
+}
+
 static inline long raw_sys0(long nr) { return raw_sys4(nr, 0, 0, 0, 0); }
 static inline long raw_sys2(long nr, long a, long b) { return raw_sys4(nr, a, b, 0, 0); }
 

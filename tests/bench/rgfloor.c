@@ -33,6 +33,8 @@
  *       that tells whether the journal must keep it: an O_PATH open, its
  *       fstat and close (the session's own files, as npm's temporary ones,
  *       need nothing kept), inside the mask pair.
+ *   RG_FLOOR_RENAME=1     what the shim adds to a rename onto a free name
+ *       (tests/bench/rgfloor_rename.c).
  *
  * Unset, each hook is the raw system call and nothing else. */
 #include <dlfcn.h>
@@ -51,6 +53,7 @@
 #include <unistd.h>
 
 #include "rawsys.h"
+#include "rgfloor.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -102,16 +105,20 @@ __attribute__((constructor)) static void floor_init(void)
         sigdelset(&hook_set, sync_signals[i]);
 }
 
+void rg_floor_block(sigset_t *old) { sigprocmask(SIG_BLOCK, &hook_set, old); }
+
+void rg_floor_restore(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+
 static void mask(sigset_t *old)
 {
     if (shim)
-        sigprocmask(SIG_BLOCK, &hook_set, old);
+        rg_floor_block(old);
 }
 
 static void unmask(const sigset_t *old)
 {
     if (shim)
-        sigprocmask(SIG_SETMASK, old, NULL);
+        rg_floor_restore(old);
 }
 
 /* The record a kept version gets: the journal's fields (core/jrecord.c),

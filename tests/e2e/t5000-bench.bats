@@ -285,6 +285,32 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 	[ $(($(grep -c 'fstat(' "$W/floor.tr") - $(grep -c 'fstat(' "$W/bare.tr"))) -eq 1 ]
 }
 
+@test "librgfloor with RG_FLOOR_RENAME makes the shim's calls around a rename onto a free name" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir "$W/d"
+	printf one >"$W/d/a.tmp"
+	local calls=rt_sigprocmask,openat,newfstatat,rename,renameat,renameat2,close
+	run strace -e trace=$calls -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_RENAME=1 \
+		python3 -c 'import os, sys; os.replace(sys.argv[1], sys.argv[2])' "$W/d/a.tmp" "$W/d/a"
+	assert_success
+	assert_equal "$(cat "$W/d/a")" one
+	# From python's call on, as guard/rename.c makes it: the mask, the
+	# directory the two names share opened once, a look at each name, the
+	# rename kept off a file that appears meanwhile, a look at the new name.
+	# (The hook's mask blocks all but the synchronous signals.)
+	run awk '/^rt_sigprocmask\(SIG_BLOCK, ~\[ILL TRAP BUS FPE SEGV SYS/ { on = 1 } on { l = $0; sub(/\(.*/, "", l); print l } on && /^rt_sigprocmask\(SIG_SETMASK/ { exit }' "$W/floor.tr"
+	assert_output "$(printf '%s\n' rt_sigprocmask openat newfstatat newfstatat renameat2 newfstatat close rt_sigprocmask)"
+	grep -q "^openat(AT_FDCWD, \"$W/d/\", O_RDONLY|O_CLOEXEC|O_PATH|O_DIRECTORY) = [0-9]" "$W/floor.tr"
+	grep -q '^renameat2(.*RENAME_NOREPLACE) *= 0' "$W/floor.tr"
+	# Onto a name that is taken: no RENAME_NOREPLACE, and the file replaced.
+	printf two >"$W/d/b.tmp"
+	run strace -e trace=renameat2 -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_RENAME=1 \
+		python3 -c 'import os, sys; os.replace(sys.argv[1], sys.argv[2])' "$W/d/b.tmp" "$W/d/a"
+	assert_success
+	assert_equal "$(cat "$W/d/a")" two
+	grep -q '^renameat2(.*, 0) *= 0' "$W/floor.tr"
+}
+
 @test "rgnotify sends each open to its listener and lets it through" {
 	printf one >"$W/a"
 	run env RG_NOTIFY_COUNT="$W/n1" "$NOTIFY" cat "$W/a"
@@ -337,6 +363,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"6. rename over an allowed file" "7. stat + lstat + access" \
 		"git status" "git diff" "grep -r over them" "make -j2" "python3 -m compileall" \
 		"tar -x" "floor of tar -x: every system call the shim adds" "tar -x against that floor" \
+		"floor of compileall: every system call the shim adds" "compileall against that floor" \
 		"bash loop of 5 /bin/true" "the same against an empty preloaded library" \
 		"3b. floor of 3, measured" "./configure (autoconf), 4 checks" "floor of configure: an empty preloaded library" \
 		"floor of configure: a library with the shim's imports" "configure against that floor" \
@@ -353,7 +380,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"the same under readguard run --supervise" "floor of --supervise: the same under a plain readguard run" \
 		"floor of --supervise with its round trips" \
 		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run" \
-		"floor of --strict with its round trips" \
+		"floor of --strict with its round trips" "--strict against its floor with round trips" \
 		"floor of start-up: a library with the shim's imports" "the shim against that floor" \
 		"1 against that floor" "3 against that floor" "6c against that floor" "grep -r against that floor" \
 		"git checkout against that floor" "--supervise against that floor"; do

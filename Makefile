@@ -238,7 +238,7 @@ $(B)/t/rgprobe64: tests/helpers/rgprobe.c
 
 # Each sanitizer builds the layers and the unit tests into a tree of its own
 # and runs them there; any report fails the run. tsan's stress is
-# tests/unit/test_table_threads.c.
+# tests/unit/test_table_threads.c and test_entry_threads.c.
 SAN_FLAGS_asan  := -fsanitize=address -fno-omit-frame-pointer
 SAN_FLAGS_ubsan := -fsanitize=undefined -fno-sanitize-recover=all
 SAN_FLAGS_tsan  := -fsanitize=thread

@@ -54,6 +54,7 @@ static void names_add(struct names *l, const char *name, size_t len)
  * its log is kept. */
 struct tables {
     struct names seen, live;
+    struct rg_exec_wait wait; /* for all the tables */
 };
 
 static void note_table(const char *path, void *arg)
@@ -63,7 +64,7 @@ static void note_table(const char *path, void *arg)
     struct rg_table tb;
     bool running = true;
     if (!rg_session_attach(path, &tb)) {
-        running = rg_session_running(path, tb.hdr);
+        running = rg_session_running(path, tb.hdr, &t->wait);
         rg_session_detach(&tb);
     }
     names_add(&t->seen, name, strlen(name));
@@ -188,7 +189,7 @@ static void prune_in(int dfd, const char *dir, int64_t before, rg_log_pruned_fn 
     char prefix[32], table[64], log[80], path[PATH_MAX + 80];
     snprintf(prefix, sizeof prefix, "readguard-%u-", (unsigned)geteuid());
     struct names old = {0};
-    struct tables t = {{0}, {0}};
+    struct tables t = {{0}, {0}, {0}};
     int dup = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
     DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
     struct dirent *e;

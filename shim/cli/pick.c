@@ -50,11 +50,12 @@ bool rg_session_ends_elsewhere(const char *path, int32_t owner, char *out, size_
     return true;
 }
 
-bool rg_session_running(const char *path, const struct rg_header *h)
+bool rg_session_running(const char *path, const struct rg_header *h, struct rg_exec_wait *wait)
 {
     struct stat st;
     return rg_session_owner_alive(h) ||
-           (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false));
+           (stat(path, &st) == 0 &&
+            rg_session_has_members(path, st.st_dev, st.st_ino, false, wait));
 }
 
 struct candidates {
@@ -62,6 +63,7 @@ struct candidates {
     char first[PATH_MAX];
     char list[8192];
     size_t len;
+    struct rg_exec_wait wait; /* for all the tables considered */
 };
 
 static void consider(const char *path, void *arg)
@@ -70,7 +72,7 @@ static void consider(const char *path, void *arg)
     struct rg_table t;
     if (rg_session_attach(path, &t))
         return;
-    bool running = rg_session_running(path, t.hdr);
+    bool running = rg_session_running(path, t.hdr, &c->wait);
     int n = snprintf(c->list + c->len, sizeof c->list - c->len, "\n  %s (%s, pid %d)", path,
                      running ? "running" : "ended", (int)rg_header_owner(t.hdr));
     if (n > 0 && c->len + (size_t)n < sizeof c->list)

@@ -10,6 +10,7 @@
 #include "cli/tables.h"
 #include "core/jrecord.h"
 #include "core/table.h"
+#include "os/members.h"
 /* A session the CLI has mapped. */
 struct rg_cli_session {
     char path[PATH_MAX];
@@ -58,8 +59,9 @@ bool rg_session_ends_elsewhere(const char *path, int32_t owner, char *out, size_
 
 /* A session is running while its owner is, or, once the owner is gone
  * (a launcher killed with SIGKILL), while any process of its tree is: the
- * table at path is theirs (os/members.h). */
-bool rg_session_running(const char *path, const struct rg_header *h);
+ * table at path is theirs (os/members.h), waited for out of wait while
+ * seen in the middle of an exec. */
+bool rg_session_running(const char *path, const struct rg_header *h, struct rg_exec_wait *wait);
 
 /* getopt_long over the options every session verb takes (-s/--session,
  * unless no_session, and -h/--help) plus the verb's own. Returns the option character, as

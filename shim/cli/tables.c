@@ -103,6 +103,7 @@ void rg_each_table(void (*fn)(const char *path, void *arg), void *arg)
 struct running_ids {
     void (*fn)(const char *id, void *arg);
     void *arg;
+    struct rg_exec_wait wait; /* for all the tables */
 };
 
 /* The id's are the same in every version of the table, so a session made
@@ -140,7 +141,8 @@ static void running_id(const char *path, void *arg)
     struct stat st;
     if (rg_table_session(path, id, &owner) &&
         (rg_pid_alive(owner) ||
-         (stat(path, &st) == 0 && rg_session_has_members(path, st.st_dev, st.st_ino, false))))
+         (stat(path, &st) == 0 &&
+          rg_session_has_members(path, st.st_dev, st.st_ino, false, &r->wait))))
         r->fn(id, r->arg);
 }
 
@@ -218,7 +220,7 @@ static void each_mapped_id(struct running_ids *r)
 
 void rg_each_running_id(void (*fn)(const char *id, void *arg), void *arg)
 {
-    struct running_ids r = {fn, arg};
+    struct running_ids r = {fn, arg, {0}};
     rg_each_table(running_id, &r);
     each_mapped_id(&r);
 }

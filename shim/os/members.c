@@ -2,7 +2,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,22 +173,19 @@ struct member_look {
     uint64_t dev, ino;
     int self;
     long long born;
+    struct rg_exec_wait *wait;
 };
 
 /* How long, at most, processes in the middle of an exec are waited for,
- * all looks of this process together. Loading a program takes
+ * all the looks that share one budget together. Loading a program takes
  * milliseconds; one that takes longer is counted a member: a table kept is
  * pruned later, one removed under a member refuses all it writes from then
- * on. */
+ * on. Any process of the user can make its command line read empty for
+ * good (prctl PR_SET_MM_MAP): waited for anew at each look, it would cost
+ * a prune a second per table, and a tree that left many tables the start
+ * of every session. Once the budget is spent, one seen mid-exec is a
+ * member at once: its table kept, and pruned later. */
 #define EXEC_WAIT_MS 1000
-
-/* What this process has waited so far. Any process of the user can make
- * its command line read empty for good (prctl PR_SET_MM_MAP): waited for
- * anew at each look, it would cost a prune a second per table, and a tree
- * that left many tables the start of every session. Once the budget is
- * spent, one seen mid-exec is a member at once: its table kept, and
- * pruned later. */
-static _Atomic int exec_waited_ms;
 
 /* A member maps the table, or an exec handed it READGUARD_SESSION. The
  * map is looked at first: a child forked but not yet exec'd has the table
@@ -209,15 +205,16 @@ static bool is_member(int dfd, int pid, const void *arg)
             return env;
         if (!execing(pid)) /* it may have ended since the look above */
             return environ_names(pid, m->path) > 0;
-        if (atomic_fetch_add_explicit(&exec_waited_ms, 1, memory_order_relaxed) >= EXEC_WAIT_MS)
+        if (m->wait->spent_ms++ >= EXEC_WAIT_MS)
             return true;
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }
 }
 
-bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger)
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger,
+                            struct rg_exec_wait *wait)
 {
-    struct member_look m = {path, dev, ino, (int)rg_sys_getpid(), -1};
+    struct member_look m = {path, dev, ino, (int)rg_sys_getpid(), -1, wait};
     if (younger)
         m.born = started(m.self);
     return any_process(is_member, &m) != 0; /* no way to look: keep the table */

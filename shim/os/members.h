@@ -8,6 +8,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The budget of the waits for processes seen in the middle of an exec,
+ * which all the looks given one share (members.c says why a budget): a
+ * caller that looks at many tables, or looks more than once, passes the
+ * same one to each look. Zeroed to begin; used by one thread at a time. */
+struct rg_exec_wait {
+    int spent_ms;
+};
+
 /* Does a process other than this one still belong to the session of the
  * table at path, whose inode is (dev, ino)? One that maps the table (every
  * process of the session that has made a guarded call, and what it
@@ -18,8 +26,10 @@
  * processes started after this one count, as this one created the session
  * and every member descends from it; the others are passed over at the cost
  * of reading their stat, the look at a process's maps costing several times
- * that. */
-bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger);
+ * that. A process seen in the middle of an exec is waited for out of
+ * wait, and a member once that is spent. */
+bool rg_session_has_members(const char *path, uint64_t dev, uint64_t ino, bool younger,
+                            struct rg_exec_wait *wait);
 
 /* This process's PID namespace, the inode of /proc/self/ns/pid; 0 when
  * /proc cannot tell. A session made in another (a sandbox sharing

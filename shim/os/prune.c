@@ -28,7 +28,8 @@ static bool creator_gone(const struct rg_header *h, uint64_t pidns)
 /* Has the session of table dir/name ended: its creator gone, and no
  * process of its tree left (a launcher killed with SIGKILL leaves its
  * children on the table)? */
-static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t pidns)
+static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t pidns,
+                          struct rg_exec_wait *wait)
 {
     struct rg_header h;
     struct stat st;
@@ -43,10 +44,10 @@ static bool session_ended(int dirfd, const char *dir, const char *name, uint64_t
     char path[PATH_MAX];
     int n = snprintf(path, sizeof path, "%s/%s", dir, name);
     return gone && n > 0 && (size_t)n < sizeof path &&
-           !rg_session_has_members(path, st.st_dev, st.st_ino, false);
+           !rg_session_has_members(path, st.st_dev, st.st_ino, false, wait);
 }
 
-int rg_session_prune(const char *dir)
+int rg_session_prune(const char *dir, struct rg_exec_wait *wait)
 {
     char prefix[32];
     int n = 0, dfd = rg_sys_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -60,7 +61,7 @@ int rg_session_prune(const char *dir)
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(buf + off);
             bool table = rg_table_name(d->d_name, prefix) || rg_hook_table_name(d->d_name);
-            if (table && session_ended(dfd, dir, d->d_name, pidns) &&
+            if (table && session_ended(dfd, dir, d->d_name, pidns, wait) &&
                 rg_sys_unlinkat(dfd, d->d_name, 0) == 0)
                 n++;
             off += d->d_reclen;

@@ -133,7 +133,7 @@ static int format_table(int fd, size_t size, const struct rg_settings *s, int32_
 }
 
 int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
-                      char *err, size_t errcap)
+                      char *err, size_t errcap, struct rg_exec_wait *wait)
 {
     size_t size = rg_table_file_size(s->capacity), need = rg_table_room_need(s->capacity);
     const char *dirs[] = {getenv(RG_ENV_DIR), "/dev/shm", getenv("XDG_RUNTIME_DIR"), "/tmp"};
@@ -145,7 +145,7 @@ int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, 
         /* An explicit directory is used as given, or the creation fails. */
         if (i > 0 && !has_room(dirs[i], need))
             continue;
-        rg_session_prune(dirs[i]);
+        rg_session_prune(dirs[i], wait);
         fd = create_in(dirs[i], s->capacity, path, cap);
         named = i == 0;
         if (named)

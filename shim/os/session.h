@@ -11,21 +11,24 @@
 #include "core/jrecord.h"
 #include "core/table.h"
 #include "core/tablebind.h"
+#include "os/members.h"
 /* Creates a new table file 0600 with O_EXCL|O_NOFOLLOW in $READGUARD_DIR,
  * /dev/shm, $XDG_RUNTIME_DIR or /tmp (the first with room) and formats it,
  * creator its first owner and, for good, the pid in its id. When
  * s->log_path is NULL the default log path is derived from the table name.
- * On failure returns -errno and a sentence in err. */
+ * On failure returns -errno and a sentence in err. The directories it
+ * looks in are pruned first (rg_session_prune), out of wait. */
 int rg_session_create(const struct rg_settings *s, int32_t creator, char *path, size_t cap,
-                      char *err, size_t errcap);
+                      char *err, size_t errcap, struct rg_exec_wait *wait);
 
 /* Removes this user's tables in dir whose session has ended: its owner
  * has exited and no process of its tree is left (os/members.h). A creator
  * that leaves by _exit (dash does) or SIGKILL cannot remove its own, and
  * Claude Code never removes its hook's (core/settings.h): its owner is
  * Claude Code, and no process maps it once that and its tools are gone.
- * Returns how many were removed (os/prune.c). */
-int rg_session_prune(const char *dir);
+ * Processes seen in the middle of an exec are waited for out of wait, one
+ * budget for all the tables. Returns how many were removed (os/prune.c). */
+int rg_session_prune(const char *dir, struct rg_exec_wait *wait);
 
 /* The same, at a path the caller chose (readguard run --session). Fails
  * with -EEXIST rather than touch an existing file. */

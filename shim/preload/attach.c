@@ -189,7 +189,8 @@ static void export_session(struct rg_ctx *c, struct rg_attach_room *room, struct
 
 /* A process preloaded without a session starts one, and exports it so its
  * children join. Settings come from the environment. */
-int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe)
+int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe,
+                      struct rg_exec_wait *wait)
 {
     struct rg_settings s;
     char log[RG_LOG_PATH_MAX], rules[RG_IGNORES_MAX], err[256];
@@ -199,8 +200,8 @@ int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_e
         return 0;
     }
     int32_t owner = (int32_t)rg_sys_getpid();
-    if (rg_session_create(&s, owner, c->session_path, sizeof c->session_path, err, sizeof err) <
-        0) {
+    if (rg_session_create(&s, owner, c->session_path, sizeof c->session_path, err, sizeof err,
+                          wait) < 0) {
         c->nroots = 0;
         snprintf(room->problem, sizeof room->problem, "no session table could be created: %s", err);
         fail_closed(c, room, room->problem, false);

@@ -11,6 +11,7 @@
 #include "core/jrecord.h"
 #include "core/tablebind.h"
 #include "guard/ctx.h"
+#include "os/members.h"
 #include "preload/handoff.h"
 
 /* Room that outlives the call: the context points into it (the roots, the
@@ -34,7 +35,9 @@ bool rg_attach_joined(struct rg_ctx *c, struct rg_attach_room *room, const char 
 
 /* Creates a session with settings from the environment, attaches it and
  * exports it (and what an exec re-injects, xe) so that children join. The
- * pid of this process, its owner, or 0 when it failed closed instead. */
-int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe);
+ * pid of this process, its owner, or 0 when it failed closed instead.
+ * The prune before the creation waits for members out of wait. */
+int32_t rg_attach_new(struct rg_ctx *c, struct rg_attach_room *room, struct rg_exec_env *xe,
+                      struct rg_exec_wait *wait);
 
 #endif

@@ -41,6 +41,9 @@ static struct {
     bool started;
     const char *start_owner;
     int32_t owner_pid; /* set when this process created the session */
+    /* All this process's looks for a session's members, together: the
+     * prunes at the session's creation and the look at its exit. */
+    struct rg_exec_wait members_wait;
     /* What execs re-inject (preload/handoff.h). Written before main() runs,
      * or by the thread that creates the session, and only read after that. */
     struct rg_exec_env exec_env;
@@ -100,7 +103,7 @@ static void init(struct rg_ctx *c)
 {
     const char *path = getenv(RG_ENV_SESSION);
     if (!path || !*path)
-        self.owner_pid = rg_attach_new(c, &self.room, &self.exec_env);
+        self.owner_pid = rg_attach_new(c, &self.room, &self.exec_env, &self.members_wait);
     else if (rg_attach_joined(c, &self.room, path))
         self.owner_pid = owner_from_env();
 }
@@ -263,7 +266,7 @@ static bool leaves_members(const struct rg_ctx *c)
         rg_syscall6(SYS_waitid, P_ALL, 0, (long)&si, WEXITED | WNOHANG | WNOWAIT, 0, 0) != 0)
         return false; /* ECHILD: none */
     return rg_sys_fstatat(AT_FDCWD, c->session_path, &st, 0) == 0 &&
-           rg_session_has_members(c->session_path, st.st_dev, st.st_ino, true);
+           rg_session_has_members(c->session_path, st.st_dev, st.st_ino, true, &self.members_wait);
 }
 
 /* At exit: restamp what this process wrote, and remove the session if this

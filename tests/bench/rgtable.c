@@ -84,7 +84,9 @@ static int session(long iters)
     int64_t create = 0, attach = 0;
     for (long i = 0; i < iters; i++) {
         int64_t t0 = now_ns();
-        if (rg_session_create(&s, (int32_t)getpid(), path, sizeof path, err, sizeof err) < 0) {
+        struct rg_exec_wait wait = {0};
+        if (rg_session_create(&s, (int32_t)getpid(), path, sizeof path, err, sizeof err, &wait) <
+            0) {
             fprintf(stderr, "rgtable: %s\n", err);
             return 2;
         }

@@ -76,7 +76,8 @@ static void prune_beside(const char *table)
     if (!slash)
         return;
     slash[slash == dir] = '\0';
-    rg_session_prune(dir);
+    struct rg_exec_wait wait = {0};
+    rg_session_prune(dir, &wait);
 }
 
 /* run's settings, from its options in argv, for a session the hook makes:

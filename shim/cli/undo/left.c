@@ -29,7 +29,7 @@ static void look_up(struct rg_left_cache *c, const char *id)
     snprintf(c->table, sizeof c->table, "%s", ref.table ? ref.table : "");
     struct rg_table t;
     if (c->table[0] && !rg_session_attach(c->table, &t)) {
-        c->running = rg_session_running(c->table, t.hdr);
+        c->running = rg_session_running(c->table, t.hdr, &c->wait);
         rg_session_detach(&t);
         return;
     }

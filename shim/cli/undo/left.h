@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "core/jrecord.h"
+#include "os/members.h"
 
 enum rg_left {
     RG_LEFT_AS_IS,   /* as the session last stamped it, gone, or the session runs on */
@@ -22,6 +23,7 @@ struct rg_left_cache {
     char id[RG_JOURNAL_ID_MAX];
     char table[PATH_MAX]; /* "": the session has no table left */
     bool running;
+    struct rg_exec_wait wait; /* for all the sessions looked up */
 };
 
 /* Is the file at abs as session id left it? Asked only when the journal

@@ -144,7 +144,8 @@ static bool in_session(char *path, size_t cap, char id[RG_JOURNAL_ID_MAX], int32
     }
     rg_journal_id(id, t.hdr->created_ns, t.hdr->creator_pid);
     *owner = rg_header_owner(t.hdr);
-    bool running = rg_session_running(env, t.hdr);
+    struct rg_exec_wait wait = {0};
+    bool running = rg_session_running(env, t.hdr, &wait);
     rg_session_detach(&t);
     if (!running) {
         rg_err("env: READGUARD_SESSION names session %s, which has ended: starting a new one", id);
@@ -292,7 +293,8 @@ static int start(const struct rg_settings *s, const char *named, const char *giv
             rg_run_warn_joined(path, given);
         return made;
     }
-    if (rg_session_create(s, owner, path, cap, err, sizeof err) < 0) {
+    struct rg_exec_wait wait = {0};
+    if (rg_session_create(s, owner, path, cap, err, sizeof err, &wait) < 0) {
         rg_err("env: %s", err);
         return -1;
     }

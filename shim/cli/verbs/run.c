@@ -109,7 +109,8 @@ static int start_session(const struct rg_run_opts *o, char *session, size_t cap)
 {
     char err[512];
     if (!o->session) {
-        if (rg_session_create(&o->s, (int32_t)getpid(), session, cap, err, sizeof err) < 0) {
+        struct rg_exec_wait wait = {0};
+        if (rg_session_create(&o->s, (int32_t)getpid(), session, cap, err, sizeof err, &wait) < 0) {
             rg_err("%s", err);
             return -1;
         }

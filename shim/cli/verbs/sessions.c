@@ -51,6 +51,7 @@ struct listing {
     bool prune, json;
     int rc;
     size_t n, removed;
+    struct rg_exec_wait wait; /* for all the tables listed */
 };
 
 /* Its name is the only mark: the hook's tables are made as any other. */
@@ -137,7 +138,7 @@ static void each(const char *path, void *arg)
             prune(l, path);
         return;
     }
-    bool running = rg_session_running(path, t.hdr);
+    bool running = rg_session_running(path, t.hdr, &l->wait);
     show(l, path, running ? "running" : "ended", t.hdr, NULL);
     rg_session_detach(&t);
     if (l->prune && !running)
@@ -151,7 +152,7 @@ int rg_cmd_sessions(int argc, char **argv)
     /* It lists every session: silently ignoring --session would pass for
      * listing only that one. */
     struct rg_verb v = {"sessions", usage, "pj", longs, NULL, true};
-    struct listing l = {false, false, RG_EXIT_OK, 0, 0};
+    struct listing l = {false, false, RG_EXIT_OK, 0, 0, {0}};
     int ch;
     while ((ch = rg_verb_getopt(&v, argc, argv)) != -1) {
         if (ch == 'p')

@@ -64,7 +64,8 @@ static void human(const struct rg_cli_session *s)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     printf("session     %s\n", rg_shown(s->path));
     printf("id          %s\n", id);
-    printf("state       %s (pid %d)\n", rg_session_running(s->path, h) ? "running" : "ended",
+    struct rg_exec_wait wait = {0};
+    printf("state       %s (pid %d)\n", rg_session_running(s->path, h, &wait) ? "running" : "ended",
            (int)rg_header_owner(h));
     printf("created     %s\n", created);
     printf("mode        %s\n", rg_mode_name((enum rg_mode)h->mode));
@@ -148,7 +149,8 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_journal_id(id, h->created_ns, h->creator_pid);
     rg_jmember_str(stdout, &first, "session", s->path);
     rg_jmember_str(stdout, &first, "id", id);
-    bool running = rg_session_running(s->path, h);
+    struct rg_exec_wait wait = {0};
+    bool running = rg_session_running(s->path, h, &wait);
     /* "state", as sessions --json names it; "running" is kept for the
      * programs that read it before "state" was added. */
     rg_jmember_str(stdout, &first, "state", running ? "running" : "ended");

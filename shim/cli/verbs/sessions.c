@@ -145,6 +145,23 @@ static void each(const char *path, void *arg)
         prune(l, path);
 }
 
+/* Says so when READGUARD_DIR names no directory: it is the only one looked
+ * in, and a typo in it would read as "no sessions". */
+static bool dir_unusable(void)
+{
+    const char *dir = getenv(RG_ENV_DIR);
+    struct stat st;
+    int bad = 0;
+    if (dir && *dir && stat(dir, &st) != 0)
+        bad = errno;
+    else if (dir && *dir && !S_ISDIR(st.st_mode))
+        bad = ENOTDIR;
+    if (bad)
+        rg_err("sessions: READGUARD_DIR '%s', the only directory looked in: %s", rg_shown(dir),
+               strerror(bad));
+    return bad != 0;
+}
+
 int rg_cmd_sessions(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -178,18 +195,5 @@ int rg_cmd_sessions(int argc, char **argv)
     /* Last: "no sessions" after "removed" lines would say nothing was done. */
     if (l.n == 0 && l.removed == 0)
         rg_err("no sessions");
-    /* The only directory looked in: else a typo in it reads "no sessions". */
-    const char *dir = getenv(RG_ENV_DIR);
-    struct stat st;
-    int bad = 0;
-    if (dir && *dir && stat(dir, &st) != 0)
-        bad = errno;
-    else if (dir && *dir && !S_ISDIR(st.st_mode))
-        bad = ENOTDIR;
-    if (bad) {
-        rg_err("sessions: READGUARD_DIR '%s', the only directory looked in: %s", rg_shown(dir),
-               strerror(bad));
-        return RG_EXIT_TROUBLE;
-    }
-    return l.rc;
+    return dir_unusable() ? RG_EXIT_TROUBLE : l.rc;
 }

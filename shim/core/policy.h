@@ -186,6 +186,35 @@ rg_decide_head(const struct rg_request *req, const struct rg_file *file,
     return *m == RG_STAMP_MATCHES && !rg_read_expired(facts) && !rg_record_scanned(&facts->rec);
 }
 
+/* Does e hold, settled, the session's own write of the bytes a file so
+ * stamped has: a record rg_entry_load would find written (the current
+ * generation, RG_GEN_WRITE, no stamp under way or landed between the loads)
+ * with that very stamp, no scan, and no hash the stamp's bytes would be asked for
+ * (rg_record_match_at)? Then rg_decide_head allows a write of the file at once,
+ * but for what the caller asks itself (a read TTL, the table's own file,
+ * --strict's seal), and the journal finds the bytes the session's own
+ * (guard/journal/keep.h, rg_journal_owns_as): the write-open of a file the
+ * session wrote is judged by these loads, with no record or facts built.
+ * Loaded in rg_entry_load_once's order. */
+static inline bool rg_entry_own_settled(const struct rg_table *t, const struct rg_entry *e,
+                                        int64_t mtime_ns, int64_t ctime_ns, int64_t size)
+{
+    uint64_t before = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
+    uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
+    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    bool own =
+        (word & RG_GEN_MASK) == gen && gen != 0 && (word & RG_GEN_WRITE) &&
+        atomic_load_explicit(&e->mtime_ns, memory_order_acquire) == mtime_ns &&
+        atomic_load_explicit(&e->size, memory_order_acquire) == size &&
+        atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == ctime_ns &&
+        (rg_hash_of(before) == 0 ||
+         !rg_stamp_racy(mtime_ns, atomic_load_explicit(&e->read_ns, memory_order_relaxed))) &&
+        !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN);
+    /* One word for both: the same hash, and the same stamps count, even. */
+    return own && before == atomic_load_explicit(&e->hash_stamps, memory_order_relaxed) &&
+           !(rg_stamps_of(before) & 1u);
+}
+
 /* The decision: may this write happen? */
 static inline struct rg_decision rg_decide(const struct rg_request *req, const struct rg_file *file,
                                            const struct rg_facts *facts)

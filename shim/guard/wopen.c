@@ -201,14 +201,45 @@ void rg_open_write_made(const struct rg_request *req, struct rg_write_open *w)
 
 /* An allowed write: counted as a writer, then truncated. Inline in both
  * halves' callers. */
-static inline __attribute__((always_inline)) int
-allowed(struct rg_ctx *c, const struct rg_request *req, int fd, const struct stat *st,
-        const struct rg_file *f, bool fresh, struct rg_entry *e)
+static inline __attribute__((always_inline)) int allowed(struct rg_ctx *c,
+                                                         const struct rg_request *req, int fd,
+                                                         const struct stat *st, bool fresh,
+                                                         struct rg_entry *e)
 {
     note_write_entry(c, fd, st, NULL, e);
-    if (!fresh && (req->flags & O_TRUNC) && f->regular)
-        fd = truncate_opened(c, req, fd, f->dev, f->ino);
+    if (!fresh && (req->flags & O_TRUNC) && S_ISREG(st->st_mode))
+        fd = truncate_opened(c, req, fd, st->st_dev, st->st_ino);
     return fd;
+}
+
+/* Is the file st describes, whose entry is e, the session's own write as
+ * it stands? Then the policy allows it at its first look and the journal
+ * keeps nothing, as judged_at_once would find (core/policy.h,
+ * rg_entry_own_settled), with no record, facts or rg_file built: the
+ * write-open of a file the session wrote. */
+static inline __attribute__((always_inline)) bool
+own_at_once(const struct rg_ctx *c, const struct stat *st, const struct rg_entry *e)
+{
+    return e && c->read_ttl_ns <= 0 && !rg_ctx_sealed(c, st->st_dev, st->st_ino) &&
+           !rg_ctx_own_table(c, st->st_dev, st->st_ino) &&
+           rg_entry_own_settled(
+               &c->table, e, (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+               (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec, st->st_size);
+}
+
+/* Does the policy allow the write of the file st describes at its first
+ * look, and does rg_guard_opened_write's test of what to keep find
+ * nothing, on the record the judgement loaded? Out of line: the first
+ * write of a file read, once per file, where own_at_once answers every
+ * later one. */
+static __attribute__((noinline)) bool judged_at_once(struct rg_ctx *c, const struct rg_request *req,
+                                                     const struct stat *st, int fd,
+                                                     struct rg_entry *e)
+{
+    struct rg_file f = rg_file_of(st);
+    struct rg_facts facts;
+    return rg_ask_allows_at_once(c, req, &f, fd, e, &facts) &&
+           (!f.regular || rg_journal_keeps_nothing(c, &f, &facts));
 }
 
 bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, struct rg_write_open *w)
@@ -226,19 +257,15 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
         rg_sys_fstat(fd, &w->st) != 0)
         return false;
     w->stated = true;
-    struct rg_file f = rg_file_of(&w->st);
-    bool fresh = w->fresh || (w->maybe_fresh && w->st.st_size == 0);
-    /* rg_guard_opened_write's test of what to keep, for an allowed write:
-     * on the record the judgement loaded, not loaded again. */
-    struct rg_facts facts;
+    const struct stat *st = &w->st;
+    bool fresh = w->fresh || (w->maybe_fresh && st->st_size == 0);
     struct rg_entry *e = NULL;
     if (!fresh) {
-        e = rg_entry_of_write(c, f.dev, f.ino, false);
-        if (!rg_ask_allows_at_once(c, req, &f, fd, e, &facts) ||
-            (f.regular && !rg_journal_keeps_nothing(c, &f, &facts)))
+        e = rg_entry_of_write(c, st->st_dev, st->st_ino, false);
+        if (!own_at_once(c, st, e) && !judged_at_once(c, req, st, fd, e))
             return false;
     }
-    w->fd = allowed(c, req, fd, &w->st, &f, fresh, e);
+    w->fd = allowed(c, req, fd, st, fresh, e);
     return true;
 }
 
@@ -319,5 +346,5 @@ int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
         note_on_stderr(c, fd, sp);
         return fd;
     }
-    return allowed(c, req, fd, sp, &f, fresh, NULL);
+    return allowed(c, req, fd, sp, fresh, NULL);
 }

@@ -23,8 +23,9 @@
  *       write-open is judged and counted lock-free, guard/wopen.c, and so
  *       is the restamp at its close: only a write the shim may refuse or
  *       the journal keeps is judged inside a mask, and a floor has none),
- *       the fstat of descriptors 0-2 before a link (os/procfd.c: a file
- *       the remover writes there is copied, not linked), and the getcwd
+ *       the fstat of descriptors 0-2 before a link, and F_GETFL of one
+ *       that is the file (os/procfd.c: a file the remover writes there is
+ *       copied, not linked), and the getcwd
  *       and getpid of the journal's record; after a
  *       write-mode open fstat and getpid, and before the close of that
  *       descriptor getpid and fstat (row 3b), also when the close is
@@ -176,8 +177,11 @@ static bool keep(int dirfd, const char *path, char *to, size_t cap)
                          (long)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
         char cwd[PATH_MAX] = "";
         struct stat std;
+        /* As rg_std_writes: the access mode only of one that is the file. */
         for (int i = 0; shim && i <= 2; i++)
-            sys(SYS_fstat, i, &std);
+            if (sys(SYS_fstat, i, &std) == 0 && std.st_ino == st.st_ino &&
+                std.st_dev == st.st_dev && S_ISREG(std.st_mode))
+                sys(SYS_fcntl, i, F_GETFL);
         if (shim)
             sys(SYS_getcwd, cwd, sizeof cwd);
         linked = n > 0 && (size_t)n < cap && link_fd(fd, to) == 0;

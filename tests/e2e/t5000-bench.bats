@@ -180,6 +180,21 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 	assert_output "$(printf 'fstat(0,\nfstat(1,\nfstat(2,')"
 }
 
+@test "librgfloor with RG_FLOOR_SHIM asks the access mode of descriptor 0-2 only where it is the file kept, as the journal does" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir -p "$W/j/objects" "$W/j/sessions"
+	printf one >"$W/a"
+	printf two >"$W/b"
+	strace -f -e trace=fcntl,linkat -o "$W/other.tr" \
+		env LD_PRELOAD="$FLOOR" RG_FLOOR_JOURNAL="$W/j" RG_FLOOR_SHIM=1 rm "$W/a" >"$W/log" 2>&1
+	run awk '/linkat\(/ {exit} /fcntl\([012],/' "$W/other.tr"
+	assert_output ''
+	strace -f -e trace=fcntl,linkat -o "$W/own.tr" \
+		env LD_PRELOAD="$FLOOR" RG_FLOOR_JOURNAL="$W/j" RG_FLOOR_SHIM=1 rm "$W/b" >>"$W/b"
+	run awk '/linkat\(/ {exit} /fcntl\([012],/ {print $2, $3}' "$W/own.tr"
+	assert_output 'fcntl(1, F_GETFL)'
+}
+
 @test "librgfloor leaves no link of a file whose unlink fails" {
 	[ "$(id -u)" = 0 ] || skip "needs root to run as another user"
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"

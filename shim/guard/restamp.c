@@ -43,24 +43,30 @@ static inline __attribute__((always_inline)) bool look_own(const struct own_look
 static inline __attribute__((always_inline)) bool
 stamp_look(struct rg_ctx *c, struct rg_entry *e, const struct rg_stamp *now, uint32_t before)
 {
-    uint32_t ours = !rg_entry_own_as_is(&c->table, e, now) &&
-                            rg_entry_stamp_clock(&c->table, e, now, true, rg_now_ns)
-                        ? 2
-                        : 0;
+    uint32_t ours = 0;
+    if (!rg_entry_own_as_is(&c->table, e, now)) {
+        /* A copy for the call: now itself then stays in registers on the
+         * close that stamps nothing. */
+        struct rg_stamp mine = *now;
+        ours = rg_entry_stamp_clock(&c->table, e, &mine, true, rg_now_ns) ? 2 : 0;
+    }
     uint32_t after = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
     return (before & 1u) || after - before != ours;
 }
 
-/* settle_own's looks after the first, whose stamp was now: out of line, as
- * only a sibling writing beside us, or a stamp racing ours, asks for one. */
+/* settle_own's looks after the first, which saw first: out of line, as
+ * only a sibling writing beside us, or a stamp racing ours, asks for one.
+ * The first look's stat, not its stamp: the stamp then stays in registers
+ * on the close that makes no second look. */
 __attribute__((noinline, cold)) static void settle_again(struct rg_ctx *c, struct rg_entry *e,
-                                                         const struct own_look *l, uint32_t mine,
-                                                         struct rg_stamp now, bool raced)
+                                                         struct own_look l, uint32_t mine,
+                                                         const struct stat *first, bool raced)
 {
+    struct rg_stamp now = rg_stamp_of(first);
     struct stat st;
     for (int looks = 1; looks < RESTAMP_LOOKS; looks++) {
         uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-        if (!look_own(l, &st))
+        if (!look_own(&l, &st))
             break;
         if (!raced && looked_the_same(&now, &st))
             break;
@@ -84,18 +90,18 @@ __attribute__((noinline, cold)) static void settle_again(struct rg_ctx *c, struc
  * ours, older, over it: the count of stamps moved by more than ours tells,
  * and the file is looked at again. The first look is inline, its stamp in
  * registers: it is the only one nearly every close makes. */
-static inline __attribute__((always_inline)) void
-settle_own(struct rg_ctx *c, struct rg_entry *e, const struct own_look *l, uint32_t mine)
+static inline __attribute__((always_inline)) void settle_own(struct rg_ctx *c, struct rg_entry *e,
+                                                             struct own_look l, uint32_t mine)
 {
     struct stat st;
     uint32_t before = rg_stamps_of(atomic_load_explicit(&e->hash_stamps, memory_order_acquire));
-    if (!look_own(l, &st))
+    if (!look_own(&l, &st))
         return;
     struct rg_stamp now = rg_stamp_of(&st);
     bool raced = stamp_look(c, e, &now, before);
     if (!raced && rg_entry_writers(e) <= mine)
         return;
-    settle_again(c, e, l, mine, now, raced);
+    settle_again(c, e, l, mine, &st, raced);
 }
 
 /* pid let go of a descriptor it appended through to the file st
@@ -141,7 +147,7 @@ restamp_as(struct rg_ctx *c, int fd, const struct rg_fdslot *s, bool release, in
     if (!e)
         return;
     bool counted = release && s->opener && s->opener == (me ? me : rg_ctx_pid(c));
-    settle_own(c, e, &l, counted);
+    settle_own(c, e, l, counted);
     if (counted)
         rg_entry_writer_close(e);
 }
@@ -170,7 +176,7 @@ void rg_restamp_renamed(struct rg_ctx *c, struct rg_entry *e, const struct rg_re
 {
     struct own_look l = {dirfd, path, dev, ino};
     if (was->written)
-        settle_own(c, e, &l, 1);
+        settle_own(c, e, l, 1);
     else
         carry_read(c, e, was, &l);
 }

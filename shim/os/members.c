@@ -11,6 +11,7 @@
 
 #include "core/procmaps.h"
 #include "core/settings.h"
+#include "os/clock.h"
 #include "os/sys.h"
 /* Small enough for any thread's stack; a file is read in as many as it takes. */
 #define CHUNK 4096
@@ -185,7 +186,20 @@ struct member_look {
  * a prune a second per table, and a tree that left many tables the start
  * of every session. Once the budget is spent, one seen mid-exec is a
  * member at once: its table kept, and pruned later. */
-#define EXEC_WAIT_MS 1000
+#define EXEC_WAIT_NS 1000000000LL
+
+/* Adds the time since *since (0: none yet) to what w has spent, sets
+ * *since to now, and tells whether w is spent. By the clock: a count of
+ * 1 ms naps took many seconds where each woke late (a loaded machine, or
+ * a timer slack the process inherited: 21 s for 20 ms). */
+static bool exec_wait_spent(struct rg_exec_wait *w, int64_t *since)
+{
+    int64_t now = rg_clock_ns(CLOCK_MONOTONIC);
+    if (*since)
+        w->spent_ns += now - *since;
+    *since = now;
+    return w->spent_ns >= EXEC_WAIT_NS;
+}
 
 /* A member maps the table, or an exec handed it READGUARD_SESSION. The
  * map is looked at first: a child forked but not yet exec'd has the table
@@ -197,7 +211,7 @@ static bool is_member(int dfd, int pid, const void *arg)
     const struct member_look *m = arg;
     if (pid == m->self || !young_enough(pid, m->born))
         return false;
-    for (;;) {
+    for (int64_t since = 0;;) {
         if (maps_file(pid, m->dev, m->ino))
             return true;
         int env = environ_names(pid, m->path);
@@ -205,7 +219,7 @@ static bool is_member(int dfd, int pid, const void *arg)
             return env;
         if (!execing(pid)) /* it may have ended since the look above */
             return environ_names(pid, m->path) > 0;
-        if (m->wait->spent_ms++ >= EXEC_WAIT_MS)
+        if (exec_wait_spent(m->wait, &since))
             return true;
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }

@@ -13,7 +13,7 @@
  * caller that looks at many tables, or looks more than once, passes the
  * same one to each look. Zeroed to begin; used by one thread at a time. */
 struct rg_exec_wait {
-    int spent_ms;
+    int64_t spent_ns; /* by the monotonic clock: members.c says why */
 };
 
 /* Does a process other than this one still belong to the session of the

@@ -103,17 +103,21 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     if (early >= 0)
         rg_sv_held_add(call->held, early, slot.dev, slot.ino, call->target.tgid, RG_SV_HELD_PENDING,
                        true);
-    int there = rg_sv_addfd(call, fd, cloexec, !trunc);
+    /* A read is recorded between the descriptor's install and the answer:
+     * answered first, the caller could go on to a rename the next handler
+     * judges before the record, when this thread is preempted past the
+     * turn's stall (a refusal of a file just read, at load 8). */
+    int there = rg_sv_addfd(call, fd, cloexec, !trunc && !read);
     if (early >= 0)
         rg_sv_held_placed(call->held, early, there < 0 ? -1 : there);
+    if (read && there >= 0)
+        rg_guard_opened_read_stat(call->ctx, read, fd, st);
     if (there >= 0 && trunc) {
         int r = rg_sys_ftruncate(fd, 0);
         rg_sv_reply(call, r < 0 ? r : there);
-    } else if (there < 0) {
+    } else if (there < 0 || read) {
         rg_sv_reply(call, there);
     }
-    if (read && there >= 0)
-        rg_guard_opened_read_stat(call->ctx, read, fd, st);
     if ((writer || (append && early < 0)) && there >= 0) {
         rg_sv_held_add(call->held, fd, slot.dev, slot.ino, call->target.tgid, there, append);
         return;
@@ -159,10 +163,9 @@ static bool plain_read(const struct open_args *a, int look)
  * that the path, cwd and descriptor read from /proc/TID were its own. A
  * read-only open of a regular file changes nothing, so an open made for a
  * caller that died (or a tid reused meanwhile) is closed unseen. The
- * record lands after the caller has its descriptor, before this handler
- * takes the next call: a call of the tree that races it is one that got
- * past the turn after a stall, and it finds the read unrecorded yet, a
- * refusal, never a write let through. */
+ * record lands after the descriptor is installed and before the answer
+ * (hand_over), so nothing the caller does once its open returns can be
+ * judged without it. */
 static int open_stated(const struct rg_request *req, struct stat *st)
 {
     int fd = rg_open_unguarded(req);

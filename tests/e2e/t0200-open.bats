@@ -971,3 +971,41 @@ PY
 	refute_refused
 	assert_file_contains f PWN
 }
+
+# --- open_by_handle_at: an inode named by a handle, not a path -------------
+
+# by_handle_or_skip: open_by_handle_at needs CAP_DAC_READ_SEARCH and a file
+# system that makes handles.
+by_handle_or_skip() {
+	mkfile "$OUT/probe" x
+	run "$T/rgprobe" by_handle "$OUT/probe" O_RDONLY
+	[[ $output == ok* ]] || skip "no open_by_handle_at here ($output): needs root and handles"
+}
+
+@test "t0200.87 open_by_handle_at write-open of an unread file is refused, naming it" {
+	by_handle_or_skip
+	mkfile f original
+	snapshot f
+	run --separate-stderr probe by_handle f 'O_WRONLY|O_TRUNC'
+	assert_probe_err EACCES
+	assert_refused "$W/f" unread
+	assert_unchanged f
+}
+
+@test "t0200.88 syscall(SYS_open_by_handle_at) write-open of an unread file is refused" {
+	by_handle_or_skip
+	mkfile f original
+	snapshot f
+	run --separate-stderr probe sys_by_handle f 'O_RDWR'
+	assert_probe_err EACCES
+	assert_unchanged f
+}
+
+@test "t0200.89 open_by_handle_at write-open after a read is allowed (and truncates)" {
+	by_handle_or_skip
+	mkfile f original
+	run --separate-stderr probe_after_read f by_handle f 'O_WRONLY|O_TRUNC'
+	assert_probe_ok
+	refute_refused
+	assert_file_size_equals f 0
+}

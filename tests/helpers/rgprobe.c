@@ -15,6 +15,9 @@
  *   rgprobe sys_open PATH FLAGS [MODE]     syscall(SYS_open, ...)
  *   rgprobe sys_openat PATH FLAGS [MODE]   syscall(SYS_openat, AT_FDCWD, ...)
  *   rgprobe sys_openat2 PATH FLAGS [MODE]  syscall(SYS_openat2, AT_FDCWD, &how, sizeof how)
+ *   rgprobe by_handle PATH FLAGS           open_by_handle_at of name_to_handle_at(PATH)'s
+ *                                          handle (as root: CAP_DAC_READ_SEARCH)
+ *   rgprobe sys_by_handle PATH FLAGS       the same by syscall(SYS_open_by_handle_at, ...)
  *   rgprobe sys_rename OLD NEW             syscall(SYS_rename, ...)
  *   rgprobe sys_renameat2 OLD NEW FLAGS    syscall(SYS_renameat2, ...)
  *   rgprobe sys_truncate PATH LEN          syscall(SYS_truncate, ...)
@@ -306,8 +309,27 @@ static int print_fd1(const char *op, int argc, char **argv)
     return 0;
 }
 
+/* The handle is taken without a look at the file's bytes: no read. */
+static int open_by_handle(const char *path, const char *op, int flags)
+{
+    union {
+        struct file_handle h;
+        char room[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+    } u;
+    int mount_id;
+    u.h.handle_bytes = MAX_HANDLE_SZ;
+    if (name_to_handle_at(AT_FDCWD, path, &u.h, &mount_id, 0) != 0)
+        return -1;
+    errno = ERRNO_SENTINEL;
+    if (strcmp(op, "sys_by_handle") == 0)
+        return (int)syscall(SYS_open_by_handle_at, AT_FDCWD, &u.h, flags);
+    return open_by_handle_at(AT_FDCWD, &u.h, flags);
+}
+
 static int open_by_path(const char *path, const char *op, int flags, mode_t mode)
 {
+    if (strstr(op, "by_handle"))
+        return open_by_handle(path, op, flags);
     if (strcmp(op, "open") == 0)
         return call_open(path, flags, mode);
     if (strcmp(op, "sys_open") == 0)
@@ -529,6 +551,8 @@ static const struct probe {
     {"sys_open", "PATH FLAGS [MODE]", open_op, false},
     {"sys_openat", "PATH FLAGS [MODE]", open_op, false},
     {"sys_openat2", "PATH FLAGS [MODE]", open_op, false},
+    {"by_handle", "PATH FLAGS", open_op, false},
+    {"sys_by_handle", "PATH FLAGS", open_op, false},
     {"sys_rename", "OLD NEW", rename_op, false},
     {"sys_renameat2", "OLD NEW FLAGS", renameat2_op, false},
     {"sys_truncate", "PATH LEN", truncate_op, false},

@@ -10,5 +10,9 @@
 void rg_hook_read_done(const struct rg_request *req, int fd);
 /* Carries out req, an open, with the libc result convention. */
 int rg_hook_open(const struct rg_request *req);
+/* open_by_handle_at(2): a write-mode open is carried out as an open of
+ * the handle's inode by /proc/self/fd, judged as any open; a read goes to
+ * the kernel unrecorded. Returns the fd, or -1 with errno set. */
+int rg_hook_open_by_handle(int mount_fd, void *handle, int flags);
 
 #endif

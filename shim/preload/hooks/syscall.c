@@ -105,6 +105,8 @@ static long syscall_hook(long nr, va_list ap)
     long r = descriptor_end(nr, args);
     if (r != LONG_MIN)
         return r;
+    if (nr == SYS_open_by_handle_at)
+        return rg_hook_open_by_handle((int)args[0], (void *)args[1], (int)args[2]);
     switch (nr) {
 #define RG_SYSCALL(name, ...) case SYS_##name:
 #include "core/syscalls.def"

@@ -44,12 +44,15 @@ static const char usage[] =
 static const char supervise[] = "run it with 'readguard run --supervise' (seccomp), which "
                                 "does not depend on the preload";
 
-static int findings;
+/* One run's tally: what decides the exit status. */
+struct doctor {
+    int findings;
+};
 
-static void finding(const char *path, const char *what, const char *instead)
+static void finding(struct doctor *d, const char *path, const char *what, const char *instead)
 {
     printf("%s: %s; %s.\n", path, what, instead);
-    findings++;
+    d->findings++;
 }
 
 /* The shim of each build that is installed: glibc's, and musl's beside it. */
@@ -79,12 +82,12 @@ static bool shim_of(enum rg_libc libc, char *out, size_t cap)
 
 /* A dynamic program with nothing else in the way: which shim its loader
  * takes, if one is installed. */
-static void name_shim(const char *path, const char *loader)
+static void name_shim(struct doctor *d, const char *path, const char *loader)
 {
     enum rg_prog kind = rg_interp_kind(loader);
     char shim[PATH_MAX];
     if (kind == RG_PROG_OTHER_LD) {
-        finding(path,
+        finding(d, path,
                 "its dynamic linker is neither glibc's nor musl's, and readguard has no "
                 "shim for it",
                 supervise);
@@ -96,7 +99,7 @@ static void name_shim(const char *path, const char *loader)
         char what[128];
         snprintf(what, sizeof what, "a %s program, and no %s build of the shim is installed", name,
                  name);
-        finding(path, what,
+        finding(d, path, what,
                 libc == RG_LIBC_MUSL ? "build and install it ('make musl', then 'make install'), "
                                        "or use 'readguard run --supervise'"
                                      : supervise);
@@ -106,32 +109,33 @@ static void name_shim(const char *path, const char *loader)
            name, shim);
 }
 
-static void check_elf64(const char *path, const struct rg_image *m)
+static void check_elf64(struct doctor *d, const char *path, const struct rg_image *m)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)m->p;
-    int before = findings;
+    int before = d->findings;
     char loader[PATH_MAX];
     bool interp = rg_elf_interp(m, loader);
     struct rg_elf_traits t;
     rg_elf_traits(m, &t);
     if (!interp && eh->e_type == ET_EXEC)
-        finding(path, "statically linked (no ELF interpreter): LD_PRELOAD never loads", supervise);
+        finding(d, path, "statically linked (no ELF interpreter): LD_PRELOAD never loads",
+                supervise);
     else if (!interp && eh->e_type == ET_DYN)
-        finding(path, "no ELF interpreter (static-pie, or a library): LD_PRELOAD never loads",
+        finding(d, path, "no ELF interpreter (static-pie, or a library): LD_PRELOAD never loads",
                 supervise);
     if (t.go)
-        finding(path,
+        finding(d, path,
                 "a Go program: Go makes system calls itself, not through libc, so its "
                 "reads and writes are not seen",
                 supervise);
     if (t.bun)
-        finding(path,
+        finding(d, path,
                 "a Bun executable: Bun makes most system calls itself on Linux, so its "
                 "reads are not seen, while some of its writes (rename) are checked and "
                 "may be refused (for Claude Code, use its hooks: see INTEGRATIONS in readguard(1))",
                 supervise);
     if (t.uring)
-        finding(path,
+        finding(d, path,
                 "uses io_uring (imports io_uring_* or links liburing): files opened "
                 "through the ring are not seen",
                 "turn io_uring off in the program if it can, or use 'readguard run "
@@ -140,22 +144,22 @@ static void check_elf64(const char *path, const struct rg_image *m)
      * finding only in an environment that asks. */
     const char *uv = getenv("UV_USE_IO_URING");
     if (t.libuv && uv && *uv && strcmp(uv, "0") != 0)
-        finding(path,
+        finding(d, path,
                 "uses libuv, and UV_USE_IO_URING is set: files opened through the ring "
                 "are not seen",
                 "unset UV_USE_IO_URING (or set it to 0) for the session");
-    if (findings == before)
-        name_shim(path, loader);
+    if (d->findings == before)
+        name_shim(d, path, loader);
 }
 
-static int check_image(const char *path, const struct rg_image *m)
+static int check_image(struct doctor *d, const char *path, const struct rg_image *m)
 {
     if (m->size < EI_NIDENT || memcmp(m->p, ELFMAG, SELFMAG) != 0) {
         printf("%s: not an ELF program; nothing the preload would miss.\n", path);
         return 0;
     }
     if (m->p[EI_CLASS] == ELFCLASS32) {
-        finding(path, "a 32-bit program: the installed shim is 64-bit",
+        finding(d, path, "a 32-bit program: the installed shim is 64-bit",
                 "install a 32-bit libreadguard.so under lib/i386-linux-gnu/readguard/ (the "
                 "LD_PRELOAD path names $LIB), or use 'readguard run --supervise'");
         return 0;
@@ -164,7 +168,7 @@ static int check_image(const char *path, const struct rg_image *m)
         printf("%s: an ELF file readguard does not understand.\n", path);
         return 0;
     }
-    check_elf64(path, m);
+    check_elf64(d, path, m);
     return 0;
 }
 
@@ -192,10 +196,10 @@ static bool resolve(const char *cmd, char *out, size_t cap)
     return false;
 }
 
-static int diagnose(const char *cmd, int depth);
+static int diagnose(struct doctor *d, const char *cmd, int depth);
 
 /* "#!/usr/bin/env node" → node; "#!/bin/sh -e" → /bin/sh. */
-static int follow_script(const char *path, const struct rg_image *m, int depth)
+static int follow_script(struct doctor *d, const char *path, const struct rg_image *m, int depth)
 {
     char line[PATH_MAX];
     /* The mapping ends where the file does: a script with no newline and no
@@ -215,7 +219,7 @@ static int follow_script(const char *path, const struct rg_image *m, int depth)
             arg = strtok_r(NULL, " \t", &save);
     const char *target = strcmp(base ? base + 1 : interp, "env") == 0 && arg ? arg : interp;
     printf("%s: a script run by %s\n", path, target);
-    int r = depth < 3 ? diagnose(target, depth + 1) : 0;
+    int r = depth < 3 ? diagnose(d, target, depth + 1) : 0;
     if (r == RG_EXIT_OK && depth == 0)
         printf("%s: cannot tell whether what it runs can be guarded: a script may run a native "
                "program (node_modules/.bin/tsc runs a Go binary); a session names each one it "
@@ -224,7 +228,7 @@ static int follow_script(const char *path, const struct rg_image *m, int depth)
     return r;
 }
 
-static int diagnose(const char *cmd, int depth)
+static int diagnose(struct doctor *d, const char *cmd, int depth)
 {
     char path[PATH_MAX];
     if (!resolve(cmd, path, sizeof path)) {
@@ -240,7 +244,7 @@ static int diagnose(const char *cmd, int depth)
         return RG_EXIT_TROUBLE;
     }
     if (st.st_mode & (S_ISUID | S_ISGID))
-        finding(path,
+        finding(d, path,
                 st.st_mode & S_ISUID ? "setuid: the dynamic linker ignores LD_PRELOAD"
                                      : "setgid: the dynamic linker ignores LD_PRELOAD",
                 "run it outside the session, or use a copy without the bit");
@@ -252,29 +256,29 @@ static int diagnose(const char *cmd, int depth)
         return RG_EXIT_OK;
     }
     m.p = map;
-    int r = m.size > 2 && m.p[0] == '#' && m.p[1] == '!' ? follow_script(path, &m, depth)
-                                                         : check_image(path, &m);
+    int r = m.size > 2 && m.p[0] == '#' && m.p[1] == '!' ? follow_script(d, path, &m, depth)
+                                                         : check_image(d, path, &m);
     munmap(map, m.size);
     return r;
 }
 
 /* Without a command: is readguard itself in order? */
-static int self_check(void)
+static int self_check(struct doctor *d)
 {
     char shim[PATH_MAX], preload[PATH_MAX];
     if (rg_find_shim(shim, sizeof shim) < 0 || rg_preload_path(preload, sizeof preload) < 0) {
-        finding("readguard", "libreadguard.so is not next to the binary nor in ../lib/",
+        finding(d, "readguard", "libreadguard.so is not next to the binary nor in ../lib/",
                 "reinstall with 'make install'");
         return RG_EXIT_NO;
     }
     printf("shim: %s\nLD_PRELOAD for a session: %s\n", shim, preload);
     const char *dir = getenv("READGUARD_DIR");
     if (dir && *dir && access(dir, W_OK | X_OK) != 0)
-        finding(dir, "READGUARD_DIR is not a writable directory",
+        finding(d, dir, "READGUARD_DIR is not a writable directory",
                 "point it at a directory every process of the session can write");
     else
         printf("session tables go to: %s\n", dir && *dir ? dir : "/dev/shm (if it has room)");
-    return findings ? RG_EXIT_NO : RG_EXIT_OK;
+    return d->findings ? RG_EXIT_NO : RG_EXIT_OK;
 }
 
 int rg_cmd_doctor(int argc, char **argv)
@@ -289,15 +293,16 @@ int rg_cmd_doctor(int argc, char **argv)
         fputs("Try 'readguard doctor --help'.\n", stderr);
         return RG_EXIT_TROUBLE;
     }
+    struct doctor d = {0};
     if (optind >= argc)
-        return self_check();
+        return self_check(&d);
     if (optind + 1 < argc) {
         fprintf(stderr, "readguard: doctor: one COMMAND at a time\n");
         fputs("Try 'readguard doctor --help'.\n", stderr);
         return RG_EXIT_TROUBLE;
     }
-    int r = diagnose(argv[optind], 0);
+    int r = diagnose(&d, argv[optind], 0);
     if (r != RG_EXIT_OK)
         return r;
-    return findings ? RG_EXIT_NO : RG_EXIT_OK;
+    return d.findings ? RG_EXIT_NO : RG_EXIT_OK;
 }

@@ -22,10 +22,14 @@
 #include "os/session.h"
 #include "os/sys.h"
 #include "supervise/supervise.h"
-/* The supervisor's context, made before the tree exists. */
-static struct rg_ctx proto;
-/* The supervisor, once started; zeroes until then. */
-static struct rg_sv sv_started;
+struct rg_supervisor {
+    struct rg_sv started; /* the supervisor, once started; zeroes until then */
+    struct rg_ctx proto;  /* its context, made before the tree exists */
+};
+
+struct rg_supervisor *rg_supervisor_new(void) { return calloc(1, sizeof(struct rg_supervisor)); }
+
+void rg_supervisor_free(struct rg_supervisor *s) { free(s); }
 
 /* Under --strict the journal is sealed by its path, compared with the real
  * path of what a call of the tree names. So it is made here, before the
@@ -91,14 +95,15 @@ static bool log_sealable(const char *log)
 /* Attached before the fork, so that no process of the tree can have put
  * another file at the path yet. Under --strict the table's own file is
  * sealed: no call of the tree may open, truncate or rename it. */
-static int attach(int level, const char *session)
+static int attach(struct rg_supervisor *s, int level, const char *session)
 {
-    const char *why = rg_session_attach(session, &proto.table);
+    struct rg_ctx *proto = &s->proto;
+    const char *why = rg_session_attach(session, &proto->table);
     if (why) {
         rg_err("cannot attach the session table: %s", why);
         return -1;
     }
-    rg_ctx_use_table(&proto);
+    rg_ctx_use_table(proto);
     /* The tree runs as our user: it must not read our memory (the table
      * mapping, the listener) through /proc or ptrace, not even in the
      * moment after the fork. exec makes the command dumpable again. */
@@ -109,23 +114,23 @@ static int attach(int level, const char *session)
          * writing to attach it: bookkeeping, not a file of the user's,
          * even where READGUARD_DIR puts it under a root. By its real path,
          * as the supervisor finds a call's. */
-        if (!realpath(session, proto.session_path))
-            snprintf(proto.session_path, sizeof proto.session_path, "%s", session);
+        if (!realpath(session, proto->session_path))
+            snprintf(proto->session_path, sizeof proto->session_path, "%s", session);
         return 0;
     }
     if (stat(session, &st) != 0) {
         rg_err("cannot examine the session table: %s", strerror(errno));
         return -1;
     }
-    proto.sealed_dev = st.st_dev;
-    proto.sealed_ino = st.st_ino;
-    journal_pin(proto.table.hdr);
-    log_pin(proto.table.hdr);
-    proto.log_sealed = log_sealable(proto.table.hdr->log_path);
+    proto->sealed_dev = st.st_dev;
+    proto->sealed_ino = st.st_ino;
+    journal_pin(proto->table.hdr);
+    log_pin(proto->table.hdr);
+    proto->log_sealed = log_sealable(proto->table.hdr->log_path);
     return 0;
 }
 
-int rg_supervise_prepare(int level, int sv[2], const char *session)
+int rg_supervise_prepare(struct rg_supervisor *s, int level, int sv[2], const char *session)
 {
     sv[0] = sv[1] = -1;
     if (level == RG_SUPERVISE_NONE) {
@@ -137,7 +142,7 @@ int rg_supervise_prepare(int level, int sv[2], const char *session)
     rg_err("supervised mode is only supported on x86_64");
     return -1;
 #endif
-    if (attach(level, session) < 0)
+    if (attach(s, level, session) < 0)
         return -1;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
         rg_err("cannot create a socket pair: %s", strerror(errno));
@@ -173,21 +178,21 @@ static int threads(void)
     return n < 4 ? 4 : n > 16 ? 16 : (int)n;
 }
 
-static int start(int listener, enum rg_sv_level level)
+static int start(struct rg_supervisor *s, int listener, enum rg_sv_level level)
 {
     /* The umask is the target's, applied per call. */
     umask(0);
-    if (rg_sv_pages_keep(&proto.table) < 0) {
+    if (rg_sv_pages_keep(&s->proto.table) < 0) {
         rg_err("cannot guard the session table's mapping: %s", strerror(errno));
         return -1;
     }
-    int r = rg_sv_start(listener, level, &proto, threads(), &sv_started);
+    int r = rg_sv_start(listener, level, &s->proto, threads(), &s->started);
     if (r < 0)
         rg_err("cannot start the supervisor: %s", strerror(-r));
     return r;
 }
 
-int rg_supervise_parent(int level, int sv[2], pid_t child)
+int rg_supervise_parent(struct rg_supervisor *s, int level, int sv[2], pid_t child)
 {
     if (level == RG_SUPERVISE_NONE)
         return 0;
@@ -195,7 +200,7 @@ int rg_supervise_parent(int level, int sv[2], pid_t child)
     close(sv[1]);
     int listener = rg_sv_parent_receive(sv[0], why, sizeof why);
     close(sv[0]);
-    if (listener >= 0 && start(listener, sv_level(level)) == 0)
+    if (listener >= 0 && start(s, listener, sv_level(level)) == 0)
         return 0;
     if (listener < 0)
         rg_err("cannot start supervised mode: %s", why);
@@ -204,4 +209,4 @@ int rg_supervise_parent(int level, int sv[2], pid_t child)
     return -1;
 }
 
-void rg_supervise_finish(void) { rg_sv_finish(&sv_started); }
+void rg_supervise_finish(const struct rg_supervisor *s) { rg_sv_finish(&s->started); }

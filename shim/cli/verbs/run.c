@@ -122,24 +122,21 @@ static int start_session(const struct rg_run_opts *o, char *session, size_t cap)
     return made;
 }
 
-int rg_cmd_run(int argc, char **argv)
+/* Runs cmd as opts says, under the supervisor sup when it asks for one. */
+static int run(const struct rg_run_opts *opts, char **cmd, struct rg_supervisor *sup)
 {
-    static struct rg_run_opts opts;
-    int first = rg_run_parse(argc, argv, &opts);
-    if (first < 0)
-        return RG_EXIT_FAILURE;
     char session[PATH_MAX];
-    int made = start_session(&opts, session, sizeof session);
+    int made = start_session(opts, session, sizeof session);
     if (made < 0)
         return RG_EXIT_FAILURE;
-    bool kept = opts.keep || !made;
-    if (export_env(session, opts.supervise == RG_SUPERVISE_STRICT) < 0 ||
+    bool kept = opts->keep || !made;
+    if (export_env(session, opts->supervise == RG_SUPERVISE_STRICT) < 0 ||
         prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
     int sv[2];
-    if (rg_supervise_prepare(opts.supervise, sv, session) < 0) {
+    if (rg_supervise_prepare(sup, opts->supervise, sv, session) < 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
@@ -151,10 +148,10 @@ int rg_cmd_run(int argc, char **argv)
         return RG_EXIT_FAILURE;
     }
     if (pid == 0) {
-        rg_supervise_child(opts.supervise, sv);
-        rg_tree_exec(argv + first, opts.supervise != RG_SUPERVISE_STRICT);
+        rg_supervise_child(opts->supervise, sv);
+        rg_tree_exec(cmd, opts->supervise != RG_SUPERVISE_STRICT);
     }
-    if (rg_supervise_parent(opts.supervise, sv, pid) < 0) {
+    if (rg_supervise_parent(sup, opts->supervise, sv, pid) < 0) {
         end_session(session, kept);
         return RG_EXIT_FAILURE;
     }
@@ -165,8 +162,25 @@ int rg_cmd_run(int argc, char **argv)
      * or sessions --prune removes once it is gone. A supervised tree's
      * calls are answered here: it is waited for whole. */
     bool rest;
-    int status = rg_tree_wait(pid, opts.supervise != RG_SUPERVISE_NONE, &rest);
-    rg_supervise_finish();
+    int status = rg_tree_wait(pid, opts->supervise != RG_SUPERVISE_NONE, &rest);
+    rg_supervise_finish(sup);
     end_session(session, kept || rest);
+    return status;
+}
+
+int rg_cmd_run(int argc, char **argv)
+{
+    /* Static for its size alone: rg_cmd_run runs once per process. */
+    static struct rg_run_opts opts;
+    int first = rg_run_parse(argc, argv, &opts);
+    if (first < 0)
+        return RG_EXIT_FAILURE;
+    struct rg_supervisor *sup = rg_supervisor_new();
+    if (!sup) {
+        rg_err("out of memory");
+        return RG_EXIT_FAILURE;
+    }
+    int status = run(&opts, argv + first, sup);
+    rg_supervisor_free(sup);
     return status;
 }

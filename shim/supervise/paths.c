@@ -109,7 +109,9 @@ static int removes_sealed(struct rg_sv_call *call, const struct rg_request *req,
  * large tree) let another handler carry out a rename of an unread file into
  * a part already walked, and the file left the roots unjudged. The tree
  * puts an existing file into a directory only by a rename or a link, so
- * these are carried out one at a time: what a walk saw is what moves. */
+ * these are carried out one at a time: what a walk saw is what moves.
+ * Process-wide, not per supervisor: what it orders is the file system's
+ * names, which any handler thread of the process may move. */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int renamed(struct rg_sv_call *call, const struct rg_request *req, const struct named *from,

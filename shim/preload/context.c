@@ -60,11 +60,13 @@ static struct {
      * of ctx and room it cost each process that sets the context up a page
      * fault of its own (a copy of the file's page, data.ld). */
     pthread_once_t fork_handlers;
+    /* Set once they are: every fork reads it, on the line it locks. */
+    _Atomic bool fork_handlers_set;
     struct rg_ctx ctx;
     struct rg_attach_room room; /* what the context and environ point into */
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
 /* One 64-byte line, so one page, whatever the fields before it grow to. */
-_Static_assert(offsetof(__typeof__(self), fork_handlers) + sizeof self.fork_handlers <=
+_Static_assert(offsetof(__typeof__(self), fork_handlers_set) + sizeof self.fork_handlers_set <=
                    offsetof(__typeof__(self), init_lock) + 64,
                "the first hook's writes of self share the init lock's line");
 
@@ -178,17 +180,15 @@ RG_START_TEXT void rg_note_child(void)
         atomic_store_explicit(&self.had_child, true, memory_order_relaxed);
 }
 
-static _Atomic bool fork_handlers_set;
-
 static void register_fork_handlers(void)
 {
     pthread_atfork(before_fork, after_fork, after_fork_child);
-    atomic_store_explicit(&fork_handlers_set, true, memory_order_release);
+    atomic_store_explicit(&self.fork_handlers_set, true, memory_order_release);
 }
 
 bool rg_fork_handlers_set(void)
 {
-    return atomic_load_explicit(&fork_handlers_set, memory_order_acquire);
+    return atomic_load_explicit(&self.fork_handlers_set, memory_order_acquire);
 }
 
 void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }

@@ -13,27 +13,14 @@
 /* Each slot packs the top bits of the key's hash with the verdict in the low
  * byte (kind + 1, so 0 is empty, and the native bit). A lost update or an
  * evicted slot only means the headers are read again. */
-#define SLOTS 256u
+#define SLOTS RG_EXEC_SLOTS
 #define PROBE 4u
 #define VERDICT_BITS 8u
 #define NATIVE_BIT 0x80u
 
-struct cache {
-    _Atomic uint64_t gen; /* counts the puts into the shared cache */
-    _Atomic uint64_t slot[SLOTS];
-};
-
-/* The shared cache, mapped at the first fork; and this process's own copy
- * of it, which is the cache until then. A forked child reads the copy
- * first: it has its parent's page tables for it (private memory the parent
- * wrote), where its first read of the shared mapping, whose page tables a
- * fork does not copy, is a page fault in every child that execs. */
-static struct cache local;
-static struct cache *_Atomic shared;
-
 /* Slot by slot, each an atomic word: a thread of the process may be reading
  * local meanwhile, and each slot is whole in itself. */
-static void copy_slots(struct cache *to, struct cache *from)
+static void copy_slots(struct rg_exec_slots *to, struct rg_exec_slots *from)
 {
     for (unsigned i = 0; i < SLOTS; i++)
         atomic_store_explicit(&to->slot[i],
@@ -41,26 +28,26 @@ static void copy_slots(struct cache *to, struct cache *from)
                               memory_order_relaxed);
 }
 
-void rg_exec_cache_share(void)
+void rg_exec_cache_share(struct rg_exec_cache *x)
 {
-    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
+    struct rg_exec_slots *c = atomic_load_explicit(&x->shared, memory_order_acquire);
     if (c) {
         /* What the children learnt since the last fork, copied for the next:
          * nothing to write, in a shell that runs the same programs again. */
         uint64_t gen = atomic_load_explicit(&c->gen, memory_order_acquire);
-        if (gen != atomic_load_explicit(&local.gen, memory_order_relaxed)) {
-            copy_slots(&local, c);
-            atomic_store_explicit(&local.gen, gen, memory_order_relaxed);
+        if (gen != atomic_load_explicit(&x->local.gen, memory_order_relaxed)) {
+            copy_slots(&x->local, c);
+            atomic_store_explicit(&x->local.gen, gen, memory_order_relaxed);
         }
         return;
     }
-    void *m =
-        mmap(NULL, sizeof(struct cache), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void *m = mmap(NULL, sizeof(struct rg_exec_slots), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return;
     c = m;
-    copy_slots(c, &local);
-    atomic_store_explicit(&shared, c, memory_order_release);
+    copy_slots(c, &x->local);
+    atomic_store_explicit(&x->shared, c, memory_order_release);
 }
 
 RG_START_TEXT static uint64_t mix(uint64_t h, uint64_t v)
@@ -87,7 +74,7 @@ RG_START_TEXT static size_t slot_at(uint64_t key, unsigned i)
     return ((key >> VERDICT_BITS) + i) % SLOTS;
 }
 
-RG_START_TEXT static bool probe(struct cache *c, uint64_t key, struct rg_target *t)
+RG_START_TEXT static bool probe(struct rg_exec_slots *c, uint64_t key, struct rg_target *t)
 {
     for (unsigned i = 0; i < PROBE; i++) {
         uint64_t v = atomic_load_explicit(&c->slot[slot_at(key, i)], memory_order_relaxed);
@@ -100,16 +87,20 @@ RG_START_TEXT static bool probe(struct cache *c, uint64_t key, struct rg_target 
     return false;
 }
 
-RG_START_TEXT static bool cache_get(uint64_t key, struct rg_target *t)
+RG_START_TEXT static bool cache_get(struct rg_exec_cache *x, uint64_t key, struct rg_target *t)
 {
-    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
-    return probe(&local, key, t) || (c && probe(c, key, t));
+    if (!x)
+        return false;
+    struct rg_exec_slots *c = atomic_load_explicit(&x->shared, memory_order_acquire);
+    return probe(&x->local, key, t) || (c && probe(c, key, t));
 }
 
-static void cache_put(uint64_t key, const struct rg_target *t)
+static void cache_put(struct rg_exec_cache *x, uint64_t key, const struct rg_target *t)
 {
-    struct cache *c = atomic_load_explicit(&shared, memory_order_acquire);
-    c = c ? c : &local;
+    if (!x)
+        return;
+    struct rg_exec_slots *c = atomic_load_explicit(&x->shared, memory_order_acquire);
+    c = c ? c : &x->local;
     uint64_t v = key | ((uint64_t)t->kind + 1) | (t->native ? NATIVE_BIT : 0);
     unsigned i = 0;
     for (uint64_t old = 0; i < PROBE; i++, old = 0)
@@ -133,8 +124,9 @@ RG_START_TEXT static bool secure_exec(const struct stat *st)
 
 static void look_file(int fd, struct rg_target *t, int depth);
 
-RG_START_TEXT static void look_path(int dirfd, const char *path, int at_flags, struct rg_target *t,
-                                    int depth)
+/* x: the cache, for the program exec'd only (NULL for an interpreter). */
+RG_START_TEXT static void look_path(struct rg_exec_cache *x, int dirfd, const char *path,
+                                    int at_flags, struct rg_target *t, int depth)
 {
     struct stat st;
     /* The shim's own entry to the kernel: fstatat would be bound again in
@@ -148,7 +140,7 @@ RG_START_TEXT static void look_path(int dirfd, const char *path, int at_flags, s
         return;
     }
     uint64_t key = key_of(&st);
-    if (depth == 0 && cache_get(key, t))
+    if (cache_get(x, key, t))
         return;
     /* fexecve: the descriptor itself (pread leaves its offset alone). */
     bool own = !((at_flags & AT_EMPTY_PATH) && !*path);
@@ -160,8 +152,7 @@ RG_START_TEXT static void look_path(int dirfd, const char *path, int at_flags, s
     look_file(fd, t, depth);
     if (own)
         rg_sys_close(fd);
-    if (depth == 0)
-        cache_put(key, t);
+    cache_put(x, key, t);
 }
 
 static void look_file(int fd, struct rg_target *t, int depth)
@@ -180,7 +171,7 @@ static void look_file(int fd, struct rg_target *t, int depth)
         if (depth < 4 && rg_script_interp(head, (size_t)n, interp, sizeof interp) &&
             interp[0] == '/') {
             struct rg_target it = {RG_PROG_UNKNOWN, false, 0, 0};
-            look_path(AT_FDCWD, interp, 0, &it, depth + 1);
+            look_path(NULL, AT_FDCWD, interp, 0, &it, depth + 1);
             t->kind = it.kind;
             t->native = it.native;
         }
@@ -201,13 +192,14 @@ static void look_file(int fd, struct rg_target *t, int depth)
     t->kind = rg_interp_kind(interp);
 }
 
-RG_START_TEXT void rg_exec_target(int dirfd, const char *path, int at_flags, struct rg_target *t)
+RG_START_TEXT void rg_exec_target(struct rg_exec_cache *x, int dirfd, const char *path,
+                                  int at_flags, struct rg_target *t)
 {
     t->kind = RG_PROG_UNKNOWN;
     t->native = false;
     t->dev = t->ino = 0;
     if (path)
-        look_path(dirfd, path, at_flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW), t, 0);
+        look_path(x, dirfd, path, at_flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW), t, 0);
 }
 
 bool rg_exec_search(const char *file, char *out, unsigned long cap)

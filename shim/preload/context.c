@@ -64,6 +64,9 @@ static struct {
     _Atomic bool fork_handlers_set;
     struct rg_ctx ctx;
     struct rg_attach_room room; /* what the context and environ point into */
+    /* The programs this process and its children exec'd, as looked at
+     * (os/exec_target.h): read by every exec, vfork children's included. */
+    struct rg_exec_cache exec_cache;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
 /* One 64-byte line, so one page, whatever the fields before it grow to. */
 _Static_assert(offsetof(__typeof__(self), fork_handlers_set) + sizeof self.fork_handlers_set <=
@@ -141,7 +144,7 @@ static bool ready_locked(void)
 static void before_fork(void)
 {
     rg_note_child();
-    rg_exec_cache_share();
+    rg_exec_cache_share(&self.exec_cache);
     lock(&self.init_lock);
     if (ready_locked()) {
         lock(&self.ctx.overflow_lock);
@@ -194,6 +197,8 @@ bool rg_fork_handlers_set(void)
 void rg_fork_handlers(void) { pthread_once(&self.fork_handlers, register_fork_handlers); }
 
 RG_START_TEXT struct rg_exec_env *rg_ctx_exec_env(void) { return &self.exec_env; }
+
+RG_START_TEXT struct rg_exec_cache *rg_ctx_exec_cache(void) { return &self.exec_cache; }
 
 RG_START_TEXT struct rg_ctx *rg_enter_ready(void)
 {

@@ -93,5 +93,8 @@ void rg_note_child(void);
 struct rg_exec_env;
 /* What this process hands on to the images it execs (preload/handoff.h). */
 struct rg_exec_env *rg_ctx_exec_env(void);
+struct rg_exec_cache;
+/* And what it has learnt of the programs they run (os/exec_target.h). */
+struct rg_exec_cache *rg_ctx_exec_cache(void);
 
 #endif

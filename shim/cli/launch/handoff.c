@@ -41,7 +41,8 @@ char **rg_handoff_env(const char *file)
         m = musl;
     struct rg_target t;
     bool found = rg_exec_search(file, path, sizeof path);
-    rg_exec_target(AT_FDCWD, found ? path : NULL, 0, &t);
+    /* No cache: the one exec of readguard run's child. */
+    rg_exec_target(NULL, AT_FDCWD, found ? path : NULL, 0, &t);
     struct rg_env_need need = {NULL, getenv(RG_ENV_SESSION), RG_LIBC_GLIBC, NULL};
     bool guarded = rg_env_choose(&need, t.kind, t.native, g ? RG_LIBC_GLIBC : RG_LIBC_MUSL, g, m);
     const char *sv = getenv(RG_ENV_SUPERVISED);

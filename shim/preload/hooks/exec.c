@@ -87,7 +87,7 @@ RG_START_TEXT static int done(struct rg_env_space *sp, int r)
         struct rg_target t_;                                                               \
         struct rg_env_need need_;                                                          \
         char *const *in_ = (envp), *const *env_ = in_;                                     \
-        rg_exec_target((dirfd), path_, (at_flags), &t_);                                   \
+        rg_exec_target(rg_ctx_exec_cache(), (dirfd), path_, (at_flags), &t_);              \
         bool whole_ =                                                                      \
             rg_exec_settle(rg_ctx_exec_env(), rg_ready(), (name), path_, &t_, in_, &need_, \
                            rg_exec_foreign(&t_) ? __builtin_alloca(PATH_MAX) : NULL);      \

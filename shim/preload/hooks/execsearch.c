@@ -39,7 +39,7 @@ static void search_exec(struct search *s, const char *path, char *const argv[])
 {
     struct rg_env_need need;
     struct rg_target t;
-    rg_exec_target(AT_FDCWD, path, 0, &t);
+    rg_exec_target(rg_ctx_exec_cache(), AT_FDCWD, path, 0, &t);
     if (rg_exec_settled(rg_ctx_exec_env(), &t, s->envp, &need)) {
         rg_sys_execve(path, argv, s->envp);
         return;

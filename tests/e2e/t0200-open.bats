@@ -1009,3 +1009,31 @@ by_handle_or_skip() {
 	refute_refused
 	assert_file_size_equals f 0
 }
+
+# --- glibc's other exported names of open and fopen -------------------------
+
+@test "t0200.90 glibc's __open_nocancel (found by dlsym) write-open of an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr probe nocancel f 'O_WRONLY|O_TRUNC'
+	assert_probe_err EACCES
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0200.91 glibc's _IO_fopen (found by dlsym) mode w of an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr probe io_fopen f w
+	assert_probe_err EACCES
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0200.92 glibc's _IO_fopen mode r is a read that unlocks a later write" {
+	mkfile f original
+	run --separate-stderr rgsh '"$T/rgprobe" io_fopen f r >/dev/null || exit 99; "$T/rgprobe" fopen f w'
+	assert_probe_ok
+	refute_refused
+	assert_file_size_equals f 0
+}

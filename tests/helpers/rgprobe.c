@@ -18,6 +18,8 @@
  *   rgprobe by_handle PATH FLAGS           open_by_handle_at of name_to_handle_at(PATH)'s
  *                                          handle (as root: CAP_DAC_READ_SEARCH)
  *   rgprobe sys_by_handle PATH FLAGS       the same by syscall(SYS_open_by_handle_at, ...)
+ *   rgprobe nocancel PATH FLAGS [MODE]     glibc's __open_nocancel, found by dlsym
+ *   rgprobe io_fopen PATH MODE             glibc's _IO_fopen (libio's fopen), found by dlsym
  *   rgprobe sys_rename OLD NEW             syscall(SYS_rename, ...)
  *   rgprobe sys_renameat2 OLD NEW FLAGS    syscall(SYS_renameat2, ...)
  *   rgprobe sys_truncate PATH LEN          syscall(SYS_truncate, ...)
@@ -43,6 +45,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -330,6 +333,11 @@ static int open_by_path(const char *path, const char *op, int flags, mode_t mode
 {
     if (strstr(op, "by_handle"))
         return open_by_handle(path, op, flags);
+    if (strcmp(op, "nocancel") == 0) {
+        int (*nocancel)(const char *, int, ...) =
+            (int (*)(const char *, int, ...))dlsym(RTLD_DEFAULT, "__open_nocancel");
+        return nocancel ? nocancel(path, flags, mode) : (errno = ENOSYS, -1);
+    }
     if (strcmp(op, "open") == 0)
         return call_open(path, flags, mode);
     if (strcmp(op, "sys_open") == 0)
@@ -393,8 +401,11 @@ static int fopen_op(const char *op, int argc, char **argv)
 {
     if (argc != 2)
         usage();
-    errno = ERRNO_SENTINEL;
-    FILE *f = fopen(argv[0], argv[1]);
+    FILE *(*open_stream)(const char *, const char *) = fopen;
+    if (strcmp(op, "io_fopen") == 0)
+        open_stream = (FILE * (*)(const char *, const char *)) dlsym(RTLD_DEFAULT, "_IO_fopen");
+    errno = open_stream ? ERRNO_SENTINEL : ENOSYS;
+    FILE *f = open_stream ? open_stream(argv[0], argv[1]) : NULL;
     report_stream(f, errno, op);
     return 0;
 }
@@ -543,6 +554,7 @@ static const struct probe {
     {"openat", "DIR PATH FLAGS [MODE]", openat_op, false},
     {"creat", "PATH [MODE]", creat_op, false},
     {"fopen", "PATH MODE", fopen_op, false},
+    {"io_fopen", "PATH MODE", fopen_op, false},
     {"freopen", "PATH MODE", freopen_op, false},
     {"rename", "OLD NEW", rename_op, false},
     {"renameat", "OLD NEW", rename_op, false},
@@ -553,6 +565,7 @@ static const struct probe {
     {"sys_openat2", "PATH FLAGS [MODE]", open_op, false},
     {"by_handle", "PATH FLAGS", open_op, false},
     {"sys_by_handle", "PATH FLAGS", open_op, false},
+    {"nocancel", "PATH FLAGS [MODE]", open_op, false},
     {"sys_rename", "OLD NEW", rename_op, false},
     {"sys_renameat2", "OLD NEW FLAGS", renameat2_op, false},
     {"sys_truncate", "PATH LEN", truncate_op, false},

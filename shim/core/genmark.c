@@ -82,12 +82,70 @@ static bool xgettext_wrote(const char *name, const char *head, size_t n)
            starts(head, n, "# SOME DESCRIPTIVE TITLE.\n");
 }
 
+static bool ends_with(const char *name, const char *suffix)
+{
+    size_t len = strlen(name), slen = strlen(suffix);
+    return len > slen && strcmp(name + len - slen, suffix) == 0;
+}
+
+/* The line marker '# N "PATH"' at head, PATH not empty, the whole line
+ * (clang adds flags): how the C preprocessor begins its output. The
+ * length of the line, or 0; *path: where PATH begins. */
+static size_t cpp_line(const char *head, size_t n, const char **path)
+{
+    size_t i = 2;
+    if (!starts(head, n, "# "))
+        return 0;
+    while (i < n && head[i] >= '0' && head[i] <= '9')
+        i++;
+    if (i == 2 || !starts(head + i, n - i, " \""))
+        return 0;
+    *path = head + i + 2;
+    const char *end = memchr(*path, '"', n - i - 2), *nl = memchr(*path, '\n', n - i - 2);
+    if (!end || !nl || end == *path || end > nl || (end[1] != '\n' && end[1] != ' '))
+        return 0;
+    return (size_t)(nl + 1 - head);
+}
+
+/* gcc -E, -save-temps (NAME.i, NAME.ii): the source's line marker, then
+ * the compiler's own "<built-in>" (gcc and clang alike), which no
+ * hand-written file (a SWIG interface is a .i too) begins with. */
+static bool cpp_wrote(const char *name, const char *head, size_t n)
+{
+    const char *path;
+    if (!ends_with(name, ".i") && !ends_with(name, ".ii"))
+        return false;
+    size_t first = cpp_line(head, n, &path);
+    return first && cpp_line(head + first, n - first, &path) &&
+           starts(path, n - (size_t)(path - head), "<built-in>\"");
+}
+
+/* gcc -S, -save-temps (NAME.s): its first line names the source it
+ * compiled, clang's second; a source that is not assembly itself, as a
+ * hand-written .s that names its file would be. */
+static bool cc_wrote(const char *name, const char *head, size_t n)
+{
+    static const char text[] = "\t.text\n", file[] = "\t.file\t\"";
+    if (!ends_with(name, ".s"))
+        return false;
+    if (starts(head, n, text)) {
+        head += sizeof text - 1;
+        n -= sizeof text - 1;
+    }
+    if (!starts(head, n, file))
+        return false;
+    const char *src = head + sizeof file - 1, *end = memchr(src, '"', n - (sizeof file - 1));
+    if (!end || end == src || end + 1 >= head + n || end[1] != '\n')
+        return false;
+    return !(end - src >= 2 && end[-2] == '.' && (end[-1] == 's' || end[-1] == 'S'));
+}
+
 bool rg_generator_wrote(const char *name, const char *head, size_t n)
 {
     if (!*name)
         return false;
     if (swig_wrote(head, n) || protoc_wrote(head, n) || gperf_wrote(head, n) ||
-        xgettext_wrote(name, head, n))
+        xgettext_wrote(name, head, n) || cpp_wrote(name, head, n) || cc_wrote(name, head, n))
         return true;
     if (starts(head, n, "/* A Bison parser, made by GNU Bison ") ||
         starts(head, n, "// A Bison parser, made by GNU Bison "))

@@ -479,3 +479,20 @@ yarn_pack_project() {
 	assert_failure
 	assert_refused package.tgz unread
 }
+
+@test "t1017.37 gcc -save-temps run again in a second session rewrites its .i and .s; the journal keeps them" {
+	need gcc
+	printf 'int add(int a, int b)\n{\n    return a + b;\n}\n' >add.c
+	"$RG" run --log "$LOG" -- gcc -save-temps -c add.c || fail "the first session's gcc -save-temps failed"
+	assert_file_exist add.i add.s
+	printf 'int sub(int a, int b)\n{\n    return a - b;\n}\n' >>add.c
+	second_run 'gcc -save-temps -c add.c' add.i
+	assert_output --partial "$W/add.s"
+}
+
+@test "t1017.38 a hand-written .s, its .file naming itself, is still refused" {
+	mkfile start.s "$(printf '\t.file\t"start.s"\n\t.text')"
+	run --separate-stderr blind start.s
+	assert_failure
+	assert_refused start.s unread
+}

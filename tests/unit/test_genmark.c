@@ -69,6 +69,32 @@ TEST(xgettexts_title_marks_its_template_only)
     CHECK(!generated("demo.pot", "# SOME DESCRIPTIVE TITLE.")); /* cut short */
 }
 
+TEST(the_preprocessors_line_markers_mark_gcc_E_output)
+{
+    CHECK(generated("a.i", "# 0 \"a.c\"\n# 0 \"<built-in>\"\n"));
+    CHECK(generated("a.ii", "# 0 \"src/a.cc\"\n# 0 \"<built-in>\"\n"));
+    CHECK(generated("a.i", "# 1 \"a.c\"\n# 1 \"<built-in>\" 1\n")); /* clang */
+    CHECK(!generated("a.c", "# 0 \"a.c\"\n# 0 \"<built-in>\"\n"));  /* not a .i */
+    CHECK(!generated("example.i", "%module example\n"));            /* SWIG's */
+    CHECK(!generated("a.i", "# 0 \"a.c\"\nint x;\n"));
+    CHECK(!generated("a.i", "# 0 \"a.c\"\n# 0 \"<built-in>\"")); /* cut short */
+    CHECK(!generated("a.i", "# \"a.c\"\n# 0 \"<built-in>\"\n")); /* no number */
+    CHECK(!generated("a.i", "# 0 \"\"\n# 0 \"<built-in>\"\n"));  /* no source */
+}
+
+TEST(the_file_directive_naming_a_source_marks_gcc_S_output)
+{
+    CHECK(generated("a.s", "\t.file\t\"a.c\"\n\t.text\n"));
+    CHECK(generated("a.s", "\t.text\n\t.file\t\"a.c\"\n")); /* clang */
+    CHECK(generated("x.s", "\t.file\t\"src/a.cc\"\n"));
+    CHECK(!generated("a.s", "\t.file\t\"a.s\"\n")); /* names itself */
+    CHECK(!generated("a.s", "\t.file\t\"start.S\"\n"));
+    CHECK(!generated("a.S", "\t.file\t\"a.c\"\n"));         /* not a .s */
+    CHECK(!generated("a.s", "# mine\n\t.file\t\"a.c\"\n")); /* not first */
+    CHECK(!generated("a.s", "\t.file\t\"a.c\""));           /* cut short */
+    CHECK(!generated("a.s", "\t.file\t\"\"\n"));
+}
+
 TEST(a_persons_c_file_is_not_generated)
 {
     CHECK(!generated("main.c", "/* A parser I wrote. */\n"));
@@ -90,6 +116,8 @@ int main(void)
     RUN(protocs_line_marks_its_output);
     RUN(gperfs_two_first_lines_mark_its_output);
     RUN(xgettexts_title_marks_its_template_only);
+    RUN(the_preprocessors_line_markers_mark_gcc_E_output);
+    RUN(the_file_directive_naming_a_source_marks_gcc_S_output);
     RUN(a_persons_c_file_is_not_generated);
     return check_done();
 }

@@ -530,3 +530,16 @@ b"
 	[[ $stderr == *"readguard: sessions: READGUARD_DIR '$BATS_TEST_TMPDIR/none', the only directory looked in: No such file or directory" ]] ||
 		fail "$stderr"
 }
+
+@test "t2070.52 run --keep without --session warns that its table lasts only until the next session" {
+	run --separate-stderr "$RG" run --keep -- sh -c 'echo "$READGUARD_SESSION"'
+	assert_success
+	assert_exist "$output"
+	assert_equal "$stderr" "readguard: warning: --keep without --session: the table '$output' is kept only until the next session made beside it removes it; to continue a session later, name its table: 'readguard run --session PATH --keep'"
+}
+
+@test "t2070.53 run --session --keep says nothing of the table it keeps" {
+	run --separate-stderr "$RG" run --session "$TABLES/agent" --keep -- true
+	assert_success
+	assert_equal "$stderr" ""
+}

@@ -34,6 +34,7 @@ static const char run_usage[] =
     "                       prints it); an existing table keeps its own settings\n"
     "  -k, --keep           keep the session table when COMMAND ends, so a later\n"
     "                       'run --session PATH' continues with the same reads\n"
+    "                       (without --session, until the next session prunes it)\n"
     "  -i, --ignore PATTERN do not guard paths matching PATTERN (gitignore syntax,\n"
     "                       relative to each root); repeatable, and wins over the\n"
     "                       defaults and .readguardignore\n"

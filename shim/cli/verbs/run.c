@@ -102,6 +102,18 @@ static void end_session(const char *session, bool kept)
         unlink(session);
 }
 
+/* A table kept under the name readguard chose, in a table directory, is
+ * an ended session's, which the next session made there prunes: --keep
+ * alone keeps the reads for less time than its user expects, and tells
+ * no name to give --session. */
+static void warn_unnamed_keep(const char *session)
+{
+    rg_err("warning: --keep without --session: the table '%s' is kept only until the next "
+           "session made beside it removes it; to continue a session later, name its table: "
+           "'readguard run --session PATH --keep'",
+           rg_shown(session));
+}
+
 /* The session the command runs in, its table's path in session: 1 when it
  * was made here, 0 when --session joined one (whose settings win over the
  * options given, as the user is told), -1 after saying why there is none. */
@@ -165,6 +177,8 @@ static int run(const struct rg_run_opts *opts, char **cmd, struct rg_supervisor 
     int status = rg_tree_wait(pid, opts->supervise != RG_SUPERVISE_NONE, &rest);
     rg_supervise_finish(sup);
     end_session(session, kept || rest);
+    if (opts->keep && !opts->session)
+        warn_unnamed_keep(session);
     return status;
 }
 

@@ -138,6 +138,25 @@ static inline bool rg_record_scanned(const struct rg_record *r)
     return r->found && (r->reader & RG_READER_SCAN);
 }
 
+/* Does r, loaded for f, vouch for its bytes by itself: a match by the
+ * stamp (or the hash, f hashed) of a read that was no other line's scan?
+ * *m: the match. rg_decide_head asks this, then the read TTL. */
+static inline bool rg_record_vouches(const struct rg_file *f, const struct rg_record *r,
+                                     enum rg_stamp_match *m)
+{
+    *m = rg_record_match_at(f, r);
+    return *m == RG_STAMP_MATCHES && !rg_record_scanned(r);
+}
+
+/* Is r the session's own write (or bytes the journal kept) of a file so
+ * stamped: nothing for the journal to keep again? */
+static inline bool rg_record_own_as(const struct rg_record *r, int64_t mtime_ns, int64_t ctime_ns,
+                                    int64_t size)
+{
+    return r->written && r->found && r->mtime_ns == mtime_ns && r->size == size &&
+           r->ctime_ns == ctime_ns;
+}
+
 /* Has the read outlived the session's --read-ttl? */
 static inline bool rg_read_expired(const struct rg_facts *facts)
 {
@@ -182,37 +201,26 @@ rg_decide_head(const struct rg_request *req, const struct rg_file *file,
     *m = RG_STAMP_DIFFERS;
     if (facts->table == RG_TABLE_BROKEN)
         return false;
-    *m = rg_record_match_at(file, &facts->rec);
-    return *m == RG_STAMP_MATCHES && !rg_read_expired(facts) && !rg_record_scanned(&facts->rec);
+    return rg_record_vouches(file, &facts->rec, m) && !rg_read_expired(facts);
 }
 
 /* Does e hold, settled, the session's own write of the bytes a file so
- * stamped has: a record rg_entry_load would find written (the current
- * generation, RG_GEN_WRITE, no stamp under way or landed between the loads)
- * with that very stamp, no scan, and no hash the stamp's bytes would be asked for
- * (rg_record_match_at)? Then rg_decide_head allows a write of the file at once,
- * but for what the caller asks itself (a read TTL, the table's own file,
- * --strict's seal), and the journal finds the bytes the session's own
- * (guard/journal/keep.h, rg_journal_owns_as): the write-open of a file the
- * session wrote is judged by these loads, with no record or facts built.
- * Loaded in rg_entry_load_once's order. */
+ * stamped has? Then rg_decide_head allows a write of the file at its first
+ * look, but for what the caller asks itself (a read TTL, the table's own
+ * file, --strict's seal), and the journal keeps nothing. The head's record
+ * test and the journal's, not restated: the write-open of a file the
+ * session wrote asks them on one lock-free load, with no facts built. A
+ * stamp landing in the middle leaves the load unwritten, and the long way
+ * (rg_entry_load) looks again. */
 static inline bool rg_entry_own_settled(const struct rg_table *t, const struct rg_entry *e,
                                         int64_t mtime_ns, int64_t ctime_ns, int64_t size)
 {
-    uint64_t before = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
-    uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
-    uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
-    bool own =
-        (word & RG_GEN_MASK) == gen && gen != 0 && (word & RG_GEN_WRITE) &&
-        atomic_load_explicit(&e->mtime_ns, memory_order_acquire) == mtime_ns &&
-        atomic_load_explicit(&e->size, memory_order_acquire) == size &&
-        atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == ctime_ns &&
-        (rg_hash_of(before) == 0 ||
-         !rg_stamp_racy(mtime_ns, atomic_load_explicit(&e->read_ns, memory_order_relaxed))) &&
-        !(atomic_load_explicit(&e->reader, memory_order_relaxed) & RG_READER_SCAN);
-    /* One word for both: the same hash, and the same stamps count, even. */
-    return own && before == atomic_load_explicit(&e->hash_stamps, memory_order_relaxed) &&
-           !(rg_stamps_of(before) & 1u);
+    /* Unhashed: where only the bytes can tell, the long way takes them. */
+    struct rg_file f = {.mtime_ns = mtime_ns, .ctime_ns = ctime_ns, .size = size};
+    bool calm;
+    struct rg_record r = rg_entry_load_once(t, e, &calm);
+    enum rg_stamp_match m;
+    return rg_record_own_as(&r, mtime_ns, ctime_ns, size) && rg_record_vouches(&f, &r, &m);
 }
 
 /* The decision: may this write happen? */

@@ -500,7 +500,7 @@ static inline struct rg_record rg_entry_load_once(const struct rg_table *t,
     uint64_t before = atomic_load_explicit(&e->hash_stamps, memory_order_acquire);
     uint32_t word = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t gen = word & RG_GEN_MASK;
-    r.found = gen != 0 && gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
+    r.found = gen == atomic_load_explicit(&t->hdr->generation, memory_order_relaxed) && gen != 0;
     /* Acquire: the stamps count loaded after them is not read before
      * them (a fence would do it for all, but ThreadSanitizer has none). */
     r.mtime_ns = atomic_load_explicit(&e->mtime_ns, memory_order_acquire);

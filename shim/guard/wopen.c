@@ -215,8 +215,8 @@ static inline __attribute__((always_inline)) int allowed(struct rg_ctx *c,
 /* Is the file st describes, whose entry is e, the session's own write as
  * it stands? Then the policy allows it at its first look and the journal
  * keeps nothing, as judged_at_once would find (core/policy.h,
- * rg_entry_own_settled), with no record, facts or rg_file built: the
- * write-open of a file the session wrote. */
+ * rg_entry_own_settled), with no facts built: the write-open of a file
+ * the session wrote. */
 static inline __attribute__((always_inline)) bool
 own_at_once(const struct rg_ctx *c, const struct stat *st, const struct rg_entry *e)
 {

@@ -35,9 +35,8 @@ static bool judged_own(struct fixture *f, const struct rg_entry *e, const struct
     struct rg_decision d;
     enum rg_stamp_match m;
     const struct rg_record *r = &facts.rec;
-    return rg_decide_head(&req, &file, &facts, &d, &m) && d.action == RG_ALLOW && r->written &&
-           r->found && r->mtime_ns == st->mtime_ns && r->size == st->size &&
-           r->ctime_ns == st->ctime_ns;
+    return rg_decide_head(&req, &file, &facts, &d, &m) && d.action == RG_ALLOW &&
+           rg_record_own_as(r, st->mtime_ns, st->ctime_ns, st->size);
 }
 
 /* The shortcut's answer, checked to be one the long way gives too. */

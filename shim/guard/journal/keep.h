@@ -44,8 +44,7 @@ static inline bool rg_journal_owns_as(const struct rg_record *r, bool writer_ali
 {
     if (r->writers > 0 && writer_alive)
         return true;
-    return r->written && r->found && r->mtime_ns == mtime_ns && r->size == size &&
-           r->ctime_ns == ctime_ns;
+    return rg_record_own_as(r, mtime_ns, ctime_ns, size);
 }
 
 /* Does rg_journal_keep find at its first test, before it looks at the

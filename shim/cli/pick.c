@@ -179,24 +179,32 @@ int rg_pick_session(const char *arg, struct rg_cli_session *s)
 
 void rg_drop_session(struct rg_cli_session *s) { rg_session_detach(&s->table); }
 
-int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
+/* The verb's own options and the common ones (--session unless it acts on
+ * no session, --help), into longs (32) and shorts. */
+static void options_of(const struct rg_verb *v, struct option longs[32], char *shorts, size_t cap)
 {
-    static struct option longs[32];
-    static char shorts[64];
     static const struct option common[] = {
         {"session", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
     };
-    if (!longs[0].name) {
-        size_t n = 0;
-        for (; v->longs && v->longs[n].name && n < 29; n++)
-            longs[n] = v->longs[n];
-        if (!v->no_session)
-            longs[n++] = common[0];
-        longs[n++] = common[1];
-        snprintf(shorts, sizeof shorts, "%sh%s",
-                 v->no_session ? "" : "s:", v->shortopts ? v->shortopts : "");
-    }
+    size_t n = 0;
+    for (; v->longs && v->longs[n].name && n < 29; n++)
+        longs[n] = v->longs[n];
+    if (!v->no_session)
+        longs[n++] = common[0];
+    longs[n++] = common[1];
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    snprintf(shorts, cap, "%sh%s", v->no_session ? "" : "s:", v->shortopts ? v->shortopts : "");
+}
+
+/* The options are built anew at each call, on the stack: getopt keeps no
+ * pointer to them between calls (its place is in argv), and a second verb
+ * parsed in one process gets its own, not the first one's. */
+int rg_verb_getopt(struct rg_verb *v, int argc, char **argv)
+{
+    struct option longs[32];
+    char shorts[64];
+    options_of(v, longs, shorts, sizeof shorts);
     for (;;) {
         int ch = rg_getopt(argc, argv, shorts, longs);
         if (ch == 's') {

@@ -142,12 +142,11 @@ static const struct event *event_named(const char *name)
 }
 
 /* "A, B or C", as the messages name the events. */
-static const char *event_names(void)
+static const char *event_names(char list[128])
 {
-    static char list[128];
     size_t len = 0;
-    for (size_t i = 0; i < NEVENTS && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+    for (size_t i = 0; i < NEVENTS && len < 128; i++)
+        len += (size_t)snprintf(list + len, 128 - len, "%s%s",
                                 i == 0            ? ""
                                 : i + 1 < NEVENTS ? ", "
                                                   : " or ",
@@ -161,10 +160,10 @@ static int claude_code(const char *name, int argc, char **argv)
      * readguard has no hook for is a mistake to show, not a bad input. */
     const struct event *event = event_named(name);
     if (!event) {
-        char why[256];
+        char why[256], names[128];
         snprintf(why, sizeof why,
                  "claude-code: unknown event '%s': readguard's hooks are %s; it does nothing", name,
-                 event_names());
+                 event_names(names));
         return rg_hook_trouble("%s", why);
     }
     struct rg_hook_input in = {0};
@@ -213,7 +212,7 @@ int rg_cmd_hook(int argc, char **argv)
         else if (strcmp(argv[1], "claude-code") != 0)
             rg_err("hook: unknown integration '%s' (readguard has one: claude-code)", argv[1]);
         else
-            rg_err("hook: claude-code: no event given (%s)", event_names());
+            rg_err("hook: claude-code: no event given (%s)", event_names((char[128]){0}));
         fputs("Try 'readguard hook --help'.\n", stderr);
         return RG_EXIT_TROUBLE;
     }

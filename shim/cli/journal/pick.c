@@ -118,16 +118,15 @@ static const char *backup_beside(const char *abs, char *out, size_t cap)
     return NULL;
 }
 
-const char *rg_journal_none_why(const char *abs, bool always)
+const char *rg_journal_none_why(const char *abs, bool always, char why[RG_NONE_WHY_MAX])
 {
-    static char why[4 * NAME_MAX + 256]; /* the name escaped: up to 4 bytes each */
     char backup[PATH_MAX + 8];
     const char *name;
     struct unjournaled u = {abs, 0, ""};
     rg_each_session_file(unjournaled_over, &u);
     struct stat st;
     if (u.id[0])
-        snprintf(why, sizeof why, "; session %s, run with --no-journal over it, keeps nothing",
+        snprintf(why, RG_NONE_WHY_MAX, "; session %s, run with --no-journal over it, keeps nothing",
                  u.id);
     else if (lstat(abs, &st) != 0)
         return "; it is not there now, and no session kept it as it was moved or removed (one "
@@ -136,7 +135,7 @@ const char *rg_journal_none_why(const char *abs, bool always)
     else if ((name = backup_beside(abs, backup, sizeof backup)))
         /* The file was moved there, and a new one made in its place, by
          * no session that kept the move (--no-journal, or outside one). */
-        snprintf(why, sizeof why,
+        snprintf(why, RG_NONE_WHY_MAX,
                  "; '%s' beside it may hold its old bytes (sed -i~, mv -b and editors move the "
                  "original to a backup name)",
                  rg_shown(name));
@@ -276,7 +275,7 @@ const struct rg_jrec *rg_journal_version_of(const struct rg_jlist *l, const char
                verb, rg_shown(file), only, rg_shown(file));
     else if (!first)
         rg_err("%s: '%s': no session kept a version of it (see 'readguard history')%s", verb,
-               rg_shown(file), rg_journal_none_why(abs, true));
+               rg_shown(file), rg_journal_none_why(abs, true, (char[RG_NONE_WHY_MAX]){0}));
     else if (!first->object)
         rg_err("%s: '%s': session %s changed it, but its old bytes were not kept (%s)", verb,
                rg_shown(file), first->session, first->unsaved ? first->unsaved : "?");

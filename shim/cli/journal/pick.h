@@ -1,6 +1,7 @@
 #ifndef RG_JPICK_H
 #define RG_JPICK_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -18,8 +19,9 @@ int rg_journal_pick(const char *session, char *dir, size_t cap, char *id, size_t
  * there is named; else a file that is gone was moved or removed where no
  * session kept it, and may be under a new name; one that is there may have
  * been moved to the backup beside it, which is named. Else the general
- * reason, or "" unless always. */
-const char *rg_journal_none_why(const char *abs, bool always);
+ * reason, or "" unless always. Written into why when it names a file. */
+#define RG_NONE_WHY_MAX (4 * NAME_MAX + 256) /* the name escaped: up to 4 bytes each */
+const char *rg_journal_none_why(const char *abs, bool always, char why[RG_NONE_WHY_MAX]);
 
 /* The current directory; where a session removed it from under the user's
  * shell (getcwd fails ENOENT), the name the shell knows it by, $PWD, said

@@ -156,6 +156,7 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
         else
             rg_err("history: no session kept a file in the journal");
     }
+    char why[RG_NONE_WHY_MAX];
     for (size_t i = 0; i < n; i++) {
         const char *arg = args[i];
         const char *of = w[i].dir ? "of a file under it" : "of it";
@@ -169,7 +170,7 @@ static void say_none(const struct rg_jlist *l, const char *id, char **args, cons
             rg_err("history: '%s': session %s kept no version %s", rg_shown(arg), id, of);
         else
             rg_err("history: '%s': no session kept a version %s%s", rg_shown(arg), of,
-                   w[i].dir ? "" : rg_journal_none_why(w[i].abs, false));
+                   w[i].dir ? "" : rg_journal_none_why(w[i].abs, false, why));
     }
 }
 

@@ -183,7 +183,7 @@ bool rg_journal_cwd(char *out, size_t cap)
     const char *pwd = getenv("PWD");
     if (errno != ENOENT || !pwd || pwd[0] != '/' || !resolve_gone(pwd, out, cap))
         return false;
-    static bool told;
+    static bool told; /* process-wide: a note to the user, said once per command */
     if (!told)
         rg_err("note: the current directory was removed; taken as '%s', the name $PWD gives "
                "it (the shell stays in the removed one: cd \"$PWD\" to see what undo puts back)",

@@ -80,7 +80,8 @@ int64_t rg_prune_days(void)
     char *end = NULL;
     errno = 0;
     long long n = v ? strtoll(v, &end, 10) : 0;
-    static bool told; /* asked by the journal's prune and the logs' both */
+    /* Process-wide: asked by the journal's prune and the logs' both, said once. */
+    static bool told;
     if (v && *v && (end == v || *end || n <= 0) && !told) {
         told = true; /* as for READGUARD_JOURNAL_MAX: said, not silently 30 */
         rg_err(RG_ENV_JOURNAL_DAYS " '%s': expected a positive whole number of days; the "

@@ -38,12 +38,12 @@ static void send_result(int sock, int fd, const char *why)
         ;
 }
 
-/* Tells a kernel that is too old apart from one that forbids seccomp. */
-static const char *why_refused(int err, struct sock_fprog *prog)
+/* Tells a kernel that is too old apart from one that forbids seccomp; why
+ * holds the message when it is not a constant. */
+static const char *why_refused(int err, struct sock_fprog *prog, char why[256])
 {
-    static char why[256];
     if (err != EINVAL) {
-        snprintf(why, sizeof why, "cannot install the seccomp filter: %s%s", strerror(err),
+        snprintf(why, 256, "cannot install the seccomp filter: %s%s", strerror(err),
                  err == EPERM ? " (a supervised session cannot start another inside it)" : "");
         return why;
     }
@@ -67,7 +67,8 @@ int rg_sv_child_install(int sock, enum rg_sv_level level)
     long fd = seccomp_filter(
         SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
     if (fd < 0) {
-        send_result(sock, -1, why_refused(errno, &prog));
+        char why[256];
+        send_result(sock, -1, why_refused(errno, &prog, why));
         return -1;
     }
     send_result(sock, (int)fd, NULL);

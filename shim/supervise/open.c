@@ -53,11 +53,14 @@ static bool own_thread(int32_t pid)
  * tell. The path is the kernel's, never a name the target wrote. */
 static int32_t proc_owner(int fd, const struct stat *st)
 {
-    static dev_t proc_dev;
+    /* Process-wide: the supervisor's own /proc, the same for every handler
+     * thread; atomic, as several may look it up at once. */
+    static _Atomic dev_t proc_dev;
+    dev_t dev = atomic_load_explicit(&proc_dev, memory_order_relaxed);
     struct stat proc;
-    if (!proc_dev && stat("/proc/self", &proc) == 0)
-        proc_dev = proc.st_dev;
-    if (st->st_dev != proc_dev)
+    if (!dev && stat("/proc/self", &proc) == 0)
+        atomic_store_explicit(&proc_dev, dev = proc.st_dev, memory_order_relaxed);
+    if (st->st_dev != dev)
         return 0;
     char link[64], where[256];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "supervise/supervise.h"
+/* Process-wide: a SIGBUS handler is the process's and is handed no argument. */
 static struct {
     char *base;
     size_t size, page;

@@ -14,6 +14,7 @@
 #include "cli/shown.h"
 #include "core/pathsearch.h"
 extern char **environ;
+/* Process-wide: the signal handler below, the process's, has no other way in. */
 static volatile sig_atomic_t child_pid;
 
 /* Signals sent to readguard go on to the command. Those the terminal sends

@@ -26,6 +26,7 @@
  * -errno. *shown: the path as the target gave it. */
 static int file_of(struct rg_sv_call *call, const struct rg_syscall *sc, const char **shown)
 {
+    /* Per handler thread, and off its stack for their size: no other sees them. */
     static _Thread_local char raw[PATH_MAX], self[PATH_MAX];
     *shown = "";
     if (!sc->path) /* fchmod, fchown, futimens: the file open on dirfd */
@@ -133,6 +134,7 @@ static bool removes(long nr)
  * whatever the tree renames meanwhile. Errors as the kernel's own. */
 static long xattr_on(struct rg_sv_call *call, const struct rg_syscall *sc, int fd)
 {
+    /* Per handler thread, and off its stack for their size (64 KiB). */
     static _Thread_local char name[XATTR_NAME_MAX + 1], value[XATTR_SIZE_MAX];
     char path[32];
     int r = rg_sv_read_string(&call->target, sc->xname, name, sizeof name);

@@ -265,6 +265,7 @@ static bool answered_by_look(const struct rg_sv_call *call, const struct opening
  * symbolic link that led there. */
 static enum rg_sv_sealed into_sealed(const struct rg_sv_call *call, const struct opening *o)
 {
+    /* Per handler thread, and off its stack for its size (a PATH_MAX name). */
     static _Thread_local struct rg_anchor at;
     if (!call->ctx->sealed_ino)
         return RG_SV_UNSEALED;

@@ -62,7 +62,9 @@ static int name_of(struct rg_sv_call *call, uint64_t addr, int dirfd, struct nam
 }
 
 /* The names are per thread and outlive the call: a name never reached this
- * time must not close the last call's descriptor again. */
+ * time must not close the last call's descriptor again. Per handler thread,
+ * and off its stack for their size (two PATH_MAX paths each): no other
+ * thread sees them, so they are no state shared between calls of others. */
 /* A rename checks its names and then renames them: both are anchored to
  * their directories first (guard/anchor.h). */
 static int anchor(struct named *n) { return rg_anchor_at(&n->at, n->dfd, n->path, n->resolve); }

@@ -28,7 +28,8 @@ char **rg_libc_environ(void) { return environ; }
 
 /* argv[0] as glibc passes it to the constructor, which needs no lookup:
  * the name is read on an exec's path too (a notice of an unguarded
- * program), where dlsym must not run (rg_libc_environ). */
+ * program), where dlsym must not run (rg_libc_environ). Process-wide: a
+ * fact of the image, handed once, before any context exists. */
 static const char *start_argv0;
 static bool argv0_noted;
 

@@ -33,7 +33,8 @@ extern elf_dyn _DYNAMIC[] __attribute__((visibility("hidden")));
 #ifdef __GLIBC__
 /* The process's auxiliary vector, just after the environment its
  * constructors were given. Not getauxval: a symbol version the shim needs
- * from nowhere else costs ld.so about 650 instructions in every process. */
+ * from nowhere else costs ld.so about 650 instructions in every process.
+ * Process-wide: a fact of the image, handed once, before any context. */
 static char **start_envp;
 
 /* Only the arrays the kernel laid out, where the vector follows: a dlopen
@@ -214,6 +215,7 @@ struct span {
 
 static struct span walked_span(void)
 {
+    /* Process-wide: the loader's list up to libc is the image's, fixed. */
     static struct span span;
     static bool known;
     if (__atomic_load_n(&known, __ATOMIC_ACQUIRE))

@@ -83,6 +83,8 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 static int copy_of(const char *objects, const char *obj, const struct stat *st, char *tmp,
                    size_t cap)
 {
+    /* Process-wide, as the pid beside it: unique among all the process's
+     * contexts (the supervisor has one per handler thread). */
     static _Atomic unsigned seq;
     int src = rg_sys_openat(AT_FDCWD, obj, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
     if (src < 0)

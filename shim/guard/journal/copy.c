@@ -26,6 +26,8 @@ static int open_scratch(const char *objects, char *tmp, size_t cap)
         fd = rg_sys_openat(AT_FDCWD, objects, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd != -EOPNOTSUPP && fd != -EISDIR && fd != -EINVAL)
         return fd;
+    /* Process-wide, as the pid beside it: unique among all the process's
+     * contexts (the supervisor has one per handler thread). */
     static _Atomic unsigned seq;
     snprintf(tmp, cap, "%s/.tmp-%d-%u", objects, (int)rg_sys_getpid(), atomic_fetch_add(&seq, 1));
     return rg_sys_openat(AT_FDCWD, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

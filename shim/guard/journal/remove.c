@@ -32,6 +32,8 @@ static int remove_named(int dirfd, const char *name, const struct stat *kept)
 
 int rg_jremove_kept(struct rg_ctx *c, int dirfd, const char *name, const struct stat *kept)
 {
+    /* Process-wide, as the pid beside it: unique among all the process's
+     * contexts (the supervisor has one per handler thread). */
     static _Atomic unsigned seq;
     char objects_buf[RG_JPATH], index_buf[RG_JPATH], tmp[64];
     const char *objects, *index;

@@ -110,7 +110,7 @@ static void drain(char *buf, size_t *len, bool as_json, const char *only)
 
 static int show(const char *log, const char *table, bool follow, bool as_json, const char *only)
 {
-    static char buf[65536];
+    static char buf[65536]; /* static for its size: each call starts it empty (len) */
     size_t len = 0;
     off_t off = 0;
     for (;;) {

@@ -193,7 +193,8 @@ int rg_run_parse(int argc, char **argv, struct rg_run_opts *o)
 const struct rg_settings *rg_run_settings(int argc, char **argv, const char **session,
                                           const char **given)
 {
-    /* run's parser wants a command; env has none, so lend it one. */
+    /* run's parser wants a command; env has none, so lend it one. Static:
+     * the settings returned point into opts (281 KiB), asked once a command. */
     static char *args[256];
     static struct rg_run_opts opts;
     if (argc < 1 || argc > 250) {

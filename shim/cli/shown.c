@@ -13,6 +13,7 @@ const char *rg_shown_n(const char *path, size_t n)
 
 const char *rg_shown(const char *path)
 {
+    /* Static by design, as strerror's: shown.h says why that is safe. */
     static char buf[RG_SHOWN_SLOTS][4 * PATH_MAX];
     static unsigned next;
     char *out = buf[next++ % RG_SHOWN_SLOTS];

@@ -180,3 +180,31 @@ teardown() {
 	allowed preload 'echo o >"$OUT/a" && ln "$OUT/a" "$OUT/b" && mv "$OUT/b" "$OUT/c"' \
 		../outside/c o
 }
+
+# --- names made before the session ---------------------------------------------
+
+# bind_alias_write MODE: the root bound (by root, before the session, in a
+# mount namespace of this test's own) at $OUT/alias, and the session's
+# blind write to f by that path. A second name made before the session, as
+# a hard link made then is: judged by the name the write uses.
+bind_alias_write() {
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	[ "$1" = preload ] || "$RG" run "$(esc_flags "$1")" -- true 2>/dev/null ||
+		skip "supervised mode unavailable here"
+	esc_setup
+	mkdir "$ESC/outside/alias"
+	ESC=$ESC unshare -m --propagation private bash -c "$(declare -f esc_session esc_drop esc_flags)"'
+		mount --bind "$ESC/root" "$ESC/outside/alias" || exit 99
+		esc_session "$1" "echo PWN >\"\$OUT/alias/f\""' _ "$1" ||
+		[ $? -ne 99 ] || skip "cannot bind mount here"
+}
+
+@test "t6020.36 a write by the path of a bind mount of the root made before the session is not checked (preload, documented)" {
+	bind_alias_write preload
+	assert_equal "$(esc_verdict)" bypass
+}
+
+@test "t6020.37 a write by the path of a bind mount of the root made before the session is not checked (--strict, documented)" {
+	bind_alias_write strict
+	assert_equal "$(esc_verdict)" bypass
+}

@@ -43,7 +43,7 @@ static const char usage[] =
     "  doctor [CMD]          can CMD be guarded by the preload?\n"
     "  hook claude-code EVENT\n"
     "                        Claude Code's hooks (its settings.json runs them)\n"
-    "  history [--json] [FILE|DIR]...\n"
+    "  history [--all] [--json] [FILE|DIR]...\n"
     "                        the versions kept before sessions changed files\n"
     "  diff FILE...          what changed since the version undo would restore\n"
     "  undo [--force] FILE...\n"

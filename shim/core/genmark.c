@@ -140,12 +140,30 @@ static bool cc_wrote(const char *name, const char *head, size_t n)
     return !(end - src >= 2 && end[-2] == '.' && (end[-1] == 's' || end[-1] == 'S'));
 }
 
+/* git format-patch's NAME.patch: its mbox From line carries the commit's
+ * id and a date no mail ever had, git's own, so a patch saved from a
+ * mailbox or written by hand does not begin as it does. */
+static bool format_patch_wrote(const char *name, const char *head, size_t n)
+{
+    static const char date[] = " Mon Sep 17 00:00:00 2001\n";
+    if (!ends_with(name, ".patch") || !starts(head, n, "From "))
+        return false;
+    size_t hex = 0; /* head holds n bytes, no NUL */
+    while (5 + hex < n && ((head[5 + hex] >= '0' && head[5 + hex] <= '9') ||
+                           (head[5 + hex] >= 'a' && head[5 + hex] <= 'f')))
+        hex++;
+    if (hex != 40 && hex != 64) /* SHA-1, SHA-256 */
+        return false;
+    return starts(head + 5 + hex, n - 5 - hex, date);
+}
+
 bool rg_generator_wrote(const char *name, const char *head, size_t n)
 {
     if (!*name)
         return false;
     if (swig_wrote(head, n) || protoc_wrote(head, n) || gperf_wrote(head, n) ||
-        xgettext_wrote(name, head, n) || cpp_wrote(name, head, n) || cc_wrote(name, head, n))
+        xgettext_wrote(name, head, n) || cpp_wrote(name, head, n) || cc_wrote(name, head, n) ||
+        format_patch_wrote(name, head, n))
         return true;
     if (starts(head, n, "/* A Bison parser, made by GNU Bison ") ||
         starts(head, n, "// A Bison parser, made by GNU Bison "))

@@ -4,7 +4,8 @@
  * Python module, protoc's C++, Python, Java and C# (NAME.pb.cc,
  * NAME_pb2.py), gperf's hash function, and xgettext's template
  * (NAME.pot); and what gcc -E and -S write (NAME.i, NAME.s), which a
- * build that keeps its temporaries (-save-temps) writes again each time.
+ * build that keeps its temporaries (-save-temps) writes again each time,
+ * and git format-patch's NAME.patch.
  * Each run of the generator, at make's
  * call after its grammar changed, writes them over unread, beside the
  * sources, where no ignore rule says they are the generator's. Told by
@@ -16,7 +17,8 @@
  * gperf's two first lines (its name and version, then its command line),
  * xgettext's placeholder title "# SOME DESCRIPTIVE TITLE." in a .pot, the
  * preprocessor's line marker then its "<built-in>" one, the compiler's
- * .file directive naming a source that is not assembly. Journaled, never
+ * .file directive naming a source that is not assembly, format-patch's
+ * "From COMMIT Mon Sep 17 00:00:00 2001". Journaled, never
  * free: a generated parser kept and patched in a project stays undoable.
  * Pure: works on bytes the caller read. */
 #ifndef RG_GENMARK_H
@@ -29,8 +31,8 @@
 #define RG_GENERATED_C_HEAD 256
 
 /* Is name (a last component) a file whose first n bytes begin as bison's,
- * flex's, SWIG's, protoc's, gperf's, xgettext's, gcc -E's or gcc -S's
- * output does? */
+ * flex's, SWIG's, protoc's, gperf's, xgettext's, gcc -E's, gcc -S's or
+ * git format-patch's output does? */
 bool rg_generator_wrote(const char *name, const char *head, size_t n);
 
 #endif

@@ -496,3 +496,25 @@ yarn_pack_project() {
 	assert_failure
 	assert_refused start.s unread
 }
+
+@test "t1017.39 git format-patch run again in a second session rewrites its patches; the journal keeps them" {
+	need git
+	export GIT_CONFIG_NOSYSTEM=1 HOME="$BATS_TEST_TMPDIR/home"
+	mkdir -p "$HOME"
+	git init -q -b main .
+	git config user.name t && git config user.email t@t
+	printf 'one\n' >a.txt && git add a.txt && git commit -qm one
+	printf 'two\n' >a.txt && git commit -qam two
+	"$RG" run --log "$LOG" -- git format-patch -q --cover-letter -1 || fail "the first session's format-patch failed"
+	assert_file_exist 0001-two.patch 0000-cover-letter.patch
+	git commit -q --amend -m two -m 'Why it changed.'
+	second_run 'git format-patch -q --cover-letter -1' 0001-two.patch
+	assert_output --partial "$W/0000-cover-letter.patch"
+}
+
+@test "t1017.40 a .patch a person keeps, a plain diff, is still refused" {
+	mkfile fix.patch "$(printf -- '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two')"
+	run --separate-stderr blind fix.patch
+	assert_failure
+	assert_refused fix.patch unread
+}

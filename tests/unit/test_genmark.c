@@ -95,6 +95,24 @@ TEST(the_file_directive_naming_a_source_marks_gcc_S_output)
     CHECK(!generated("a.s", "\t.file\t\"\"\n"));
 }
 
+TEST(gits_from_line_marks_format_patch_output)
+{
+    static const char sha1[] = "From 4b5f8e1e790ec90fc9b27b9cd530ddd8a9720d7e Mon Sep 17 "
+                               "00:00:00 2001\nFrom: A <a@b>\n";
+    CHECK(generated("0001-fix.patch", sha1));
+    CHECK(generated("0000-cover-letter.patch", sha1));
+    CHECK(generated("v2-0001-fix.patch", sha1));
+    CHECK(generated("0001-fix.patch", "From 0123456789abcdef0123456789abcdef"
+                                      "0123456789abcdef0123456789abcdef Mon Sep 17 "
+                                      "00:00:00 2001\n")); /* SHA-256 */
+    CHECK(!generated("0001-fix.diff", sha1));              /* not a .patch */
+    CHECK(!generated("fix.patch", "From 4b5f8e1e790ec90fc9b27b9cd530ddd8a9720d7e Tue Mar 5 "
+                                  "10:00:00 2024\n")); /* a mailbox's */
+    CHECK(!generated("fix.patch", "From 4b5f8e1e Mon Sep 17 00:00:00 2001\n"));
+    CHECK(!generated("fix.patch", "From 4b5f8e1e790ec90fc9b27b9cd530ddd8a9720d7e"));
+    CHECK(!generated("fix.patch", "--- a/f\n+++ b/f\n"));
+}
+
 TEST(a_persons_c_file_is_not_generated)
 {
     CHECK(!generated("main.c", "/* A parser I wrote. */\n"));
@@ -118,6 +136,7 @@ int main(void)
     RUN(xgettexts_title_marks_its_template_only);
     RUN(the_preprocessors_line_markers_mark_gcc_E_output);
     RUN(the_file_directive_naming_a_source_marks_gcc_S_output);
+    RUN(gits_from_line_marks_format_patch_output);
     RUN(a_persons_c_file_is_not_generated);
     return check_done();
 }

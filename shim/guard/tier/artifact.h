@@ -8,7 +8,8 @@
  * compile_commands.json bear or cmake writes, Go source a generator wrote
  * (core/gomark.h), a tarball make dist or npm pack wrote
  * (core/distmark.h), bison's, flex's, SWIG's,
- * protoc's, gperf's and xgettext's output, gcc -E's and -S's
+ * protoc's, gperf's and xgettext's output, gcc -E's and -S's, git
+ * format-patch's
  * (core/genmark.h), the rejects
  * GNU patch wrote (core/rejmark.h). Each run writes them over
  * unread, and outside a git work tree no ignore rule says they are the

@@ -135,3 +135,18 @@ XDG_STATE_HOME=$PWD/state "$2" undo big && cmp big want'
 	done <"$OUT/fiemap"
 	((n > 0)) || fail "no extents listed: $(cat "$OUT/fiemap")"
 }
+
+# A symbolic link is no regular file: the journal keeps none. Documented
+# (README, Limits; JOURNAL); this pins it, with the regular file beside it
+# that comes back.
+@test "t1420.08 rsync --delete removes a symbolic link: undo --all brings back the file beside it, not the link (documented)" {
+	command -v rsync >/dev/null || skip "rsync is not installed"
+	mkfile gone.txt 'only here'
+	ln -s gone.txt link
+	src a.txt from-src
+	rg rsync -a --delete "$OUT/src/" ./
+	[ ! -L link ] || fail "rsync left the link"
+	run "$RG" undo --all
+	assert_equal "$(cat gone.txt)" 'only here'
+	[ ! -L link ] || fail "undo brought the link back: update README's Limits and JOURNAL"
+}

@@ -31,7 +31,14 @@ enum { UNINIT, INITING, READY = RG_PRELOAD_READY };
 /* The one instance: the guard's context, and what only this process's own
  * lifecycle needs around it. */
 static struct {
-    /* First: what every process reads and writes at start and exit
+    /* The programs this process and its children exec'd, as looked at
+     * (os/exec_target.h): read by every exec, vfork children's included,
+     * and written by an exec that is not a fork's. Before the fields every
+     * process writes at start: at the end of self, after the context, its
+     * pages were written by nothing else, and an exec of a process that
+     * forks none (nice, env, timeout) paid two page faults more. */
+    struct rg_exec_cache exec_cache;
+    /* Then what every process reads and writes at start and exit
      * (rg_start, rg_exit), which then lands on the first page of .bss: the
      * page ld.so zeroes, so has written, anyway (.bss starts within a
      * page), and no page fault of its own in the common case of short
@@ -64,9 +71,6 @@ static struct {
     _Atomic bool fork_handlers_set;
     struct rg_ctx ctx;
     struct rg_attach_room room; /* what the context and environ point into */
-    /* The programs this process and its children exec'd, as looked at
-     * (os/exec_target.h): read by every exec, vfork children's included. */
-    struct rg_exec_cache exec_cache;
 } self = {.fork_handlers = PTHREAD_ONCE_INIT};
 /* One 64-byte line, so one page, whatever the fields before it grow to. */
 _Static_assert(offsetof(__typeof__(self), fork_handlers_set) + sizeof self.fork_handlers_set <=

@@ -204,8 +204,8 @@ rg_decide_head(const struct rg_request *req, const struct rg_file *file,
     return rg_record_vouches(file, &facts->rec, m) && !rg_read_expired(facts);
 }
 
-/* Does e hold, settled, the session's own write of the bytes a file so
- * stamped has? Then rg_decide_head allows a write of the file at its first
+/* Does e hold, settled, the session's own write of the bytes a file
+ * stamped now has? Then rg_decide_head allows a write of the file at its first
  * look, but for what the caller asks itself (a read TTL, the table's own
  * file, --strict's seal), and the journal keeps nothing. The head's record
  * test and the journal's, not restated: the write-open of a file the
@@ -213,14 +213,14 @@ rg_decide_head(const struct rg_request *req, const struct rg_file *file,
  * stamp landing in the middle leaves the load unwritten, and the long way
  * (rg_entry_load) looks again. */
 static inline bool rg_entry_own_settled(const struct rg_table *t, const struct rg_entry *e,
-                                        int64_t mtime_ns, int64_t ctime_ns, int64_t size)
+                                        const struct rg_stamp *now)
 {
     /* Unhashed: where only the bytes can tell, the long way takes them. */
-    struct rg_file f = {.mtime_ns = mtime_ns, .ctime_ns = ctime_ns, .size = size};
+    struct rg_file f = {.mtime_ns = now->mtime_ns, .ctime_ns = now->ctime_ns, .size = now->size};
     bool calm;
     struct rg_record r = rg_entry_load_once(t, e, &calm);
     enum rg_stamp_match m;
-    return rg_record_own_as(&r, mtime_ns, ctime_ns, size) && rg_record_vouches(&f, &r, &m);
+    return rg_record_own_as(&r, f.mtime_ns, f.ctime_ns, f.size) && rg_record_vouches(&f, &r, &m);
 }
 
 /* The decision: may this write happen? */

@@ -220,11 +220,9 @@ static inline __attribute__((always_inline)) int allowed(struct rg_ctx *c,
 static inline __attribute__((always_inline)) bool
 own_at_once(const struct rg_ctx *c, const struct stat *st, const struct rg_entry *e)
 {
+    struct rg_stamp now = rg_stamp_of(st);
     return e && c->read_ttl_ns <= 0 && !rg_ctx_sealed(c, st->st_dev, st->st_ino) &&
-           !rg_ctx_own_table(c, st->st_dev, st->st_ino) &&
-           rg_entry_own_settled(
-               &c->table, e, (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-               (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec, st->st_size);
+           !rg_ctx_own_table(c, st->st_dev, st->st_ino) && rg_entry_own_settled(&c->table, e, &now);
 }
 
 /* Does the policy allow the write of the file st describes at its first

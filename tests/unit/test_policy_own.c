@@ -17,7 +17,7 @@ static const int64_t later = 7000 + 20 * RG_TICK_NS;
 
 static bool settled(struct fixture *f, const struct rg_entry *e, const struct rg_stamp *st)
 {
-    return rg_entry_own_settled(&f->t, e, st->mtime_ns, st->ctime_ns, st->size);
+    return rg_entry_own_settled(&f->t, e, st);
 }
 
 /* The long way, as the write-open asks it when the shortcut says no:

@@ -39,7 +39,11 @@ int64_t rg_size_parse(const char *s)
     unsigned long long v = strtoull(s, &end, 10);
     if (end == s || errno || s[0] == '-' || v > (1ULL << 50))
         return -1;
-    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    /* Either case, as 'k' always was: "64m" is no other size than "64M". */
+    int shift = *end == 'K' || *end == 'k'   ? 10
+                : *end == 'M' || *end == 'm' ? 20
+                : *end == 'G' || *end == 'g' ? 30
+                                             : 0;
     if (shift)
         end++;
     return *end ? -1 : (int64_t)(v << shift);

@@ -1,5 +1,5 @@
 /* Unit tests for the parsers of core/settings.c: the mode's names and the
- * table's capacity with its suffixes and limits. */
+ * table's capacity with its suffixes and limits, the journal's sizes. */
 
 #include "check.h"
 #include "core/settings.h"
@@ -73,6 +73,27 @@ TEST(capacity_parse_rejects_suffix_overflow)
     CHECK_EQ_INT(rg_capacity_parse("2305843009213693953k"), 0);
 }
 
+TEST(size_parse_suffixes_in_either_case)
+{
+    CHECK(rg_size_parse("512") == 512);
+    CHECK(rg_size_parse("64k") == 64 << 10);
+    CHECK(rg_size_parse("64K") == 64 << 10);
+    CHECK(rg_size_parse("64m") == 64 << 20);
+    CHECK(rg_size_parse("64M") == 64 << 20);
+    CHECK(rg_size_parse("2g") == 2LL << 30);
+    CHECK(rg_size_parse("2G") == 2LL << 30);
+}
+
+TEST(size_parse_rejects_what_is_no_size)
+{
+    CHECK(rg_size_parse("") == -1);
+    CHECK(rg_size_parse("-1M") == -1);
+    CHECK(rg_size_parse("500MB") == -1);
+    CHECK(rg_size_parse("1.5G") == -1);
+    CHECK(rg_size_parse("1T") == -1);
+    CHECK(rg_size_parse("M") == -1);
+}
+
 int main(void)
 {
     RUN(mode_parse_names);
@@ -87,5 +108,7 @@ int main(void)
     RUN(capacity_parse_huge_is_invalid);
     RUN(capacity_parse_garbage_is_invalid);
     RUN(capacity_parse_rejects_suffix_overflow);
+    RUN(size_parse_suffixes_in_either_case);
+    RUN(size_parse_rejects_what_is_no_size);
     return check_done();
 }

@@ -209,4 +209,8 @@ int rg_supervise_parent(struct rg_supervisor *s, int level, int sv[2], pid_t chi
     return -1;
 }
 
-void rg_supervise_finish(const struct rg_supervisor *s) { rg_sv_finish(&s->started); }
+void rg_supervise_finish(const struct rg_supervisor *s)
+{
+    if (s)
+        rg_sv_finish(&s->started);
+}

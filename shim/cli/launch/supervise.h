@@ -7,7 +7,8 @@
 
 enum { RG_SUPERVISE_NONE, RG_SUPERVISE_HYBRID, RG_SUPERVISE_STRICT };
 /* One run's supervisor: its context and, once started, its threads. On
- * the heap, as the context is large; NULL when there is no memory. */
+ * the heap, as the context is large; NULL when there is no memory. The
+ * calls below take NULL at level RG_SUPERVISE_NONE. */
 struct rg_supervisor;
 struct rg_supervisor *rg_supervisor_new(void);
 void rg_supervisor_free(struct rg_supervisor *s);

@@ -189,8 +189,9 @@ int rg_cmd_run(int argc, char **argv)
     int first = rg_run_parse(argc, argv, &opts);
     if (first < 0)
         return RG_EXIT_FAILURE;
-    struct rg_supervisor *sup = rg_supervisor_new();
-    if (!sup) {
+    /* None unless supervised: a run under the library alone maps nothing more. */
+    struct rg_supervisor *sup = opts.supervise ? rg_supervisor_new() : NULL;
+    if (opts.supervise && !sup) {
         rg_err("out of memory");
         return RG_EXIT_FAILURE;
     }

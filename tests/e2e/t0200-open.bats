@@ -1037,3 +1037,56 @@ by_handle_or_skip() {
 	refute_refused
 	assert_file_size_equals f 0
 }
+
+# libio_open HOW PATH: opens PATH for writing with glibc's exported libio
+# entry point HOW (file_fopen: _IO_file_fopen "w"; file_open:
+# _IO_file_open O_WRONLY|O_TRUNC) on a FILE of its own, through ctypes:
+# prints "ok" or "err ERRNO-NAME".
+libio_open() {
+	"$PY3" - "$@" <<'PY'
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+P = ctypes.c_void_p
+libc.fopen.restype = P
+libc._IO_file_close_it.argtypes = [P]
+fp = libc.fopen(b"/dev/null", b"r")
+libc._IO_file_close_it(P(fp))
+how, path = sys.argv[1], sys.argv[2].encode()
+if how == "file_fopen":
+    f = libc._IO_file_fopen
+    f.restype, f.argtypes = P, [P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+    r = f(P(fp), path, b"w", 1)
+else:
+    f = libc._IO_file_open
+    f.restype = P
+    f.argtypes = [P, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    r = f(P(fp), path, os.O_WRONLY | os.O_TRUNC, 0o666, 4, 1)  # 4: _IO_NO_READS
+print("ok" if r else "err " + errno.errorcode[ctypes.get_errno()])
+PY
+}
+
+@test "t0200.93 glibc's _IO_file_fopen (libio's open of a FILE it is given) mode w of an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg bash -c "$(declare -f libio_open); libio_open file_fopen f"
+	assert_output "err EACCES"
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0200.94 glibc's _IO_file_open O_WRONLY|O_TRUNC of an unread file is refused" {
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg bash -c "$(declare -f libio_open); libio_open file_open f"
+	assert_output "err EACCES"
+	assert_refused f unread
+	assert_unchanged f
+}
+
+@test "t0200.95 glibc's _IO_file_fopen of a file the session read is allowed (and truncates)" {
+	mkfile f original
+	run --separate-stderr rg bash -c "$(declare -f libio_open); cat f >/dev/null; libio_open file_fopen f"
+	assert_output ok
+	refute_refused
+	assert_file_size_equals f 0
+}

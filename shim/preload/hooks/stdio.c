@@ -185,6 +185,67 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
     return fp;
 }
 
+/* libio's own opens of a FILE the caller holds, exported by glibc: the
+ * FILE must stay the caller's, so, as freopen, the open is checked by path
+ * and then made by glibc. Its descriptor is then noted as fopen's is. */
+static int libio_check(struct rg_ctx *c, const char *call, const char *path, int flags)
+{
+    if (!rg_flags_write(flags))
+        return 0;
+    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
+    return rg_guard_check_path(c, &req);
+}
+
+static FILE *libio_done(struct rg_ctx *c, FILE *fp, int flags, int checked, int saved)
+{
+    if (fp && !rg_flags_write(flags))
+        rg_note_read(c, fileno(fp), flags);
+    else if (fp && checked != RG_CHECKED_UNREAD)
+        rg_note_write(c, fileno(fp), fp);
+    rg_leave();
+    errno = checked < 0 ? -checked : fp ? saved : errno;
+    return fp;
+}
+
+typedef FILE *libio_fopen_fn(FILE *, const char *, const char *, int);
+typedef FILE *libio_open_fn(FILE *, const char *, int, int, int, int);
+
+static FILE *file_fopen_hook(FILE *fp, const char *path, const char *mode, int is32not64,
+                             libio_fopen_fn *real)
+{
+    int saved = errno, flags;
+    struct rg_ctx *c;
+    if (rg_crit_inside() || !path || !mode || !rg_fopen_flags(mode, &flags) || !(c = rg_enter()))
+        return real(fp, path, mode, is32not64);
+    int checked = libio_check(c, "_IO_file_fopen", path, flags);
+    FILE *r = checked < 0 ? NULL : RG_PAUSED(real(fp, path, mode, is32not64));
+    return libio_done(c, r, flags, checked, saved);
+}
+
+static FILE *file_open_hook(FILE *fp, const char *path, int flags, int prot, int rw, int is32not64,
+                            libio_open_fn *real)
+{
+    int saved = errno;
+    struct rg_ctx *c;
+    if (rg_crit_inside() || !path || !(c = rg_enter()))
+        return real(fp, path, flags, prot, rw, is32not64);
+    int checked = libio_check(c, "_IO_file_open", path, flags);
+    FILE *r = checked < 0 ? NULL : RG_PAUSED(real(fp, path, flags, prot, rw, is32not64));
+    return libio_done(c, r, flags, checked, saved);
+}
+
+#define HOOK_IO_FILE_FOPEN(sym)                                                      \
+    RG_EXPORT FILE *sym(FILE *fp, const char *path, const char *mode, int is32not64) \
+    {                                                                                \
+        return file_fopen_hook(fp, path, mode, is32not64, RG_REAL(sym));             \
+    }
+
+#define HOOK_IO_FILE_OPEN(sym)                                                                  \
+    RG_EXPORT FILE *sym(FILE *fp, const char *path, int flags, int prot, int rw, int is32not64) \
+    {                                                                                           \
+        return file_open_hook(fp, path, flags, prot, rw, is32not64, RG_REAL(sym));              \
+    }
+
 #define HOOK_FOPEN(sym)                                     \
     RG_EXPORT FILE *sym(const char *path, const char *mode) \
     {                                                       \

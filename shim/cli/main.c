@@ -116,6 +116,23 @@ static const struct {
     {"history", rg_cmd_history},   {"undo", rg_cmd_undo},     {"diff", rg_cmd_diff},
 };
 
+/* readguard help VERB, as git help VERB: the verb's own --help. The
+ * summary it printed instead, exit 0, read as if VERB had no help of its
+ * own, and as if a misspelt VERB were one. */
+static int help_with(const char *verb, const char *extra)
+{
+    if (extra) {
+        rg_err("help: unexpected argument '%s'\nTry 'readguard --help'.", extra);
+        return RG_EXIT_TROUBLE;
+    }
+    char *args[] = {(char *)verb, "--help", NULL};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(verb, verbs[i].name) == 0)
+            return verbs[i].fn(2, args);
+    rg_err("help: unknown command '%s'\nTry 'readguard --help'.", verb);
+    return RG_EXIT_TROUBLE;
+}
+
 int main(int argc, char **argv)
 {
     setprogname(argv[0]);
@@ -133,6 +150,8 @@ int main(int argc, char **argv)
         return RG_EXIT_TROUBLE;
     }
     const char *verb = argv[1];
+    if (strcmp(verb, "help") == 0 && argc > 2)
+        return help_with(argv[2], argc > 3 ? argv[3] : NULL);
     if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0 || strcmp(verb, "help") == 0) {
         fputs(usage, stdout);
         return 0;

@@ -131,3 +131,19 @@ Try 'readguard --help'."
 	assert_equal "${stderr_lines[0]}" "readguard: undo: no file given: name the files to restore, or give --all for every file the last session changed under this directory"
 	assert_equal "${stderr_lines[1]}" "Try 'readguard undo --help'."
 }
+
+@test "t2000.40 help VERB prints that verb's --help on stdout and exits 0" {
+	run --separate-stderr "$RG" undo --help
+	local want=$output
+	run --separate-stderr "$RG" help undo
+	assert_success
+	assert_equal "$output" "$want"
+	assert_equal "$stderr" ""
+}
+
+@test "t2000.41 help with an unknown command exits 2, naming it, with nothing on stdout" {
+	run --separate-stderr "$RG" help frob
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "$(printf "readguard: help: unknown command 'frob'\nTry 'readguard --help'.")"
+}

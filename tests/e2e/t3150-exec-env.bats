@@ -10,12 +10,12 @@ EXEC="$T/rgexec"
 # The forms that search PATH get a bare name; the others a full path.
 prog_for() {
 	case $1 in
-	execvp | execlp | posix_spawnp | system | popen) echo "$2" ;;
+	execvp | execlp | posix_spawnp | system | popen | io_popen) echo "$2" ;;
 	*) command -v "$2" ;;
 	esac
 }
 
-VIAS="execve execv execvp execvpe execl execlp execle execveat fexecve posix_spawn posix_spawnp system popen vfork-execve"
+VIAS="execve execv execvp execvpe execl execlp execle execveat fexecve posix_spawn posix_spawnp system popen io_popen vfork-execve"
 
 @test "t3150.01 every exec and spawn entry point hands an emptied environment the session" {
 	for via in $VIAS; do

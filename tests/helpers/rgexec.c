@@ -6,7 +6,7 @@
  *   rgexec VIA PROG [ARG]...
  *
  * VIA: execve execv execvp execvpe execl execlp execle execveat fexecve
- *      posix_spawn posix_spawnp system popen vfork-execve
+ *      posix_spawn posix_spawnp system popen io_popen vfork-execve
  * execve, execvpe, execle, execveat, fexecve, posix_spawn(p) and vfork-execve pass an
  * envp of {NULL}; the others clear environ first (clearenv). PROG must be
  * an absolute path for the forms that do not search PATH. system and popen
@@ -23,6 +23,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -54,7 +55,11 @@ static int shell_command(const char *via, char **argv)
         int st = system(cmd);
         return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
     }
-    FILE *p = popen(cmd, "r");
+    /* io_popen: libio's public name of popen, found by dlsym. */
+    FILE *(*open_pipe)(const char *, const char *) = popen;
+    if (strcmp(via, "io_popen") == 0)
+        open_pipe = (FILE * (*)(const char *, const char *)) dlsym(RTLD_DEFAULT, "_IO_popen");
+    FILE *p = open_pipe ? open_pipe(cmd, "r") : NULL;
     if (!p)
         return 127;
     char buf[4096];
@@ -150,7 +155,7 @@ int main(int argc, char **argv)
     pid_t pid;
     if (strcmp(via, "vfork-bigenv") == 0)
         return argc == 4 ? vfork_bigenv(atoi(argv[2]), argv[3]) : 2;
-    if (strcmp(via, "system") == 0 || strcmp(via, "popen") == 0)
+    if (strcmp(via, "system") == 0 || strstr(via, "popen"))
         return shell_command(via, args);
     if (strcmp(via, "posix_spawn") == 0 || strcmp(via, "posix_spawnp") == 0) {
         int r = strcmp(via, "posix_spawn") == 0 ? posix_spawn(&pid, prog, NULL, NULL, args, empty)

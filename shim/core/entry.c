@@ -126,7 +126,7 @@ static inline __attribute__((always_inline)) void own_keep(const struct rg_table
                                                            struct rg_entry *e, uint32_t cur,
                                                            uint32_t had, const struct rg_stamp *st)
 {
-    if (!(cur & RG_GEN_WRITE) || ((had & RG_READER_SCAN) && had != st->reader))
+    if (!rg_entry_own_already(cur, had, st->reader))
         take_over_if_recorded(t, e, st, RG_GEN_WRITE);
 }
 

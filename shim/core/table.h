@@ -381,6 +381,13 @@ bool rg_entry_stamp(const struct rg_table *t, struct rg_entry *e, const struct r
  * clock was a tenth of its cost. */
 bool rg_entry_stamp_clock(const struct rg_table *t, struct rg_entry *e, const struct rg_stamp *st,
                           bool own_write, int64_t (*clock)(void));
+/* Is an entry (gen word cur, reader word had) that records the very stamp
+ * of an own write by reader the session's own already: marked written,
+ * with no other line's scan that the write must take over? */
+static inline bool rg_entry_own_already(uint32_t cur, uint32_t had, uint32_t reader)
+{
+    return (cur & RG_GEN_WRITE) && !((had & RG_READER_SCAN) && had != reader);
+}
 /* Does e record st as the session's own bytes already, with nothing
  * rg_entry_stamp_clock(own_write) would change: the current generation
  * marked written, the same ctime, mtime and size, no scan to take over, no
@@ -394,8 +401,8 @@ static inline bool rg_entry_own_as_is(const struct rg_table *t, const struct rg_
     uint32_t gen = atomic_load_explicit(&t->hdr->generation, memory_order_relaxed);
     uint32_t cur = atomic_load_explicit(&e->gen, memory_order_acquire);
     uint32_t had = atomic_load_explicit(&e->reader, memory_order_relaxed);
-    return (cur & RG_GEN_MASK) == gen && (cur & RG_GEN_WRITE) && !st->hash &&
-           t->hdr->read_ttl_ns <= 0 && !((had & RG_READER_SCAN) && had != st->reader) &&
+    return (cur & RG_GEN_MASK) == gen && rg_entry_own_already(cur, had, st->reader) && !st->hash &&
+           t->hdr->read_ttl_ns <= 0 &&
            atomic_load_explicit(&e->ctime_ns, memory_order_relaxed) == st->ctime_ns &&
            atomic_load_explicit(&e->mtime_ns, memory_order_relaxed) == st->mtime_ns &&
            atomic_load_explicit(&e->size, memory_order_relaxed) == st->size;

@@ -274,8 +274,8 @@ $(B)/bench/rgtable: tests/bench/rgtable.c $(LIB_OBJ) $(HEADERS)
 	$(CC) $(CPPFLAGS) -O2 -g $(WARN) -o $@ $< $(LIB_OBJ) -pthread
 
 # The measured floors of the macro rows: a preloaded library without readguard.
-$(B)/bench/librgfloor.so: tests/bench/rgfloor.c tests/bench/rgfloor_rename.c tests/bench/rgfloor.h \
-		tests/bench/rawsys.h
+$(B)/bench/librgfloor.so: tests/bench/rgfloor.c tests/bench/rgfloor_rename.c tests/bench/rgfloor_jmap.c \
+		tests/bench/rgfloor.h tests/bench/rawsys.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -U_FORTIFY_SOURCE -O2 -g $(WARN) -shared -fPIC -o $@ $(filter %.c,$^)
 

@@ -13,6 +13,10 @@
  *       close; the link is dropped if the unlink fails. Given a DIR as deep
  *       as the session's journal, the kernel walks paths as long as the
  *       journal's (scripts/dev/bench.sh).
+ *   RG_FLOOR_JMAP=1       with RG_FLOOR_JOURNAL: the record is stored in a
+ *       shared mapping of the index instead (a design measured, not built:
+ *       scripts/dev/bench-notes.md), which a process opens, maps and
+ *       closes once, and grows by fallocate a MiB at a time.
  *   RG_FLOOR_READ=1       after each successful read-mode open of a file:
  *       one fstat, what recording a read needs (row 1a).
  *   RG_FLOOR_ROOT=DIR     with RG_FLOOR_READ: no fstat after the open of an
@@ -75,7 +79,7 @@ static syscall_fn libc_syscall(void)
 #define sys (libc_syscall())
 
 static char objects[PATH_MAX], index_path[PATH_MAX];
-static bool journal, reads, shim;
+static bool journal, reads, shim, jmap;
 static const char *root;
 static size_t root_len;
 /* What a write hook's critical section blocks: all but the synchronous
@@ -100,6 +104,8 @@ __attribute__((constructor)) static void floor_init(void)
     }
     const char *h = getenv("RG_FLOOR_SHIM");
     shim = h && *h == '1';
+    const char *jm = getenv("RG_FLOOR_JMAP");
+    jmap = jm && *jm == '1';
     static const int sync_signals[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSYS};
     sigfillset(&hook_set);
     for (size_t i = 0; i < sizeof sync_signals / sizeof *sync_signals; i++)
@@ -141,12 +147,17 @@ static void append(const char *path, const struct stat *st, const char *object, 
         (long long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
         (long long)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec, (long)st->st_size,
         name ? name + 1 : object);
+    if (n <= 0 || (size_t)n >= sizeof line)
+        return;
+    if (jmap) {
+        rg_floor_jmap_append(index_path, line, (size_t)n);
+        return;
+    }
     int fd =
         (int)sys(SYS_openat, AT_FDCWD, index_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
-    if (n > 0 && (size_t)n < sizeof line)
-        (void)sys(SYS_write, fd, line, (size_t)n);
+    (void)sys(SYS_write, fd, line, (size_t)n);
     sys(SYS_close, fd);
 }
 

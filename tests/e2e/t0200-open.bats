@@ -1090,3 +1090,21 @@ PY
 	refute_refused
 	assert_file_size_equals f 0
 }
+
+@test "t0200.96 open_by_handle_at write-open with O_NOFOLLOW, which the kernel ignores there, is allowed after a read" {
+	by_handle_or_skip
+	mkfile f original
+	run --separate-stderr probe_after_read f by_handle f 'O_WRONLY|O_NOFOLLOW|O_TRUNC'
+	assert_probe_ok
+	refute_refused
+	assert_file_size_equals f 0
+}
+
+@test "t0200.97 open_by_handle_at with O_CREAT|O_EXCL fails EEXIST, as the kernel's own does, and changes nothing" {
+	by_handle_or_skip
+	mkfile f original
+	snapshot f
+	run --separate-stderr probe_after_read f by_handle f 'O_WRONLY|O_CREAT|O_EXCL|O_TRUNC'
+	assert_probe_err EEXIST
+	assert_unchanged f
+}

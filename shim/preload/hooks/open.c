@@ -197,9 +197,11 @@ static inline __attribute__((always_inline)) int open_at(const char *call, int d
  * a write through one would reach a guarded file unjudged. It is opened
  * O_PATH first, which reads and writes nothing, then reopened by its
  * /proc/self/fd name through the guarded open, as the supervisor's own
- * reopen of an O_PATH descriptor is: the same inode, no window. A handle
- * makes no file, so O_CREAT and O_EXCL, which the kernel ignores here, are
- * dropped rather than met as EEXIST by the reopen. */
+ * reopen of an O_PATH descriptor is: the same inode, no window. The
+ * kernel walks no path for a handle: it ignores O_NOFOLLOW and a lone
+ * O_CREAT, and fails O_CREAT|O_EXCL with EEXIST (the inode exists), where
+ * the reopen, which follows a /proc link, would fail O_NOFOLLOW with ELOOP
+ * and could not tell the EEXIST. */
 int rg_hook_open_by_handle(int mount_fd, void *handle, int flags)
 {
     int saved = errno;
@@ -210,14 +212,18 @@ int rg_hook_open_by_handle(int mount_fd, void *handle, int flags)
         rg_syscall6(SYS_open_by_handle_at, mount_fd, (long)handle, O_PATH | O_CLOEXEC, 0, 0, 0);
     if (p < 0)
         return (int)rg_result(p, saved);
+    if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+        rg_sys_close((int)p);
+        return (int)rg_result(-EEXIST, saved);
+    }
     char path[32], name[PATH_MAX];
     snprintf(path, sizeof path, "/proc/self/fd/%d", (int)p);
     /* The refusal names the file by its path, not by the descriptor. */
     long n = rg_syscall6(SYS_readlinkat, AT_FDCWD, (long)path, (long)name, sizeof name - 1, 0, 0);
     name[n > 0 ? n : 0] = '\0';
-    struct rg_request req = {
-        RG_OP_OPEN, "open_by_handle_at", AT_FDCWD, path, flags & ~(O_CREAT | O_EXCL), 0, 0, 0,
-        NULL,       n > 0 ? name : NULL};
+    int reopen = flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW);
+    struct rg_request req = {RG_OP_OPEN, "open_by_handle_at", AT_FDCWD, path, reopen, 0, 0, 0,
+                             NULL,       n > 0 ? name : NULL};
     int fd = rg_hook_open(&req);
     rg_sys_close((int)p);
     return fd;

@@ -116,11 +116,21 @@ static const struct {
     {"history", rg_cmd_history},   {"undo", rg_cmd_undo},     {"diff", rg_cmd_diff},
 };
 
+static bool asks_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
+}
+
 /* readguard help VERB, as git help VERB: the verb's own --help. The
  * summary it printed instead, exit 0, read as if VERB had no help of its
- * own, and as if a misspelt VERB were one. */
+ * own, and as if a misspelt VERB were one. help's own help is the summary,
+ * as it was before VERB was looked up: no unknown command. */
 static int help_with(const char *verb, const char *extra)
 {
+    if (!extra && asks_help(verb)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (extra) {
         rg_err("help: unexpected argument '%s'\nTry 'readguard --help'.", extra);
         return RG_EXIT_TROUBLE;
@@ -152,7 +162,7 @@ int main(int argc, char **argv)
     const char *verb = argv[1];
     if (strcmp(verb, "help") == 0 && argc > 2)
         return help_with(argv[2], argc > 3 ? argv[3] : NULL);
-    if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0 || strcmp(verb, "help") == 0) {
+    if (asks_help(verb)) {
         fputs(usage, stdout);
         return 0;
     }

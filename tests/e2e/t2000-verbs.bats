@@ -147,3 +147,14 @@ Try 'readguard --help'."
 	assert_output ""
 	assert_equal "$stderr" "$(printf "readguard: help: unknown command 'frob'\nTry 'readguard --help'.")"
 }
+
+@test "t2000.42 help --help and help help print the summary, as help alone does, and exit 0" {
+	run --separate-stderr "$RG" help
+	local want=$output
+	for arg in --help -h help; do
+		run --separate-stderr "$RG" help "$arg"
+		assert_success
+		assert_equal "$output" "$want"
+		assert_equal "$stderr" ""
+	done
+}

@@ -37,7 +37,7 @@ int64_t rg_size_parse(const char *s)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || s[0] == '-' || v > (1ULL << 50))
+    if (end == s || errno || s[0] == '-')
         return -1;
     /* Either case, as 'k' always was: "64m" is no other size than "64M". */
     int shift = *end == 'K' || *end == 'k'   ? 10
@@ -46,7 +46,10 @@ int64_t rg_size_parse(const char *s)
                                              : 0;
     if (shift)
         end++;
-    return *end ? -1 : (int64_t)(v << shift);
+    /* The limit is on bytes, after the suffix: 2^34 + 1 G wraps to 1 G. */
+    if (*end || v > (1ULL << 50) >> shift)
+        return -1;
+    return (int64_t)(v << shift);
 }
 
 bool rg_table_name(const char *name, const char *prefix)

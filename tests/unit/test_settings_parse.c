@@ -94,6 +94,16 @@ TEST(size_parse_rejects_what_is_no_size)
     CHECK(rg_size_parse("M") == -1);
 }
 
+/* The limit holds after the suffix: 2^34 + 1 G wrapped to 1 G. */
+TEST(size_parse_rejects_suffix_overflow)
+{
+    CHECK(rg_size_parse("1048576G") == 1LL << 50);
+    CHECK(rg_size_parse("1048577G") == -1);
+    CHECK(rg_size_parse("8589934592G") == -1);
+    CHECK(rg_size_parse("17179869185G") == -1);
+    CHECK(rg_size_parse("1099511627777k") == -1);
+}
+
 int main(void)
 {
     RUN(mode_parse_names);
@@ -110,5 +120,6 @@ int main(void)
     RUN(capacity_parse_rejects_suffix_overflow);
     RUN(size_parse_suffixes_in_either_case);
     RUN(size_parse_rejects_what_is_no_size);
+    RUN(size_parse_rejects_suffix_overflow);
     return check_done();
 }

@@ -1108,3 +1108,14 @@ PY
 	assert_probe_err EEXIST
 	assert_unchanged f
 }
+
+@test "t0200.98 open_by_handle_at write-open with no /proc to reopen by fails EPERM, as the supervisor's refusal, and changes nothing" {
+	by_handle_or_skip
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	mkfile f original
+	snapshot f
+	run --separate-stderr rg unshare -m bash -c '"$T/rgprobe" read f >/dev/null && umount -l /proc &&
+		exec "$T/rgprobe" by_handle f "O_WRONLY|O_TRUNC"'
+	assert_probe_err EPERM
+	assert_unchanged f
+}

@@ -220,6 +220,13 @@ int rg_hook_open_by_handle(int mount_fd, void *handle, int flags)
     snprintf(path, sizeof path, "/proc/self/fd/%d", (int)p);
     /* The refusal names the file by its path, not by the descriptor. */
     long n = rg_syscall6(SYS_readlinkat, AT_FDCWD, (long)path, (long)name, sizeof name - 1, 0, 0);
+    /* No /proc (a chroot, a namespace without it): no reopen, so no
+     * judgement. Refused as the supervisor refuses every handle's open, not
+     * with an ENOENT that says an existing file is not there. */
+    if (n == -ENOENT) {
+        rg_sys_close((int)p);
+        return (int)rg_result(-EPERM, saved);
+    }
     name[n > 0 ? n : 0] = '\0';
     int reopen = flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW);
     struct rg_request req = {RG_OP_OPEN, "open_by_handle_at", AT_FDCWD, path, reopen, 0, 0, 0,

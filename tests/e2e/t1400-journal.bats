@@ -1295,19 +1295,22 @@ sid() {
 	assert_file_not_exist a.txt
 }
 
-@test "t1400.126 undo of a file another program replaced by a symbolic link does not claim --force keeps the link" {
+@test "t1400.126 undo --force over a symbolic link another program made keeps the link: undo again brings it back" {
 	mkfile a.txt original
 	mkfile b.txt target
 	rg rm a.txt
 	ln -s b.txt a.txt
 	run --separate-stderr "$RG" undo a.txt
 	assert_failure 1
-	[[ $stderr =~ ^"readguard: undo: 'a.txt': it is a symbolic link now, made after session "[0-9]+-[0-9]+" last wrote it; --force replaces it anyway (the link is not kept)"$ ]] ||
+	[[ $stderr =~ ^"readguard: undo: 'a.txt': it is a symbolic link now, made after session "[0-9]+-[0-9]+" last wrote it; --force replaces it anyway (the link is kept)"$ ]] ||
 		fail "stderr: $stderr"
 	assert_link_exist a.txt
 	"$RG" undo --force a.txt 2>/dev/null
 	assert_equal "$(cat a.txt)" original
 	assert_equal "$(cat b.txt)" target
+	"$RG" undo a.txt 2>/dev/null
+	assert_link_exist a.txt
+	assert_equal "$(readlink a.txt)" b.txt
 }
 
 # "$FILE" with FILE unset: not the current directory.

@@ -22,7 +22,10 @@ static void put_back(const char *objects, const char *name)
 }
 
 /* What one lstat says of an object: its weight (a symlink's is nothing
- * worth counting, its target's is) and when it was kept. */
+ * worth counting, its target's is) and when it was kept. A linked name
+ * was kept when it got its name, which its ctime tells: a settled one's
+ * symlink was made then, and a symbolic link the journal keeps (a removed
+ * one) has the mtime of its making, maybe years old. */
 void rg_jobj_look(struct rg_jobj *o, const char *objects)
 {
     char p[PATH_MAX + 128];
@@ -32,8 +35,7 @@ void rg_jobj_look(struct rg_jobj *o, const char *objects)
         return;
     bool linked = rg_jobject_is_linked(o->hex);
     o->bytes = rg_disk_bytes(&st);
-    o->kept_ns =
-        linked && S_ISREG(st.st_mode) ? rg_timespec_ns(&st.st_ctim) : rg_timespec_ns(&st.st_mtim);
+    o->kept_ns = linked ? rg_timespec_ns(&st.st_ctim) : rg_timespec_ns(&st.st_mtim);
     o->link = linked && S_ISLNK(st.st_mode);
     o->unsettled = linked && S_ISREG(st.st_mode);
 }

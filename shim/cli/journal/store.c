@@ -69,8 +69,8 @@ static void record_of(struct rg_jrecord *r, const char *op, const char *abs, con
     r->atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec;
 }
 
-static int keep_record(const char *dir, const char *id, const char *abs, const char *op,
-                       const struct stat *st, const char *hex)
+int rg_jstore_record(const char *dir, const char *id, const char *abs, const char *op,
+                     const struct stat *st, const char *hex)
 {
     struct rg_jrecord rec;
     char line[8192];
@@ -248,7 +248,7 @@ static int keep_at(const char *dir, const char *id, int at, const char *name, co
         kept->st = st;
         memcpy(kept->hex, hex, sizeof hex);
     }
-    return keep_record(dir, id, abs, op, &st, hex);
+    return rg_jstore_record(dir, id, abs, op, &st, hex);
 }
 
 int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
@@ -286,7 +286,7 @@ int rg_jstore_keep_fd(const char *dir, const char *id, const char *abs, int fd, 
     char hex[RG_SHA256_HEX];
     int64_t limit = copy_limit(fd, &st);
     int r = limit < 0 ? (int)limit : copy_upto(fd, dir, hex, limit);
-    return r < 0 ? r : keep_record(dir, id, abs, op, &st, hex);
+    return r < 0 ? r : rg_jstore_record(dir, id, abs, op, &st, hex);
 }
 
 bool rg_jstore_same_state(const struct stat *a, const struct stat *b)

@@ -132,6 +132,11 @@ int rg_jstore_keep(const char *dir, const char *id, const char *abs, const char 
 int rg_jstore_keep_at(const char *dir, const char *id, int at, const char *name, const char *abs,
                       const char *op, struct rg_jkept *kept);
 
+/* Appends session id's record of the version of abs (op op; st: its
+ * state, NULL where there was none) kept as object. 0, or -errno. */
+int rg_jstore_record(const char *dir, const char *id, const char *abs, const char *op,
+                     const struct stat *st, const char *object);
+
 /* Keeps the bytes of the open regular file fd, from its offset, as session
  * id's version of abs. 0, or -errno: -EFBIG, nothing copied, past
  * READGUARD_JOURNAL_MAX_FILE (or 64 MiB); -EAGAIN when it grows meanwhile. */

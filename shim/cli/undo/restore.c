@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/journal/symlink.h"
 #include "cli/shown.h"
 #include "cli/undo/restore.h"
 #include "cli/undo/spot.h"
@@ -145,10 +146,45 @@ static int fill_staged(const char *dir, const struct rg_jrec *r, int src, int ds
     return rc == 0 ? 0 : -1;
 }
 
+/* A kept symbolic link is made again beside abs: its target, read from
+ * the journal's link, its owner and times; nothing opens it, so nothing
+ * follows it to where it points. 0, or an exit status once told. */
+static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *abs,
+                         const char *file, struct rg_jspot *spot)
+{
+    char target[PATH_MAX];
+    struct stat st;
+    ssize_t n = rg_jsym_target(dir, r->object, target, sizeof target, &st);
+    if (n < 0) {
+        rg_err("undo: '%s': the kept symbolic link is missing from the journal (%s)",
+               rg_shown(file), strerror((int)-n));
+        return RG_EXIT_TROUBLE;
+    }
+    int rc = open_spot(spot, r, abs, file);
+    if (rc != 0)
+        return rc;
+    if (rg_jspot_symlink_tmp(spot, abs, target) != 0) {
+        rg_err("undo: '%s': cannot make the symbolic link to restore beside it: %s", rg_shown(file),
+               strerror(errno));
+        rg_jspot_close(spot);
+        return RG_EXIT_TROUBLE;
+    }
+    /* Where this process may not give them, the link stays its own, as any it makes. */
+    uid_t uid = r->uid < 0 ? (uid_t)-1 : (uid_t)r->uid;
+    gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
+    if (fchownat(spot->dir, spot->tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+        (void)fchownat(spot->dir, spot->tmp, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW);
+    struct timespec t[2] = {st.st_atim, st.st_mtim};
+    (void)utimensat(spot->dir, spot->tmp, t, AT_SYMLINK_NOFOLLOW);
+    return 0;
+}
+
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,
                       struct rg_jspot *spot)
 {
     *spot = (struct rg_jspot){.dir = -1};
+    if (rg_jrec_is_symlink(r))
+        return stage_symlink(dir, r, abs, file, spot);
     struct stat inode;
     int linked;
     int src = open_kept(dir, r, file, &inode, &linked);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/journal/symlink.h"
 #include "os/sys.h"
 
 static bool same_bytes(int a, int b)
@@ -22,6 +23,8 @@ static bool same_bytes(int a, int b)
 bool rg_undo_holds(const char *dir, const char *object, uint32_t mode, const char *abs)
 {
     char obj[PATH_MAX + 80];
+    if (S_ISLNK(mode))
+        return rg_jsym_holds(dir, object, abs);
     rg_jstore_object(obj, sizeof obj, dir, object);
     struct stat st, ost;
     if (lstat(abs, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 07777) != (mode & 07777))

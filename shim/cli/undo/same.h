@@ -10,7 +10,8 @@
 #include "cli/journal/store.h"
 
 /* Is the file at abs a regular file with the permission bits of mode and
- * the bytes of the object named object in journal dir? */
+ * the bytes of the object named object in journal dir? Where mode is a
+ * symbolic link's, a symbolic link to the kept one's target. */
 bool rg_undo_holds(const char *dir, const char *object, uint32_t mode, const char *abs);
 
 /* A version of end's file kept after end, by a change that found it as

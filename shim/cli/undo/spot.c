@@ -80,26 +80,36 @@ int rg_jspot_open(struct rg_jspot *s, const char *abs, const struct rg_jspot_own
     return 0;
 }
 
-static int create_named(struct rg_jspot *s, const char *abs)
+/* target: stage a symbolic link to it, else a new regular file (an fd). */
+static int create_named(struct rg_jspot *s, const char *abs, const char *target)
 {
     int dir_len = (int)(s->name - 1 - abs);
     snprintf(s->shown, sizeof s->shown, "%.*s/%s", dir_len, abs, s->tmp);
+    if (target)
+        return symlinkat(target, s->dir, s->tmp);
     /* O_EXCL refuses any name there, a planted link included. */
     return openat(s->dir, s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
-int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs)
+static int make_tmp(struct rg_jspot *s, const char *abs, const char *target)
 {
     int pid = (int)getpid();
     int n = snprintf(s->tmp, sizeof s->tmp, ".%s.rg-undo-%d", s->name, pid);
-    int fd = n > NAME_MAX ? (errno = ENAMETOOLONG, -1) : create_named(s, abs);
+    int fd = n > NAME_MAX ? (errno = ENAMETOOLONG, -1) : create_named(s, abs, target);
     if (fd < 0 && errno == ENAMETOOLONG) { /* the file's name leaves no room for ours */
         snprintf(s->tmp, sizeof s->tmp, ".rg-undo-%d", pid);
-        fd = create_named(s, abs);
+        fd = create_named(s, abs, target);
     }
     if (fd < 0)
         s->tmp[0] = '\0';
     return fd;
+}
+
+int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs) { return make_tmp(s, abs, NULL); }
+
+int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target)
+{
+    return make_tmp(s, abs, target);
 }
 
 void rg_jspot_drop_tmp(struct rg_jspot *s)

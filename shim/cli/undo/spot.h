@@ -43,6 +43,10 @@ int rg_jspot_open(struct rg_jspot *s, const char *abs, const struct rg_jspot_own
  * (errno). */
 int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs);
 
+/* Names s->tmp as rg_jspot_create_tmp does, and makes it a symbolic link
+ * to target (symlinkat refuses any name there). 0, or -1 (errno). */
+int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target);
+
 /* Removes s->tmp, if staged. */
 void rg_jspot_drop_tmp(struct rg_jspot *s);
 

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/journal/pick.h"
 #include "cli/journal/store.h"
+#include "cli/journal/symlink.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "cli/verbs.h"
@@ -94,6 +95,31 @@ static void tell_unusable(const char *dir, const struct rg_jrec *from, const cha
         rg_err("diff: '%s': the kept version cannot be read: %s", rg_shown(file), strerror(errno));
 }
 
+/* A kept symbolic link against what abs holds now, in one line: diff(1)
+ * would follow both, and read what they point at (maybe out of the roots,
+ * maybe nothing) as their content. */
+static int diff_symlink(const char *dir, const struct rg_jrec *r, const char *abs, const char *file)
+{
+    char old[PATH_MAX], now[PATH_MAX];
+    ssize_t k = rg_jsym_target(dir, r->object, old, sizeof old, NULL);
+    if (k < 0) {
+        rg_err("diff: '%s': the kept symbolic link cannot be read: %s", rg_shown(file),
+               strerror((int)-k));
+        return RG_EXIT_TROUBLE;
+    }
+    struct stat st;
+    ssize_t n = lstat(abs, &st) != 0 || !S_ISLNK(st.st_mode) ? -1 : readlink(abs, now, sizeof now);
+    if (n >= 0 && (size_t)n < sizeof now)
+        now[n] = '\0';
+    printf("symbolic link '%s': before %s %s -> '%s', now ", rg_shown(file), rg_jrec_who(r),
+           r->session, rg_shown(old));
+    if (n >= 0 && (size_t)n < sizeof now)
+        printf("-> '%s'\n", rg_shown(now));
+    else
+        printf("%s\n", lstat(abs, &st) != 0 ? "removed" : "not a symbolic link");
+    return n == k && strcmp(old, now) == 0 ? RG_EXIT_OK : RG_EXIT_NO;
+}
+
 /* diff(1) does the diffing: what it prints is what people already read. */
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
 {
@@ -111,6 +137,8 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
     const struct rg_jrec *copy = rg_jlist_copy_of(l, first);
     if (copy)
         from.object = copy->object;
+    if (rg_jrec_is_symlink(&from))
+        return diff_symlink(dir, &from, abs, file);
     int intact = rg_jstore_intact(dir, &from);
     if (intact <= 0) {
         tell_unusable(dir, &from, file, intact);

@@ -69,7 +69,10 @@ static void print_record(const struct rg_jrec *r, bool json)
      * (the tree's to choose), would start a false one. */
     rg_line_escape(who, sizeof who, r->prog ? r->prog : "?");
     snprintf(proc, sizeof proc, "%s[%d]", who, r->pid);
-    human_size(r->size, size, sizeof size);
+    if (r->object && S_ISLNK(r->mode))
+        snprintf(size, sizeof size, "symlink");
+    else
+        human_size(r->size, size, sizeof size);
     char shown[4 * PATH_MAX];
     rg_line_escape(shown, sizeof shown, r->path);
     printf(HISTORY_ROW, r->time ? r->time : "?", r->session, proc, r->op, size, shown, note);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/journal/pick.h"
 #include "cli/journal/store.h"
+#include "cli/journal/symlink.h"
 #include "cli/pick.h"
 #include "cli/shown.h"
 #include "cli/undo/left.h"
@@ -125,6 +126,8 @@ static int restore(struct undo *u, struct rg_jspot *spot, const char *abs, const
 {
     struct rg_jkept kept;
     int r = rg_jstore_keep_at(u->dir, u->self, spot->dir, spot->name, abs, "undo", &kept);
+    if (r == 0 && kept.st.st_mode == 0) /* no regular file: a symbolic link, kept as one */
+        r = rg_jsym_keep_at(u->dir, u->self, spot->dir, spot->name, abs, "undo", &kept);
     if (r == -EAGAIN) {
         rg_jspot_drop_tmp(spot);
         rg_err("undo: '%s': it changed while undo kept its content; nothing restored (run undo "
@@ -166,9 +169,9 @@ static int changed_after(const struct rg_jrec *first, const char *abs, const cha
         rg_err("undo: '%s': it was removed or renamed after %s %s last wrote it; "
                "--force recreates it anyway",
                rg_shown(file), rg_jrec_who(first), first->session);
-    else if (S_ISLNK(st.st_mode)) /* the journal keeps regular files' bytes only */
+    else if (S_ISLNK(st.st_mode))
         rg_err("undo: '%s': it is a symbolic link now, made after %s %s last wrote it; "
-               "--force replaces it anyway (the link is not kept)",
+               "--force replaces it anyway (the link is kept)",
                rg_shown(file), rg_jrec_who(first), first->session);
     else
         rg_err("undo: '%s': it changed after %s %s last wrote it; --force restores it "

@@ -31,6 +31,15 @@ static inline bool own_bytes(struct rg_ctx *c, const struct stat *st, int fd)
     return rg_journal_owns_as(&r, writer_alive, mtime, ctime, st->st_size);
 }
 
+/* A symbolic link an unlink or a rename over it takes away: kept by a link
+ * to its inode, whatever other names it has, as no write can change what
+ * it holds (its target), and never by a copy, which would open it and so
+ * follow it, maybe out of the roots. A move or an exchange loses none. */
+static bool symlink_lost(const char *op, const struct stat *st)
+{
+    return S_ISLNK(st->st_mode) && (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0);
+}
+
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to
  * link it, and to open it readable later through /proc). */
 static int open_source(const struct rg_request *req, int fd, bool follow, bool path_only,
@@ -115,9 +124,12 @@ static bool last_but_journal(const struct rg_jkeep *k, bool by_name)
 static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool by_name,
                                  bool path_only, bool *linked, int *err)
 {
-    *linked = last && rg_jlink_keep(k, *src) == 0;
+    int r = last ? rg_jlink_keep(k, *src) : -EXDEV;
+    *linked = r == 0;
     if (*linked)
         return RG_UNKEPT_NONE;
+    if (S_ISLNK(k->st->st_mode))
+        return *err = -r, RG_UNKEPT_JOURNAL;
     if (k->st->st_size > k->c->table.hdr->journal_max_file) {
         *linked = last_but_journal(k, by_name) && rg_jlink_keep(k, *src) == 0;
         return *linked ? RG_UNKEPT_NONE : RG_UNKEPT_TOO_LARGE;
@@ -131,7 +143,7 @@ static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool b
         rg_sys_close(*src);
         *src = rfd;
     }
-    int r = rg_jcopy_keep(k, *src);
+    r = rg_jcopy_keep(k, *src);
     *err = r < 0 ? -r : 0;
     return r < 0 ? RG_UNKEPT_JOURNAL : RG_UNKEPT_NONE;
 }
@@ -145,11 +157,12 @@ static const char *unsaved_name(enum rg_unkept why)
 
 /* The bytes act needed kept could not be: the policy, asked again with the
  * reason, refuses (logged as any refusal), or lets the change go ahead
- * unsaved (warn mode, --allow-append). */
+ * unsaved (warn mode, --allow-append). A symbolic link, which no mode ever
+ * refused to remove for want of a keep, is only logged unsaved. */
 static enum rg_action unkept(struct rg_jkeep *k, int fd, bool follow, enum rg_action act,
                              enum rg_unkept why, int err, bool *linked)
 {
-    if (act == RG_ALLOW_KEPT) {
+    if (act == RG_ALLOW_KEPT && S_ISREG(k->st->st_mode)) {
         struct rg_file f = rg_file_of(k->st);
         f.unkept = why;
         f.unkept_err = err;
@@ -215,7 +228,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     k.objects = k.index = "";
     /* An O_PATH source where the file may be linked: keep_bytes reopens it
      * readable if it is copied after all. */
-    bool may_link = last_name(c, op, fd, follow, st) && !given.copy && !leaves_scope(c, given.to),
+    bool may_link = S_ISLNK(st->st_mode) ||
+                    (last_name(c, op, fd, follow, st) && !given.copy && !leaves_scope(c, given.to)),
          linked = false;
     int src = given.fd >= 0 ? given.fd : open_source(req, fd, follow, may_link, st);
     /* A move that cannot be kept loses nothing: no warning, no record. */
@@ -238,8 +252,8 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
     if (why == RG_UNKEPT_NONE && k.abs[0] != '/')
         why = RG_UNKEPT_JOURNAL, err = ENAMETOOLONG;
     if (why == RG_UNKEPT_NONE)
-        why = keep_bytes(&k, &src, linkable(may_link, st), fd < 0 && !follow,
-                         may_link || given.fd >= 0, &linked, &err);
+        why = keep_bytes(&k, &src, S_ISLNK(st->st_mode) || linkable(may_link, st),
+                         fd < 0 && !follow, may_link || given.fd >= 0, &linked, &err);
     if (why == RG_UNKEPT_NONE && (err = -rg_jindex_append(&k)) != 0)
         why = RG_UNKEPT_JOURNAL;
     /* A moved file stays under its new name, where it may yet be written. */
@@ -262,7 +276,8 @@ static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req
                                   bool moved_ok, struct given given, int *out)
 {
     *out = 0;
-    if (!rg_journal_on(c) || !S_ISREG(st->st_mode) || st->st_nlink == 0 || own_bytes(c, st, fd)) {
+    if (!rg_journal_on(c) || !(S_ISREG(st->st_mode) || symlink_lost(op, st)) || st->st_nlink == 0 ||
+        own_bytes(c, st, fd)) {
         if (given.fd >= 0)
             rg_sys_close(given.fd);
         return act;

@@ -63,7 +63,8 @@ static inline bool rg_journal_keeps_nothing(const struct rg_ctx *c, const struct
 
 /* Keeps the bytes of the file st describes, about to be changed by req (op
  * names the change: "write", "rename", "truncate", "unlink", "exchange"),
- * unless they need no keeping: not a regular file, no name left to undo
+ * unless they need no keeping: not a regular file (a symbolic link an
+ * unlink or a rename over it takes away is kept, by a link only), no name left to undo
  * to, the session's own write, outside the roots or free. fd: a
  * descriptor on it (any access mode), or -1 to open dirfd/path (following a
  * final symlink only if follow). act: what rg_ask answered. Returns act,

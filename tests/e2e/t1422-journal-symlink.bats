@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# A symbolic link the session removes (rm, git clean, rsync --delete) or
+# renames a file over is kept by a link to its inode, and undo makes it
+# again: its target read from the journal's link, never followed.
+
+load helper
+load cli_helper
+
+setup() {
+	common_setup
+	cli_setup
+	J="$XDG_STATE_HOME/readguard/journal"
+}
+
+# is_link NAME TARGET: NAME is a symbolic link to TARGET.
+is_link() {
+	[ -L "$1" ] || fail "'$1' is not a symbolic link"
+	assert_equal "$(readlink "$1")" "$2"
+}
+
+@test "t1422.01 rm of a symbolic link: undo LINK makes it again, to the same target; history lists it" {
+	mkfile a.txt original
+	ln -s a.txt link
+	rg rm link
+	[ ! -L link ] || fail "rm left the link"
+	run "$RG" history link
+	assert_success
+	assert_output --partial symlink
+	run "$RG" undo link
+	assert_success
+	is_link link a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1422.02 git clean -fdx of an untracked symbolic link: undo --all brings it back" {
+	git init -q .
+	mkfile a.txt committed
+	git add a.txt
+	git commit -qm a
+	ln -s a.txt untracked-link
+	rg git clean -q -fdx
+	[ ! -L untracked-link ] || fail "git clean left the link"
+	run "$RG" undo --all
+	assert_success
+	is_link untracked-link a.txt
+}
+
+@test "t1422.03 mv of a file over a symbolic link: undo brings the link back" {
+	mkfile b.txt other
+	ln -s somewhere link
+	rgsh 'cat b.txt >/dev/null; mv b.txt link'
+	[ ! -L link ] || fail "mv left the link"
+	run "$RG" undo link
+	assert_success
+	is_link link somewhere
+}
+
+@test "t1422.04 a dangling symbolic link removed comes back dangling" {
+	ln -s no-such-file link
+	rg rm link
+	run "$RG" undo link
+	assert_success
+	is_link link no-such-file
+	assert_file_not_exist no-such-file
+}
+
+@test "t1422.05 rm of a symbolic link to a directory: the link comes back, the directory untouched" {
+	mkdir d
+	mkfile d/f.txt inside
+	ln -s d dlink
+	rg rm dlink
+	run "$RG" undo dlink
+	assert_success
+	is_link dlink d
+	assert_equal "$(cat d/f.txt)" inside
+	assert_equal "$(ls d)" f.txt
+}
+
+@test "t1422.06 undo of the undo that brought back a symbolic link puts the file back, and again the link" {
+	mkfile b.txt other
+	ln -s somewhere link
+	rgsh 'cat b.txt >/dev/null; mv b.txt link'
+	"$RG" undo link
+	is_link link somewhere
+	run "$RG" undo link
+	assert_success
+	[ ! -L link ] || fail "the undo of the undo left the link"
+	assert_equal "$(cat link)" other
+	run "$RG" undo link
+	assert_success
+	is_link link somewhere
+}
+
+@test "t1422.07 diff of a removed symbolic link names its target, and reads nothing through it" {
+	printf 'SECRET\n' >"$OUT/secret"
+	ln -s "$OUT/secret" link
+	rg rm link
+	run "$RG" diff link
+	assert_failure 1
+	assert_output --partial "-> '$OUT/secret', now removed"
+	refute_output --partial SECRET
+}
+
+# The link points out of the roots: undo makes the link, and writes
+# nothing where it points.
+@test "t1422.08 undo of a symbolic link out of the roots makes the link, and writes nothing outside" {
+	printf 'outside\n' >"$OUT/secret"
+	make_old "$OUT/secret"
+	local before
+	before=$(stat -c '%i %Y' "$OUT/secret")
+	ln -s "$OUT/secret" link
+	ln -s "$OUT/nothing" dangling
+	rg rm link dangling
+	"$RG" undo link dangling
+	is_link link "$OUT/secret"
+	is_link dangling "$OUT/nothing"
+	assert_equal "$(stat -c '%i %Y' "$OUT/secret")" "$before"
+	assert_file_not_exist "$OUT/nothing"
+	assert_equal "$(cat link)" outside
+}
+
+@test "t1422.09 a symbolic link under node_modules is not kept, as files there are not" {
+	mkdir -p node_modules/p
+	ln -s ../../x node_modules/p/link
+	rg rm node_modules/p/link
+	run "$RG" undo node_modules/p/link
+	assert_failure
+	[ ! -L node_modules/p/link ] || fail "undo made the link"
+}
+
+@test "t1422.10 under --supervise, rm of a symbolic link: undo brings it back" {
+	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+	ln -s a.txt link
+	run "$RG" run --supervise -- rm link
+	assert_success
+	[ ! -L link ] || fail "rm left the link"
+	run "$RG" undo link
+	assert_success
+	is_link link a.txt
+}
+
+@test "t1422.11 under --strict, rm of a symbolic link: undo brings it back" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	ln -s a.txt link
+	run "$RG" run --strict -- rm link
+	assert_success
+	[ ! -L link ] || fail "rm left the link"
+	run "$RG" undo link
+	assert_success
+	is_link link a.txt
+}

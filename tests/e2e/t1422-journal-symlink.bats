@@ -149,3 +149,34 @@ is_link() {
 	assert_success
 	is_link link a.txt
 }
+
+@test "t1422.12 git checkout replacing a tracked symbolic link: undo brings back the old target" {
+	git init -q .
+	mkfile a.txt a
+	mkfile b.txt b
+	ln -s a.txt link
+	git add a.txt b.txt link
+	git commit -qm one
+	git checkout -qb other
+	ln -sfn b.txt link
+	git commit -qam two
+	git checkout -q -
+	is_link link a.txt
+	rg git checkout -q other
+	is_link link b.txt
+	run "$RG" undo link
+	assert_success
+	is_link link a.txt
+}
+
+@test "t1422.13 under --strict, mv of a file over a symbolic link: undo brings the link back" {
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	mkfile b.txt other
+	ln -s somewhere link
+	run "$RG" run --strict -- sh -c 'cat b.txt >/dev/null && mv b.txt link'
+	assert_success
+	[ ! -L link ] || fail "mv left the link"
+	run "$RG" undo link
+	assert_success
+	is_link link somewhere
+}

@@ -10,6 +10,12 @@ setup() {
 	common_setup
 	cli_setup
 	J="$XDG_STATE_HOME/readguard/journal"
+	SHM=
+}
+
+teardown() {
+	[ -z "$SHM" ] || rm -rf "$SHM"
+	common_teardown
 }
 
 # is_link NAME TARGET: NAME is a symbolic link to TARGET.
@@ -179,4 +185,26 @@ is_link() {
 	run "$RG" undo link
 	assert_success
 	is_link link somewhere
+}
+
+# Undo keeps a symbolic link it replaces by a new link to its target where
+# the journal is on another file system: the link undo makes again from it
+# has the mtime recorded, not that new link's.
+@test "t1422.14 a symbolic link undo kept on another file system comes back with its mtime" {
+	[ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$W")" ] ||
+		skip "no tmpfs apart from the tree"
+	SHM=$(mktemp -d /dev/shm/rg-t1422.XXXXXX)
+	export XDG_STATE_HOME="$SHM"
+	mkfile f.txt original
+	rgsh 'cat f.txt >/dev/null; echo changed >f.txt'
+	rm f.txt
+	ln -s elsewhere f.txt
+	touch -h -d @946684800 f.txt
+	run "$RG" undo --force f.txt
+	assert_success
+	assert_equal "$(cat f.txt)" original
+	run "$RG" undo f.txt
+	assert_success
+	is_link f.txt elsewhere
+	assert_equal "$(stat -c %Y f.txt)" 946684800
 }

@@ -174,7 +174,10 @@ static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *a
     gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
     if (fchownat(spot->dir, spot->tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
         (void)fchownat(spot->dir, spot->tmp, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW);
-    struct timespec t[2] = {st.st_atim, st.st_mtim};
+    /* The mtime recorded: where the journal is on another file system its
+     * link is a new one, made when kept. */
+    struct timespec t[2] = {
+        st.st_atim, {.tv_sec = r->mtime_ns / 1000000000, .tv_nsec = r->mtime_ns % 1000000000}};
     (void)utimensat(spot->dir, spot->tmp, t, AT_SYMLINK_NOFOLLOW);
     return 0;
 }

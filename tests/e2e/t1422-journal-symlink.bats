@@ -134,10 +134,12 @@ is_link() {
 	[ ! -L node_modules/p/link ] || fail "undo made the link"
 }
 
-@test "t1422.10 under --supervise, rm of a symbolic link: undo brings it back" {
-	out=$("$RG" run --supervise -- true 2>&1) || skip "supervised mode unavailable: $out"
+# rm of a symbolic link in a session of MODE (--supervise, --strict), then
+# undo: the supervisor keeps it as the preload does.
+rm_link_then_undo() {
+	out=$("$RG" run "$1" -- true 2>&1) || skip "$1 unavailable: $out"
 	ln -s a.txt link
-	run "$RG" run --supervise -- rm link
+	run "$RG" run "$1" -- rm link
 	assert_success
 	[ ! -L link ] || fail "rm left the link"
 	run "$RG" undo link
@@ -145,15 +147,12 @@ is_link() {
 	is_link link a.txt
 }
 
+@test "t1422.10 under --supervise, rm of a symbolic link: undo brings it back" {
+	rm_link_then_undo --supervise
+}
+
 @test "t1422.11 under --strict, rm of a symbolic link: undo brings it back" {
-	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
-	ln -s a.txt link
-	run "$RG" run --strict -- rm link
-	assert_success
-	[ ! -L link ] || fail "rm left the link"
-	run "$RG" undo link
-	assert_success
-	is_link link a.txt
+	rm_link_then_undo --strict
 }
 
 @test "t1422.12 git checkout replacing a tracked symbolic link: undo brings back the old target" {

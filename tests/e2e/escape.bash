@@ -22,7 +22,7 @@ utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-b
 root-out-back dir-out-race unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
 table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
-rdonly-trunc other-session-mark other-session-swap"
+rdonly-trunc other-session-mark other-session-swap core-dump"
 
 # esc_require: what every test of an escape needs (a build, root to drop
 # to uid 65534, setpriv), or the skip that says which is missing.
@@ -465,6 +465,15 @@ PY
 os.open("f", os.O_RDONLY | os.O_TRUNC)
 PY
 		;;
+	core-dump)
+		# A crash's core dump: the kernel removes the file core_pattern
+		# names ("core", in the working directory) and writes its own, with
+		# no system call of the tree's to see (esc_core_require); PWN is in
+		# the memory it dumps.
+		mv "$ESC/root/f" "$ESC/root/core"
+		VICTIM=core
+		esc_session "$mode" 'ulimit -c unlimited; bash -c "x=PWN; kill -SEGV \$\$"'
+		;;
 	other-session-mark) esc_other_session "$mode" '"$RG" mark --session "$TABLES/other" f' ;;
 	other-session-swap)
 		# A table of the tree's own making, f marked in it, its header
@@ -484,6 +493,15 @@ PY'
 		;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
+}
+
+# esc_core_require: the core-dump vector's needs, a core_pattern that makes
+# a file named "core" and a hard limit on core size that a user may raise.
+esc_core_require() {
+	[ "$(cat /proc/sys/kernel/core_pattern)" = core ] &&
+		[ "$(cat /proc/sys/kernel/core_uses_pid)" = 0 ] ||
+		skip "the kernel's core_pattern does not write a file named core"
+	[ "$(ulimit -H -c)" != 0 ] || skip "core dumps are off (ulimit -H -c)"
 }
 
 # esc_verdict: "bypass" when the victim lost its bytes, else "refused". A

@@ -719,6 +719,24 @@ os.rename(\"t\", \"f\")
 	refused strict rdonly-trunc
 }
 
+# --- a crash's core dump ----------------------------------------------------
+# The kernel unlinks a file where core_pattern puts the dump and writes its
+# own there: no system call of the tree's. --strict sets the core size limit
+# to 0 for its tree; elsewhere it is a limit (README, man page).
+
+@test "t6000.103 a crash's core dump does not replace an unread file named core (--strict)" {
+	esc_core_require
+	refused strict core-dump
+}
+
+@test "t6000.104 a crash's core dump replaces an unread file named core, unkept (--supervise, documented)" {
+	esc_core_require
+	"$RG" run --supervise -- true 2>/dev/null || skip "supervised mode unavailable here"
+	esc_setup
+	esc_attack supervise core-dump || true
+	assert_equal "$(esc_verdict)" bypass
+}
+
 # --- another session of the same user --------------------------------------
 # A --strict tree may not steer the user's other sessions: their tables are
 # sealed from it as its own is (supervise/tables.c), but for tables a

@@ -15,6 +15,16 @@ static inline int64_t rg_timespec_ns(const struct timespec *t)
     return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
 }
 
+/* Its inverse, floored: a time before 1970 is negative, and C's division
+ * would give it a negative tv_nsec, which utimensat refuses (EINVAL). */
+static inline struct timespec rg_ns_timespec(int64_t ns)
+{
+    int64_t sec = ns / 1000000000, rem = ns % 1000000000;
+    if (rem < 0)
+        sec -= 1, rem += 1000000000;
+    return (struct timespec){.tv_sec = (time_t)sec, .tv_nsec = (long)rem};
+}
+
 /* What reads a clock: libc's clock_gettime (its vDSO entry), found on its
  * first call, or a system call when it cannot be found (clock.c says why
  * it is not linked). */

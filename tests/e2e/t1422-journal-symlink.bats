@@ -207,3 +207,15 @@ rm_link_then_undo() {
 	is_link f.txt elsewhere
 	assert_equal "$(stat -c %Y f.txt)" 946684800
 }
+
+# A time before 1970 is negative: its nanoseconds, split from the seconds,
+# must still be 0..999999999 for utimensat to take it.
+@test "t1422.15 a symbolic link last changed before 1970 comes back with its mtime" {
+	ln -s somewhere link
+	touch -h -d @-1.5 link
+	rg rm link
+	run "$RG" undo link
+	assert_success
+	is_link link somewhere
+	assert_equal "$("$PY3" -c 'import os; print(os.lstat("link").st_mtime_ns)')" -1500000000
+}

@@ -15,6 +15,7 @@
 #include "cli/undo/spot.h"
 #include "cli/undo/swap.h"
 #include "core/sha256.h"
+#include "os/clock.h"
 
 /* Copies the kept bytes from src to dst, and checks them against their
  * name: nothing in the journal is fsync'd, so a power cut can leave part
@@ -176,8 +177,7 @@ static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *a
         (void)fchownat(spot->dir, spot->tmp, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW);
     /* The mtime recorded: where the journal is on another file system its
      * link is a new one, made when kept. */
-    struct timespec t[2] = {
-        st.st_atim, {.tv_sec = r->mtime_ns / 1000000000, .tv_nsec = r->mtime_ns % 1000000000}};
+    struct timespec t[2] = {st.st_atim, rg_ns_timespec(r->mtime_ns)};
     (void)utimensat(spot->dir, spot->tmp, t, AT_SYMLINK_NOFOLLOW);
     return 0;
 }

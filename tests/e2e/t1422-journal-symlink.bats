@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # A symbolic link the session removes (rm, git clean, rsync --delete) or
-# renames a file over is kept by a link to its inode, and undo makes it
+# renames a file over is kept by a link to its inode (on another file system
+# than the journal's, by a new link with its target), and undo makes it
 # again: its target read from the journal's link, never followed.
 
 load helper
@@ -134,17 +135,47 @@ is_link() {
 	[ ! -L node_modules/p/link ] || fail "undo made the link"
 }
 
+# is_old_link NAME TARGET: NAME is a symbolic link to TARGET with the
+# mtime old_link gave it.
+is_old_link() {
+	is_link "$1" "$2"
+	assert_equal "$(stat -c %Y "$1")" 946684800
+}
+
+# old_link TARGET NAME: a symbolic link with an old mtime of its own.
+old_link() {
+	ln -s "$1" "$2"
+	touch -h -d @946684800 "$2"
+}
+
+# journal_elsewhere: the journal on another file system than the tree's
+# (a tmpfs), which no link of the tree's files reaches.
+journal_elsewhere() {
+	SHM=$(mktemp -d /dev/shm/rg-t1422.XXXXXX 2>/dev/null) ||
+		skip "no /dev/shm: no second file system for the journal"
+	[ "$(stat -c %d "$SHM")" != "$(stat -c %d "$W")" ] ||
+		skip "/dev/shm is on the tree's file system: no second file system for the journal"
+	export XDG_STATE_HOME="$SHM"
+}
+
+# No removal was let through unkept.
+refute_unsaved() {
+	run grep unsaved "$LOG"
+	assert_failure
+}
+
 # rm of a symbolic link in a session of MODE (--supervise, --strict), then
 # undo: the supervisor keeps it as the preload does.
 rm_link_then_undo() {
 	out=$("$RG" run "$1" -- true 2>&1) || skip "$1 unavailable: $out"
-	ln -s a.txt link
-	run "$RG" run "$1" -- rm link
+	old_link a.txt link
+	run "$RG" run --log "$LOG" "$1" -- rm link
 	assert_success
 	[ ! -L link ] || fail "rm left the link"
+	refute_unsaved
 	run "$RG" undo link
 	assert_success
-	is_link link a.txt
+	is_old_link link a.txt
 }
 
 @test "t1422.10 under --supervise, rm of a symbolic link: undo brings it back" {
@@ -190,10 +221,7 @@ rm_link_then_undo() {
 # the journal is on another file system: the link undo makes again from it
 # has the mtime recorded, not that new link's.
 @test "t1422.14 a symbolic link undo kept on another file system comes back with its mtime" {
-	[ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$W")" ] ||
-		skip "no tmpfs apart from the tree"
-	SHM=$(mktemp -d /dev/shm/rg-t1422.XXXXXX)
-	export XDG_STATE_HOME="$SHM"
+	journal_elsewhere
 	mkfile f.txt original
 	rgsh 'cat f.txt >/dev/null; echo changed >f.txt'
 	rm f.txt
@@ -218,4 +246,53 @@ rm_link_then_undo() {
 	assert_success
 	is_link link somewhere
 	assert_equal "$("$PY3" -c 'import os; print(os.lstat("link").st_mtime_ns)')" -1500000000
+}
+
+# The journal on another file system than the tree: a removed symbolic
+# link cannot be linked there, and is made again in it, with its target.
+@test "t1422.16 rm of a symbolic link, the journal on another file system: undo makes it again, with its mtime" {
+	journal_elsewhere
+	mkfile a.txt original
+	old_link a.txt link
+	rg rm link
+	[ ! -L link ] || fail "rm left the link"
+	refute_unsaved
+	run "$RG" undo link
+	assert_success
+	is_old_link link a.txt
+	assert_equal "$(cat a.txt)" original
+}
+
+@test "t1422.17 git clean -fdx of an untracked symbolic link, the journal on another file system: undo --all" {
+	journal_elsewhere
+	git init -q .
+	mkfile a.txt committed
+	git add a.txt
+	git commit -qm a
+	old_link a.txt untracked-link
+	rg git clean -q -fdx
+	[ ! -L untracked-link ] || fail "git clean left the link"
+	run "$RG" undo --all
+	assert_success
+	is_old_link untracked-link a.txt
+}
+
+@test "t1422.18 a dangling symbolic link removed, the journal on another file system, comes back dangling" {
+	journal_elsewhere
+	old_link no-such-file link
+	rg rm link
+	run "$RG" undo link
+	assert_success
+	is_old_link link no-such-file
+	assert_file_not_exist no-such-file
+}
+
+@test "t1422.19 under --supervise, the journal on another file system: rm of a symbolic link, undo" {
+	journal_elsewhere
+	rm_link_then_undo --supervise
+}
+
+@test "t1422.20 under --strict, the journal on another file system: rm of a symbolic link, undo" {
+	journal_elsewhere
+	rm_link_then_undo --strict
 }

@@ -6,6 +6,7 @@
 #define RG_JINDEX_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 
 #include "core/jrecord.h"
@@ -21,6 +22,7 @@ struct rg_jkeep {
     const char *index;   /* the session's index there */
     char objects_buf[RG_JPATH], index_buf[RG_JPATH]; /* they, when not cached */
     char object[RG_JOURNAL_OBJECT_MAX];              /* its name there, once kept */
+    bool unreadable; /* a symbolic link's target could not be read */
 };
 
 /* Makes dir and the directories above it, mode 0700: the journal's

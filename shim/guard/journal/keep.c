@@ -129,7 +129,7 @@ static enum rg_unkept keep_bytes(struct rg_jkeep *k, int *src, bool last, bool b
     if (*linked)
         return RG_UNKEPT_NONE;
     if (S_ISLNK(k->st->st_mode))
-        return *err = -r, RG_UNKEPT_JOURNAL;
+        return *err = -r, k->unreadable ? RG_UNKEPT_UNREADABLE : RG_UNKEPT_JOURNAL;
     if (k->st->st_size > k->c->table.hdr->journal_max_file) {
         *linked = last_but_journal(k, by_name) && rg_jlink_keep(k, *src) == 0;
         return *linked ? RG_UNKEPT_NONE : RG_UNKEPT_TOO_LARGE;
@@ -224,7 +224,7 @@ keep_bytes_of(struct rg_ctx *c, const struct rg_request *req, const char *op, in
 {
     struct rg_jkeep k; /* not "= {...}": that clears its 12 KiB of paths on every keep */
     k.c = c, k.req = req, k.op = op, k.st = st;
-    k.abs[0] = k.object[0] = '\0';
+    k.abs[0] = k.object[0] = '\0', k.unreadable = false;
     k.objects = k.index = "";
     /* An O_PATH source where the file may be linked: keep_bytes reopens it
      * readable if it is copied after all. */

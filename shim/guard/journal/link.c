@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,36 @@ static bool same_inode(const char *path, const struct stat *st)
            there.st_ino == st->st_ino && there.st_dev == st->st_dev;
 }
 
+/* Is what path names a symbolic link to target, of n bytes? */
+static bool links_to(const char *path, const char *target, long n)
+{
+    char there[PATH_MAX];
+    long m = rg_syscall6(SYS_readlinkat, AT_FDCWD, (long)path, (long)there, sizeof there, 0, 0);
+    return m == n && memcmp(there, target, (size_t)n) == 0;
+}
+
+/* A symbolic link that cannot be linked (the journal on another file
+ * system, EXDEV) is made again at to, the name a link would have had, as
+ * the CLI's keep does (cli/journal/symlink.c): it holds nothing but its
+ * target, read through pfd itself (readlinkat of "": no path walked,
+ * nothing followed). Its mode, owner and times are recorded from the
+ * fstat of pfd (k->st), which undo sets, not the new link's. */
+static int remake(struct rg_jkeep *k, int pfd, const char *to)
+{
+    char target[PATH_MAX];
+    long n = rg_syscall6(SYS_readlinkat, pfd, (long)"", (long)target, sizeof target, 0, 0);
+    k->unreadable = n < 0 || n >= (long)sizeof target;
+    if (k->unreadable)
+        return n < 0 ? (int)n : -ENAMETOOLONG;
+    target[n] = '\0';
+    long r = rg_syscall6(SYS_symlinkat, (long)target, AT_FDCWD, (long)to, 0, 0, 0);
+    if (r == -ENOENT && rg_jdir_make(k->objects) == 0)
+        r = rg_syscall6(SYS_symlinkat, (long)target, AT_FDCWD, (long)to, 0, 0, 0);
+    /* The same link in the same state, kept by another process of the
+     * session: its name says so, and its target must too. */
+    return r == -EEXIST && links_to(to, target, n) ? 0 : (int)r;
+}
+
 int rg_jlink_keep(struct rg_jkeep *k, int pfd)
 {
     char from[RG_FD_LINK_MAX], to[RG_JPATH + RG_JOURNAL_OBJECT_MAX];
@@ -75,7 +106,9 @@ int rg_jlink_keep(struct rg_jkeep *k, int pfd)
      * one name for both. Only that: the name is foreseeable (device, inode
      * and ctime, which stat shows), and whatever else a tree put there
      * would stand in for the file. The caller then copies it. */
-    return r == 0 || (r == -EEXIST && same_inode(to, k->st)) ? 0 : (int)r;
+    if (r == 0 || (r == -EEXIST && same_inode(to, k->st)))
+        return 0;
+    return S_ISLNK(k->st->st_mode) && to[0] ? remake(k, pfd, to) : (int)r;
 }
 
 /* A private copy of the linked version obj, under the dot name tmp (which

@@ -23,7 +23,10 @@
 /* Links the inode that pfd (an O_PATH descriptor on k's file) opens into
  * k->objects, and names k->object. 0: kept; else -errno, and the caller
  * copies instead: another filesystem (EXDEV), no objects/ yet (ENOENT), no
- * /proc, or a file the caller may not link (EPERM). */
+ * /proc, or a file the caller may not link (EPERM). A symbolic link that
+ * cannot be linked is made again there instead, with its target (never
+ * copied, which would follow it); -errno when that fails too, with
+ * k->unreadable set where its target could not be read. */
 int rg_jlink_keep(struct rg_jkeep *k, int pfd);
 
 /* Does objects/ hold the inode st describes by a link the journal made

@@ -296,3 +296,30 @@ rm_link_then_undo() {
 	journal_elsewhere
 	rm_link_then_undo --strict
 }
+
+# mv_over_link_then_undo [MODE]: mv of a read file over a symbolic link
+# with an old mtime, in a session (of MODE, if given), then undo.
+mv_over_link_then_undo() {
+	if [ -n "${1:-}" ]; then
+		out=$("$RG" run "$1" -- true 2>&1) || skip "$1 unavailable: $out"
+	fi
+	mkfile b.txt other
+	old_link somewhere link
+	run "$RG" run --log "$LOG" ${1:+"$1"} -- sh -c 'cat b.txt >/dev/null && mv b.txt link'
+	assert_success
+	[ ! -L link ] || fail "mv left the link"
+	refute_unsaved
+	run "$RG" undo link
+	assert_success
+	is_old_link link somewhere
+}
+
+@test "t1422.21 mv of a file over a symbolic link, the journal on another file system: undo brings the link back" {
+	journal_elsewhere
+	mv_over_link_then_undo
+}
+
+@test "t1422.22 under --strict, the journal on another file system: mv of a file over a symbolic link, undo" {
+	journal_elsewhere
+	mv_over_link_then_undo --strict
+}

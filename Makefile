@@ -173,7 +173,7 @@ FUZZ_REPLAY_BIN := $(FUZZ:%=$(B)/fuzz-replay/%)
 HELPERS    := $(patsubst tests/helpers/%.c,%,$(wildcard tests/helpers/*.c))
 HELPER_BIN := $(HELPERS:%=$(B)/t/%) \
 	$(if $(filter rgprobe,$(HELPERS)),$(B)/t/rgprobe-fortify $(B)/t/rgprobe64) \
-	$(B)/t/rgrace-dyn $(B)/t/librgloadwait.so
+	$(B)/t/rgrace-dyn $(patsubst tests/helpers/lib/%.c,$(B)/t/lib%.so,$(wildcard tests/helpers/lib/*.c))
 # Statically linked test programs: the preload cannot see them.
 STATIC_BIN := $(patsubst tests/helpers/static/%.c,$(B)/t/%,$(wildcard tests/helpers/static/*.c))
 # The benchmark harnesses (see bench), for the smoke test.
@@ -218,8 +218,9 @@ $(B)/t/%: tests/helpers/static/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -static -pthread -o $@ $<
 
-# A library for rgforkload to dlopen (tests/helpers/lib/rgloadwait.c).
-$(B)/t/librgloadwait.so: tests/helpers/lib/rgloadwait.c
+# Libraries for tests to load (tests/helpers/lib): rgforkload's to dlopen,
+# undo's race to preload.
+$(B)/t/lib%.so: tests/helpers/lib/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -O2 $(WARN) -shared -fPIC -o $@ $<
 

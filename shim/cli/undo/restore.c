@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -147,9 +148,34 @@ static int fill_staged(const char *dir, const struct rg_jrec *r, int src, int ds
     return rc == 0 ? 0 : -1;
 }
 
+/* Gives the link undo made, open in fd (O_PATH), the owner and times r
+ * kept, by fd: by name, the tree could have put another file there first.
+ * utimensat(fd, "", AT_EMPTY_PATH) acts on the O_PATH fd's own inode, the
+ * link; futimens refuses an O_PATH fd (EBADF), and /proc/self/fd/N with
+ * AT_SYMLINK_NOFOLLOW names the magic link, not this one. Without it the
+ * lookup stops at the link the magic link jumps to, and is the way left
+ * where a kernel refuses AT_EMPTY_PATH here (EINVAL). Where this process
+ * may not give them, the link stays its own, as any it makes. */
+static void give_link(int fd, const struct rg_jrec *r, const struct stat *kept)
+{
+    uid_t uid = r->uid < 0 ? (uid_t)-1 : (uid_t)r->uid;
+    gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
+    if (fchownat(fd, "", uid, gid, AT_EMPTY_PATH) != 0)
+        (void)fchownat(fd, "", (uid_t)-1, gid, AT_EMPTY_PATH);
+    /* The mtime recorded: where the journal is on another file system its
+     * link is a new one, made when kept. */
+    struct timespec t[2] = {kept->st_atim, rg_ns_timespec(r->mtime_ns)};
+    if (utimensat(fd, "", t, AT_EMPTY_PATH) != 0 && errno == EINVAL) {
+        char self[64];
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        (void)utimensat(AT_FDCWD, self, t, 0);
+    }
+}
+
 /* A kept symbolic link is made again beside abs: its target, read from
- * the journal's link, its owner and times; nothing opens it, so nothing
- * follows it to where it points. 0, or an exit status once told. */
+ * the journal's link, its owner and times; nothing opens it but as
+ * itself (O_PATH), so nothing follows it to where it points. 0, or an
+ * exit status once told. */
 static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *abs,
                          const char *file, struct rg_jspot *spot)
 {
@@ -164,22 +190,31 @@ static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *a
     int rc = open_spot(spot, r, abs, file);
     if (rc != 0)
         return rc;
+    struct timespec since;
+    clock_gettime(CLOCK_REALTIME_COARSE, &since);
     if (rg_jspot_symlink_tmp(spot, abs, target) != 0) {
         rg_err("undo: '%s': cannot make the symbolic link to restore beside it: %s", rg_shown(file),
                strerror(errno));
         rg_jspot_close(spot);
         return RG_EXIT_TROUBLE;
     }
-    /* Where this process may not give them, the link stays its own, as any it makes. */
-    uid_t uid = r->uid < 0 ? (uid_t)-1 : (uid_t)r->uid;
-    gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
-    if (fchownat(spot->dir, spot->tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
-        (void)fchownat(spot->dir, spot->tmp, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW);
-    /* The mtime recorded: where the journal is on another file system its
-     * link is a new one, made when kept. */
-    struct timespec t[2] = {st.st_atim, rg_ns_timespec(r->mtime_ns)};
-    (void)utimensat(spot->dir, spot->tmp, t, AT_SYMLINK_NOFOLLOW);
-    return 0;
+    int fd = rg_jspot_open_link_tmp(spot, target, &since);
+    if (fd >= 0) {
+        give_link(fd, r, &st);
+        close(fd);
+        return 0;
+    }
+    /* What is there is not undo's to remove: it may be a name of a file
+     * the tree moved there. */
+    if (errno == ESTALE)
+        rg_err("undo: '%s': the symbolic link undo made beside it, '%s', was replaced by another "
+               "file before undo could give it its owner: not restoring, and leaving that file",
+               rg_shown(file), rg_shown(spot->shown));
+    else
+        rg_err("undo: '%s': the symbolic link undo made beside it, '%s', cannot be opened: %s",
+               rg_shown(file), rg_shown(spot->shown), strerror(errno));
+    rg_jspot_close(spot);
+    return RG_EXIT_TROUBLE;
 }
 
 int rg_jrestore_stage(const char *dir, const struct rg_jrec *r, const char *abs, const char *file,

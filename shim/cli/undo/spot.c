@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/birth.h"
+#include "os/clock.h"
+
 #define DIR_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 static bool dotted(const char *name, size_t n)
@@ -110,6 +113,38 @@ int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs) { return make_tmp(s
 int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target)
 {
     return make_tmp(s, abs, target);
+}
+
+/* Is fd, as st, the link to target this process made at since? Its birth
+ * time tells one renamed in from elsewhere (root's own, say) where the
+ * file system keeps it; its ctime stands in where not, which a rename
+ * moves too, leaving owner, link count and target to tell. Both are
+ * compared by the second: a file system may keep no finer a time. */
+static bool made_here(int fd, const struct stat *st, const char *target,
+                      const struct timespec *since)
+{
+    char now[PATH_MAX];
+    if (!S_ISLNK(st->st_mode) || st->st_uid != geteuid() || st->st_nlink != 1)
+        return false;
+    ssize_t n = readlinkat(fd, "", now, sizeof now);
+    if (n < 0 || (size_t)n != strlen(target) || memcmp(now, target, (size_t)n) != 0)
+        return false;
+    int64_t born = rg_birth_ns_fd(fd, st->st_dev, st->st_ino);
+    return (born ? born : rg_timespec_ns(&st->st_ctim)) >= (int64_t)since->tv_sec * 1000000000;
+}
+
+int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target,
+                           const struct timespec *since)
+{
+    struct stat st;
+    int fd = openat(s->dir, s->tmp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) == 0 && made_here(fd, &st, target, since))
+        return fd;
+    close(fd);
+    errno = ESTALE;
+    return -1;
 }
 
 void rg_jspot_drop_tmp(struct rg_jspot *s)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 struct rg_jspot {
     int dir;                   /* O_PATH on the file's directory; -1: none */
@@ -46,6 +47,17 @@ int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs);
 /* Names s->tmp as rg_jspot_create_tmp does, and makes it a symbolic link
  * to target (symlinkat refuses any name there). 0, or -1 (errno). */
 int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target);
+
+/* Opens s->tmp, which rg_jspot_symlink_tmp made a link to target at
+ * since (CLOCK_REALTIME_COARSE, read before), O_PATH: the link itself,
+ * for undo to give it owner and times by the fd, never by name. Where the
+ * directory is the tree's, the tree may have put another file in its
+ * place meanwhile: a hard link to a file it can read and write, which
+ * root's chown by name would give the record's owner. An fd, or -1:
+ * errno ESTALE when what is there is not this process's own link to
+ * target, with no other name, born at or after since. */
+int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target,
+                           const struct timespec *since);
 
 /* Removes s->tmp, if staged. */
 void rg_jspot_drop_tmp(struct rg_jspot *s);

@@ -1,6 +1,8 @@
 /* A symbolic link in the journal: one a session removed or renamed a file
- * over, which the shim keeps by a link to its inode (guard/journal/keep.c),
- * and one undo replaces, kept here the same way. Its record's mode says it
+ * over, which the shim keeps by a link to its inode, or where the journal
+ * is on another file system by a new link with its target, under the same
+ * name (guard/journal/link.c), and one undo replaces, kept here the same
+ * way. Its record's mode says it
  * is a symbolic link; its object is the link itself, read by readlink
  * alone: what it points at may be outside the roots, or missing, and
  * nothing here follows it. */

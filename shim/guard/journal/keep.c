@@ -33,8 +33,9 @@ static inline bool own_bytes(struct rg_ctx *c, const struct stat *st, int fd)
 
 /* A symbolic link an unlink or a rename over it takes away: kept by a link
  * to its inode, whatever other names it has, as no write can change what
- * it holds (its target), and never by a copy, which would open it and so
- * follow it, maybe out of the roots. A move or an exchange loses none. */
+ * it holds (its target), or across file systems by a new link with that
+ * target (guard/journal/link.h), never by a copy, which would open it and
+ * so follow it, maybe out of the roots. A move or an exchange loses none. */
 static bool symlink_lost(const char *op, const struct stat *st)
 {
     return S_ISLNK(st->st_mode) && (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0);

@@ -23,6 +23,10 @@
 #ifndef SYS_removexattrat
 #define SYS_removexattrat 466
 #endif
+/* Linux 6.15: open_tree with mount attributes (supervise/ns.c). */
+#ifndef SYS_open_tree_attr
+#define SYS_open_tree_attr 467
+#endif
 /* What an argument register of a guarded call holds. */
 enum rg_sc_arg {
     RG_SC_NONE,     /* nothing: past the call's last argument */

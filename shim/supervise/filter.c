@@ -7,10 +7,12 @@
  *   check to succeed);
  * - the 32-bit and x32 entry points have other numbers for the same calls;
  * - a nested listener would let the tree answer its own calls.
- * Under --strict, new user and mount namespaces, setns and chroot go to the
- * supervisor only to be refused with the reason (supervise/ns.c): in them a
- * path the tree names could be another file than the one the supervisor
- * resolves. The tree's ptrace attaches and process_vm_writev go there too, to be
+ * Under --strict, new user and mount namespaces, setns, chroot, mounts and
+ * the calls that have the kernel write a file by name (acct, swapon) go to
+ * the supervisor only to be refused with the reason (supervise/ns.c): in
+ * them a path the tree names could be another file than the one the
+ * supervisor resolves, or a file be written with no call to judge.
+ * The tree's ptrace attaches and process_vm_writev go there too, to be
  * let run only on its own processes, and pidfd_getfd fails: a process of
  * the user outside the tree writes for whoever drives it (reach.c).
  * clone3 passes its flags in memory, where a filter cannot look,
@@ -79,11 +81,17 @@ bool rg_sv_changes_ids(long nr)
  * with it still loaded. */
 static size_t namespaces(struct sock_filter *out)
 {
+    static const long refused[] = {
+#define RG_REFUSED(name) SYS_##name,
+        RG_SV_REFUSED_CALLS(RG_REFUSED)
+#undef RG_REFUSED
+    };
+    const size_t k = sizeof refused / sizeof *refused;
     size_t n = 0;
     out[n++] = JEQ(SYS_clone3, 0, 1);
     out[n++] = FAIL(ENOSYS);
-    out[n++] = JEQ(SYS_setns, 5, 0);
-    out[n++] = JEQ(SYS_chroot, 4, 0);
+    for (size_t i = 0; i < k; i++) /* each on to the RET(USER_NOTIF) below */
+        out[n++] = JEQ((unsigned)refused[i], (unsigned char)(k - i + 3), 0);
     out[n++] = JEQ(SYS_unshare, 1, 0);
     out[n++] = JEQ(SYS_clone, 0, 4);
     out[n++] = LD(offsetof(struct seccomp_data, args[0])); /* the flags of both */

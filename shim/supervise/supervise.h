@@ -23,7 +23,7 @@ enum rg_sv_level {
 };
 
 /* --- filter.c: the BPF program ------------------------------------------ */
-#define RG_SV_FILTER_MAX 96
+#define RG_SV_FILTER_MAX 128
 struct sock_filter;
 /* Writes the filter into out (RG_SV_FILTER_MAX slots); returns its length. */
 size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level);
@@ -33,6 +33,16 @@ bool rg_sv_changes_ids(long nr);
 
 /* The namespaces a --strict tree may not make (see ns.c). */
 #define RG_SV_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS)
+/* The calls a --strict tree may not make at all, refused with the reason
+ * (ns.c): mounts, which root makes in readguard's own mount namespace (a
+ * second name for a guarded file outside the roots, a detached tree no
+ * root reaches), and what has the kernel write a file by name itself. */
+/* clang-format off */
+#define RG_SV_REFUSED_CALLS(X)                                                  \
+    X(setns) X(chroot) X(mount) X(umount2) X(pivot_root) X(move_mount)         \
+    X(open_tree) X(open_tree_attr) X(fsopen) X(fsmount) X(fspick)              \
+    X(mount_setattr) X(acct) X(swapon)
+/* clang-format on */
 
 /* --- launch.c: starting the command under the filter ---------------------- */
 /* In the forked child: installs the filter, sends the listener to the parent

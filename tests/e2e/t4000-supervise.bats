@@ -771,3 +771,70 @@ stuck_call() { # MODE DIR
 		[ "$l" = "err EACCES" ] || fail "a thread's mem was opened: $output"
 	done
 }
+
+# A root tree mounts in readguard's own mount namespace, no new one needed:
+# a bind mount of the root outside the roots is a second name for its files,
+# and a detached one (open_tree) a directory no name under a root reaches.
+# acct(2) has the kernel append to a file by name. --strict refuses them all.
+require_root_mounts() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir "$OUT/m"
+	mount --bind "$OUT/m" "$OUT/m" 2>/dev/null || skip "cannot mount here"
+	umount "$OUT/m"
+}
+
+@test "t4000.71 a root tree's bind mount of the root outside it is refused with the reason (--strict)" {
+	require_root_mounts
+	mkfile f original
+	snapshot f
+	run --separate-stderr strict sh -c 'mount --bind . "$1" && echo PWN >"$1/f"; umount "$1"' sh "$OUT/m"
+	umount "$OUT/m" 2>/dev/null || true
+	assert_unchanged f
+	[[ $stderr == *"readguard: refused mount: under --strict no process may mount"* ]] ||
+		fail "no reason given: $stderr"
+}
+
+@test "t4000.72 a root tree's detached copy of the root's mount cannot write f (--strict)" {
+	require_root_mounts
+	mkfile f original
+	snapshot f
+	run --separate-stderr strict python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(428, -100, b".", 1 | os.O_CLOEXEC)  # open_tree(OPEN_TREE_CLONE)
+print("open_tree", fd, os.strerror(ctypes.get_errno()))
+if fd >= 0:
+    w = os.open("f", os.O_WRONLY | os.O_TRUNC, dir_fd=fd)
+    os.write(w, b"PWN\n")
+'
+	assert_unchanged f
+	[[ $output == "open_tree -1 Operation not permitted" ]] || fail "$output $stderr"
+}
+
+@test "t4000.73 a root tree's process accounting into an unread file is refused (--strict)" {
+	require_root_mounts
+	mkfile f original
+	snapshot f
+	run --separate-stderr strict python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.acct(b"f")
+print("acct", r, os.strerror(ctypes.get_errno()))
+if r == 0:
+    if os.fork() == 0:
+        os._exit(0)
+    os.wait()
+    libc.acct(None)
+'
+	assert_unchanged f
+	[[ $output == "acct -1 Operation not permitted" ]] || fail "$output $stderr"
+}
+
+# Under --supervise the tree is trusted not to (README, supervise/): pinned.
+@test "t4000.74 a root tree's bind mount of the root outside it writes f unseen (--supervise, documented)" {
+	require_root_mounts
+	mkfile f original
+	sv sh -c 'mount --bind . "$1" && echo PWN >"$1/f"; umount "$1"' sh "$OUT/m" || true
+	umount "$OUT/m" 2>/dev/null || true
+	assert_equal "$(cat f)" PWN
+}

@@ -183,6 +183,20 @@ TEST(strict_sends_new_user_and_mount_namespaces_to_be_refused)
     CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
 }
 
+TEST(strict_sends_mounts_and_the_kernels_own_writes_to_be_refused)
+{
+    long nrs[] = {SYS_mount,     SYS_umount2,        SYS_pivot_root, SYS_move_mount,
+                  SYS_open_tree, SYS_open_tree_attr, SYS_fsopen,     SYS_fsmount,
+                  SYS_fspick,    SYS_mount_setattr,  SYS_acct,       SYS_swapon};
+    for (size_t i = 0; i < sizeof nrs / sizeof *nrs; i++) {
+        struct seccomp_data d = with_flags((int)nrs[i], 0);
+        CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+        CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    }
+    struct seccomp_data d = with_flags(SYS_quotactl, 0); /* left to root's other powers */
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
 TEST(strict_lets_fork_threads_and_other_namespaces_pass)
 {
     struct seccomp_data d = with_flags(SYS_clone, CLONE_VM | CLONE_THREAD | CLONE_SIGHAND);
@@ -286,6 +300,7 @@ int main(void)
     RUN(unseen_openers_are_refused);
     RUN(a_nested_listener_is_refused_other_filters_pass);
     RUN(strict_sends_new_user_and_mount_namespaces_to_be_refused);
+    RUN(strict_sends_mounts_and_the_kernels_own_writes_to_be_refused);
     RUN(strict_lets_fork_threads_and_other_namespaces_pass);
     RUN(strict_fails_clone3_whose_flags_it_cannot_see);
     RUN(strict_fails_the_xattr_at_calls_whose_value_it_cannot_see);

@@ -42,3 +42,46 @@ race() {
 	assert_equal "$(cat victim)" mine
 	[ ! -e link ] && [ ! -L link ] || fail "undo put something at link: $(ls -l link)"
 }
+
+# is_link NAME TARGET: NAME is a symbolic link to TARGET.
+is_link() {
+	[ -L "$1" ] || fail "'$1' is not a symbolic link"
+	assert_equal "$(readlink "$1")" "$2"
+}
+
+# swapped_link_kept [ENV...]: the tree puts a symbolic link where f.txt
+# was, after undo kept f.txt and before it puts the kept version there.
+# The link is the tree's, but never lose data: it is kept, as a write
+# caught there is, and a second undo brings it back.
+swapped_link_kept() {
+	mkfile f.txt original
+	rgsh 'cat f.txt >/dev/null; echo changed >f.txt'
+	run env "$@" LD_PRELOAD="$RACE" RG_T_RACE=swap=elsewhere "$RG" undo f.txt
+	assert_failure 1
+	assert_output --partial "a symbolic link took its place as undo restored it: restored, and that link is kept"
+	assert_equal "$(cat f.txt)" original
+	assert_equal "$(ls -A)" f.txt
+	run "$RG" undo f.txt
+	assert_success
+	is_link f.txt elsewhere
+}
+
+@test "t1424.02 a symbolic link put in a file's place as undo restores it is kept; undo brings it back" {
+	swapped_link_kept
+}
+
+@test "t1424.03 the same where the file system cannot exchange two files (undo's rename)" {
+	swapped_link_kept RG_T_NOEXCHANGE=1
+}
+
+@test "t1424.04 a symbolic link put where undo recreates a removed file is kept; undo brings it back" {
+	mkfile f.txt original
+	rg rm f.txt
+	race swap=elsewhere undo f.txt
+	assert_failure 1
+	assert_output --partial "that link is kept"
+	assert_equal "$(cat f.txt)" original
+	run "$RG" undo f.txt
+	assert_success
+	is_link f.txt elsewhere
+}

@@ -275,10 +275,32 @@ static void name_writer(char *out, size_t cap, int32_t pid)
         snprintf(out, cap, "process %d", (int)pid);
 }
 
+/* The same of a symbolic link put in its place after undo kept it: not
+ * the file undo was asked to restore, so restored over, and kept. */
+static int tell_link(const char *file, const char *tmp, const struct rg_jswap *d)
+{
+    if (!d->unkept)
+        rg_err("undo: '%s': a symbolic link took its place as undo restored it: restored, and "
+               "that link is kept in the journal ('readguard undo %s' brings it back)",
+               rg_shown(file), rg_shown(file));
+    else if (d->left)
+        rg_err("undo: '%s': a symbolic link took its place as undo restored it: restored, but "
+               "that link cannot be kept in the journal (%s); it is at '%s'",
+               rg_shown(file), strerror(d->unkept), rg_shown(tmp));
+    else
+        rg_err("undo: '%s': a symbolic link took its place as undo restored it: restored, and "
+               "that link is lost: the filesystem can neither exchange two files nor link it "
+               "aside",
+               rg_shown(file));
+    return d->unkept ? RG_EXIT_TROUBLE : RG_EXIT_NO;
+}
+
 /* Says what undo found where it restored file (swap.h): an exit status,
  * or -1 when there is nothing to say. */
 static int tell_displaced(const char *file, const char *tmp, const struct rg_jswap *d)
 {
+    if (d->link)
+        return tell_link(file, tmp, d);
     if (d->caught && !d->unkept)
         rg_err("undo: '%s': a write landed on it as undo restored it: restored, and the bytes "
                "that write left are kept in the journal ('readguard undo %s' brings them back)",

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/journal/store.h"
+#include "cli/journal/symlink.h"
 #include "cli/undo/writers.h"
 #include "os/clock.h"
 
@@ -36,6 +37,9 @@ static int link_aside(const struct rg_jspot *s, char *aside, size_t size)
     if (linkat(s->dir, s->name, s->dir, aside, 0) != 0)
         return -1;
     int fd = openat(s->dir, aside, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    /* A symbolic link is held as itself, to be kept as one. */
+    if (fd < 0 && errno == ELOOP)
+        fd = openat(s->dir, aside, O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         unlinkat(s->dir, aside, 0);
     return fd;
@@ -118,6 +122,33 @@ static int keep_caught(const char *dir, const struct rg_jspot *s, const char *ab
     return e;
 }
 
+/* Was the symbolic link displaced, as now, the one undo kept? A link's
+ * target cannot change: its inode tells. */
+static bool same_link(const struct rg_jkept *kept, const struct stat *now)
+{
+    return S_ISLNK(kept->st.st_mode) && kept->st.st_dev == now->st_dev &&
+           kept->st.st_ino == now->st_ino;
+}
+
+/* Keeps the symbolic link that took abs's place after undo kept it, at
+ * s->tmp once displaced (named), as the newest session's version of abs,
+ * as keep_caught does a write. 0, or -errno (-EOPNOTSUPP: not named, the
+ * rename fallback could not link it aside, and it is gone). */
+static int keep_link(const char *dir, const struct rg_jspot *s, const char *abs, bool named)
+{
+    if (!named)
+        return -EOPNOTSUPP;
+    char id[RG_JOURNAL_ID_MAX];
+    struct rg_jkept k;
+    rg_journal_id(id, rg_now_ns(), (int32_t)getpid());
+    int e = rg_jsym_keep_at(dir, id, s->dir, s->tmp, abs, "undo", &k);
+    if (e == 0 && k.st.st_mode == 0)
+        e = -ENOENT;
+    if (e == 0)
+        rg_jstore_end_at(dir, id, s->dir, s->name, abs);
+    return e;
+}
+
 /* After a rename fallback, the bytes a write left that the journal could
  * not take have no name but old: copied to s->tmp, beside the file, held
  * to the journal's cap, as a file the journal refused for its size would
@@ -155,9 +186,16 @@ int rg_jswap_restore(const char *dir, const struct rg_jspot *s, const char *abs,
     /* Looked for before the bytes are: a process that writes after that
      * look holds the file now. */
     out->writer = reg && old >= 0 ? rg_writer_of(old) : 0;
-    out->caught = reg && !same_file(kept, &now, old);
-    out->unkept = out->caught ? -keep_caught(dir, s, abs, old, why) : 0;
-    out->left = named ? out->unkept || out->writer : out->unkept && leave_beside(old, s);
+    /* A symbolic link put in its place since undo kept it is the tree's
+     * own to lose, but nothing is lost: it is kept, as a write is. */
+    out->link = seen && S_ISLNK(now.st_mode) && !same_link(kept, &now);
+    out->caught = out->link || (reg && !same_file(kept, &now, old));
+    if (out->caught)
+        out->unkept =
+            out->link ? -keep_link(dir, s, abs, named) : -keep_caught(dir, s, abs, old, why);
+    out->left = named       ? out->unkept || out->writer
+                : out->link ? false
+                            : out->unkept && leave_beside(old, s);
     if (old >= 0)
         close(old);
     if (named && !out->left)

@@ -5,8 +5,9 @@
  * writer by path, and can be looked at: if it is not the file undo kept,
  * a write landed in between, and its bytes are kept in the journal as a
  * session of their own, the newest, so a plain `readguard undo FILE`
- * brings them back. A process that still has it open for writing could
- * write to it after that look: then it stays at the temporary name. */
+ * brings them back; a symbolic link put in its place is kept so too. A
+ * process that still has it open for writing could write to it after that
+ * look: then it stays at the temporary name. */
 #ifndef RG_JSWAP_H
 #define RG_JSWAP_H
 
@@ -19,6 +20,7 @@
 /* What the restore displaced, once the restored version is in place. */
 struct rg_jswap {
     bool caught;    /* a write landed: not the file kept */
+    bool link;      /* caught, as a symbolic link put in its place */
     int unkept;     /* errno: the journal could not keep what it left */
     bool left;      /* what was displaced is at tmp (unkept, or a writer) */
     int32_t writer; /* a process that still had it open for writing (-1:

@@ -6,9 +6,13 @@
  *   stage=PATH   once undo has made its staged symbolic link (a name with
  *                ".rg-undo-"), replaces it by a hard link to PATH
  *   swap=TARGET  just before undo's RENAME_EXCHANGE, replaces the file it
- *                exchanges with by a symbolic link to TARGET
+ *                exchanges with (if any) by a symbolic link to TARGET
+ *
+ * RG_T_NOEXCHANGE=1 has every RENAME_EXCHANGE fail as on a file system
+ * without it (EINVAL), for undo's rename fallback.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +49,13 @@ int renameat2(int od, const char *on, int nd, const char *nn, unsigned flags)
     const char *target = race("swap");
     if (target && !done && (flags & RENAME_EXCHANGE)) {
         done = 1;
-        if (unlinkat(nd, nn, 0) != 0 || symlinkat(target, nd, nn) != 0)
+        (void)unlinkat(nd, nn, 0);
+        if (symlinkat(target, nd, nn) != 0)
             perror("librgundorace: swap");
+    }
+    if ((flags & RENAME_EXCHANGE) && getenv("RG_T_NOEXCHANGE")) {
+        errno = EINVAL;
+        return -1;
     }
     return real(od, on, nd, nn, flags);
 }

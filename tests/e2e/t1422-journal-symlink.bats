@@ -323,3 +323,19 @@ mv_over_link_then_undo() {
 	journal_elsewhere
 	mv_over_link_then_undo --strict
 }
+
+# readlink(2) of the journal's link to the kept inode moves its atime
+# (relatime: the link made in the journal moved its ctime past it), and
+# diff and undo both read it: the atime restored is the one recorded.
+# (the atime is stat'ed before anything reads the restored link.)
+@test "t1422.23 a symbolic link comes back with its recorded atime, whatever read the journal's link" {
+	ln -s somewhere link
+	touch -h -a -d @1000000000 link
+	rg rm link
+	sleep 1
+	"$RG" diff link >/dev/null || true
+	run "$RG" undo link
+	assert_success
+	assert_equal "$(stat -c %X link)" 1000000000 # before is_link's readlink moves it
+	is_link link somewhere
+}

@@ -63,6 +63,7 @@ static void add(struct rg_jlist *l, const char *session, const char *line)
         .pid = (int)num(&o, "pid"),
         .time_ns = num(&o, "time_ns"),
         .mtime_ns = num(&o, "mtime_ns"),
+        .atime_ns = num_or(&o, "atime_ns", INT64_MIN),
         .size = num(&o, "size"),
         .dev = (uint64_t)num(&o, "dev"),
         .ino = (uint64_t)num(&o, "ino"),

@@ -20,6 +20,7 @@ struct rg_jrec {
     char *path, *op, *prog, *object, *unsaved, *time;
     int pid;
     int64_t time_ns, mtime_ns, size;
+    int64_t atime_ns; /* INT64_MIN: not recorded */
     uint64_t dev, ino;
     uint32_t mode;
     int64_t uid, gid; /* -1: not recorded */

@@ -162,9 +162,12 @@ static void give_link(int fd, const struct rg_jrec *r, const struct stat *kept)
     gid_t gid = r->gid < 0 ? (gid_t)-1 : (gid_t)r->gid;
     if (fchownat(fd, "", uid, gid, AT_EMPTY_PATH) != 0)
         (void)fchownat(fd, "", (uid_t)-1, gid, AT_EMPTY_PATH);
-    /* The mtime recorded: where the journal is on another file system its
-     * link is a new one, made when kept. */
-    struct timespec t[2] = {kept->st_atim, rg_ns_timespec(r->mtime_ns)};
+    /* The times recorded: where the journal is on another file system its
+     * link is a new one, made when kept, and a readlink of the journal's
+     * link (diff's, undo's own) moves the kept inode's atime (relatime:
+     * its ctime moved past it when it was linked there). */
+    struct timespec t[2] = {r->atime_ns == INT64_MIN ? kept->st_atim : rg_ns_timespec(r->atime_ns),
+                            rg_ns_timespec(r->mtime_ns)};
     if (utimensat(fd, "", t, AT_EMPTY_PATH) != 0 && errno == EINVAL) {
         char self[64];
         snprintf(self, sizeof self, "/proc/self/fd/%d", fd);

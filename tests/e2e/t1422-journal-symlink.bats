@@ -339,3 +339,17 @@ mv_over_link_then_undo() {
 	assert_equal "$(stat -c %X link)" 1000000000 # before is_link's readlink moves it
 	is_link link somewhere
 }
+
+# A file the session changed, which is now a symbolic link: diff(1) given
+# its name would follow the link and show what it points at as the file.
+@test "t1422.24 diff of a kept file whose name is now a symbolic link names its target, and reads nothing through it" {
+	printf 'SECRET\n' >"$OUT/secret"
+	mkfile f.txt original
+	rgsh 'cat f.txt >/dev/null; echo changed >f.txt'
+	rm f.txt
+	ln -s "$OUT/secret" f.txt
+	run "$RG" diff f.txt
+	assert_failure 1
+	assert_output --partial "now a symbolic link to '$OUT/secret'"
+	refute_output --partial SECRET
+}

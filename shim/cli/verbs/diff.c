@@ -1,5 +1,6 @@
 /* readguard diff: how a file changed since the version undo would restore. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -120,10 +121,41 @@ static int diff_symlink(const char *dir, const struct rg_jrec *r, const char *ab
     return n == k && strcmp(old, now) == 0 ? RG_EXIT_OK : RG_EXIT_NO;
 }
 
+/* What abs holds now, open for diff(1) to read (-1: nothing, diff reads
+ * /dev/null), or -2 once said: what is not a regular file is not read.
+ * Opened here, not named to diff(1): it would follow a symbolic link put
+ * at abs, and read what it points at (maybe out of the roots) as the
+ * file's content; the name checked would be another's by its open. Not
+ * close-on-exec: diff(1) reads it as /dev/fd/N. */
+static int open_now(const struct rg_jrec *r, const char *abs, const char *file)
+{
+    char to[PATH_MAX];
+    struct stat st;
+    int fd = open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        return fd;
+    int e = fd < 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (e == ENOENT)
+        return -1;
+    ssize_t n = e == ELOOP ? readlink(abs, to, sizeof to - 1) : -1;
+    printf("'%s': before %s %s a file, now ", rg_shown(file), rg_jrec_who(r), r->session);
+    if (n >= 0) {
+        to[n] = '\0';
+        printf("a symbolic link to '%s'\n", rg_shown(to));
+    } else if (e == 0 || e == ELOOP) {
+        printf("not a regular file\n");
+    } else {
+        printf("unreadable: %s\n", strerror(e));
+    }
+    return -2;
+}
+
 /* diff(1) does the diffing: what it prints is what people already read. */
 static int diff_one(const struct rg_jlist *l, const char *dir, const char *only, const char *file)
 {
-    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[4 * PATH_MAX + 128];
+    char abs[PATH_MAX], obj[PATH_MAX + 80], old_label[4 * PATH_MAX + 128], now[32];
     char name[4 * PATH_MAX + 2];
     int rc;
     const struct rg_jrec *first = rg_journal_version_of(l, "diff", only, file, abs, &rc);
@@ -131,7 +163,6 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
      * exit 1 must mean "differs", or a script reads a file as changed. */
     if (!first)
         return RG_EXIT_TROUBLE;
-    struct stat st;
     /* As undo does: a copy of a kept inode as it was kept, if there is one. */
     struct rg_jrec from = *first;
     const struct rg_jrec *copy = rg_jlist_copy_of(l, first);
@@ -144,12 +175,15 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         tell_unusable(dir, &from, file, intact);
         return RG_EXIT_TROUBLE;
     }
+    int fd = open_now(first, abs, file);
+    if (fd == -2)
+        return RG_EXIT_NO;
     rg_jstore_object(obj, sizeof obj, dir, from.object);
     snprintf(old_label, sizeof old_label, "%s (before %s %s)", label_name(file, name, sizeof name),
              rg_jrec_who(first), first->session);
-    const char *now = lstat(abs, &st) == 0 ? abs : "/dev/null";
+    snprintf(now, sizeof now, fd >= 0 ? "/dev/fd/%d" : "/dev/null", fd);
     /* A removal, as git shows one; name is free again once old_label has it. */
-    const char *new_label = now == abs ? label_name(file, name, sizeof name) : now;
+    const char *new_label = fd >= 0 ? label_name(file, name, sizeof name) : now;
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
@@ -158,6 +192,8 @@ static int diff_one(const struct rg_jlist *l, const char *dir, const char *only,
         rg_err("diff: cannot run diff(1): %s", strerror(errno));
         _exit(RG_EXIT_TROUBLE);
     }
+    if (fd >= 0)
+        close(fd);
     int status;
     if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
         return RG_EXIT_TROUBLE;

@@ -25,11 +25,16 @@
  * it removed a minute ago, however long ago it started). An object goes when no kept
  * session names it, once it is older than a grace period: a running
  * session may have linked it and not yet appended its record. An object's
- * age is its mtime, but a version kept by a link and not yet settled has
- * the mtime of the file it was, which may be years old: its ctime is the
- * link's. Settled, it keeps that mtime (settle.c tells a write by it),
- * but a session names it from the moment it has its content name (the
- * settle holds the lock a prune takes until its rename). */
+ * age is when it was kept (objects.c). A content object's is its mtime: a
+ * copy's making, or a claim's touch (guard/journal/copy.c). A linked
+ * name's is its ctime: a file or symbolic link kept by a link has the
+ * mtime of what it was, which may be years old, and a settled one is a
+ * symlink made at the settle. A content name a settle gives by a link
+ * (the journal's was the inode's only name) keeps that old mtime, as
+ * settle.c tells a write by it and so sets none: such an object looks old
+ * at once, which is safe as a session names it from the moment it has
+ * its content name (the settle holds the lock a prune takes until its
+ * rename). */
 #define PRUNE_GRACE_NS (10LL * 60 * 1000000000)
 #define PRUNE_EVERY_NS (60LL * 60 * 1000000000)
 #define PRUNE_DEFAULT_MAX (1LL << 30)

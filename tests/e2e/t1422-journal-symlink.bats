@@ -353,3 +353,17 @@ mv_over_link_then_undo() {
 	assert_output --partial "now a symbolic link to '$OUT/secret'"
 	refute_output --partial SECRET
 }
+
+# Root's undo gives the link it makes the owner recorded, through the
+# link's own descriptor (t1424.01 is the race that is for).
+@test "t1422.25 root's undo of another user's symbolic link gives it back its owner and group" {
+	[ "$(id -u)" = 0 ] || skip "only root's undo gives another user's owner"
+	ln -s somewhere link
+	chown -h 65534:65534 link
+	touch -h -d @946684800 link
+	rg rm link
+	run "$RG" undo link
+	assert_success
+	assert_equal "$(stat -c '%u:%g %Y' link)" '65534:65534 946684800'
+	is_link link somewhere
+}

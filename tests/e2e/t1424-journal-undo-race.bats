@@ -85,3 +85,23 @@ swapped_link_kept() {
 	assert_success
 	is_link f.txt elsewhere
 }
+
+# The same by a symbolic link of root's own, made earlier elsewhere in a
+# directory the tree may write, to the very target, and renamed in: one
+# name, root's, the target undo made: only its birth time, from before
+# undo's, tells it is not the link undo made.
+@test "t1424.05 root's older symbolic link renamed in for undo's staged one is not given the link's owner" {
+	[ "$(id -u)" = 0 ] || skip "only root's undo gives another user's owner"
+	mkdir spare
+	ln -s somewhere spare/roots
+	[ "$(stat -c %W spare/roots)" -gt 0 ] 2>/dev/null || skip "no birth times on this file system"
+	ln -s somewhere link
+	chown -h 65534:65534 link
+	rg rm link
+	sleep 1.1 # the check is by the second
+	race move="$W/spare/roots" undo link
+	assert_failure
+	assert_output --partial "was replaced by another file"
+	[ ! -e link ] && [ ! -L link ] || fail "undo put something at link: $(ls -l link)"
+	assert_equal "$(find . -name '*.rg-undo-*' -printf '%U:%G\n')" 0:0
+}

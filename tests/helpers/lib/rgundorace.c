@@ -5,6 +5,7 @@
  *
  *   stage=PATH   once undo has made its staged symbolic link (a name with
  *                ".rg-undo-"), replaces it by a hard link to PATH
+ *   move=PATH    the same, by PATH itself, renamed there
  *   swap=TARGET  just before undo's RENAME_EXCHANGE, replaces the file it
  *                exchanges with (if any) by a symbolic link to TARGET
  *
@@ -32,11 +33,13 @@ int symlinkat(const char *target, int dir, const char *name)
     int (*real)(const char *, int, const char *) =
         (int (*)(const char *, int, const char *))dlsym(RTLD_NEXT, "symlinkat");
     int r = real(target, dir, name);
-    const char *victim = race("stage");
-    if (r == 0 && victim && !done && strstr(name, ".rg-undo-")) {
+    const char *victim = race("stage"), *moved = race("move");
+    if (r == 0 && (victim || moved) && !done && strstr(name, ".rg-undo-")) {
         done = 1;
-        if (unlinkat(dir, name, 0) != 0 || linkat(AT_FDCWD, victim, dir, name, 0) != 0)
+        if (victim && (unlinkat(dir, name, 0) != 0 || linkat(AT_FDCWD, victim, dir, name, 0) != 0))
             perror("librgundorace: stage");
+        if (moved && renameat(AT_FDCWD, moved, dir, name) != 0)
+            perror("librgundorace: move");
     }
     return r;
 }

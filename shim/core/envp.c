@@ -8,17 +8,25 @@
 
 #define IO_URING_OFF "UV_USE_IO_URING=0"
 
-/* The value of entry if it is NAME=value (len: strlen of NAME), else NULL.
- * Inline and unrolled: with NAME a constant, each byte is one comparison
- * with an immediate, and every process runs this before main(). */
-static inline __attribute__((always_inline)) const char *value_at(const char *entry,
-                                                                  const char *name, size_t len)
+/* entry past its first len bytes if they are name's, else NULL. Inline and
+ * unrolled: with name a constant, each byte is one comparison with an
+ * immediate, and every process runs this before main(). */
+static inline __attribute__((always_inline)) const char *past(const char *entry, const char *name,
+                                                              size_t len)
 {
 #pragma GCC unroll 32
     for (size_t i = 0; i < len; i++)
         if (entry[i] != name[i])
             return NULL;
-    return entry[len] == '=' ? entry + len + 1 : NULL;
+    return entry + len;
+}
+
+/* The value of entry if it is NAME=value (len: strlen of NAME), else NULL. */
+static inline __attribute__((always_inline)) const char *value_at(const char *entry,
+                                                                  const char *name, size_t len)
+{
+    const char *p = past(entry, name, len);
+    return p && *p == '=' ? p + 1 : NULL;
 }
 
 #define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
@@ -27,7 +35,8 @@ static inline __attribute__((always_inline)) const char *value_at(const char *en
  * (core/hot.h says why not in .rodata). */
 RG_START_CONST static const char n_preload[] = "LD_PRELOAD", n_session[] = RG_ENV_SESSION,
                                  n_owner[] = RG_ENV_OWNER, n_trampoline[] = RG_ENV_TRAMPOLINE,
-                                 n_uring[] = "UV_USE_IO_URING", n_binding[] = RG_ENV_SESSION_FILE;
+                                 n_uring[] = "UV_USE_IO_URING", n_binding[] = RG_ENV_SESSION_FILE,
+                                 n_own[] = "READGUARD_";
 
 bool rg_preload_has_shim(const char *list)
 {
@@ -93,6 +102,34 @@ RG_START_TEXT static bool foreign(const char *p, size_t len, enum rg_libc loader
     return lib != loader && !(loader == RG_LIBC_MUSL && memchr(p, '$', len));
 }
 
+/* The rest of each name of ours after its "READGUARD_" (n_own), and how long. */
+#define OWN_LEN (sizeof n_own - 1)
+#define REST(name) ((name) + OWN_LEN), (sizeof(name) - 1 - OWN_LEN)
+
+/* A variable of readguard's own, from the byte after its "READGUARD_" (r).
+ * A session carries seven, which one comparison of that prefix and then a
+ * byte or two each tells apart (not up to four comparisons of the whole
+ * name each). The binding's name is the session's and "_FILE"
+ * (test_envp.c holds both): the bytes they share are compared once. */
+RG_START_TEXT static inline __attribute__((always_inline)) void own_var(struct rg_env_vars *v,
+                                                                        const char *r)
+{
+    const char *x;
+    if ((x = past(r, REST(n_session)))) {
+        if (*x == '=') {
+            if (!v->session)
+                v->session = x + 1;
+        } else if (!v->binding) {
+            v->binding =
+                value_at(x, n_binding + sizeof n_session - 1, sizeof n_binding - sizeof n_session);
+        }
+    } else if (!v->owner && (x = value_at(r, REST(n_owner)))) {
+        v->owner = x;
+    } else if (!v->trampoline && (x = value_at(r, REST(n_trampoline)))) {
+        v->trampoline = x;
+    }
+}
+
 RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
 {
     struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL, NULL};
@@ -109,14 +146,8 @@ RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
                 v.preload = x;
             break;
         case 'R':
-            if (!v.session && (x = VALUE_AT(e, n_session)))
-                v.session = x;
-            else if (!v.owner && (x = VALUE_AT(e, n_owner)))
-                v.owner = x;
-            else if (!v.trampoline && (x = VALUE_AT(e, n_trampoline)))
-                v.trampoline = x;
-            else if (!v.binding && (x = VALUE_AT(e, n_binding)))
-                v.binding = x;
+            if ((x = past(e, n_own, OWN_LEN)))
+                own_var(&v, x);
             break;
         case 'U':
             if (!v.uring && (x = VALUE_AT(e, n_uring)))

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/settings.h"
+#include "core/tablebind.h"
 static const struct rg_env_need NEED = {"/opt/rg/libreadguard.so", "/dev/shm/readguard-1-x",
                                         RG_LIBC_GLIBC, NULL};
 #define GLIBC_SHIM "/opt/rg/libreadguard.so"
@@ -180,6 +182,45 @@ TEST(env_vars_tells_the_binding_from_the_session)
     CHECK_EQ_STR(v.binding, "b");
 }
 
+/* rg_env_vars compares "READGUARD_" once, then each name's rest, the
+ * binding's after the session's: the names must keep that shape. */
+TEST(env_vars_finds_each_of_ours_by_its_full_name)
+{
+    CHECK(strncmp(RG_ENV_SESSION_FILE, RG_ENV_SESSION, strlen(RG_ENV_SESSION)) == 0);
+    char *envp[] = {RG_ENV_ROOTS "=/r",       RG_ENV_SESSION_LOG "=l", RG_ENV_SESSION_ID "=i",
+                    RG_ENV_SESSION_FILE "=b", RG_ENV_OWNER "=12",      RG_ENV_TRAMPOLINE "=1",
+                    RG_ENV_SESSION "=s",      "LD_PRELOAD=/p",         "UV_USE_IO_URING=0",
+                    RG_ENV_SESSION "=second", RG_ENV_OWNER "=second",  NULL};
+    struct rg_env_vars v = rg_env_vars(envp);
+    CHECK_EQ_STR(v.session, "s");
+    CHECK_EQ_STR(v.binding, "b");
+    CHECK_EQ_STR(v.owner, "12");
+    CHECK_EQ_STR(v.trampoline, "1");
+    CHECK_EQ_STR(v.preload, "/p");
+    CHECK_EQ_STR(v.uring, "0");
+}
+
+TEST(env_vars_takes_no_name_that_only_starts_or_ends_alike)
+{
+    char *envp[] = {"READGUARD_SESSIONX=a",
+                    "READGUARD_SESSION_FILEX=a",
+                    "READGUARD_SESSION_FIL=a",
+                    "READGUARD_OWNE=a",
+                    "READGUARD_=a",
+                    "READGUARD",
+                    "R",
+                    "XREADGUARD_SESSION=a",
+                    "LD_PRELOAD_X=a",
+                    "L",
+                    "ld_preload=a",
+                    "\x8c\x44_PRELOAD=a" /* the low six bits of L */,
+                    "UV_USE_IO_URIN=a",
+                    "READGUARD_TRAMPOLINE",
+                    NULL};
+    struct rg_env_vars v = rg_env_vars(envp);
+    CHECK(!v.session && !v.binding && !v.owner && !v.trampoline && !v.preload && !v.uring);
+}
+
 TEST(out_without_room_for_the_binding_fails)
 {
     char *envp[] = {"A=1", NULL};
@@ -322,6 +363,8 @@ int main(void)
     RUN(a_session_without_its_binding_gets_it);
     RUN(a_binding_already_set_is_kept);
     RUN(env_vars_tells_the_binding_from_the_session);
+    RUN(env_vars_finds_each_of_ours_by_its_full_name);
+    RUN(env_vars_takes_no_name_that_only_starts_or_ends_alike);
     RUN(out_without_room_for_the_binding_fails);
     RUN(too_small_out_fails);
     RUN(too_small_buf_fails);

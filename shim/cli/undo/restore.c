@@ -193,15 +193,14 @@ static int stage_symlink(const char *dir, const struct rg_jrec *r, const char *a
     int rc = open_spot(spot, r, abs, file);
     if (rc != 0)
         return rc;
-    struct timespec since;
-    clock_gettime(CLOCK_REALTIME_COARSE, &since);
+    int64_t since = rg_clock_ns(CLOCK_REALTIME_COARSE);
     if (rg_jspot_symlink_tmp(spot, abs, target) != 0) {
         rg_err("undo: '%s': cannot make the symbolic link to restore beside it: %s", rg_shown(file),
                strerror(errno));
         rg_jspot_close(spot);
         return RG_EXIT_TROUBLE;
     }
-    int fd = rg_jspot_open_link_tmp(spot, target, &since);
+    int fd = rg_jspot_open_link_tmp(spot, target, since);
     if (fd >= 0) {
         give_link(fd, r, &st);
         close(fd);

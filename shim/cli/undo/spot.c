@@ -115,13 +115,12 @@ int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target
     return make_tmp(s, abs, target);
 }
 
-/* Is fd, as st, the link to target this process made at since? Its birth
+/* Is fd, as st, the link to target this process made at since_ns? Its birth
  * time tells one renamed in from elsewhere (root's own, say) where the
  * file system keeps it; its ctime stands in where not, which a rename
  * moves too, leaving owner, link count and target to tell. Both are
  * compared by the second: a file system may keep no finer a time. */
-static bool made_here(int fd, const struct stat *st, const char *target,
-                      const struct timespec *since)
+static bool made_here(int fd, const struct stat *st, const char *target, int64_t since_ns)
 {
     char now[PATH_MAX];
     if (!S_ISLNK(st->st_mode) || st->st_uid != geteuid() || st->st_nlink != 1)
@@ -130,17 +129,17 @@ static bool made_here(int fd, const struct stat *st, const char *target,
     if (n < 0 || (size_t)n != strlen(target) || memcmp(now, target, (size_t)n) != 0)
         return false;
     int64_t born = rg_birth_ns_fd(fd, st->st_dev, st->st_ino);
-    return (born ? born : rg_timespec_ns(&st->st_ctim)) >= (int64_t)since->tv_sec * 1000000000;
+    int64_t second = since_ns - (since_ns % 1000000000 + 1000000000) % 1000000000;
+    return (born ? born : rg_timespec_ns(&st->st_ctim)) >= second;
 }
 
-int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target,
-                           const struct timespec *since)
+int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target, int64_t since_ns)
 {
     struct stat st;
     int fd = openat(s->dir, s->tmp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) == 0 && made_here(fd, &st, target, since))
+    if (fstat(fd, &st) == 0 && made_here(fd, &st, target, since_ns))
         return fd;
     close(fd);
     errno = ESTALE;

@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 struct rg_jspot {
     int dir;                   /* O_PATH on the file's directory; -1: none */
@@ -49,15 +48,14 @@ int rg_jspot_create_tmp(struct rg_jspot *s, const char *abs);
 int rg_jspot_symlink_tmp(struct rg_jspot *s, const char *abs, const char *target);
 
 /* Opens s->tmp, which rg_jspot_symlink_tmp made a link to target at
- * since (CLOCK_REALTIME_COARSE, read before), O_PATH: the link itself,
+ * since_ns (CLOCK_REALTIME_COARSE, read before), O_PATH: the link itself,
  * for undo to give it owner and times by the fd, never by name. Where the
  * directory is the tree's, the tree may have put another file in its
  * place meanwhile: a hard link to a file it can read and write, which
  * root's chown by name would give the record's owner. An fd, or -1:
  * errno ESTALE when what is there is not this process's own link to
- * target, with no other name, born at or after since. */
-int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target,
-                           const struct timespec *since);
+ * target, with no other name, born at or after since_ns. */
+int rg_jspot_open_link_tmp(const struct rg_jspot *s, const char *target, int64_t since_ns);
 
 /* Removes s->tmp, if staged. */
 void rg_jspot_drop_tmp(struct rg_jspot *s);

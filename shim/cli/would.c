@@ -162,8 +162,11 @@ bool rg_would_write(const struct rg_table *t, const char *path, const char *call
     w->facts.own_table = f->exists && rg_ctx_own_table(c, f->dev, f->ino);
     w->own_write = e && (atomic_load((_Atomic uint32_t *)&e->gen) & RG_GEN_WRITE);
     w->outside_roots = false;
-    w->req = (struct rg_request){RG_OP_OPEN, call, AT_FDCWD, path, O_WRONLY | O_TRUNC,
-                                 0,          0,    0,        NULL, NULL};
+    w->req = (struct rg_request){.op = RG_OP_OPEN,
+                                 .call = call,
+                                 .dirfd = AT_FDCWD,
+                                 .path = path,
+                                 .flags = O_WRONLY | O_TRUNC};
     w->decision = rg_decide(&w->req, f, &w->facts);
     if (w->decision.action == RG_NEED_HASH) {
         hash_of(path, f);
@@ -199,7 +202,14 @@ void rg_would_reason(const struct rg_table *t, const char *path, const struct rg
 {
     char scanner[16];
     rg_scanner_name(t->hdr, (int32_t)(w->facts.rec.reader & RG_READER_PID_MASK), scanner);
-    struct rg_report r = {&w->req, path, path, &w->file, &w->facts, w->decision, scanner, &w->was};
+    struct rg_report r = {.req = &w->req,
+                          .shown_path = path,
+                          .abs_path = path,
+                          .file = &w->file,
+                          .facts = &w->facts,
+                          .decision = w->decision,
+                          .scanner = scanner,
+                          .was = &w->was};
     rg_reason_text(out, cap, &r, rg_table_full_at(t->hdr), NULL);
 }
 

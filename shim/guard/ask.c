@@ -241,8 +241,14 @@ static void report(struct rg_ctx *c, const struct rg_request *req, struct rg_fil
     if (d.reason == RG_WHY_SCANNED)
         rg_scanner_name(c->table.hdr, (int32_t)(facts->rec.reader & RG_READER_PID_MASK), scanner);
     char cwd[PATH_MAX];
-    struct rg_report rep = {
-        req, shown_name(c, req, f, abs, cwd, sizeof cwd), abs, f, facts, d, scanner, &was};
+    struct rg_report rep = {.req = req,
+                            .shown_path = shown_name(c, req, f, abs, cwd, sizeof cwd),
+                            .abs_path = abs,
+                            .file = f,
+                            .facts = facts,
+                            .decision = d,
+                            .scanner = scanner,
+                            .was = &was};
     rg_log_decision(c, &rep);
 }
 

@@ -259,7 +259,8 @@ int rg_guard_ftruncate(struct rg_ctx *c, const char *call, int fd, off_t length)
     size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
     if (len > 1 && strncmp(shown, cwd, len) == 0 && shown[len] == '/')
         shown += len + 1;
-    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, shown, O_WRONLY, 0, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_TRUNCATE, .call = call, .dirfd = AT_FDCWD, .path = shown, .flags = O_WRONLY};
     struct rg_file f = rg_file_of(&st);
     enum rg_action act = rg_ask(c, &req, &f, fd, true);
     if (act != RG_REFUSE) /* whatever the length, as rg_guard_truncate */

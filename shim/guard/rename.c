@@ -161,13 +161,21 @@ struct renaming {
 static int judge_names(struct rg_ctx *c, const struct renaming *j)
 {
     const struct rg_request *req = j->req;
-    struct rg_request name = {RG_OP_LINK, req->call, j->old.dirfd, j->old.path, 0,
-                              0,          0,         req->dirfd,   req->path,   NULL};
+    struct rg_request name = {.op = RG_OP_LINK,
+                              .call = req->call,
+                              .dirfd = j->old.dirfd,
+                              .path = j->old.path,
+                              .to_dirfd = req->dirfd,
+                              .to_path = req->path};
     int r;
     if (!j->from.known && (r = rg_guard_new_name(c, &name)) < 0)
         return r;
-    struct rg_request back = {RG_OP_LINK, req->call, req->dirfd,   req->path,   0,
-                              0,          0,         j->old.dirfd, j->old.path, NULL};
+    struct rg_request back = {.op = RG_OP_LINK,
+                              .call = req->call,
+                              .dirfd = req->dirfd,
+                              .path = req->path,
+                              .to_dirfd = j->old.dirfd,
+                              .to_path = j->old.path};
     if (j->targets == 2 && !j->onto.known && (r = rg_guard_new_name(c, &back)) < 0)
         return r;
     return 0;

@@ -71,8 +71,11 @@ static int sealed_refused(struct rg_sv_call *call, const struct rg_syscall *sc, 
     ssize_t n = readlink(link, where, sizeof where - 1);
     where[n > 0 ? n : 0] = '\0';
     /* Its path for the log, its name as given for stderr. */
-    struct rg_request req = {RG_OP_META, sc->name, AT_FDCWD, where, 0,
-                             0,          0,        0,        NULL,  shown[0] ? shown : NULL};
+    struct rg_request req = {.op = RG_OP_META,
+                             .call = sc->name,
+                             .dirfd = AT_FDCWD,
+                             .path = where,
+                             .shown = shown[0] ? shown : NULL};
     return what ? rg_sv_sealed_refuse(call, &req, st, what) : rg_ask_sealed(call->ctx, &req, st);
 }
 

@@ -226,16 +226,14 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
      * come before the record. */
     o->later = o->plain && !own_proc && call->level == RG_SV_STRICT;
     o->req = (struct rg_request){
-        RG_OP_OPEN,
-        a->call,
-        dfd,
-        path,
-        flags | (o->nonblock ? O_NONBLOCK : 0),
-        a->mode & ~call->target.umask & 07777,
-        resolve,
-        0,
-        NULL,
-        shown,
+        .op = RG_OP_OPEN,
+        .call = a->call,
+        .dirfd = dfd,
+        .path = path,
+        .flags = flags | (o->nonblock ? O_NONBLOCK : 0),
+        .mode = a->mode & ~call->target.umask & 07777,
+        .resolve = resolve,
+        .shown = shown,
     };
 }
 

@@ -139,10 +139,16 @@ void rg_sv_rename(struct rg_sv_call *call, const struct rg_syscall *sc)
         r = anchor(&from);
     if (r == 0)
         r = anchor_beside(&to, &from);
-    struct rg_request req = {RG_OP_RENAME, sc->name, to.at.dirfd, to.at.name, 0, 0, 0, 0,
-                             NULL,         to.raw};
-    struct rg_request old = {RG_OP_RENAME, sc->name, from.at.dirfd, from.at.name, 0, 0, 0, 0,
-                             NULL,         from.raw};
+    struct rg_request req = {.op = RG_OP_RENAME,
+                             .call = sc->name,
+                             .dirfd = to.at.dirfd,
+                             .path = to.at.name,
+                             .shown = to.raw};
+    struct rg_request old = {.op = RG_OP_RENAME,
+                             .call = sc->name,
+                             .dirfd = from.at.dirfd,
+                             .path = from.at.name,
+                             .shown = from.raw};
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     if (r == 0)
         r = removes_sealed(call, &old, &seen);
@@ -212,8 +218,12 @@ void rg_sv_link(struct rg_sv_call *call, const struct rg_syscall *sc)
     if (r == 0)
         r = anchor(&to);
     if (r == 0) {
-        struct rg_request req = {RG_OP_LINK, sc->name, from.dfd,    from.path,  0,
-                                 0,          0,        to.at.dirfd, to.at.name, NULL};
+        struct rg_request req = {.op = RG_OP_LINK,
+                                 .call = sc->name,
+                                 .dirfd = from.dfd,
+                                 .path = from.path,
+                                 .to_dirfd = to.at.dirfd,
+                                 .to_path = to.at.name};
         enum rg_sv_sealed what = rg_sv_sealed_at(call->ctx, to.at.dirfd, to.at.name);
         if (what)
             r = rg_sv_sealed_refuse(call, &req, NULL, what);
@@ -233,8 +243,12 @@ void rg_sv_unlink(struct rg_sv_call *call, const struct rg_syscall *sc)
     int r = name_of(call, sc->path, sc->dirfd, &n);
     if (r == 0)
         r = anchor(&n);
-    struct rg_request req = {RG_OP_UNLINK, sc->name, n.at.dirfd, n.at.name, O_WRONLY, 0, 0, 0,
-                             NULL,         n.raw};
+    struct rg_request req = {.op = RG_OP_UNLINK,
+                             .call = sc->name,
+                             .dirfd = n.at.dirfd,
+                             .path = n.at.name,
+                             .flags = O_WRONLY,
+                             .shown = n.raw};
     struct rg_sv_jdir seen = RG_SV_JDIR_INIT;
     if (r == 0)
         r = removes_sealed(call, &req, &seen);
@@ -270,7 +284,8 @@ static int truncate_named(struct rg_sv_call *call, struct named *n, off_t length
             : S_ISDIR(st.st_mode)  ? -EISDIR
             : !S_ISREG(st.st_mode) ? -EINVAL
                                    : 0;
-    struct rg_request req = {RG_OP_TRUNCATE, "truncate", n->dfd, n->path, 0, 0, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_TRUNCATE, .call = "truncate", .dirfd = n->dfd, .path = n->path};
     enum rg_sv_sealed what = r == 0 ? rg_sv_sealed_fd(call->ctx, fd) : RG_SV_UNSEALED;
     if (r == 0 && !what && rg_sv_other_table_fd(call->ctx, fd, &st))
         what = RG_SV_TABLE;

@@ -7,7 +7,8 @@
 #include "core/jsonl.h"
 #include "core/report.h"
 static struct rg_file file = {.exists = true, .regular = true, .mtime_ns = 2000000000, .size = 7};
-static struct rg_request req = {RG_OP_OPEN, "openat", AT_FDCWD, "f", O_WRONLY, 0, 0, 0, NULL, NULL};
+static struct rg_request req = {
+    .op = RG_OP_OPEN, .call = "openat", .dirfd = AT_FDCWD, .path = "f", .flags = O_WRONLY};
 
 static const char *reason_for(enum rg_reason why, bool found)
 {

@@ -386,8 +386,10 @@ void rg_journal_keep_retimed(struct rg_ctx *c, int dirfd, const char *path, int 
      * name left was not kept so, and a time set on it destroys nothing. */
     if (r != 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2)
         return;
-    struct rg_request req = {
-        RG_OP_META, "utimensat", self ? AT_FDCWD : dirfd, self ? "" : path, 0, 0, 0, 0, NULL, NULL};
+    struct rg_request req = {.op = RG_OP_META,
+                             .call = "utimensat",
+                             .dirfd = self ? AT_FDCWD : dirfd,
+                             .path = self ? "" : path};
     rg_journal_keep(c, &req, "times", self ? dirfd : -1, !(flags & AT_SYMLINK_NOFOLLOW), &st,
                     RG_ALLOW, NULL);
 }

@@ -60,7 +60,12 @@ int rg_hook_link(const char *call, int olddir, const char *oldpath, int newdir, 
                  int flags)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_LINK, call, olddir, oldpath, 0, 0, 0, newdir, newpath, NULL};
+    struct rg_request req = {.op = RG_OP_LINK,
+                             .call = call,
+                             .dirfd = olddir,
+                             .path = oldpath,
+                             .to_dirfd = newdir,
+                             .to_path = newpath};
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(

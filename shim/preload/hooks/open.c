@@ -71,7 +71,8 @@ __attribute__((noinline)) static int record_opened(const char *call, int dirfd, 
                                                    int flags, mode_t mode, int fd)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_OPEN, .call = call, .dirfd = dirfd, .path = path, .flags = flags, .mode = mode};
     rg_hook_read_done(&req, fd);
     errno = saved;
     return fd;
@@ -82,7 +83,8 @@ __attribute__((noinline)) static int record_opened(const char *call, int dirfd, 
 __attribute__((noinline)) static int open_request(const char *call, int dirfd, const char *path,
                                                   int flags, mode_t mode)
 {
-    struct rg_request req = {RG_OP_OPEN, call, dirfd, path, flags, mode, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_OPEN, .call = call, .dirfd = dirfd, .path = path, .flags = flags, .mode = mode};
     return hook_open(&req);
 }
 
@@ -229,8 +231,12 @@ int rg_hook_open_by_handle(int mount_fd, void *handle, int flags)
     }
     name[n > 0 ? n : 0] = '\0';
     int reopen = flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW);
-    struct rg_request req = {RG_OP_OPEN, "open_by_handle_at", AT_FDCWD, path, reopen, 0, 0, 0,
-                             NULL,       n > 0 ? name : NULL};
+    struct rg_request req = {.op = RG_OP_OPEN,
+                             .call = "open_by_handle_at",
+                             .dirfd = AT_FDCWD,
+                             .path = path,
+                             .flags = reopen,
+                             .shown = n > 0 ? name : NULL};
     int fd = rg_hook_open(&req);
     rg_sys_close((int)p);
     return fd;

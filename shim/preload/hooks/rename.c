@@ -20,7 +20,8 @@ static long anchored_rename(struct rg_ctx *c, const char *call, int olddir, cons
         return oldpath && newpath ? r : rg_sys_renameat2(olddir, oldpath, newdir, newpath, flags);
     r = rg_anchor_beside(&to, &from, newdir, newpath, 0);
     if (r == 0) {
-        struct rg_request req = {RG_OP_RENAME, call, to.dirfd, to.name, 0, 0, 0, 0, NULL, newpath};
+        struct rg_request req = {
+            .op = RG_OP_RENAME, .call = call, .dirfd = to.dirfd, .path = to.name, .shown = newpath};
         r = rg_guard_rename(c, &req, from.dirfd, from.name, flags);
         rg_anchor_drop(&to);
     }

@@ -15,8 +15,12 @@ static int check_addopen(const char *call, const posix_spawn_file_actions_t *fa,
         char there[PATH_MAX];
         if (rg_spawn_dir_path(&c->spawn_dirs_lock, &c->spawn_dirs, fa, path, there))
             path = there;
-        struct rg_request req = {
-            RG_OP_SPAWN_OPEN, call, AT_FDCWD, path, flags, mode, 0, 0, NULL, NULL};
+        struct rg_request req = {.op = RG_OP_SPAWN_OPEN,
+                                 .call = call,
+                                 .dirfd = AT_FDCWD,
+                                 .path = path,
+                                 .flags = flags,
+                                 .mode = mode};
         int r = rg_guard_check_path(c, &req);
         rg_leave();
         errno = saved;

@@ -58,7 +58,12 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
         return real(path, mode); /* glibc reports its own EINVAL */
     FILE *fp;
     struct rg_ctx *c;
-    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
+    struct rg_request req = {.op = RG_OP_OPEN,
+                             .call = call,
+                             .dirfd = AT_FDCWD,
+                             .path = path,
+                             .flags = flags,
+                             .mode = 0666};
     if (!rg_flags_write(flags)) {
         if ((fp = real(path, mode))) {
             rg_hook_read_done(&req, fileno(fp));
@@ -159,7 +164,12 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
         target = link;
     }
     if (target && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
-        struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, target, flags, 0666, 0, 0, NULL, NULL};
+        struct rg_request req = {.op = RG_OP_OPEN,
+                                 .call = call,
+                                 .dirfd = AT_FDCWD,
+                                 .path = target,
+                                 .flags = flags,
+                                 .mode = 0666};
         checked = rg_guard_check_path(c, &req);
         if (checked < 0) {
             rg_leave();
@@ -192,7 +202,12 @@ static int libio_check(struct rg_ctx *c, const char *call, const char *path, int
 {
     if (!rg_flags_write(flags))
         return 0;
-    struct rg_request req = {RG_OP_OPEN, call, AT_FDCWD, path, flags, 0666, 0, 0, NULL, NULL};
+    struct rg_request req = {.op = RG_OP_OPEN,
+                             .call = call,
+                             .dirfd = AT_FDCWD,
+                             .path = path,
+                             .flags = flags,
+                             .mode = 0666};
     return rg_guard_check_path(c, &req);
 }
 

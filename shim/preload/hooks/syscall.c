@@ -21,11 +21,13 @@
 #include "preload/hooks/unlink.h"
 static long open_call(const struct rg_syscall *sc, int flags, mode_t mode, uint64_t resolve)
 {
-    struct rg_request req = {RG_OP_OPEN, sc->via_syscall,
-                             sc->dirfd,  (const char *)sc->path,
-                             flags,      mode,
-                             resolve,    0,
-                             NULL,       NULL};
+    struct rg_request req = {.op = RG_OP_OPEN,
+                             .call = sc->via_syscall,
+                             .dirfd = sc->dirfd,
+                             .path = (const char *)sc->path,
+                             .flags = flags,
+                             .mode = mode,
+                             .resolve = resolve};
     return rg_hook_open(&req);
 }
 

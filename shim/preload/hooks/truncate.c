@@ -8,7 +8,8 @@
 int rg_hook_truncate(const char *call, const char *path, off_t length)
 {
     int saved = errno;
-    struct rg_request req = {RG_OP_TRUNCATE, call, AT_FDCWD, path, O_WRONLY, 0, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_TRUNCATE, .call = call, .dirfd = AT_FDCWD, .path = path, .flags = O_WRONLY};
     struct rg_ctx *c = rg_enter();
     if (!c)
         return (int)rg_result(rg_sys_truncate(path, length), saved);

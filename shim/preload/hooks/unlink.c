@@ -29,7 +29,8 @@ int rg_hook_unlink(const char *call, int dirfd, const char *path, int flags)
     int saved = errno;
     if (absent_unready(dirfd, path, flags))
         return (int)rg_result(-ENOENT, saved);
-    struct rg_request req = {RG_OP_UNLINK, call, dirfd, path, O_WRONLY, 0, 0, 0, NULL, NULL};
+    struct rg_request req = {
+        .op = RG_OP_UNLINK, .call = call, .dirfd = dirfd, .path = path, .flags = O_WRONLY};
     struct rg_ctx *c = rg_enter();
     long r;
     if (c && (c->policy & RG_POLICY_GUARD_UNLINK || rg_journal_on(c)))

@@ -15,6 +15,7 @@
  * The tree's ptrace attaches and process_vm_writev go there too, to be
  * let run only on its own processes, and pidfd_getfd fails: a process of
  * the user outside the tree writes for whoever drives it (reach.c).
+ * An ioctl typing into a terminal fails (terminal_input).
  * clone3 passes its flags in memory, where a filter cannot look,
  * so it fails with ENOSYS, which makes glibc and Go fall back to clone;
  * so do setxattrat and removexattrat (Linux 6.13, value in memory too),
@@ -31,6 +32,7 @@
 #include <linux/filter.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -134,6 +136,24 @@ static size_t processes(struct sock_filter *out)
 }
 
 /* Expects the call's number loaded; continues past its last instruction
+ * with it still loaded. TIOCSTI pushes bytes into a terminal's input, and
+ * TIOCLINUX pastes a console's selection there: the shell that started
+ * readguard reads them once the tree is gone and runs them outside the
+ * session. The request is an unsigned int, the low half the kernel reads;
+ * every other ioctl passes. */
+static size_t terminal_input(struct sock_filter *out)
+{
+    size_t n = 0;
+    out[n++] = JEQ(SYS_ioctl, 0, 5);
+    out[n++] = LD(offsetof(struct seccomp_data, args[1]));
+    out[n++] = JEQ(TIOCSTI, 1, 0);
+    out[n++] = JEQ(TIOCLINUX, 0, 1);
+    out[n++] = FAIL(EPERM);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+    return n;
+}
+
+/* Expects the call's number loaded; continues past its last instruction
  * with it still loaded. One range test for every other call. */
 static size_t id_changes(struct sock_filter *out)
 {
@@ -220,6 +240,7 @@ size_t rg_sv_filter_build(struct sock_filter *out, enum rg_sv_level level)
         n += namespaces(out + n);
         n += xattr_at(out + n);
         n += processes(out + n);
+        n += terminal_input(out + n);
     }
     size_t at = n++;
     n += from_trampoline(out + n, level); /* the library's own, checked */

@@ -838,3 +838,58 @@ if r == 0:
 	umount "$OUT/m" 2>/dev/null || true
 	assert_equal "$(cat f)" PWN
 }
+
+# TIOCSTI pushes bytes into a terminal's input: a tree typing a command into
+# the terminal it was started from has the shell there run it once readguard
+# is gone, outside the session. tiocsti_in_a_terminal MODE: readguard run
+# MODE, from an interactive bash in a new terminal, runs a Python program
+# that types "echo PWN >f"; the terminal's output is in $output.
+tiocsti_in_a_terminal() {
+	[ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 1 ] ||
+		skip "this kernel refuses TIOCSTI to everyone (dev.tty.legacy_tiocsti)"
+	mkfile f original
+	cat >"$OUT/type.py" <<'PY'
+import fcntl, termios
+try:
+    for c in b"echo PWN >f\n":
+        fcntl.ioctl(0, termios.TIOCSTI, bytes([c]))
+    print("typed")
+except OSError as e:
+    print("TIOCSTI:", e.strerror)
+PY
+	cat >"$OUT/term.py" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
+def drain(seconds):
+    end, out = time.time() + seconds, b""
+    while time.time() < end:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out
+os.write(fd, sys.argv[1].encode() + b"\n")
+out = drain(5)
+os.write(fd, b"exit\n")
+out += drain(1)
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+PY
+	run python3 "$OUT/term.py" "'$RG' run $1 -- python3 '$OUT/type.py'"
+}
+
+@test "t4000.75 a --strict tree cannot type a command into the terminal it was started from (TIOCSTI)" {
+	tiocsti_in_a_terminal --strict
+	assert_equal "$(cat f)" original
+	[[ $output == *"TIOCSTI: Operation not permitted"* ]] || fail "$output"
+}
+
+# Under --supervise the tree is trusted not to (README, man page): pinned.
+@test "t4000.76 a --supervise tree's TIOCSTI types into its terminal, run there after it (documented)" {
+	tiocsti_in_a_terminal --supervise
+	[[ $output == *typed* ]] || fail "$output"
+	assert_equal "$(cat f)" PWN
+}

@@ -15,6 +15,7 @@ int main(void)
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -197,6 +198,22 @@ TEST(strict_sends_mounts_and_the_kernels_own_writes_to_be_refused)
     CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
 }
 
+TEST(strict_fails_typing_into_a_terminal_other_ioctls_pass)
+{
+    struct seccomp_data d = call(SYS_ioctl, 0x401000);
+    d.args[1] = TIOCSTI;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(EPERM));
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    d.args[1] = TIOCSTI | (1ULL << 32); /* the kernel reads an unsigned int */
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(EPERM));
+    d.args[1] = TIOCLINUX;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), FAIL(EPERM));
+    d.args[1] = TIOCGWINSZ;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+    d.args[1] = FIONREAD;
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
 TEST(strict_lets_fork_threads_and_other_namespaces_pass)
 {
     struct seccomp_data d = with_flags(SYS_clone, CLONE_VM | CLONE_THREAD | CLONE_SIGHAND);
@@ -301,6 +318,7 @@ int main(void)
     RUN(a_nested_listener_is_refused_other_filters_pass);
     RUN(strict_sends_new_user_and_mount_namespaces_to_be_refused);
     RUN(strict_sends_mounts_and_the_kernels_own_writes_to_be_refused);
+    RUN(strict_fails_typing_into_a_terminal_other_ioctls_pass);
     RUN(strict_lets_fork_threads_and_other_namespaces_pass);
     RUN(strict_fails_clone3_whose_flags_it_cannot_see);
     RUN(strict_fails_the_xattr_at_calls_whose_value_it_cannot_see);

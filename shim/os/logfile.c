@@ -43,13 +43,17 @@ int rg_log_dir_make(const char *path)
         return -ENOENT;
     char dir[RG_LOG_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
+    /* The first failure is the cause, and only the last parent matters. */
+    long first = 0, last = 0;
     for (char *p = dir + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            mkdir(dir, 0700);
+            long r = rg_syscall6(SYS_mkdirat, AT_FDCWD, (long)dir, 0700, 0, 0, 0);
+            last = r == -EEXIST ? 0 : r;
+            first = first ? first : last;
             *p = '/';
         }
-    return 0;
+    return last ? (int)first : 0;
 }
 
 /* A kernel before openat2 (5.6) still has O_NOFOLLOW for the file itself;
@@ -64,9 +68,11 @@ static int open_in(const char *path, bool no_links)
 
 int rg_log_open_in(const char *path, bool no_links)
 {
-    int fd = open_in(path, no_links);
-    if (fd == -ENOENT && rg_log_dir_make(path) == 0)
-        fd = open_in(path, no_links);
+    int fd = open_in(path, no_links), made;
+    /* What stopped the directory's making (EROFS, EACCES) says more than
+     * the ENOENT of the open it left failing. */
+    if (fd == -ENOENT)
+        fd = (made = rg_log_dir_make(path)) == 0 ? open_in(path, no_links) : made;
     /* Nor a second name of another file (a log under a root, where a link
      * from a guarded file is only a name), nor a FIFO whose reader would
      * take the lines: -ENXIO, as its open would say without one. */
@@ -97,8 +103,8 @@ int rg_log_open(const char *path)
     /* O_NONBLOCK: a FIFO with no reader at the log's path fails (ENXIO)
      * instead of stopping the process, its signals blocked, in the open. */
     int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-    int fd = rg_sys_openat(AT_FDCWD, path, flags, 0600);
-    if (fd != -ENOENT || rg_log_dir_make(path) < 0)
+    int fd = rg_sys_openat(AT_FDCWD, path, flags, 0600), made;
+    if (fd != -ENOENT || (made = rg_log_dir_make(path)) == -ENOENT)
         return fd;
-    return rg_sys_openat(AT_FDCWD, path, flags, 0600);
+    return made < 0 ? made : rg_sys_openat(AT_FDCWD, path, flags, 0600);
 }

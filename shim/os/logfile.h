@@ -25,7 +25,8 @@ int rg_log_open_in(const char *path, bool no_links);
 int rg_log_set_aside(const char *path);
 
 /* Makes path's missing parents, 0700, if path is inside readguard's state
- * directory; -ENOENT otherwise. */
+ * directory: 0, or the -errno of a parent it could not make; -ENOENT if
+ * path is not in that directory. */
 int rg_log_dir_make(const char *path);
 
 /* readguard's state directory, where logs and the journal go by default:

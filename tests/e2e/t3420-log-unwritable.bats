@@ -95,3 +95,12 @@ in_private_mount() {
 	run --separate-stderr "$RG" run --log /dev/full -- "$T/rgprobe" open f O_WRONLY
 	[[ $stderr == *"$LOGWARN '/dev/full' (ENOSPC); decisions are unaffected. "*"--log"* ]] || fail "$stderr"
 }
+
+@test "t3420.08 a log whose directory cannot be made names why (EROFS), not the open's ENOENT" {
+	mkfile f original
+	D="$BATS_TEST_TMPDIR/ro"
+	mkdir "$D"
+	in_private_mount "mount -t tmpfs -o ro tmpfs '$D' || exit 99
+		exec env XDG_STATE_HOME='$D/state' '$RG' run --no-journal -- '$T/rgprobe' open f O_WRONLY"
+	[[ $stderr == *"$LOGWARN '$D/state/readguard/"*"' (EROFS); "* ]] || fail "$stderr"
+}

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,7 +39,8 @@ static const char undo_usage[] =
     "                       changed a file under the current directory's git\n"
     "                       work tree (else the directory, as run's default\n"
     "                       root), and only its files there; files it created\n"
-    "                       are left alone\n"
+    "                       are left alone; run inside another session still\n"
+    "                       running, it asks for --session instead\n"
     "  -f, --force          restore even if FILE changed after the session last\n"
     "                       wrote it\n"
     "  -h, --help           show this help and exit\n"
@@ -239,6 +241,25 @@ static const char *newest_here(const struct undo *u, const char *here)
     return r ? r->session : NULL;
 }
 
+/* A guess made inside a session (an agent's shell) that lands on another
+ * one at work still, no end recorded (a second agent in the same tree),
+ * would take that work away under it, not the caller's own: said, and
+ * true, then. */
+static bool other_at_work(const struct undo *u, const char *sid, const char *here)
+{
+    const char *own = getenv(RG_ENV_SESSION_ID);
+    if (!own || !*own || strcmp(own, sid) == 0)
+        return false;
+    for (size_t i = 0; i < u->l.n; i++)
+        if (!rg_jrec_is_save(&u->l.r[i]) && strcmp(u->l.r[i].session, sid) == 0)
+            return false;
+    rg_err("undo: the last session to change a file under '%s' is %s, still running, not this "
+           "one (%s): give --session %s to undo this session's changes, or --session %s to undo "
+           "that one's",
+           rg_shown(here), sid, own, own, sid);
+    return true;
+}
+
 /* Did session sid make the name r keeps a version of, by moving a file
  * there (the backup of a first sed -i~, which a second replaces)? Then the
  * inode r kept is one the session kept earlier as it moved away from
@@ -294,6 +315,8 @@ static int undo_all(struct undo *u, const char *only)
                rg_shown(here));
         return RG_EXIT_NO;
     }
+    if (!only && other_at_work(u, sid, here))
+        return RG_EXIT_NO;
     const char *in = only ? NULL : here;
     size_t nfiles = 0;
     for (size_t i = 0; i < u->l.n; i++)

@@ -142,7 +142,8 @@ bool rg_wait_restamp(const struct rg_record *r, int look)
     int64_t ns = r->writers > 0 ? rg_restamp_pause_ns(look) : 0;
     if (ns == 0)
         return false;
-    nanosleep(&(struct timespec){ns / 1000000000, ns % 1000000000}, NULL);
+    struct timespec pause = rg_ns_timespec(ns);
+    nanosleep(&pause, NULL);
     return true;
 }
 

@@ -11,13 +11,14 @@
 #include "core/policy.h"
 #include "core/request.h"
 #include "guard/ctx.h"
+#include "os/clock.h"
 /* What fstat says, in the table's and the policy's terms. Inline: every
  * recorded read converts one, and a caller uses only some of the fields. */
 static inline struct rg_stamp rg_stamp_of(const struct stat *st)
 {
     return (struct rg_stamp){
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .mtime_ns = rg_timespec_ns(&st->st_mtim),
+        .ctime_ns = rg_timespec_ns(&st->st_ctim),
         .size = st->st_size,
     };
 }
@@ -30,8 +31,8 @@ static inline struct rg_file rg_file_of(const struct stat *st)
         .unnamed = st->st_nlink == 0,
         .dev = st->st_dev,
         .ino = st->st_ino,
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+        .mtime_ns = rg_timespec_ns(&st->st_mtim),
+        .ctime_ns = rg_timespec_ns(&st->st_ctim),
         .size = st->st_size,
         .scope = RG_SCOPE_UNKNOWN,
     };

@@ -41,5 +41,5 @@ RG_START_TEXT int64_t rg_now_ns_raw(void)
 {
     struct timespec ts;
     by_syscall(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return rg_timespec_ns(&ts);
 }

@@ -38,7 +38,7 @@ static inline int64_t rg_clock_ns(clockid_t id)
 {
     struct timespec ts;
     __atomic_load_n(&rg_clock_fn_, __ATOMIC_RELAXED)(id, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return rg_timespec_ns(&ts);
 }
 
 /* The same by system call, not through libc's vDSO entry: for a path a

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "guard/ask.h"
 #include "os/clock.h"
 #include "os/procfd.h"
 #include "supervise/supervise.h"
@@ -34,11 +35,6 @@ struct held_fd {
     bool append;      /* an unread append (rg_sv_held_add) */
     int64_t ctime_ns; /* an append's file's ctime when added; -1: unknown */
 };
-
-static int64_t ctime_of(const struct stat *st)
-{
-    return (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-}
 
 struct rg_sv_held {
     pthread_mutex_t lock;
@@ -75,7 +71,7 @@ void rg_sv_held_add(struct rg_sv_held *h, int fd, uint64_t dev, uint64_t ino, in
     }
     int pidfd = (int)syscall(SYS_pidfd_open, holder, 0);
     struct stat st;
-    int64_t ctime_ns = append && fstat(fd, &st) == 0 ? ctime_of(&st) : -1;
+    int64_t ctime_ns = append && fstat(fd, &st) == 0 ? rg_timespec_ns(&st.st_ctim) : -1;
     if (h->n < h->cap) {
         h->v[h->n++] = (struct held_fd){fd, pidfd, dev, ino, holder, there, append, ctime_ns};
     } else {
@@ -96,11 +92,7 @@ static void release(struct rg_sv_held *h, const struct held_fd *f)
         f->append ? rg_table_find(t, f->dev, f->ino) : rg_table_find_or_add(t, f->dev, f->ino);
     struct stat st;
     if (e && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        struct rg_stamp now = {
-            .mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-            .ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
-            .size = st.st_size,
-        };
+        struct rg_stamp now = rg_stamp_of(&st);
         if (f->append)
             rg_entry_append_end(e, &now, f->holder);
         else
@@ -131,7 +123,7 @@ static bool append_unchanged(const struct held_fd *f)
 {
     struct stat st;
     return f->append && f->ctime_ns >= 0 && f->pidfd >= 0 && !exited(f) && fstat(f->fd, &st) == 0 &&
-           ctime_of(&st) == f->ctime_ns;
+           rg_timespec_ns(&st.st_ctim) == f->ctime_ns;
 }
 
 /* While a tool writes, it still has the descriptor under the number it

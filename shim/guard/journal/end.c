@@ -31,8 +31,8 @@ size_t rg_jend_format(char *out, size_t cap, int at, const char *name, const cha
     if (r.exists) {
         r.dev = st.st_dev, r.ino = st.st_ino, r.mode = st.st_mode;
         r.uid = st.st_uid, r.gid = st.st_gid, r.size = st.st_size;
-        r.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-        r.atime_ns = (int64_t)st.st_atim.tv_sec * 1000000000 + st.st_atim.tv_nsec;
+        r.mtime_ns = rg_timespec_ns(&st.st_mtim);
+        r.atime_ns = rg_timespec_ns(&st.st_atim);
     }
     return rg_jrecord_format(out, cap, &r);
 }

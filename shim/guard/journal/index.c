@@ -53,8 +53,8 @@ static void fill_record(const struct rg_jkeep *k, struct rg_jrecord *r)
         .mode = st->st_mode,
         .uid = st->st_uid,
         .gid = st->st_gid,
-        .mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-        .atime_ns = (int64_t)st->st_atim.tv_sec * 1000000000 + st->st_atim.tv_nsec,
+        .mtime_ns = rg_timespec_ns(&st->st_mtim),
+        .atime_ns = rg_timespec_ns(&st->st_atim),
         .size = st->st_size,
         .exists = 1,
     };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/gitignore.h"
+#include "os/clock.h"
 #include "os/sys.h"
 /* A larger rules file cannot be told, so what it would ignore stays guarded. */
 #define FILE_MAX (64u << 10)
@@ -40,8 +41,6 @@ __attribute__((format(printf, 2, 3))) static bool path_of(char *out, const char 
     va_end(ap);
     return n > 0 && n < PATH_MAX;
 }
-
-static int64_t ns(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
 static struct rg_gitcache *map_cache(void)
 {
@@ -90,7 +89,8 @@ static int load(struct rg_gitcache *g, const char *path, const char **text, size
     for (uint32_t i = 0; i < g->nfiles; i++) {
         struct kept *k = &g->files[i];
         if (k->ino == st.st_ino && k->dev == st.st_dev && k->size == st.st_size &&
-            k->mtime_ns == ns(st.st_mtim) && k->ctime_ns == ns(st.st_ctim)) {
+            k->mtime_ns == rg_timespec_ns(&st.st_mtim) &&
+            k->ctime_ns == rg_timespec_ns(&st.st_ctim)) {
             rg_sys_close(fd);
             *text = g->arena + k->off;
             *len = (size_t)k->size;
@@ -104,8 +104,12 @@ static int load(struct rg_gitcache *g, const char *path, const char **text, size
     /* Grown since the fstat: its stamp is not the bytes' stamp. */
     if (n != st.st_size)
         return -1;
-    g->files[g->nfiles++] =
-        (struct kept){st.st_dev, st.st_ino, ns(st.st_mtim), ns(st.st_ctim), st.st_size, g->used};
+    g->files[g->nfiles++] = (struct kept){.dev = st.st_dev,
+                                          .ino = st.st_ino,
+                                          .mtime_ns = rg_timespec_ns(&st.st_mtim),
+                                          .ctime_ns = rg_timespec_ns(&st.st_ctim),
+                                          .size = st.st_size,
+                                          .off = g->used};
     *text = g->arena + g->used;
     *len = (size_t)n;
     g->used += (uint32_t)n;

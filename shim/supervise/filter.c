@@ -116,11 +116,20 @@ static size_t xattr_at(struct sock_filter *out)
 
 /* Expects the call's number loaded; continues past its last instruction
  * with it still loaded. A --strict tree's ways into a process outside it
- * (reach.c): a ptrace attach and process_vm_writev go to the supervisor,
- * which lets them run on the tree's own processes; pidfd_getfd fails. */
+ * (reach.c): a ptrace attach, process_vm_writev and a prlimit of another
+ * process go to the supervisor, which lets them run on the tree's own
+ * processes; pidfd_getfd fails. */
 static size_t processes(struct sock_filter *out)
 {
     size_t n = 0;
+    /* prlimit of a process other than the caller (pid 0): readguard's own
+     * (a file size limit its journal cannot keep a file under) or one
+     * outside the tree (an editor's save cut short). */
+    out[n++] = JEQ(SYS_prlimit64, 0, 4);
+    out[n++] = LD(offsetof(struct seccomp_data, args[0]));
+    out[n++] = JEQ(0, 0, 1);
+    out[n++] = RET(SECCOMP_RET_ALLOW);
+    out[n++] = RET(SECCOMP_RET_USER_NOTIF);
     out[n++] = JEQ(SYS_pidfd_getfd, 0, 1);
     out[n++] = FAIL(EPERM);
     out[n++] = JEQ(SYS_process_vm_writev, 5, 0);

@@ -3,12 +3,15 @@
  * that started the run, an editor, a shell) writes files unseen: a tree
  * that could attach to it with ptrace, write its memory (process_vm_writev,
  * /proc/PID/mem) or take its descriptors (pidfd_getfd) would write through
- * it. So the filter sends a --strict tree's PTRACE_ATTACH, PTRACE_SEIZE and
- * process_vm_writev here, let run only on a process of the tree (a debugger
- * of the tree's own programs), and fails pidfd_getfd outright: its target
+ * it. So the filter sends a --strict tree's PTRACE_ATTACH, PTRACE_SEIZE,
+ * process_vm_writev and prlimit of another process here, let run only on a
+ * process of the tree (a debugger of the tree's own programs), and fails
+ * pidfd_getfd outright: its target
  * is a descriptor of the caller's, which another thread can swap between a
  * look and the call. A write-open of a /proc file of a process outside the
- * tree is refused where opens are judged (open.c). */
+ * tree is refused where opens are judged (open.c). A limit set on a process
+ * outside (readguard's own file size limit) makes it fail its writes: the
+ * journal then keeps nothing and the log takes no line. */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
@@ -49,6 +52,13 @@ bool rg_sv_reach(struct rg_sv_call *call)
     } else if (d->nr == SYS_process_vm_writev) {
         what = "process_vm_writev";
         pid = d->args[0];
+    } else if (d->nr == SYS_prlimit64) {
+        what = "prlimit";
+        pid = d->args[0];
+        if (!d->args[2]) { /* no new limit: a look */
+            rg_sv_continue(call);
+            return true;
+        }
     } else {
         return false;
     }

@@ -893,3 +893,27 @@ PY
 	[[ $output == *typed* ]] || fail "$output"
 	assert_equal "$(cat f)" PWN
 }
+
+# prlimit(2) sets the limits of another process of the user: readguard's own
+# (a file size limit of 1 byte and the journal keeps nothing, the log takes
+# no line), or an editor's outside the tree (its next save cut short). A
+# --strict tree may change only its own processes' limits, as it may only
+# ptrace them.
+@test "t4000.77 a --strict tree cannot set readguard's limits to keep the journal from keeping a file (prlimit)" {
+	command -v prlimit >/dev/null || skip "prlimit (util-linux) is not installed"
+	mkfile f original
+	run --separate-stderr strict bash -c 'cat f >/dev/null; prlimit --pid $PPID --fsize=1:1
+		echo "prlimit=$?"; echo PWN >f'
+	assert_equal "$(cat f)" PWN
+	[[ $output == *prlimit=1* ]] || fail "$output $stderr"
+	[[ $stderr == *"readguard: refused prlimit: under --strict no process may reach into a process outside the tree"* ]] ||
+		fail "no reason given: $stderr"
+	[[ $stderr != *"were not kept"* ]] || fail "the journal kept nothing: $stderr"
+}
+
+@test "t4000.78 a --strict tree still sets and reads its own processes' limits" {
+	command -v prlimit >/dev/null || skip "prlimit (util-linux) is not installed"
+	run --separate-stderr strict bash -c 'sleep 5 & p=$!; prlimit --pid $p --nofile=64:64 &&
+		prlimit --pid $p --nofile --output SOFT --noheadings | tr -d " "; prlimit --pid $PPID --nofile --noheadings --output SOFT >/dev/null && echo looked; kill $p'
+	assert_output $'64\nlooked'
+}

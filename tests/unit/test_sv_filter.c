@@ -280,6 +280,15 @@ TEST(strict_sends_ptrace_attaches_and_process_vm_writev_to_the_supervisor)
     CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
 }
 
+TEST(strict_sends_a_prlimit_of_another_process_to_the_supervisor)
+{
+    struct seccomp_data d = with_flags(SYS_prlimit64, 1234);
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), NOTIFY);
+    CHECK_EQ_INT(run_filter(RG_SV_HYBRID, &d), ALLOW);
+    d = with_flags(SYS_prlimit64, 0); /* the caller's own: getrlimit, setrlimit */
+    CHECK_EQ_INT(run_filter(RG_SV_STRICT, &d), ALLOW);
+}
+
 TEST(strict_lets_other_ptrace_requests_and_process_vm_readv_pass)
 {
     long others[] = {PTRACE_TRACEME, PTRACE_PEEKDATA, PTRACE_POKEDATA, PTRACE_CONT, PTRACE_DETACH};
@@ -326,6 +335,7 @@ int main(void)
     RUN(the_shims_own_openat2_passes_in_hybrid_mode);
     RUN(hybrid_leaves_namespaces_alone);
     RUN(strict_sends_ptrace_attaches_and_process_vm_writev_to_the_supervisor);
+    RUN(strict_sends_a_prlimit_of_another_process_to_the_supervisor);
     RUN(strict_lets_other_ptrace_requests_and_process_vm_readv_pass);
     RUN(strict_fails_pidfd_getfd_whose_descriptor_it_cannot_pin);
     RUN(strict_still_guards_the_guarded_calls_after_the_namespace_checks);

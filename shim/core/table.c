@@ -233,11 +233,11 @@ struct rg_entry *rg_table_find(const struct rg_table *t, uint64_t dev, uint64_t 
     return NULL;
 }
 
-/* Keeps a 2 (full, and a process said so) from going back to 1. */
+/* Only from room: a table warned of stays so (enum rg_full). */
 static void mark_full(struct rg_table *t)
 {
-    uint32_t room = 0;
-    atomic_compare_exchange_strong_explicit(&t->hdr->full, &room, 1, memory_order_relaxed,
+    uint32_t room = RG_FULL_NOT;
+    atomic_compare_exchange_strong_explicit(&t->hdr->full, &room, RG_FULL, memory_order_relaxed,
                                             memory_order_relaxed);
 }
 

@@ -121,6 +121,14 @@ static inline uint64_t rg_hash_stamps(uint32_t hash, uint32_t stamps)
 #define RG_WRITING_PID_MASK ((1u << RG_WRITING_PID_BITS) - 1)
 #define RG_WRITING_MAX (UINT32_MAX >> RG_WRITING_PID_BITS)
 
+/* The header's full flag. It only moves up: the first process to find the
+ * table full warns, and a table full and warned of is not full anew. */
+enum rg_full {
+    RG_FULL_NOT,    /* room left */
+    RG_FULL,        /* a read found no room: no entry added */
+    RG_FULL_WARNED, /* and a process has said so on its stderr (guard/log.c) */
+};
+
 struct rg_header {
     char magic[8];
     uint32_t version;
@@ -165,7 +173,7 @@ struct rg_header {
     /* Shared, mutable: kept off the settings' cache lines. */
     _Alignas(64) _Atomic uint32_t used;
     _Atomic uint32_t generation;
-    _Atomic uint32_t full; /* 0 room, 1 full, 2 full and a process warned */
+    _Atomic uint32_t full; /* enum rg_full */
     /* Entries whose pages the file system has been made to back (a whole
      * number of chunks, or the capacity): only these are ever claimed, so
      * used <= backed, and nothing below used can raise SIGBUS when the file

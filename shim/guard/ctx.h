@@ -211,7 +211,7 @@ rg_facts_load(struct rg_ctx *c, const struct rg_entry *e, struct rg_facts *f, in
     f->rec = rg_entry_load(&c->table, e);
     if (f->rec.writers > 0)
         f->writer_alive = rg_writer_holds(f->rec.writer_pid, e->dev, e->ino, fd);
-    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed))
+    if (!e && atomic_load_explicit(&c->table.hdr->full, memory_order_relaxed) != RG_FULL_NOT)
         f->table = RG_TABLE_FULL;
 }
 

@@ -203,8 +203,9 @@ void rg_log_table_full(struct rg_ctx *c)
     /* The first process to find the table full speaks for the session: a
      * build that reads thousands more files must not print thousands of
      * lines. Warn mode never adds to what a workload prints. */
-    uint32_t full = 1;
-    if (c->mode == RG_MODE_WARN || !atomic_compare_exchange_strong(&c->table.hdr->full, &full, 2))
+    uint32_t full = RG_FULL;
+    if (c->mode == RG_MODE_WARN ||
+        !atomic_compare_exchange_strong(&c->table.hdr->full, &full, RG_FULL_WARNED))
         return;
     int saved = errno; /* from a read's record, which keeps none (guard/calls.c) */
     char msg[320];

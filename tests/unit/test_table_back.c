@@ -132,7 +132,7 @@ TEST(a_small_table_is_backed_to_its_capacity)
     CHECK_EQ_INT(add_files(&f, 1, 20), 16);
     CHECK_EQ_INT(fs.calls, 1);
     CHECK_EQ_INT(fs.to, 16);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL);
     drop(&f);
 }
 
@@ -140,7 +140,7 @@ TEST(a_file_system_without_room_is_answered_as_a_full_table)
 {
     struct fixture f = backed_table(4096, 0);
     CHECK(rg_table_find_or_add(&f.t, 9, 1) == NULL);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL);
     drop(&f);
 }
 

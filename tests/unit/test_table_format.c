@@ -40,7 +40,7 @@ TEST(format_stores_the_settings)
     CHECK_EQ_STR(h->log_path, LOG);
     CHECK_EQ_INT(atomic_load(&h->generation), 1);
     CHECK_EQ_INT(atomic_load(&h->used), 0);
-    CHECK_EQ_INT(atomic_load(&h->full), 0);
+    CHECK_EQ_INT(atomic_load(&h->full), RG_FULL_NOT);
     drop(&f);
 }
 

@@ -107,7 +107,7 @@ static void fill_with_a_run(uint32_t cap, uint64_t first_ino)
     for (uint64_t i = 0; i < cap; i++)
         added += rg_table_find_or_add(&f.t, 2049, first_ino + i) != NULL;
     CHECK_EQ_INT(added, cap);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL_NOT);
     uint32_t found = 0;
     for (uint64_t i = 0; i < cap; i++) {
         struct rg_entry *e = rg_table_find(&f.t, 2049, first_ino + i);
@@ -135,7 +135,7 @@ TEST(dev_above_32_bits_is_refused)
     CHECK(rg_table_find(&f.t, 7, 9) == e);
     /* A refused key is not a full table. */
     CHECK_EQ_INT(atomic_load(&f.t.hdr->used), 1);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL_NOT);
     drop(&f);
 }
 
@@ -160,9 +160,9 @@ static uint32_t fill(struct fixture *f)
 TEST(small_table_fills_up_and_sets_full)
 {
     struct fixture f = make_table(RG_MIN_CAPACITY, false);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL_NOT);
     CHECK_EQ_INT(fill(&f), RG_MIN_CAPACITY);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL);
     for (uint32_t i = 1; i <= RG_MIN_CAPACITY; i++) {
         struct rg_entry *e = rg_table_find(&f.t, 3, i);
         if (!CHECK(e != NULL))

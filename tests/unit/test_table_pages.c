@@ -161,7 +161,7 @@ TEST(an_index_page_without_room_is_a_full_table_that_claims_nothing)
 {
     struct fixture f = make_table(MAP_PRIVATE, 0);
     CHECK(rg_table_find_or_add(&f.t, 9, 1) == NULL);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->roomless), 1);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->used), 0);
     CHECK_EQ_INT(marked(&f), 0);
@@ -178,7 +178,7 @@ TEST(a_names_page_without_room_loses_the_note_only)
     fs.room = 0;
     rg_table_name_note(&f.t, 0xfeedull << 40 | 77, e);
     CHECK(rg_table_name_find(&f.t, 0xfeedull << 40 | 77) == NULL);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL_NOT);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->roomless), 0);
     drop(&f);
 }
@@ -210,7 +210,7 @@ TEST(a_probe_into_a_page_without_room_answers_full)
     fs.room = 0;
     uint32_t used = atomic_load(&f.t.hdr->used);
     CHECK(rg_table_find_or_add(&f.t, 9, other) == NULL);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 1);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL);
     CHECK_EQ_INT(atomic_load(&f.t.hdr->used), used);
     the_line_is_found(&f);
     drop(&f);

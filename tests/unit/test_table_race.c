@@ -122,7 +122,7 @@ static bool race_round(void)
     uint32_t used = atomic_load(&f.t.hdr->used);
     CHECK(used >= DISTINCT);
     CHECK(used <= DISTINCT + (NPROC - 1) * NKEYS);
-    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), 0);
+    CHECK_EQ_INT(atomic_load(&f.t.hdr->full), RG_FULL_NOT);
     CHECK(rg_table_validate(f.map, f.size, UID) == NULL);
     munmap(r, sizeof *r);
     drop(&f);

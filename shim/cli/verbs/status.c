@@ -75,7 +75,7 @@ static void human(const struct rg_cli_session *s)
     printf("log         %s\n", h->log_path[0] ? rg_shown(h->log_path) : "(none)");
     rg_policy_show_human(stdout, h);
     printf("capacity    %u files, %u used (%.1f%%)%s\n", s->table.capacity, used,
-           100.0 * used / s->table.capacity, atomic_load(&h->full) ? ", FULL" : "");
+           100.0 * used / s->table.capacity, atomic_load(&h->full) != RG_FULL_NOT ? ", FULL" : "");
     printf("tracked     %u files read or written in this generation\n", count_tracked(&s->table));
     printf("generation  %u\n", atomic_load(&h->generation));
     printf("reads       %llu\n", (unsigned long long)atomic_load(&h->reads));
@@ -163,7 +163,7 @@ static void json(const struct rg_cli_session *s, bool files)
     rg_policy_show_json(stdout, &first, h);
     rg_jmember_int(stdout, &first, "capacity", s->table.capacity);
     rg_jmember_int(stdout, &first, "used", rg_table_used(&s->table));
-    rg_jmember_bool(stdout, &first, "full", atomic_load(&h->full) != 0);
+    rg_jmember_bool(stdout, &first, "full", atomic_load(&h->full) != RG_FULL_NOT);
     rg_jmember_int(stdout, &first, "tracked", count_tracked(&s->table));
     rg_jmember_int(stdout, &first, "generation", atomic_load(&h->generation));
     rg_jmember_int(stdout, &first, "reads", (long long)atomic_load(&h->reads));

@@ -22,7 +22,7 @@ utime-restore rsync-restore link-out link-ignored link-raw mv-out-back dir-out-b
 root-out-back dir-out-race unlink-mv-away unlink-raw mark-from-tree mark-found-table table-mmap table-truncate
 table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swap-same
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
-rdonly-trunc other-session-mark other-session-swap core-dump"
+rdonly-trunc other-session-mark other-session-swap core-dump open-swap-race"
 
 # esc_require: what every test of an escape needs (a build, root to drop
 # to uid 65534, setpriv), or the skip that says which is missing.
@@ -306,15 +306,18 @@ print("rounds", i + 1)
 PY'
 }
 
-# esc_py MODE: the python on stdin as the session's one command (the helpers
-# below hold the names: f, the victim; OUT, outside every root).
+# esc_py MODE [RUN-OPTION...]: the python on stdin as the session's one
+# command (the helpers below hold the names: f, the victim; OUT, outside
+# every root).
 esc_py() {
-	esc_session "$1" "python3 - <<\"PY\"
+	local mode=$1
+	shift
+	esc_session "$mode" "python3 - <<\"PY\"
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 OUT = os.environ[\"OUT\"]
 $(cat)
-PY"
+PY" "$@"
 }
 
 # Another session of the same user, named, made before the tree starts
@@ -465,6 +468,7 @@ PY
 os.open("f", os.O_RDONLY | os.O_TRUNC)
 PY
 		;;
+	open-swap-race) esc_open_swap_race "$mode" ;;
 	core-dump)
 		# A crash's core dump: the kernel removes the file core_pattern
 		# names ("core", in the working directory) and writes its own, with
@@ -493,6 +497,35 @@ PY'
 		;;
 	*) echo "unknown vector $2" >&2; return 2 ;;
 	esac
+}
+
+# One thread swaps $OUT/l, a symbolic link to the root, with $OUT/d, a
+# directory outside holding a free f (RENAME_EXCHANGE), while another
+# write-opens $OUT/l/f 3,000 times: whichever name the open went through,
+# it is judged on the inode it reached, never on a name looked up before.
+esc_open_swap_race() { # MODE [RUN-OPTION...]
+	mkdir "$ESC/outside/d"
+	printf 'free\n' >"$ESC/outside/d/f"
+	ln -s "$ESC/root" "$ESC/outside/l"
+	chown -R -h 65534:65534 "$ESC/outside"
+	esc_py "$@" <<'PY'
+import threading
+stop = []
+def swap():
+    while not stop:
+        libc.syscall(316, -100, (OUT + "/l").encode(), -100, (OUT + "/d").encode(), 2)
+t = threading.Thread(target=swap)
+t.start()
+for _ in range(3000):
+    try:
+        fd = os.open(OUT + "/l/f", os.O_WRONLY | os.O_TRUNC)
+        os.write(fd, b"PWN\n")
+        os.close(fd)
+    except OSError:
+        pass
+stop.append(1)
+t.join()
+PY
 }
 
 # esc_core_require: the core-dump vector's needs, a core_pattern that makes

@@ -719,6 +719,20 @@ os.rename(\"t\", \"f\")
 	refused strict rdonly-trunc
 }
 
+# --- a path component swapped while a write-open goes through it ---------------
+
+@test "t6000.105 a symbolic link swapped with a directory outside during write-opens through it reaches no unread file (preload)" {
+	refused preload open-swap-race
+}
+
+@test "t6000.106 a symbolic link swapped with a directory outside during write-opens through it reaches no unread file (--supervise)" {
+	refused supervise open-swap-race
+}
+
+@test "t6000.107 a symbolic link swapped with a directory outside during write-opens through it reaches no unread file (--strict)" {
+	refused strict open-swap-race
+}
+
 # --- a crash's core dump ----------------------------------------------------
 # The kernel unlinks a file where core_pattern puts the dump and writes its
 # own there: no system call of the tree's. --strict sets the core size limit

@@ -96,7 +96,7 @@ struct rg_decision rg_decide_rest(const struct rg_request *req, const struct rg_
 
 int64_t rg_restamp_pause_ns(int look)
 {
-    int64_t pause = 200000, waited = 0;
+    int64_t pause = RG_RESTAMP_FIRST_NS, waited = 0;
     for (int i = 0; i < look && waited <= RG_RESTAMP_WAIT_NS; i++) {
         waited += pause;
         pause = pause * 2 < RG_RESTAMP_STEP_NS ? pause * 2 : RG_RESTAMP_STEP_NS;

@@ -248,12 +248,13 @@ static inline bool rg_refusal_may_clear(enum rg_reason why, uint32_t writers)
 }
 
 /* How long to pause before look number `look` (from 0) for a writer of the
- * session to restamp; 0: stop waiting. Doubling from 0.2 ms, so a restamp
- * that is nearly there costs little, then steps of at most
+ * session to restamp; 0: stop waiting. Doubling from RG_RESTAMP_FIRST_NS,
+ * so a restamp that is nearly there costs little, then steps of at most
  * RG_RESTAMP_STEP_NS, until RG_RESTAMP_WAIT_NS in all: under heavy load a
  * sibling can be off the CPU for a tenth of a second and more between its
  * act and its restamp. Only a writer killed midway, whose count never comes
  * down, makes a refusal wait it all. */
+#define RG_RESTAMP_FIRST_NS 200000LL
 #define RG_RESTAMP_STEP_NS 50000000LL
 #define RG_RESTAMP_WAIT_NS 1000000000LL
 int64_t rg_restamp_pause_ns(int look);

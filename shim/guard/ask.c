@@ -111,12 +111,15 @@ static bool last_look(struct looks *l, enum rg_moved m)
 /* Waits a moment if the look pairs the record's very times with another
  * size, and says whether it did. No file rests so (a size change moves
  * mtime): a truncate is under way, which sets the size before the times,
- * and is not to be taken for a change (t0500, traced). */
+ * and is not to be taken for a change (t0500, traced). The moment is a
+ * restamp's first pause: the truncate is one system call, past its first
+ * step already. */
 static bool wait_mid_truncate(const struct rg_file *f, const struct rg_record *r)
 {
     if (!r->found || r->size == f->size || r->mtime_ns != f->mtime_ns || r->ctime_ns != f->ctime_ns)
         return false;
-    nanosleep(&(struct timespec){0, 200000}, NULL);
+    struct timespec pause = rg_ns_timespec(RG_RESTAMP_FIRST_NS);
+    nanosleep(&pause, NULL);
     return true;
 }
 

@@ -98,11 +98,22 @@ int rg_log_set_aside(const char *path)
     return (int)rg_sys_renameat2(AT_FDCWD, path, AT_FDCWD, aside, 0);
 }
 
+/* A symbolic link in the log's place is not followed: any process of the
+ * user can put one there (a --strict tree beside this session, which finds
+ * the log's name from the session's table), and this session's lines
+ * would be appended to a file that tree may not write (ELOOP instead, and
+ * the warning). But for the names of descriptors and devices a user gives,
+ * which are links (/dev/stderr, /dev/fd/2, /proc/self/fd/2). */
+static int no_follow(const char *path)
+{
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 ? 0 : O_NOFOLLOW;
+}
+
 int rg_log_open(const char *path)
 {
     /* O_NONBLOCK: a FIFO with no reader at the log's path fails (ENXIO)
      * instead of stopping the process, its signals blocked, in the open. */
-    int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+    int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | no_follow(path);
     int fd = rg_sys_openat(AT_FDCWD, path, flags, 0600), made;
     if (fd != -ENOENT || (made = rg_log_dir_make(path)) == -ENOENT)
         return fd;

@@ -265,6 +265,29 @@ os.link(\"/proc/self/fd/%d\" % fd, sys.argv[1] + \"/planted\")" "$J/objects"'
 	[ "$(cat "$ESC/root/sub/f")" = ORIGINAL ] || fail "sub/f was appended to: $(cat "$ESC/root/sub/f")"
 }
 
+# Another session of the user, running beside the tree (an agent's preload
+# session), appends its log lines to its log by name. The tree, which finds
+# that session's table and so its log's name, puts a symbolic link to f in
+# the log's place: the other session's next refusal (of a write to PWN) must
+# not be appended to f.
+@test "t6000.108 a symbolic link planted in another session's log's place does not take its lines (--strict)" {
+	esc_setup
+	printf 'unread\n' >"$ESC/root/PWN"
+	chown 65534:65534 "$ESC/root/PWN"
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION -u XDG_STATE_HOME HOME="$ESC" \
+		READGUARD_DIR="$ESC/tables" "$RG" run -- bash -c 'echo x >PWN; : >"$HOME/outside/other"
+		while [ ! -e "$HOME/outside/go" ]; do sleep 0.02; done; echo x >PWN') >>"$ESC/out" 2>&1 &
+	local pid=$!
+	esc_wait_for_file "$ESC/outside/other" || fail "the other session did not start: $(cat "$ESC/out")"
+	esc_session strict 'for t in "$TABLES"/readguard-*; do
+			l="$HOME/.local/state/readguard/${t##*/}.log"
+			[ -e "$l" ] && rm -f "$l" && ln -s "$PWD/f" "$l" && echo "planted $l"
+		done; : >"$OUT/go"' || true
+	wait "$pid" || true
+	grep -q planted "$ESC/out" || fail "nothing planted: $(cat "$ESC/out")"
+	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f took the other session's log lines: $(cat "$ESC/root/f")"
+}
+
 # Keeping a removed file may take long (a copy, of a file with another
 # name), and a supervisor handler is then let past it: the tree renames the
 # kept file away and an unread one onto its name, which a removal by name

@@ -288,6 +288,19 @@ os.link(\"/proc/self/fd/%d\" % fd, sys.argv[1] + \"/planted\")" "$J/objects"'
 	[ "$(cat "$ESC/root/f")" = ORIGINAL ] || fail "f took the other session's log lines: $(cat "$ESC/root/f")"
 }
 
+# The man page (--strict): the logs of the user's other sessions are not
+# sealed. Pinned: a tree empties the log of a session that ran before it.
+@test "t6000.109 another session's log is not sealed from the tree (--strict, documented)" {
+	esc_setup
+	(cd "$ESC/root" && esc_drop env -u LD_PRELOAD -u READGUARD_SESSION -u XDG_STATE_HOME HOME="$ESC" \
+		READGUARD_DIR="$ESC/tables" "$RG" run -- bash -c 'echo x >f') >>"$ESC/out" 2>&1 || true
+	local log
+	log=$(echo "$ESC"/.local/state/readguard/readguard-*.log)
+	[ -s "$log" ] || fail "the other session logged nothing: $(cat "$ESC/out")"
+	esc_session strict ": >'$log'" || true
+	[ ! -s "$log" ] || fail "the other session's log was sealed: $(cat "$ESC/out")"
+}
+
 # Keeping a removed file may take long (a copy, of a file with another
 # name), and a supervisor handler is then let past it: the tree renames the
 # kept file away and an unread one onto its name, which a removal by name

@@ -55,6 +55,11 @@ static inline bool rg_flags_touch(int flags)
            (O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY);
 }
 
+/* The open flags that may create a file: O_CREAT, and O_TMPFILE's own bit.
+ * O_TMPFILE includes O_DIRECTORY, so testing O_TMPFILE whole would take
+ * every directory open (a tree walk's) for one that creates. */
+#define RG_O_CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))
+
 static inline bool rg_flags_need_mode(int flags)
 {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;

@@ -33,7 +33,7 @@ void rg_open_write_made(const struct rg_request *req, struct rg_write_open *w);
  * create. */
 static inline void rg_open_write(const struct rg_request *req, struct rg_write_open *w)
 {
-    if (!(req->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))) && !rg_crit_inside()) {
+    if (!(req->flags & RG_O_CREATES) && !rg_crit_inside()) {
         w->created = w->fresh = w->maybe_fresh = w->stated = false;
         w->fd = rg_open_now(req, req->flags & ~O_TRUNC);
         return;

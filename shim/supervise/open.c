@@ -156,7 +156,7 @@ static int look_at(int dfd, const char *path, int flags)
 static bool plain_read(const struct open_args *a, int look)
 {
     return look == LOOK_REGULAR && (a->flags & O_ACCMODE) == O_RDONLY &&
-           !rg_flags_write(a->flags) && !(a->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)));
+           !rg_flags_write(a->flags) && !(a->flags & RG_O_CREATES);
 }
 
 /* The open of a plain read (or none), made before the notification id is
@@ -249,7 +249,7 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
 static bool answered_by_look(const struct rg_sv_call *call, const struct opening *o)
 {
     const struct open_args *a = o->a;
-    if (o->look == -ENOENT && !(a->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)))) {
+    if (o->look == -ENOENT && !(a->flags & RG_O_CREATES)) {
         rg_sv_reply(call, -ENOENT);
         return true;
     }

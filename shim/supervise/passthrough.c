@@ -52,7 +52,7 @@ static bool read_outside_roots(const struct rg_sv_call *call, const struct rg_sy
 {
     char path[PATH_MAX];
     if (call->level != RG_SV_HYBRID || (sc->flags & O_ACCMODE) != O_RDONLY ||
-        (sc->flags & (O_CREAT | O_TRUNC | (O_TMPFILE & ~O_DIRECTORY))))
+        (sc->flags & (RG_O_CREATES | O_TRUNC)))
         return false;
     if (rg_sv_read_string(&call->target, sc->path, path, sizeof path) < 0 || path[0] != '/' ||
         rg_sv_names_self(path) || rg_under_a_root(call->ctx, path))

@@ -90,8 +90,8 @@ __attribute__((noinline)) static int open_request(const char *call, int dirfd, c
 
 /* A read-mode open's flags (rg_flags_write false) that take no mode, as
  * nearly all do: one test instead of rg_flags_write's and
- * rg_flags_need_mode's. O_TMPFILE's own bit: it includes O_DIRECTORY. */
-#define RG_PLAIN_READ_NOT (O_ACCMODE | O_TRUNC | O_CREAT | (O_TMPFILE & ~O_DIRECTORY) | O_PATH)
+ * rg_flags_need_mode's. */
+#define RG_PLAIN_READ_NOT (O_ACCMODE | O_TRUNC | RG_O_CREATES | O_PATH)
 
 /* A read, opened with the raw call (which moves errno only on failure, so
  * none is saved) and, for a file outside every root or a directory, not
@@ -149,8 +149,8 @@ static inline __attribute__((always_inline)) int open_at(const char *call, int d
  * (about 5 ns each here, bench-notes.md). The x86-64 and AArch64 Linux
  * ABIs pass a variadic int in the register of the named one; the mode is
  * read only when the flags take one, as va_arg read it. A plain read is
- * tested first: such flags take none (RG_PLAIN_READ_NOT holds O_CREAT and
- * O_TMPFILE's bit). */
+ * tested first: such flags take none (RG_PLAIN_READ_NOT holds
+ * RG_O_CREATES). */
 #define RG_OPEN_MODE(flags, mode) (rg_flags_need_mode(flags) ? (mode) : 0)
 
 #define HOOK_OPEN(sym)                                                                  \

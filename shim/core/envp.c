@@ -30,6 +30,10 @@ static inline __attribute__((always_inline)) const char *value_at(const char *en
 }
 
 #define VALUE_AT(entry, name) value_at((entry), (name), sizeof(name) - 1)
+/* The same, for an entry whose first byte first_byte (below) has told:
+ * compared again, the byte was kept in a register through the loop, one
+ * instruction more for every variable of the environment. */
+#define VALUE_PAST_FIRST(entry, name) value_at((entry) + 1, (name) + 1, sizeof(name) - 2)
 
 /* The names every process looks for before main() and every exec checks
  * (core/hot.h says why not in .rodata). */
@@ -130,27 +134,31 @@ RG_START_TEXT static inline __attribute__((always_inline)) void own_var(struct r
     }
 }
 
+/* The first bytes of the names rg_env_vars looks for, each its own entry
+ * (0: none starts so). One load and one test rule out nearly every
+ * variable: a range and a bit test took two instructions more for each of
+ * the some 45 variables of a process's environment. */
+RG_START_CONST static const unsigned char first_byte[256] = {['L'] = 'L', ['R'] = 'R', ['U'] = 'U'};
+
 RG_START_TEXT struct rg_env_vars rg_env_vars(char *const *envp)
 {
     struct rg_env_vars v = {NULL, NULL, NULL, NULL, NULL, NULL};
-    /* The first byte rules out nearly every variable: one test of a bit. */
-    const unsigned firsts = 1U << ('L' - 'L') | 1U << ('R' - 'L') | 1U << ('U' - 'L');
     for (char *const *p = envp; p && *p; p++) {
         const char *e = *p, *x;
-        unsigned k = (unsigned char)e[0] - 'L';
-        if (k > 'U' - 'L' || !(firsts >> k & 1))
+        unsigned char first = first_byte[(unsigned char)e[0]];
+        if (__builtin_expect(!first, 1))
             continue;
-        switch (e[0]) {
+        switch (first) {
         case 'L':
-            if (!v.preload && (x = VALUE_AT(e, n_preload)))
+            if (!v.preload && (x = VALUE_PAST_FIRST(e, n_preload)))
                 v.preload = x;
             break;
         case 'R':
-            if ((x = past(e, n_own, OWN_LEN)))
+            if ((x = past(e + 1, n_own + 1, OWN_LEN - 1)))
                 own_var(&v, x);
             break;
         case 'U':
-            if (!v.uring && (x = VALUE_AT(e, n_uring)))
+            if (!v.uring && (x = VALUE_PAST_FIRST(e, n_uring)))
                 v.uring = x;
             break;
         default: break;

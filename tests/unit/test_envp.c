@@ -213,7 +213,7 @@ TEST(env_vars_takes_no_name_that_only_starts_or_ends_alike)
                     "LD_PRELOAD_X=a",
                     "L",
                     "ld_preload=a",
-                    "\x8c\x44_PRELOAD=a" /* the low six bits of L */,
+                    "\xcc\x44_PRELOAD=a" /* a byte above 127, as any other */,
                     "UV_USE_IO_URIN=a",
                     "READGUARD_TRAMPOLINE",
                     NULL};

@@ -33,8 +33,3 @@ int64_t rg_birth_ns_fd(int fd, uint64_t dev, uint64_t ino)
 {
     return birth_ns(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, dev, ino);
 }
-
-int64_t rg_birth_ns_at(int dirfd, const char *path, int flags, uint64_t dev, uint64_t ino)
-{
-    return birth_ns(dirfd, path, flags, dev, ino);
-}

@@ -1,7 +1,6 @@
 /* When a file came to be: its birth time, which only a creation sets. Asked
- * to word a refusal (core/namehint.h), by undo, to tell the link it made
- * from one put in its place (cli/undo/spot.h), and whether a symbolic link
- * is older than the session removing it (guard/journal/keep.c). */
+ * to word a refusal (core/namehint.h), and by undo, to tell the link it
+ * made from one put in its place (cli/undo/spot.h). */
 #ifndef RG_BIRTH_H
 #define RG_BIRTH_H
 
@@ -13,8 +12,5 @@ int64_t rg_birth_ns(int dirfd, const char *path, uint64_t dev, uint64_t ino);
 
 /* The same of fd's own inode, a symbolic link's too (an O_PATH fd). */
 int64_t rg_birth_ns_fd(int fd, uint64_t dev, uint64_t ino);
-
-/* The same of dirfd/path with statx's flags (AT_SYMLINK_NOFOLLOW). */
-int64_t rg_birth_ns_at(int dirfd, const char *path, int flags, uint64_t dev, uint64_t ino);
 
 #endif

@@ -186,6 +186,14 @@ void rg_jlist_free(struct rg_jlist *l)
 
 bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
 
+/* Nothing writes a symbolic link, so its mtime is its birth: stamped at or
+ * after its session began (the id's first field), it was not there before
+ * that session. A coarse file-system clock errs towards before. */
+bool rg_jrec_link_born_in_session(const struct rg_jrec *r)
+{
+    return S_ISLNK(r->mode) && r->mtime_ns >= strtoll(r->session, NULL, 10);
+}
+
 const char *rg_jrec_who(const struct rg_jrec *r)
 {
     return strcmp(r->op, "undo") == 0 ? "the undo" : "session";
@@ -271,4 +279,55 @@ bool rg_jlist_copy_only(const struct rg_jlist *l, const struct rg_jrec *r)
         if (kept_by_link(linked) && copies(r, linked))
             return true;
     return false;
+}
+
+/* Did session sid make the name r keeps a version of, by moving a file
+ * there (the backup of a first sed -i~, which a second replaces)? Then the
+ * inode r kept is one the session kept earlier as it moved away from
+ * another name: had the name been there before, its own file would have
+ * been kept first, and the journal's link held the moved inode, so its
+ * number was not reused meanwhile. */
+static bool made_by_move(const struct rg_jlist *l, size_t i, const char *sid)
+{
+    const struct rg_jrec *r = &l->r[i];
+    for (size_t j = 0; j < i; j++) {
+        const struct rg_jrec *m = &l->r[j];
+        if (strcmp(m->op, RG_JOURNAL_OP_MOVE) == 0 && strcmp(m->session, sid) == 0 &&
+            m->dev == r->dev && m->ino == r->ino && strcmp(m->path, r->path) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* Is r the first save of its path in session sid (undo --all restores each
+ * file once, and leaves the names the session made)? With here, only files
+ * under it count. */
+static bool first_of_file(const struct rg_jlist *l, size_t i, const char *sid, const char *here)
+{
+    const struct rg_jrec *r = &l->r[i];
+    if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 ||
+        (here && !rg_path_under(r->path, here)) || rg_jlist_copy_only(l, r))
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (rg_jrec_is_save(&l->r[j]) && strcmp(l->r[j].session, sid) == 0 &&
+            strcmp(l->r[j].path, r->path) == 0)
+            return false;
+    return !made_by_move(l, i, sid);
+}
+
+bool rg_jlist_all_takes(const struct rg_jlist *l, size_t i, const char *sid, const char *here)
+{
+    return first_of_file(l, i, sid, here) && !rg_jrec_link_born_in_session(&l->r[i]);
+}
+
+size_t rg_jlist_all_count(const struct rg_jlist *l, const char *sid, const char *here, size_t *born)
+{
+    size_t n = 0;
+    *born = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        bool f = first_of_file(l, i, sid, here), b = rg_jrec_link_born_in_session(&l->r[i]);
+        n += f && !b;
+        *born += f && b;
+    }
+    return n;
 }

@@ -81,6 +81,17 @@ void rg_jlist_free(struct rg_jlist *l);
 
 /* Is r a kept version (not the "end" record of how a session left a file)? */
 bool rg_jrec_is_save(const struct rg_jrec *r);
+/* Is r a symbolic link made since its session began (ln -sf's temporary, a
+ * test's fixture), which undo --all does not make again, as it was not
+ * there before? Kept all the same: `undo NAME` makes it. */
+bool rg_jrec_link_born_in_session(const struct rg_jrec *r);
+/* Does undo --all of session sid restore l's record i: the session's first
+ * change to a file under here (NULL: anywhere), of a name it did not make
+ * by a move, nor a link born in it? Each file once, so. */
+bool rg_jlist_all_takes(const struct rg_jlist *l, size_t i, const char *sid, const char *here);
+/* How many records undo --all takes; born: the links it leaves for that. */
+size_t rg_jlist_all_count(const struct rg_jlist *l, const char *sid, const char *here,
+                          size_t *born);
 /* What made r, before its id in a message: "session", or "the undo" for an
  * undo, a session of its own, whose id alone would send the user looking
  * for a session they never ran. */

@@ -260,40 +260,6 @@ static bool other_at_work(const struct undo *u, const char *sid, const char *her
     return true;
 }
 
-/* Did session sid make the name r keeps a version of, by moving a file
- * there (the backup of a first sed -i~, which a second replaces)? Then the
- * inode r kept is one the session kept earlier as it moved away from
- * another name: had the name been there before, its own file would have
- * been kept first, and the journal's link held the moved inode, so its
- * number was not reused meanwhile. */
-static bool made_by_move(const struct undo *u, size_t i, const char *sid)
-{
-    const struct rg_jrec *r = &u->l.r[i];
-    for (size_t j = 0; j < i; j++) {
-        const struct rg_jrec *m = &u->l.r[j];
-        if (strcmp(m->op, RG_JOURNAL_OP_MOVE) == 0 && strcmp(m->session, sid) == 0 &&
-            m->dev == r->dev && m->ino == r->ino && strcmp(m->path, r->path) != 0)
-            return true;
-    }
-    return false;
-}
-
-/* Is r the first save of its path in session sid (undo --all restores each
- * file once, and leaves the names the session made)? With here, only files
- * under it count. */
-static bool first_of_file(const struct undo *u, size_t i, const char *sid, const char *here)
-{
-    const struct rg_jrec *r = &u->l.r[i];
-    if (!rg_jrec_is_save(r) || strcmp(r->session, sid) != 0 ||
-        (here && !rg_path_under(r->path, here)) || rg_jlist_copy_only(&u->l, r))
-        return false;
-    for (size_t j = 0; j < i; j++)
-        if (rg_jrec_is_save(&u->l.r[j]) && strcmp(u->l.r[j].session, sid) == 0 &&
-            strcmp(u->l.r[j].path, r->path) == 0)
-            return false;
-    return !made_by_move(u, i, sid);
-}
-
 /* undo --all: every file the session changed, each once, in the order the
  * session first changed them. Without --session the choice is a guess, so
  * it is said before anything is restored. */
@@ -318,21 +284,24 @@ static int undo_all(struct undo *u, const char *only)
     if (!only && other_at_work(u, sid, here))
         return RG_EXIT_NO;
     const char *in = only ? NULL : here;
-    size_t nfiles = 0;
-    for (size_t i = 0; i < u->l.n; i++)
-        nfiles += first_of_file(u, i, sid, in);
+    size_t born, nfiles = rg_jlist_all_count(&u->l, sid, in, &born);
     if (!only)
         fprintf(stderr, "readguard: undoing session %s: %zu file%s under '%s'\n", sid, nfiles,
                 nfiles == 1 ? "" : "s", rg_shown(here));
+    if (born)
+        fprintf(stderr,
+                "readguard: %zu symbolic link%s the session made, then removed, not made "
+                "again (see 'readguard history'; 'readguard undo NAME' makes one)\n",
+                born, born == 1 ? "" : "s");
     /* A mistyped id would otherwise restore nothing, and say nothing. */
-    if (nfiles == 0) {
+    if (nfiles + born == 0) {
         rg_err("undo: session %s kept no file in the journal (see 'readguard history')", sid);
         return RG_EXIT_NO;
     }
     int rc = RG_EXIT_OK;
     size_t restored = 0;
     for (size_t i = 0; i < u->l.n; i++) {
-        if (!first_of_file(u, i, sid, in))
+        if (!rg_jlist_all_takes(&u->l, i, sid, in))
             continue;
         int one = undo_one(u, sid, u->l.r[i].path);
         restored += one == RG_EXIT_OK;

@@ -13,7 +13,6 @@
 #include "guard/journal/index.h"
 #include "guard/journal/link.h"
 #include "guard/tier/scope.h"
-#include "os/birth.h"
 #include "os/clock.h"
 #include "os/errname.h"
 #include "os/procfd.h"
@@ -36,18 +35,10 @@ static inline bool own_bytes(struct rg_ctx *c, const struct stat *st, int fd)
  * to its inode, whatever other names it has, as no write can change what
  * it holds (its target), or across file systems by a new link with that
  * target (guard/journal/link.h), never by a copy, which would open it and
- * so follow it, maybe out of the roots. A move or an exchange loses none.
- * One born since the session began (ln -sf's temporary, a test's fixture)
- * was not there before it, and no hook records a symlink(2): undo would
- * make a name that never was. A coarse birth clock only errs to keeping. */
-static bool symlink_lost(struct rg_ctx *c, const struct rg_request *req, const char *op,
-                         const struct stat *st)
+ * so follow it, maybe out of the roots. A move or an exchange loses none. */
+static bool symlink_lost(const char *op, const struct stat *st)
 {
-    if (!S_ISLNK(st->st_mode) || (strcmp(op, "unlink") != 0 && strcmp(op, "rename") != 0))
-        return false;
-    int64_t born =
-        rg_birth_ns_at(req->dirfd, req->path, AT_SYMLINK_NOFOLLOW, st->st_dev, st->st_ino);
-    return born == 0 || born < c->table.hdr->created_ns;
+    return S_ISLNK(st->st_mode) && (strcmp(op, "unlink") == 0 || strcmp(op, "rename") == 0);
 }
 
 /* A descriptor on the inode st describes: readable, or O_PATH (enough to
@@ -286,8 +277,8 @@ static inline enum rg_action keep(struct rg_ctx *c, const struct rg_request *req
                                   bool moved_ok, struct given given, int *out)
 {
     *out = 0;
-    if (!rg_journal_on(c) || !(S_ISREG(st->st_mode) || symlink_lost(c, req, op, st)) ||
-        st->st_nlink == 0 || own_bytes(c, st, fd)) {
+    if (!rg_journal_on(c) || !(S_ISREG(st->st_mode) || symlink_lost(op, st)) || st->st_nlink == 0 ||
+        own_bytes(c, st, fd)) {
         if (given.fd >= 0)
             rg_sys_close(given.fd);
         return act;

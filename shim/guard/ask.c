@@ -23,8 +23,7 @@ struct rg_entry *rg_entry_probe_write(struct rg_ctx *c, uint64_t dev, uint64_t i
     struct rg_entry *e =
         add ? rg_table_find_or_add(&c->table, dev, ino) : rg_table_find(&c->table, dev, ino);
     if (e)
-        atomic_store_explicit(&c->write_hint, (uint32_t)(e - c->table.entries) + 1,
-                              memory_order_release);
+        rg_entry_hint(c, &c->write_hint, e);
     return e;
 }
 

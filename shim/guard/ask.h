@@ -47,28 +47,44 @@ static inline struct rg_entry *rg_entry_for(struct rg_ctx *c, const struct rg_fi
                : rg_table_find(&c->table, f->dev, f->ino);
 }
 
-/* The same for the write paths, by dev and ino. An allowed write asks for
- * one file's entry four times (the judgement, the journal's "already
- * kept?", the writer count, the restamp at close): the last entry found is
- * tried first, so one probe of the index serves them all. */
-struct rg_entry *rg_entry_probe_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add);
-/* Inline: the hint that serves all four is a few loads. An entry's key
- * never changes once the index publishes it, and a key is published once
- * per table, so a hint that points inside the table at the same key is the
- * entry a probe would find; threads may overwrite each other's hint, which
- * costs only a probe. */
-static inline struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino,
-                                                 bool add)
+/* The entry hint names (its number + 1; 0: none) if it still holds dev
+ * and ino, else NULL: probe the index. Inline, a few loads. An entry's key
+ * never changes once the index publishes it (a reset only moves the
+ * generation on), and only a published entry is ever hinted, so a hint
+ * that points inside the table at the same key is the entry a probe would
+ * find; threads may overwrite each other's hints, which costs only a
+ * probe. */
+static inline struct rg_entry *rg_entry_hinted(const struct rg_ctx *c, _Atomic uint32_t *hint,
+                                               uint64_t dev, uint64_t ino)
 {
-    if (c->table_state == RG_TABLE_BROKEN)
-        return NULL;
-    uint32_t h = atomic_load_explicit(&c->write_hint, memory_order_acquire);
+    uint32_t h = atomic_load_explicit(hint, memory_order_acquire);
     if (h - 1 < c->table.capacity) {
         struct rg_entry *e = &c->table.entries[h - 1];
         if (e->ino == ino && e->dev == dev)
             return e;
     }
-    return rg_entry_probe_write(c, dev, ino, add);
+    return NULL;
+}
+
+/* Points hint at e, an entry the index published. */
+static inline void rg_entry_hint(const struct rg_ctx *c, _Atomic uint32_t *hint,
+                                 const struct rg_entry *e)
+{
+    atomic_store_explicit(hint, (uint32_t)(e - c->table.entries) + 1, memory_order_release);
+}
+
+/* The same for the write paths, by dev and ino. An allowed write asks for
+ * one file's entry four times (the judgement, the journal's "already
+ * kept?", the writer count, the restamp at close): the last entry found is
+ * tried first (c->write_hint), so one probe of the index serves them all. */
+struct rg_entry *rg_entry_probe_write(struct rg_ctx *c, uint64_t dev, uint64_t ino, bool add);
+static inline struct rg_entry *rg_entry_of_write(struct rg_ctx *c, uint64_t dev, uint64_t ino,
+                                                 bool add)
+{
+    if (c->table_state == RG_TABLE_BROKEN)
+        return NULL;
+    struct rg_entry *e = rg_entry_hinted(c, &c->write_hint, dev, ino);
+    return e ? e : rg_entry_probe_write(c, dev, ino, add);
 }
 
 /* A record that does not match its file while the session counts a writer

@@ -29,25 +29,19 @@ int rg_open_unguarded(const struct rg_request *req) { return rg_open_paused(req,
 
 int rg_open_outside(const struct rg_request *req) { return rg_open_now(req, req->flags); }
 
-/* A read's entry. An entry's key never changes once the index publishes it
- * (a reset only moves the generation on), and only a published entry is
- * ever hinted, so a hint whose entry holds the same key is the entry a
- * probe would find; threads may overwrite each other's hints, which costs
- * only a probe. */
+/* A read's entry, added if new: its inode's read hint (guard/ctx.h) tried
+ * first. */
 static inline struct rg_entry *entry_of_read(struct rg_ctx *c, const struct stat *st)
 {
     if (c->table_state == RG_TABLE_BROKEN)
         return NULL;
     _Atomic uint32_t *hint = &c->read_hints[st->st_ino % RG_READ_HINTS];
-    uint32_t h = atomic_load_explicit(hint, memory_order_acquire);
-    if (h - 1 < c->table.capacity) {
-        struct rg_entry *e = &c->table.entries[h - 1];
-        if (e->ino == st->st_ino && e->dev == st->st_dev)
-            return e;
-    }
-    struct rg_entry *e = rg_table_find_or_add(&c->table, st->st_dev, st->st_ino);
+    struct rg_entry *e = rg_entry_hinted(c, hint, st->st_dev, st->st_ino);
     if (e)
-        atomic_store_explicit(hint, (uint32_t)(e - c->table.entries) + 1, memory_order_release);
+        return e;
+    e = rg_table_find_or_add(&c->table, st->st_dev, st->st_ino);
+    if (e)
+        rg_entry_hint(c, hint, e);
     return e;
 }
 

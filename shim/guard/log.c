@@ -95,12 +95,17 @@ static bool is_the_file(int fd, const struct rg_file *f)
            (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino;
 }
 
+/* The room a refusal line keeps after the name, however long the name
+ * (an escaped byte takes four): the closing quote and the reason sentence
+ * (core/report.h), which says why and what to do. */
+#define REASON_ROOM 256
+
 static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
 {
     char line[PATH_MAX + 512];
     size_t n = (size_t)snprintf(line, sizeof line, "readguard: refused to %s '", verb(r->req));
     /* A newline in a file name must not split the message. */
-    n += rg_line_escape(line + n, sizeof line - n - 256, r->shown_path);
+    n += rg_line_escape(line + n, sizeof line - n - REASON_ROOM, r->shown_path);
     n += (size_t)snprintf(line + n, sizeof line - n,
                           "'%s: ", r->req->op == RG_OP_LINK ? " out of the guarded files" : "");
     n += rg_reason_text(line + n, sizeof line - n - 1, r,

@@ -118,12 +118,22 @@ static void refusal_line(const struct rg_report *r, const struct rg_ctx *c)
     (void)w;
 }
 
+/* A warning, m bytes of msg (snprintf's answer, cut to cap), on the
+ * stderr of the process the decision was for. */
+static void say(const struct rg_ctx *c, const char *msg, int m, size_t cap)
+{
+    size_t len = m < 0 ? 0 : (size_t)m < cap ? (size_t)m : cap - 1;
+    int efd = rg_log_err_fd(c);
+    ssize_t w = len > 0 && efd >= 0 ? write(efd, msg, len) : 0;
+    (void)w; /* stderr failing too leaves nowhere to say so */
+}
+
 /* One warning per process, not per call: a full disk must not flood
  * stderr, and the decision itself never depends on the log. err is 0 for a
  * short write. */
-static void warn_unwritable(const struct rg_ctx *c, const char *log, int err)
+static void warn_unwritable(struct rg_ctx *c, const char *log, int err)
 {
-    if (atomic_exchange((_Atomic int *)&c->log_warned, 1))
+    if (atomic_exchange(&c->log_warned, 1))
         return;
     char num[24];
     const char *name = err ? rg_errname(err) : "short write";
@@ -137,12 +147,10 @@ static void warn_unwritable(const struct rg_ctx *c, const char *log, int err)
                      "unaffected. Give --log or READGUARD_LOG a file that can be "
                      "written, or set XDG_STATE_HOME to a directory that can.\n",
                      log, name);
-    int efd = rg_log_err_fd(c);
-    ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
-    (void)w; /* stderr failing too leaves nowhere to say so */
+    say(c, msg, m, sizeof msg);
 }
 
-static void json_line(const struct rg_report *r, const struct rg_ctx *c)
+static void json_line(const struct rg_report *r, struct rg_ctx *c)
 {
     /* Without a table, the session's log and id as its launcher passed
      * them on. */
@@ -227,8 +235,6 @@ void rg_log_table_full(struct rg_ctx *c)
                  no_room ? "Free room there, or point " RG_ENV_DIR
                            " at a file system with room for new sessions."
                          : "Start the session with a larger --capacity.");
-    int efd = rg_log_err_fd(c);
-    ssize_t w = m > 0 && efd >= 0 ? write(efd, msg, (size_t)m) : 0;
-    (void)w; /* stderr failing too leaves nowhere to say so */
+    say(c, msg, m, sizeof msg);
     errno = saved;
 }

@@ -112,7 +112,7 @@ static struct rg_sv_call call_of(struct worker *w, struct seccomp_notif *req)
                                .held = w->held,
                                .req = req,
                                .ctx = &w->ctx,
-                               .target = {(int32_t)req->pid, 0, 022}};
+                               .target = {.tid = (int32_t)req->pid, .umask = RG_SV_UMASK_UNKNOWN}};
 }
 
 /* The call is decoded once. Most of what a dynamic loader opens is

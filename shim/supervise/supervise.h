@@ -54,13 +54,16 @@ int rg_sv_parent_receive(int sock, char *why, size_t cap);
 
 /* --- target.c: the trapped process as the supervisor sees it -------------- */
 struct rg_sv_target {
-    int32_t tid; /* the trapped thread, as in the notification */
-    int32_t tgid;
+    int32_t tid;  /* the trapped thread, as in the notification */
+    int32_t tgid; /* 0 until loaded (rg_sv_need_target) */
     mode_t umask;
 };
-/* t as thread tid: its thread group and umask (022 where the kernel does
- * not show it), from /proc/TID/status. 0, or -errno (-ESRCH: the thread
- * is gone). */
+/* The umask a target is taken to have where its /proc/TID/status shows
+ * none, and before it is loaded: the usual one. */
+#define RG_SV_UMASK_UNKNOWN 022
+/* t as thread tid: its thread group and umask (RG_SV_UMASK_UNKNOWN where
+ * the kernel does not show it), from /proc/TID/status. 0, or -errno
+ * (-ESRCH: the thread is gone). */
 int rg_sv_target_load(struct rg_sv_target *t, int32_t tid);
 /* /proc/TID/status, as much as fits in cap bytes, NUL-terminated: 0, or
  * -errno (-ESRCH when it reads empty: the thread is gone). */

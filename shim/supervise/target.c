@@ -45,7 +45,7 @@ int rg_sv_target_load(struct rg_sv_target *t, int32_t tid)
         return -ESRCH;
     t->tid = tid;
     t->tgid = (int32_t)tgid;
-    t->umask = mask >= 0 ? (mode_t)mask : 022;
+    t->umask = mask >= 0 ? (mode_t)mask : RG_SV_UMASK_UNKNOWN;
     return 0;
 }
 

@@ -163,8 +163,8 @@ static bool append_kept(struct rg_ctx *c, const struct rg_file *f, const struct 
  * that moves it on when let go (guard/restamp.c), so that the session's
  * next process to append keeps nothing more. Either way the process
  * remembers it appended to f (appended_before). */
-static void untracked(struct rg_ctx *c, int fd, const struct rg_file *f, const struct stat *st,
-                      bool kept)
+static void leave_unread(struct rg_ctx *c, int fd, const struct rg_file *f, const struct stat *st,
+                         bool kept)
 {
     int32_t me = rg_ctx_pid(c);
     atomic_store_explicit(&c->append_look, rg_append_look(st), memory_order_relaxed);
@@ -275,7 +275,7 @@ bool rg_guard_write_at_once(struct rg_ctx *c, const struct rg_request *req, stru
  * only its appends change the file (the append stamp), and once per
  * process: its later appends would keep a longer copy each time, and
  * what it destroys past the first is mostly its own appends. *kept says
- * whether the journal holds an unread append's file (untracked). */
+ * whether the journal holds an unread append's file (leave_unread). */
 static enum rg_action keep_first(struct rg_ctx *c, const struct rg_request *req, int fd,
                                  bool follow, const struct stat *st, const struct rg_file *f,
                                  enum rg_action act, bool *kept)
@@ -340,7 +340,7 @@ int rg_guard_opened_write_stat(struct rg_ctx *c, const struct rg_request *req,
     if (act == RG_REFUSE || act == RG_READ_ONLY)
         return refused(c, req, fd, &f, act);
     if (act == RG_ALLOW_UNTRACKED) {
-        untracked(c, fd, &f, sp, kept);
+        leave_unread(c, fd, &f, sp, kept);
         note_on_stderr(c, fd, sp);
         return fd;
     }

@@ -270,14 +270,20 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     size_t notif_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
                             ? sizes.seccomp_notif
                             : sizeof(struct seccomp_notif);
+    /* Allocated before the signals are blocked, so no failure leaves them so. */
     struct rg_ctx *shared = malloc(sizeof *shared);
-    if (!shared)
+    struct rg_sv_ids *own = calloc(1, sizeof *own);
+    struct rg_sv_held *held = NULL;
+    if (shared) {
+        *shared = *proto;
+        shared->git = NULL; /* each context keeps its own, under its own lock */
+        held = own ? rg_sv_held_new(shared) : NULL;
+    }
+    if (!held) {
+        free(own);
+        free(shared);
         return -ENOMEM;
-    *shared = *proto;
-    shared->git = NULL; /* each context keeps its own, under its own lock */
-    struct rg_sv_held *held = rg_sv_held_new(shared);
-    if (!held)
-        return -ENOMEM;
+    }
     /* The caller and the handler hand over on one CPU, as a synchronous
      * call would: fewer migrations per round trip. Older kernels lack it. */
     ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
@@ -287,9 +293,6 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     /* A blocked SIGBUS from a fault kills whatever its handler (pages.c). */
     sigdelset(&all, SIGBUS);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    struct rg_sv_ids *own = calloc(1, sizeof *own);
-    if (!own)
-        return -ENOMEM;
     rg_sv_ids_own(own);
     int r = start_keeper(held, sv);
     if (r == 0)

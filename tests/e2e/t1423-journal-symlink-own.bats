@@ -54,3 +54,13 @@ teardown() {
 	assert_success
 	assert_equal "$(readlink old)" a.txt
 }
+
+@test "t1423.05 a symbolic link dated in the future, older than the session, is made again by undo --all" {
+	mkfile a.txt original
+	ln -s a.txt ahead
+	touch -h -d '+1 day' ahead
+	rgsh 'rm ahead'
+	run "$RG" undo --all
+	assert_success
+	assert_equal "$(readlink ahead)" a.txt
+}

@@ -187,11 +187,14 @@ void rg_jlist_free(struct rg_jlist *l)
 bool rg_jrec_is_save(const struct rg_jrec *r) { return strcmp(r->op, "end") != 0; }
 
 /* Nothing writes a symbolic link, so its mtime is its birth: stamped at or
- * after its session began (the id's first field), it was not there before
- * that session. A coarse file-system clock errs towards before. */
+ * after its session began (the id's first field), and not after the keep
+ * (a link unpacked or touched with a time to come is older than it says),
+ * it was not there before that session. A coarse file-system clock errs
+ * towards before. */
 bool rg_jrec_link_born_in_session(const struct rg_jrec *r)
 {
-    return S_ISLNK(r->mode) && r->mtime_ns >= strtoll(r->session, NULL, 10);
+    return S_ISLNK(r->mode) && r->mtime_ns >= strtoll(r->session, NULL, 10) &&
+           r->mtime_ns <= r->time_ns;
 }
 
 const char *rg_jrec_who(const struct rg_jrec *r)

@@ -10,6 +10,18 @@
 #include "guard/streams.h"
 #include "preload/hook.h"
 #include "preload/hooks/open.h"
+
+/* The open(2) a stream's open makes: mode 0666, as fopen(3) creates. */
+static inline struct rg_request stream_request(const char *call, const char *path, int flags)
+{
+    return (struct rg_request){.op = RG_OP_OPEN,
+                               .call = call,
+                               .dirfd = AT_FDCWD,
+                               .path = path,
+                               .flags = flags,
+                               .mode = 0666};
+}
+
 /* fdopen() cannot apply a ",ccs=" conversion, so those streams are checked by
  * path and then opened by glibc; the window between is documented. */
 static FILE *open_ccs_stream(struct rg_ctx *c, const struct rg_request *req, const char *mode,
@@ -58,12 +70,7 @@ static FILE *fopen_hook(const char *call, const char *path, const char *mode,
         return real(path, mode); /* glibc reports its own EINVAL */
     FILE *fp;
     struct rg_ctx *c;
-    struct rg_request req = {.op = RG_OP_OPEN,
-                             .call = call,
-                             .dirfd = AT_FDCWD,
-                             .path = path,
-                             .flags = flags,
-                             .mode = 0666};
+    struct rg_request req = stream_request(call, path, flags);
     if (!rg_flags_write(flags)) {
         if ((fp = real(path, mode))) {
             rg_hook_read_done(&req, fileno(fp));
@@ -164,12 +171,7 @@ static FILE *freopen_hook(const char *call, const char *path, const char *mode, 
         target = link;
     }
     if (target && mode && rg_fopen_flags(mode, &flags) && rg_flags_write(flags)) {
-        struct rg_request req = {.op = RG_OP_OPEN,
-                                 .call = call,
-                                 .dirfd = AT_FDCWD,
-                                 .path = target,
-                                 .flags = flags,
-                                 .mode = 0666};
+        struct rg_request req = stream_request(call, target, flags);
         checked = rg_guard_check_path(c, &req);
         if (checked < 0) {
             rg_leave();
@@ -202,12 +204,7 @@ static int libio_check(struct rg_ctx *c, const char *call, const char *path, int
 {
     if (!rg_flags_write(flags))
         return 0;
-    struct rg_request req = {.op = RG_OP_OPEN,
-                             .call = call,
-                             .dirfd = AT_FDCWD,
-                             .path = path,
-                             .flags = flags,
-                             .mode = 0666};
+    struct rg_request req = stream_request(call, path, flags);
     return rg_guard_check_path(c, &req);
 }
 

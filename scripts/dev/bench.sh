@@ -107,19 +107,20 @@ median() { # FILE: median of the numbers in FILE, one a line
         else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# A kept session whose root is $2, at $tabs.$1 (its root in $tabs.$1.roots);
-# prints its path.
+# A kept session whose root is $2, at $tabs.$1; prints its path. The
+# variables `readguard run` exports into it are kept in $tabs.$1.env, taken
+# from the run itself so that they cannot drift from what it really sets.
 session() {
     local tab=$tabs.$1
-    "$RG" run --keep --session "$tab" --root "$2" --log "$work/$1.log" -- true
-    printf '%s' "$2" >"$tab.roots"
+    "$RG" run --keep --session "$tab" --root "$2" --log "$work/$1.log" -- env |
+        grep '^READGUARD_' >"$tab.env"
     echo "$tab"
 }
-# The variables a guarded shell's commands carry in session TAB: what
-# `readguard run` exports (shim/cli/verbs/run.c). UV_USE_IO_URING=0 too:
-# without it every exec the shell makes rebuilds the environment to add it,
-# which no real session does (about 3 page faults a command more).
-session_env() { echo "READGUARD_SESSION=$1 READGUARD_ROOTS=$(cat "$1.roots") UV_USE_IO_URING=0"; }
+# The variables a guarded shell's commands carry in session TAB: what its
+# `readguard run` exported (see session()). UV_USE_IO_URING=0 too: without it
+# every exec the shell makes rebuilds the environment to add it, which no
+# real session does (about 3 page faults a command more).
+session_env() { echo "$(tr '\n' ' ' <"$1.env")UV_USE_IO_URING=0"; }
 # CMD... run inside an existing session, as a guarded shell's commands run.
 # shellcheck disable=SC2046 # the variables, one word each
 guarded() { env LD_PRELOAD="$SHIM" $(session_env "$1") "${@:2}"; }
@@ -147,7 +148,7 @@ printf 'int rg_bench_empty;\n' >"$work/empty.c"
 # The floor of the shim's start-up above that: a library with the shim's
 # imports, bound alike to the same versions, and no code (made from the
 # shim's relocations, scripts/dev/startup-floor.sh), preloaded with the two
-# variables of a session (see guarded()), which ld.so's start-up reads too.
+# variables of a session (see session_env()), which ld.so's start-up reads too.
 # At a path as long as the shim's where $work allows: ld.so compares each
 # loaded object's name with each name it needs (_dl_name_match_p), and
 # strcmp's cost there moves by some 300 instructions a process with where

@@ -209,7 +209,9 @@ void rg_would_reason(const struct rg_table *t, const char *path, const struct rg
                           .facts = &w->facts,
                           .decision = w->decision,
                           .scanner = scanner,
-                          .was = &w->was};
+                          .was = &w->was,
+                          .unreadable = w->decision.reason == RG_WHY_UNREAD &&
+                                        access(path, R_OK) != 0 && errno == EACCES};
     rg_reason_text(out, cap, &r, rg_table_full_at(t->hdr), NULL);
 }
 

@@ -134,7 +134,13 @@ size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t
     int n = 0;
     switch (r->decision.reason) {
     case RG_WHY_UNREAD:
-        n = snprintf(buf, cap, "it has not been read in this session. Read it first, then retry.");
+        n = r->unreadable
+                ? snprintf(buf, cap,
+                           "it has not been read in this session, and this process may not "
+                           "read it (no read permission). If it may be overwritten, record it "
+                           "as read with 'readguard mark FILE', then retry.")
+                : snprintf(buf, cap,
+                           "it has not been read in this session. Read it first, then retry.");
         break;
     case RG_WHY_CHANGED: n = changed_text(buf, cap, r); break;
     case RG_WHY_REPLACED: n = replaced_text(buf, cap, r); break;

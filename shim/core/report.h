@@ -21,6 +21,8 @@ struct rg_report {
     struct rg_decision decision;
     const char *scanner;         /* the program that scanned it (RG_WHY_SCANNED), or NULL */
     const struct rg_record *was; /* the file read under its name (RG_WHY_REPLACED), or NULL */
+    bool unreadable;             /* RG_WHY_UNREAD: the writer may not read the file, so it
+                                    cannot follow the usual advice to read it first */
 };
 
 /* The reason sentence, as printed after "refused to write 'PATH': ".

@@ -231,6 +231,19 @@ static const char *shown_name(const struct rg_ctx *c, const struct rg_request *r
     return rel ? rel : abs;
 }
 
+/* Can the refused writer not read f at all? Then "read it first" is advice
+ * it cannot take. Asked of this process's own rights only: a supervisor's
+ * are not its tree's. Refusals only. */
+static bool unreadable(const struct rg_ctx *c, const struct rg_request *req, const char *abs)
+{
+    if (c->actor)
+        return false;
+    int r = abs[0] == '/'             ? rg_sys_faccessat(AT_FDCWD, abs, R_OK)
+            : req->path && *req->path ? rg_sys_faccessat(req->dirfd, req->path, R_OK)
+                                      : 0;
+    return r == -EACCES;
+}
+
 /* A refusal or warning, told on stderr and in the log, with what the
  * session knows that makes it clearer: a name it read the file by, or who
  * only scanned it. */
@@ -251,7 +264,8 @@ static void report(struct rg_ctx *c, const struct rg_request *req, struct rg_fil
                             .facts = facts,
                             .decision = d,
                             .scanner = scanner,
-                            .was = &was};
+                            .was = &was,
+                            .unreadable = d.reason == RG_WHY_UNREAD && unreadable(c, req, abs)};
     rg_log_decision(c, &rep);
 }
 

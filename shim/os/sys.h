@@ -213,6 +213,12 @@ static inline int rg_sys_truncate(const char *path, off_t len)
     return (int)rg_sys3(SYS_truncate, (long)path, len, 0);
 }
 
+/* By the real ids, as access(2): what a message may say, never a decision. */
+static inline int rg_sys_faccessat(int dirfd, const char *path, int mode)
+{
+    return (int)rg_sys3(SYS_faccessat, dirfd, (long)path, mode);
+}
+
 static inline int rg_sys_unlinkat(int dirfd, const char *path, int flags)
 {
     return (int)rg_sys3(SYS_unlinkat, dirfd, (long)path, flags);

@@ -15,7 +15,7 @@ static const char *reason_for(enum rg_reason why, bool found)
     static char buf[512];
     struct rg_facts facts = {
         .rec = {.found = found, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL, NULL};
+    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, why}, NULL, NULL, false};
     rg_reason_text(buf, sizeof buf, &r, 16, "wrong magic");
     return buf;
 }
@@ -24,6 +24,23 @@ TEST(unread_sentence)
 {
     CHECK_EQ_STR(reason_for(RG_WHY_UNREAD, false),
                  "it has not been read in this session. Read it first, then retry.");
+}
+
+TEST(unread_sentence_of_an_unreadable_file_offers_mark)
+{
+    static char buf[512];
+    struct rg_facts facts = {0};
+    struct rg_report r = {.req = &req,
+                          .shown_path = "f",
+                          .abs_path = "/w/f",
+                          .file = &file,
+                          .facts = &facts,
+                          .decision = {RG_REFUSE, RG_WHY_UNREAD},
+                          .unreadable = true};
+    rg_reason_text(buf, sizeof buf, &r, 16, NULL);
+    CHECK(strstr(buf, "may not read it") != NULL);
+    CHECK(strstr(buf, "readguard mark FILE") != NULL);
+    CHECK(strstr(buf, "Read it first") == NULL);
 }
 
 TEST(changed_sentence_names_times_and_sizes)
@@ -41,8 +58,8 @@ TEST(changed_sentence_with_mtime_put_back_names_the_ctime)
         .exists = true, .regular = true, .mtime_ns = 1000000000, .ctime_ns = 3000000000, .size = 5};
     struct rg_facts facts = {
         .rec = {.found = true, .mtime_ns = 1000000000, .size = 5, .read_ns = 1500000000}};
-    struct rg_report r = {&req, "f", "/w/f", &same, &facts, {RG_REFUSE, RG_WHY_CHANGED},
-                          NULL, NULL};
+    struct rg_report r = {&req, "f",  "/w/f", &same, &facts, {RG_REFUSE, RG_WHY_CHANGED},
+                          NULL, NULL, false};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     CHECK_EQ_STR(buf, "it changed since this session read it (read at "
                       "1970-01-01T00:00:01.500000000Z, changed 1970-01-01T00:00:03.000000000Z "
@@ -57,8 +74,8 @@ TEST(table_full_sentence_names_the_capacity)
 TEST(table_full_sentence_without_room_names_the_file_system)
 {
     struct rg_facts facts = {0};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_TABLE_FULL},
-                          NULL, NULL};
+    struct rg_report r = {&req, "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_TABLE_FULL},
+                          NULL, NULL, false};
     char buf[512];
     rg_reason_text(buf, sizeof buf, &r, 0, NULL);
     CHECK(strstr(buf, "is full: its file system has no room left") != NULL);
@@ -75,8 +92,8 @@ TEST(no_table_from_a_bad_variable_advises_fixing_it)
 {
     static char buf[512];
     struct rg_facts facts = {0};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_NO_TABLE},
-                          NULL, NULL};
+    struct rg_report r = {&req, "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_NO_TABLE},
+                          NULL, NULL, false};
     rg_reason_text(buf, sizeof buf, &r, 16, "READGUARD_MODE is neither 'enforce' nor 'warn'");
     CHECK(strstr(buf, "Fix or unset the variable it names") != NULL);
     CHECK(strstr(buf, "readguard run") == NULL);
@@ -87,8 +104,8 @@ static const char *scanned_by(const char *scanner)
 {
     static char buf[512];
     struct rg_facts facts = {.rec = {.found = true, .reader = 321 | RG_READER_SCAN}};
-    struct rg_report r = {&req,    "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED},
-                          scanner, NULL};
+    struct rg_report r = {&req,    "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_SCANNED},
+                          scanner, NULL, false};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     return buf;
 }
@@ -104,7 +121,8 @@ TEST(sealed_journal_sentence_names_the_journal_not_the_table)
     static char buf[512];
     struct rg_file kept = {.exists = true, .regular = true, .in_journal = true};
     struct rg_facts facts = {.sealed = true};
-    struct rg_report r = {&req, "f", "/w/f", &kept, &facts, {RG_REFUSE, RG_WHY_SEALED}, NULL, NULL};
+    struct rg_report r = {&req, "f",  "/w/f", &kept, &facts, {RG_REFUSE, RG_WHY_SEALED},
+                          NULL, NULL, false};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     CHECK(strstr(buf, "this session's journal") != NULL);
     CHECK(strstr(buf, "table") == NULL);
@@ -127,7 +145,8 @@ TEST(reason_text_is_cut_to_the_buffer)
 {
     char small[10];
     struct rg_facts facts = {0};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD}, NULL, NULL};
+    struct rg_report r = {&req, "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_UNREAD},
+                          NULL, NULL, false};
     CHECK_EQ_INT(rg_reason_text(small, sizeof small, &r, 0, NULL), 9);
     CHECK_EQ_STR(small, "it has no");
 }
@@ -265,8 +284,8 @@ TEST(replaced_sentence_names_when_it_was_read)
     static char buf[512];
     struct rg_facts facts = {0};
     struct rg_record was = {.found = true, .read_ns = 1500000000};
-    struct rg_report r = {&req, "f", "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_REPLACED},
-                          NULL, &was};
+    struct rg_report r = {&req, "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_REPLACED},
+                          NULL, &was, false};
     rg_reason_text(buf, sizeof buf, &r, 16, NULL);
     CHECK_EQ_STR(buf, "it was replaced by another file since this session read it (read at "
                       "1970-01-01T00:00:01.500000000Z). Read it again, then retry.");
@@ -289,6 +308,7 @@ int main(void)
 {
     RUN(log_line_names_its_session_last);
     RUN(unread_sentence);
+    RUN(unread_sentence_of_an_unreadable_file_offers_mark);
     RUN(replaced_sentence_names_when_it_was_read);
     RUN(replaced_sentence_without_the_record_still_says_replaced);
     RUN(replaced_is_logged_as_replaced);

@@ -50,6 +50,12 @@ void rg_note_write(struct rg_ctx *c, int fd, void *stream)
         note_write_stat(c, fd, &st, stream);
 }
 
+/* Rounds of open_untruncated's race with a file that comes and goes between
+ * its two opens. Only a process deleting and creating the name in a tight
+ * loop loses three rounds; then a plain O_CREAT open, which counts as new
+ * only if the file it finds is empty (maybe_fresh). */
+enum { RG_UNTRUNCATED_TRIES = 3 };
+
 /* Opens the target of a write without truncating it, creating it only if it
  * does not exist. *fresh says the file is new: there is nothing to lose.
  * O_CREAT|O_EXCL makes the "does not exist" answer atomic; the loop covers a
@@ -58,7 +64,7 @@ void rg_note_write(struct rg_ctx *c, int fd, void *stream)
 static int open_untruncated(const struct rg_request *req, bool *fresh, bool *maybe_fresh)
 {
     int flags = req->flags & ~(O_TRUNC | O_CREAT);
-    for (int tries = 0; tries < 3; tries++) {
+    for (int tries = 0; tries < RG_UNTRUNCATED_TRIES; tries++) {
         int fd = rg_open_paused(req, flags);
         if (fd != -ENOENT || !(req->flags & O_CREAT))
             return fd;

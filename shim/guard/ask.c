@@ -344,21 +344,26 @@ enum rg_action rg_ask_path_act(struct rg_ctx *c, const struct rg_request *req, b
     return rg_ask(c, req, &f, -1, follow);
 }
 
-int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
-                   enum rg_scope scope)
+/* The three answers of a change that opens nothing (ask.h). */
+static enum rg_action collapsed(enum rg_action a)
 {
-    enum rg_action a = rg_ask_path_act(c, req, follow, st, scope);
-    return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
+    return a == RG_REFUSE || a == RG_ALLOW_KEPT ? a : RG_ALLOW;
 }
 
-int rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
+enum rg_action rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                              struct stat *st, enum rg_scope scope)
+{
+    return collapsed(rg_ask_path_act(c, req, follow, st, scope));
+}
+
+enum rg_action rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st)
 {
     struct rg_file f = rg_file_of(st);
-    enum rg_action a = rg_ask(c, req, &f, -1, false);
-    return a == RG_REFUSE ? -EACCES : a == RG_ALLOW_KEPT;
+    return collapsed(rg_ask(c, req, &f, -1, false));
 }
 
-int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st)
+enum rg_action rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                                struct stat *st)
 {
     return rg_ask_path_in(c, req, follow, st, RG_SCOPE_UNKNOWN);
 }

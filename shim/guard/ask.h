@@ -144,18 +144,20 @@ enum rg_action rg_ask_named(struct rg_ctx *c, const struct rg_request *req, stru
  * source of a rename, which the policy otherwise lets through. -EACCES or 0. */
 int rg_ask_sealed(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 
-/* Asks about a path that is not open: a missing path is a new file. 0,
- * -EACCES, or 1 where the change is allowed only once the old bytes are
- * kept (RG_ALLOW_KEPT: rg_journal_keep's act); what the path names is left
- * in *st (st_mode 0: nothing). */
-int rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st);
+/* Asks about a path that is not open: a missing path is a new file. One
+ * of three answers, what a change that opens nothing can act on:
+ * RG_REFUSE, RG_ALLOW_KEPT (allowed only once the old bytes are kept: the
+ * act to hand rg_journal_keep), or RG_ALLOW (every other allow, warn mode's
+ * too). What the path names is left in *st (st_mode 0: nothing). */
+enum rg_action rg_ask_path_stat(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                                struct stat *st);
 /* The same, of the file itself (not a final symlink's target) that st
  * describes, looked at already. */
-int rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
+enum rg_action rg_ask_stat(struct rg_ctx *c, const struct rg_request *req, const struct stat *st);
 /* The same, with the target's tier already known to be scope (the backup
  * rule: guard/calls.c), or RG_SCOPE_UNKNOWN to work it out if needed. */
-int rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow, struct stat *st,
-                   enum rg_scope scope);
+enum rg_action rg_ask_path_in(struct rg_ctx *c, const struct rg_request *req, bool follow,
+                              struct stat *st, enum rg_scope scope);
 /* rg_ask_path_stat's answer itself (RG_ALLOW for nothing there). */
 enum rg_action rg_ask_path_act(struct rg_ctx *c, const struct rg_request *req, bool follow,
                                struct stat *st, enum rg_scope scope);

@@ -221,16 +221,16 @@ int rg_guard_link_fd(struct rg_ctx *c, const struct rg_request *req, int fd, int
 int rg_guard_truncate(struct rg_ctx *c, const struct rg_request *req, off_t length)
 {
     struct stat st;
-    int r = rg_ask_path_stat(c, req, true, &st);
-    if (r < 0)
-        return r;
+    enum rg_action act = rg_ask_path_stat(c, req, true, &st);
+    if (act == RG_REFUSE)
+        return -EACCES;
     /* Kept whatever the length: a truncate that loses no byte (growing the
      * file, or to its own size) still makes its bytes the session's own,
      * over which the journal keeps nothing more. */
-    if (st.st_mode != 0 && rg_journal_keep(c, req, "truncate", -1, true, &st,
-                                           r ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE)
+    if (st.st_mode != 0 &&
+        rg_journal_keep(c, req, "truncate", -1, true, &st, act, NULL) == RG_REFUSE)
         return -EACCES;
-    r = rg_sys_truncate(req->path, length);
+    int r = rg_sys_truncate(req->path, length);
     if (r == 0)
         stamp_path(c, AT_FDCWD, req->path, true);
     return r;
@@ -280,17 +280,18 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
      * could take a file made since, which nothing kept. */
     if (pfd == -ENOENT)
         return -ENOENT;
-    int r = pfd >= 0 ? rg_ask_stat(c, req, &st) : rg_ask_path_stat(c, req, false, &st);
-    if (r < 0) {
+    enum rg_action act = pfd >= 0 ? rg_ask_stat(c, req, &st) : rg_ask_path_stat(c, req, false, &st);
+    if (act == RG_REFUSE) {
         if (pfd >= 0)
             rg_sys_close(pfd);
-        return r;
+        return -EACCES;
     }
     /* Under --strict (a sealed table) the journal is what lets the tree
      * remove a file it never read: one it cannot keep, the decision
      * judges again (a tree that filled the disk, or took the journal's
      * permissions by an ACL). */
-    enum rg_action act = r || c->sealed_ino ? RG_ALLOW_KEPT : RG_ALLOW;
+    if (c->sealed_ino)
+        act = RG_ALLOW_KEPT;
     bool linked = false;
     if (pfd >= 0)
         act = rg_journal_keep_opened(c, req, "unlink", pfd, plain, &st, act, &linked);
@@ -298,9 +299,9 @@ int rg_guard_unlink(struct rg_ctx *c, const struct rg_request *req, int flags)
         act = rg_journal_keep(c, req, "unlink", -1, false, &st, act, &linked);
     if (act == RG_REFUSE)
         return -EACCES;
-    r = c->sealed_ino && S_ISREG(st.st_mode) && rg_journal_on(c)
-            ? rg_jremove_kept(c, req->dirfd, req->path, &st)
-            : rg_sys_unlinkat(req->dirfd, req->path, flags);
+    int r = c->sealed_ino && S_ISREG(st.st_mode) && rg_journal_on(c)
+                ? rg_jremove_kept(c, req->dirfd, req->path, &st)
+                : rg_sys_unlinkat(req->dirfd, req->path, flags);
     if (r < 0 && linked)
         rg_journal_unkeep(c, req, &st);
     return r;

@@ -219,21 +219,21 @@ static int judge_files(struct rg_ctx *c, struct renaming *j, bool stale_again)
     struct stat src = {0};
     j->dst = (struct stat){0};
     j->linked = false;
-    int dst_kept = 0, src_kept = 0;
-    if (j->targets >= 1 && (dst_kept = rg_ask_path_in(c, j->req, false, &j->dst, j->dst_scope)) < 0)
-        return dst_kept;
-    if (j->targets == 2 && (src_kept = rg_ask_path_stat(c, &j->old, false, &src)) < 0)
-        return src_kept;
+    enum rg_action dst_act = RG_ALLOW, src_act = RG_ALLOW;
+    if (j->targets >= 1 &&
+        (dst_act = rg_ask_path_in(c, j->req, false, &j->dst, j->dst_scope)) == RG_REFUSE)
+        return -EACCES;
+    if (j->targets == 2 && (src_act = rg_ask_path_stat(c, &j->old, false, &src)) == RG_REFUSE)
+        return -EACCES;
     int kept = j->dst.st_mode != 0
                    ? rg_journal_keep_replaced(c, j->req, j->targets == 2 ? "exchange" : "rename",
-                                              &j->dst, dst_kept ? RG_ALLOW_KEPT : RG_ALLOW)
+                                              &j->dst, dst_act)
                    : 0;
     if ((kept == -ESTALE && stale_again) || kept == -EACCES)
         return kept;
     j->linked = kept == 1;
     if (src.st_mode != 0 &&
-        rg_journal_keep(c, &j->old, "exchange", -1, false, &src,
-                        src_kept ? RG_ALLOW_KEPT : RG_ALLOW, NULL) == RG_REFUSE) {
+        rg_journal_keep(c, &j->old, "exchange", -1, false, &src, src_act, NULL) == RG_REFUSE) {
         if (j->linked)
             rg_journal_unkeep(c, j->req, &j->dst);
         return -EACCES;

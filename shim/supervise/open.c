@@ -132,15 +132,17 @@ static void hand_over(struct rg_sv_call *call, int fd, const struct open_args *a
     rg_sys_close(fd);
 }
 
-enum look { LOOK_OTHER, LOOK_FIFO, LOOK_REGULAR };
+/* LOOK_OTHER also when the look failed otherwise: the open then finds out
+ * for itself. */
+enum look { LOOK_OTHER, LOOK_MISSING, LOOK_FIFO, LOOK_REGULAR };
 
-/* The look before a blocking open: -ENOENT, or what path is (enum look). */
-static int look_at(int dfd, const char *path, int flags)
+/* The look before a blocking open: what path is. */
+static enum look look_at(int dfd, const char *path, int flags)
 {
     struct stat st;
     int r = rg_sys_fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
     if (r == -ENOENT)
-        return r;
+        return LOOK_MISSING;
     if (r != 0)
         return LOOK_OTHER;
     return S_ISFIFO(st.st_mode) ? LOOK_FIFO : S_ISREG(st.st_mode) ? LOOK_REGULAR : LOOK_OTHER;
@@ -153,7 +155,7 @@ static int look_at(int dfd, const char *path, int flags)
  * or a device between the look and the open: then this handler waits in
  * the open as the caller's own open would, and the watchdog passes the turn
  * on (turn.c), as for any call that stalls. */
-static bool plain_read(const struct open_args *a, int look)
+static bool plain_read(const struct open_args *a, enum look look)
 {
     return look == LOOK_REGULAR && (a->flags & O_ACCMODE) == O_RDONLY &&
            !rg_flags_write(a->flags) && !(a->flags & RG_O_CREATES);
@@ -187,7 +189,7 @@ struct opening {
     const struct open_args *a;
     const char *path;
     int dfd;
-    int look;
+    enum look look;
     bool writes, changes, late_trunc, nonblock, plain, later;
     struct rg_request req;
 };
@@ -249,7 +251,7 @@ static void plan(struct opening *o, const struct rg_sv_call *call, const struct 
 static bool answered_by_look(const struct rg_sv_call *call, const struct opening *o)
 {
     const struct open_args *a = o->a;
-    if (o->look == -ENOENT && !(a->flags & RG_O_CREATES)) {
+    if (o->look == LOOK_MISSING && !(a->flags & RG_O_CREATES)) {
         rg_sv_reply(call, -ENOENT);
         return true;
     }

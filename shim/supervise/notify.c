@@ -235,6 +235,15 @@ static int start_keeper(struct rg_sv_held *held, struct rg_sv *sv)
     return 0;
 }
 
+/* A context of a thread's own, sharing proto's table. Not its cache of
+ * git's rules: each context makes its own on first use, guarded by its own
+ * lock, so a copied pointer would be two threads in one cache. */
+static void own_context(struct rg_ctx *to, const struct rg_ctx *proto)
+{
+    *to = *proto;
+    to->git = NULL;
+}
+
 /* nthreads workers on listener, numbered from 1 for sv's turn, each with
  * a context of its own copied from proto. */
 static int start_workers(int listener, enum rg_sv_level level, const struct rg_ctx *proto,
@@ -251,8 +260,7 @@ static int start_workers(int listener, enum rg_sv_level level, const struct rg_c
         w->turn = sv->turn;
         w->held = sv->held;
         w->own = own;
-        w->ctx = *proto;
-        w->ctx.git = NULL; /* each context keeps its own, under its own lock */
+        own_context(&w->ctx, proto);
         w->notif_size = notif_size;
         int r = rg_sv_spawn(work, w);
         if (r != 0)
@@ -275,8 +283,7 @@ int rg_sv_start(int listener, enum rg_sv_level level, const struct rg_ctx *proto
     struct rg_sv_ids *own = calloc(1, sizeof *own);
     struct rg_sv_held *held = NULL;
     if (shared) {
-        *shared = *proto;
-        shared->git = NULL; /* each context keeps its own, under its own lock */
+        own_context(shared, proto);
         held = own ? rg_sv_held_new(shared) : NULL;
     }
     if (!held) {

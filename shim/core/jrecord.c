@@ -206,6 +206,11 @@ size_t rg_jrecord_format(char *out, size_t cap, const struct rg_jrecord *r)
     char path[4200], prog[128], t[RG_TIME_LEN];
     size_t path_len, prog_len = rg_json_escape(prog, sizeof prog, r->prog ? r->prog : "");
     bool utf8 = rg_json_escape_utf8(path, sizeof path, r->path, &path_len);
+    /* Cut short, "path" would name another file, and undo would never find
+     * this one: no record, which its keeper reports as a path too long. A
+     * path that is not UTF-8 is whole in "path_bytes" (or no line fits). */
+    if (!utf8 && rg_utf8_valid(r->path))
+        return 0;
     rg_format_time(r->time_ns, t);
     struct line o = {out, out + cap};
     put(&o, RG_JRECORD_START, sizeof RG_JRECORD_START - 1);

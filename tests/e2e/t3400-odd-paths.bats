@@ -415,3 +415,33 @@ except ValueError:
 	[[ ${stderr_lines[0]} == "readguard: './s\\nFAKE' runs unguarded: it is statically linked"* ]] ||
 		fail "stderr: $stderr"
 }
+
+# ctl MODE: like deep, but 15 directories of 200 control bytes (\x01) each:
+# 3,000 bytes, within PATH_MAX, whose JSON escape (\u0001) is six times that.
+ctl() {
+	python3 - "$1" <<'PY'
+import os, sys
+d = "\x01" * 200
+p = os.path.join(*[d] * 15)
+if sys.argv[1] == "make":
+    os.makedirs(p)
+    open(os.path.join(p, "f"), "w").write("original\n")
+elif sys.argv[1] == "readwrite":
+    os.chdir(p)
+    open("f").read()
+    open("f", "w").write("new\n")
+else:
+    sys.stdout.write(open(os.path.join(p, "f")).read())
+PY
+}
+
+@test "t3400.31 a read file whose escaped path outgrows a journal record is overwritten with a warning, not kept under a cut name" {
+	ctl make
+	run --separate-stderr rg bash -c "$(declare -f ctl); ctl readwrite"
+	assert_success
+	[[ $stderr == *"were not kept in the journal"*"(journal-unwritable: ENAMETOOLONG); the change goes ahead"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(ctl cat)" new
+	run --separate-stderr "$RG" history --all --json
+	refute_output --partial '"object":"'
+}

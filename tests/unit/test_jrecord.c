@@ -122,6 +122,20 @@ TEST(record_that_does_not_fit_is_not_cut)
     CHECK_EQ_INT(rg_jrecord_format(line, sizeof line, &r), 0);
 }
 
+/* A path of control characters (six bytes each, escaped) longer than the
+ * formatter's room was once cut, and the record named another file. */
+TEST(record_whose_escaped_path_does_not_fit_is_not_written)
+{
+    static char line[65536], path[3024];
+    memset(path, '\x01', sizeof path - 1);
+    path[0] = '/';
+    struct rg_jrecord r = {.op = "truncate", .path = path, .object = "ino-1-2-3"};
+    CHECK_EQ_INT(rg_jrecord_format(line, sizeof line, &r), 0);
+    memset(path, 'a', sizeof path - 1);
+    path[0] = '/';
+    CHECK(rg_jrecord_format(line, sizeof line, &r) > 0);
+}
+
 /* What the formatter writes, the parser reads back: the path's bytes,
  * whether or not they are UTF-8. */
 TEST(record_path_reads_back_as_written)
@@ -172,6 +186,7 @@ int main(void)
     RUN(record_of_a_path_that_is_not_utf8_keeps_its_bytes);
     RUN(record_numbers_read_as_printf_writes_them);
     RUN(record_that_does_not_fit_is_not_cut);
+    RUN(record_whose_escaped_path_does_not_fit_is_not_written);
     RUN(record_path_reads_back_as_written);
     RUN(record_cut_short_gives_way_to_the_one_after_it);
     return check_done();

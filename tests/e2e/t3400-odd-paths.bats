@@ -430,6 +430,8 @@ elif sys.argv[1] == "readwrite":
     os.chdir(p)
     open("f").read()
     open("f", "w").write("new\n")
+elif sys.argv[1] == "rm":
+    os.unlink(os.path.join(p, "f"))
 else:
     sys.stdout.write(open(os.path.join(p, "f")).read())
 PY
@@ -444,4 +446,15 @@ PY
 	assert_equal "$(ctl cat)" new
 	run --separate-stderr "$RG" history --all --json
 	refute_output --partial '"object":"'
+}
+
+@test "t3400.32 --strict: removing an unread file whose escaped path outgrows a journal record is refused" {
+	local out
+	out=$("$RG" run --strict -- true 2>&1) || skip "strict mode unavailable: $out"
+	ctl make
+	run --separate-stderr "$RG" run --strict --log "$LOG" -- bash -c "$(declare -f ctl); ctl rm"
+	assert_failure
+	[[ $stderr == *"refused to remove"*"its old bytes could not be kept in the journal: its path is longer than the journal can name (ENAMETOOLONG)"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(ctl cat)" original
 }

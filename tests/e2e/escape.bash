@@ -24,6 +24,21 @@ table-rm nested-warn nested-trampoline nested-mark ns-bind dir-swap-race dir-swa
 link-swap-race tmpfile-rename opath-reopen opath-link-out empty-path-link-out rename-whiteout
 rdonly-trunc other-session-mark other-session-swap core-dump open-swap-race"
 
+# esc_nobody_tree WHY: sets D to a new directory in /tmp (bats's own are
+# private to root) holding $D/proj, a directory of uid 65534's, with that
+# user's state directory and tables beside it; skips where it cannot (WHY:
+# what needs root, for the skip).
+esc_nobody_tree() {
+	[ "$(id -u)" = 0 ] || skip "needs root to $1"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	esc_drop env "$RG" --version >/dev/null 2>&1 ||
+		skip "uid 65534 cannot run $RG from this build tree (a private directory)"
+	D=$(mktemp -d /tmp/rg-nobody.XXXXXX)
+	chmod 0755 "$D"
+	mkdir -p "$D/proj" "$D/state" "$D/tables"
+	chown -R 65534:65534 "$D/proj" "$D/state" "$D/tables"
+}
+
 # esc_require: what every test of an escape needs (a build, root to drop
 # to uid 65534, setpriv), or the skip that says which is missing.
 esc_require() {

@@ -19,18 +19,7 @@ teardown() {
 	common_teardown
 }
 
-# nobody_tree: $D/proj, a directory of uid 65534's, with that user's state
-# directory and tables beside it; skips where it cannot.
-nobody_tree() {
-	[ "$(id -u)" = 0 ] || skip "needs root to undo another user's file"
-	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
-	esc_drop env "$RG" --version >/dev/null 2>&1 ||
-		skip "uid 65534 cannot run $RG from this build tree (a private directory)"
-	D=$(mktemp -d /tmp/rg-t1412.XXXXXX)
-	chmod 0755 "$D"
-	mkdir -p "$D/proj" "$D/state" "$D/tables"
-	chown -R 65534:65534 "$D/proj" "$D/state" "$D/tables"
-}
+nobody_tree() { esc_nobody_tree "undo another user's file"; }
 
 # as_nobody SCRIPT: SCRIPT as uid 65534, in $D/proj, in a session of that
 # user's unless SCRIPT is run with NOSESSION=1.

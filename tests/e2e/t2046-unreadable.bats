@@ -17,20 +17,13 @@ teardown() {
 	common_teardown
 }
 
-# nobody_tree: $D/proj, uid 65534's, holding w (write-only, "old"), with
-# that user's state directory and tables; skips where it cannot (root
-# reads any file, so the test needs another user).
+# nobody_tree: esc_nobody_tree's $D/proj, holding w (write-only, "old"):
+# root reads any file, so the test needs another user.
 nobody_tree() {
-	[ "$(id -u)" = 0 ] || skip "needs root to act as uid 65534"
-	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
-	esc_drop env "$RG" --version >/dev/null 2>&1 ||
-		skip "uid 65534 cannot run $RG from this build tree (a private directory)"
-	D=$(mktemp -d /tmp/rg-t2046.XXXXXX)
-	chmod 0755 "$D"
-	mkdir -p "$D/proj" "$D/state" "$D/tables"
+	esc_nobody_tree "act as uid 65534"
 	printf 'old\n' >"$D/proj/w"
 	chmod 0222 "$D/proj/w"
-	chown -R 65534:65534 "$D/proj" "$D/state" "$D/tables"
+	chown 65534:65534 "$D/proj/w"
 }
 
 # as_nobody SCRIPT: `run --separate-stderr` of SCRIPT as uid 65534 in

@@ -147,7 +147,7 @@ printf 'int rg_bench_empty;\n' >"$work/empty.c"
 "${CC:-cc}" -shared -fPIC -O2 -o "$work/libempty.so" "$work/empty.c" 2>/dev/null || rm -f "$work/libempty.so"
 # The floor of the shim's start-up above that: a library with the shim's
 # imports, bound alike to the same versions, and no code (made from the
-# shim's relocations, scripts/dev/startup-floor.sh), preloaded with the two
+# shim's relocations, scripts/dev/startup-floor.sh), preloaded with the
 # variables of a session (see session_env()), which ld.so's start-up reads too.
 # At a path as long as the shim's where $work allows: ld.so compares each
 # loaded object's name with each name it needs (_dl_name_match_p), and

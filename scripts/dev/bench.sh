@@ -13,7 +13,7 @@
 #   RG_BENCH_ONLY="git_checkout compileall ..."  time only these macro rows
 #              (the names macro() is called with below); the micro and
 #              scale rows always run. The others say not run.
-#   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure and pytest
+#   RG_BENCH_HEAVY_ROUNDS=N  rounds of configure and of make -j2 under --strict
 #   RG_BENCH_NPM_ROUNDS=N    rounds of npm install (a round runs it 4 times)
 #   RG_BENCH_CG_MACRO="grep_r pytest ..."  the macro rows to count under
 #              callgrind (default: grep -r, git switch and checkout, pytest,
@@ -498,7 +498,9 @@ for i in range(int(sys.argv[2])):
     fi
     if "$PY" -c 'import pytest' 2>/dev/null; then
         gen_pytest "$mac/pyt" "$py_tests"
-        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt" "$heavy_rounds"
+        # Under half a second a run, one process: as many rounds as the loops,
+        # for with three a busy neighbour's second moved the median by 10 %.
+        macro pytest true "$PY -m pytest -q -p no:cacheprovider $mac/pyt" "$rounds"
         counted pytest "$py_tests" test
     fi
     if have npm; then
@@ -837,7 +839,7 @@ if [ -n "$out" ]; then
         echo "Median of $rounds interleaved rounds (bare, guarded, bare, ...); micro: $iters calls per"
         echo "round in one process; macro: one run per round by \`hyperfine -N --runs 1\`, after a"
         echo "warm-up round, inside one kept session (as a guarded shell's commands run); the"
-        echo "process-heavy rows (configure, pytest) are the median of $heavy_rounds rounds, npm install of $npm_rounds."
+        echo "process-heavy rows (configure, make -j2 under --strict) are the median of $heavy_rounds rounds, npm install of $npm_rounds."
         echo "Load average when the run began: $load_at_start, when it ended: $(cut -d' ' -f1-3 /proc/loadavg) (the machine has $(nproc) CPUs)."
         if [ -n "$skipped" ]; then
             echo "**Not run, past the time budget (RG_BENCH_BUDGET=$RG_BENCH_BUDGET s):$skipped.**"

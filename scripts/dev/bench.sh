@@ -525,15 +525,17 @@ for i in range(int(sys.argv[2])):
     # adds over the preload alone. The loop's second floor adds the round
     # trips and nothing else: the same plain run under rgnotify, which sends
     # what --supervise's filter sends (each open not from the library's
-    # trampoline) to a listener that lets it through at once; the make's,
-    # every open with no library, as --strict's filter does.
+    # trampoline) to a listener that lets it through at once. The make's
+    # sends every open, as --strict's filter does, to a listener that
+    # carries each out (the caller's directory from /proc, the open, ADDFD),
+    # as --strict must, judging and recording nothing.
     plain="$RG run --root $mac --log $work/plain.log --"
     GUARD="$RG run --supervise --root $mac --log $work/supervise.log --" \
         macro true_loop_supervise true "bash -c 'for i in \$(seq $loop); do /bin/true; done'" \
         "$rounds" "" "$plain" "$plain env READGUARD_TRAMPOLINE=1 $NOTIFY"
     GUARD="$RG run --strict --root $mac --log $work/strict.log --" \
         macro make_j2_strict "make -s -C $mac/c clean" "make -s -j2 -C $mac/c" "$heavy_rounds" "" "$plain" \
-        "RG_NOTIFY_ALL=1 $NOTIFY"
+        "$plain env RG_NOTIFY_ALL=1 RG_NOTIFY_CARRY=1 $NOTIFY"
     # Its floor: every system call the shim adds per module (an fstat after
     # the module's open; fstat and getpid after its .pyc's temporary file's
     # open and before its close; around the rename onto the .pyc, a mask
@@ -771,8 +773,8 @@ table() {
     row "--supervise against that floor, with its round trips (bare column: the floor; target: within 5%)" vsfloor true_loop_supervise "≤ 1.05" floor2
     row "make -j2, $((c_files + 1)) C files, under readguard run --strict (CPU time of the whole tree and readguard; wall ratio beside it)" macro_cpu make_j2_strict "≤ 1.25"
     row "floor of --strict: the same under a plain readguard run, no supervisor (measured)" mfloor make_j2_strict -
-    row "floor of --strict with its round trips: bare, every open sent to a listener that lets it through at once, no library (rgnotify, measured)" mfloor make_j2_strict - floor2
-    row "--strict against its floor with round trips (bare column: that floor, CPU time, wall ratio beside it; the floor loads no library, so the preload's own cost, the plain run's row above, counts against this one; target: within 5%)" vsfloor_cpu make_j2_strict "≤ 1.05" floor2
+    row "floor of --strict with its round trips: that plain run, every open sent to a listener that carries it out (the caller's directory from /proc, the open, ADDFD) and judges nothing (rgnotify, measured)" mfloor make_j2_strict - floor2
+    row "--strict against that floor, with its round trips (bare column: the floor, CPU time, wall ratio beside it; target: within 5%)" vsfloor_cpu make_j2_strict "≤ 1.05" floor2
     row "./configure (autoconf), $conf_checks checks" macro configure "≤ 1.05"
     row "floor of configure: an empty preloaded library, no shim (measured)" mfloor configure -
     row "floor of configure: a library with the shim's imports and symbol versions and no code, with the session's variables (generated: scripts/dev/startup-floor.sh; measured)" mfloor configure - floor2

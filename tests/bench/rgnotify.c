@@ -10,16 +10,24 @@
  *
  *   RG_NOTIFY_COUNT=FILE  write the number of calls answered to FILE at exit
  *   RG_NOTIFY_ALL=1       send every open, the trampoline's too, as the
- *       filter of --strict does (the floor of its row: round trips only;
- *       readguard carries those opens out, this lets them through)
+ *       filter of --strict does
+ *   RG_NOTIFY_CARRY=1     carry each open out instead of letting it through,
+ *       as --strict must (a path checked and then let through to the kernel
+ *       can be swapped in between, seccomp_unotify(2)): open the caller's
+ *       cwd or dirfd from /proc, open the path from there, install the
+ *       descriptor in the caller with its answer (ADDFD), close both. Those
+ *       the supervisor lets through go on (supervise/passthrough.c: O_PATH,
+ *       which ADDFD cannot install, and read-only directories)
  *
  * Usage: rgnotify COMMAND [ARG]...   exits with COMMAND's status. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,9 +103,57 @@ static int recv_fd(int sock)
     return fd;
 }
 
+/* The caller's directory the path starts from, as the supervisor opens it
+ * (supervise/target.c): AT_FDCWD for an absolute path. */
+static int caller_dir(const struct seccomp_notif *req, const char *path)
+{
+    char link[64];
+    int dirfd = req->data.nr == SYS_openat ? (int)req->data.args[0] : AT_FDCWD;
+    if (path[0] == '/')
+        return AT_FDCWD;
+    if (dirfd == AT_FDCWD)
+        snprintf(link, sizeof link, "/proc/%u/cwd", req->pid);
+    else
+        snprintf(link, sizeof link, "/proc/%u/fd/%d", req->pid, dirfd);
+    return open(link, O_PATH | O_CLOEXEC);
+}
+
+static void carry_out(int listener, const struct seccomp_notif *req, const char *path)
+{
+    int at = req->data.nr == SYS_openat;
+    int flags = (int)req->data.args[at + 1];
+    if ((flags & O_PATH) ||
+        ((flags & O_DIRECTORY) && (flags & O_ACCMODE) == O_RDONLY && !(flags & O_CREAT))) {
+        struct seccomp_notif_resp resp = {.id = req->id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+        ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        return;
+    }
+    int dfd = caller_dir(req, path);
+    int fd = dfd >= 0 || dfd == AT_FDCWD
+                 ? openat(dfd, path, flags | O_CLOEXEC, (mode_t)req->data.args[at + 2])
+                 : -1;
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        struct seccomp_notif_addfd a = {.id = req->id,
+                                        .flags = SECCOMP_ADDFD_FLAG_SEND,
+                                        .srcfd = (unsigned)fd,
+                                        .newfd_flags = flags & O_CLOEXEC};
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0)
+            err = errno;
+        close(fd);
+    }
+    if (fd < 0 || err) {
+        struct seccomp_notif_resp resp = {.id = req->id, .error = -err};
+        ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+    }
+    if (dfd >= 0)
+        close(dfd);
+}
+
 static void *answer(void *arg)
 {
     int listener = (int)(intptr_t)arg;
+    bool carry = getenv("RG_NOTIFY_CARRY") != NULL;
     struct seccomp_notif_sizes sizes;
     if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0)
         return NULL;
@@ -120,8 +176,12 @@ static void *answer(void *arg)
         struct iovec theirs = {(void *)(uintptr_t)req->data.args[at], sizeof path};
         if (process_vm_readv((pid_t)req->pid, &mine, 1, &theirs, 1, 0) < 0)
             path[0] = '\0';
-        struct seccomp_notif_resp resp = {.id = req->id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
         answered++; /* before the answer: the caller may exit right after it */
+        if (carry) {
+            carry_out(listener, req, path);
+            continue;
+        }
+        struct seccomp_notif_resp resp = {.id = req->id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
         ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
     }
     free(req);

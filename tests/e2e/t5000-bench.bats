@@ -359,6 +359,26 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 	assert_equal $(($(cat "$W/n5") - $(cat "$W/n1"))) 4
 }
 
+@test "rgnotify with RG_NOTIFY_CARRY opens each file itself and hands the descriptor over" {
+	# /proc/self in an open carried out is the listener's process.
+	run env RG_NOTIFY_ALL=1 RG_NOTIFY_CARRY=1 "$NOTIFY" cat /proc/self/comm
+	assert_success
+	assert_output rgnotify
+}
+
+@test "rgnotify with RG_NOTIFY_CARRY opens relative paths from the caller's directory, with its errors" {
+	mkdir "$W/d"
+	echo one >"$W/d/a"
+	cd "$W/d"
+	run env RG_NOTIFY_ALL=1 RG_NOTIFY_CARRY=1 "$NOTIFY" sh -c 'cat a && echo two >b && ls && cat missing'
+	assert_failure 1
+	assert_line --index 0 one
+	assert_line --index 1 a
+	assert_line --index 2 b
+	assert_line --partial "missing: No such file or directory"
+	assert_equal "$(cat b)" two
+}
+
 @test "rgnotify exits with its command's status, and says what it needs" {
 	run "$NOTIFY" sh -c 'exit 3'
 	assert_failure 3
@@ -395,7 +415,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 		"the same under readguard run --supervise" "floor of --supervise: the same under a plain readguard run" \
 		"floor of --supervise with its round trips" \
 		"make -j2, 5 C files, under readguard run --strict" "floor of --strict: the same under a plain readguard run" \
-		"floor of --strict with its round trips" "--strict against its floor with round trips" \
+		"floor of --strict with its round trips" "--strict against that floor, with its round trips" \
 		"floor of start-up: a library with the shim's imports" "the shim against that floor" \
 		"1 against that floor" "3 against that floor" "6c against that floor" "grep -r against that floor" \
 		"git checkout against that floor" "--supervise against that floor"; do

@@ -118,14 +118,23 @@ static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
 
 /* A bad READGUARD_* variable is the only problem whose text starts with
  * its name (preload/envsettings.c, attach.c): a new session would read the
- * same variable and fail the same way, so the advice is to fix it. */
+ * same variable and fail the same way, so the advice is to fix it. Another
+ * user's table is most often a process that changed user inside the
+ * session (su, sudo -u): that user needs a session of its own. */
+static const char *no_table_advice(const char *problem)
+{
+    if (problem && strncmp(problem, "READGUARD_", 10) == 0)
+        return "Fix or unset the variable it names, then retry.";
+    if (problem && strcmp(problem, RG_TABLE_OTHER_USER) == 0)
+        return "A session is one user's: a command run as another user (su, sudo -u) needs a "
+               "session of its own, started as that user with 'readguard run'.";
+    return "Start a new session with 'readguard run'.";
+}
+
 static int no_table_text(char *buf, size_t cap, const char *problem)
 {
-    bool bad_var = problem && strncmp(problem, "READGUARD_", 10) == 0;
     return snprintf(buf, cap, "the session table is unusable (%s), so no read can be proven. %s",
-                    problem ? problem : "unknown",
-                    bad_var ? "Fix or unset the variable it names, then retry."
-                            : "Start a new session with 'readguard run'.");
+                    problem ? problem : "unknown", no_table_advice(problem));
 }
 
 size_t rg_reason_text(char *buf, size_t cap, const struct rg_report *r, uint32_t capacity,

@@ -156,7 +156,7 @@ const char *rg_table_validate(const void *map, size_t size, uint32_t expect_uid)
     if (h->file_size != size)
         return "it is truncated or padded (file size disagrees with its header)";
     if (h->uid != expect_uid)
-        return "it belongs to another user";
+        return RG_TABLE_OTHER_USER;
     if (h->mode > RG_MODE_WARN || !strings_fit(h->roots, sizeof h->roots, h->nroots) ||
         !nul_in(h->log_path, sizeof h->log_path) ||
         !nul_in(h->journal_dir, sizeof h->journal_dir) || (h->flags & ~RG_POLICY_KNOWN) ||

@@ -227,15 +227,23 @@ RG_START_TEXT static uint32_t creator_view_uid(const struct rg_header *h, uint32
     return rg_idmap_outside(text, me, &outside) ? outside : me;
 }
 
-/* Why a table file could not be opened (fd, -errno), in a user's words. */
-static const char *open_refusal(int fd)
+/* Why the table file at path could not be opened (fd, -errno), in a
+ * user's words. A process that changed user (su, sudo -u, setpriv) inside
+ * a session gets EACCES on its creator's table (mode 0600): a look at the
+ * owner, which the directory usually allows, says so for certain. */
+static const char *open_refusal(int fd, const char *path)
 {
+    struct stat st;
     switch (fd) {
     case -ENOENT: return "it does not exist; has the session ended?";
     case -ELOOP: return "it is a symbolic link";
     case -EISDIR: return "it is a directory";
     case -EACCES:
-    case -EPERM: return "it cannot be opened: permission denied; is it another user's?";
+    case -EPERM:
+        if (rg_sys_fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            st.st_uid != rg_sys_geteuid())
+            return RG_TABLE_OTHER_USER;
+        return "it cannot be opened: permission denied; is it another user's?";
     default: return "it cannot be opened";
     }
 }
@@ -251,7 +259,7 @@ static const char *file_refusal(int fd, uint32_t me, struct stat *st)
     if (!S_ISREG(st->st_mode))
         return "it is not a regular file";
     if (st->st_uid != me)
-        return "it belongs to another user";
+        return RG_TABLE_OTHER_USER;
     if ((size_t)st->st_size < RG_HEADER_SIZE)
         return "it is too small to be a session table";
     /* Checked before mapping: a huge sparse file costs nothing to make. */
@@ -265,7 +273,7 @@ RG_START_TEXT const char *rg_session_attach(const char *path, struct rg_table *t
     /* O_NONBLOCK: a FIFO named as the table must not hang the process. */
     int fd = rg_sys_openat(AT_FDCWD, path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0);
     if (fd < 0)
-        return open_refusal(fd);
+        return open_refusal(fd, path);
     struct stat st;
     uint32_t me = rg_sys_geteuid();
     const char *why = file_refusal(fd, me, &st);

@@ -214,7 +214,7 @@ assert h["id"] == st["id"] == h["session"], (st, h)
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RG" status --session "$d/tbl"
 	rm -rf "$d"
 	assert_failure 2
-	assert_equal "${stderr_lines[0]}" "readguard: session '$d/tbl': it cannot be opened: permission denied; is it another user's?"
+	assert_equal "${stderr_lines[0]}" "readguard: session '$d/tbl': it belongs to another user"
 }
 
 @test "t2020.16 status writes a root with a newline in its name as \\n, keeping one line per setting" {

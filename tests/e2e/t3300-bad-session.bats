@@ -5,6 +5,7 @@
 # root) works. No crash, no hang, no change to the file.
 
 load helper
+load escape
 
 # good_table PATH: a real, kept table (capacity 16, so it is small).
 good_table() {
@@ -340,4 +341,20 @@ removed_then_write() {
 	wait "$sh" || status=$?
 	[ "$status" -lt 128 ] || fail "sh died of signal $((status - 128)): $(cat "$BATS_TEST_TMPDIR/out")"
 	assert_unchanged g
+}
+
+@test "t3300.33 a command that changed user inside a session is refused as another user's, told to start its own" {
+	esc_nobody_tree "change user inside a root's session"
+	printf 'old\n' >"$D/proj/f"
+	chown 65534:65534 "$D/proj/f"
+	snapshot "$D/proj/f"
+	cd "$D/proj" || fail "no $D/proj"
+	# A table directory other users may look into, as /dev/shm, the default.
+	run --separate-stderr env READGUARD_DIR="$D/tables" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo new >f'
+	assert_failure
+	[[ $stderr == *"the session table is unusable (it belongs to another user), so no read can be proven. A session is one user's: a command run as another user (su, sudo -u) needs a session of its own, started as that user with 'readguard run'."* ]] ||
+		fail "stderr: $stderr"
+	assert_unchanged "$D/proj/f"
+	rm -rf "$D"
 }

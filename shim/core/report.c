@@ -120,13 +120,14 @@ static int sealed_text(char *buf, size_t cap, const struct rg_report *r)
  * its name (preload/envsettings.c, attach.c): a new session would read the
  * same variable and fail the same way, so the advice is to fix it. Another
  * user's table is most often a process that changed user inside the
- * session (su, sudo -u): that user needs a session of its own. */
+ * session (root's su or setpriv, which keep LD_PRELOAD; sudo clears it,
+ * so its command leaves the session): that user needs a session of its own. */
 static const char *no_table_advice(const char *problem)
 {
     if (problem && strncmp(problem, "READGUARD_", 10) == 0)
         return "Fix or unset the variable it names, then retry.";
     if (problem && strcmp(problem, RG_TABLE_OTHER_USER) == 0)
-        return "A session is one user's: a command run as another user (su, sudo -u) needs a "
+        return "A session is one user's: a command run as another user (su, setpriv) needs a "
                "session of its own, started as that user with 'readguard run'.";
     return "Start a new session with 'readguard run'.";
 }

@@ -228,7 +228,7 @@ RG_START_TEXT static uint32_t creator_view_uid(const struct rg_header *h, uint32
 }
 
 /* Why the table file at path could not be opened (fd, -errno), in a
- * user's words. A process that changed user (su, sudo -u, setpriv) inside
+ * user's words. A process that changed user (root's su, setpriv) inside
  * a session gets EACCES on its creator's table (mode 0600): a look at the
  * owner, which the directory usually allows, says so for certain. */
 static const char *open_refusal(int fd, const char *path)

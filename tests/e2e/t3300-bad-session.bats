@@ -353,7 +353,7 @@ removed_then_write() {
 	run --separate-stderr env READGUARD_DIR="$D/tables" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
 		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo new >f'
 	assert_failure
-	[[ $stderr == *"the session table is unusable (it belongs to another user), so no read can be proven. A session is one user's: a command run as another user (su, sudo -u) needs a session of its own, started as that user with 'readguard run'."* ]] ||
+	[[ $stderr == *"the session table is unusable (it belongs to another user), so no read can be proven. A session is one user's: a command run as another user (su, setpriv) needs a session of its own, started as that user with 'readguard run'."* ]] ||
 		fail "stderr: $stderr"
 	assert_unchanged "$D/proj/f"
 	rm -rf "$D"

@@ -5,6 +5,11 @@
 
 #include "core/text.h"
 
+/* The refusal names the range, as --capacity's error does: a reason is a
+ * constant string, so the bounds are written out, and held to the table's. */
+_Static_assert(RG_MIN_CAPACITY == 16 && RG_MAX_CAPACITY == 67108864,
+               "READGUARD_CAPACITY's message states the table's bounds");
+
 const char *rg_env_settings(struct rg_settings *s, char log[RG_LOG_PATH_MAX])
 {
     const char *mode = getenv(RG_ENV_MODE), *cap = getenv(RG_ENV_CAPACITY);
@@ -13,7 +18,8 @@ const char *rg_env_settings(struct rg_settings *s, char log[RG_LOG_PATH_MAX])
     if (mode && *mode)
         s->mode = (enum rg_mode)rg_mode_parse(mode);
     if (cap && *cap && !(s->capacity = rg_capacity_parse(cap)))
-        return "READGUARD_CAPACITY is not a number of files in range";
+        return "READGUARD_CAPACITY is not a number of files from 16 to 67108864 (k and M count "
+               "thousands and millions)";
     const char *jmax = getenv(RG_ENV_JOURNAL_MAX_FILE);
     if (jmax && *jmax && (s->journal_max_file = rg_size_parse(jmax)) <= 0)
         return "READGUARD_JOURNAL_MAX_FILE is not a positive size in bytes (K, M or G)";

@@ -60,7 +60,7 @@ run_rejects() {
 
 @test "t3350.04 READGUARD_CAPACITY garbage, too small or huge: fails closed naming it" {
 	for v in abc 15 99999999999999999999 "$HUGE" -1 1G; do
-		preload_fails_closed "READGUARD_CAPACITY is not a number of files in range" \
+		preload_fails_closed "READGUARD_CAPACITY is not a number of files from 16 to 67108864 (k and M count thousands and millions)" \
 			READGUARD_CAPACITY="$v"
 		rm -f new.txt
 	done

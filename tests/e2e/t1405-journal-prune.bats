@@ -492,3 +492,26 @@ plant_then_prune() {
 	assert_equal "$(grep -c JOURNAL_DAYS <<<"$stderr")" 1
 	[[ $stderr == *"readguard: READGUARD_JOURNAL_DAYS '7d': expected a positive whole number of days; the journal and the logs are pruned to the default, 30"* ]] || fail "$stderr"
 }
+
+@test "t1405.29 a READGUARD_JOURNAL_MAX that is no size is named at a run's start, though no prune is due" {
+	mkfile b.txt new
+	rg rm b.txt
+	[ -e "$J/.pruned" ] || fail "the first run did not prune"
+	run --separate-stderr env READGUARD_JOURNAL_MAX=500MB "$RG" run --log "$LOG" -- true
+	assert_success
+	assert_output ""
+	assert_equal "$(grep -c JOURNAL_MAX <<<"$stderr")" 1
+	[[ $stderr == "readguard: READGUARD_JOURNAL_MAX '500MB': expected a positive size in bytes, with K, M or G; the journal is pruned to the default, 1G" ]] || fail "$stderr"
+}
+
+@test "t1405.30 a READGUARD_JOURNAL_DAYS that is no number of days is named once by a run, whether or not the journal's prune is due" {
+	mkfile b.txt new
+	rg rm b.txt
+	run --separate-stderr env READGUARD_JOURNAL_DAYS=7d "$RG" run --log "$LOG" -- true
+	assert_success
+	assert_equal "$(grep -c JOURNAL_DAYS <<<"$stderr")" 1
+	stale_stamp
+	run --separate-stderr env READGUARD_JOURNAL_DAYS=7d "$RG" run --log "$LOG" -- true
+	assert_success
+	assert_equal "$(grep -c JOURNAL_DAYS <<<"$stderr")" 1
+}

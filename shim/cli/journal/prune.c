@@ -68,10 +68,14 @@ static int64_t max_bytes(void)
 {
     const char *v = getenv(RG_ENV_JOURNAL_MAX);
     int64_t n = v && *v ? rg_size_parse(v) : -1;
-    if (v && *v && n <= 0)
+    /* Process-wide: asked at a run's start and its prune both, said once. */
+    static bool told;
+    if (v && *v && n <= 0 && !told) {
+        told = true;
         rg_err(RG_ENV_JOURNAL_MAX " '%s': expected a positive size in bytes, with K, M or G; "
                                   "the journal is pruned to the default, 1G",
                rg_shown(v));
+    }
     return n > 0 ? n : PRUNE_DEFAULT_MAX;
 }
 
@@ -230,6 +234,12 @@ static void drop_sessions(const char *dir, const struct rg_jlist *l, struct sess
         snprintf(p, sizeof p, "%s/" RG_JOURNAL_SESSIONS "/%s.jsonl", dir, s[i].id);
         unlink(p);
     }
+}
+
+void rg_prune_settings_check(void)
+{
+    (void)max_bytes();
+    (void)rg_prune_days();
 }
 
 void rg_jprune(const char *dir, bool now_please)

@@ -12,6 +12,12 @@
  * content first (settle.h). */
 void rg_jprune(const char *dir, bool now_please);
 
+/* Says on stderr what a bad READGUARD_JOURNAL_MAX or READGUARD_JOURNAL_DAYS
+ * makes the prune do instead (the default). A run asks at its start: the
+ * prune runs at most once an hour, so a bound the user set and the prune
+ * never applied would otherwise go unsaid for that long. */
+void rg_prune_settings_check(void);
+
 #define RG_PRUNE_DAY_NS (86400LL * 1000000000)
 
 /* How many days what a session leaves behind is kept: its journal records

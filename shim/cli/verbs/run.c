@@ -189,6 +189,7 @@ int rg_cmd_run(int argc, char **argv)
     int first = rg_run_parse(argc, argv, &opts);
     if (first < 0)
         return RG_EXIT_FAILURE;
+    rg_prune_settings_check();
     /* None unless supervised: a run under the library alone maps nothing more. */
     struct rg_supervisor *sup = opts.supervise ? rg_supervisor_new() : NULL;
     if (opts.supervise && !sup) {

@@ -32,6 +32,9 @@ test_pkgs="$test_pkgs busybox-static"
 test_pkgs="$test_pkgs bison flex swig protobuf-compiler gperf"
 # t1018.26: mypy --junit-xml in a second session
 test_pkgs="$test_pkgs mypy"
+# The system calls a change makes, counted by strace (the journal's, the exec
+# path's: need_strace), and gdb -p on a process outside a --strict tree (t6050.02)
+test_pkgs="$test_pkgs strace gdb"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

@@ -162,6 +162,13 @@ need() {
 	done
 }
 
+# need_strace: skip the test unless strace is installed and may trace here
+# (a container's seccomp profile or yama's ptrace_scope can forbid it).
+need_strace() {
+	need strace
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace processes here"
+}
+
 # rg CMD [ARG]...: run CMD in a new readguard session, logging to $LOG.
 rg() {
 	"$RG" run --log "$LOG" -- "$@"

@@ -932,7 +932,7 @@ damage_kept_version() {
 }
 
 @test "t1400.105 a write that lands while undo keeps the file's content is not lost: undo restores nothing, exit 1" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt old
 	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
 	local obj
@@ -969,7 +969,7 @@ damage_kept_version() {
 # write it makes next lands between that look and the restore. strace's own
 # lines go to $BATS_TEST_TMPDIR/strace, undo's stderr to undo.err.
 hold_undo_restore() {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt old
 	rgsh 'cat a.txt >/dev/null && echo current >a.txt'
 	local abs spec=${1:-rename,renameat,renameat2:delay_enter=3000000:when=1} when=1
@@ -1031,7 +1031,7 @@ assert_renamed_after_einval() {
 }
 
 @test "t1400.110 a file created where undo recreates a removed one, before the restore, is kept in the journal" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt old
 	rg rm a.txt
 	local abs i
@@ -1176,7 +1176,7 @@ late"
 }
 
 @test "t1400.117 where the kernel grants undo no lease (not the file's owner), it finds the process writing by /proc" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	hold_open '>>' 'echo late >&3'
 	run --separate-stderr strace -o /dev/null -e trace=fcntl -e inject=fcntl:error=EACCES "$RG" undo a.txt
 	release "$holder"
@@ -1187,7 +1187,7 @@ late"
 }
 
 @test "t1400.118 where the file system cannot exchange, a process still writing the replaced file finds its later writes beside it, linked there before the rename" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	hold_open '>>' 'echo late >&3'
 	run --separate-stderr strace -o /dev/null -P "$W/a.txt" -P "$W" -e trace=renameat2 \
 		-e inject=renameat2:error=EINVAL:when=1 "$RG" undo a.txt
@@ -1871,7 +1871,7 @@ kill_among_copies() {
 # A tree still running (a process left behind) may grow the file while
 # undo copies it to keep it; a truncate -s takes no room, the copy would.
 @test "t1400.172 a file grown while undo keeps it is not copied past the size it had: undo restores nothing, exit 1" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt original
 	rgsh 'cat a.txt >/dev/null; echo new >a.txt'
 	# Undo's copy is held at its first read, as the file grows to 64 MiB.

@@ -73,7 +73,7 @@ hold_prune() {
 }
 
 @test "t1405.01 a run ending within the hour of the last prune reads its own index only, never the list of kept sessions" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt a
 	rg rm a.txt
 	kept_copies 20
@@ -134,7 +134,7 @@ hold_prune() {
 }
 
 @test "t1405.06 a run killed -9 as it prunes leaves a journal whose kept versions undo brings back, and the next run finishes the prune" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	old_session old
 	mkfile keep.txt kept
 	rg rm keep.txt
@@ -155,7 +155,7 @@ hold_prune() {
 }
 
 @test "t1405.07 a session keeping the bytes of an object that a prune is about to remove keeps a version undo brings back" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	prune_due_on_old
 	# The prune has judged the object unnamed and old, and is held for 5 s
 	# as it goes to remove it (an unlink, or a rename out of the way).
@@ -168,7 +168,7 @@ hold_prune() {
 }
 
 @test "t1405.08 a prune killed -9 as it puts back an object a session claimed leaves a version undo brings back, and the next prune puts it back" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	prune_due_on_old
 	# The prune's second look at the object (its first is as it counts
 	# names) is held for 4 s after it found it old; it is killed as it
@@ -192,7 +192,7 @@ hold_prune() {
 }
 
 @test "t1405.09 a session removing a file whose bytes a prune is about to remove keeps a version undo brings back" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	prune_due_on_old
 	# As in t1405.07, the prune is held as it goes to remove the object;
 	# meanwhile a run removes c.txt, kept by a link that the run's end
@@ -205,7 +205,7 @@ hold_prune() {
 }
 
 @test "t1405.10 a prune that fails to put back an object a session claimed leaves it where undo finds it" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	prune_due_on_old
 	# As in t1405.08, but the put-back fails (a full disk) instead.
 	hold_prune newfstatat,renameat2 newfstatat:delay_exit=4000000:when=2 renameat2:error=ENOSPC:when=2
@@ -216,7 +216,7 @@ hold_prune() {
 }
 
 @test "t1405.11 a run ending while a prune holds the journal leaves its removed file's version to the next prune, and undo brings it back meanwhile" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	prune_due_on_old
 	# As in t1405.08, the prune is held after its second look at the object.
 	hold_prune newfstatat newfstatat:delay_exit=4000000:when=2
@@ -260,7 +260,7 @@ spares_running_session() {
 }
 
 @test "t1405.13 a prune that cannot read a kept session's index removes none of its versions" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile keep.txt kept
 	rg rm keep.txt
 	local idx

@@ -402,14 +402,14 @@ killed_naming() {
 }
 
 @test "t1410.23 a kept inode a killed run named by its bytes, whose mtime a claim then moved, is restored by undo" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	killed_naming
 	"$RG" undo a.txt
 	assert_equal "$(cat a.txt)" original
 }
 
 @test "t1410.24 a kept inode a killed run named by its bytes, whose mtime a claim then moved, is named by them at the next prune" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	killed_naming
 	touch -d '2 hours ago' "$J/.pruned"
 	"$RG" run --log "$LOG" -- true
@@ -488,7 +488,7 @@ killed_naming() {
 }
 
 @test "t1410.34 an unlink of a missing name fails ENOENT at the journal's look: no second look, no unlink" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	run strace -f -o "$W/trace" -e trace=unlink,unlinkat,newfstatat,openat2 "$RG" run --log "$LOG" -- \
 		python3 -c 'import errno, os
 try:
@@ -502,7 +502,7 @@ except OSError as e:
 }
 
 @test "t1410.35 a removal the journal leaves alone (an ignored *.o) asks nothing of descriptors 0-2" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile b.o object
 	run strace -f -o "$W/trace" -e trace=openat2,fstat,fcntl,unlinkat "$RG" run --log "$LOG" -- rm b.o
 	assert_success
@@ -522,7 +522,7 @@ except OSError as e:
 }
 
 @test "t1410.37 an unlink of a missing name before the process sets up fails ENOENT: the table is not attached for it" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile there.txt kept
 	# Output to /dev/null: a regular file on 1 or 2 is restamped at exit,
 	# which attaches the table for that alone.
@@ -553,7 +553,7 @@ killed_at_unlink() {
 }
 
 @test "t1410.38 a kept inode with a second name larger than the per-file cap is not copied to name it by its bytes" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	head -c 1M /dev/urandom >a.txt
 	killed_at_unlink a.txt
 	READGUARD_JOURNAL_MAX_FILE=4K "$RG" sessions --prune >/dev/null
@@ -563,7 +563,7 @@ killed_at_unlink() {
 }
 
 @test "t1410.39 a kept inode with a second name, grown through it as the prune copies it, is not copied past the size it had" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile a.txt original
 	killed_at_unlink a.txt
 	# The settle hashes it (two reads), then copies it: its first read is held.
@@ -581,7 +581,7 @@ killed_at_unlink() {
 }
 
 @test "t1410.40 a removal the journal links, with output and errors going to files, asks those descriptors' flags only of the file kept" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir -p "$J/objects"
 	mkfile a.txt original
 	local ino

@@ -28,7 +28,7 @@ setup() {
 }
 
 @test "t1414.02 a directory swapped for a symbolic link while undo restores leads no step of it elsewhere" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir sub elsewhere
 	mkfile sub/f old
 	rgsh 'cat sub/f >/dev/null && echo current >sub/f'

@@ -217,7 +217,7 @@ os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
 }
 
 @test "t1530.17 GNU tar -x sets the times of the files it wrote without a scan of /proc/PID/fd" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir src ex
 	for i in 1 2 3 4 5; do mkfile "src/f$i" "content $i"; done
 	tar -cf a.tar -C src .
@@ -230,7 +230,7 @@ os.execv(\"/bin/true\", [\"true\"])" && echo b >>f' "$PY"
 }
 
 @test "t1530.18 GNU tar -x sets times, owner and mode through its writing descriptor with no fstat or mask call around them" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir src ex
 	for i in 1 2 3 4 5; do mkfile "src/f$i" "content $i"; done
 	tar -cf a.tar -C src .

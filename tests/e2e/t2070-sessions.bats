@@ -438,7 +438,7 @@ sid() {
 }
 
 @test "t2070.44 a launcher that finds no named session, and then its table made by another, joins it" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	# The first launcher's look finds nothing, and is held there while a
 	# second launcher creates the table: t2070.25's race, made certain.
 	strace -o st -P "$TABLES/race" -e trace=openat -e inject=openat:delay_exit=2000000:when=1 \

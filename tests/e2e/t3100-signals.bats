@@ -124,7 +124,7 @@ $2" >/dev/null
 }
 
 @test "t3100.07 a file the open creates, written and closed, costs no signal-mask call" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	local prog='
 import os
 for i in range(n):
@@ -139,7 +139,7 @@ for i in range(n):
 }
 
 @test "t3100.08 a rewrite of a file read costs one signal-mask pair, for its judgement, none at its close" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	for i in $(seq 0 10); do mkfile "old.$i" old; done
 	local prog='
 for i in range(n):
@@ -163,7 +163,7 @@ for i in range(n):
 }
 
 @test "t3100.10 an fopen for writing and its fclose block signals once, for the open's judgement" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkfile old old
 	# Each run's first hooked call enters once; a read's fopen no more.
 	strace -f -e trace=rt_sigprocmask -o "$W/r.tr" "$RG" run --log "$LOG" -- "$T/rgprobe" fopen old r
@@ -186,7 +186,7 @@ for i in range(n):
 }
 
 @test "t3100.12 a file the session wrote, written again and closed, costs no signal-mask call" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	for i in $(seq 0 10); do mkfile "old.$i" old; done
 	local prog='
 for i in range(n):

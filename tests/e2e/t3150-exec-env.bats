@@ -213,7 +213,7 @@ table_looks() {
 }
 
 @test "t3150.18 a command whose environment carries the session is exec'd without a look at its table" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	local one ten
 	one=$(table_looks 1) ten=$(table_looks 10)
 	assert_equal "$one" 1
@@ -223,7 +223,7 @@ table_looks() {
 }
 
 @test "t3150.19 a program found on PATH by execvp, its environment carrying the session, is exec'd without a look at its table" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	local one ten
 	# env runs its program by execvp.
 	one=$(table_looks 1 "env true") ten=$(table_looks 10 "env true")

@@ -517,7 +517,7 @@ export -f raw
 }
 
 @test "t4000.50 once the tree has exited, each handler thread stops waiting on the listener after one failed wait" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	# readguard's clean-up after the tree (a scan of 20,000 journal session
 	# entries) leaves time for a handler that kept asking to show.
 	mkdir -p "$XDG_STATE_HOME/readguard/journal/sessions"

@@ -170,7 +170,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor with RG_FLOOR_JOURNAL and RG_FLOOR_SHIM fstats descriptors 0-2 before each link, as the journal does" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir -p "$W/j/objects" "$W/j/sessions"
 	printf one >"$W/a"
 	strace -f -e trace=fstat,linkat -o "$W/floor.tr" \
@@ -181,7 +181,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor with RG_FLOOR_SHIM asks the access mode of descriptor 0-2 only where it is the file kept, as the journal does" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir -p "$W/j/objects" "$W/j/sessions"
 	printf one >"$W/a"
 	printf two >"$W/b"
@@ -224,7 +224,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor makes one fstat after each read-mode open, none after a write-mode one" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	printf one >"$W/a"
 	run strace -f -e trace=fstat -o "$W/bare.tr" cat "$W/a"
 	run strace -f -e trace=fstat -o "$W/floor.tr" env LD_PRELOAD="$FLOOR" RG_FLOOR_READ=1 cat "$W/a"
@@ -236,7 +236,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor with RG_FLOOR_ROOT makes no fstat after a read-mode open of an absolute path outside it" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir -p "$W/in" "$W/inner"
 	printf one >"$W/in/a"
 	printf two >"$W/inner/b"
@@ -251,7 +251,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor with RG_FLOOR_SHIM makes fstat and getpid at a write-open and at its close, and no mask" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	printf one >"$W/a"
 	local calls=rt_sigprocmask,fstat,getpid
 	strace -f -e trace=$calls -o "$W/bare.tr" cp "$W/a" "$W/b"
@@ -271,7 +271,7 @@ keys() { grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' '; }
 }
 
 @test "librgfloor with RG_FLOOR_SHIM counts the close of a write made by syscall(SYS_close), as libuv's" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	[ "$(uname -m)" = x86_64 ] || skip "SYS_close is 3 on x86_64 only"
 	local py='import ctypes, os, sys
 fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
@@ -287,7 +287,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 }
 
 @test "librgfloor with RG_FLOOR_SHIM looks at a file before its unlink, inside a mask pair" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	printf one >"$W/a"
 	printf one >"$W/b"
 	local calls=rt_sigprocmask,openat,fstat,close
@@ -301,7 +301,7 @@ sys.exit(ctypes.CDLL(None).syscall(3, fd))'
 }
 
 @test "librgfloor with RG_FLOOR_RENAME makes the shim's calls around a rename onto a free name" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	mkdir "$W/d"
 	printf one >"$W/d/a.tmp"
 	local calls=rt_sigprocmask,openat,newfstatat,rename,renameat,renameat2,close

@@ -21,7 +21,7 @@ teardown() {
 # copy read on to its new end, writing zeros past the per-file cap until
 # the disk was full.
 @test "t6070.01 a file grown while the session copies it to a journal on another file system is kept at the size it had" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_strace
 	[ "$(stat -f -c %T "$W")" != tmpfs ] || skip "the test directory is on tmpfs, as the journal would be"
 	SHM_STATE=$(mktemp -d /dev/shm/rg-caps.XXXXXX)
 	export XDG_STATE_HOME="$SHM_STATE" READGUARD_JOURNAL_MAX_FILE=1M

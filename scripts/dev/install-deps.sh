@@ -35,6 +35,8 @@ test_pkgs="$test_pkgs mypy"
 # The system calls a change makes, counted by strace (the journal's, the exec
 # path's: need_strace), and gdb -p on a process outside a --strict tree (t6050.02)
 test_pkgs="$test_pkgs strace gdb"
+# t2130: the firejail recipe (it skips where firejail cannot make a sandbox)
+test_pkgs="$test_pkgs firejail"
 # bats --jobs (scripts/dev/run-tests.sh runs the suites in parallel) needs GNU parallel.
 test_pkgs="$test_pkgs parallel"
 command -v npm >/dev/null 2>&1 || test_pkgs="$test_pkgs npm"

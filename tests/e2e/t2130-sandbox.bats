@@ -106,3 +106,14 @@ setup() {
 	assert_success
 	assert_content b kept
 }
+
+@test "t2130.09 the firejail recipe keeps its table out of a READGUARD_DIR under /dev, which the sandbox hides" {
+	mkfile a old
+	READGUARD_DIR=$READGUARD_DIR/under-dev
+	case $READGUARD_DIR in /dev/*) ;; *) READGUARD_DIR=/dev/shm/rg-t2130.$$ ;; esac
+	run --separate-stderr "$FIREJAIL_RECIPE" "$W" sh -c 'echo new >a'
+	rm -rf "$READGUARD_DIR"
+	assert_failure
+	assert_refused a unread
+	assert_content a old
+}

@@ -585,7 +585,8 @@ sandbox_spares_table() {
 	mkfifo go
 	env LD_PRELOAD="$SHIM" READGUARD_ROOTS="$W" bash -c \
 		'echo "$READGUARD_SESSION" >sess; cat sess >/dev/null; read -r _ <go' &
-	await_file sess
+	# The redirection makes sess before echo writes it: wait for its line.
+	await test -s sess
 	await_file "$(cat sess)"
 	table_left_by unshare -pf --mount-proc "$@"
 }
@@ -637,7 +638,7 @@ sandboxed_table_spared() {
 	in_initial_pidns
 	mkfifo go
 	unshare -pf --mount-proc "$RG" run -- sh -c 'echo "$READGUARD_SESSION" >sess; read -r _ <go' &
-	await_file sess
+	await test -s sess
 	table_left_by "$@"
 }
 

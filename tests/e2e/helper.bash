@@ -107,9 +107,14 @@ common_teardown() {
 		kill "$FIFO_PID" 2>/dev/null || true
 		wait "$FIFO_PID" 2>/dev/null || true
 	fi
-	# BATS_TEST_TMPDIR goes by itself; the table directory on tmpfs does not.
+	# BATS_TEST_TMPDIR goes by itself; the table directory on tmpfs does not,
+	# nor the public /tmp/rg-* of a test that drops to uid 65534, whatever
+	# step of the test failed.
 	case ${TEST_TABLES:-} in
 	/dev/shm/readguard-test.*) rm -rf -- "$TEST_TABLES" ;;
+	esac
+	case ${D:-} in
+	/tmp/rg-*) rm -rf -- "$D" ;;
 	esac
 }
 

@@ -14,11 +14,6 @@ setup() {
 	D=
 }
 
-teardown() {
-	[ -z "$D" ] || rm -rf "$D"
-	common_teardown
-}
-
 nobody_tree() { esc_nobody_tree "undo another user's file"; }
 
 # as_nobody SCRIPT: SCRIPT as uid 65534, in $D/proj, in a session of that

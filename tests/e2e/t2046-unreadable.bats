@@ -12,11 +12,6 @@ setup() {
 	D=
 }
 
-teardown() {
-	[ -z "$D" ] || rm -rf "$D"
-	common_teardown
-}
-
 # nobody_tree: esc_nobody_tree's $D/proj, holding w (write-only, "old"):
 # root reads any file, so the test needs another user.
 nobody_tree() {

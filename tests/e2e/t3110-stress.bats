@@ -57,7 +57,6 @@ sigtrunc_check() {
 	chown 65534:65534 "$D/w/r"
 	as_nobody "$T/rgsigtrunc" . $SIGTRUNC_ROUNDS
 	sigtrunc_check "$D/w"
-	rm -rf "$D"
 }
 
 # blind_check DIR: the handler, run while main was inside a refusal, was
@@ -87,7 +86,6 @@ blind_check() {
 	chown 65534:65534 "$D/w/r" "$D/w/u" "$D/w/v"
 	as_nobody "$T/rgsigtrunc" . $SIGTRUNC_ROUNDS blind
 	blind_check "$D/w"
-	rm -rf "$D"
 }
 
 # vforkexec_check: every vfork+exec of /bin/true exited 0, no write refused.
@@ -108,7 +106,6 @@ vforkexec_check() {
 	as_nobody "$T/rgvforkexec" . 300
 	vforkexec_check
 	[ "$(cat "$D/w/dst")" = x ] || fail "dst: $(cat "$D/w/dst")"
-	rm -rf "$D"
 }
 
 # fdleak_check DIR: after the calls, and after exec, the process holds the
@@ -138,5 +135,4 @@ fdleak_check() {
 	chown 65534:65534 "$D/w/k" "$D/w/u"
 	as_nobody "$T/rgfdleak" . 200
 	fdleak_check "$D/w"
-	rm -rf "$D"
 }

@@ -126,7 +126,8 @@ static const char *no_table_advice(const char *problem)
 {
     if (problem && strncmp(problem, "READGUARD_", 10) == 0)
         return "Fix or unset the variable it names, then retry.";
-    if (problem && strcmp(problem, RG_TABLE_OTHER_USER) == 0)
+    if (problem && (strcmp(problem, RG_TABLE_OTHER_USER) == 0 ||
+                    strcmp(problem, RG_TABLE_OTHER_USERS_DIR) == 0))
         return "A session is one user's: a command run as another user (su, setpriv) needs a "
                "session of its own, started as that user with 'readguard run'.";
     return "Start a new session with 'readguard run'.";

@@ -348,9 +348,11 @@ void rg_table_backed_raise(struct rg_header *h, uint32_t to);
 int rg_table_format(void *map, size_t size, const struct rg_settings *s, uint32_t uid,
                     int32_t creator_pid, int64_t now_ns);
 
-/* The reason a table of another user gives: the refusal's advice tells it
- * from the others (core/report.c). */
+/* The reasons a table of another user gives, or one in another user's
+ * directory: the refusal's advice tells them from the others
+ * (core/report.c). */
 #define RG_TABLE_OTHER_USER "it belongs to another user"
+#define RG_TABLE_OTHER_USERS_DIR "it is in another user's directory, closed to this one"
 
 /* Checks that a mapping holds a table this build understands. Returns NULL or
  * a short reason ("wrong magic", "truncated", ...). */

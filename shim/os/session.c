@@ -227,23 +227,44 @@ RG_START_TEXT static uint32_t creator_view_uid(const struct rg_header *h, uint32
     return rg_idmap_outside(text, me, &outside) ? outside : me;
 }
 
-/* Why the table file at path could not be opened (fd, -errno), in a
- * user's words. A process that changed user (root's su, setpriv) inside
- * a session gets EACCES on its creator's table (mode 0600): a look at the
- * owner, which the directory usually allows, says so for certain. */
-static const char *open_refusal(int fd, const char *path)
+/* Whose is the table at path, that this user may not open: another user's
+ * (RG_TABLE_OTHER_USER), in a directory of another user's that this one
+ * may not enter (RG_TABLE_OTHER_USERS_DIR: a per-user runtime directory,
+ * 0700), or NULL where neither look says. */
+static const char *other_users(const char *path)
 {
     struct stat st;
+    uint32_t me = rg_sys_geteuid();
+    int r = rg_sys_fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW);
+    if (r == 0)
+        return st.st_uid != me ? RG_TABLE_OTHER_USER : NULL;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if (r != -EACCES || !slash || (size_t)(slash - path) >= sizeof dir)
+        return NULL;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    return rg_sys_fstatat(AT_FDCWD, slash == path ? "/" : dir, &st, 0) == 0 && st.st_uid != me
+               ? RG_TABLE_OTHER_USERS_DIR
+               : NULL;
+}
+
+/* Why the table file at path could not be opened (fd, -errno), in a
+ * user's words. A process that changed user (root's su, setpriv) inside
+ * a session gets EACCES on its creator's table (mode 0600), or on the
+ * directory that holds it: a look at the owner, which the directory above
+ * usually allows, says so for certain. */
+static const char *open_refusal(int fd, const char *path)
+{
+    const char *whose;
     switch (fd) {
     case -ENOENT: return "it does not exist; has the session ended?";
     case -ELOOP: return "it is a symbolic link";
     case -EISDIR: return "it is a directory";
     case -EACCES:
     case -EPERM:
-        if (rg_sys_fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            st.st_uid != rg_sys_geteuid())
-            return RG_TABLE_OTHER_USER;
-        return "it cannot be opened: permission denied; is it another user's?";
+        whose = other_users(path);
+        return whose ? whose : "it cannot be opened: permission denied; is it another user's?";
     default: return "it cannot be opened";
     }
 }

@@ -357,3 +357,19 @@ removed_then_write() {
 		fail "stderr: $stderr"
 	assert_unchanged "$D/proj/f"
 }
+
+@test "t3300.34 a command that changed user, with the table in a directory closed to it, is told to start its own" {
+	esc_nobody_tree "change user inside a root's session"
+	printf 'old\n' >"$D/proj/f"
+	chown 65534:65534 "$D/proj/f"
+	snapshot "$D/proj/f"
+	cd "$D/proj" || fail "no $D/proj"
+	# As a per-user runtime directory (/run/user/0) is: 0700, root's.
+	mkdir -m 0700 "$D/roots-tables"
+	run --separate-stderr env READGUARD_DIR="$D/roots-tables" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo new >f'
+	assert_failure
+	[[ $stderr == *"the session table is unusable (it is in another user's directory, closed to this one), so no read can be proven. A session is one user's:"* ]] ||
+		fail "stderr: $stderr"
+	assert_unchanged "$D/proj/f"
+}

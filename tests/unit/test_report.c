@@ -100,16 +100,29 @@ TEST(no_table_from_a_bad_variable_advises_fixing_it)
     CHECK(strstr(reason_for(RG_WHY_NO_TABLE, false), "readguard run") != NULL);
 }
 
-TEST(no_table_of_another_user_advises_a_session_of_its_own)
+static const char *no_table_because(const char *problem)
 {
     static char buf[512];
     struct rg_facts facts = {0};
     struct rg_report r = {&req, "f",  "/w/f", &file, &facts, {RG_REFUSE, RG_WHY_NO_TABLE},
                           NULL, NULL, false};
-    rg_reason_text(buf, sizeof buf, &r, 16, RG_TABLE_OTHER_USER);
-    CHECK(strstr(buf, "unusable (it belongs to another user)") != NULL);
-    CHECK(strstr(buf, "needs a session of its own, started as that user") != NULL);
-    CHECK(strstr(buf, "Start a new session") == NULL);
+    rg_reason_text(buf, sizeof buf, &r, 16, problem);
+    return buf;
+}
+
+TEST(no_table_of_another_user_advises_a_session_of_its_own)
+{
+    const char *text = no_table_because(RG_TABLE_OTHER_USER);
+    CHECK(strstr(text, "unusable (it belongs to another user)") != NULL);
+    CHECK(strstr(text, "needs a session of its own, started as that user") != NULL);
+    CHECK(strstr(text, "Start a new session") == NULL);
+}
+
+TEST(no_table_in_another_users_directory_advises_a_session_of_its_own)
+{
+    const char *text = no_table_because(RG_TABLE_OTHER_USERS_DIR);
+    CHECK(strstr(text, "unusable (it is in another user's directory") != NULL);
+    CHECK(strstr(text, "needs a session of its own, started as that user") != NULL);
 }
 
 static const char *scanned_by(const char *scanner)
@@ -331,6 +344,7 @@ int main(void)
     RUN(no_table_sentence_names_the_problem);
     RUN(no_table_from_a_bad_variable_advises_fixing_it);
     RUN(no_table_of_another_user_advises_a_session_of_its_own);
+    RUN(no_table_in_another_users_directory_advises_a_session_of_its_own);
     RUN(reason_text_is_cut_to_the_buffer);
     RUN(sealed_sentence_says_to_steer_from_outside);
     RUN(sealed_journal_sentence_names_the_journal_not_the_table);

@@ -343,33 +343,31 @@ removed_then_write() {
 	assert_unchanged g
 }
 
-@test "t3300.33 a command that changed user inside a session is refused as another user's, told to start its own" {
+# changed_user_refused DIR WHY: root's session, its table in $D/DIR (uid
+# 65534's, or made root's and 0700), runs a command as uid 65534 that
+# overwrites that user's unread file: refused, unchanged, told WHY and that
+# the user needs a session of its own.
+changed_user_refused() {
 	esc_nobody_tree "change user inside a root's session"
+	[ -d "$D/$1" ] || mkdir -m 0700 "$D/$1"
 	printf 'old\n' >"$D/proj/f"
 	chown 65534:65534 "$D/proj/f"
 	snapshot "$D/proj/f"
 	cd "$D/proj" || fail "no $D/proj"
-	# A table directory other users may look into, as /dev/shm, the default.
-	run --separate-stderr env READGUARD_DIR="$D/tables" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
+	run --separate-stderr env READGUARD_DIR="$D/$1" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
 		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo new >f'
 	assert_failure
-	[[ $stderr == *"the session table is unusable (it belongs to another user), so no read can be proven. A session is one user's: a command run as another user (su, setpriv) needs a session of its own, started as that user with 'readguard run'."* ]] ||
+	[[ $stderr == *"the session table is unusable ($2), so no read can be proven. A session is one user's: a command run as another user (su, setpriv) needs a session of its own, started as that user with 'readguard run'."* ]] ||
 		fail "stderr: $stderr"
 	assert_unchanged "$D/proj/f"
 }
 
+@test "t3300.33 a command that changed user inside a session is refused as another user's, told to start its own" {
+	# A table directory other users may look into, as /dev/shm, the default.
+	changed_user_refused tables "it belongs to another user"
+}
+
 @test "t3300.34 a command that changed user, with the table in a directory closed to it, is told to start its own" {
-	esc_nobody_tree "change user inside a root's session"
-	printf 'old\n' >"$D/proj/f"
-	chown 65534:65534 "$D/proj/f"
-	snapshot "$D/proj/f"
-	cd "$D/proj" || fail "no $D/proj"
 	# As a per-user runtime directory (/run/user/0) is: 0700, root's.
-	mkdir -m 0700 "$D/roots-tables"
-	run --separate-stderr env READGUARD_DIR="$D/roots-tables" "$RG" run --root "$D/proj" --log "$D/rg.log" -- \
-		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo new >f'
-	assert_failure
-	[[ $stderr == *"the session table is unusable (it is in another user's directory, closed to this one), so no read can be proven. A session is one user's:"* ]] ||
-		fail "stderr: $stderr"
-	assert_unchanged "$D/proj/f"
+	changed_user_refused roots-tables "it is in another user's directory, closed to this one"
 }

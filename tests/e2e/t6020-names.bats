@@ -208,3 +208,23 @@ bind_alias_write() {
 	bind_alias_write strict
 	assert_equal "$(esc_verdict)" bypass
 }
+
+# prelinked_write MODE: f given a second name under an ignored directory
+# (build/f) before the session, and the session's blind write by that name.
+prelinked_write() {
+	esc_setup
+	mkdir "$ESC/root/build"
+	chown 65534:65534 "$ESC/root/build"
+	ln "$ESC/root/f" "$ESC/root/build/f"
+	esc_session "$1" 'echo PWN >build/f'
+}
+
+@test "t6020.38 a write by a free name of f, a hard link made before the session, is not checked (preload, documented)" {
+	prelinked_write preload
+	assert_equal "$(esc_verdict)" bypass
+}
+
+@test "t6020.39 a write by a free name of f, a hard link made before the session, is not checked (--strict, documented)" {
+	prelinked_write strict
+	assert_equal "$(esc_verdict)" bypass
+}

@@ -13,6 +13,7 @@ setup() {
 
 teardown() {
 	[ -z "${SHM_STATE:-}" ] || rm -rf "$SHM_STATE"
+	common_teardown
 }
 
 # Across file systems (a journal on tmpfs, the file on another), neither a
